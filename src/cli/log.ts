@@ -1,0 +1,54 @@
+// Messages and warnings go to stderr, never stdout. consola is loaded only
+// when there is something to say: importing it costs start-up time that the
+// common, silent path should not pay.
+import type { ConsolaInstance, LogObject } from 'consola';
+
+let logger: ConsolaInstance | undefined;
+let verbose = false;
+
+export function setVerbose(v: boolean): void {
+  verbose = v;
+  if (logger) logger.level = v ? 4 : 3;
+}
+
+export function isVerbose(): boolean {
+  return verbose;
+}
+
+async function get(): Promise<ConsolaInstance> {
+  if (!logger) {
+    const { createConsola } = await import('consola');
+    logger = createConsola({
+      level: verbose ? 4 : 3,
+      reporters: [{ log: (o: LogObject) => process.stderr.write(`${label(o.type)}${o.args.map(String).join(' ')}\n`) }],
+    });
+  }
+  return logger;
+}
+
+function label(type: string): string {
+  switch (type) {
+    case 'warn': return 'warning: ';
+    case 'error': case 'fatal': return 'error: ';
+    case 'debug': case 'trace': case 'verbose': return 'debug: ';
+    default: return '';
+  }
+}
+
+export async function warn(message: string): Promise<void> {
+  (await get()).warn(message);
+}
+
+export async function error(message: string): Promise<void> {
+  (await get()).error(message);
+}
+
+export async function info(message: string): Promise<void> {
+  (await get()).info(message);
+}
+
+/** Only with --verbose; costs nothing otherwise. */
+export async function debug(message: string | (() => string)): Promise<void> {
+  if (!verbose) return;
+  (await get()).debug(typeof message === 'function' ? message() : message);
+}

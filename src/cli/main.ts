@@ -1,0 +1,83 @@
+// Finds the command, parses its arguments strictly, runs it, and turns every
+// failure into `error: <what> (<where>)` on stderr with a non-zero exit.
+import { defineCommand, renderUsage, type ArgsDef } from 'citty';
+import { KbError, UsageError, describe } from '../errors.ts';
+import { parseArgv } from './argv.ts';
+import { COMMANDS } from './commands.ts';
+import { GLOBAL_ARGS, globalsOf } from './globals.ts';
+import { setVerbose } from './log.ts';
+import { PipeClosed } from './output.ts';
+import { VERSION } from '../version.ts';
+
+const VALUE_FLAGS = new Set(['-w', '--workspace', '-c', '--cfg', '-k', '--knowledge']);
+
+/** Index of the command name: the first positional, skipping global flags' values. */
+function commandIndex(argv: readonly string[]): number {
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i];
+    if (a === '--') return -1;
+    if (VALUE_FLAGS.has(a)) { i++; continue; }
+    if (a.startsWith('-') && a !== '-') continue;
+    return i;
+  }
+  return -1;
+}
+
+const ROOT_META = { name: 'kb', version: VERSION, description: 'A file-based knowledge base for LLM assistants' };
+
+async function rootUsage(): Promise<string> {
+  const sub = Object.fromEntries(Object.entries(COMMANDS).map(([name, c]) => [name, { meta: { name, description: c.description } }]));
+  const root = defineCommand({ meta: ROOT_META, args: { ...GLOBAL_ARGS, version: { type: 'boolean', description: 'Print the version' } } as ArgsDef, subCommands: sub });
+  return renderUsage(root);
+}
+
+async function commandUsage(name: string, args: ArgsDef): Promise<string> {
+  const cmd = defineCommand({ meta: { name, description: COMMANDS[name].description }, args: { ...args, ...GLOBAL_ARGS } as ArgsDef });
+  return renderUsage(cmd, defineCommand({ meta: { name: 'kb' } }));
+}
+
+export async function main(argv: readonly string[]): Promise<number> {
+  let verbose = argv.includes('--verbose');
+  setVerbose(verbose);
+  try {
+    const at = commandIndex(argv);
+    if (at === -1) {
+      const { flags } = parseArgv(argv, { ...GLOBAL_ARGS, version: { type: 'boolean' } } as ArgsDef);
+      if (flags.version) { process.stdout.write(`${VERSION}\n`); return 0; }
+      if (flags.help) { process.stdout.write(`${await rootUsage()}\n`); return 0; }
+      process.stderr.write(`${await rootUsage()}\n`);
+      throw new UsageError('no command given');
+    }
+    const name = argv[at];
+    const entry = Object.hasOwn(COMMANDS, name) ? COMMANDS[name] : undefined;
+    if (!entry) throw new UsageError(`unknown command "${name}"; commands: ${Object.keys(COMMANDS).join(', ')}`);
+    const cmd = await entry.load();
+    const rest = [...argv.slice(0, at), ...argv.slice(at + 1)];
+    const defs = { ...cmd.args, ...GLOBAL_ARGS } as ArgsDef;
+    if (rest.includes('--help') || rest.includes('-h')) {
+      process.stdout.write(`${await commandUsage(name, cmd.args)}\n`);
+      return 0;
+    }
+    const { flags, positionals } = parseArgv(rest, defs);
+    const globals = globalsOf(flags);
+    verbose = globals.verbose;
+    return await cmd.run({ flags, positionals, globals, cwd: process.cwd(), env: process.env });
+  } catch (err) {
+    return report(err, verbose);
+  }
+}
+
+function report(err: unknown, verbose: boolean): number {
+  if (err instanceof PipeClosed) return 0;
+  if (err instanceof KbError) {
+    process.stderr.write(`error: ${describe(err)}\n`);
+    if (err instanceof UsageError) process.stderr.write('Run `kb --help` for usage.\n');
+    if (verbose && err.stack) process.stderr.write(`${err.stack}\n`);
+    return err.exitCode;
+  }
+  const e = err as Error;
+  process.stderr.write(`error: ${e?.message ?? String(err)}\n`);
+  if (verbose && e?.stack) process.stderr.write(`${e.stack}\n`);
+  else process.stderr.write('(run with --verbose for details)\n');
+  return 1;
+}

@@ -1,0 +1,86 @@
+// The one definition of a topic's fields (`[kb.topic.<id>]`). The validator,
+// the --cfg / JP_CFG_* coercion and the editor JSON Schema all derive from it.
+
+import type { TopicField } from './types.ts';
+
+export type FieldType = 'boolean' | 'string' | 'string[]';
+
+export interface FieldDef {
+  name: TopicField;
+  type: FieldType;
+  required: boolean;
+  /** The value used when no layer sets the field (absent: none). */
+  default?: boolean | string[];
+  /** One line, for messages and the JSON Schema. */
+  description: string;
+}
+
+export const TOPIC_FIELD_DEFS: readonly FieldDef[] = [
+  { name: 'enable', type: 'boolean', required: false, default: true, description: 'Set false to deactivate the topic.' },
+  { name: 'title', type: 'string', required: false, description: 'Display name shown to the assistant instead of the topic ID.' },
+  { name: 'introduction', type: 'string', required: false, description: 'One-line summary in the system prompt.' },
+  { name: 'description', type: 'string', required: false, description: 'Extended description in learn output and, when subjects are learned, the system prompt.' },
+  { name: 'subjects', type: 'string', required: true, description: 'Directory holding the subject files, relative to the workspace root.' },
+  { name: 'learned', type: 'string[]', required: false, default: [], description: 'Glob or exact patterns of subjects pre-loaded into the system prompt.' },
+  { name: 'disabled', type: 'string[]', required: false, default: [], description: 'Subject slugs excluded entirely, even from exact requests.' },
+];
+
+const BY_NAME = new Map<string, FieldDef>(TOPIC_FIELD_DEFS.map((f) => [f.name, f]));
+
+export function fieldDef(name: string): FieldDef | undefined {
+  return BY_NAME.get(name);
+}
+
+/** The top-level keys kb reads; every other top-level key belongs to another
+ *  tool sharing `.jp/` and is ignored. */
+export const KB_KEY = 'kb';
+export const TOPIC_KEY = 'topic';
+export const DIRECTIVE_KEYS = ['extends', 'inherit', 'config_load_paths'] as const;
+export const DEFAULT_CONFIG_LOAD_PATHS = ['.jp/config.d'];
+
+/** How a type is named in messages. */
+export function typeLabel(type: FieldType): string {
+  return type === 'string[]' ? 'array of strings' : type;
+}
+
+/** `a boolean`, `an array of strings`. */
+export function article(label: string): string {
+  return /^[aeiou]/.test(label) ? `an ${label}` : `a ${label}`;
+}
+
+/** The TOML-ish name of a value's type, for "got <type>" in messages. */
+export function typeName(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'array';
+  if (value instanceof Date) return 'datetime';
+  switch (typeof value) {
+    case 'number':
+      return Number.isInteger(value) ? 'integer' : 'float';
+    case 'bigint':
+      return 'integer';
+    case 'object':
+      return 'table';
+    default:
+      return typeof value;
+  }
+}
+
+export function isTable(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value) && !(value instanceof Date);
+}
+
+export function isStringArray(value: unknown): value is string[] {
+  return Array.isArray(value) && value.every((v) => typeof v === 'string');
+}
+
+/** Whether `value` is acceptable for `def` as a whole. */
+export function hasType(def: FieldDef, value: unknown): boolean {
+  switch (def.type) {
+    case 'boolean':
+      return typeof value === 'boolean';
+    case 'string':
+      return typeof value === 'string';
+    case 'string[]':
+      return isStringArray(value);
+  }
+}

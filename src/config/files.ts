@@ -1,0 +1,126 @@
+// Reading configuration files into layers: parsing, the file-level directives
+// (`extends`, `inherit`, `config_load_paths`) and recursion into extended
+// files. Problems become diagnostics; only `kb` and the directives are read,
+// every other top-level key belongs to another tool.
+
+import { existsSync, readFileSync, realpathSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import type { Diagnostic } from './types.ts';
+import { displayPath } from './discover.ts';
+import { KB_KEY, isStringArray, typeName } from './fields.ts';
+import { globFiles, isGlob } from './glob.ts';
+import { parseJson } from './json.ts';
+import { whereOf } from './locate.ts';
+import type { Layer, Origin } from './merge.ts';
+import { parseToml } from './toml.ts';
+
+export interface ReadContext {
+  root: string;
+  /** Every file read, in precedence order (appended to). */
+  files: string[];
+  diagnostics: Diagnostic[];
+}
+
+/** The files being extended, outermost first, to detect cycles. */
+interface Link {
+  real: string;
+  label: string;
+}
+
+/** Reads `path` and, before it, everything it extends. Returns the layers,
+ *  lowest precedence first; nothing when the file does not exist. */
+export function readConfigFile(path: string, ctx: ReadContext, chain: readonly Link[] = []): Layer[] {
+  const label = displayPath(ctx.root, path);
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code !== 'ENOENT') {
+      ctx.diagnostics.push({ severity: 'error', code: 'read-error', message: `cannot read configuration file: ${(err as Error).message}`, where: label });
+    }
+    return [];
+  }
+  if (!ctx.files.includes(path)) ctx.files.push(path);
+
+  const format = path.endsWith('.json') ? 'json' : 'toml';
+  const parsed = format === 'json' ? parseJson(text, label) : parseToml(text, label);
+  if ('diagnostic' in parsed) {
+    ctx.diagnostics.push(parsed.diagnostic);
+    return [];
+  }
+  const data = parsed.data;
+  const origin: Origin = { source: path, label, text, format };
+  const wrongType = (key: string, expected: string) =>
+    ctx.diagnostics.push({
+      severity: 'error',
+      code: 'wrong-type',
+      message: `\`${key}\` must be ${expected}, got ${typeName(data[key])}`,
+      where: whereOf(origin, [key]),
+    });
+
+  const own: Layer = { origin, ops: KB_KEY in data ? [{ path: [KB_KEY], value: data[KB_KEY] }] : [] };
+  if ('config_load_paths' in data) {
+    if (isStringArray(data.config_load_paths)) own.loadPaths = data.config_load_paths;
+    else wrongType('config_load_paths', 'an array of strings');
+  }
+  if ('inherit' in data && typeof data.inherit !== 'boolean') wrongType('inherit', 'a boolean');
+
+  const layers: Layer[] = [];
+  if ('extends' in data) {
+    if (!isStringArray(data.extends)) wrongType('extends', 'an array of strings');
+    else {
+      const self: Link = { real: realPath(path), label };
+      for (const entry of data.extends) {
+        for (const target of extendsTargets(entry, origin, ctx)) {
+          const real = realPath(target);
+          const links = [...chain, self];
+          const cycleAt = links.findIndex((l) => l.real === real);
+          if (cycleAt >= 0) {
+            const names = [...links.slice(cycleAt).map((l) => l.label), displayPath(ctx.root, target)];
+            ctx.diagnostics.push({
+              severity: 'error',
+              code: 'extends-cycle',
+              message: `extends cycle: ${names.join(' -> ')}`,
+              where: whereOf(origin, ['extends']),
+            });
+            continue;
+          }
+          layers.push(...readConfigFile(target, ctx, links));
+        }
+      }
+    }
+  }
+  layers.push(own);
+  // `inherit = false`: the file and what it extends stand alone.
+  if (data.inherit === false) layers[0] = { ...layers[0], resetBefore: true };
+  return layers;
+}
+
+/** The files an `extends` entry names, relative to the declaring file. A
+ *  missing plain path is a warning; a glob may match nothing, and never
+ *  matches the declaring file itself (`extends = ["*.toml"]`). */
+function extendsTargets(entry: string, origin: Origin, ctx: ReadContext): string[] {
+  const dir = dirname(origin.source);
+  if (isGlob(entry)) {
+    const self = realPath(origin.source);
+    return globFiles(dir, entry).filter((file) => realPath(file) !== self);
+  }
+  const target = resolve(dir, entry);
+  if (existsSync(target)) return [target];
+  ctx.diagnostics.push({
+    severity: 'warning',
+    code: 'extends-not-found',
+    message: `extended file not found: ${entry} (resolved to ${displayPath(ctx.root, target)})`,
+    where: whereOf(origin, ['extends']),
+  });
+  return [];
+}
+
+function realPath(path: string): string {
+  try {
+    return realpathSync(path);
+  } catch {
+    return resolve(path);
+  }
+}

@@ -1,0 +1,128 @@
+// Merged configuration -> topics and diagnostics, driven by fields.ts. Pure:
+// reads nothing but the tree (file texts ride along in the origins, to name
+// lines in messages).
+
+import { resolve } from 'node:path';
+import type { Diagnostic, Topic, TopicField } from './types.ts';
+import { KB_KEY, TOPIC_FIELD_DEFS, TOPIC_KEY, article, fieldDef, typeLabel, typeName } from './fields.ts';
+import { whereOf } from './locate.ts';
+import { type Node, type Table, lookup } from './merge.ts';
+import { closest } from './suggest.ts';
+
+export interface Validated {
+  topics: Topic[];
+  diagnostics: Diagnostic[];
+}
+
+const FIELD_NAMES = TOPIC_FIELD_DEFS.map((f) => f.name);
+
+/** The IDs under `kb.topic` whose value is a table, in configuration order. */
+export function topicIds(tree: Table): string[] {
+  const topics = lookup(tree, [KB_KEY, TOPIC_KEY]);
+  if (topics?.kind !== 'table') return [];
+  return [...topics.entries].filter(([, node]) => node.kind === 'table').map(([id]) => id);
+}
+
+export function validate(tree: Table, root: string): Validated {
+  const out: Validated = { topics: [], diagnostics: [] };
+  const kb = tree.entries.get(KB_KEY);
+  if (!kb || !expectTable(kb, [KB_KEY], out.diagnostics)) return out;
+
+  for (const [key, node] of kb.entries) {
+    if (key === TOPIC_KEY) continue;
+    const hint = closest(key, [TOPIC_KEY]) ? 'did you mean `topic`?' : '`kb` only holds `topic`';
+    out.diagnostics.push({
+      severity: 'error',
+      code: 'unknown-key',
+      message: `unknown key \`${key}\` in \`kb\`; ${hint}`,
+      where: whereAt(node, [KB_KEY, key]),
+    });
+  }
+
+  const topics = kb.entries.get(TOPIC_KEY);
+  if (!topics || !expectTable(topics, [KB_KEY, TOPIC_KEY], out.diagnostics)) return out;
+  for (const [id, node] of topics.entries) {
+    if (!expectTable(node, [KB_KEY, TOPIC_KEY, id], out.diagnostics, id)) continue;
+    const topic = validateTopic(id, node, root, out.diagnostics);
+    if (topic) out.topics.push(topic);
+  }
+  return out;
+}
+
+/** A topic, or undefined when it has no usable `subjects`. */
+function validateTopic(id: string, table: Table, root: string, diagnostics: Diagnostic[]): Topic | undefined {
+  const topic: Topic = { id, enable: true, subjects: '', subjectsDir: '', learned: [], disabled: [], sources: {}, where: {} };
+  const fields = topic as unknown as Record<TopicField, unknown>;
+  let badSubjects = false;
+
+  for (const [key, node] of table.entries) {
+    const path = [KB_KEY, TOPIC_KEY, id, key];
+    const where = whereAt(node, path);
+    const def = fieldDef(key);
+    if (!def) {
+      const suggestion = closest(key, FIELD_NAMES);
+      const hint = suggestion ? `did you mean \`${suggestion}\`?` : `known keys: ${FIELD_NAMES.join(', ')}`;
+      diagnostics.push({ severity: 'error', code: 'unknown-key', message: `unknown key \`${key}\` in topic \`${id}\`; ${hint}`, where, topic: id });
+      continue;
+    }
+    const value = node.kind === 'leaf' ? node.value : TABLE;
+    if (def.type === 'string[]' && Array.isArray(value)) {
+      // Keep the strings; report each other item where it was set.
+      fields[def.name] = value.filter((item, i) => {
+        if (typeof item === 'string') return true;
+        diagnostics.push(wrongType(`${path.join('.')}[${i}]`, 'a string', item, whereAt(node, path, i), id));
+        return false;
+      });
+    } else if (def.type !== 'string[]' && typeof value === def.type) {
+      fields[def.name] = value;
+    } else {
+      diagnostics.push(wrongType(path.join('.'), article(typeLabel(def.type)), value, where, id));
+      badSubjects ||= def.name === 'subjects';
+      continue;
+    }
+    topic.sources[def.name] = node.origin.source;
+    topic.where![def.name] = where;
+  }
+
+  if (topic.subjects === '') {
+    // A wrong-typed `subjects` was reported already.
+    if (!badSubjects) {
+      diagnostics.push({
+        severity: 'error',
+        code: 'missing-subjects',
+        message: `topic \`${id}\` has no \`subjects\`: set it to the directory holding the topic's files, relative to the workspace root`,
+        where: whereAt(table, [KB_KEY, TOPIC_KEY, id]),
+        topic: id,
+      });
+    }
+    return undefined;
+  }
+  topic.subjectsDir = resolve(root, topic.subjects);
+  return topic;
+}
+
+/** Stands for a table value in "got <type>" messages. */
+const TABLE = {};
+
+function wrongType(key: string, expected: string, value: unknown, where: string, topic?: string): Diagnostic {
+  return {
+    severity: 'error',
+    code: 'wrong-type',
+    message: `\`${key}\` must be ${expected}, got ${typeName(value)}`,
+    where,
+    ...(topic ? { topic } : {}),
+  };
+}
+
+/** Reports a wrong-type unless `node` is a table. */
+function expectTable(node: Node, path: string[], diagnostics: Diagnostic[], topic?: string): node is Table {
+  if (node.kind === 'table') return true;
+  diagnostics.push(wrongType(path.join('.'), 'a table', node.value, whereAt(node, path), topic));
+  return false;
+}
+
+/** The location of a node (or of one array item). */
+function whereAt(node: Node, path: string[], item?: number): string {
+  const origin = item !== undefined && node.kind === 'leaf' ? (node.items?.[item] ?? node.origin) : node.origin;
+  return whereOf(origin, path);
+}

@@ -1,0 +1,29 @@
+// Short, stable descriptions of file-system errors.
+
+/** The `code` of a Node-style error (`ENOENT`...), '' when there is none. */
+export function errorCode(err: unknown): string {
+  const code = (err as { code?: unknown } | null)?.code;
+  return typeof code === 'string' ? code : '';
+}
+
+/** A short description of a file-system error, without the path. */
+export function describeFsError(err: unknown): string {
+  switch (errorCode(err)) {
+    case 'EACCES':
+    case 'EPERM':
+      return 'permission denied';
+    case 'ENOENT':
+      return 'no such file or directory';
+    case 'ENOTDIR':
+      return 'not a directory';
+    case 'EISDIR':
+      return 'is a directory';
+    case 'ELOOP':
+      return 'too many levels of symbolic links';
+    case 'EAGAIN':
+      return 'not a regular file';
+  }
+  const code = errorCode(err);
+  const msg = err instanceof Error ? err.message : String(err);
+  return code && !msg.includes(code) ? `${code}: ${msg}` : msg;
+}

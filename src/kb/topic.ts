@@ -1,0 +1,189 @@
+// The per-topic view used by the commands: the subject index, the disabled
+// slugs, the pre-loaded (`learned`) subjects, and the operations of the
+// `learn` tool on top of them.
+//
+// Binary files are found out lazily (sniffing the first 8192 bytes), and each
+// file is sniffed at most once per view. Learned-pattern resolution reads no
+// files; a glob-matched binary is dropped when the subjects are loaded, so
+// it neither counts as pre-loaded nor as learnable.
+
+import type { Topic } from '../config/types.ts';
+import type { LoadItem, Match, PatternResult, SniffResult, Subject, SubjectIndex } from './types.ts';
+import { classifyPattern } from './pattern.ts';
+import { readSubject } from './read.ts';
+import { findBySlug, resolvePatterns } from './resolve.ts';
+import { sniffFile } from './sniff.ts';
+import { formatContent } from './format.ts';
+import { indexSubjects } from './subjects.ts';
+
+export type { LoadItem } from './types.ts';
+
+export interface TopicView {
+  topic: Topic;
+  index: SubjectIndex;
+  disabled: Set<string>;
+  /** Learned-pattern matches, non-disabled, in learned order (exact learned
+   *  patterns may pre-load hidden subjects). May include binaries matched by
+   *  a glob; those are dropped when loaded. */
+  learned: Match[];
+  learnedSlugs: Set<string>;
+  /** One per `topic.learned` pattern, in order. */
+  learnedPatterns: PatternResult[];
+}
+
+const sniffCache = new WeakMap<TopicView, Map<string, SniffResult>>();
+
+function cacheOf(view: TopicView): Map<string, SniffResult> {
+  let cache = sniffCache.get(view);
+  if (cache === undefined) sniffCache.set(view, (cache = new Map()));
+  return cache;
+}
+
+/** Walks the topic's subjects directory and resolves its `learned`
+ *  patterns. Reads no file contents. */
+export function openTopic(topic: Topic): TopicView {
+  const index = indexSubjects(topic.subjectsDir);
+  const disabled = new Set(topic.disabled);
+  const { matches, perPattern } = resolvePatterns(index.subjects, topic.learned, disabled);
+  return {
+    topic,
+    index,
+    disabled,
+    learned: matches,
+    learnedSlugs: new Set(matches.map((m) => m.subject.slug)),
+    learnedPatterns: perPattern,
+  };
+}
+
+/** 'text', 'binary' or 'error' (unreadable); sniffed once per view. */
+export function sniffSubject(view: TopicView, subject: Subject): SniffResult {
+  const cache = cacheOf(view);
+  let result = cache.get(subject.slug);
+  if (result === undefined) cache.set(subject.slug, (result = sniffFile(subject.abs)));
+  return result;
+}
+
+function isPreloaded(view: TopicView, subject: Subject): boolean {
+  return view.learnedSlugs.has(subject.slug) && sniffSubject(view, subject) !== 'binary';
+}
+
+function isListableCheap(view: TopicView, s: Subject): boolean {
+  return !s.hidden && !view.disabled.has(s.slug) && !view.learnedSlugs.has(s.slug);
+}
+
+/** The subjects `learn` lists: non-hidden, non-disabled, not pre-loaded,
+ *  readable text (each is sniffed), in slug order. */
+export function listable(view: TopicView): Subject[] {
+  return view.index.subjects.filter((s) => isListableCheap(view, s) && sniffSubject(view, s) === 'text');
+}
+
+/** Whether `listable(view)` is non-empty; stops at the first text subject. */
+export function hasListable(view: TopicView): boolean {
+  return view.index.subjects.some((s) => isListableCheap(view, s) && sniffSubject(view, s) === 'text');
+}
+
+/** Whether some subject is neither disabled, nor pre-loaded, nor binary (nor
+ *  unreadable). Hidden subjects count: they stay loadable by exact slug.
+ *  Stops at the first one. */
+export function hasLearnable(view: TopicView): boolean {
+  return view.index.subjects.some(
+    (s) => !view.disabled.has(s.slug) && !view.learnedSlugs.has(s.slug) && sniffSubject(view, s) === 'text',
+  );
+}
+
+/** Reads one matched subject. Returns undefined for a silently dropped
+ *  (glob-matched) binary. */
+function load(view: TopicView, match: Match): LoadItem | undefined {
+  const { subject, exact } = match;
+  const result = readSubject(subject.abs);
+  const cache = cacheOf(view);
+  if (result.kind === 'text') {
+    cache.set(subject.slug, 'text');
+    return {
+      kind: 'subject',
+      slug: subject.slug,
+      subject,
+      content: formatContent(subject.ext, result.text),
+      replaced: result.replaced,
+    };
+  }
+  if (result.kind === 'binary') {
+    cache.set(subject.slug, 'binary');
+    return exact ? { kind: 'binary', slug: subject.slug } : undefined;
+  }
+  cache.set(subject.slug, 'error');
+  return { kind: 'unreadable', slug: subject.slug, message: result.message };
+}
+
+/** The pre-loaded subjects' contents, in learned order, one file read per
+ *  item. Exactly named binaries yield `binary`, glob-matched ones nothing;
+ *  files that cannot be read yield `unreadable`. */
+export function* loadLearned(view: TopicView): Generator<LoadItem> {
+  for (const match of view.learned) {
+    const item = load(view, match);
+    if (item !== undefined) yield item;
+  }
+}
+
+/**
+ * Executes a `learn` call with subjects. Streams: one file is read per
+ * yielded subject, so memory does not grow with the knowledge base.
+ *
+ * Order of the items:
+ * 1. `subject` items, in match order (pattern order, each pattern's matches
+ *    in slug order, first occurrence wins);
+ * 2. `already-learned` notes, in match order;
+ * 3. `binary` notes (exactly named binaries only), in match order;
+ * 4. `unreadable` notes, in match order;
+ * 5. per pattern, in pattern order: `invalid-pattern`, or `no-match` when the
+ *    pattern selected nothing at all, or only binaries it did not name
+ *    exactly (a glob that matched only binaries; the binaries are dropped
+ *    silently unless another pattern names them exactly).
+ */
+export function* loadPatterns(view: TopicView, patterns: readonly string[]): Generator<LoadItem> {
+  const { matches, perPattern } = resolvePatterns(view.index.subjects, patterns, view.disabled);
+  const learnedNotes: LoadItem[] = [];
+  const binaryNotes: LoadItem[] = [];
+  const unreadableNotes: LoadItem[] = [];
+  const binaries = new Set<string>();
+
+  for (const match of matches) {
+    const slug = match.subject.slug;
+    if (isPreloaded(view, match.subject)) {
+      learnedNotes.push({ kind: 'already-learned', slug });
+      continue;
+    }
+    const item = load(view, match);
+    if (item === undefined || item.kind === 'binary') binaries.add(slug);
+    if (item === undefined) continue;
+    if (item.kind === 'subject') yield item;
+    else if (item.kind === 'unreadable') unreadableNotes.push(item);
+    else binaryNotes.push(item);
+  }
+
+  yield* learnedNotes;
+  yield* binaryNotes;
+  yield* unreadableNotes;
+  for (const p of perPattern) {
+    if (p.kind === 'invalid') yield { kind: 'invalid-pattern', pattern: p.pattern, reason: p.reason ?? 'invalid pattern' };
+    else if (selectedNothing(p, binaries)) yield { kind: 'no-match', pattern: p.pattern };
+  }
+}
+
+/** A valid pattern selected nothing but binaries it did not name exactly. */
+function selectedNothing(p: PatternResult, binaries: ReadonlySet<string>): boolean {
+  if (p.kind === 'exact') return p.slugs.length === 0;
+  const literal = classifyPattern(p.pattern).pattern;
+  return p.slugs.every((slug) => binaries.has(slug) && slug !== literal);
+}
+
+/** NOTES 7: the raw content is returned only when the call has exactly one
+ *  pattern, that pattern is exact, and it names one subject that is neither
+ *  disabled nor pre-loaded. Reads no files. */
+export function isRaw(view: TopicView, patterns: readonly string[]): boolean {
+  if (patterns.length !== 1) return false;
+  const c = classifyPattern(patterns[0]);
+  if (c.kind !== 'exact') return false;
+  const subject = findBySlug(view.index.subjects, c.pattern);
+  return subject !== undefined && !view.disabled.has(subject.slug) && !view.learnedSlugs.has(subject.slug);
+}

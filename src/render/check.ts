@@ -1,0 +1,27 @@
+// kb check's report, for people (text) and machines (JSON).
+import type { Diagnostic } from '../config/types.ts';
+
+export interface CheckSummary {
+  topics: { id: string; enabled: boolean; subjects: number }[];
+  diagnostics: Diagnostic[];
+}
+
+function count(n: number, word: string): string {
+  return `${n} ${word}${n === 1 ? '' : 's'}`;
+}
+
+export function renderCheckText(s: CheckSummary): string {
+  const lines = s.diagnostics.map((d) => `${d.severity}: ${d.message}${d.where ? ` (${d.where})` : ''}`);
+  const errors = s.diagnostics.filter((d) => d.severity === 'error').length;
+  const warnings = s.diagnostics.length - errors;
+  const subjects = s.topics.reduce((n, t) => n + t.subjects, 0);
+  const scope = `${count(s.topics.length, 'topic')}, ${count(subjects, 'subject')}`;
+  if (errors + warnings === 0) lines.push(`ok: ${scope}, no problems`);
+  else lines.push(`${errors > 0 ? 'failed' : 'ok'}: ${scope}, ${count(errors, 'error')}, ${count(warnings, 'warning')}`);
+  return `${lines.join('\n')}\n`;
+}
+
+export function renderCheckJson(s: CheckSummary): string {
+  const errors = s.diagnostics.filter((d) => d.severity === 'error').length;
+  return `${JSON.stringify({ ok: errors === 0, errors, warnings: s.diagnostics.length - errors, topics: s.topics, diagnostics: s.diagnostics }, null, 2)}\n`;
+}

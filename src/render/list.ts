@@ -1,0 +1,46 @@
+// kb list: a human overview of every topic and its subjects.
+
+export interface ListRow {
+  slug: string;
+  size: number;
+  marks: string[]; // hidden, disabled, learned, binary
+}
+
+export interface ListTopic {
+  id: string;
+  title?: string;
+  enabled: boolean;
+  dir: string;
+  rows: ListRow[];
+  problems: string[];
+}
+
+export function humanSize(n: number): string {
+  if (n < 1024) return `${n} B`;
+  const units = ['KiB', 'MiB', 'GiB', 'TiB'];
+  let v = n / 1024;
+  let i = 0;
+  while (v >= 1024 && i < units.length - 1) { v /= 1024; i++; }
+  return `${v < 10 ? v.toFixed(1) : Math.round(v)} ${units[i]}`;
+}
+
+export function renderList(topics: ListTopic[]): string {
+  const out: string[] = [];
+  for (const t of topics) {
+    const head = `${t.id}${t.title ? ` (${t.title})` : ''}: ${t.dir}${t.enabled ? '' : ' [topic disabled]'}`;
+    out.push(head);
+    const w = Math.max(0, ...t.rows.map((r) => r.slug.length));
+    const sizes = t.rows.map((r) => humanSize(r.size));
+    const sw = Math.max(0, ...sizes.map((s) => s.length));
+    t.rows.forEach((r, i) => {
+      const marks = r.marks.length > 0 ? `  ${r.marks.join(', ')}` : '';
+      out.push(`  ${r.slug.padEnd(w)}  ${sizes[i].padStart(sw)}${marks}`.trimEnd());
+    });
+    if (t.rows.length === 0) out.push('  (no subjects)');
+    for (const p of t.problems) out.push(`  ! ${p}`);
+    out.push('');
+  }
+  const subjects = topics.reduce((n, t) => n + t.rows.length, 0);
+  out.push(`${topics.length} topic${topics.length === 1 ? '' : 's'}, ${subjects} subject${subjects === 1 ? '' : 's'}`);
+  return `${out.join('\n')}\n`;
+}

@@ -1,0 +1,43 @@
+// The <knowledge> system-prompt section, exactly as the RFD specifies it.
+import { quoted, trimTrailingNewlines } from './text.ts';
+import { headingOf, topicLine, type TopicLabel } from './topic.ts';
+
+export const HIDDEN_NOTE = `(note: some topics may contain hidden subjects that are not listed via \`learn\`
+by default, but can be loaded manually if you are made aware of their names via
+other means, such as by reading non-hidden subjects first. This prevents
+exposing too much irrelevant knowledge upfront)`;
+
+export interface PreloadedTopic extends TopicLabel {
+  description?: string;
+  subjects: { slug: string; content: string }[];
+}
+
+/** A `<subject "slug">` block: tag, content, closing tag (NOTES 7). */
+export function subjectBlock(slug: string, content: string): string {
+  return `<subject ${quoted(slug)}>\n${trimTrailingNewlines(content)}\n</subject>`;
+}
+
+function preloadedBlock(t: PreloadedTopic): string {
+  const parts = [`<topic ${quoted(headingOf(t))}>`];
+  if (t.description?.trim()) parts.push(t.description.trim());
+  for (const s of t.subjects) parts.push(subjectBlock(s.slug, s.content));
+  return `${parts.join('\n\n')}\n</topic>`;
+}
+
+/** The whole section, or '' when there is nothing to show (NOTES 13). */
+export function renderPrompt(preloaded: PreloadedTopic[], available: TopicLabel[]): string {
+  const parts: string[] = [];
+  const blocks = preloaded.filter((t) => t.subjects.length > 0);
+  if (blocks.length > 0) {
+    parts.push('The following knowledge has been pre-loaded into your system prompt:');
+    for (const t of blocks) parts.push(preloadedBlock(t));
+  }
+  if (available.length > 0) {
+    parts.push('The following knowledge topics are available to learn:');
+    parts.push(available.map(topicLine).join('\n'));
+    parts.push('Use the `learn` tool to consume this knowledge.');
+    parts.push(HIDDEN_NOTE);
+  }
+  if (parts.length === 0) return '';
+  return `<knowledge>\n${parts.join('\n\n')}\n</knowledge>\n`;
+}

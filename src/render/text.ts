@@ -1,0 +1,19 @@
+// Small text rules shared by every renderer.
+
+/** Drops trailing line breaks (and only those): content is placed before a
+ *  closing tag or at the end of the output, which adds its own newline. */
+export function trimTrailingNewlines(s: string): string {
+  let end = s.length;
+  while (end > 0 && (s.charCodeAt(end - 1) === 10 || s.charCodeAt(end - 1) === 13)) end--;
+  return end === s.length ? s : s.slice(0, end);
+}
+
+/** NOTES 18: every output ends with exactly one newline. */
+export function endWithNewline(s: string): string {
+  return `${trimTrailingNewlines(s)}\n`;
+}
+
+/** A title or ID as the RFD quotes it: `<topic "...">`, `<subject "...">`. */
+export function quoted(s: string): string {
+  return `"${s.replace(/\\/g, '\\\\').replace(/"/g, '\\"')}"`;
+}

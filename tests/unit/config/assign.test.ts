@@ -1,0 +1,97 @@
+import { describe, expect, test } from 'bun:test';
+import { assignmentOp, parseCfg } from '../../../src/config/assign.ts';
+import { UsageError } from '../../../src/errors.ts';
+
+/** The op a --cfg assignment makes (parse + coerce). */
+function op(text: string) {
+  const v = parseCfg(text);
+  if (v.kind !== 'assign') throw new Error(`not an assignment: ${text}`);
+  return assignmentOp(v.path, v.operator, v.raw, `--cfg ${text}`);
+}
+
+const T = ['kb', 'topic', 'project'];
+
+describe('NOTES 21: --cfg grammar', () => {
+  test.each([
+    // KEY=VALUE, coerced to the field type
+    ['kb.topic.project.title=Project', { path: [...T, 'title'], value: 'Project' }],
+    ['kb.topic.project.title=a=b', { path: [...T, 'title'], value: 'a=b' }],
+    ['kb.topic.project.title=', { path: [...T, 'title'], value: '' }],
+    ['kb.topic.project.enable=false', { path: [...T, 'enable'], value: false }],
+    ['kb.topic.project.enable=true', { path: [...T, 'enable'], value: true }],
+    ['kb.topic.project.learned=maintainers/*', { path: [...T, 'learned'], value: ['maintainers/*'] }],
+    ['kb.topic.project.learned={a,b}/*', { path: [...T, 'learned'], value: ['{a,b}/*'] }],
+    ['kb.topic.project.learned=', { path: [...T, 'learned'], value: [] }],
+    ['kb.topic.project.subjects=.jp/kb', { path: [...T, 'subjects'], value: '.jp/kb' }],
+    [' kb.topic.project.title =x', { path: [...T, 'title'], value: 'x' }],
+    // an unknown field keeps the string (the validator reports the key)
+    ['kb.topic.project.titel=x', { path: [...T, 'titel'], value: 'x' }],
+    ['kb.other=1', { path: ['kb', 'other'], value: '1' }],
+    // KEY+=VALUE appends
+    ['kb.topic.project.learned+=maintainers/*', { path: [...T, 'learned'], value: ['maintainers/*'], append: true }],
+    ['kb.topic.project.disabled+=old', { path: [...T, 'disabled'], value: ['old'], append: true }],
+    // KEY:=JSON sets
+    ['kb.topic.project.learned:=["a","b"]', { path: [...T, 'learned'], value: ['a', 'b'] }],
+    ['kb.topic.project.enable:=false', { path: [...T, 'enable'], value: false }],
+    ['kb.topic.project.title:="x,y"', { path: [...T, 'title'], value: 'x,y' }],
+    ['kb.topic.project:={"subjects":"s","enable":false}', { path: T, value: { subjects: 's', enable: false } }],
+    ['kb:={"topic":{"a":{"subjects":"s"}}}', { path: ['kb'], value: { topic: { a: { subjects: 's' } } } }],
+    ['kb.topic.project.titel:=1', { path: [...T, 'titel'], value: 1 }],
+    // KEY:+=JSON appends (an array appends its items)
+    ['kb.topic.project.learned:+=["a","b"]', { path: [...T, 'learned'], value: ['a', 'b'], append: true }],
+    ['kb.topic.project.learned:+="a"', { path: [...T, 'learned'], value: ['a'], append: true }],
+  ])('%s', (text, expected) => {
+    expect(op(text)).toEqual(expected);
+  });
+
+  test.each(['assistant.model.id=x', 'conversation.tools:={"a":1}', 'other+=x', 'x.y:+=[1]'])('%s: outside kb, no effect', (text) => {
+    expect(op(text)).toBeUndefined();
+  });
+
+  test.each([
+    ['kb/maintainers', 'kb/maintainers'],
+    ['./local.toml', './local.toml'],
+    ['@./has=equals.toml', './has=equals.toml'],
+    ['@kb/maintainers', 'kb/maintainers'],
+  ])('%s loads file %s', (text, path) => {
+    expect(parseCfg(text)).toEqual({ kind: 'file', path });
+  });
+
+  test.each([
+    ['=x', 'missing key before `=`'],
+    ['+=x', 'missing key before `=`'],
+    ['kb..title=x', 'empty segment in key `kb..title`'],
+    ['kb.topic.project.=x', 'empty segment'],
+    ['@', 'missing file path'],
+    ['', 'empty --cfg value'],
+    ['kb.topic.project.enable=yes', '`kb.topic.project.enable` takes true or false, got "yes"'],
+    ['kb.topic.project.title+=x', 'cannot append to `kb.topic.project.title`: it is a string, not an array'],
+    ['kb.topic.project.enable:+=true', 'cannot append to `kb.topic.project.enable`: it is a boolean'],
+    ['kb.topic.project+=x', 'cannot append to `kb.topic.project`: it is a table'],
+    ['kb.topic.project=x', '`kb.topic.project` is a table'],
+    ['kb.topic=x', '`kb.topic` is a table'],
+    ['kb=x', '`kb` is a table'],
+    ['kb.topic.project.learned:=[1', 'invalid JSON'],
+    ['kb.topic.project.learned:+=nope', 'invalid JSON'],
+    ['kb.topic.project.learned:="a"', '`kb.topic.project.learned` must be an array of strings, got string'],
+    ['kb.topic.project.learned:=["a",1]', '`kb.topic.project.learned[1]` must be a string, got integer'],
+    ['kb.topic.project.title:=["a"]', '`kb.topic.project.title` must be a string, got array'],
+    ['kb.topic.project.enable:="no"', '`kb.topic.project.enable` must be a boolean, got string'],
+    ['kb.topic.project.title:=null', '`kb.topic.project.title` must be a string, got null'],
+    ['kb.topic.project:={"enable":"no"}', '`kb.topic.project.enable` must be a boolean, got string'],
+    ['kb.topic.project:=[]', '`kb.topic.project` must be a table, got array'],
+    ['kb:={"topic":{"a":{"learned":"x"}}}', '`kb.topic.a.learned` must be an array of strings, got string'],
+    ['kb.topic.project.learned:+=[1]', '`kb.topic.project.learned` items must be strings, got integer'],
+  ])('%s -> UsageError', (text, message) => {
+    let err: unknown;
+    try {
+      op(text);
+    } catch (e) {
+      err = e;
+    }
+    expect(err).toBeInstanceOf(UsageError);
+    expect((err as UsageError).message).toContain(message);
+    expect((err as UsageError).where).toBe(`--cfg ${text}`);
+    expect((err as UsageError).exitCode).toBe(2);
+  });
+});

@@ -1,0 +1,72 @@
+import { describe, test, expect, afterAll } from 'bun:test';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { readSubject } from '../../../src/kb/read.ts';
+
+const root = mkdtempSync(join(tmpdir(), 'kb-read-'));
+afterAll(() => rmSync(root, { recursive: true, force: true }));
+let n = 0;
+function file(bytes: Uint8Array | string): string {
+  const p = join(root, `f${n++}`);
+  writeFileSync(p, bytes);
+  return p;
+}
+
+describe('readSubject', () => {
+  test('small text file', () => {
+    expect(readSubject(file('# Hi\r\nthere\n'))).toEqual({ kind: 'text', text: '# Hi\r\nthere\n', replaced: false, encoding: 'utf-8' });
+  });
+
+  test('empty file is empty text', () => {
+    expect(readSubject(file(''))).toEqual({ kind: 'text', text: '', replaced: false, encoding: 'utf-8' });
+  });
+
+  for (const size of [8191, 8192, 8193, 100_000]) {
+    test(`text of ${size} bytes is read whole`, () => {
+      const text = 'x'.repeat(size - 1) + '\n';
+      const r = readSubject(file(text));
+      expect(r.kind).toBe('text');
+      if (r.kind === 'text') expect(r.text).toBe(text);
+    });
+  }
+
+  test('a multi-byte character straddling byte 8192 is decoded intact', () => {
+    const text = 'a'.repeat(8190) + 'é€😀' + 'tail\n';
+    expect(readSubject(file(text))).toEqual({ kind: 'text', text, replaced: false, encoding: 'utf-8' });
+  });
+
+  test('UTF-8 BOM dropped, invalid UTF-8 replaced', () => {
+    expect(readSubject(file(new Uint8Array([0xef, 0xbb, 0xbf, 0x68, 0x69])))).toMatchObject({ kind: 'text', text: 'hi', replaced: false });
+    expect(readSubject(file(new Uint8Array([0x68, 0xc3, 0x28, 0x69])))).toMatchObject({ kind: 'text', text: 'h\uFFFD(i', replaced: true });
+  });
+
+  test('UTF-16LE with BOM', () => {
+    expect(readSubject(file(new Uint8Array([0xff, 0xfe, 0x68, 0x00, 0x0a, 0x00])))).toEqual({ kind: 'text', text: 'h\n', replaced: false, encoding: 'utf-16le' });
+  });
+
+  test('binary file', () => {
+    const b = new Uint8Array(20000).fill(0x41);
+    b[4000] = 0;
+    expect(readSubject(file(b))).toEqual({ kind: 'binary' });
+  });
+
+  test('a NUL after the first 8192 bytes does not make a file binary', () => {
+    const b = new Uint8Array(20000).fill(0x41);
+    b[9000] = 0;
+    const r = readSubject(file(b));
+    expect(r.kind).toBe('text');
+    if (r.kind === 'text') expect(r.text.charCodeAt(9000)).toBe(0);
+  });
+
+  test('missing file and directory are errors, never throws', () => {
+    const missing = readSubject(join(root, 'missing'));
+    expect(missing.kind).toBe('error');
+    if (missing.kind === 'error') expect(missing.message).toMatch(/no such file/);
+    const d = join(root, 'dir');
+    mkdirSync(d);
+    const dir = readSubject(d);
+    expect(dir.kind).toBe('error');
+    if (dir.kind === 'error') expect(dir.message).toMatch(/directory/);
+  });
+});

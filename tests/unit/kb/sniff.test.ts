@@ -1,0 +1,118 @@
+import { describe, test, expect, afterAll } from 'bun:test';
+import { chmodSync, closeSync, constants, mkdirSync, mkdtempSync, openSync, readSync, rmSync, writeFileSync, writeSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { isBinaryHead, sniffBinary, sniffFile, SNIFF_BYTES } from '../../../src/kb/sniff.ts';
+import { readSubject } from '../../../src/kb/read.ts';
+
+const root = mkdtempSync(join(tmpdir(), 'kb-sniff-'));
+afterAll(() => rmSync(root, { recursive: true, force: true }));
+let n = 0;
+function file(bytes: Uint8Array | string): string {
+  const p = join(root, `f${n++}`);
+  writeFileSync(p, bytes);
+  return p;
+}
+function bytesWithNulAt(size: number, at: number): Uint8Array {
+  const b = new Uint8Array(size).fill(0x61);
+  if (at >= 0) b[at] = 0;
+  return b;
+}
+
+describe('sniffFile', () => {
+  test('text, empty file, NUL at the first byte', () => {
+    expect(sniffFile(file('hello\n'))).toBe('text');
+    expect(sniffFile(file(''))).toBe('text');
+    expect(sniffFile(file(new Uint8Array([0, 0x41])))).toBe('binary');
+  });
+
+  test('a NUL at byte 8191 (the last one examined) makes the file binary', () => {
+    expect(sniffFile(file(bytesWithNulAt(65536, 8191)))).toBe('binary');
+  });
+
+  test('NUL bytes after the first 8192 bytes do not matter (64 KiB file)', () => {
+    const b = bytesWithNulAt(65536, -1);
+    b.fill(0, SNIFF_BYTES); // everything after 8192 bytes is NUL
+    expect(sniffFile(file(b))).toBe('text');
+    expect(sniffBinary(file(b))).toBe(false);
+  });
+
+  test('UTF-16 with a byte-order mark is text despite its NUL bytes', () => {
+    const le = new Uint8Array([0xff, 0xfe, 0x68, 0x00, 0x69, 0x00]);
+    const be = new Uint8Array([0xfe, 0xff, 0x00, 0x68, 0x00, 0x69]);
+    expect(sniffFile(file(le))).toBe('text');
+    expect(sniffFile(file(be))).toBe('text');
+  });
+
+  test('UTF-16 with a zero code unit (or a UTF-32 BOM) is binary', () => {
+    expect(sniffFile(file(new Uint8Array([0xff, 0xfe, 0x68, 0x00, 0x00, 0x00])))).toBe('binary');
+    expect(sniffFile(file(new Uint8Array([0xff, 0xfe, 0x00, 0x00, 0x41, 0x00, 0x00, 0x00])))).toBe('binary');
+    // An unaligned 00 00 across two characters is not a zero code unit.
+    expect(sniffFile(file(new Uint8Array([0xfe, 0xff, 0x01, 0x00, 0x00, 0x41])))).toBe('text');
+  });
+
+  test('missing files and directories are errors, not binary', () => {
+    expect(sniffFile(join(root, 'missing'))).toBe('error');
+    const d = join(root, 'dir');
+    mkdirSync(d);
+    expect(sniffFile(d)).toBe('error');
+    expect(sniffBinary(d)).toBe(false);
+  });
+
+  const isRoot = typeof process.getuid === 'function' && process.getuid() === 0;
+  test.skipIf(isRoot || process.platform === 'win32')('unreadable file is an error', () => {
+    const p = file('secret');
+    chmodSync(p, 0o000);
+    expect(sniffFile(p)).toBe('error');
+    expect(readSubject(p).kind).toBe('error');
+  });
+});
+
+describe('isBinaryHead', () => {
+  test('only looks at the given length and at most 8192 bytes', () => {
+    const b = bytesWithNulAt(10, 5);
+    expect(isBinaryHead(b, 5)).toBe(false);
+    expect(isBinaryHead(b, 6)).toBe(true);
+    expect(isBinaryHead(bytesWithNulAt(9000, 8192))).toBe(false);
+    expect(isBinaryHead(bytesWithNulAt(9000, 8191))).toBe(true);
+  });
+});
+
+// A FIFO shows exactly how many bytes a reader consumed: whatever is left in
+// the pipe afterwards was not read.
+describe.skipIf(process.platform === 'win32')('at most 8192 bytes are read from a binary file', () => {
+  function pipeWith(data: Uint8Array): { path: string; writer: number; drain: () => number } {
+    const path = join(root, `fifo${n++}`);
+    execFileSync('mkfifo', [path]);
+    const writer = openSync(path, 'r+'); // keeps the pipe open, never blocks on Linux
+    writeSync(writer, data);
+    const drain = () => {
+      const fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK);
+      const buf = new Uint8Array(65536);
+      let total = 0;
+      try {
+        for (;;) total += readSync(fd, buf, 0, buf.length, null);
+      } catch {
+        // EAGAIN: the pipe is empty.
+      } finally {
+        closeSync(fd);
+      }
+      closeSync(writer);
+      return total;
+    };
+    return { path, writer, drain };
+  }
+
+  test('sniffFile consumes exactly 8192 bytes', () => {
+    const p = pipeWith(bytesWithNulAt(30000, 10));
+    expect(sniffFile(p.path)).toBe('binary');
+    expect(p.drain()).toBe(30000 - 8192);
+  });
+
+  test('readSubject stops after the first 8192 bytes of a binary', () => {
+    const p = pipeWith(bytesWithNulAt(30000, 8000));
+    expect(readSubject(p.path)).toEqual({ kind: 'binary' });
+    expect(p.drain()).toBe(30000 - 8192);
+  });
+});

@@ -1,0 +1,129 @@
+import { describe, expect, test } from 'bun:test';
+import { renderPrompt, subjectBlock, HIDDEN_NOTE } from '../../../src/render/prompt.ts';
+import { renderListing, renderNote, renderUnknownTopic } from '../../../src/render/learn.ts';
+import { learnTool, LEARN_PARAMETERS } from '../../../src/render/schema.ts';
+import { headingOf, topicLine } from '../../../src/render/topic.ts';
+import { endWithNewline, trimTrailingNewlines, quoted } from '../../../src/render/text.ts';
+import { humanSize, renderList } from '../../../src/render/list.ts';
+import { renderCheckText } from '../../../src/render/check.ts';
+
+describe('topic names (NOTES 11)', () => {
+  test.each([
+    [{ id: 'p', title: 'T', introduction: 'i' }, '- p (**T**): i'],
+    [{ id: 'p', introduction: 'i' }, '- p: i'],
+    [{ id: 'p', title: 'T' }, '- p (**T**)'],
+    [{ id: 'p' }, '- p'],
+  ])('%p -> %s', (t, line) => expect(topicLine(t)).toBe(line));
+  test('heading is the title, else the id', () => {
+    expect(headingOf({ id: 'p', title: 'T' })).toBe('T');
+    expect(headingOf({ id: 'p' })).toBe('p');
+  });
+});
+
+describe('renderPrompt', () => {
+  test('nothing to show: empty (NOTES 13)', () => expect(renderPrompt([], [])).toBe(''));
+  test('only pre-loaded knowledge: no available part, no note', () => {
+    const out = renderPrompt([{ id: 'p', subjects: [{ slug: 'a', content: 'A\n' }] }], []);
+    expect(out).toBe('<knowledge>\nThe following knowledge has been pre-loaded into your system prompt:\n\n<topic "p">\n\n<subject "a">\nA\n</subject>\n</topic>\n</knowledge>\n');
+  });
+  test('pre-loaded topics are separated by a blank line; a topic with no loaded subject is dropped', () => {
+    const out = renderPrompt([
+      { id: 'p', subjects: [{ slug: 'a', content: 'A' }] },
+      { id: 'e', subjects: [] },
+      { id: 'q', title: 'Q', description: 'D\n', subjects: [{ slug: 'b', content: 'B' }] },
+    ], [{ id: 'x' }]);
+    expect(out).toBe(`<knowledge>
+The following knowledge has been pre-loaded into your system prompt:
+
+<topic "p">
+
+<subject "a">
+A
+</subject>
+</topic>
+
+<topic "Q">
+
+D
+
+<subject "b">
+B
+</subject>
+</topic>
+
+The following knowledge topics are available to learn:
+
+- x
+
+Use the \`learn\` tool to consume this knowledge.
+
+${HIDDEN_NOTE}
+</knowledge>
+`);
+  });
+  test('the note is the RFD text verbatim', () => {
+    expect(HIDDEN_NOTE).toContain('(note: some topics may contain hidden subjects that are not listed via `learn`\nby default,');
+    expect(HIDDEN_NOTE.endsWith('exposing too much irrelevant knowledge upfront)')).toBe(true);
+  });
+});
+
+describe('subject blocks and text', () => {
+  test('content trailing newlines are dropped before the closing tag', () => {
+    expect(subjectBlock('a', 'x\r\n\n')).toBe('<subject "a">\nx\n</subject>');
+    expect(subjectBlock('a', '')).toBe('<subject "a">\n\n</subject>');
+  });
+  test('every output ends with exactly one newline (NOTES 18)', () => {
+    expect(endWithNewline('x')).toBe('x\n');
+    expect(endWithNewline('x\n\n\n')).toBe('x\n');
+    expect(endWithNewline('x  \n')).toBe('x  \n');
+    expect(trimTrailingNewlines('a\r\n')).toBe('a');
+  });
+  test('quotes inside names are escaped', () => expect(quoted('a"b\\c')).toBe('"a\\"b\\\\c"'));
+});
+
+describe('renderListing', () => {
+  test('the RFD listing with the already-learned part', () => {
+    expect(renderListing({ id: 'p', title: 'P', description: 'D' }, ['a'], ['b'])).toBe(
+      '# Topic: P\n\nD\n\n## Available subjects:\n\n- a\n\nUse the `learn` tool with the `subjects` argument to learn specific subjects.\n\n## Already learned (in system prompt):\n\n- b\n',
+    );
+  });
+  test('no subject left: (none)', () => {
+    expect(renderListing({ id: 'p' }, [], [])).toContain('## Available subjects:\n\n(none)\n\n');
+  });
+});
+
+describe('notes and errors', () => {
+  test.each([
+    [{ kind: 'already-learned', slug: 'a' }, 'Subject "a" is already in your system prompt (pre-loaded); it is not returned again.'],
+    [{ kind: 'binary', slug: 'img' }, 'Skipped "img": it is a binary file.'],
+    [{ kind: 'no-match', pattern: 'x*' }, 'No subjects match "x*" in topic "t". Call `learn` with only the topic to list its subjects.'],
+    [{ kind: 'invalid-pattern', pattern: '../x', reason: 'it leaves the topic directory' }, 'Invalid pattern "../x": it leaves the topic directory.'],
+    [{ kind: 'unreadable', slug: 'a', message: 'permission denied' }, 'Could not read "a": permission denied.'],
+  ] as const)('%p', (note, text) => expect(renderNote(note, 't')).toBe(text));
+  test('unknown topic lists valid ones', () => {
+    expect(renderUnknownTopic('x', [{ id: 'a', title: 'A' }, { id: 'b' }])).toBe('Unknown topic "x". Valid topics: a (A), b.\n');
+    expect(renderUnknownTopic('x', [])).toBe('Unknown topic "x". Valid topics: (none).\n');
+  });
+});
+
+describe('learnTool', () => {
+  test('parameters are fixed; the description lists topics', () => {
+    const t = learnTool([{ id: 'a', title: 'A' }, { id: 'b' }]);
+    expect(t.name).toBe('learn');
+    expect(t.parameters).toBe(LEARN_PARAMETERS);
+    expect(t.description).toBe('Learn about knowledge base topics and subjects.\n\nAvailable topics:\n- a (A)\n- b');
+  });
+});
+
+describe('kb list and kb check renderers', () => {
+  test.each([[0, '0 B'], [1023, '1023 B'], [1024, '1.0 KiB'], [15 * 1024, '15 KiB'], [5 * 1024 ** 3, '5.0 GiB']])('humanSize(%d)', (n, s) => expect(humanSize(n)).toBe(s));
+  test('list aligns columns and marks', () => {
+    expect(renderList([{ id: 't', enabled: false, dir: 'd', rows: [{ slug: 'a', size: 1, marks: [] }, { slug: 'bbb', size: 2048, marks: ['hidden', 'binary'] }], problems: ['p'] }])).toBe(
+      't: d [topic disabled]\n  a        1 B\n  bbb  2.0 KiB  hidden, binary\n  ! p\n\n1 topic, 2 subjects\n',
+    );
+  });
+  test('check summary line', () => {
+    expect(renderCheckText({ topics: [{ id: 't', enabled: true, subjects: 1 }], diagnostics: [] })).toBe('ok: 1 topic, 1 subject, no problems\n');
+    expect(renderCheckText({ topics: [], diagnostics: [{ severity: 'error', code: 'x', message: 'm', where: 'f:1' }] })).toBe('error: m (f:1)\nfailed: 0 topics, 0 subjects, 1 error, 0 warnings\n');
+  });
+});
