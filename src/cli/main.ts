@@ -1,6 +1,6 @@
 // Finds the command, parses its arguments strictly, runs it, and turns every
 // failure into `error: <what> (<where>)` on stderr with a non-zero exit.
-import { defineCommand, renderUsage, type ArgsDef } from 'citty';
+import type { ArgsDef } from 'citty';
 import { KbError, UsageError, describe } from '../errors.ts';
 import { parseArgv } from './argv.ts';
 import { COMMANDS } from './commands.ts';
@@ -25,13 +25,21 @@ function commandIndex(argv: readonly string[]): number {
 
 const ROOT_META = { name: 'kb', version: VERSION, description: 'A file-based knowledge base for LLM assistants' };
 
+/** citty renders --help; it is loaded only then. Colours only on a terminal. */
+async function citty(): Promise<typeof import('citty')> {
+  if (!process.stdout.isTTY) process.env.NO_COLOR ??= '1';
+  return import('citty');
+}
+
 async function rootUsage(): Promise<string> {
+  const { defineCommand, renderUsage } = await citty();
   const sub = Object.fromEntries(Object.entries(COMMANDS).map(([name, c]) => [name, { meta: { name, description: c.description } }]));
   const root = defineCommand({ meta: ROOT_META, args: { ...GLOBAL_ARGS, version: { type: 'boolean', description: 'Print the version' } } as ArgsDef, subCommands: sub });
   return renderUsage(root);
 }
 
 async function commandUsage(name: string, args: ArgsDef): Promise<string> {
+  const { defineCommand, renderUsage } = await citty();
   const cmd = defineCommand({ meta: { name, description: COMMANDS[name].description }, args: { ...args, ...GLOBAL_ARGS } as ArgsDef });
   return renderUsage(cmd, defineCommand({ meta: { name: 'kb' } }));
 }

@@ -11,7 +11,7 @@ import { print } from '../cli/output.ts';
 import type { Config, Diagnostic, Topic } from '../config/types.ts';
 import { UsageError } from '../errors.ts';
 import { readSubject } from '../kb/read.ts';
-import { openTopic } from '../kb/topic.ts';
+import { openTopic, sniffSubject, type TopicView } from '../kb/topic.ts';
 import { renderCheckJson, renderCheckText, type CheckSummary } from '../render/check.ts';
 
 const NOTICE_CODES: Record<string, { code: string; severity: Diagnostic['severity'] }> = {
@@ -51,18 +51,25 @@ export function check(config: Config): CheckSummary {
 
 function checkTopic(config: Config, topic: Topic): { diagnostics: Diagnostic[]; subjects: number } {
   const out: Diagnostic[] = [];
-  const at = (field: keyof Topic['sources']) => whereOf(config.root, topic.sources[field]);
+  const at = (field: keyof Topic['sources']) => topic.where?.[field] ?? whereOf(config.root, topic.sources[field]);
   const add = (severity: Diagnostic['severity'], code: string, message: string, where?: string) =>
     out.push({ severity, code, message, where, topic: topic.id });
   const view = openTopic(topic);
   for (const n of view.index.notices) {
     const kind = NOTICE_CODES[n.kind] ?? { code: n.kind, severity: 'warning' };
-    const where = n.kind === 'missing-directory' || n.kind === 'not-a-directory' ? at('subjects') : rel(config.root, topic.subjectsDir, n.path);
-    add(kind.severity, kind.code, `topic "${topic.id}": ${n.message}`, where);
+    if (n.kind === 'missing-directory' || n.kind === 'not-a-directory') {
+      const what = n.kind === 'missing-directory' ? 'does not exist' : 'is not a directory';
+      add(kind.severity, kind.code, `topic "${topic.id}": subjects directory "${topic.subjects}" ${what}`, at('subjects'));
+      continue;
+    }
+    add(kind.severity, kind.code, `topic "${topic.id}": ${n.message}`, rel(config.root, topic.subjectsDir, n.path));
   }
   for (const p of view.learnedPatterns) {
     if (p.kind === 'invalid') add('error', 'learned-invalid', `topic "${topic.id}": learned pattern "${p.pattern}" is invalid: ${p.reason}`, at('learned'));
     else if (p.slugs.length === 0) add('error', 'learned-no-match', `topic "${topic.id}": learned pattern "${p.pattern}" matches no subject`, at('learned'));
+    else if (p.slugs.every((slug) => isBinary(view, slug))) {
+      add('error', 'learned-no-match', `topic "${topic.id}": learned pattern "${p.pattern}" matches only binary files, which are never loaded`, at('learned'));
+    }
   }
   const slugs = new Set(view.index.subjects.map((s) => s.slug));
   for (const d of topic.disabled) {
@@ -77,6 +84,11 @@ function checkTopic(config: Config, topic: Topic): { diagnostics: Diagnostic[]; 
     else if (r.replaced) add('warning', 'invalid-utf8', `topic "${topic.id}": subject "${s.slug}" is not valid UTF-8; invalid bytes are replaced when loaded`, where);
   }
   return { diagnostics: out, subjects: view.index.subjects.length };
+}
+
+function isBinary(view: TopicView, slug: string): boolean {
+  const subject = view.index.subjects.find((s) => s.slug === slug);
+  return subject !== undefined && sniffSubject(view, subject) === 'binary';
 }
 
 function whereOf(root: string, source: string | undefined): string | undefined {

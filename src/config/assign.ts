@@ -1,6 +1,6 @@
 // The --cfg grammar (also used by JP_CFG_* variables), as pure functions:
 //
-//   KEY=VALUE     set; VALUE is coerced to the field's type
+//   KEY=VALUE     set; VALUE is coerced to the field's type (for a list: comma-separated values)
 //   KEY+=VALUE    append VALUE to an array field
 //   KEY:=JSON     set to a JSON value
 //   KEY:+=JSON    append a JSON value (an array appends its items)
@@ -104,9 +104,18 @@ function coerce(expect: Expect, key: string, raw: string, fail: (m: string) => n
     case 'boolean':
       if (raw === 'true' || raw === 'false') return raw === 'true';
       return fail(`\`${key}\` takes true or false, got "${raw}"`);
-    case 'string[]':
-      // `learned=` clears the list; anything else is a one-item list.
-      return raw === '' ? [] : [raw];
+    case 'string[]': {
+      // As in JP: a comma separates the values and space around a value is
+      // ignored; `learned=` clears the list; a missing value (a stray comma)
+      // is an error. A value with a comma in it (`{a,b}/*`) takes the JSON
+      // form (`learned:=["{a,b}/*"]`) or `+=`, which appends one value.
+      if (raw.trim() === '') return [];
+      const items = raw.split(',').map((s) => s.trim());
+      if (items.some((s) => s === '')) {
+        return fail(`\`${key}\` has an empty value in "${raw}"; a comma separates values (use \`${key}:=[...]\` for a value containing a comma)`);
+      }
+      return items;
+    }
     case 'string':
       return raw;
   }

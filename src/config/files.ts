@@ -92,8 +92,9 @@ export function readConfigFile(path: string, ctx: ReadContext, chain: readonly L
     }
   }
   layers.push(own);
-  // `inherit = false`: the file and what it extends stand alone.
-  if (data.inherit === false) layers[0] = { ...layers[0], resetBefore: true };
+  // `inherit = false` (JP): the file is authoritative; configuration files
+  // later in the load order are not merged on top of it.
+  if (data.inherit === false) layers[layers.length - 1] = { ...own, authoritative: true };
   return layers;
 }
 

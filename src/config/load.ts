@@ -13,7 +13,7 @@ import { envLayers } from './env.ts';
 import { DEFAULT_CONFIG_LOAD_PATHS } from './fields.ts';
 import { type ReadContext, readConfigFile } from './files.ts';
 import { knowledgeLayer, parseKnowledge } from './knowledge.ts';
-import { type Layer, effectiveLayers, merge } from './merge.ts';
+import { type Layer, merge } from './merge.ts';
 import { topicIds, validate } from './validate.ts';
 
 export interface LoadOptions {
@@ -47,7 +47,11 @@ export function loadConfig(opts: LoadOptions): Config {
   const ctx: ReadContext = { root, files: [], diagnostics: [] };
   const layers: Layer[] = [];
   for (const file of baseConfigFiles(root, opts.cwd, globalConfigDir(opts.env, opts.home, opts.cwd))) {
-    layers.push(...readConfigFile(file, ctx));
+    const read = readConfigFile(file, ctx);
+    layers.push(...read);
+    // `inherit = false`: no configuration file after this one is merged.
+    // Environment variables, --cfg and -k still apply, as in JP.
+    if (read.some((l) => l.authoritative)) break;
   }
 
   const env = envLayers(opts.env, topicIds(merge(layers)));
@@ -80,9 +84,8 @@ function cfgStep(text: string): CfgStep {
 
 /** The `config_load_paths` in effect: the last file that sets it. */
 function loadPaths(layers: readonly Layer[]): string[] {
-  const effective = effectiveLayers(layers);
-  for (let i = effective.length - 1; i >= 0; i--) {
-    const paths = effective[i].loadPaths;
+  for (let i = layers.length - 1; i >= 0; i--) {
+    const paths = layers[i].loadPaths;
     if (paths) return paths;
   }
   return DEFAULT_CONFIG_LOAD_PATHS;

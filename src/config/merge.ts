@@ -28,8 +28,9 @@ export interface Op {
 export interface Layer {
   origin: Origin;
   ops: Op[];
-  /** `inherit = false`: every layer before this one is dropped. */
-  resetBefore?: boolean;
+  /** `inherit = false` (JP): the file is authoritative; the configuration
+   *  files after it in the load order are not read. */
+  authoritative?: boolean;
   /** The file's `config_load_paths`, when it sets a valid one. */
   loadPaths?: string[];
 }
@@ -54,17 +55,10 @@ export type Node = Leaf | Table;
 
 export const DEFAULT_ORIGIN: Origin = { source: 'default', label: 'default' };
 
-/** Layers after the last `resetBefore` (inherit = false). */
-export function effectiveLayers(layers: readonly Layer[]): readonly Layer[] {
-  let reset = layers.length - 1;
-  while (reset > 0 && !layers[reset].resetBefore) reset--;
-  return reset > 0 ? layers.slice(reset) : layers;
-}
-
 /** Merges `layers`, lowest precedence first, into a fresh tree. */
 export function merge(layers: readonly Layer[]): Table {
   const root: Table = { kind: 'table', entries: new Map(), origin: DEFAULT_ORIGIN };
-  for (const layer of effectiveLayers(layers)) {
+  for (const layer of layers) {
     for (const op of layer.ops) apply(root, op, layer.origin);
   }
   return root;

@@ -337,6 +337,20 @@ Use the \`learn\` tool with the \`subjects\` argument to learn specific subjects
       const codes = report.diagnostics.map((d: { code: string }) => d.code).sort();
       expect(codes).toEqual(['disabled-no-match', 'learned-no-match', 'missing-subjects', 'slug-collision', 'subjects-not-found', 'wrong-type']);
       expect(report.ok).toBe(false);
+      const at = Object.fromEntries(report.diagnostics.map((d: { code: string; where: string }) => [d.code, d.where]));
+      expect(at).toEqual({
+        'wrong-type': '.jp/config.toml:3',
+        'missing-subjects': '.jp/config.toml:5',
+        'subjects-not-found': '.jp/config.toml:9',
+        'slug-collision': 'c/a.txt',
+        'learned-no-match': '.jp/config.toml:16',
+        'disabled-no-match': '.jp/config.toml:17',
+      });
+      const text = run(r, root, ['check']);
+      expect(text.code).toBe(1);
+      expect(text.out).toContain('error: topic "gone": subjects directory "does/not/exist" does not exist (.jp/config.toml:9)\n');
+      expect(text.out).toContain('error: topic "collide": slug "a" is used by both a.md and a.txt; a.md is used, a.txt is ignored (c/a.txt)\n');
+      expect(text.out).toEndWith('failed: 4 topics, 3 subjects, 6 errors, 0 warnings\n');
       for (const d of report.diagnostics) expect(d.severity).toBe('error');
     });
 

@@ -42,7 +42,7 @@ describe('reading a file', () => {
   test('JSON files by extension', () => {
     const r = read(tree({ 'c.json': '{"kb": {"topic": {"a": {"subjects": "a"}}}, "inherit": false}' }), 'c.json');
     expect(r.kb).toEqual({ topic: { a: { subjects: 'a' } } });
-    expect(r.layers[0].resetBefore).toBe(true);
+    expect(r.layers[0].authoritative).toBe(true);
     expect(r.layers[0].origin.format).toBe('json');
   });
 
@@ -62,7 +62,7 @@ describe('reading a file', () => {
     expect(r.diagnostics).toEqual([{ severity: 'error', code: 'wrong-type', message, where: 'c.toml:2' }]);
     expect(r.layers).toHaveLength(1);
     expect(r.layers[0].loadPaths).toBeUndefined();
-    expect(r.layers[0].resetBefore).toBeUndefined();
+    expect(r.layers[0].authoritative).toBeUndefined();
   });
 });
 
@@ -156,11 +156,11 @@ describe('NOTES 20: extends', () => {
     expect(r.layers.map((l) => l.origin.label)).toEqual(['d.toml', 'b.toml', 'd.toml', 'c.toml', 'a.toml']);
   });
 
-  test('inherit = false marks the start of the file and what it extends', () => {
+  test('inherit = false marks the declaring file (not what it extends) as authoritative', () => {
     const root = tree({ 'a.toml': 'inherit = false\nextends = ["b.toml"]\n', 'b.toml': '' });
-    expect(read(root, 'a.toml').layers.map((l) => [l.origin.label, l.resetBefore])).toEqual([
-      ['b.toml', true],
-      ['a.toml', undefined],
+    expect(read(root, 'a.toml').layers.map((l) => [l.origin.label, l.authoritative])).toEqual([
+      ['b.toml', undefined],
+      ['a.toml', true],
     ]);
   });
 

@@ -115,17 +115,24 @@ describe('NOTES 20: inherit = false', () => {
     'ws/reset.toml': 'inherit = false\n[kb.topic.reset]\nsubjects = "x"\n',
   });
 
-  test('drops every lower layer; keeps what the file extends, deeper files, env and --cfg', () => {
+  test('as in JP, the declaring file is authoritative: files after it are not merged; earlier ones, what it extends, env and --cfg are', () => {
     const c = load({ cwd: join(ws, 'a/b'), env: { JP_CFG_KB_TOPIC_ENV_SUBJECTS: 'e' }, cfg: ['kb.topic.cfg.subjects=c'] });
-    expect(c.topics.map((t) => t.id)).toEqual(['base', 'a', 'deeper', 'env', 'cfg']);
+    expect(c.topics.map((t) => t.id)).toEqual(['global', 'workspace', 'root', 'base', 'a', 'env', 'cfg']);
   });
 
-  test('in a --cfg file it drops everything before it', () => {
-    const c = load({ env: { JP_CFG_KB_TOPIC_ENV_SUBJECTS: 'e' }, cfg: ['kb.topic.before.subjects=x', 'reset.toml', 'kb.topic.after.subjects=y'], knowledge: ['reset/k'] });
-    expect(c.topics.map((t) => [t.id, t.learned])).toEqual([
-      ['reset', ['k']],
-      ['after', []],
-    ]);
+  test('a workspace config with inherit = false shuts out every .jp.toml', () => {
+    const s = setup({
+      'ws/.jp/config.toml': 'inherit = false\n[kb.topic.workspace]\nsubjects = "w"\n',
+      'ws/.jp.toml': '[kb.topic.root]\nsubjects = "r"\n',
+      'ws/a/.jp.toml': '[kb.topic.workspace]\ntitle = "overridden"\n',
+    });
+    const c = s.load({ cwd: join(s.ws, 'a'), knowledge: ['workspace/k'] });
+    expect(c.topics.map((t) => [t.id, t.title, t.learned])).toEqual([['workspace', undefined, ['k']]]);
+  });
+
+  test('in a --cfg file it changes nothing: --cfg values after it still apply', () => {
+    const c = load({ cfg: ['kb.topic.before.subjects=x', 'reset.toml', 'kb.topic.after.subjects=y'], knowledge: ['reset/k'] });
+    expect(c.topics.map((t) => t.id)).toEqual(['global', 'workspace', 'root', 'before', 'reset', 'after']);
   });
 });
 

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'bun:test';
-import { type Layer, type Leaf, type Origin, effectiveLayers, lookup, merge, toPlain } from '../../../src/config/merge.ts';
+import { type Layer, type Leaf, type Origin, lookup, merge, toPlain } from '../../../src/config/merge.ts';
 
 const origin = (name: string): Origin => ({ source: name, label: name });
 const layer = (name: string, value: unknown, extra: Partial<Layer> = {}): Layer => ({ origin: origin(name), ops: [{ path: [], value }], ...extra });
@@ -61,13 +61,4 @@ describe('NOTES 20: merge', () => {
     expect(learned).toEqual(['x']);
   });
 
-  test('inherit = false (resetBefore) drops every earlier layer', () => {
-    const layers = [layer('1', { a: 1, b: 1 }), layer('2', { b: 2, c: 2 }, { resetBefore: true }), layer('3', { d: 3 })];
-    expect(effectiveLayers(layers).map((l) => l.origin.source)).toEqual(['2', '3']);
-    expect(toPlain(merge(layers))).toEqual({ b: 2, c: 2, d: 3 });
-    // the last reset wins; a reset on the first layer changes nothing
-    layers[2].resetBefore = true;
-    expect(toPlain(merge(layers))).toEqual({ d: 3 });
-    expect(effectiveLayers([layer('1', {}, { resetBefore: true })])).toHaveLength(1);
-  });
 });
