@@ -40,6 +40,8 @@ export async function explain(config: Config): Promise<void> {
   await debug(`workspace: ${config.root}`);
   for (const f of config.files) await debug(`read ${f}`);
   for (const t of config.topics) {
-    for (const [field, source] of Object.entries(t.sources)) await debug(`kb.topic.${t.id}.${field} set by ${source}`);
+    for (const [field, source] of Object.entries(t.sources)) {
+      await debug(`kb.topic.${t.id}.${field} set by ${t.where?.[field as keyof typeof t.where] ?? source}`);
+    }
   }
 }
