@@ -439,6 +439,20 @@ skills (Learnable Assistant Skills): .jp/kb/skills
       expect(res.err).not.toContain('    at ');
     });
 
+    test('--verbose says which files were read and which file set each value, on stderr only', () => {
+      const root = fixture({ ...RFD_FILES, '.jp/config.d/kb/m.toml': '[kb.topic.project]\nlearned = ["maintainers/*"]\n' }, RFD_CONFIG);
+      const quiet = run(r, root, ['schema', '--cfg', 'kb/m']);
+      const res = run(r, root, ['schema', '--verbose', '--cfg', 'kb/m', '-k', 'skills/ast-grep'], { env: { JP_CFG_KB_TOPIC_SKILLS_TITLE: 'From env' } });
+      expect(res.code).toBe(0);
+      expect(JSON.parse(res.out).parameters).toEqual(JSON.parse(quiet.out).parameters);
+      expect(res.err).toContain('debug: kb.topic.project.title set by .jp/config.toml:2\n');
+      expect(res.err).toContain('debug: kb.topic.project.learned set by .jp/config.d/kb/m.toml:2\n');
+      expect(res.err).toContain('debug: kb.topic.skills.title set by env JP_CFG_KB_TOPIC_SKILLS_TITLE\n');
+      expect(res.err).toContain('debug: kb.topic.skills.learned set by -k skills/ast-grep\n');
+      expect(res.err).toMatch(/debug: read .*\/\.jp\/config\.d\/kb\/m\.toml\n/);
+      expect(quiet.err).toBe('');
+    });
+
     test('unknown keys are warnings outside kb check', () => {
       const root = fixture({ 't/a.md': 'a' }, '[kb.topic.t]\nsubjects = "t"\ntitel = "x"\n');
       const res = run(r, root, ['learn', 't', 'a']);
