@@ -1,7 +1,10 @@
 // Messages and warnings go to stderr, never stdout. consola is loaded only
-// when there is something to say: importing it costs start-up time that the
-// common, silent path should not pay.
+// when there is something to say, and only its core (`consola/core`): the
+// package's main entry imports node:tty, node:readline and the process's
+// stdio streams at load time, which a compiled binary would pay on every
+// start, silent or not. The reporter below is all the formatting kb needs.
 import type { ConsolaInstance, LogObject } from 'consola';
+import { printError } from './output.ts';
 
 let logger: ConsolaInstance | undefined;
 let verbose = false;
@@ -17,10 +20,10 @@ export function isVerbose(): boolean {
 
 async function get(): Promise<ConsolaInstance> {
   if (!logger) {
-    const { createConsola } = await import('consola');
+    const { createConsola } = await import('consola/core');
     logger = createConsola({
       level: verbose ? 4 : 3,
-      reporters: [{ log: (o: LogObject) => process.stderr.write(`${label(o.type)}${o.args.map(String).join(' ')}\n`) }],
+      reporters: [{ log: (o: LogObject) => printError(`${label(o.type)}${o.args.map(String).join(' ')}\n`) }],
     });
   }
   return logger;

@@ -1,36 +1,71 @@
 // stdout carries the product only. Output is written synchronously in
 // chunks as it is produced, so memory does not grow with the size of the
-// knowledge base. A closed pipe (`kb learn docs '**' | head`) ends the
-// output quietly.
+// knowledge base. Text and bytes (file contents passed through as read) go
+// into one reused byte buffer, written out whenever it fills: no string
+// concatenation, one copy per byte. A closed pipe
+// (`kb learn docs '**' | head`) ends the output quietly.
 import { writeSync } from 'node:fs';
 
-const CHUNK = 1 << 16;
+/** Size of the output buffer, and of the writes that empty it. */
+const CHUNK = 1 << 17;
 const sleeper = new Int32Array(new SharedArrayBuffer(4));
+const encoder = new TextEncoder();
 
 export class PipeClosed extends Error {}
 
 export class Output {
-  private parts: string[] = [];
-  private size = 0;
+  private buf: Uint8Array | undefined;
+  private len = 0;
   /** Whether anything has been written (or buffered). */
   wrote = false;
 
   constructor(private readonly fd = 1) {}
 
+  private buffer(): Uint8Array {
+    return (this.buf ??= new Uint8Array(CHUNK));
+  }
+
+  /** Appends `s`, UTF-8 encoded. */
   write(s: string): void {
     if (s.length === 0) return;
     this.wrote = true;
-    this.parts.push(s);
-    this.size += s.length;
-    if (this.size >= CHUNK) this.flush();
+    const buf = this.buffer();
+    let rest = s;
+    for (;;) {
+      // encodeInto stops before a character that does not fit (never inside
+      // one); what is left goes after a flush.
+      const { read, written } = encoder.encodeInto(rest, buf.subarray(this.len));
+      this.len += written;
+      if (read === rest.length) break;
+      rest = rest.slice(read);
+      this.flush();
+    }
+    if (this.len === CHUNK) this.flush();
+  }
+
+  /** Appends bytes as they are (valid UTF-8 text, already formatted). The
+   *  bytes are copied or written before this returns: the caller may reuse
+   *  their buffer. */
+  writeBytes(bytes: Uint8Array): void {
+    if (bytes.length === 0) return;
+    this.wrote = true;
+    const buf = this.buffer();
+    if (bytes.length > CHUNK - this.len) {
+      this.flush();
+      if (bytes.length >= CHUNK >> 1) {
+        writeAll(this.fd, bytes); // large: straight from the caller's buffer
+        return;
+      }
+    }
+    buf.set(bytes, this.len);
+    this.len += bytes.length;
   }
 
   flush(): void {
-    if (this.size === 0) return;
-    const data = Buffer.from(this.parts.length === 1 ? this.parts[0] : this.parts.join(''), 'utf8');
-    this.parts = [];
-    this.size = 0;
-    writeAll(this.fd, data);
+    if (this.len === 0 || this.buf === undefined) return;
+    const n = this.len;
+    this.len = 0;
+    writeAll(this.fd, this.buf.subarray(0, n));
   }
 }
 
@@ -53,7 +88,14 @@ function writeAll(fd: number, data: Uint8Array): void {
 
 /** Writes one whole text to stdout (used for small outputs). */
 export function print(s: string): void {
-  const out = new Output();
-  out.write(s);
-  out.flush();
+  if (s.length > 0) writeAll(1, encoder.encode(s));
+}
+
+/** Writes a message to stderr; a closed or failing stderr is ignored. */
+export function printError(s: string): void {
+  try {
+    if (s.length > 0) writeAll(2, encoder.encode(s));
+  } catch {
+    // Nowhere left to report it.
+  }
 }

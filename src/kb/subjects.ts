@@ -7,9 +7,17 @@ import { walk, type WalkedFile } from './walk.ts';
 /** Builds the subject for a walked file (its `size` stays lazy). */
 export function subjectOf(file: WalkedFile): Subject {
   const { slug, hidden, ext } = describePath(file.path);
-  const subject = { path: file.path, abs: file.abs, slug, hidden, ext };
-  Object.defineProperty(subject, 'size', { enumerable: true, get: () => file.size });
-  return subject as Subject;
+  // A getter in the literal: an own enumerable property, one shared shape.
+  return {
+    path: file.path,
+    abs: file.abs,
+    slug,
+    hidden,
+    ext,
+    get size(): number {
+      return file.size;
+    },
+  };
 }
 
 /** `a` should win a slug collision against `b`: the non-hidden file wins,

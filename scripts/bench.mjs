@@ -1,0 +1,503 @@
+// The kb benchmark: generates a deterministic synthetic workspace and
+// measures dist/kb against references run in the same invocation (see
+// `scripts/bench --help` and the Performance section of the README).
+//
+// Every comparison alternates kb and its reference run by run (kb first on
+// even runs, the reference first on odd ones), after one warm-up run of
+// each, and compares medians. Output goes to /dev/null for kb and the
+// references alike.
+
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpus, loadavg, tmpdir, totalmem, release } from 'node:os';
+import { dirname, join, relative, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { BIG_BINARY_BYTES, ensureTinyWorkspace, ensureWorkspace, TEXT_EXTS } from './lib/bench-workspace.mjs';
+
+const REPO = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+
+const USAGE = `Usage: scripts/bench [options]   (or: npm run bench -- [options])
+
+Generates a synthetic knowledge base (deterministic, seeded) and measures kb
+against references run in the same invocation: medians over alternating runs,
+ratios, peak memory, PASS/FAIL against the targets.
+
+Options:
+  --subjects N     text subjects in the main workspace (default 10000)
+  --runs N         timed runs per command (default 7; start-up uses 5x)
+  --quick          --subjects 1000 --runs 3, no peers, no scaling check
+  --scaling [LIST] also check how cost grows, e.g. --scaling 1000,10000,100000
+                   (the default list when none is given)
+  --no-peers       skip repomix and the files-to-prompt-style packer
+  --peer-runs N    timed runs per peer (default 3)
+  --kb PATH        the kb binary (default dist/kb; npm run bench builds it)
+  --dir DIR        where workspaces and tools are kept (default .bench)
+  --seed N         generator seed (default 1)
+  --hyperfine      also run hyperfine on the start-up pair, when installed
+  --json FILE      also write the results as JSON
+  -h, --help       this help
+`;
+
+function parseOptions(argv) {
+  const o = {
+    subjects: 10000,
+    runs: 7,
+    peers: true,
+    peerRuns: 3,
+    scaling: null,
+    kb: join(REPO, 'dist/kb'),
+    dir: join(REPO, '.bench'),
+    seed: 1,
+    hyperfine: false,
+    json: null,
+  };
+  const num = (v, name) => {
+    const n = Number(v);
+    if (!Number.isInteger(n) || n <= 0) throw new Error(`${name} needs a positive integer, not ${v}`);
+    return n;
+  };
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i];
+    const next = () => {
+      if (i + 1 >= argv.length) throw new Error(`${a} needs a value`);
+      return argv[++i];
+    };
+    switch (a) {
+      case '--subjects': o.subjects = num(next(), a); break;
+      case '--runs': o.runs = num(next(), a); break;
+      case '--quick': o.subjects = 1000; o.runs = 3; o.peers = false; o.quick = true; break;
+      case '--scaling':
+        if (argv[i + 1] && /^\d+(,\d+)*$/.test(argv[i + 1])) o.scaling = next().split(',').map((v) => num(v, a));
+        else o.scaling = [1000, 10000, 100000];
+        break;
+      case '--no-peers': o.peers = false; break;
+      case '--peer-runs': o.peerRuns = num(next(), a); break;
+      case '--kb': o.kb = resolve(next()); break;
+      case '--dir': o.dir = resolve(next()); break;
+      case '--seed': o.seed = num(next(), a); break;
+      case '--hyperfine': o.hyperfine = true; break;
+      case '--json': o.json = resolve(next()); break;
+      case '-h': case '--help': process.stdout.write(USAGE); process.exit(0); break;
+      default: throw new Error(`unknown option ${a} (see --help)`);
+    }
+  }
+  return o;
+}
+
+const log = (s) => process.stderr.write(`${s}\n`);
+
+function which(cmd) {
+  const r = spawnSync('sh', ['-c', `command -v ${cmd}`], { encoding: 'utf8' });
+  return r.status === 0 ? r.stdout.trim() : null;
+}
+
+function median(xs) {
+  const s = [...xs].sort((a, b) => a - b);
+  const m = s.length >> 1;
+  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
+}
+
+// ---------------------------------------------------------------------------
+// Running commands
+
+const DEVNULL = openSync('/dev/null', 'w');
+
+/** A command: argv run in cwd; `shell` runs argv[0] through `sh -c`. */
+function cmd(label, argv, cwd, opts = {}) {
+  return { label, argv, cwd, ...opts };
+}
+
+/** Runs once with stdout to /dev/null; returns wall milliseconds. Throws
+ *  on a failing exit status (unless the command allows it). */
+function runOnce(c) {
+  const [file, ...args] = c.shell ? ['sh', '-c', c.argv[0]] : c.argv;
+  const t = process.hrtime.bigint();
+  const r = spawnSync(file, args, { cwd: c.cwd, stdio: ['ignore', DEVNULL, 'pipe'], maxBuffer: 64 << 20 });
+  const ms = Number(process.hrtime.bigint() - t) / 1e6;
+  if (r.error) throw r.error;
+  if (r.status !== 0 && !c.allowFail) {
+    throw new Error(`${c.label} exited with ${r.status ?? r.signal}: ${String(r.stderr).slice(0, 500)}`);
+  }
+  return ms;
+}
+
+/** Bytes a command writes to stdout (one extra run, output counted). */
+function outputBytes(c) {
+  const [file, ...args] = c.shell ? ['sh', '-c', `${c.argv[0]} | wc -c`] : ['sh', '-c', `"$0" "$@" | wc -c`, ...c.argv];
+  const r = spawnSync(file, args, { cwd: c.cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
+  return Number(r.stdout.trim());
+}
+
+/** Alternating runs of a and b after one warm-up run each; medians. */
+function compare(a, b, runs) {
+  runOnce(a);
+  runOnce(b);
+  const ta = [];
+  const tb = [];
+  for (let i = 0; i < runs; i++) {
+    if (i % 2 === 0) {
+      ta.push(runOnce(a));
+      tb.push(runOnce(b));
+    } else {
+      tb.push(runOnce(b));
+      ta.push(runOnce(a));
+    }
+  }
+  return { a: median(ta), b: median(tb), aMin: Math.min(...ta), bMin: Math.min(...tb), runs };
+}
+
+// Peak resident memory (KiB): GNU time when it works, else /proc polling.
+let timeTool;
+function peakMethod() {
+  if (timeTool !== undefined) return timeTool;
+  timeTool = null;
+  for (const t of ['/usr/bin/time', which('gtime')]) {
+    if (!t || !existsSync(t)) continue;
+    const r = spawnSync(t, ['-f', '%M', 'true'], { encoding: 'utf8' });
+    if (r.status === 0 && /^\d+\s*$/.test(r.stderr.trim().split('\n').pop())) return (timeTool = t);
+  }
+  return timeTool;
+}
+
+async function peakRssKiB(c) {
+  const tool = peakMethod();
+  if (c.shell) throw new Error('peak RSS of a pipeline is not measured');
+  if (tool) {
+    const out = join(tmpdir(), `kb-bench-time-${process.pid}`);
+    const r = spawnSync(tool, ['-f', '%M', '-o', out, ...c.argv], { cwd: c.cwd, stdio: ['ignore', DEVNULL, 'pipe'] });
+    if (r.status !== 0) throw new Error(`${c.label} failed under ${tool}: ${r.stderr}`);
+    const kib = Number(readFileSync(out, 'utf8').trim().split('\n').pop());
+    rmSync(out, { force: true });
+    return { kib, method: 'GNU time %M' };
+  }
+  if (!existsSync('/proc/self/status')) return { kib: NaN, method: 'unavailable' };
+  // Fallback: poll VmHWM (the kernel's high-water mark) while it runs.
+  return new Promise((resolvePeak, reject) => {
+    const child = spawn(c.argv[0], c.argv.slice(1), { cwd: c.cwd, stdio: ['ignore', DEVNULL, 'ignore'] });
+    let peak = 0;
+    const poll = () => {
+      try {
+        const m = /VmHWM:\s+(\d+)/.exec(readFileSync(`/proc/${child.pid}/status`, 'utf8'));
+        if (m) peak = Math.max(peak, Number(m[1]));
+      } catch {
+        // Exited between polls.
+      }
+    };
+    const timer = setInterval(poll, 2);
+    child.on('error', reject);
+    child.on('exit', () => {
+      clearInterval(timer);
+      resolvePeak({ kib: peak, method: '/proc VmHWM polling (approximate)' });
+    });
+  });
+}
+
+async function maxPeak(c, times = 3) {
+  let best = { kib: 0, method: '' };
+  for (let i = 0; i < times; i++) {
+    const p = await peakRssKiB(c);
+    if (!(p.kib <= best.kib)) best = p;
+  }
+  return best;
+}
+
+// ---------------------------------------------------------------------------
+// Tools: the Bun hello world, peers
+
+function bunBinary() {
+  const local = join(REPO, 'node_modules/.bin/bun');
+  if (existsSync(local)) return local;
+  const b = which('bun');
+  if (!b) throw new Error('bun not found: run npm install');
+  return b;
+}
+
+/** A bare `console.log` program compiled by the Bun that builds kb, with
+ *  kb's build flags. */
+function helloWorld(dir) {
+  const bun = bunBinary();
+  const version = execFileSync(bun, ['--version'], { encoding: 'utf8' }).trim();
+  const out = join(dir, 'hello', `hello-bun-${version}`);
+  if (!existsSync(out)) {
+    mkdirSync(join(dir, 'hello'), { recursive: true });
+    const src = join(dir, 'hello', 'hello.js');
+    writeFileSync(src, "console.log('hello');\n");
+    log(`compiling the Bun hello world with bun ${version} ...`);
+    execFileSync(bun, ['build', src, '--compile', '--minify', '--bytecode', '--format=esm', '--outfile', out], { stdio: ['ignore', 'ignore', 'inherit'] });
+  }
+  return { path: out, version };
+}
+
+/** repomix, installed on demand into <dir>/peers (never into the project). */
+function repomix(dir) {
+  const prefix = join(dir, 'peers');
+  const bin = join(prefix, 'node_modules', 'repomix', 'bin', 'repomix.cjs');
+  if (!existsSync(bin)) {
+    log('installing repomix for the benchmark (npm install --no-save --prefix .bench/peers repomix) ...');
+    mkdirSync(prefix, { recursive: true });
+    const r = spawnSync('npm', ['install', '--no-save', '--no-audit', '--no-fund', '--prefix', prefix, 'repomix'], { stdio: ['ignore', 'ignore', 'inherit'] });
+    if (r.status !== 0 || !existsSync(bin)) return null;
+  }
+  let version = '?';
+  try {
+    version = JSON.parse(readFileSync(join(prefix, 'node_modules', 'repomix', 'package.json'), 'utf8')).version;
+  } catch {
+    // Keep '?'.
+  }
+  return { bin, version };
+}
+
+// ---------------------------------------------------------------------------
+// The reference commands
+
+const TEXT_NAMES = TEXT_EXTS.map(([e]) => `-name '*.${e}'`).join(' -o ');
+/** Non-hidden text files (what `kb learn docs '**'` loads). */
+const findText = (d) => `find ${d} -type f -not -path '*/.*' \\( ${TEXT_NAMES} \\) -print0`;
+/** Non-hidden files, binaries included (what a listing has to sniff). */
+const findAll = (d) => `find ${d} -type f -not -path '*/.*' -print0`;
+
+function suite(ws, kb) {
+  return {
+    load: cmd(`kb learn docs '**'`, [kb, 'learn', 'docs', '**'], ws.root),
+    loadRef: cmd('find | xargs cat', [`${findText('docs')} | xargs -0 cat`], ws.root, { shell: true }),
+    list: cmd('kb learn docs', [kb, 'learn', 'docs'], ws.root),
+    listRef: cmd('find | xargs head -c 8192', [`${findAll('docs')} | xargs -0 head -q -c 8192`], ws.root, { shell: true }),
+  };
+}
+
+/** Bytes read from the 64 MiB binary by one kb run, counted with strace
+ *  (when installed): the sum of read/pread64 results on that file. */
+function binaryBytesRead(c, target) {
+  const strace = which('strace');
+  if (!strace) return null;
+  const r = spawnSync(strace, ['-f', '-qq', '-y', '-e', 'trace=read,pread64,readv,preadv,preadv2,sendfile,copy_file_range,mmap', '-e', 'signal=none', ...c.argv], {
+    cwd: c.cwd,
+    stdio: ['ignore', 'ignore', 'pipe'],
+    maxBuffer: 512 << 20,
+    encoding: 'utf8',
+  });
+  let total = 0;
+  for (const line of r.stderr.split('\n')) {
+    if (!line.includes(target)) continue;
+    const m = /=\s+(\d+)\s*$/.exec(line);
+    if (m && !line.includes('mmap(')) total += Number(m[1]);
+    else if (line.includes('mmap(')) total += Infinity; // mapping the file counts as reading all of it
+  }
+  return total;
+}
+
+// ---------------------------------------------------------------------------
+// Output
+
+const ms = (x) => (x >= 100 ? x.toFixed(0) : x >= 10 ? x.toFixed(1) : x.toFixed(2));
+const x = (r) => `${r.toFixed(2)}x`;
+const mib = (kib) => `${(kib / 1024).toFixed(1)} MiB`;
+
+function table(header, rows) {
+  const lines = [`| ${header.join(' | ')} |`, `|${header.map(() => '---').join('|')}|`];
+  for (const r of rows) lines.push(`| ${r.join(' | ')} |`);
+  return lines.join('\n');
+}
+
+// ---------------------------------------------------------------------------
+
+async function main() {
+  let o;
+  try {
+    o = parseOptions(process.argv.slice(2));
+  } catch (e) {
+    log(`bench: ${e.message}`);
+    process.exit(2);
+  }
+  if (!existsSync(o.kb)) {
+    log(`bench: ${o.kb} not found; run \`npm run build\` first (npm run bench does)`);
+    process.exit(2);
+  }
+  mkdirSync(o.dir, { recursive: true });
+  const results = { options: { ...o, kb: relative(REPO, o.kb) || o.kb, dir: relative(REPO, o.dir) || o.dir }, machine: {}, rows: [] };
+  const load0 = loadavg()[0];
+  results.machine = {
+    cpus: cpus().length,
+    cpu: cpus()[0]?.model ?? '?',
+    memGiB: +(totalmem() / 2 ** 30).toFixed(1),
+    kernel: release(),
+    node: process.version,
+  };
+
+  const ws = ensureWorkspace(o.dir, o.subjects, o.seed, log);
+  const tiny = ensureTinyWorkspace(o.dir);
+  const hello = helloWorld(o.dir);
+  results.machine.bun = hello.version;
+  log(`workspace: ${relative(REPO, ws.root)}: ${ws.subjects} text subjects (${ws.hiddenFiles} hidden), ${ws.binaries} binaries, ${(ws.textBytes / 1e6).toFixed(1)} MB of text`);
+
+  const s = suite(ws, o.kb);
+  const rows = [];
+  const add = (row) => {
+    rows.push(row);
+    results.rows.push(row);
+  };
+
+  // 1. Load everything.
+  log('measuring: load everything ...');
+  const load = compare(s.load, s.loadRef, o.runs);
+  add({ id: 'load', what: `load everything: \`kb learn docs '**'\``, kb: load.a, ref: load.b, refName: '`find | xargs cat` (same non-hidden text files)', ratio: load.a / load.b, target: 0.8, cmp: '<=' });
+
+  // 2. List.
+  log('measuring: list ...');
+  const list = compare(s.list, s.listRef, o.runs);
+  add({ id: 'list', what: 'list: `kb learn docs`', kb: list.a, ref: list.b, refName: '`find | xargs head -c 8192`', ratio: list.a / list.b, target: 1.3, cmp: '<=' });
+
+  // 3. Start-up.
+  log('measuring: start-up ...');
+  const startup = compare(cmd('kb schema', [o.kb, 'schema'], tiny), cmd('bun hello', [hello.path], tiny), Math.max(15, o.runs * 5));
+  add({ id: 'startup', what: 'start-up: `kb schema`, one-subject workspace', kb: startup.a, ref: startup.b, refName: `Bun ${hello.version} compiled \`console.log\``, ratio: startup.a / startup.b, target: 1.5, cmp: '<=' });
+
+  // 4. Peak memory.
+  log('measuring: peak memory ...');
+  const peak = await maxPeak(s.load);
+  results.machine.rssMethod = peak.method;
+  add({ id: 'rss', what: `peak RSS, loading all ${(ws.visibleBytes / 1e6).toFixed(0)} MB`, kbValue: peak.kib, target: 80 * 1024, cmp: '<=' });
+  const peakList = await maxPeak(s.list);
+  const peakStart = await maxPeak(cmd('kb schema', [o.kb, 'schema'], tiny));
+  const peakHello = await maxPeak(cmd('hello', [hello.path], tiny));
+  results.memory = { loadKiB: peak.kib, listKiB: peakList.kib, schemaKiB: peakStart.kib, helloKiB: peakHello.kib };
+
+  // 5. Bytes read from the 64 MiB binary.
+  const big = 'dataset.bin';
+  const reads = [
+    ['list', binaryBytesRead(s.list, big)],
+    ['glob', binaryBytesRead(s.load, big)],
+    ['exact', binaryBytesRead(cmd('kb learn docs assets/dataset', [o.kb, 'learn', 'docs', 'assets/dataset'], ws.root), big)],
+  ];
+  if (reads.every(([, n]) => n !== null)) {
+    const worst = Math.max(...reads.map(([, n]) => n));
+    add({ id: 'binary', what: `bytes read from the ${BIG_BINARY_BYTES >> 20} MiB binary (list / glob / exact)`, kbValue: worst, detail: reads.map(([k, n]) => `${k} ${n}`).join(', '), target: 8192, cmp: '<=' });
+  } else {
+    log('strace not installed: the binary-read check is left to the test suite');
+  }
+
+  // 6. Peers.
+  if (o.peers) {
+    const rm = repomix(o.dir);
+    if (rm) {
+      log(`measuring: repomix ${rm.version} (slow) ...`);
+      const c = cmd(`repomix docs --stdout`, ['node', rm.bin, 'docs', '--stdout'], ws.root);
+      const r = compare(s.load, c, o.peerRuns);
+      add({ id: 'repomix', what: `vs repomix ${rm.version} \`repomix docs --stdout\``, kb: r.a, ref: r.b, refName: 'repomix', ratio: r.b / r.a, target: 10, cmp: '>=', speedup: true });
+      const peakRm = await maxPeak(c, 1);
+      results.memory.repomixKiB = peakRm.kib;
+    } else {
+      log('repomix could not be installed: skipped');
+    }
+    log('measuring: files-to-prompt-style packer ...');
+    const ftp = cmd('files-to-prompt-style (node)', ['node', join(REPO, 'scripts/lib/files-to-prompt.mjs'), 'docs'], ws.root, { allowFail: true });
+    const f = compare(s.load, ftp, o.peerRuns);
+    add({ id: 'ftp', what: 'vs files-to-prompt-style packer (Node reimplementation)', kb: f.a, ref: f.b, refName: 'packer', ratio: f.b / f.a, speedup: true });
+  }
+
+  // 7. Output sizes (for the record).
+  results.outputBytes = { load: outputBytes(s.load), loadRef: outputBytes(s.loadRef), list: outputBytes(s.list) };
+
+  // 8. Scaling.
+  if (o.scaling) {
+    results.scaling = [];
+    for (const n of o.scaling) {
+      const w = ensureWorkspace(o.dir, n, o.seed, log);
+      const sc = suite(w, o.kb);
+      const runs = n >= 100000 ? Math.max(3, Math.ceil(o.runs / 2)) : o.runs;
+      log(`measuring: scaling, ${n} subjects ...`);
+      const l = compare(sc.load, sc.loadRef, runs);
+      const li = compare(sc.list, sc.listRef, runs);
+      const p = await maxPeak(sc.load, 1);
+      results.scaling.push({ subjects: n, textMB: w.textBytes / 1e6, load: l.a, loadRef: l.b, list: li.a, listRef: li.b, rssKiB: p.kib });
+    }
+  }
+
+  results.machine.loadavg = [+load0.toFixed(2), +loadavg()[0].toFixed(2)];
+
+  // Report.
+  const verdict = (r) => {
+    if (r.target === undefined) return 'info';
+    const v = r.ratio ?? r.kbValue;
+    return (r.cmp === '<=' ? v <= r.target : v >= r.target) ? 'PASS' : 'FAIL';
+  };
+  const targetText = (r) => {
+    if (r.target === undefined) return '-';
+    if (r.id === 'rss') return `<= ${mib(r.target)}`;
+    if (r.id === 'binary') return `<= ${r.target} B`;
+    return `${r.cmp === '<=' ? '<=' : '>='} ${r.target}x${r.speedup ? ' faster' : ''}`;
+  };
+  const out = [];
+  const m = results.machine;
+  out.push(`kb benchmark: ${ws.subjects} subjects (${(ws.textBytes / 1e6).toFixed(1)} MB of text, ${ws.hiddenFiles} hidden, ${ws.binaries} binaries incl. one ${BIG_BINARY_BYTES >> 20} MiB), ${o.runs} runs, medians`);
+  out.push(`machine: ${m.cpus} x ${m.cpu}, ${m.memGiB} GiB, Linux ${m.kernel}, bun ${m.bun}, node ${m.node}, load average ${m.loadavg.join(' -> ')}`);
+  out.push('');
+  out.push(
+    table(
+      ['Measurement', 'kb', 'Reference', 'Ratio', 'Target', 'Result'],
+      rows.map((r) => {
+        if (r.id === 'rss') return [r.what, mib(r.kbValue), '-', '-', targetText(r), verdict(r)];
+        if (r.id === 'binary') return [r.what, `${r.kbValue} B`, '-', r.detail, targetText(r), verdict(r)];
+        const ratio = r.speedup ? `${r.ratio.toFixed(1)}x faster` : x(r.ratio);
+        return [r.what, `${ms(r.kb)} ms`, `${ms(r.ref)} ms ${r.refName}`, ratio, targetText(r), verdict(r)];
+      }),
+    ),
+  );
+  out.push('');
+  const mem = results.memory;
+  out.push(
+    `peak RSS (${m.rssMethod}): load ${mib(mem.loadKiB)}, list ${mib(mem.listKiB)}, schema ${mib(mem.schemaKiB)}, Bun hello ${mib(mem.helloKiB)}` +
+      (mem.repomixKiB ? `, repomix ${mib(mem.repomixKiB)}` : ''),
+  );
+  out.push(`output: kb load ${(results.outputBytes.load / 1e6).toFixed(1)} MB (cat: ${(results.outputBytes.loadRef / 1e6).toFixed(1)} MB), kb list ${(results.outputBytes.list / 1e3).toFixed(0)} kB`);
+  if (results.scaling) {
+    out.push('');
+    const sc = results.scaling;
+    out.push(
+      table(
+        ['Subjects', 'Text', 'Load (kb)', 'per subject', 'vs cat', 'List (kb)', 'per subject', 'vs head', 'Peak RSS (load)'],
+        sc.map((r) => [
+          String(r.subjects),
+          `${r.textMB.toFixed(0)} MB`,
+          `${ms(r.load)} ms`,
+          `${((r.load * 1000) / r.subjects).toFixed(1)} µs`,
+          x(r.load / r.loadRef),
+          `${ms(r.list)} ms`,
+          `${((r.list * 1000) / r.subjects).toFixed(1)} µs`,
+          x(r.list / r.listRef),
+          mib(r.rssKiB),
+        ]),
+      ),
+    );
+    if (sc.length >= 3) {
+      // Linear: the marginal cost per subject of each step stays the same
+      // (fixed start-up cost cancels out).
+      const slope = (a, b, k) => (b[k] - a[k]) / (b.subjects - a.subjects);
+      const verdicts = [];
+      for (const k of ['load', 'list']) {
+        const s1 = slope(sc[0], sc[1], k);
+        const s2 = slope(sc[sc.length - 2], sc[sc.length - 1], k);
+        const ratio = s2 / s1;
+        verdicts.push(`${k}: marginal cost ${(s1 * 1000).toFixed(1)} µs then ${(s2 * 1000).toFixed(1)} µs per subject (x${ratio.toFixed(2)}): ${ratio <= 1.5 ? 'linear' : 'NOT linear'}`);
+        results[`${k}Linear`] = ratio;
+      }
+      out.push('');
+      out.push(verdicts.join('\n'));
+    }
+  }
+  process.stdout.write(`${out.join('\n')}\n`);
+  if (o.json) writeFileSync(o.json, JSON.stringify(results, null, 2));
+
+  if (o.hyperfine) {
+    const hf = which('hyperfine');
+    if (!hf) log('hyperfine is not installed; skipped');
+    else spawnSync(hf, ['-N', '--warmup', '5', `${o.kb} schema`, hello.path], { cwd: tiny, stdio: 'inherit' });
+  }
+  const failed = rows.some((r) => verdict(r) === 'FAIL');
+  process.exitCode = failed ? 1 : 0;
+}
+
+main().catch((e) => {
+  log(`bench: ${e.stack ?? e}`);
+  process.exit(2);
+});
