@@ -16,14 +16,19 @@ export const OPEN_FLAGS = constants.O_RDONLY | (constants.O_NONBLOCK ?? 0);
 
 const head = new Uint8Array(SNIFF_BYTES);
 
-/** Reads from `fd`'s current position until `buf` is full or the file ends;
- *  returns the number of bytes read. */
-export function readFully(fd: number, buf: Uint8Array, offset = 0): number {
+/** Reads from `fd`'s current position into `buf` from `offset` until `end`
+ *  or the end of the file; returns the number of bytes read. `size` is the
+ *  file's size as fstat reported it, when known: a read that comes back
+ *  short once the file holds that many bytes is taken as the end of the file
+ *  (a regular file reads short only at its end), which saves the read that
+ *  would return 0. */
+export function readFully(fd: number, buf: Uint8Array, offset = 0, end = buf.length, size = Infinity): number {
   let filled = offset;
-  while (filled < buf.length) {
-    const n = readSync(fd, buf, filled, buf.length - filled, null);
+  while (filled < end) {
+    const n = readSync(fd, buf, filled, end - filled, null);
     if (n === 0) break;
     filled += n;
+    if (filled >= size && filled < end) break;
   }
   return filled - offset;
 }

@@ -31,30 +31,37 @@ function beats(a: Subject, b: Subject): boolean {
  *  (missing directory, dangling links, loops, collisions...) are notices. */
 export function indexSubjects(dir: string): SubjectIndex {
   const walked = walk(dir);
-  const all = walked.files.map(subjectOf).sort((a, b) => compareCodeUnits(a.slug, b.slug));
-  const subjects: Subject[] = [];
+  // Grouped by slug, the slugs sorted by the built-in string sort, which is
+  // code-unit order (as compareCodeUnits) without a comparator call per
+  // comparison.
+  const bySlug = new Map<string, Subject | Subject[]>();
+  for (const file of walked.files) {
+    const s = subjectOf(file);
+    const seen = bySlug.get(s.slug);
+    if (seen === undefined) bySlug.set(s.slug, s);
+    else if (Array.isArray(seen)) seen.push(s);
+    else bySlug.set(s.slug, [seen, s]);
+  }
+  const slugs = [...bySlug.keys()].sort();
+  const subjects: Subject[] = new Array(slugs.length);
   const notices: Notice[] = [...walked.notices];
-  // Equal slugs are adjacent once sorted.
-  for (let i = 0; i < all.length; ) {
-    let j = i + 1;
-    while (j < all.length && all[j].slug === all[i].slug) j++;
-    if (j === i + 1) {
-      subjects.push(all[i]);
-    } else {
-      const group = all.slice(i, j);
-      let winner = group[0];
-      for (const s of group) if (beats(s, winner)) winner = s;
-      subjects.push(winner);
-      const losers = group.filter((s) => s !== winner).sort((a, b) => compareCodeUnits(a.path, b.path));
-      for (const loser of losers) {
-        notices.push({
-          kind: 'slug-collision',
-          path: loser.path,
-          message: `slug "${winner.slug}" is used by both ${winner.path} and ${loser.path}; ${winner.path} is used, ${loser.path} is ignored`,
-        });
-      }
+  for (let i = 0; i < slugs.length; i++) {
+    const entry = bySlug.get(slugs[i])!;
+    if (!Array.isArray(entry)) {
+      subjects[i] = entry;
+      continue;
     }
-    i = j;
+    let winner = entry[0];
+    for (const s of entry) if (beats(s, winner)) winner = s;
+    subjects[i] = winner;
+    const losers = entry.filter((s) => s !== winner).sort((a, b) => compareCodeUnits(a.path, b.path));
+    for (const loser of losers) {
+      notices.push({
+        kind: 'slug-collision',
+        path: loser.path,
+        message: `slug "${winner.slug}" is used by both ${winner.path} and ${loser.path}; ${winner.path} is used, ${loser.path} is ignored`,
+      });
+    }
   }
   return { dir, subjects, notices };
 }
