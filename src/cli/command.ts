@@ -19,5 +19,7 @@ export interface Command {
 
 export interface CommandEntry {
   description: string;
+  /** Left out of `kb --help` and the "unknown command" list (internal). */
+  hidden?: boolean;
   load: () => Promise<Command>;
 }

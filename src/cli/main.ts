@@ -31,9 +31,13 @@ async function citty(): Promise<typeof import('citty')> {
   return import('citty');
 }
 
+function visibleCommands() {
+  return Object.entries(COMMANDS).filter(([, c]) => !c.hidden);
+}
+
 async function rootUsage(): Promise<string> {
   const { defineCommand, renderUsage } = await citty();
-  const sub = Object.fromEntries(Object.entries(COMMANDS).map(([name, c]) => [name, { meta: { name, description: c.description } }]));
+  const sub = Object.fromEntries(visibleCommands().map(([name, c]) => [name, { meta: { name, description: c.description } }]));
   const root = defineCommand({ meta: ROOT_META, args: { ...GLOBAL_ARGS, version: { type: 'boolean', description: 'Print the version' } } as ArgsDef, subCommands: sub });
   return renderUsage(root);
 }
@@ -58,11 +62,13 @@ export async function main(argv: readonly string[]): Promise<number> {
     }
     const name = argv[at];
     const entry = Object.hasOwn(COMMANDS, name) ? COMMANDS[name] : undefined;
-    if (!entry) throw new UsageError(`unknown command "${name}"; commands: ${Object.keys(COMMANDS).join(', ')}`);
+    if (!entry) throw new UsageError(`unknown command "${name}"; commands: ${visibleCommands().map(([n]) => n).join(', ')}`);
     const cmd = await entry.load();
     const rest = [...argv.slice(0, at), ...argv.slice(at + 1)];
     const defs = { ...cmd.args, ...GLOBAL_ARGS } as ArgsDef;
-    if (rest.includes('--help') || rest.includes('-h')) {
+    // After `--` every word is an argument, `--help` included.
+    const options = rest.includes('--') ? rest.slice(0, rest.indexOf('--')) : rest;
+    if (options.includes('--help') || options.includes('-h')) {
       process.stdout.write(`${await commandUsage(name, cmd.args)}\n`);
       return 0;
     }

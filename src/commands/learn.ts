@@ -8,12 +8,9 @@ import { workspace } from '../cli/context.ts';
 import { warn } from '../cli/log.ts';
 import { Output, print } from '../cli/output.ts';
 import { UsageError } from '../errors.ts';
-import { isRaw, listable, loadPatterns, openTopic } from '../kb/topic.ts';
-import { renderBadArguments, renderListing, renderNote, renderUnknownTopic, type Note } from '../render/learn.ts';
-import { subjectBlock } from '../render/prompt.ts';
-import { endWithNewline } from '../render/text.ts';
+import { renderBadArguments } from '../render/learn.ts';
 import { parseLearnArgs, validateLearnArgs, type ArgsResult } from '../tool/args.ts';
-import { resolveTopic } from '../tool/topic.ts';
+import { runLearn } from '../tool/run.ts';
 
 const command: Command = {
   args: {
@@ -27,38 +24,19 @@ const command: Command = {
       print(renderBadArguments(parsed.problem));
       return 1;
     }
-    const { topic: name, subjects } = parsed.args;
     const config = await workspace(ctx);
-    const topic = resolveTopic(config.topics, name);
-    if (!topic) {
-      print(renderUnknownTopic(name, config.topics.filter((t) => t.enable)));
-      return 1;
-    }
-    const view = openTopic(topic);
-    if (subjects === null) {
-      print(renderListing(topic, listable(view).map((s) => s.slug), view.learned.map((m) => m.subject.slug)));
-      return 0;
-    }
-    const raw = isRaw(view, subjects);
+    // The core is shared with `kb mcp` (src/tool/run.ts); here its text is
+    // streamed to stdout as it is produced.
     const out = new Output();
-    const notes: Note[] = [];
-    let loaded = 0;
-    for (const item of loadPatterns(view, subjects)) {
-      if (item.kind !== 'subject') {
-        notes.push(item);
-        continue;
-      }
-      if (item.replaced) await warn(`subject "${item.slug}" of topic "${topic.id}" is not valid UTF-8; invalid bytes were replaced`);
-      if (raw) out.write(endWithNewline(item.content));
-      else out.write(`${loaded > 0 ? '\n\n' : ''}${subjectBlock(item.slug, item.content)}`);
-      loaded++;
+    const run = runLearn(config.topics, parsed.args);
+    let step = run.next();
+    while (!step.done) {
+      if (step.value.kind === 'text') out.write(step.value.text);
+      else await warn(step.value.message);
+      step = run.next();
     }
-    if (notes.length > 0) {
-      out.write(`${loaded > 0 ? '\n\n' : ''}${notes.map((n) => renderNote(n, topic.id)).join('\n')}`);
-    }
-    if (!raw || loaded === 0) out.write('\n');
     out.flush();
-    return loaded > 0 ? 0 : 1;
+    return step.value ? 1 : 0;
   },
 };
 

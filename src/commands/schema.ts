@@ -1,20 +1,29 @@
 // kb schema: the learn tool definition, or nothing when no topic has a
-// subject left to learn (NOTES 14).
+// subject left to learn (NOTES 14). `--format` picks the provider's tool
+// format (src/render/formats.ts); `generic` is the RFD's.
 import type { Command } from '../cli/command.ts';
 import { workspace } from '../cli/context.ts';
 import { print } from '../cli/output.ts';
 import { UsageError } from '../errors.ts';
 import { hasLearnable, openTopic } from '../kb/topic.ts';
-import { learnTool } from '../render/schema.ts';
+import { SCHEMA_FORMATS, toolInFormat, type SchemaFormat } from '../render/formats.ts';
 
 const command: Command = {
-  args: {},
+  args: {
+    format: {
+      type: 'enum',
+      options: [...SCHEMA_FORMATS],
+      default: 'generic',
+      description: 'Tool format: generic (the RFD\'s), openai (strict function tool), anthropic, gemini (function declaration), mcp (tools/list entry)',
+    },
+  },
   async run(ctx) {
     if (ctx.positionals.length > 0) throw new UsageError('kb schema takes no arguments', ctx.positionals[0]);
+    const format = (ctx.flags.format as SchemaFormat | undefined) ?? 'generic';
     const config = await workspace(ctx);
     const learnable = config.topics.filter((t) => t.enable && hasLearnable(openTopic(t)));
     if (learnable.length === 0) return 0;
-    print(`${JSON.stringify(learnTool(learnable), null, 2)}\n`);
+    print(`${JSON.stringify(toolInFormat(format, learnable), null, 2)}\n`);
     return 0;
   },
 };

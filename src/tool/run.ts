@@ -1,0 +1,77 @@
+// The learn tool's core, shared by `kb learn` (which streams the text to
+// stdout) and `kb mcp` (which returns it as a tool result): a validated call
+// against the configured topics yields the model-facing text in pieces, one
+// per subject, so a large load never has to be held in memory by `kb learn`.
+import type { Topic } from '../config/types.ts';
+import { isRaw, listable, loadPatterns, openTopic } from '../kb/topic.ts';
+import { renderBadArguments, renderListing, renderNote, renderUnknownTopic, type Note } from '../render/learn.ts';
+import { subjectBlock } from '../render/prompt.ts';
+import { endWithNewline } from '../render/text.ts';
+import { validateLearnArgs, type LearnArgs } from './args.ts';
+import { resolveTopic } from './topic.ts';
+
+/** Model-facing text, or a warning for the user (stderr, never the model). */
+export type LearnPiece = { kind: 'text'; text: string } | { kind: 'warning'; message: string };
+
+/**
+ * Runs one learn call. Yields the result text in order (plus warnings) and
+ * returns whether the call is an error: an unknown topic, or subjects asked
+ * for and none returned (`kb learn` exits 1, MCP sets `isError`).
+ */
+export function* runLearn(topics: readonly Topic[], args: LearnArgs): Generator<LearnPiece, boolean> {
+  const topic = resolveTopic(topics, args.topic);
+  if (!topic) {
+    yield text(renderUnknownTopic(args.topic, topics.filter((t) => t.enable)));
+    return true;
+  }
+  const view = openTopic(topic);
+  if (args.subjects === null) {
+    yield text(renderListing(topic, listable(view).map((s) => s.slug), view.learned.map((m) => m.subject.slug)));
+    return false;
+  }
+  const raw = isRaw(view, args.subjects);
+  const notes: Note[] = [];
+  let loaded = 0;
+  for (const item of loadPatterns(view, args.subjects)) {
+    if (item.kind !== 'subject') {
+      notes.push(item);
+      continue;
+    }
+    if (item.replaced) {
+      yield { kind: 'warning', message: `subject "${item.slug}" of topic "${topic.id}" is not valid UTF-8; invalid bytes were replaced` };
+    }
+    yield text(raw ? endWithNewline(item.content) : `${loaded > 0 ? '\n\n' : ''}${subjectBlock(item.slug, item.content)}`);
+    loaded++;
+  }
+  if (notes.length > 0) yield text(`${loaded > 0 ? '\n\n' : ''}${notes.map((n) => renderNote(n, topic.id)).join('\n')}`);
+  if (!raw || loaded === 0) yield text('\n');
+  return loaded === 0;
+}
+
+function text(t: string): LearnPiece {
+  return { kind: 'text', text: t };
+}
+
+export interface LearnResult {
+  /** Exactly what `kb learn` prints on stdout for the same call. */
+  text: string;
+  isError: boolean;
+  warnings: string[];
+}
+
+/** A whole learn call, arguments exactly as a model sent them (untrusted):
+ *  bad arguments are an error result, like an unknown topic. */
+export function learnCall(topics: readonly Topic[], value: unknown): LearnResult {
+  const parsed = validateLearnArgs(value);
+  if (!parsed.ok) return { text: renderBadArguments(parsed.problem), isError: true, warnings: [] };
+  const parts: string[] = [];
+  const warnings: string[] = [];
+  const run = runLearn(topics, parsed.args);
+  let step = run.next();
+  while (!step.done) {
+    if (step.value.kind === 'text') parts.push(step.value.text);
+    else warnings.push(step.value.message);
+    step = run.next();
+  }
+  return { text: parts.join(''), isError: step.value, warnings };
+}

@@ -1,0 +1,352 @@
+// End-to-end: `kb mcp` driven by the MCP SDK's own client (Client +
+// StdioClientTransport) spawning the compiled binary in fixture workspaces.
+// Results are compared with what the CLI prints for the same workspace.
+import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
+import { spawn } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { BIN, BINARY, DENO_RUNNER, RFD_CONFIG, RFD_FILES, fixture, run, type Runner } from './harness.ts';
+
+function env(root: string): Record<string, string> {
+  return {
+    PATH: process.env.PATH ?? '',
+    NO_COLOR: '1',
+    HOME: root,
+    XDG_CONFIG_HOME: join(root, '.xdg'),
+    JP_GLOBAL_CONFIG_DIR: join(root, '.global'),
+    DENO_NO_UPDATE_CHECK: '1',
+  };
+}
+
+interface Connection {
+  client: Client;
+  transport: StdioClientTransport;
+  stderr: () => string;
+  /** Errors the client saw: a non-protocol line on stdout would be one. */
+  errors: Error[];
+}
+
+async function connect(root: string, runner: Runner = BINARY, args: string[] = []): Promise<Connection> {
+  const [command, ...pre] = runner.argv;
+  const transport = new StdioClientTransport({ command, args: [...pre, 'mcp', ...args], cwd: root, env: env(root), stderr: 'pipe' });
+  let stderr = '';
+  transport.stderr?.on('data', (d) => (stderr += d.toString()));
+  const client = new Client({ name: 'kb-e2e', version: '1.0.0' });
+  const errors: Error[] = [];
+  client.onerror = (e) => errors.push(e);
+  await client.connect(transport);
+  return { client, transport, stderr: () => stderr, errors };
+}
+
+function text(result: unknown): string {
+  const content = (result as { content: { type: string; text: string }[] }).content;
+  expect(content).toHaveLength(1);
+  expect(content[0].type).toBe('text');
+  return content[0].text;
+}
+
+/** A rejected request's JSON-RPC code and message. */
+async function rejection(p: Promise<unknown>): Promise<{ code: number; message: string }> {
+  try {
+    await p;
+  } catch (e) {
+    const err = e as { code: number; message: string };
+    return { code: err.code, message: err.message };
+  }
+  throw new Error('the request succeeded');
+}
+
+// The RFD workspace, plus a disabled subject, a disabled topic, a binary
+// file and a TOML subject.
+const CONFIG = `${RFD_CONFIG.replace('subjects = ".jp/kb/project"\n', 'subjects = ".jp/kb/project"\ndisabled = ["maintainers/ryan"]\n')}
+[kb.topic.archive]
+enable = false
+subjects = ".jp/kb/archive"
+`;
+const FILES: Record<string, string | Uint8Array> = {
+  ...RFD_FILES,
+  '.jp/kb/archive/old.md': 'old\n',
+  '.jp/kb/skills/logo.png': new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0, 1, 2]),
+  '.jp/kb/skills/cargo.toml': '[package]\nname = "example"\n',
+};
+
+describe('kb mcp (dist/kb, SDK client over stdio)', () => {
+  const root = fixture(FILES, CONFIG);
+  const cli = (...args: string[]) => run(BINARY, root, args);
+  let c: Connection;
+
+  beforeAll(async () => {
+    c = await connect(root);
+  });
+  afterAll(async () => {
+    await c.client.close();
+  });
+
+  test('initialize: server info, capabilities, instructions', () => {
+    expect(c.client.getServerVersion()).toEqual({ name: 'kb', version: cli('--version').out.trim() });
+    const caps = c.client.getServerCapabilities();
+    expect(caps?.tools).toBeDefined();
+    expect(caps?.prompts).toBeDefined();
+    expect(caps?.resources).toBeDefined();
+    expect(c.client.getInstructions()).toContain('learn');
+  });
+
+  test('tools/list: the learn tool with the RFD schema, as `kb schema --format mcp` prints it', async () => {
+    const { tools } = await c.client.listTools();
+    expect(tools).toEqual([JSON.parse(cli('schema', '--format', 'mcp').out)]);
+    expect(tools[0].name).toBe('learn');
+    expect(tools[0].inputSchema).toEqual(JSON.parse(cli('schema').out).parameters);
+  });
+
+  test('tools/call: listing, load, hidden exact: the same text as kb learn', async () => {
+    const cases: [Record<string, unknown>, string[]][] = [
+      [{ topic: 'skills' }, ['learn', 'skills']],
+      [{ topic: 'skills', subjects: null }, ['learn', 'skills']],
+      [{ topic: 'General Project Knowledge' }, ['learn', 'General Project Knowledge']],
+      [{ topic: 'project', subjects: ['**'] }, ['learn', 'project', '**']],
+      [{ topic: 'skills', subjects: 'ast-grep' }, ['learn', 'skills', 'ast-grep']],
+      [{ topic: 'skills', subjects: ['cargo'] }, ['learn', 'skills', 'cargo']],
+      [{ topic: 'skills', subjects: ['ast-grep/rules'] }, ['learn', 'skills', 'ast-grep/rules']],
+    ];
+    for (const [args, argv] of cases) {
+      const result = await c.client.callTool({ name: 'learn', arguments: args });
+      const expected = cli(...argv);
+      expect(expected.code).toBe(0);
+      expect({ args, isError: result.isError, text: text(result) }).toEqual({ args, isError: false, text: expected.out });
+    }
+    const hidden = await c.client.callTool({ name: 'learn', arguments: { topic: 'skills', subjects: ['ast-grep/rules'] } });
+    expect(text(hidden)).toBe('RULES-BODY\n');
+  });
+
+  test('tools/call: an unknown topic, a disabled subject or no match is an isError result', async () => {
+    const cases: [Record<string, unknown>, string[]][] = [
+      [{ topic: 'nope' }, ['learn', 'nope']],
+      [{ topic: 'archive' }, ['learn', 'archive']],
+      [{ topic: 'project', subjects: ['maintainers/ryan'] }, ['learn', 'project', 'maintainers/ryan']],
+      [{ topic: 'project', subjects: 'zzz*' }, ['learn', 'project', 'zzz*']],
+    ];
+    for (const [args, argv] of cases) {
+      const result = await c.client.callTool({ name: 'learn', arguments: args });
+      const expected = cli(...argv);
+      expect(expected.code).toBe(1);
+      expect({ args, isError: result.isError, text: text(result) }).toEqual({ args, isError: true, text: expected.out });
+    }
+    expect(text(await c.client.callTool({ name: 'learn', arguments: { topic: 'nope' } }))).toStartWith('Unknown topic "nope". Valid topics: project (General Project Knowledge), skills (Learnable Assistant Skills).');
+  });
+
+  test('tools/call: bad arguments are an isError result, as `kb learn --args` answers', async () => {
+    const bad: Record<string, unknown>[] = [{}, { subjects: 'x' }, { topic: 1 }, { topic: 'skills', subjects: 1 }, { topic: 'skills', subjects: [1] }, { topic: 'skills', subject: 'ast-grep' }, { topic: '' }];
+    for (const args of bad) {
+      const result = await c.client.callTool({ name: 'learn', arguments: args });
+      const expected = cli('learn', '--args', JSON.stringify(args));
+      expect(expected.code).toBe(1);
+      expect({ args, isError: result.isError, text: text(result) }).toEqual({ args, isError: true, text: expected.out });
+      expect(text(result)).toStartWith('Invalid arguments for `learn`: ');
+    }
+    const none = await c.client.callTool({ name: 'learn' });
+    expect(none.isError).toBe(true);
+    expect(text(none)).toBe('Invalid arguments for `learn`: "topic" is required. Expected {"topic": string, "subjects"?: string | string[] | null}.\n');
+  });
+
+  test('tools/call: an unknown tool is a protocol error (-32602)', async () => {
+    const err = await rejection(c.client.callTool({ name: 'forget', arguments: {} }));
+    expect(err.code).toBe(-32602);
+    expect(err.message).toContain('unknown tool "forget"');
+  });
+
+  test('prompts/list: the knowledge prompt with its optional pre-load argument', async () => {
+    const { prompts } = await c.client.listPrompts();
+    expect(prompts).toHaveLength(1);
+    expect(prompts[0].name).toBe('knowledge');
+    expect(prompts[0].arguments).toEqual([expect.objectContaining({ name: 'knowledge', required: false })]);
+  });
+
+  test('prompts/get: the <knowledge> section, as kb prompt prints it', async () => {
+    const plain = await c.client.getPrompt({ name: 'knowledge' });
+    expect(plain.messages).toEqual([{ role: 'user', content: { type: 'text', text: cli('prompt').out } }]);
+    expect(cli('prompt').out).toStartWith('<knowledge>\nThe following knowledge topics are available to learn:');
+  });
+
+  test('prompts/get with the argument pre-loads subjects like -k', async () => {
+    const one = await c.client.getPrompt({ name: 'knowledge', arguments: { knowledge: 'project/maintainers/*' } });
+    const expected = cli('prompt', '-k', 'project/maintainers/*').out;
+    expect(expected).toContain('<subject "maintainers/jean">\nJean maintains the CLI.\n</subject>');
+    expect(one.messages).toEqual([{ role: 'user', content: { type: 'text', text: expected } }]);
+    const two = await c.client.getPrompt({ name: 'knowledge', arguments: { knowledge: 'project/code-quality, skills/{ast-grep,cargo}\nskills/ast-grep/rules' } });
+    const expectedTwo = cli('prompt', '-k', 'project/code-quality', '-k', 'skills/{ast-grep,cargo}', '-k', 'skills/ast-grep/rules').out;
+    expect(expectedTwo).toContain('<subject "ast-grep/rules">');
+    expect(two.messages).toEqual([{ role: 'user', content: { type: 'text', text: expectedTwo } }]);
+  });
+
+  test('prompts/get: an unknown topic or a malformed value in the argument, or an unknown prompt, is -32602', async () => {
+    const unknown = await rejection(c.client.getPrompt({ name: 'knowledge', arguments: { knowledge: 'nope/x' } }));
+    expect(unknown).toEqual({ code: -32602, message: expect.stringContaining('unknown topic "nope" in -k nope/x; valid topics: project, skills') });
+    const malformed = await rejection(c.client.getPrompt({ name: 'knowledge', arguments: { knowledge: 'project' } }));
+    expect(malformed).toEqual({ code: -32602, message: expect.stringContaining('expected TOPIC/PATTERN') });
+    const other = await rejection(c.client.getPrompt({ name: 'other' }));
+    expect(other.code).toBe(-32602);
+  });
+
+  test('resources/list: every visible subject; hidden, disabled, binary subjects and disabled topics never', async () => {
+    const { resources } = await c.client.listResources();
+    expect(resources.map((r) => r.uri)).toEqual(['kb://project/code-quality', 'kb://project/maintainers/jean', 'kb://skills/ast-grep', 'kb://skills/cargo']);
+    expect(resources[0]).toEqual({
+      uri: 'kb://project/code-quality',
+      name: 'project/code-quality',
+      title: 'code-quality',
+      description: 'Subject "code-quality" of topic project (General Project Knowledge)',
+      mimeType: 'text/markdown',
+    });
+    const { resourceTemplates } = await c.client.listResourceTemplates();
+    expect(resourceTemplates.map((t) => t.uriTemplate)).toEqual(['kb://{topic}/{+slug}']);
+  });
+
+  test('resources/read: the formatted content, as kb learn TOPIC SLUG prints it; hidden by exact URI', async () => {
+    for (const [uri, argv] of [
+      ['kb://project/code-quality', ['learn', 'project', 'code-quality']],
+      ['kb://skills/cargo', ['learn', 'skills', 'cargo']],
+      ['kb://skills/ast-grep/rules', ['learn', 'skills', 'ast-grep/rules']],
+    ] as const) {
+      const { contents } = await c.client.readResource({ uri });
+      expect(contents).toEqual([{ uri, mimeType: 'text/markdown', text: cli(...argv).out }]);
+    }
+    const toml = await c.client.readResource({ uri: 'kb://skills/cargo' });
+    expect((toml.contents[0] as { text: string }).text).toBe('```toml\n[package]\nname = "example"\n```\n');
+  });
+
+  test('resources/read: disabled, binary, unknown are -32002; a malformed URI is -32602', async () => {
+    for (const uri of ['kb://project/maintainers/ryan', 'kb://archive/old', 'kb://skills/logo', 'kb://skills/nope', 'kb://nope/x']) {
+      const err = await rejection(c.client.readResource({ uri }));
+      expect({ uri, code: err.code }).toEqual({ uri, code: -32002 });
+      expect(err.message).toContain(`resource not found: ${uri}`);
+    }
+    for (const uri of ['file:///etc/passwd', 'kb://project', 'kb://project/%E0%A4%A']) {
+      expect({ uri, code: (await rejection(c.client.readResource({ uri }))).code }).toEqual({ uri, code: -32602 });
+    }
+  });
+
+  test('stdout carries protocol messages only; nothing on stderr for a clean workspace', () => {
+    expect(c.errors).toEqual([]);
+    expect(c.stderr()).toBe('');
+  });
+});
+
+describe('kb mcp re-reads configuration and files on each request', () => {
+  test('a new subject, an edited subject and an edited config apply without a restart', async () => {
+    const root = fixture(RFD_FILES, RFD_CONFIG);
+    const c = await connect(root);
+    try {
+      const before = text(await c.client.callTool({ name: 'learn', arguments: { topic: 'skills' } }));
+      expect(before).toContain('- ast-grep\n');
+      expect(before).not.toContain('- new-skill');
+      writeFileSync(join(root, '.jp/kb/skills/new-skill.md'), 'A new skill.\n');
+      writeFileSync(join(root, '.jp/kb/skills/ast-grep.md'), 'Edited.\n');
+      writeFileSync(join(root, '.jp/config.toml'), RFD_CONFIG.replace('title = "Learnable Assistant Skills"', 'title = "Renamed Skills"'));
+
+      const after = text(await c.client.callTool({ name: 'learn', arguments: { topic: 'skills' } }));
+      expect(after).toStartWith('# Topic: Renamed Skills\n');
+      expect(after).toContain('- ast-grep\n- new-skill\n');
+      expect(text(await c.client.callTool({ name: 'learn', arguments: { topic: 'skills', subjects: 'ast-grep' } }))).toBe('Edited.\n');
+      expect((await c.client.listTools()).tools[0].description).toContain('- skills (Renamed Skills)');
+      expect((await c.client.listResources()).resources.map((r) => r.uri)).toContain('kb://skills/new-skill');
+      const prompt = await c.client.getPrompt({ name: 'knowledge' });
+      expect((prompt.messages[0].content as { text: string }).text).toContain('- skills (**Renamed Skills**)');
+      expect((await c.client.readResource({ uri: 'kb://skills/new-skill' })).contents[0]).toEqual({ uri: 'kb://skills/new-skill', mimeType: 'text/markdown', text: 'A new skill.\n' });
+    } finally {
+      await c.client.close();
+    }
+  });
+
+  test('a broken config is reported per request and its fix applies without a restart; warnings go to stderr once', async () => {
+    const root = fixture(RFD_FILES, RFD_CONFIG);
+    const c = await connect(root);
+    try {
+      writeFileSync(join(root, '.jp/config.toml'), '[kb.topic.skills\nsubjects = "x"\n');
+      const broken = await c.client.callTool({ name: 'learn', arguments: { topic: 'skills' } });
+      expect(broken.isError).toBe(true);
+      expect(text(broken)).toStartWith('The knowledge base cannot be used right now: invalid configuration: ');
+      expect((await rejection(c.client.listResources())).code).toBe(-32603);
+
+      writeFileSync(join(root, '.jp/config.toml'), RFD_CONFIG.replace('[kb.topic.skills]', '[kb.topic.skills]\ncolour = "blue"'));
+      const fixed = await c.client.callTool({ name: 'learn', arguments: { topic: 'skills' } });
+      expect(fixed.isError).toBe(false);
+      await c.client.callTool({ name: 'learn', arguments: { topic: 'skills' } });
+      const warnings = c.stderr().split('\n').filter((l) => l.includes('colour'));
+      expect(warnings).toHaveLength(1);
+      expect(warnings[0]).toStartWith('warning: ');
+      expect(c.errors).toEqual([]);
+    } finally {
+      await c.client.close();
+    }
+  });
+});
+
+describe('kb mcp start and stop', () => {
+  test('stdin closed: answers what it received, then exits 0; stdout holds only JSON-RPC messages', async () => {
+    const root = fixture(RFD_FILES, RFD_CONFIG);
+    const child = spawn(BIN, ['mcp'], { cwd: root, env: env(root), stdio: ['pipe', 'pipe', 'pipe'] });
+    let out = '';
+    let err = '';
+    child.stdout.on('data', (d) => (out += d));
+    child.stderr.on('data', (d) => (err += d));
+    const exited = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
+    const messages = [
+      { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } },
+      { jsonrpc: '2.0', method: 'notifications/initialized' },
+      { jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'learn', arguments: { topic: 'project', subjects: ['**'] } } },
+      { jsonrpc: '2.0', id: 3, method: 'resources/list' },
+    ];
+    child.stdin.end(messages.map((m) => JSON.stringify(m)).join('\n') + '\n');
+    expect(await exited).toBe(0);
+    expect(err).toBe('');
+    const lines = out.split('\n').filter((l) => l !== '');
+    const replies = lines.map((l) => JSON.parse(l));
+    for (const r of replies) expect(r.jsonrpc).toBe('2.0');
+    expect(replies.map((r) => r.id).sort()).toEqual([1, 2, 3]);
+    expect(replies.find((r) => r.id === 2).result.content[0].text).toBe(run(BINARY, root, ['learn', 'project', '**']).out);
+  });
+
+  test('the SDK client closing the connection stops the server', async () => {
+    const root = fixture(RFD_FILES, RFD_CONFIG);
+    const c = await connect(root);
+    const pid = c.transport.pid;
+    expect(pid).toBeNumber();
+    await c.client.close();
+    expect(() => process.kill(pid!, 0)).toThrow();
+  });
+
+  test('no workspace: an error on stderr, exit 1, nothing on stdout', () => {
+    const root = fixture({});
+    const res = run(BINARY, root, ['mcp', '-w', join(root, 'missing')]);
+    expect(res.code).toBe(1);
+    expect(res.out).toBe('');
+    expect(res.err).toStartWith('error: ');
+  });
+
+  test('kb mcp takes no arguments; --help does not start a server', () => {
+    const root = fixture(RFD_FILES, RFD_CONFIG);
+    const extra = run(BINARY, root, ['mcp', 'extra']);
+    expect(extra.code).toBe(2);
+    expect(extra.err).toStartWith('error: kb mcp takes no arguments (extra)\n');
+    const help = run(BINARY, root, ['mcp', '--help']);
+    expect(help.code).toBe(0);
+    expect(help.out).toContain('Serve the knowledge base to MCP clients on stdio');
+  });
+});
+
+describe('kb mcp under deno (same sources)', () => {
+  test('initialize, call, read, stop', async () => {
+    const root = fixture(RFD_FILES, RFD_CONFIG);
+    const c = await connect(root, DENO_RUNNER);
+    try {
+      expect(c.client.getServerVersion()?.name).toBe('kb');
+      expect(text(await c.client.callTool({ name: 'learn', arguments: { topic: 'skills', subjects: ['ast-grep/rules'] } }))).toBe('RULES-BODY\n');
+      expect((await c.client.listResources()).resources.map((r) => r.uri)).toEqual(['kb://project/code-quality', 'kb://project/maintainers/jean', 'kb://project/maintainers/ryan', 'kb://skills/ast-grep']);
+      expect(c.errors).toEqual([]);
+    } finally {
+      await c.client.close();
+    }
+  });
+});

@@ -1,0 +1,176 @@
+// The kb-check hook with the real pre-commit framework, in temporary git
+// repositories, in the two set-ups the README shows (its YAML is used as
+// written): `repo: local` with the kb binary on PATH, and `repo:` this
+// repository, which pre-commit installs with `language: node` (npm install,
+// npm pack -> the prepack build, npm install -g). A good knowledge base
+// passes; a misspelled key and a missing subjects directory fail with
+// kb check's own messages.
+import { describe, expect, test } from 'bun:test';
+import { spawnSync } from 'node:child_process';
+import { chmodSync, copyFileSync, existsSync, lstatSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { delimiter, dirname, join } from 'node:path';
+import { RFD_CONFIG, RFD_FILES, fixture } from '../e2e/harness.ts';
+import { BIN, REPO, baseEnv, codeBlocks, describeWith, kbBinDir, pathWithoutKb, readmeSection, sh, tempDir } from './lib.ts';
+
+const CONFIG = `${RFD_CONFIG}
+[kb.topic.docs]
+title = "Project documentation"
+subjects = "docs/knowledge"
+`;
+const FILES = { ...RFD_FILES, 'docs/knowledge/setup.md': 'Run npm ci.\n', 'src/main.txt': 'code\n' };
+
+const MISSPELLED = CONFIG.replace('subjects = "docs/knowledge"', 'subjcts = "docs/knowledge"');
+const MISSING_DIR = CONFIG.replace('subjects = "docs/knowledge"', 'subjects = "docs/knowlege"');
+
+const section = readmeSection();
+const yaml = codeBlocks(section, 'yaml');
+const LOCAL = yaml.find((b) => b.includes('repo: local'));
+const REMOTE = yaml.find((b) => b.includes('rev:'));
+
+describe('the README shows both pre-commit set-ups', () => {
+  test('repo: local and repo: <this repository>, both with the kb-check hook', () => {
+    expect(LOCAL).toContain('id: kb-check');
+    expect(LOCAL).toContain('entry: kb check');
+    expect(LOCAL).toContain('pass_filenames: false');
+    expect(REMOTE).toContain('- id: kb-check');
+    const hooks = readFileSync(join(REPO, '.pre-commit-hooks.yaml'), 'utf8');
+    expect(hooks).toContain('- id: kb-check');
+    expect(hooks).toContain('pass_filenames: false');
+  });
+});
+
+/** A git repository holding a kb workspace and `.pre-commit-config.yaml`. */
+function workspace(preCommitConfig: string, env: Record<string, string>) {
+  const root = fixture(FILES, CONFIG);
+  writeFileSync(join(root, '.pre-commit-config.yaml'), preCommitConfig);
+  const run = (cmd: string, ...args: string[]) => {
+    // coreutils timeout signals its whole process group: a hook install cut
+    // short leaves no npm behind.
+    const r = spawnSync('timeout', ['-k', '10', '540', cmd, ...args], { cwd: root, env, encoding: 'utf8' });
+    if (r.error) throw r.error;
+    return { code: r.status, all: `${r.stdout}${r.stderr}` };
+  };
+  expect(run('git', 'init', '-q').code).toBe(0);
+  expect(run('git', 'add', '-A').code).toBe(0);
+  const setConfig = (text: string) => {
+    writeFileSync(join(root, '.jp/config.toml'), text);
+    expect(run('git', 'add', '-A').code).toBe(0);
+  };
+  /** kb check's own report for the workspace as it is now. */
+  const check = () => sh(BIN, ['check'], { cwd: root, env: baseEnv(root) }).out.trim();
+  return { root, run, setConfig, check };
+}
+
+describeWith(['pre-commit', 'git'], 'pre-commit, repo: local (kb on PATH)', () => {
+  const home = tempDir();
+  const env = baseEnv(home, { PATH: `${kbBinDir()}${delimiter}${pathWithoutKb()}`, PRE_COMMIT_HOME: join(home, 'pre-commit') });
+
+  test('a good configuration passes, as `pre-commit run` and as the installed git hook', () => {
+    const w = workspace(LOCAL!, env);
+    const r = w.run('pre-commit', 'run', '--all-files');
+    expect(r.all).toMatch(/kb check\.+Passed/);
+    expect(r.code).toBe(0);
+    expect(w.run('pre-commit', 'install').code).toBe(0);
+    const commit = w.run('git', 'commit', '-q', '-m', 'knowledge base');
+    expect(commit.all).toMatch(/kb check\.+Passed/);
+    expect(commit.code).toBe(0);
+
+    // A change to a subject outside .jp/ runs the hook (the `files` regex).
+    writeFileSync(join(w.root, 'docs/knowledge/setup.md'), 'Run npm ci, then npm test.\n');
+    w.run('git', 'add', '-A');
+    const subject = w.run('git', 'commit', '-q', '-m', 'subject');
+    expect(subject.all).toMatch(/kb check\.+Passed/);
+    // A change elsewhere does not.
+    writeFileSync(join(w.root, 'src/main.txt'), 'more code\n');
+    w.run('git', 'add', '-A');
+    expect(w.run('git', 'commit', '-q', '-m', 'code').all).toMatch(/kb check\.+\(no files to check\)Skipped/);
+  }, 120_000);
+
+  test('a misspelled key fails the commit with kb check\'s message', () => {
+    const w = workspace(LOCAL!, env);
+    expect(w.run('pre-commit', 'install').code).toBe(0);
+    w.setConfig(MISSPELLED);
+    const report = w.check();
+    expect(report).toContain('unknown key `subjcts` in topic `docs`; did you mean `subjects`?');
+    const commit = w.run('git', 'commit', '-q', '-m', 'typo');
+    expect(commit.code).not.toBe(0);
+    expect(commit.all).toMatch(/kb check\.+Failed/);
+    expect(commit.all).toContain(report);
+    expect(w.run('git', 'rev-list', '--all').all).toBe('');
+  }, 120_000);
+
+  test('a missing subjects directory fails with kb check\'s message', () => {
+    const w = workspace(LOCAL!, env);
+    w.setConfig(MISSING_DIR);
+    const report = w.check();
+    expect(report).toContain('topic "docs": subjects directory "docs/knowlege" does not exist (.jp/config.toml:');
+    const r = w.run('pre-commit', 'run', '--all-files');
+    expect(r.code).toBe(1);
+    expect(r.all).toContain(report);
+  }, 120_000);
+
+  test('only what is staged counts: an unstaged broken edit does not fail the commit', () => {
+    const w = workspace(LOCAL!, env);
+    expect(w.run('pre-commit', 'install').code).toBe(0);
+    writeFileSync(join(w.root, '.jp/config.toml'), MISSPELLED);
+    const commit = w.run('git', 'commit', '-q', '-m', 'staged is good');
+    expect(commit.all).toMatch(/kb check\.+Passed/);
+    expect(commit.code).toBe(0);
+    expect(readFileSync(join(w.root, '.jp/config.toml'), 'utf8')).toBe(MISSPELLED);
+  }, 120_000);
+});
+
+/** The repository as it is on disk (committed or not), as a git repository
+ *  pre-commit can clone: tracked and untracked files, ignored ones left out. */
+function snapshot(env: Record<string, string>): { path: string; rev: string } {
+  const path = join(tempDir(), 'kb-repo');
+  const list = spawnSync('git', ['ls-files', '-z', '--cached', '--others', '--exclude-standard'], { cwd: REPO, encoding: 'utf8' });
+  if (list.status !== 0) throw new Error(`git ls-files failed: ${list.stderr}`);
+  for (const file of list.stdout.split('\0').filter(Boolean)) {
+    const from = join(REPO, file);
+    if (!existsSync(from) || !lstatSync(from).isFile()) continue;
+    mkdirSync(dirname(join(path, file)), { recursive: true });
+    copyFileSync(from, join(path, file));
+    chmodSync(join(path, file), lstatSync(from).mode & 0o777);
+  }
+  const git = (...args: string[]) => {
+    const r = spawnSync('git', args, { cwd: path, env, encoding: 'utf8' });
+    if (r.status !== 0) throw new Error(`git ${args.join(' ')} failed: ${r.stderr}`);
+    return r.stdout.trim();
+  };
+  git('init', '-q');
+  git('add', '-A');
+  git('commit', '-q', '-m', 'snapshot');
+  return { path, rev: git('rev-parse', 'HEAD') };
+}
+
+describeWith(['pre-commit', 'git', 'node', 'npm'], 'pre-commit, repo: this repository (language: node)', () => {
+  const home = tempDir();
+  // No kb on PATH (the hook must bring its own), no build tools of this
+  // checkout, and none of the npm_* variables of an enclosing `npm test`.
+  const path = pathWithoutKb().split(delimiter).filter((d) => !d.includes('node_modules')).join(delimiter);
+  const env = baseEnv(home, { PATH: path, PRE_COMMIT_HOME: join(home, 'pre-commit') });
+  let config = '';
+
+  test('installs from the repository and passes a good configuration', () => {
+    const repo = snapshot(env);
+    config = REMOTE!.replace(/repo: .*/, `repo: ${repo.path}`).replace(/rev: .*/, `rev: ${repo.rev}`);
+    const w = workspace(config, env);
+    const r = w.run('pre-commit', 'run', '--all-files');
+    expect(r.all).toMatch(/kb check\.+Passed/);
+    expect(r.code).toBe(0);
+  }, 600_000);
+
+  test('a misspelled key and a missing subjects directory fail with kb check\'s messages', () => {
+    expect(config).not.toBe('');
+    for (const broken of [MISSPELLED, MISSING_DIR]) {
+      const w = workspace(config, env);
+      w.setConfig(broken);
+      const report = w.check();
+      const r = w.run('pre-commit', 'run', '--all-files');
+      expect(r.code).toBe(1);
+      expect(r.all).toMatch(/kb check\.+Failed/);
+      expect(r.all).toContain(report);
+    }
+  }, 120_000);
+});

@@ -1,0 +1,241 @@
+// The README's recipes (examples/recipes/), run as written with a stand-in
+// for the LLM: a small script that records what it is given and answers
+// from a script of its own.
+import { describe, expect, test } from 'bun:test';
+import { chmodSync, copyFileSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { RFD_CONFIG, RFD_FILES, fixture } from '../e2e/harness.ts';
+import { BIN, REPO, baseEnv, describeWith, kbBinDir, pathWithoutKb, readmeSection, sh, tempDir } from './lib.ts';
+
+const RECIPES = join(REPO, 'examples/recipes');
+const bin = kbBinDir();
+const ws = fixture(RFD_FILES, RFD_CONFIG);
+
+function env(extra: Record<string, string> = {}): Record<string, string> {
+  return baseEnv(ws, { PATH: `${bin}:${pathWithoutKb()}`, ...extra });
+}
+
+function kb(args: string[], cwd = ws): string {
+  const r = sh(BIN, args, { cwd, env: env() });
+  expect(r.code).toBe(0);
+  return r.out;
+}
+
+function script(dir: string, name: string, body: string): string {
+  const path = join(dir, name);
+  writeFileSync(path, body);
+  chmodSync(path, 0o755);
+  return path;
+}
+
+describe('the README shows the recipes exactly as they are in examples/recipes/', () => {
+  const section = readmeSection();
+  const blocks = [...section.matchAll(/<!-- recipe: (\S+) -->\n```sh\n([\s\S]*?)```/g)];
+
+  test('three recipes, each a verbatim copy of its script', () => {
+    expect(blocks.map((m) => m[1])).toEqual(['examples/recipes/system-prompt.sh', 'examples/recipes/tool-bridge.sh', 'examples/recipes/pre-commit']);
+    for (const [, path, body] of blocks) expect({ path, body }).toEqual({ path, body: readFileSync(join(REPO, path), 'utf8') });
+  });
+});
+
+describeWith(['sh'], 'system-prompt.sh: kb prompt as another tool\'s system prompt', () => {
+  const record = tempDir();
+  const standIns = tempDir();
+  // Stands in for `llm`: records its arguments (NUL-separated) and stdin.
+  script(standIns, 'llm', `#!/bin/sh
+: > "$RECORD/args"
+for a in "$@"; do printf '%s\\0' "$a" >> "$RECORD/args"; done
+cat > "$RECORD/stdin"
+echo "stand-in answer"
+`);
+  const args = () => readFileSync(join(record, 'args'), 'utf8').split('\0').slice(0, -1);
+  const recipe = join(RECIPES, 'system-prompt.sh');
+
+  test('calls `llm --system "$(kb prompt)" QUESTION` by default and prints its answer', () => {
+    const r = sh(recipe, ['Who maintains the CLI?'], { cwd: ws, env: env({ PATH: `${standIns}:${env().PATH}`, RECORD: record }) });
+    expect(r).toEqual({ out: 'stand-in answer\n', err: '', code: 0 });
+    expect(args()).toEqual(['--system', kb(['prompt']).replace(/\n$/, ''), 'Who maintains the CLI?']);
+  });
+
+  test('LLM_CMD with options, and KB with -k whose * stays kb\'s (not a file glob)', () => {
+    // A directory the shell would expand project/maintainers/* into.
+    const cwd = join(ws, 'sub');
+    mkdirSync(join(cwd, 'project/maintainers/decoy'), { recursive: true });
+    const r = sh(recipe, ['Who?'], {
+      cwd,
+      env: env({ RECORD: record, LLM_CMD: `${join(standIns, 'llm')} -m some-model`, KB: 'kb -k project/maintainers/*' }),
+    });
+    expect(r).toEqual({ out: 'stand-in answer\n', err: '', code: 0 });
+    const system = kb(['-k', 'project/maintainers/*', 'prompt']).replace(/\n$/, '');
+    expect(system).toContain('<subject "maintainers/jean">');
+    expect(args()).toEqual(['-m', 'some-model', '--system', system, 'Who?']);
+    rmSync(cwd, { recursive: true });
+  });
+
+  test('a kb failure stops the recipe before the model is called', () => {
+    const r = sh(recipe, ['Who?'], { cwd: tempDir(), env: env({ RECORD: join(record, 'never'), LLM_CMD: join(standIns, 'llm') }) });
+    expect(r.code).toBe(1);
+    expect(r.err).toContain('no workspace found');
+    expect(r.out).toBe('');
+  });
+});
+
+describeWith(['sh', 'jq'], 'tool-bridge.sh: a model\'s learn calls answered by kb learn --args -', () => {
+  const recipe = join(RECIPES, 'tool-bridge.sh');
+
+  /** A stand-in model: saves request N as request-N.json and prints line N
+   *  of responses.jsonl. */
+  function standIn(responses: object[]): { dir: string; cmd: string; request: (n: number) => any } {
+    const dir = tempDir();
+    writeFileSync(join(dir, 'responses.jsonl'), responses.map((r) => JSON.stringify(r)).join('\n') + '\n');
+    const cmd = script(dir, 'model', `#!/bin/sh
+n=$(( $(cat "${dir}/count" 2>/dev/null || echo 0) + 1 ))
+echo "$n" > "${dir}/count"
+cat > "${dir}/request-$n.json"
+sed -n "\${n}p" "${dir}/responses.jsonl"
+`);
+    return { dir, cmd, request: (n) => JSON.parse(readFileSync(join(dir, `request-${n}.json`), 'utf8')) };
+  }
+
+  const call = (id: string, args: object | string) => ({
+    id,
+    type: 'function',
+    function: { name: 'learn', arguments: typeof args === 'string' ? args : JSON.stringify(args) },
+  });
+  const toolTurn = (...calls: object[]) => ({ choices: [{ message: { role: 'assistant', content: null, tool_calls: calls } }] });
+  const textTurn = (content: string) => ({ choices: [{ message: { role: 'assistant', content } }] });
+
+  test('system = kb prompt, tool = kb schema; each call goes to kb learn --args - and back; the answer is printed', () => {
+    const model = standIn([
+      toolTurn(call('c1', { topic: 'skills' })),
+      toolTurn(call('c2', { topic: 'skills', subjects: ['ast-grep'] }), call('c3', { topic: 'nope' })),
+      textTurn('Use ast-grep; see ast-grep/rules.'),
+    ]);
+    const r = sh(recipe, ['Which', 'skills?'], { cwd: ws, env: env({ LLM_CMD: model.cmd, LLM_MODEL: 'stand-in-1' }) });
+    expect(r).toEqual({ out: 'Use ast-grep; see ast-grep/rules.\n', err: '', code: 0 });
+
+    const first = model.request(1);
+    expect(first.model).toBe('stand-in-1');
+    expect(first.messages).toEqual([
+      { role: 'system', content: kb(['prompt']) },
+      { role: 'user', content: 'Which skills?' },
+    ]);
+    expect(first.tools).toEqual([{ type: 'function', function: JSON.parse(kb(['schema'])) }]);
+
+    const learn = (json: string) => sh(BIN, ['learn', '--args', json], { cwd: ws, env: env() }).out;
+    const third = model.request(3);
+    expect(third.messages.slice(2)).toEqual([
+      toolTurn(call('c1', { topic: 'skills' })).choices[0].message,
+      { role: 'tool', tool_call_id: 'c1', content: learn('{"topic":"skills"}') },
+      toolTurn(call('c2', { topic: 'skills', subjects: ['ast-grep'] }), call('c3', { topic: 'nope' })).choices[0].message,
+      { role: 'tool', tool_call_id: 'c2', content: learn('{"topic":"skills","subjects":["ast-grep"]}') },
+      // a tool error (exit 1) is text for the model, and the loop goes on
+      { role: 'tool', tool_call_id: 'c3', content: learn('{"topic":"nope"}') },
+    ]);
+    expect(third.messages[5].content).toBe(RFD_FILES['.jp/kb/skills/ast-grep.md']);
+    expect(third.messages[6].content).toContain('nope');
+  });
+
+  test('arguments exactly as the model sent them, even malformed, and as an object from some servers', () => {
+    const model = standIn([
+      toolTurn(call('a', '{"topic": "project", "subjects": "maintainers/*"}'), call('b', '{"topic": "project"'), {
+        id: 'c',
+        type: 'function',
+        function: { name: 'learn', arguments: { topic: 'skills', subjects: 'ast-grep' } },
+      }),
+      textTurn('done'),
+    ]);
+    const r = sh(recipe, ['q'], { cwd: ws, env: env({ LLM_CMD: model.cmd }) });
+    expect(r).toEqual({ out: 'done\n', err: '', code: 0 });
+    const results = model.request(2).messages.filter((m: any) => m.role === 'tool').map((m: any) => m.content);
+    expect(results[0]).toBe(sh(BIN, ['learn', 'project', 'maintainers/*'], { cwd: ws, env: env() }).out);
+    expect(results[1]).toBe(sh(BIN, ['learn', '--args', '{"topic": "project"'], { cwd: ws, env: env() }).out);
+    expect(results[2]).toBe(RFD_FILES['.jp/kb/skills/ast-grep.md']);
+    expect(model.request(1)).not.toHaveProperty('model');
+  });
+
+  test('an unknown tool is answered with an error; MAX_TURNS bounds the loop', () => {
+    const other = { id: 'x', type: 'function', function: { name: 'search', arguments: '{}' } };
+    const model = standIn([toolTurn(other), toolTurn(other), toolTurn(other)]);
+    const r = sh(recipe, ['q'], { cwd: ws, env: env({ LLM_CMD: model.cmd, MAX_TURNS: '2' }) });
+    expect(r.code).toBe(1);
+    expect(r.err).toBe('tool-bridge: no answer after 2 model calls\n');
+    expect(model.request(2).messages.at(-1)).toEqual({ role: 'tool', tool_call_id: 'x', content: 'unknown tool: search\n' });
+  });
+
+  test('without LLM_CMD, or with a response that is not a chat completion: a clear error', () => {
+    const none = sh(recipe, ['q'], { cwd: ws, env: env() });
+    expect(none.code).not.toBe(0);
+    expect(none.err).toContain('set LLM_CMD');
+    const model = standIn([{ error: { message: 'rate limited' } }]);
+    const bad = sh(recipe, ['q'], { cwd: ws, env: env({ LLM_CMD: model.cmd }) });
+    expect(bad.code).toBe(1);
+    expect(bad.err).toContain('tool-bridge: unexpected response from LLM_CMD:');
+    expect(bad.err).toContain('rate limited');
+  });
+
+  test('a workspace with nothing to learn: no tools in the request', () => {
+    const empty = fixture({}, '');
+    const model = standIn([textTurn('nothing to learn')]);
+    const r = sh(recipe, ['q'], { cwd: empty, env: env({ LLM_CMD: model.cmd }) });
+    expect(r).toEqual({ out: 'nothing to learn\n', err: '', code: 0 });
+    expect(model.request(1)).toEqual({ messages: [{ role: 'user', content: 'q' }] });
+  });
+});
+
+describeWith(['git', 'sh'], 'pre-commit: kb check as a plain Git hook', () => {
+  function repo(): { root: string; git: (...args: string[]) => ReturnType<typeof sh> } {
+    const root = fixture(RFD_FILES, RFD_CONFIG);
+    const git = (...args: string[]) => sh('git', args, { cwd: root, env: env() });
+    expect(git('init', '-q').code).toBe(0);
+    copyFileSync(join(RECIPES, 'pre-commit'), join(root, '.git/hooks/pre-commit'));
+    chmodSync(join(root, '.git/hooks/pre-commit'), 0o755);
+    return { root, git };
+  }
+
+  test('a good knowledge base commits; kb check\'s summary is shown', () => {
+    const { git } = repo();
+    git('add', '-A');
+    const r = git('commit', '-q', '-m', 'kb');
+    expect(r.code).toBe(0);
+    expect(r.out + r.err).toContain('ok: 2 topics, 6 subjects, no problems');
+    expect(git('rev-list', '--count', 'HEAD').out).toBe('1\n');
+  });
+
+  test('a misspelled key refuses the commit with kb check\'s message', () => {
+    const { root, git } = repo();
+    writeFileSync(join(root, '.jp/config.toml'), RFD_CONFIG.replace('introduction =', 'introducton ='));
+    git('add', '-A');
+    const r = git('commit', '-q', '-m', 'kb');
+    expect(r.code).toBe(1);
+    const check = sh(BIN, ['check'], { cwd: root, env: env() }).out;
+    expect(check).toContain('unknown key `introducton` in topic `project`; did you mean `introduction`?');
+    expect(r.out + r.err).toContain(check.trim());
+    expect(r.err).toContain('pre-commit: kb check found errors; commit refused');
+    expect(git('rev-list', '--all').out).toBe('');
+  });
+
+  test('a missing subjects directory refuses the commit; --no-verify skips the hook', () => {
+    const { root, git } = repo();
+    writeFileSync(join(root, '.jp/config.toml'), RFD_CONFIG.replace('subjects = ".jp/kb/skills"', 'subjects = ".jp/kb/skill"'));
+    git('add', '-A');
+    const r = git('commit', '-q', '-m', 'kb');
+    expect(r.code).toBe(1);
+    expect(r.out + r.err).toContain('topic "skills": subjects directory ".jp/kb/skill" does not exist (.jp/config.toml:');
+    expect(git('commit', '-q', '--no-verify', '-m', 'kb').code).toBe(0);
+  });
+
+  test('KB_WORKSPACE: a workspace below the top of the repository', () => {
+    const { root, git } = repo();
+    mkdirSync(join(root, 'kbws/.jp'), { recursive: true });
+    writeFileSync(join(root, 'kbws/.jp/config.toml'), '[kb.topic.a]\nsubjects = "missing"\n');
+    git('add', '-A');
+    expect(git('commit', '-q', '-m', 'top only').code).toBe(0);
+    writeFileSync(join(root, '.git/hooks/pre-commit'), readFileSync(join(RECIPES, 'pre-commit'), 'utf8').replace('set -eu\n', 'set -eu\nKB_WORKSPACE=kbws\n'));
+    writeFileSync(join(root, 'kbws/note.txt'), 'x\n');
+    git('add', '-A');
+    const r = git('commit', '-q', '-m', 'sub');
+    expect(r.code).toBe(1);
+    expect(r.out + r.err).toContain('subjects directory "missing" does not exist');
+  });
+});

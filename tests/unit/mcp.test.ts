@@ -1,0 +1,67 @@
+// The MCP server's helpers (URIs, the prompt argument) and the rule that
+// only `kb mcp` loads the MCP SDK.
+import { describe, expect, test } from 'bun:test';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { mimeTypeOf, parseSubjectUri, splitKnowledge, subjectUri } from '../../src/mcp/kb.ts';
+
+describe('kb:// URIs', () => {
+  test('each component is percent-encoded; parsing inverts it', () => {
+    const cases: [string, string, string][] = [
+      ['project', 'maintainers/jean', 'kb://project/maintainers/jean'],
+      ['my topic', 'notes (draft)', 'kb://my%20topic/notes%20(draft)'],
+      ['t', 'a%b/c#d?e', 'kb://t/a%25b/c%23d%3Fe'],
+      ['t', 'ünï/cödé', 'kb://t/%C3%BCn%C3%AF/c%C3%B6d%C3%A9'],
+    ];
+    for (const [topic, slug, uri] of cases) {
+      expect(subjectUri(topic, slug)).toBe(uri);
+      expect(parseSubjectUri(uri)).toEqual({ topic, slug });
+    }
+  });
+
+  test('anything else is not a subject URI', () => {
+    for (const uri of ['file:///etc/passwd', 'kb://project', 'kb://project/', 'kb:///x', 'kb://t/a//b', 'kb://t/%E0%A4%A', 'KB://t/a']) {
+      expect([uri, parseSubjectUri(uri)]).toEqual([uri, undefined]);
+    }
+  });
+
+  test('.. is only a slug to look up, never a path', () => {
+    expect(parseSubjectUri('kb://t/../../etc/passwd')).toEqual({ topic: 't', slug: '../../etc/passwd' });
+  });
+
+  test('MIME types: Markdown and fenced formats are Markdown; plain text is plain', () => {
+    expect(['md', 'MD', 'toml', 'json', 'rs', 'txt', 'text', ''].map(mimeTypeOf)).toEqual([
+      'text/markdown', 'text/markdown', 'text/markdown', 'text/markdown', 'text/markdown', 'text/plain', 'text/plain', 'text/plain',
+    ]);
+  });
+});
+
+describe('the knowledge prompt argument', () => {
+  test('values separated by commas or new lines; commas inside braces belong to the pattern', () => {
+    expect(splitKnowledge('')).toEqual([]);
+    expect(splitKnowledge('project/maintainers/*')).toEqual(['project/maintainers/*']);
+    expect(splitKnowledge(' a/x , b/y\nc/z\r\n\n')).toEqual(['a/x', 'b/y', 'c/z']);
+    expect(splitKnowledge('skills/{ast-grep,cargo},project/*')).toEqual(['skills/{ast-grep,cargo}', 'project/*']);
+  });
+});
+
+describe('the MCP SDK is loaded only by kb mcp', () => {
+  const SRC = join(import.meta.dir, '../../src');
+  function files(dir: string): string[] {
+    return readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? files(join(dir, e.name)) : e.name.endsWith('.ts') ? [join(dir, e.name)] : []));
+  }
+  const sources = files(SRC).map((f) => ({ path: relative(SRC, f), text: readFileSync(f, 'utf8') }));
+
+  test('only src/mcp/server.ts imports the SDK', () => {
+    const importers = sources.filter((s) => /from '@modelcontextprotocol\/sdk|import\('@modelcontextprotocol\/sdk/.test(s.text)).map((s) => s.path);
+    expect(importers).toEqual(['mcp/server.ts']);
+  });
+
+  test('src/mcp/server.ts is imported only dynamically, only by the mcp command', () => {
+    const importers = sources.filter((s) => /(from |import\()'[./]*(mcp\/)?server\.ts'/.test(s.text)).map((s) => s.path);
+    expect(importers).toEqual(['commands/mcp.ts']);
+    const cmd = sources.find((s) => s.path === 'commands/mcp.ts')!.text;
+    expect(cmd).toContain("await import('../mcp/server.ts')");
+    expect(cmd).not.toMatch(/^import .*mcp\/server/m);
+  });
+});
