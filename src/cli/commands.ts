@@ -8,6 +8,7 @@ export const COMMANDS: Record<string, CommandEntry> = {
   learn: { description: 'Run the learn tool: list a topic, or load subjects', load: async () => (await import('../commands/learn.ts')).default },
   check: { description: 'Validate the knowledge-base configuration and files', load: async () => (await import('../commands/check.ts')).default },
   list: { description: 'Show every topic and its subjects, for people', load: async () => (await import('../commands/list.ts')).default },
+  mcp: { description: 'Serve the knowledge base to MCP clients on stdio', load: async () => (await import('../commands/mcp.ts')).default },
   'config-schema': { description: 'Print the JSON Schema of the configuration, for editors', load: async () => (await import('../commands/config-schema.ts')).default },
   completion: { description: 'Print the shell completion script for bash, zsh or fish', load: async () => (await import('../commands/completion.ts')).default },
   __complete: { description: 'Completion candidates for the shell scripts', hidden: true, load: async () => (await import('../commands/complete.ts')).default },

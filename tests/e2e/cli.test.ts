@@ -397,7 +397,7 @@ skills (Learnable Assistant Skills): .jp/kb/skills
 
     test('wrong usage exits 2 with a message, no stack trace', () => {
       const cases: [string[], string][] = [
-        [['frobnicate'], 'error: unknown command "frobnicate"; commands: prompt, schema, learn, check, list, config-schema, completion'],
+        [['frobnicate'], 'error: unknown command "frobnicate"; commands: prompt, schema, learn, check, list, mcp, config-schema, completion'],
         [['prompt', '--bogus'], 'error: unknown option --bogus (--bogus)'],
         [['prompt', '-k'], 'error: option --knowledge needs a value (-k)'],
         [['prompt', 'extra'], 'error: kb prompt takes no arguments (extra)'],
