@@ -68,13 +68,22 @@ function makeFile(path: string, abs: string, known?: number): WalkedFile {
   };
 }
 
-interface Frame {
+/** A directory being walked. */
+export interface WalkDir {
   abs: string;
+  /** Relative to the walked directory, `/`-separated ('' for the root). */
   rel: string;
   /** Real path of this directory. */
   real: string;
-  parent: Frame | null;
+  parent: WalkDir | null;
 }
+
+/** Called for each regular file, in walk order: its directory, its name, its
+ *  absolute path, and its size when the walk already knows it (the target of
+ *  a symbolic link is stat'ed). */
+export type FileVisitor = (dir: WalkDir, name: string, abs: string, size: number | undefined) => void;
+
+type Frame = WalkDir;
 
 function linkTarget(abs: string): string {
   try {
@@ -87,6 +96,16 @@ function linkTarget(abs: string): string {
 /** Walks `dir` recursively. Never throws. */
 export function walk(dir: string): WalkResult {
   const files: WalkedFile[] = [];
+  const notices = walkFiles(dir, (d, name, abs, size) => {
+    files.push(makeFile(d.rel === '' ? name : d.rel + '/' + name, abs, size));
+  });
+  return { files, notices };
+}
+
+/** Walks `dir` recursively, calling `visit` for each regular file (the index
+ *  builds its subjects this way, without an intermediate object per file).
+ *  Returns the notices. Never throws. */
+export function walkFiles(dir: string, visit: FileVisitor): Notice[] {
   const notices: Notice[] = [];
   const root = resolve(dir);
 
@@ -102,11 +121,11 @@ export function walk(dir: string): WalkResult {
     } else {
       notices.push({ kind: 'unreadable', path: dir, message: `cannot read subjects directory ${dir}: ${describe(err)}` });
     }
-    return { files, notices };
+    return notices;
   }
   if (!rootStat.isDirectory()) {
     notices.push({ kind: 'not-a-directory', path: dir, message: `subjects path is not a directory: ${dir}` });
-    return { files, notices };
+    return notices;
   }
   let rootReal = root;
   try {
@@ -137,7 +156,6 @@ export function walk(dir: string): WalkResult {
     for (const entry of entries) {
       const name = entry.name;
       const abs = frame.abs + sep + name;
-      const rel = frame.rel === '' ? name : frame.rel + '/' + name;
 
       let isFile = entry.isFile();
       let isDir = !isFile && entry.isDirectory();
@@ -150,15 +168,16 @@ export function walk(dir: string): WalkResult {
           isDir = st.isDirectory();
           isLink = st.isSymbolicLink();
         } catch (err) {
-          notices.push(entryProblem(err, rel));
+          notices.push(entryProblem(err, relOf(frame, name)));
           continue;
         }
       }
 
       if (isFile) {
-        files.push(makeFile(rel, abs));
+        visit(frame, name, abs, undefined);
         continue;
       }
+      const rel = relOf(frame, name);
       if (isDir) {
         subdirs.push({ abs, rel, real: frame.real + sep + name, parent: frame });
         continue;
@@ -184,7 +203,7 @@ export function walk(dir: string): WalkResult {
         continue;
       }
       if (target.isFile()) {
-        files.push(makeFile(rel, abs, target.size));
+        visit(frame, name, abs, target.size);
       } else if (target.isDirectory()) {
         let real: string;
         try {
@@ -212,7 +231,11 @@ export function walk(dir: string): WalkResult {
     // Depth first, in name order.
     for (let i = subdirs.length - 1; i >= 0; i--) stack.push(subdirs[i]);
   }
-  return { files, notices };
+  return notices;
+}
+
+function relOf(frame: Frame, name: string): string {
+  return frame.rel === '' ? name : frame.rel + '/' + name;
 }
 
 function isSpecial(entry: Dirent): boolean {
