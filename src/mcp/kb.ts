@@ -10,12 +10,12 @@ import { describe, KbError } from '../errors.ts';
 import { readSubject } from '../kb/read.ts';
 import { findBySlug } from '../kb/resolve.ts';
 import { formatContent, PASS_THROUGH } from '../kb/format.ts';
-import { hasLearnable, hasListable, loadLearned, openTopic, sniffSubject, type TopicView } from '../kb/topic.ts';
+import { hasLearnable, openTopic, sniffSubject, type TopicView } from '../kb/topic.ts';
 import { mcpTool } from '../render/formats.ts';
-import { renderPrompt, type PreloadedTopic } from '../render/prompt.ts';
 import { learnDescription } from '../render/schema.ts';
 import { endWithNewline } from '../render/text.ts';
 import type { TopicLabel } from '../render/topic.ts';
+import { knowledgeSection } from '../tool/prompt.ts';
 import { learnCall } from '../tool/run.ts';
 
 /** JSON-RPC error codes used by the server (MCP: -32002 resource not found). */
@@ -134,23 +134,11 @@ export class KbSession {
     };
   }
 
-  /** The section `kb prompt` prints, from the same parts. */
+  /** The section `kb prompt` prints, from the same function. */
   knowledgeSection(config: Config): string {
-    const preloaded: PreloadedTopic[] = [];
-    const available: TopicLabel[] = [];
-    for (const topic of config.topics) {
-      if (!topic.enable) continue;
-      const view = this.open(topic);
-      const subjects: PreloadedTopic['subjects'] = [];
-      for (const item of loadLearned(view)) {
-        if (item.kind === 'subject') subjects.push({ slug: item.slug, content: item.content });
-        else if (item.kind === 'binary') this.note(`learned subject "${item.slug}" of topic "${topic.id}" is a binary file; skipped`);
-        else if (item.kind === 'unreadable') this.note(`cannot read learned subject "${item.slug}" of topic "${topic.id}": ${item.message}`);
-      }
-      if (subjects.length > 0) preloaded.push({ ...topic, subjects });
-      if (hasListable(view)) available.push(topic);
-    }
-    return renderPrompt(preloaded, available);
+    const { text, warnings } = knowledgeSection(config.topics);
+    for (const w of warnings) this.note(w);
+    return text;
   }
 
   // --- resources -----------------------------------------------------------
