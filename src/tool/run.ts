@@ -3,22 +3,30 @@
 // against the configured topics yields the model-facing text in pieces, one
 // per subject, so a large load never has to be held in memory by `kb learn`.
 import type { Topic } from '../config/types.ts';
-import { isRaw, listable, loadPatterns, openTopic } from '../kb/topic.ts';
+import { readBytes, type FormattedBytes } from '../kb/bytes.ts';
+import { isRaw, listable, loadPatterns, openTopic, readText } from '../kb/topic.ts';
+import { endWithNewlineBytes, subjectBlockBytes } from '../render/bytes.ts';
 import { renderBadArguments, renderListing, renderNote, renderUnknownTopic, type Note } from '../render/learn.ts';
 import { subjectBlock } from '../render/prompt.ts';
 import { endWithNewline } from '../render/text.ts';
 import { validateLearnArgs, type LearnArgs } from './args.ts';
 import { resolveTopic } from './topic.ts';
 
-/** Model-facing text, or a warning for the user (stderr, never the model). */
-export type LearnPiece = { kind: 'text'; text: string } | { kind: 'warning'; message: string };
+/** Model-facing text, or a warning for the user (stderr, never the model).
+ *  With `bytes`, a subject comes as `head`, `body` (its file's bytes, valid
+ *  only until the next piece is asked for) and `tail`, together the UTF-8
+ *  encoding of the text the piece would otherwise be. */
+export type LearnPiece =
+  | { kind: 'text'; text: string }
+  | { kind: 'bytes'; head: string; body: Uint8Array; tail: string }
+  | { kind: 'warning'; message: string };
 
 /**
  * Runs one learn call. Yields the result text in order (plus warnings) and
  * returns whether the call is an error: an unknown topic, or subjects asked
  * for and none returned (`kb learn` exits 1, MCP sets `isError`).
  */
-export function* runLearn(topics: readonly Topic[], args: LearnArgs): Generator<LearnPiece, boolean> {
+export function* runLearn(topics: readonly Topic[], args: LearnArgs, opts: { bytes?: boolean } = {}): Generator<LearnPiece, boolean> {
   const topic = resolveTopic(topics, args.topic);
   if (!topic) {
     yield text(renderUnknownTopic(args.topic, topics.filter((t) => t.enable)));
@@ -32,7 +40,8 @@ export function* runLearn(topics: readonly Topic[], args: LearnArgs): Generator<
   const raw = isRaw(view, args.subjects);
   const notes: Note[] = [];
   let loaded = 0;
-  for (const item of loadPatterns(view, args.subjects)) {
+  const read = opts.bytes ? readBytes : readText;
+  for (const item of loadPatterns<string | FormattedBytes>(view, args.subjects, read)) {
     if (item.kind !== 'subject') {
       notes.push(item);
       continue;
@@ -40,7 +49,10 @@ export function* runLearn(topics: readonly Topic[], args: LearnArgs): Generator<
     if (item.replaced) {
       yield { kind: 'warning', message: `subject "${item.slug}" of topic "${topic.id}" is not valid UTF-8; invalid bytes were replaced` };
     }
-    yield text(raw ? endWithNewline(item.content) : `${loaded > 0 ? '\n\n' : ''}${subjectBlock(item.slug, item.content)}`);
+    const sep = loaded > 0 ? '\n\n' : '';
+    const c = item.content;
+    if (typeof c === 'string') yield text(raw ? endWithNewline(c) : `${sep}${subjectBlock(item.slug, c)}`);
+    else yield { kind: 'bytes', ...(raw ? endWithNewlineBytes(c) : subjectBlockBytes(sep, item.slug, c)) };
     loaded++;
   }
   if (notes.length > 0) yield text(`${loaded > 0 ? '\n\n' : ''}${notes.map((n) => renderNote(n, topic.id)).join('\n')}`);
@@ -70,7 +82,7 @@ export function learnCall(topics: readonly Topic[], value: unknown): LearnResult
   let step = run.next();
   while (!step.done) {
     if (step.value.kind === 'text') parts.push(step.value.text);
-    else warnings.push(step.value.message);
+    else if (step.value.kind === 'warning') warnings.push(step.value.message);
     step = run.next();
   }
   return { text: parts.join(''), isError: step.value, warnings };

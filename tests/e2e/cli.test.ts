@@ -203,6 +203,13 @@ Use the \`learn\` tool with the \`subjects\` argument to learn specific subjects
       expect(run(r, root, ['learn', 't', 'ticks']).out).toBe('````python\nx = """```"""\n````\n');
     });
 
+    test('a binary matched by a learned glob is not called pre-loaded', () => {
+      const root = fixture({ 't/logo.png': new Uint8Array([137, 80, 78, 71, 0, 1, 2]), 't/a.md': 'A\n', 't/b.md': 'B\n' }, '[kb.topic.t]\nsubjects = "t"\nlearned = ["*"]\n');
+      const res = run(r, root, ['learn', 't']);
+      expect(res.code).toBe(0);
+      expect(res.out).toEndWith('## Already learned (in system prompt):\n\n- a\n- b\n');
+    });
+
     test('binary files: skipped by globs, a one-line notice when named', () => {
       const root = fixture({ 't/logo.png': new Uint8Array([137, 80, 78, 71, 0, 1, 2]), 't/a.md': 'A\n' }, '[kb.topic.t]\nsubjects = "t"\n');
       expect(run(r, root, ['learn', 't'])).toEqual({
