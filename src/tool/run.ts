@@ -4,7 +4,7 @@
 // per subject, so a large load never has to be held in memory by `kb learn`.
 import type { Topic } from '../config/types.ts';
 import { readBytes, type FormattedBytes } from '../kb/bytes.ts';
-import { isRaw, listable, loadPatterns, openTopic, readText } from '../kb/topic.ts';
+import { isRaw, listable, loadPatterns, openTopic, readText, sniffSubject } from '../kb/topic.ts';
 import { endWithNewlineBytes, subjectBlockBytes } from '../render/bytes.ts';
 import { renderBadArguments, renderListing, renderNote, renderUnknownTopic, type Note } from '../render/learn.ts';
 import { subjectBlock } from '../render/prompt.ts';
@@ -34,7 +34,9 @@ export function* runLearn(topics: readonly Topic[], args: LearnArgs, opts: { byt
   }
   const view = openTopic(topic);
   if (args.subjects === null) {
-    yield text(renderListing(topic, listable(view).map((s) => s.slug), view.learned.map((m) => m.subject.slug)));
+    // Binaries matched by a learned glob were never pre-loaded: not named.
+    const learned = view.learned.filter((m) => sniffSubject(view, m.subject) !== 'binary');
+    yield text(renderListing(topic, listable(view).map((s) => s.slug), learned.map((m) => m.subject.slug)));
     return false;
   }
   const raw = isRaw(view, args.subjects);
