@@ -26,13 +26,20 @@ const command: Command = {
     }
     const config = await workspace(ctx);
     // The core is shared with `kb mcp` (src/tool/run.ts); here its text is
-    // streamed to stdout as it is produced.
+    // streamed to stdout as it is produced, subjects as the bytes of their
+    // files (no decoding and re-encoding; each body is written before the
+    // next file is read into the same buffer).
     const out = new Output();
-    const run = runLearn(config.topics, parsed.args);
+    const run = runLearn(config.topics, parsed.args, { bytes: true });
     let step = run.next();
     while (!step.done) {
-      if (step.value.kind === 'text') out.write(step.value.text);
-      else await warn(step.value.message);
+      const piece = step.value;
+      if (piece.kind === 'text') out.write(piece.text);
+      else if (piece.kind === 'bytes') {
+        out.write(piece.head);
+        out.writeBytes(piece.body);
+        out.write(piece.tail);
+      } else await warn(piece.message);
       step = run.next();
     }
     out.flush();

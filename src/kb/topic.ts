@@ -91,11 +91,24 @@ export function hasLearnable(view: TopicView): boolean {
   );
 }
 
+/** Reads a subject's file and formats its content (binary and unreadable
+ *  files as `readSubject` reports them). */
+export type ContentReader<C> = (subject: Subject) =>
+  | { kind: 'text'; content: C; replaced: boolean }
+  | { kind: 'binary' }
+  | { kind: 'error'; message: string };
+
+/** The content as text: `readSubject`, then `formatContent`. */
+export const readText: ContentReader<string> = (subject) => {
+  const result = readSubject(subject.abs);
+  return result.kind === 'text' ? { kind: 'text', content: formatContent(subject.ext, result.text), replaced: result.replaced } : result;
+};
+
 /** Reads one matched subject. Returns undefined for a silently dropped
  *  (glob-matched) binary. */
-function load(view: TopicView, match: Match): LoadItem | undefined {
+function load<C>(view: TopicView, match: Match, read: ContentReader<C>): LoadItem<C> | undefined {
   const { subject, exact } = match;
-  const result = readSubject(subject.abs);
+  const result = read(subject);
   const cache = cacheOf(view);
   if (result.kind === 'text') {
     cache.set(subject.slug, 'text');
@@ -103,7 +116,7 @@ function load(view: TopicView, match: Match): LoadItem | undefined {
       kind: 'subject',
       slug: subject.slug,
       subject,
-      content: formatContent(subject.ext, result.text),
+      content: result.content,
       replaced: result.replaced,
     };
   }
@@ -120,7 +133,7 @@ function load(view: TopicView, match: Match): LoadItem | undefined {
  *  files that cannot be read yield `unreadable`. */
 export function* loadLearned(view: TopicView): Generator<LoadItem> {
   for (const match of view.learned) {
-    const item = load(view, match);
+    const item = load(view, match, readText);
     if (item !== undefined) yield item;
   }
 }
@@ -140,11 +153,15 @@ export function* loadLearned(view: TopicView): Generator<LoadItem> {
  *    exactly (a glob that matched only binaries; the binaries are dropped
  *    silently unless another pattern names them exactly).
  */
-export function* loadPatterns(view: TopicView, patterns: readonly string[]): Generator<LoadItem> {
+export function loadPatterns(view: TopicView, patterns: readonly string[]): Generator<LoadItem>;
+/** The same, each subject's content read by `read` (bytes.ts streams bytes). */
+export function loadPatterns<C>(view: TopicView, patterns: readonly string[], read: ContentReader<C>): Generator<LoadItem<C>>;
+export function* loadPatterns<C>(view: TopicView, patterns: readonly string[], read?: ContentReader<C>): Generator<LoadItem<C>> {
+  const reader = read ?? (readText as unknown as ContentReader<C>);
   const { matches, perPattern } = resolvePatterns(view.index.subjects, patterns, view.disabled);
-  const learnedNotes: LoadItem[] = [];
-  const binaryNotes: LoadItem[] = [];
-  const unreadableNotes: LoadItem[] = [];
+  const learnedNotes: LoadItem<C>[] = [];
+  const binaryNotes: LoadItem<C>[] = [];
+  const unreadableNotes: LoadItem<C>[] = [];
   const binaries = new Set<string>();
 
   for (const match of matches) {
@@ -153,7 +170,7 @@ export function* loadPatterns(view: TopicView, patterns: readonly string[]): Gen
       learnedNotes.push({ kind: 'already-learned', slug });
       continue;
     }
-    const item = load(view, match);
+    const item = load(view, match, reader);
     if (item === undefined || item.kind === 'binary') binaries.add(slug);
     if (item === undefined) continue;
     if (item.kind === 'subject') yield item;

@@ -72,9 +72,10 @@ export interface PatternResult {
 /** The outcome of sniffing a file's first 8192 bytes. */
 export type SniffResult = 'text' | 'binary' | 'error';
 
-/** One item produced while loading subjects (see `loadPatterns`). */
-export type LoadItem =
-  | { kind: 'subject'; slug: string; subject: Subject; /** formatContent applied */ content: string; /** invalid UTF-8 was replaced */ replaced: boolean }
+/** One item produced while loading subjects (see `loadPatterns`). The
+ *  content is text unless a `ContentReader` gave another form (bytes.ts). */
+export type LoadItem<C = string> =
+  | { kind: 'subject'; slug: string; subject: Subject; /** formatContent applied */ content: C; /** invalid UTF-8 was replaced */ replaced: boolean }
   /** Only for exactly named binaries (glob-matched binaries are dropped silently). */
   | { kind: 'binary'; slug: string }
   /** Matched but pre-loaded through `learned`: not returned again. */
