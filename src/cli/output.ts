@@ -4,6 +4,7 @@
 // into one reused byte buffer, written out whenever it fills: no string
 // concatenation, one copy per byte. A closed pipe
 // (`kb learn docs '**' | head`) ends the output quietly.
+import { Buffer } from 'node:buffer';
 import { writeSync } from 'node:fs';
 
 /** Size of the output buffer, and of the writes that empty it. */
@@ -14,15 +15,15 @@ const encoder = new TextEncoder();
 export class PipeClosed extends Error {}
 
 export class Output {
-  private buf: Uint8Array | undefined;
+  private buf: Buffer | undefined;
   private len = 0;
   /** Whether anything has been written (or buffered). */
   wrote = false;
 
   constructor(private readonly fd = 1) {}
 
-  private buffer(): Uint8Array {
-    return (this.buf ??= new Uint8Array(CHUNK));
+  private buffer(): Buffer {
+    return (this.buf ??= Buffer.allocUnsafe(CHUNK));
   }
 
   /** Appends `s`, UTF-8 encoded. */
@@ -30,6 +31,14 @@ export class Output {
     if (s.length === 0) return;
     this.wrote = true;
     const buf = this.buffer();
+    // The common case, a short text (tags, fences): at most 3 bytes per
+    // UTF-16 code unit, so when that much room is left it is encoded in
+    // place, without a view of the buffer.
+    if (s.length * 3 <= CHUNK - this.len) {
+      this.len += buf.write(s, this.len);
+      if (this.len === CHUNK) this.flush();
+      return;
+    }
     let rest = s;
     for (;;) {
       // encodeInto stops before a character that does not fit (never inside
