@@ -212,20 +212,29 @@ function bunBinary() {
   return b;
 }
 
+/** kb's `bun build` flags, from package.json's build script. */
+function buildFlags() {
+  const script = JSON.parse(readFileSync(join(REPO, 'package.json'), 'utf8')).scripts?.build ?? '';
+  const flags = script.split(/\s+/).filter((w) => w.startsWith('--') && !w.startsWith('--outfile'));
+  return flags.length > 0 ? flags : ['--compile', '--minify', '--bytecode', '--format=esm'];
+}
+
 /** A bare `console.log` program compiled by the Bun that builds kb, with
  *  kb's build flags. */
 function helloWorld(dir) {
   const bun = bunBinary();
   const version = execFileSync(bun, ['--version'], { encoding: 'utf8' }).trim();
-  const out = join(dir, 'hello', `hello-bun-${version}`);
+  const flags = buildFlags();
+  const tag = flags.join(' ').replace(/[^A-Za-z0-9]+/g, '-').replace(/^-|-$/g, '');
+  const out = join(dir, 'hello', `hello-bun-${version}-${tag}`);
   if (!existsSync(out)) {
     mkdirSync(join(dir, 'hello'), { recursive: true });
     const src = join(dir, 'hello', 'hello.js');
     writeFileSync(src, "console.log('hello');\n");
-    log(`compiling the Bun hello world with bun ${version} ...`);
-    execFileSync(bun, ['build', src, '--compile', '--minify', '--bytecode', '--format=esm', '--outfile', out], { stdio: ['ignore', 'ignore', 'inherit'] });
+    log(`compiling the Bun hello world with bun ${version} ${flags.join(' ')} ...`);
+    execFileSync(bun, ['build', src, ...flags, '--outfile', out], { stdio: ['ignore', 'ignore', 'inherit'] });
   }
-  return { path: out, version };
+  return { path: out, version, flags };
 }
 
 /** repomix, installed on demand into <dir>/peers (never into the project). */
@@ -259,9 +268,9 @@ const findAll = (d) => `find ${d} -type f -not -path '*/.*' -print0`;
 function suite(ws, kb) {
   return {
     load: cmd(`kb learn docs '**'`, [kb, 'learn', 'docs', '**'], ws.root),
-    loadRef: cmd('find | xargs cat', [`${findText('docs')} | xargs -0 cat`], ws.root, { shell: true }),
+    loadRef: cmd('find + xargs cat', [`${findText('docs')} | xargs -0 cat`], ws.root, { shell: true }),
     list: cmd('kb learn docs', [kb, 'learn', 'docs'], ws.root),
-    listRef: cmd('find | xargs head -c 8192', [`${findAll('docs')} | xargs -0 head -q -c 8192`], ws.root, { shell: true }),
+    listRef: cmd('find + xargs head', [`${findAll('docs')} | xargs -0 head -q -c 8192`], ws.root, { shell: true }),
   };
 }
 
@@ -340,16 +349,20 @@ async function main() {
   // 1. Load everything.
   log('measuring: load everything ...');
   const load = compare(s.load, s.loadRef, o.runs);
-  add({ id: 'load', what: `load everything: \`kb learn docs '**'\``, kb: load.a, ref: load.b, refName: '`find | xargs cat` (same non-hidden text files)', ratio: load.a / load.b, target: 0.8, cmp: '<=' });
+  add({ id: 'load', what: `load everything: \`kb learn docs '**'\``, kb: load.a, ref: load.b, refName: '`find … \\| xargs cat` (the same non-hidden text files)', ratio: load.a / load.b, target: 0.8, cmp: '<=' });
 
   // 2. List.
   log('measuring: list ...');
   const list = compare(s.list, s.listRef, o.runs);
-  add({ id: 'list', what: 'list: `kb learn docs`', kb: list.a, ref: list.b, refName: '`find | xargs head -c 8192`', ratio: list.a / list.b, target: 1.3, cmp: '<=' });
+  add({ id: 'list', what: 'list: `kb learn docs`', kb: list.a, ref: list.b, refName: '`find … \\| xargs head -c 8192`', ratio: list.a / list.b, target: 1.3, cmp: '<=' });
 
   // 3. Start-up.
   log('measuring: start-up ...');
-  const startup = compare(cmd('kb schema', [o.kb, 'schema'], tiny), cmd('bun hello', [hello.path], tiny), Math.max(15, o.runs * 5));
+  const startupRuns = Math.max(15, o.runs * 5);
+  const startup = compare(cmd('kb schema', [o.kb, 'schema'], tiny), cmd('bun hello', [hello.path], tiny), startupRuns);
+  // What spawning any process costs here (for the record: both sides pay it).
+  const spawnCost = compare(cmd('true', [which('true') ?? '/bin/true'], tiny), cmd('true', [which('true') ?? '/bin/true'], tiny), startupRuns).a;
+  results.startup = { kb: startup.a, hello: startup.b, kbMin: startup.aMin, helloMin: startup.bMin, spawn: spawnCost, netRatio: (startup.a - spawnCost) / (startup.b - spawnCost) };
   add({ id: 'startup', what: 'start-up: `kb schema`, one-subject workspace', kb: startup.a, ref: startup.b, refName: `Bun ${hello.version} compiled \`console.log\``, ratio: startup.a / startup.b, target: 1.5, cmp: '<=' });
 
   // 4. Peak memory.
@@ -381,9 +394,13 @@ async function main() {
     const rm = repomix(o.dir);
     if (rm) {
       log(`measuring: repomix ${rm.version} (slow) ...`);
-      const c = cmd(`repomix docs --stdout`, ['node', rm.bin, 'docs', '--stdout'], ws.root);
+      // --no-gitignore: the workspace sits in an ignored directory of this
+      // repository (.bench/), and repomix honours the enclosing repository's
+      // .gitignore: without it, repomix would pack nothing at all.
+      const c = cmd(`repomix docs --stdout --no-gitignore`, ['node', rm.bin, 'docs', '--stdout', '--no-gitignore'], ws.root);
       const r = compare(s.load, c, o.peerRuns);
-      add({ id: 'repomix', what: `vs repomix ${rm.version} \`repomix docs --stdout\``, kb: r.a, ref: r.b, refName: 'repomix', ratio: r.b / r.a, target: 10, cmp: '>=', speedup: true });
+      add({ id: 'repomix', what: `vs repomix ${rm.version} \`repomix docs --stdout --no-gitignore\``, kb: r.a, ref: r.b, refName: 'repomix', ratio: r.b / r.a, target: 10, cmp: '>=', speedup: true });
+      results.outputBytes = { ...(results.outputBytes ?? {}), repomix: outputBytes(c) };
       const peakRm = await maxPeak(c, 1);
       results.memory.repomixKiB = peakRm.kib;
     } else {
@@ -396,7 +413,7 @@ async function main() {
   }
 
   // 7. Output sizes (for the record).
-  results.outputBytes = { load: outputBytes(s.load), loadRef: outputBytes(s.loadRef), list: outputBytes(s.list) };
+  results.outputBytes = { ...(results.outputBytes ?? {}), load: outputBytes(s.load), loadRef: outputBytes(s.loadRef), list: outputBytes(s.list) };
 
   // 8. Scaling.
   if (o.scaling) {
@@ -431,6 +448,7 @@ async function main() {
   const m = results.machine;
   out.push(`kb benchmark: ${ws.subjects} subjects (${(ws.textBytes / 1e6).toFixed(1)} MB of text, ${ws.hiddenFiles} hidden, ${ws.binaries} binaries incl. one ${BIG_BINARY_BYTES >> 20} MiB), ${o.runs} runs, medians`);
   out.push(`machine: ${m.cpus} x ${m.cpu}, ${m.memGiB} GiB, Linux ${m.kernel}, bun ${m.bun}, node ${m.node}, load average ${m.loadavg.join(' -> ')}`);
+  out.push(`kb and the hello world built with: bun build ${hello.flags.join(' ')}`);
   out.push('');
   out.push(
     table(
@@ -449,7 +467,19 @@ async function main() {
     `peak RSS (${m.rssMethod}): load ${mib(mem.loadKiB)}, list ${mib(mem.listKiB)}, schema ${mib(mem.schemaKiB)}, Bun hello ${mib(mem.helloKiB)}` +
       (mem.repomixKiB ? `, repomix ${mib(mem.repomixKiB)}` : ''),
   );
-  out.push(`output: kb load ${(results.outputBytes.load / 1e6).toFixed(1)} MB (cat: ${(results.outputBytes.loadRef / 1e6).toFixed(1)} MB), kb list ${(results.outputBytes.list / 1e3).toFixed(0)} kB`);
+  if (results.startup) {
+    const st = results.startup;
+    out.push(
+      `start-up detail: medians kb ${ms(st.kb)} ms / hello ${ms(st.hello)} ms, minimums ${ms(st.kbMin)} / ${ms(st.helloMin)} ms (${x(st.kbMin / st.helloMin)}); ` +
+        `spawning \`true\` costs ${ms(st.spawn)} ms here, net of it ${x(st.netRatio)}`,
+    );
+  }
+  const ob = results.outputBytes;
+  out.push(
+    `output: kb load ${(ob.load / 1e6).toFixed(1)} MB (cat: ${(ob.loadRef / 1e6).toFixed(1)} MB` +
+      (ob.repomix ? `, repomix: ${(ob.repomix / 1e6).toFixed(1)} MB` : '') +
+      `), kb list ${(ob.list / 1e3).toFixed(0)} kB`,
+  );
   if (results.scaling) {
     out.push('');
     const sc = results.scaling;

@@ -43,8 +43,9 @@ export function isBinaryHead(bytes: Uint8Array, length: number = bytes.length): 
     }
     return false;
   }
-  const nul = bytes.indexOf(0);
-  return nul !== -1 && nul < n;
+  // Only the first n bytes are searched: `bytes` may be a large reused
+  // buffer whose rest holds another file's data.
+  return (bytes.length > n ? bytes.subarray(0, n) : bytes).indexOf(0) !== -1;
 }
 
 /** Sniffs a file: 'text', 'binary', or 'error' when it cannot be read. */

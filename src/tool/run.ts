@@ -54,7 +54,7 @@ export function* runLearn(topics: readonly Topic[], args: LearnArgs, opts: { byt
     const sep = loaded > 0 ? '\n\n' : '';
     const c = item.content;
     if (typeof c === 'string') yield text(raw ? endWithNewline(c) : `${sep}${subjectBlock(item.slug, c)}`);
-    else yield { kind: 'bytes', ...(raw ? endWithNewlineBytes(c) : subjectBlockBytes(sep, item.slug, c)) };
+    else yield raw ? endWithNewlineBytes(c) : subjectBlockBytes(sep, item.slug, c);
     loaded++;
   }
   if (notes.length > 0) yield text(`${loaded > 0 ? '\n\n' : ''}${notes.map((n) => renderNote(n, topic.id)).join('\n')}`);
