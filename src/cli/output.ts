@@ -39,6 +39,13 @@ export class Output {
       if (this.len === CHUNK) this.flush();
       return;
     }
+    if (s.length >= CHUNK) {
+      // A long text (a listing of thousands of subjects): encoded at once
+      // and written straight out.
+      this.flush();
+      writeAll(this.fd, encoder.encode(s));
+      return;
+    }
     let rest = s;
     for (;;) {
       // encodeInto stops before a character that does not fit (never inside

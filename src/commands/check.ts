@@ -81,7 +81,7 @@ function checkTopic(config: Config, topic: Topic): { diagnostics: Diagnostic[]; 
     const where = rel(config.root, topic.subjectsDir, s.path);
     if (r.kind === 'binary') add('warning', 'binary-subject', `topic "${topic.id}": subject "${s.slug}" is a binary file; it is never listed or loaded`, where);
     else if (r.kind === 'error') add('warning', 'unreadable', `topic "${topic.id}": cannot read subject "${s.slug}": ${r.message}`, where);
-    else if (r.replaced) add('warning', 'invalid-utf8', `topic "${topic.id}": subject "${s.slug}" is not valid UTF-8; invalid bytes are replaced when loaded`, where);
+    else if (r.replaced) add('warning', 'invalid-utf8', `topic "${topic.id}": subject "${s.slug}" is not valid ${r.encoding === 'utf-8' ? 'UTF-8' : 'UTF-16'}; invalid bytes are replaced when loaded`, where);
   }
   return { diagnostics: out, subjects: view.index.subjects.length };
 }

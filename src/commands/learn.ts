@@ -2,14 +2,13 @@
 // arguments object exactly as a model sends it: `--args JSON` / `--args -`.
 // The model-facing text (result or error) goes to stdout; exit 1 on a tool
 // error, 2 on wrong usage of kb itself.
-import { readFileSync } from 'node:fs';
 import type { Command } from '../cli/command.ts';
 import { workspace } from '../cli/context.ts';
 import { warn } from '../cli/log.ts';
 import { Output, print } from '../cli/output.ts';
 import { UsageError } from '../errors.ts';
 import { renderBadArguments } from '../render/learn.ts';
-import { parseLearnArgs, validateLearnArgs, type ArgsResult } from '../tool/args.ts';
+import { parseLearnArgs, readArgs, validateLearnArgs, type ArgsResult } from '../tool/args.ts';
 import { runLearn } from '../tool/run.ts';
 
 const command: Command = {
@@ -53,7 +52,7 @@ function learnArgs(json: string | undefined, positionals: string[]): ArgsResult 
     return validateLearnArgs({ topic: positionals[0], subjects: positionals.length > 1 ? positionals.slice(1) : null });
   }
   if (positionals.length > 0) throw new UsageError('--args cannot be combined with TOPIC or PATTERN arguments', positionals[0]);
-  return parseLearnArgs(json === '-' ? readFileSync(0, 'utf8') : json);
+  return parseLearnArgs(json === '-' ? readArgs(0) : json);
 }
 
 export default command;

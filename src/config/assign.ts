@@ -13,6 +13,7 @@
 import { UsageError } from '../errors.ts';
 import { type FieldDef, KB_KEY, TOPIC_KEY, article, fieldDef, hasType, isTable, typeLabel, typeName } from './fields.ts';
 import type { Op } from './merge.ts';
+import { depthMessage, tooDeep } from './depth.ts';
 
 export type Operator = '=' | '+=' | ':=' | ':+=';
 
@@ -122,11 +123,13 @@ function coerce(expect: Expect, key: string, raw: string, fail: (m: string) => n
 }
 
 function parseJson(raw: string, fail: (m: string) => never): unknown {
+  let value: unknown;
   try {
-    return JSON.parse(raw);
+    value = JSON.parse(raw);
   } catch (err) {
     return fail(`invalid JSON: ${(err as Error).message}`);
   }
+  return tooDeep(value) ? fail(`invalid JSON: ${depthMessage()}`) : value;
 }
 
 /** Checks a JSON value against the schema at `path`, descending tables. */

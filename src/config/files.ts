@@ -6,6 +6,7 @@
 import { existsSync, readFileSync, realpathSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import type { Diagnostic } from './types.ts';
+import { deepPosition, depthMessage, tooDeep } from './depth.ts';
 import { displayPath } from './discover.ts';
 import { KB_KEY, isStringArray, typeName } from './fields.ts';
 import { globFiles, isGlob } from './glob.ts';
@@ -47,6 +48,12 @@ export function readConfigFile(path: string, ctx: ReadContext, chain: readonly L
   const parsed = format === 'json' ? parseJson(text, label) : parseToml(text, label);
   if ('diagnostic' in parsed) {
     ctx.diagnostics.push(parsed.diagnostic);
+    return [];
+  }
+  if (tooDeep(parsed.data)) {
+    // Refused like a syntax error: deeper values would overflow the stack.
+    const where = label + (deepPosition(text) || ':1');
+    ctx.diagnostics.push({ severity: 'error', code: `${format}-syntax`, message: `invalid ${format.toUpperCase()}: ${depthMessage()}`, where });
     return [];
   }
   const data = parsed.data;

@@ -15,7 +15,11 @@ export function parseJson(text: string, label: string): ParseResult {
     return { diagnostic: { severity: 'error', code: 'json-syntax', message: `invalid JSON: ${what}`, where: label + errorAt(text, what) } };
   }
   if (!isTable(data)) {
-    return { diagnostic: { severity: 'error', code: 'wrong-type', message: `a JSON configuration file must hold an object, got ${typeName(data)}`, where: label } };
+    // The position of the value (after any leading white space).
+    const start = text.length - text.trimStart().length;
+    const before = text.slice(0, start);
+    const at = `:${before.split('\n').length}:${start - before.lastIndexOf('\n')}`;
+    return { diagnostic: { severity: 'error', code: 'wrong-type', message: `a JSON configuration file must hold an object, got ${typeName(data)}`, where: label + at } };
   }
   return { data };
 }

@@ -22,6 +22,15 @@ export function describeFsError(err: unknown): string {
       return 'too many levels of symbolic links';
     case 'EAGAIN':
       return 'not a regular file';
+    case 'ENAMETOOLONG':
+      return 'file name too long';
+    case 'EIO':
+      return 'input/output error';
+    case 'EMFILE':
+    case 'ENFILE':
+      return 'too many open files';
+    case 'ESTALE':
+      return 'stale file handle';
   }
   const code = errorCode(err);
   const msg = err instanceof Error ? err.message : String(err);

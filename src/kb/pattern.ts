@@ -4,11 +4,35 @@
 // otherwise it is exact (compared to slugs as a plain string). Globs run
 // against slugs, whose leading dots are already dropped, so hidden-ness is
 // decided from `Subject.hidden`, never here.
+//
+// Patterns come from models and are untrusted. picomatch translates a glob
+// into a regex source, but that regex is never run by the (backtracking)
+// native engine: `nfa.ts` matches it in time linear in the slug, and a
+// pattern whose matching would still cost too much across a topic (a
+// budget linear in the topic's size) is reported instead of hanging.
 
 import picomatch from 'picomatch';
 import type { PatternKind } from './types.ts';
+import { Budget, Nfa, NfaBudgetError, NfaError } from './nfa.ts';
+
+export { Budget } from './nfa.ts';
 
 export const MAX_PATTERN_LENGTH = 1024;
+
+/** How deeply a glob may nest braces and parentheses. picomatch's parser
+ *  slows down sharply with nesting (a 1 KiB pattern nested 300 levels takes
+ *  a fifth of a second to compile); real globs nest one or two levels. */
+export const MAX_GLOB_NESTING = 10;
+
+/** Tests one slug. Throws `PatternTooExpensive` once the pattern has used up
+ *  its matching budget (see `nfa.ts`). */
+export type GlobMatcher = (slug: string) => boolean;
+
+export class PatternTooExpensive extends Error {
+  constructor() {
+    super('the pattern is too complex to match against this topic in reasonable time; use a simpler glob');
+  }
+}
 
 export interface ClassifiedPattern {
   kind: PatternKind;
@@ -29,7 +53,8 @@ function invalid(pattern: string, reason: string): ClassifiedPattern {
 
 /** Classifies a subject pattern. Invalid patterns match nothing: empty,
  *  longer than 1024 characters, containing a NUL byte, absolute, containing
- *  a `..` segment, or a glob picomatch cannot compile. */
+ *  a `..` segment, or a glob that cannot be compiled (or uses regex syntax
+ *  that cannot be matched in linear time: back-references, lookbehinds). */
 export function classifyPattern(p: string): ClassifiedPattern {
   if (p.includes('\0')) return invalid(p, 'the pattern contains a NUL byte');
   if (p.length > MAX_PATTERN_LENGTH) {
@@ -45,26 +70,105 @@ export function classifyPattern(p: string): ClassifiedPattern {
     return invalid(pattern, '`..` segments are not allowed; patterns cannot leave the topic directory');
   }
   if (!picomatch.scan(pattern).isGlob) return { kind: 'exact', pattern };
-  try {
-    picomatch.makeRe(pattern, GLOB_OPTIONS);
-  } catch (err) {
-    return invalid(pattern, `not a valid glob: ${err instanceof Error ? err.message : String(err)}`);
+  if (nesting(pattern) > MAX_GLOB_NESTING) {
+    return invalid(pattern, `braces and parentheses are nested more than ${MAX_GLOB_NESTING} levels deep`);
   }
+  const compiled = compile(pattern);
+  if (typeof compiled === 'string') return invalid(pattern, compiled);
   return { kind: 'glob', pattern };
+}
+
+/** The deepest nesting of `{` and `(` in a glob (escapes skipped). */
+function nesting(glob: string): number {
+  let depth = 0;
+  let max = 0;
+  for (let i = 0; i < glob.length; i++) {
+    const c = glob[i];
+    if (c === '\\') i++;
+    else if (c === '{' || c === '(') max = Math.max(max, ++depth);
+    else if ((c === '}' || c === ')') && depth > 0) depth--;
+  }
+  return max;
+}
+
+/** A compiled glob: the native regex when it is safe to run (see
+ *  `backtracksLinearly`), else the NFA. */
+type Compiled = { native: RegExp } | { nfa: Nfa };
+
+// Compiled globs, by pattern: a call may repeat a pattern, and classifying
+// then matching compiles each once. Bounded, oldest dropped first.
+const cache = new Map<string, Compiled | string>();
+const CACHE_SIZE = 256;
+
+/**
+ * Whether the native (backtracking) engine runs this glob's regex in time
+ * linear in the slug: no braces, parentheses, extglobs or escapes, at most
+ * one `**` segment and at most one run of `*` in every other segment. Each
+ * `*` then stops at the next `/` and only the `**` has choices to retry, so
+ * a test costs O(slug length x pattern length). This covers what models
+ * send almost always (a star, a globstar, a directory followed by either)
+ * and keeps it at native speed; everything else goes through the NFA.
+ */
+export function backtracksLinearly(glob: string): boolean {
+  if (/[{}()|\\]/.test(glob)) return false;
+  let globstars = 0;
+  for (const segment of glob.split('/')) {
+    if (segment === '**') globstars++;
+    else if ((segment.match(/\*+/g)?.length ?? 0) > 1) return false;
+  }
+  return globstars <= 1;
+}
+
+/** The compiled form of a (normalised) glob, or why it cannot be compiled. */
+function compile(pattern: string): Compiled | string {
+  let hit = cache.get(pattern);
+  if (hit === undefined) {
+    hit = build(pattern);
+    if (cache.size >= CACHE_SIZE) cache.delete(cache.keys().next().value!);
+    cache.set(pattern, hit);
+  }
+  return hit;
+}
+
+function build(pattern: string): Compiled | string {
+  // picomatch lets `dir/**` match `dir`; `dir/**/*` requires one more level.
+  const glob = pattern.endsWith('/**') ? pattern + '/*' : pattern;
+  let source: string;
+  try {
+    source = `^(?:${picomatch.makeRe(glob, GLOB_OPTIONS, true) as unknown as string})$`;
+    const native = new RegExp(source);
+    if (backtracksLinearly(glob)) return { native };
+  } catch (err) {
+    // Engines differ; V8 quotes the whole regex, which helps no one.
+    const why = (err instanceof Error ? err.message : String(err)).replace(/^Invalid regular expression: (\/.*\/[a-z]*: )?/s, '');
+    return `not a valid glob: ${why.length > 100 ? `${why.slice(0, 100)}…` : why}`;
+  }
+  try {
+    return { nfa: new Nfa(source) };
+  } catch (err) {
+    if (err instanceof NfaError) return `not a supported glob: ${err.message}`;
+    throw err;
+  }
 }
 
 /** Compiles a (normalised) glob into a slug matcher. `dir/**` matches only
  *  slugs strictly below `dir/`, never the slug `dir` itself. A pattern that
- *  cannot be compiled matches nothing. */
-export function compileGlob(pattern: string): (slug: string) => boolean {
-  // picomatch lets `dir/**` match `dir`; `dir/**/*` requires one more level.
-  const source = pattern.endsWith('/**') ? pattern + '/*' : pattern;
-  try {
-    const isMatch = picomatch(source, GLOB_OPTIONS);
-    // One argument only: picomatch's matcher returns an object when given a
-    // truthy second argument (as `Array.prototype.filter` would pass).
-    return (slug: string) => isMatch(slug);
-  } catch {
-    return () => false;
+ *  cannot be compiled matches nothing. The matcher counts its work against
+ *  `budget` (share one among the patterns of a call to bound the call). */
+export function compileGlob(pattern: string, budget: Budget = new Budget()): GlobMatcher {
+  const compiled = compile(pattern);
+  if (typeof compiled === 'string') return () => false;
+  if ('native' in compiled) {
+    const re = compiled.native;
+    return (slug: string) => re.test(slug);
   }
+  const nfa = compiled.nfa;
+  return (slug: string) => {
+    try {
+      return nfa.test(slug, budget);
+    } catch (err) {
+      if (err instanceof NfaBudgetError) throw new PatternTooExpensive();
+      throw err;
+    }
+  };
 }

@@ -9,10 +9,13 @@
 //   pattern `notes (draft)`) is selected as if named exactly, as the RFD's
 //   resolution algorithm does (`elif slug == pattern`).
 // - Disabled slugs are selected by nothing, not even exactly.
-// - Invalid patterns select nothing.
+// - Invalid patterns select nothing. So does a glob too expensive to match
+//   against this topic (see pattern.ts): it is reported as invalid, with
+//   nothing of what it had matched so far, so results never depend on where
+//   the budget ran out.
 
 import type { Match, PatternResult, Subject } from './types.ts';
-import { classifyPattern, compileGlob } from './pattern.ts';
+import { Budget, classifyPattern, compileGlob, PatternTooExpensive } from './pattern.ts';
 import { compareCodeUnits } from './slug.ts';
 
 export type { Match, PatternResult } from './types.ts';
@@ -43,9 +46,9 @@ export function findBySlug(subjects: readonly Subject[], slug: string): Subject 
 export function resolvePatterns(subjects: readonly Subject[], patterns: readonly string[], disabled: ReadonlySet<string>): Resolution {
   const bySlug = new Map<string, Match>();
   const perPattern: PatternResult[] = [];
+  const budget = new Budget();
 
-  const add = (subject: Subject, exact: boolean, slugs: string[]): void => {
-    slugs.push(subject.slug);
+  const add = (subject: Subject, exact: boolean): void => {
     const seen = bySlug.get(subject.slug);
     if (seen === undefined) bySlug.set(subject.slug, { subject, exact });
     else if (exact) seen.exact = true;
@@ -53,23 +56,30 @@ export function resolvePatterns(subjects: readonly Subject[], patterns: readonly
 
   for (const raw of patterns) {
     const c = classifyPattern(raw);
-    const slugs: string[] = [];
     if (c.kind === 'invalid') {
-      perPattern.push({ pattern: raw, kind: 'invalid', reason: c.reason, slugs });
+      perPattern.push({ pattern: raw, kind: 'invalid', reason: c.reason, slugs: [] });
       continue;
     }
+    const selected: Match[] = [];
     if (c.kind === 'exact') {
       const subject = findBySlug(subjects, c.pattern);
-      if (subject !== undefined && !disabled.has(subject.slug)) add(subject, true, slugs);
+      if (subject !== undefined && !disabled.has(subject.slug)) selected.push({ subject, exact: true });
     } else {
-      const isMatch = compileGlob(c.pattern);
-      for (const subject of subjects) {
-        if (disabled.has(subject.slug)) continue;
-        if (subject.slug === c.pattern) add(subject, true, slugs);
-        else if (!subject.hidden && isMatch(subject.slug)) add(subject, false, slugs);
+      const isMatch = compileGlob(c.pattern, budget);
+      try {
+        for (const subject of subjects) {
+          if (disabled.has(subject.slug)) continue;
+          if (subject.slug === c.pattern) selected.push({ subject, exact: true });
+          else if (!subject.hidden && isMatch(subject.slug)) selected.push({ subject, exact: false });
+        }
+      } catch (err) {
+        if (!(err instanceof PatternTooExpensive)) throw err;
+        perPattern.push({ pattern: raw, kind: 'invalid', reason: err.message, slugs: [] });
+        continue;
       }
     }
-    perPattern.push({ pattern: raw, kind: c.kind, slugs });
+    for (const m of selected) add(m.subject, m.exact);
+    perPattern.push({ pattern: raw, kind: c.kind, slugs: selected.map((m) => m.subject.slug) });
   }
   return { matches: [...bySlug.values()], perPattern };
 }

@@ -8,8 +8,9 @@
 // it neither counts as pre-loaded nor as learnable.
 
 import type { Topic } from '../config/types.ts';
-import type { LoadItem, Match, PatternResult, SniffResult, Subject, SubjectIndex } from './types.ts';
+import type { LoadItem, Match, Notice, PatternResult, SniffResult, Subject, SubjectIndex } from './types.ts';
 import { classifyPattern } from './pattern.ts';
+import { CONTROL, escapeControls } from './controls.ts';
 import { readSubject } from './read.ts';
 import { findBySlug, resolvePatterns } from './resolve.ts';
 import { sniffFile } from './sniff.ts';
@@ -39,10 +40,40 @@ function cacheOf(view: TopicView): Map<string, SniffResult> {
   return cache;
 }
 
+/** Subjects whose path holds a control character are left out, with a
+ *  notice: in a listing or a `<subject "...">` tag, a name holding a newline
+ *  could forge a line or a closing tag. Every notice is made printable on
+ *  one line. */
+function sanitize(index: SubjectIndex): SubjectIndex {
+  const notices: Notice[] = index.notices.map((n) =>
+    CONTROL.test(n.message) || CONTROL.test(n.path) ? { ...n, path: escapeControls(n.path), message: escapeControls(n.message) } : n,
+  );
+  if (!index.subjects.some((s) => CONTROL.test(s.path) || undecodable(s))) return { ...index, notices };
+  const subjects: Subject[] = [];
+  for (const s of index.subjects) {
+    if (CONTROL.test(s.path)) {
+      const path = escapeControls(s.path);
+      notices.push({ kind: 'control-character', path, message: `file name contains a control character, skipped: ${path}` });
+    } else if (undecodable(s)) {
+      notices.push({ kind: 'unreadable', path: s.path, message: `file name is not valid UTF-8, skipped: ${s.path}` });
+    } else {
+      subjects.push(s);
+    }
+  }
+  return { ...index, subjects, notices };
+}
+
+/** A name whose bytes are not UTF-8 reaches kb with U+FFFD in place of
+ *  them, so the path no longer names the file: it cannot be stat'ed. (Only
+ *  paths holding U+FFFD are stat'ed here.) */
+function undecodable(s: Subject): boolean {
+  return s.path.includes('\uFFFD') && s.size === -1;
+}
+
 /** Walks the topic's subjects directory and resolves its `learned`
  *  patterns. Reads no file contents. */
 export function openTopic(topic: Topic): TopicView {
-  const index = indexSubjects(topic.subjectsDir);
+  const index = sanitize(indexSubjects(topic.subjectsDir));
   const disabled = new Set(topic.disabled);
   const { matches, perPattern } = resolvePatterns(index.subjects, topic.learned, disabled);
   return {

@@ -23,7 +23,9 @@ export interface Subject {
 export interface Notice {
   kind: 'dangling-link' | 'symlink-loop' | 'unreadable' | 'vanished' | 'slug-collision' | 'not-a-directory' | 'missing-directory'
     /** A FIFO, socket or device (never opened). */
-    | 'special-file';
+    | 'special-file'
+    /** A file name holding a control character (newline...): left out. */
+    | 'control-character';
   /** Path relative to the subjects directory (or the directory itself). */
   path: string;
   message: string;

@@ -1,4 +1,5 @@
 // Small text rules shared by every renderer.
+import { escapeControls } from '../kb/controls.ts';
 
 /** Drops trailing line breaks (and only those): content is placed before a
  *  closing tag or at the end of the output, which adds its own newline. */
@@ -13,7 +14,10 @@ export function endWithNewline(s: string): string {
   return `${trimTrailingNewlines(s)}\n`;
 }
 
-/** A title or ID as the RFD quotes it: `<topic "...">`, `<subject "...">`. */
+/** A title or ID as the RFD quotes it: `<topic "...">`, `<subject "...">`.
+ *  Backslashes and quotes are escaped, and so are control characters (a
+ *  newline or NUL byte in a model's pattern, a title), as `\n` or `\u0000`,
+ *  so a quoted string always stays on its line. */
 export function quoted(s: string): string {
-  return `"${s.replace(/\\/g, '\\\\').replace(/"/g, '\\"')}"`;
+  return `"${escapeControls(s.replace(/\\/g, '\\\\').replace(/"/g, '\\"'))}"`;
 }

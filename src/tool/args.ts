@@ -1,6 +1,9 @@
 // Arguments of a learn call, exactly as a model sends them, validated against
 // the RFD's schema: {"topic": string, "subjects"?: string | string[] | null}.
-// Model input is untrusted: its size and shape are bounded before any work.
+// Model input is untrusted: its size and shape are bounded before any work,
+// and every message about it stays short, however large the input.
+
+import { readSync } from 'node:fs';
 
 export interface LearnArgs {
   topic: string;
@@ -10,8 +13,16 @@ export interface LearnArgs {
 
 export type ArgsResult = { ok: true; args: LearnArgs } | { ok: false; problem: string };
 
-/** Bounds on model-supplied input. */
-export const LIMITS = { jsonBytes: 1 << 20, patterns: 1000, patternLength: 1024 } as const;
+/** Bounds on model-supplied input: the JSON text (UTF-8 bytes), the number
+ *  of patterns, the length of each pattern and of all of them together, and
+ *  the length of the topic. */
+export const LIMITS = {
+  jsonBytes: 1 << 20,
+  patterns: 1000,
+  patternLength: 1024,
+  totalPatternLength: 1 << 16,
+  topicLength: 1024,
+} as const;
 
 const KEYS = new Set(['topic', 'subjects']);
 
@@ -21,14 +32,38 @@ function typeName(v: unknown): string {
   return typeof v;
 }
 
+/** At most `max` items, then how many more. */
+function some(items: string[], max = 5): string {
+  const shown = items.slice(0, max).join(', ');
+  return items.length > max ? `${shown} and ${items.length - max} more` : shown;
+}
+
+/** A key or value as shown in a message: JSON-quoted, cut to 40 characters. */
+function show(s: string): string {
+  return JSON.stringify(s.length > 40 ? `${s.slice(0, 40)}…` : s);
+}
+
+function utf8Length(s: string): number {
+  let n = s.length;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c >= 0x80) n += c >= 0x800 && (c < 0xd800 || c > 0xdfff) ? 2 : 1;
+  }
+  // A surrogate pair counted 1 + 1 + 1 + 1 = 4 bytes above: right.
+  return n;
+}
+
 export function parseLearnArgs(json: string): ArgsResult {
-  if (json.length > LIMITS.jsonBytes) return { ok: false, problem: `the arguments are larger than ${LIMITS.jsonBytes} bytes` };
+  // Cheap test first: a UTF-8 byte is at most one UTF-16 code unit.
+  if (json.length > LIMITS.jsonBytes || utf8Length(json) > LIMITS.jsonBytes) {
+    return { ok: false, problem: `the arguments are larger than ${LIMITS.jsonBytes} bytes` };
+  }
   let value: unknown;
   try {
     value = JSON.parse(json);
   } catch (e) {
     const why = e instanceof RangeError ? 'nested too deeply' : (e as Error).message;
-    return { ok: false, problem: `the arguments are not valid JSON (${why})` };
+    return { ok: false, problem: `the arguments are not valid JSON (${why.length > 200 ? `${why.slice(0, 200)}…` : why})` };
   }
   return validateLearnArgs(value);
 }
@@ -37,10 +72,13 @@ export function validateLearnArgs(value: unknown): ArgsResult {
   if (typeName(value) !== 'object') return { ok: false, problem: `the arguments must be a JSON object, not ${typeName(value)}` };
   const obj = value as Record<string, unknown>;
   const unknown = Object.keys(obj).filter((k) => !KEYS.has(k));
-  if (unknown.length > 0) return { ok: false, problem: `unknown argument${unknown.length > 1 ? 's' : ''} ${unknown.map((k) => JSON.stringify(k)).join(', ')}` };
+  if (unknown.length > 0) return { ok: false, problem: `unknown argument${unknown.length > 1 ? 's' : ''} ${some(unknown.map(show))}` };
   if (!('topic' in obj)) return { ok: false, problem: '"topic" is required' };
   if (typeof obj.topic !== 'string') return { ok: false, problem: `"topic" must be a string, not ${typeName(obj.topic)}` };
   if (obj.topic.length === 0) return { ok: false, problem: '"topic" must not be empty' };
+  if (obj.topic.length > LIMITS.topicLength) {
+    return { ok: false, problem: `"topic" is ${obj.topic.length} characters long; at most ${LIMITS.topicLength} are accepted` };
+  }
   const s = obj.subjects;
   if (s === undefined || s === null) return { ok: true, args: { topic: obj.topic, subjects: null } };
   if (typeof s === 'string') return checkPatterns(obj.topic, [s]);
@@ -55,10 +93,44 @@ export function validateLearnArgs(value: unknown): ArgsResult {
 }
 
 function checkPatterns(topic: string, patterns: string[]): ArgsResult {
-  for (const p of patterns) {
+  let total = 0;
+  for (let i = 0; i < patterns.length; i++) {
+    const p = patterns[i];
     if (p.length > LIMITS.patternLength) {
-      return { ok: false, problem: `a pattern is ${p.length} characters long; at most ${LIMITS.patternLength} are accepted` };
+      const which = patterns.length > 1 ? `"subjects"[${i}]` : 'the pattern';
+      return { ok: false, problem: `${which} is ${p.length} characters long; at most ${LIMITS.patternLength} are accepted` };
     }
+    total += p.length;
+  }
+  if (total > LIMITS.totalPatternLength) {
+    return { ok: false, problem: `the patterns have ${total} characters in all; at most ${LIMITS.totalPatternLength} are accepted` };
   }
   return { ok: true, args: { topic, subjects: patterns } };
+}
+
+/** Reads the arguments from a file descriptor (stdin for `--args -`), but
+ *  never more than one byte past the limit: a larger input is cut there,
+ *  and `parseLearnArgs` then refuses it, without all of it ever being held
+ *  in memory. */
+export function readArgs(fd: number): string {
+  const buf = new Uint8Array(LIMITS.jsonBytes + 1);
+  let filled = 0;
+  while (filled < buf.length) {
+    let n: number;
+    try {
+      n = readSync(fd, buf, filled, buf.length - filled, null);
+    } catch (err) {
+      if ((err as { code?: string }).code === 'EAGAIN') {
+        Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 5);
+        continue;
+      }
+      if ((err as { code?: string }).code === 'EOF') break;
+      throw err;
+    }
+    if (n === 0) break;
+    filled += n;
+  }
+  // A byte-order mark is kept (and refused by JSON.parse), so the text of
+  // an input cut past the limit is still longer than the limit.
+  return new TextDecoder('utf-8', { ignoreBOM: true }).decode(buf.subarray(0, filled));
 }

@@ -34,7 +34,7 @@ describe('parsing configuration files', () => {
 
   test('JSON that is not an object: wrong-type', () => {
     expect(parseJson('[1]', 'c.json')).toEqual({
-      diagnostic: { severity: 'error', code: 'wrong-type', message: 'a JSON configuration file must hold an object, got array', where: 'c.json' },
+      diagnostic: { severity: 'error', code: 'wrong-type', message: 'a JSON configuration file must hold an object, got array', where: 'c.json:1:1' },
     });
   });
 });

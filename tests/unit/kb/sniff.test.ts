@@ -1,4 +1,5 @@
-import { describe, test, expect, afterAll } from 'bun:test';
+import { describe, test, expect, afterAll, spyOn } from 'bun:test';
+import * as fs from 'node:fs';
 import { chmodSync, closeSync, constants, mkdirSync, mkdtempSync, openSync, readSync, rmSync, writeFileSync, writeSync } from 'node:fs';
 import { execFileSync } from 'node:child_process';
 import { tmpdir } from 'node:os';
@@ -110,9 +111,23 @@ describe.skipIf(process.platform === 'win32')('at most 8192 bytes are read from 
     expect(p.drain()).toBe(30000 - 8192);
   });
 
-  test('readSubject stops after the first 8192 bytes of a binary', () => {
+  test('readSubject never reads a FIFO (not a regular file), leaving it untouched', () => {
     const p = pipeWith(bytesWithNulAt(30000, 8000));
-    expect(readSubject(p.path)).toEqual({ kind: 'binary' });
-    expect(p.drain()).toBe(30000 - 8192);
+    expect(readSubject(p.path)).toEqual({ kind: 'error', message: 'not a regular file' });
+    expect(p.drain()).toBe(30000);
+  });
+});
+
+describe('readSubject on a regular binary file', () => {
+  test('stops after the first 8192 bytes', () => {
+    const path = file(bytesWithNulAt(30000, 8000));
+    const spy = spyOn(fs, 'readSync');
+    try {
+      expect(readSubject(path)).toEqual({ kind: 'binary' });
+      const bytes = spy.mock.results.reduce((sum, r) => sum + (r.type === 'return' ? (r.value as number) : 0), 0);
+      expect(bytes).toBe(8192);
+    } finally {
+      spy.mockRestore();
+    }
   });
 });

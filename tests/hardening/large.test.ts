@@ -1,0 +1,113 @@
+// Size: 100,000 files in one folder, and a 1 GiB text subject (written
+// once, used by every case, deleted right after). Time and peak memory of
+// dist/kb are measured; the bounds are generous for slow CI machines but
+// far below what reading everything into memory would take.
+import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
+import { closeSync, openSync, rmSync, writeFileSync, writeSync } from 'node:fs';
+import { join } from 'node:path';
+import { cleanup, expectNoCrash, kbMeasured, workspace, type Measured } from './helpers.ts';
+
+afterAll(cleanup);
+
+const MiB = 1 << 20;
+
+function run(root: string, args: string[]): Measured {
+  const r = kbMeasured(root, args, { timeoutMs: 120_000 });
+  expectNoCrash(r);
+  return r;
+}
+
+describe('100,000 files in one folder', () => {
+  const N = 100_000;
+  const name = (i: number) => `f${String(i).padStart(6, '0')}`;
+  let root: string;
+  beforeAll(() => {
+    root = workspace({});
+    const dir = join(root, 't');
+    for (let i = 0; i < N; i++) writeFileSync(join(dir, `${name(i)}.md`), `${i}\n`);
+  }, 120_000);
+  afterAll(() => rmSync(join(root, 't'), { recursive: true, force: true }), 120_000);
+
+  test('listing: every subject, in order', () => {
+    const r = run(root, ['learn', 't']);
+    expect(r.err).toBe('');
+    expect(r.code).toBe(0);
+    const lines = r.out.split('\n').filter((l) => l.startsWith('- '));
+    expect(lines.length).toBe(N);
+    expect(lines[0]).toBe('- f000000');
+    expect(lines[N - 1]).toBe(`- ${name(N - 1)}`);
+    expect(r.maxRss).toBeLessThan(512 * MiB);
+  }, 120_000);
+
+  test('a glob, an exact slug, the prompt and check', () => {
+    expect(run(root, ['learn', 't', 'f09999*']).out.match(/<subject "/g)?.length).toBe(10);
+    const exact = run(root, ['learn', 't', name(54321)]);
+    expect({ out: exact.out, err: exact.err, code: exact.code }).toEqual({ out: '54321\n', err: '', code: 0 });
+    const prompt = run(root, ['prompt']);
+    expect(prompt.out).toContain('\n- t\n');
+    expect(prompt.code).toBe(0);
+    const check = run(root, ['check']);
+    expect({ out: check.out, err: check.err, code: check.code }).toEqual({ out: `ok: 1 topic, ${N} subjects, no problems\n`, err: '', code: 0 });
+  }, 120_000);
+
+  test('loading all of them streams: memory stays bounded', () => {
+    const r = run(root, ['learn', 't', '**']);
+    expect(r.code).toBe(0);
+    expect(r.out.match(/<subject "/g)?.length).toBe(N);
+    expect(r.maxRss).toBeLessThan(512 * MiB);
+  }, 120_000);
+});
+
+describe('a 1 GiB text subject', () => {
+  const GiB = 1024 * MiB;
+  let root: string;
+  let big: string;
+  beforeAll(() => {
+    root = workspace({ 't/a.md': 'A\n' });
+    big = join(root, 't', 'big.md');
+    // Real text, not a sparse file: every byte is there to be read.
+    const line = 'The quick brown fox jumps over the lazy dog. ```code``` 0123456789\n';
+    const chunk = Buffer.from(line.repeat(Math.ceil(MiB / line.length)).slice(0, MiB));
+    const fd = openSync(big, 'w');
+    try {
+      for (let i = 0; i < 1024; i++) writeSync(fd, chunk);
+    } finally {
+      closeSync(fd);
+    }
+  }, 120_000);
+  afterAll(() => rmSync(big, { force: true }));
+
+  const note = 'Could not read "big": the file is 1.0 GiB; subjects larger than 16 MiB are not loaded.';
+
+  test('named exactly: a note, no read, little memory', () => {
+    const r = run(root, ['learn', 't', 'big']);
+    expect({ out: r.out, err: r.err, code: r.code }).toEqual({ out: `${note}\n`, err: '', code: 1 });
+    expect(r.maxRss).toBeLessThan(128 * MiB);
+    expect(r.ms).toBeLessThan(10_000);
+  }, 120_000);
+
+  test('matched by a glob: the other subjects intact, then the note', () => {
+    const r = run(root, ['learn', 't', '*']);
+    expect({ out: r.out, err: r.err, code: r.code }).toEqual({ out: `<subject "a">\nA\n</subject>\n\n${note}\n`, err: '', code: 0 });
+    expect(r.maxRss).toBeLessThan(128 * MiB);
+  }, 120_000);
+
+  test('pre-loaded: a warning, the rest of the prompt intact', () => {
+    const r = run(root, ['prompt', '-k', 't/big', '-k', 't/a']);
+    expect(r.err).toBe('warning: cannot read learned subject "big" of topic "t": the file is 1.0 GiB; subjects larger than 16 MiB are not loaded\n');
+    expect(r.out).toStartWith('<knowledge>\nThe following knowledge has been pre-loaded into your system prompt:\n\n<topic "t">\n\n<subject "a">\nA\n</subject>\n</topic>\n');
+    expect(r.code).toBe(0);
+    expect(r.maxRss).toBeLessThan(128 * MiB);
+  }, 120_000);
+
+  test('check warns; list shows the size', () => {
+    const check = run(root, ['check']);
+    expect({ out: check.out, err: check.err, code: check.code }).toEqual({
+      out: 'warning: topic "t": cannot read subject "big": the file is 1.0 GiB; subjects larger than 16 MiB are not loaded (t/big.md)\nok: 1 topic, 2 subjects, 0 errors, 1 warning\n',
+      err: '',
+      code: 0,
+    });
+    expect(check.maxRss).toBeLessThan(128 * MiB);
+    expect(run(root, ['list']).out).toBe('t: t\n  a        2 B\n  big  1.0 GiB\n\n1 topic, 2 subjects\n');
+  }, 120_000);
+});
