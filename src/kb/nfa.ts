@@ -439,7 +439,7 @@ export class Nfa {
       next = t;
       next.length = 0;
       budget.steps += cur.length + 1;
-      if (budget.steps > budget.base + budget.perChar * budget.chars) throw new NfaBudgetError('too many steps');
+      if (budget.steps > budget.limit) throw new NfaBudgetError('too many steps');
     }
   }
 
@@ -447,8 +447,8 @@ export class Nfa {
   private follow(first: number, pos: number, out: number[], g: number): void {
     const mark = this.mark;
     const kind = this.kind;
-    // Lookaheads may re-enter `run`, whose closures use the stack too: keep
-    // this closure's part below `base`... by saving and restoring the top.
+    // A lookahead may re-enter `run`, whose closures use the same stack:
+    // this closure's entries are saved around it and restored.
     const stack = this.stack;
     let top = 0;
     if (mark[first] === g) return;
