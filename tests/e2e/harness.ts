@@ -3,10 +3,9 @@
 // Runners: the compiled binary (dist/kb, built by `npm run build`), and the
 // same sources under deno (`deno run -A src/cli.ts`), which must behave alike.
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { makeTempDir } from '../support/temp.ts';
 import { dirname, join, resolve } from 'node:path';
-import { afterAll } from 'bun:test';
 
 export const REPO = resolve(import.meta.dir, '../..');
 export const BIN = join(REPO, 'dist/kb');
@@ -25,15 +24,9 @@ export const DENO_RUNNER: Runner = {
 
 if (!existsSync(BIN)) throw new Error('dist/kb is missing: run `npm run build` first (npm test does)');
 
-const roots: string[] = [];
-afterAll(() => {
-  for (const r of roots) rmSync(r, { recursive: true, force: true });
-});
 
 export function tempDir(): string {
-  const d = mkdtempSync(join(tmpdir(), 'kb-e2e-'));
-  roots.push(d);
-  return d;
+  return makeTempDir('kb-e2e-');
 }
 
 /** A workspace: `.jp/config.toml` (when given) plus files. */
