@@ -49,7 +49,7 @@ export function* runLearn(topics: readonly Topic[], args: LearnArgs, opts: { byt
       continue;
     }
     if (item.replaced) {
-      yield { kind: 'warning', message: `subject "${item.slug}" of topic "${topic.id}" is not valid UTF-8; invalid bytes were replaced` };
+      yield { kind: 'warning', message: `subject "${item.slug}" of topic "${topic.id}" has byte sequences that are invalid in its encoding; they were replaced with U+FFFD` };
     }
     const sep = loaded > 0 ? '\n\n' : '';
     const c = item.content;
