@@ -196,7 +196,7 @@ export class KbSession {
     const result = readSubject(subject.abs);
     if (result.kind === 'binary') throw new RequestError(RESOURCE_NOT_FOUND, `resource not found: ${uri} (a binary file)`);
     if (result.kind === 'error') throw new RequestError(INTERNAL_ERROR, `cannot read ${uri}: ${result.message}`);
-    if (result.replaced) this.note(`subject "${subject.slug}" of topic "${topic.id}" is not valid UTF-8; invalid bytes were replaced`);
+    if (result.replaced) this.note(`subject "${subject.slug}" of topic "${topic.id}" has byte sequences that are invalid in its encoding; they were replaced with U+FFFD`);
     return {
       contents: [{ uri, mimeType: mimeTypeOf(subject.ext), text: endWithNewline(formatContent(subject.ext, result.text)) }],
     };

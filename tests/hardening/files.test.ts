@@ -346,7 +346,7 @@ describe('invalid text', () => {
   test('invalid UTF-8 becomes U+FFFD, with a warning for the user only', () => {
     expect(run(root, ['learn', 't', 'bad'])).toEqual({
       out: 'a\uFFFD\uFFFDb\uFFFD\n',
-      err: 'warning: subject "bad" of topic "t" is not valid UTF-8; invalid bytes were replaced\n',
+      err: 'warning: subject "bad" of topic "t" has byte sequences that are invalid in its encoding; they were replaced with U+FFFD\n',
       code: 0,
     });
   });
@@ -354,7 +354,7 @@ describe('invalid text', () => {
   test('broken UTF-16 (odd length) too; kb check names both files', () => {
     expect(run(root, ['learn', 't', 'odd16'])).toEqual({
       out: 'h\uFFFD\n',
-      err: 'warning: subject "odd16" of topic "t" is not valid UTF-8; invalid bytes were replaced\n',
+      err: 'warning: subject "odd16" of topic "t" has byte sequences that are invalid in its encoding; they were replaced with U+FFFD\n',
       code: 0,
     });
     const r = run(root, ['check']);
