@@ -1,5 +1,8 @@
 // Small text rules shared by every renderer.
-import { escapeControls } from '../kb/controls.ts';
+import { CONTROL, escapeControls } from '../kb/controls.ts';
+
+/** A backslash, a quote, or a control character: what `quoted` escapes. */
+const NEEDS_ESCAPE = new RegExp(`["\\\\]|${CONTROL.source}`);
 
 /** Drops trailing line breaks (and only those): content is placed before a
  *  closing tag or at the end of the output, which adds its own newline. */
@@ -19,5 +22,7 @@ export function endWithNewline(s: string): string {
  *  newline or NUL byte in a model's pattern, a title), as `\n` or `\u0000`,
  *  so a quoted string always stays on its line. */
 export function quoted(s: string): string {
+  // Most names need no escape at all: one test instead of three passes.
+  if (!NEEDS_ESCAPE.test(s)) return `"${s}"`;
   return `"${escapeControls(s.replace(/\\/g, '\\\\').replace(/"/g, '\\"'))}"`;
 }

@@ -1,0 +1,35 @@
+// Shortcuts taken for speed must give exactly what the general code gives.
+import { describe, test, expect } from 'bun:test';
+import picomatch from 'picomatch';
+import { escapeControls } from '../../src/kb/controls.ts';
+import { compileGlob } from '../../src/kb/pattern.ts';
+import { quoted } from '../../src/render/text.ts';
+
+/** Every string over `alphabet` up to `depth` characters long. */
+function* strings(alphabet: string[], depth: number, prefix = ''): Generator<string> {
+  yield prefix;
+  if (depth === 0) return;
+  for (const c of alphabet) yield* strings(alphabet, depth - 1, prefix + c);
+}
+
+describe('compileGlob("**") without running its regex', () => {
+  test('agrees with picomatch on every short string of slug characters', () => {
+    const re = picomatch.makeRe('**', { dot: false, nonegate: true, windows: false });
+    const fast = compileGlob('**');
+    let n = 0;
+    for (const s of strings(['a', '.', '/', '..', ' ', 'é', '-'], 5)) {
+      expect({ s, match: fast(s) }).toEqual({ s, match: re.test(s) });
+      n++;
+    }
+    expect(n).toBeGreaterThan(10000);
+  });
+});
+
+describe('quoted: names that need no escape', () => {
+  const slow = (s: string) => `"${escapeControls(s.replace(/\\/g, '\\\\').replace(/"/g, '\\"'))}"`;
+  test('agrees with the escaping path on every short string of tricky characters', () => {
+    for (const s of strings(['a', '"', '\\', '\n', '\u0000', '\u007f', '\u0085', '\u2028', 'é', '/'], 4)) {
+      expect(quoted(s)).toBe(slow(s));
+    }
+  });
+});
