@@ -53,13 +53,29 @@ export interface FormattedBytes {
 
 /** `formatContent` on bytes (see format.ts for the rules). */
 export function formatBytes(ext: string, bytes: Uint8Array): FormattedBytes {
-  const e = ext.toLowerCase();
-  if (PASS_THROUGH.has(e)) return { head: '', body: bytes, tail: '' };
-  const body = bytes.subarray(0, trimEndLength(bytes));
-  const fence = '`'.repeat(Math.max(3, longestBacktickRunBytes(body) + 1));
-  const lang = languageOf(e);
-  const tag = /[`\s]/.test(lang) ? '' : lang;
+  const tag = fenceTag(ext);
+  if (tag === undefined) return { head: '', body: bytes, tail: '' };
+  const end = trimEndLength(bytes);
+  const body = end === bytes.length ? bytes : bytes.subarray(0, end);
+  const run = longestBacktickRunBytes(body);
+  const fence = run < 3 ? '```' : '`'.repeat(run + 1);
   return body.length === 0 ? { head: `${fence}${tag}\n`, body, tail: fence } : { head: `${fence}${tag}\n`, body, tail: `\n${fence}` };
+}
+
+// Per extension, as written: undefined for pass-through formats, else the
+// fence's language tag (format.ts's rules), worked out once per extension.
+const tags = new Map<string, string | undefined>();
+
+function fenceTag(ext: string): string | undefined {
+  if (tags.has(ext)) return tags.get(ext);
+  const e = ext.toLowerCase();
+  let tag: string | undefined;
+  if (!PASS_THROUGH.has(e)) {
+    const lang = languageOf(e);
+    tag = /[`\s]/.test(lang) ? '' : lang;
+  }
+  if (tags.size < 256) tags.set(ext, tag); // a topic has a handful of extensions
+  return tag;
 }
 
 /** The longest run of backticks (0x60, never part of a multi-byte
