@@ -36,6 +36,8 @@ Options:
   --hyperfine      also run hyperfine on the start-up pair, when installed
   --json FILE      also write the results as JSON
   -h, --help       this help
+
+Exit status: 0 when every target is met, 1 when one is missed, 2 on an error.
 `;
 
 function parseOptions(argv) {
