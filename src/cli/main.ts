@@ -6,7 +6,7 @@ import { parseArgv } from './argv.ts';
 import { COMMANDS } from './commands.ts';
 import { GLOBAL_ARGS, globalsOf } from './globals.ts';
 import { setVerbose } from './log.ts';
-import { PipeClosed } from './output.ts';
+import { PipeClosed, print } from './output.ts';
 import { VERSION } from '../version.ts';
 
 const VALUE_FLAGS = new Set(['-w', '--workspace', '-c', '--cfg', '-k', '--knowledge']);
@@ -27,7 +27,8 @@ const ROOT_META = { name: 'kb', version: VERSION, description: 'A file-based kno
 
 /** citty renders --help; it is loaded only then. Colours only on a terminal. */
 async function citty(): Promise<typeof import('citty')> {
-  if (!process.stdout.isTTY) process.env.NO_COLOR ??= '1';
+  const { isatty } = await import('node:tty');
+  if (!isatty(1)) process.env.NO_COLOR ??= '1';
   return import('citty');
 }
 
@@ -55,8 +56,8 @@ export async function main(argv: readonly string[]): Promise<number> {
     const at = commandIndex(argv);
     if (at === -1) {
       const { flags } = parseArgv(argv, { ...GLOBAL_ARGS, version: { type: 'boolean' } } as ArgsDef);
-      if (flags.version) { process.stdout.write(`${VERSION}\n`); return 0; }
-      if (flags.help) { process.stdout.write(`${await rootUsage()}\n`); return 0; }
+      if (flags.version) { print(`${VERSION}\n`); return 0; }
+      if (flags.help) { print(`${await rootUsage()}\n`); return 0; }
       process.stderr.write(`${await rootUsage()}\n`);
       throw new UsageError('no command given');
     }
@@ -69,7 +70,7 @@ export async function main(argv: readonly string[]): Promise<number> {
     // After `--` every word is an argument, `--help` included.
     const options = rest.includes('--') ? rest.slice(0, rest.indexOf('--')) : rest;
     if (options.includes('--help') || options.includes('-h')) {
-      process.stdout.write(`${await commandUsage(name, cmd.args)}\n`);
+      print(`${await commandUsage(name, cmd.args)}\n`);
       return 0;
     }
     const { flags, positionals } = parseArgv(rest, defs);
