@@ -5,6 +5,7 @@ import { closeSync, mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Output } from '../../../src/cli/output.ts';
+import { rng } from '../../support/rng.ts';
 
 const root = mkdtempSync(join(tmpdir(), 'kb-output-'));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
@@ -22,17 +23,6 @@ function captured(fn: (out: Output) => void): Buffer {
     closeSync(fd);
   }
   return readFileSync(path);
-}
-
-function rng(seed: number) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 const PIECES = ['a', 'é', '東', '😀', '\ud800', '\udc00x', '\n', '<subject "x">\n'];

@@ -8,6 +8,7 @@ import { formatBytes, longestBacktickRunBytes, readSubjectBytes, trimEndLength, 
 import { formatContent, longestBacktickRun } from '../../../src/kb/format.ts';
 import { readSubject } from '../../../src/kb/read.ts';
 import { trimTrailingNewlines } from '../../../src/render/text.ts';
+import { rng } from '../../support/rng.ts';
 
 const root = mkdtempSync(join(tmpdir(), 'kb-bytes-'));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
@@ -25,18 +26,6 @@ const dec = new TextDecoder('utf-8', { ignoreBOM: true });
 /** Every character String.prototype.trimEnd drops, and near misses. */
 const SPACES = ['\t', '\n', '\v', '\f', '\r', ' ', '\u00a0', '\u1680', '\u2000', '\u2005', '\u200a', '\u2028', '\u2029', '\u202f', '\u205f', '\u3000', '\ufeff'];
 const NEAR = ['\u0085', '\u180e', '\u200b', '\u200c', '\u2060', '\u00a1', '\u1681', '\u200f', '\u202e', '\u2030', '\u3001', '\ufefe', 'x', '`', 'é', '😀'];
-
-/** A deterministic PRNG (mulberry32). */
-function rng(seed: number) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 function randomText(r: () => number): string {
   const alphabet = [...SPACES, ...NEAR, 'a', 'b', '\n', '``', '```', '````', '\r\n', '日本', 'ß'];

@@ -6,21 +6,11 @@ import { formatContent } from '../../../src/kb/format.ts';
 import { endWithNewlineBytes, subjectBlockBytes, type BytesPiece } from '../../../src/render/bytes.ts';
 import { subjectBlock } from '../../../src/render/prompt.ts';
 import { endWithNewline } from '../../../src/render/text.ts';
+import { rng } from '../../support/rng.ts';
 
 const enc = new TextEncoder();
 // ignoreBOM: a leading U+FEFF in the test text is content, not a mark to drop.
 const dec = new TextDecoder('utf-8', { ignoreBOM: true });
-
-function rng(seed: number) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const ALPHABET = ['a', 'é', '\n', '\r', '\r\n', ' ', '\t', '`', '```', '\u00a0', '\u2028', '\ufeff', '</subject>', '"', '東'];
 function randomText(r: () => number): string {
