@@ -60,17 +60,24 @@ export function run(runner: Runner, root: string, args: string[], opts: RunOptio
     input: opts.input ?? '',
     encoding: 'utf8',
     timeout: 30000,
-    env: {
-      PATH: process.env.PATH ?? '',
-      NO_COLOR: '1',
-      HOME: root,
-      XDG_CONFIG_HOME: join(root, '.xdg'),
-      JP_GLOBAL_CONFIG_DIR: join(root, '.global'),
-      DENO_NO_UPDATE_CHECK: '1',
-      ...opts.env,
-    },
+    env: isolatedEnv(root, opts.env),
   });
   return { out: r.stdout ?? '', err: r.stderr ?? '', code: r.status };
+}
+
+/** The environment kb runs in under test: no colours, and HOME and every
+ *  user-global configuration directory inside the fixture, so that nothing
+ *  from the machine running the tests leaks in. */
+export function isolatedEnv(root: string, extra: Record<string, string> = {}): Record<string, string> {
+  return {
+    PATH: process.env.PATH ?? '',
+    NO_COLOR: '1',
+    HOME: root,
+    XDG_CONFIG_HOME: join(root, '.xdg'),
+    JP_GLOBAL_CONFIG_DIR: join(root, '.global'),
+    DENO_NO_UPDATE_CHECK: '1',
+    ...extra,
+  };
 }
 
 /** The RFD's example workspace. */

@@ -7,18 +7,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { BIN, BINARY, DENO_RUNNER, RFD_CONFIG, RFD_FILES, fixture, run, type Runner } from './harness.ts';
-
-function env(root: string): Record<string, string> {
-  return {
-    PATH: process.env.PATH ?? '',
-    NO_COLOR: '1',
-    HOME: root,
-    XDG_CONFIG_HOME: join(root, '.xdg'),
-    JP_GLOBAL_CONFIG_DIR: join(root, '.global'),
-    DENO_NO_UPDATE_CHECK: '1',
-  };
-}
+import { BIN, BINARY, DENO_RUNNER, RFD_CONFIG, RFD_FILES, fixture, isolatedEnv as env, run, type Runner } from './harness.ts';
 
 interface Connection {
   client: Client;

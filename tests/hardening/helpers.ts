@@ -5,7 +5,7 @@ import { spawnSync } from 'node:child_process';
 import { chmodSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { BIN } from '../e2e/harness.ts';
+import { BIN, isolatedEnv as env } from '../e2e/harness.ts';
 
 export { BIN };
 
@@ -84,17 +84,6 @@ export interface KbOptions {
   /** Run as this user (via setpriv), for permission cases as root. */
   asUser?: number;
   timeoutMs?: number;
-}
-
-function env(root: string, extra: Record<string, string> = {}): Record<string, string> {
-  return {
-    PATH: process.env.PATH ?? '',
-    NO_COLOR: '1',
-    HOME: root,
-    XDG_CONFIG_HOME: join(root, '.xdg'),
-    JP_GLOBAL_CONFIG_DIR: join(root, '.global'),
-    ...extra,
-  };
 }
 
 function command(args: string[], opts: KbOptions): string[] {
