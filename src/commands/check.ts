@@ -11,6 +11,7 @@ import { print } from '../cli/output.ts';
 import type { Config, Diagnostic, Topic } from '../config/types.ts';
 import { UsageError } from '../errors.ts';
 import { readSubject } from '../kb/read.ts';
+import { findBySlug } from '../kb/resolve.ts';
 import { openTopic, sniffSubject, type TopicView } from '../kb/topic.ts';
 import { renderCheckJson, renderCheckText, type CheckSummary } from '../render/check.ts';
 
@@ -87,7 +88,7 @@ function checkTopic(config: Config, topic: Topic): { diagnostics: Diagnostic[]; 
 }
 
 function isBinary(view: TopicView, slug: string): boolean {
-  const subject = view.index.subjects.find((s) => s.slug === slug);
+  const subject = findBySlug(view.index.subjects, slug);
   return subject !== undefined && sniffSubject(view, subject) === 'binary';
 }
 
