@@ -4,11 +4,12 @@
 // error, 2 on wrong usage of kb itself.
 import type { Command } from '../cli/command.ts';
 import { workspace } from '../cli/context.ts';
-import { warn } from '../cli/log.ts';
+import { debug, warn } from '../cli/log.ts';
 import { Output, print } from '../cli/output.ts';
 import { UsageError } from '../errors.ts';
 import { renderBadArguments } from '../render/learn.ts';
 import { parseLearnArgs, readArgs, validateLearnArgs, type ArgsResult } from '../tool/args.ts';
+import { readerThread } from '../kb/thread.ts';
 import { runLearn } from '../tool/run.ts';
 
 const command: Command = {
@@ -28,21 +29,29 @@ const command: Command = {
     // streamed to stdout as it is produced, subjects as the bytes of their
     // files (no decoding and re-encoding; each body is written before the
     // next file is read into the same buffer).
+    // A second thread shares the file reads of a large listing or load.
     const out = new Output();
-    const run = runLearn(config.topics, parsed.args, { bytes: true });
-    let step = run.next();
-    while (!step.done) {
-      const piece = step.value;
-      if (piece.kind === 'text') out.write(piece.text);
-      else if (piece.kind === 'bytes') {
-        out.write(piece.head);
-        out.writeBytes(piece.body);
-        out.write(piece.tail);
-      } else await warn(piece.message);
-      step = run.next();
+    const thread = readerThread();
+    try {
+      const run = runLearn(config.topics, parsed.args, { bytes: true, thread });
+      let step = run.next();
+      while (!step.done) {
+        const piece = step.value;
+        if (piece.kind === 'text') out.write(piece.text);
+        else if (piece.kind === 'bytes') {
+          out.write(piece.head);
+          out.writeBytes(piece.body);
+          out.write(piece.tail);
+        } else await warn(piece.message);
+        step = run.next();
+      }
+      out.flush();
+      const { files, byThread, started } = thread.stats();
+      if (started) await debug(`reader thread: sniffed ${byThread} of ${files} files`);
+      return step.value ? 1 : 0;
+    } finally {
+      thread.close();
     }
-    out.flush();
-    return step.value ? 1 : 0;
   },
 };
 

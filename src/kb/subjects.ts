@@ -62,9 +62,13 @@ function beats(a: Subject, b: Subject): boolean {
   return compareCodeUnits(a.path, b.path) < 0;
 }
 
+/** Told of each file as the walk finds it: its absolute path, its slug and
+ *  whether it is hidden (collisions are not resolved yet). */
+export type FileFound = (abs: string, slug: string, hidden: boolean) => void;
+
 /** Walks `dir` and indexes its regular files by slug. Never throws: problems
  *  (missing directory, dangling links, loops, collisions...) are notices. */
-export function indexSubjects(dir: string): SubjectIndex {
+export function indexSubjects(dir: string, found?: FileFound): SubjectIndex {
   const bySlug = new Map<string, Subject | Subject[]>();
   // Per directory: the path prefix, the slug prefix, hidden-ness.
   let last: WalkDir | null = null;
@@ -87,6 +91,7 @@ export function indexSubjects(dir: string): SubjectIndex {
       dot > lead
         ? new IndexedSubject(pathPrefix + name, abs, slugPrefix + name.slice(lead, dot), dirHidden || lead === 1, name.slice(dot + 1).toLowerCase(), size)
         : new IndexedSubject(pathPrefix + name, abs, slugPrefix + (lead ? name.slice(1) : name), dirHidden || lead === 1, '', size);
+    if (found !== undefined) found(abs, s.slug, s.hidden);
     const seen = bySlug.get(s.slug);
     if (seen === undefined) bySlug.set(s.slug, s);
     else if (Array.isArray(seen)) seen.push(s);

@@ -15,7 +15,8 @@ import { readSubject } from './read.ts';
 import { findBySlug, resolvePatterns } from './resolve.ts';
 import { sniffFile } from './sniff.ts';
 import { formatContent } from './format.ts';
-import { indexSubjects } from './subjects.ts';
+import { indexSubjects, type FileFound } from './subjects.ts';
+import type { SniffFeed } from './thread.ts';
 
 export type { LoadItem } from './types.ts';
 
@@ -72,8 +73,8 @@ function undecodable(s: Subject): boolean {
 
 /** Walks the topic's subjects directory and resolves its `learned`
  *  patterns. Reads no file contents. */
-export function openTopic(topic: Topic): TopicView {
-  const index = sanitize(indexSubjects(topic.subjectsDir));
+export function openTopic(topic: Topic, found?: FileFound): TopicView {
+  const index = sanitize(indexSubjects(topic.subjectsDir, found));
   const disabled = new Set(topic.disabled);
   const { matches, perPattern } = resolvePatterns(index.subjects, topic.learned, disabled);
   return {
@@ -84,6 +85,29 @@ export function openTopic(topic: Topic): TopicView {
     learnedSlugs: new Set(matches.map((m) => m.subject.slug)),
     learnedPatterns: perPattern,
   };
+}
+
+/** `openTopic`, sniffing every non-hidden file as the walk finds it (a
+ *  reader thread starts on them while the walk goes on): a listing needs
+ *  the verdict of nearly every file. */
+export function openTopicSniffing(topic: Topic, feed: SniffFeed): TopicView {
+  const slugs: string[] = [];
+  const view = openTopic(topic, (abs, slug, hidden) => {
+    if (hidden) return;
+    feed.add(abs);
+    slugs.push(slug);
+  });
+  const results = feed.finish();
+  const cache = cacheOf(view);
+  const shared: string[] = [];
+  for (let i = 0; i < slugs.length; i++) {
+    if (cache.has(slugs[i])) shared.push(slugs[i]);
+    cache.set(slugs[i], results[i]);
+  }
+  // Two files with one slug: which verdict is the subject's is not known
+  // here, so the subject is sniffed again when asked about.
+  for (const slug of shared) cache.delete(slug);
+  return view;
 }
 
 /** 'text', 'binary' or 'error' (unreadable); sniffed once per view. */
@@ -102,10 +126,41 @@ function isListableCheap(view: TopicView, s: Subject): boolean {
   return !s.hidden && !view.disabled.has(s.slug) && !view.learnedSlugs.has(s.slug);
 }
 
+/** Sniffs many files at once (a reader thread shares the work, thread.ts). */
+export type SniffMany = (paths: readonly string[]) => SniffResult[];
+
+/** Sniffs those of `subjects` not sniffed yet, all at once. */
+export function sniffAll(view: TopicView, subjects: readonly Subject[], sniffMany: SniffMany): void {
+  const cache = cacheOf(view);
+  const todo = subjects.filter((s) => !cache.has(s.slug));
+  if (todo.length === 0) return;
+  const results = sniffMany(todo.map((s) => s.abs));
+  for (let i = 0; i < todo.length; i++) cache.set(todo[i].slug, results[i]);
+}
+
 /** The subjects `learn` lists: non-hidden, non-disabled, not pre-loaded,
- *  readable text (each is sniffed), in slug order. */
-export function listable(view: TopicView): Subject[] {
-  return view.index.subjects.filter((s) => isListableCheap(view, s) && sniffSubject(view, s) === 'text');
+ *  readable text (each is sniffed, by `sniffMany` when given), in slug
+ *  order. */
+export function listable(view: TopicView, sniffMany?: SniffMany): Subject[] {
+  // One pass in the common case (every verdict known, as after
+  // `openTopicSniffing`): a listing walks thousands of subjects.
+  const cache = cacheOf(view);
+  const { disabled, learnedSlugs } = view;
+  const filterSets = disabled.size > 0 || learnedSlugs.size > 0;
+  const out: Subject[] = [];
+  let unknown: Subject[] | undefined;
+  for (const s of view.index.subjects) {
+    if (s.hidden || (filterSets && (disabled.has(s.slug) || learnedSlugs.has(s.slug)))) continue;
+    const verdict = cache.get(s.slug);
+    if (verdict === 'text') out.push(s);
+    else if (verdict === undefined) (unknown ??= []).push(s);
+  }
+  if (unknown === undefined) return out;
+  // Some were not sniffed yet: sniff them (all at once when possible), then
+  // filter again, in slug order.
+  if (sniffMany) sniffAll(view, unknown, sniffMany);
+  for (const s of unknown) sniffSubject(view, s);
+  return view.index.subjects.filter((s) => isListableCheap(view, s) && cache.get(s.slug) === 'text');
 }
 
 /** Whether `listable(view)` is non-empty; stops at the first text subject. */

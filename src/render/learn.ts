@@ -11,13 +11,21 @@ export function renderListing(t: ListingTopic, available: string[], learned: str
   const parts = [`# Topic: ${headingOf(t)}`];
   if (t.description?.trim()) parts.push(t.description.trim());
   parts.push('## Available subjects:');
-  parts.push(available.length > 0 ? available.map((s) => `- ${s}`).join('\n') : '(none)');
+  parts.push(available.length > 0 ? bullets(available) : '(none)');
   parts.push('Use the `learn` tool with the `subjects` argument to learn specific subjects.');
   if (learned.length > 0) {
     parts.push('## Already learned (in system prompt):');
-    parts.push(learned.map((s) => `- ${s}`).join('\n'));
+    parts.push(bullets(learned));
   }
   return `${parts.join('\n\n')}\n`;
+}
+
+/** `- item` lines (a listing can have thousands: one string built by
+ *  appending, no intermediate array). */
+function bullets(items: readonly string[]): string {
+  let out = `- ${items[0]}`;
+  for (let i = 1; i < items.length; i++) out += `\n- ${items[i]}`;
+  return out;
 }
 
 export type Note =

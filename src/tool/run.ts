@@ -4,7 +4,8 @@
 // per subject, so a large load never has to be held in memory by `kb learn`.
 import type { Topic } from '../config/types.ts';
 import { readBytes, type FormattedBytes } from '../kb/bytes.ts';
-import { isRaw, listable, loadPatterns, openTopic, readText, sniffSubject } from '../kb/topic.ts';
+import type { ReaderThread } from '../kb/thread.ts';
+import { isRaw, listable, loadPatterns, openTopic, openTopicSniffing, readText, sniffSubject } from '../kb/topic.ts';
 import { endWithNewlineBytes, subjectBlockBytes } from '../render/bytes.ts';
 import { renderBadArguments, renderListing, renderNote, renderUnknownTopic, type Note } from '../render/learn.ts';
 import { subjectBlock } from '../render/prompt.ts';
@@ -21,24 +22,34 @@ export type LearnPiece =
   | { kind: 'bytes'; head: string; body: Uint8Array; tail: string }
   | { kind: 'warning'; message: string };
 
+export interface RunOptions {
+  /** Subjects as bytes (see LearnPiece). */
+  bytes?: boolean;
+  /** A reader thread sharing the sniffing of a listing (thread.ts). */
+  thread?: ReaderThread;
+}
+
 /**
  * Runs one learn call. Yields the result text in order (plus warnings) and
  * returns whether the call is an error: an unknown topic, or subjects asked
  * for and none returned (`kb learn` exits 1, MCP sets `isError`).
  */
-export function* runLearn(topics: readonly Topic[], args: LearnArgs, opts: { bytes?: boolean } = {}): Generator<LearnPiece, boolean> {
+export function* runLearn(topics: readonly Topic[], args: LearnArgs, opts: RunOptions = {}): Generator<LearnPiece, boolean> {
   const topic = resolveTopic(topics, args.topic);
   if (!topic) {
     yield text(renderUnknownTopic(args.topic, topics.filter((t) => t.enable)));
     return true;
   }
-  const view = openTopic(topic);
   if (args.subjects === null) {
+    // A listing sniffs nearly every file: a reader thread starts on them
+    // while the directory is walked.
+    const view = opts.thread ? openTopicSniffing(topic, opts.thread.sniffFeed()) : openTopic(topic);
     // Binaries matched by a learned glob were never pre-loaded: not named.
     const learned = view.learned.filter((m) => sniffSubject(view, m.subject) !== 'binary');
-    yield text(renderListing(topic, listable(view).map((s) => s.slug), learned.map((m) => m.subject.slug)));
+    yield text(renderListing(topic, listable(view, opts.thread?.sniff).map((s) => s.slug), learned.map((m) => m.subject.slug)));
     return false;
   }
+  const view = openTopic(topic);
   const raw = isRaw(view, args.subjects);
   const notes: Note[] = [];
   let loaded = 0;

@@ -3,6 +3,7 @@ import { mkdirSync, mkdtempSync, rmSync, unlinkSync, writeFileSync } from 'node:
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import type { Topic } from '../../../src/config/types.ts';
+import { MIN_PARALLEL_FILES, readerThread } from '../../../src/kb/thread.ts';
 import {
   hasLearnable,
   hasListable,
@@ -11,6 +12,8 @@ import {
   loadLearned,
   loadPatterns,
   openTopic,
+  openTopicSniffing,
+  sniffSubject,
   type LoadItem,
   type TopicView,
 } from '../../../src/kb/topic.ts';
@@ -253,4 +256,45 @@ describe('isRaw (NOTES 7)', () => {
     [['../x'], false],
   ];
   for (const [patterns, raw] of rows) test(`${JSON.stringify(patterns)} -> ${raw}`, () => expect(isRaw(view, patterns)).toBe(raw));
+});
+
+describe('openTopicSniffing: a listing sniffed while the walk goes on', () => {
+  // Enough files for the reader thread to start, and every case the sniff
+  // cache must get right: hidden files and folders, slug collisions between
+  // visible files (one of them binary) and with a hidden file, disabled and
+  // pre-loaded subjects, a name the listing leaves out (a newline in it).
+  const spec: Record<string, string | Uint8Array> = {
+    'dup.md': 'text\n',
+    'dup.txt': BIN, // loses the collision to dup.md
+    'bin.md': 'text\n',
+    'bin.txt': BIN, // collides with bin.md, which wins (the first path)
+    'shown.md': 'visible\n',
+    '.shown.md': BIN, // hidden twin: the visible file wins
+    '.hidden/inside.md': 'hidden\n',
+    'off.md': 'disabled\n',
+    'pre/one.md': 'learned\n',
+    'pre/two.bin': BIN,
+    'odd\nname.md': 'left out\n',
+  };
+  for (let i = 0; i < 2 * MIN_PARALLEL_FILES; i++) spec[`many/${i % 17}/s${i}.${i % 5 === 0 ? 'dat' : 'md'}`] = i % 5 === 0 ? BIN : `subject ${i}\n`;
+  const t = topic(tree(spec), ['pre/*'], ['off']);
+
+  test('lists what openTopic + listable list, with the same verdicts', () => {
+    const plain = openTopic(t);
+    const thread = readerThread();
+    try {
+      const sniffed = openTopicSniffing(t, thread.sniffFeed());
+      expect(thread.stats().started).toBe(true);
+      const slugs = (v: TopicView) => listable(v).map((s) => s.slug);
+      expect(slugs(sniffed)).toEqual(slugs(plain));
+      for (const s of sniffed.index.subjects) expect({ slug: s.slug, v: sniffSubject(sniffed, s) }).toEqual({ slug: s.slug, v: sniffSubject(plain, s) });
+      expect(slugs(sniffed)).toContain('dup');
+      expect(slugs(sniffed)).toContain('shown');
+      expect(slugs(sniffed)).not.toContain('off');
+      expect(slugs(sniffed)).not.toContain('pre/one');
+      expect(slugs(sniffed).some((s) => s.includes('\n'))).toBe(false);
+    } finally {
+      thread.close();
+    }
+  });
 });

@@ -1,0 +1,136 @@
+// The reader thread shares sniffing with the main thread. Whoever sniffs a
+// file, the verdicts must be exactly `sniffFile`'s, in order, and a thread
+// that is missing, never answers or is not worth starting must change
+// nothing but the time taken.
+import { describe, test, expect } from 'bun:test';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { sniffFile } from '../../../src/kb/sniff.ts';
+import { MIN_PARALLEL_FILES, readerThread } from '../../../src/kb/thread.ts';
+import { CONTROL_WORDS, DONE, sniffResult, type SniffJob } from '../../../src/kb/thread-protocol.ts';
+import { readerThreadUrl } from '../../../src/threads.ts';
+import { makeTempDir } from '../../support/temp.ts';
+
+/** `n` files of every kind sniffing tells apart, plus paths that fail. */
+function files(n: number): string[] {
+  const dir = makeTempDir('kb-thread-');
+  mkdirSync(join(dir, 'sub'));
+  const paths: string[] = [];
+  for (let i = 0; i < n; i++) {
+    const p = join(dir, `f${i}`);
+    switch (i % 7) {
+      case 0: writeFileSync(p, `text ${i}\n`); break;
+      case 1: writeFileSync(p, new Uint8Array([0x89, 0x50, 0x00, i & 0xff])); break; // binary
+      case 2: writeFileSync(p, new Uint8Array([0xff, 0xfe, 0x41, 0x00])); break; // UTF-16: text
+      case 3: writeFileSync(p, ''); break;
+      case 4: writeFileSync(p, Buffer.concat([Buffer.alloc(8192, 'a'), Buffer.from([0])])); break; // NUL past 8192: text
+      case 5: paths.push(join(dir, 'sub')); continue; // a directory: error
+      default: paths.push(join(dir, `missing-${i}`)); continue; // error
+    }
+    paths.push(p);
+  }
+  return paths;
+}
+
+const N = 3 * MIN_PARALLEL_FILES + 5;
+
+describe('readerThread', () => {
+  const paths = files(N);
+  const expected = paths.map(sniffFile);
+
+  test('the fixture has every verdict', () => {
+    expect(new Set(expected)).toEqual(new Set(['text', 'binary', 'error']));
+  });
+
+  test('sniff gives sniffFile\'s verdicts, in order', () => {
+    const thread = readerThread();
+    try {
+      expect(thread.sniff(paths)).toEqual(expected);
+      const stats = thread.stats();
+      expect(stats.files).toBe(N);
+      expect(stats.started).toBe(true);
+      expect(stats.byThread).toBeGreaterThanOrEqual(0);
+      expect(stats.byThread).toBeLessThanOrEqual(N);
+    } finally {
+      thread.close();
+    }
+  });
+
+  test('a feed gives the same verdicts, in the order the files were added', () => {
+    const thread = readerThread();
+    try {
+      const feed = thread.sniffFeed();
+      for (const p of paths) feed.add(p);
+      expect(feed.finish()).toEqual(expected);
+      expect(thread.stats().files).toBe(N);
+    } finally {
+      thread.close();
+    }
+  });
+
+  test('jobs below the threshold never start the thread', () => {
+    const thread = readerThread();
+    const few = paths.slice(0, MIN_PARALLEL_FILES - 1);
+    expect(thread.sniff(few)).toEqual(expected.slice(0, few.length));
+    const feed = thread.sniffFeed();
+    for (const p of few) feed.add(p);
+    expect(feed.finish()).toEqual(expected.slice(0, few.length));
+    expect(thread.stats()).toEqual({ files: 2 * few.length, byThread: 0, started: false });
+    thread.close();
+  });
+
+  test('without workers (or when one cannot start), the main thread does it all', () => {
+    const saved = globalThis.Worker;
+    (globalThis as { Worker: unknown }).Worker = class {
+      constructor() {
+        throw new Error('no workers here');
+      }
+    };
+    try {
+      const thread = readerThread();
+      expect(thread.sniff(paths)).toEqual(expected);
+      expect(thread.stats()).toEqual({ files: N, byThread: 0, started: false });
+      thread.close();
+    } finally {
+      globalThis.Worker = saved;
+    }
+  });
+
+  test('a thread that takes jobs and never answers costs nothing', () => {
+    const saved = globalThis.Worker;
+    (globalThis as { Worker: unknown }).Worker = class {
+      onerror: unknown = null;
+      postMessage(): void {}
+      terminate(): void {}
+    };
+    try {
+      const thread = readerThread();
+      const feed = thread.sniffFeed();
+      for (const p of paths) feed.add(p);
+      expect(feed.finish()).toEqual(expected);
+      expect(thread.stats()).toEqual({ files: N, byThread: 0, started: true });
+      thread.close();
+    } finally {
+      globalThis.Worker = saved;
+    }
+  });
+});
+
+describe('the reader thread on its own (src/reader-thread.ts)', () => {
+  test('sniffs a whole job posted to it, as sniffFile does', async () => {
+    const paths = files(200);
+    const shared = new SharedArrayBuffer(CONTROL_WORDS * 4 + paths.length);
+    const control = new Int32Array(shared, 0, CONTROL_WORDS);
+    const worker = new Worker(readerThreadUrl(), { type: 'module' });
+    try {
+      worker.postMessage({ kind: 'sniff', paths, shared } satisfies SniffJob);
+      const until = Date.now() + 20_000;
+      while (Atomics.load(control, DONE) < paths.length && Date.now() < until) await Bun.sleep(5);
+      expect(Atomics.load(control, DONE)).toBe(paths.length);
+      const results = new Uint8Array(shared, CONTROL_WORDS * 4, paths.length);
+      expect(Array.from(results, sniffResult)).toEqual(paths.map(sniffFile));
+    } finally {
+      worker.terminate();
+    }
+  });
+});
