@@ -31,7 +31,11 @@ export function sniffResult(code: number): SniffResult {
 
 export interface SniffJob {
   kind: 'sniff';
-  paths: readonly string[];
+  /** The paths, joined by NUL (which no path holds): one string crosses to
+   *  the other thread many times faster than an array of thousands. */
+  paths: string;
   /** Control words, then one result byte per file. */
   shared: SharedArrayBuffer;
 }
+
+export const PATH_SEPARATOR = '\0';

@@ -18,7 +18,7 @@
 import { readerThreadUrl } from '../threads.ts';
 import { sniffFile } from './sniff.ts';
 import type { SniffResult } from './types.ts';
-import { CONTROL_WORDS, DONE, NEXT, SNIFF_CHUNK, sniffCode, sniffResult, STOP, type SniffJob } from './thread-protocol.ts';
+import { CONTROL_WORDS, DONE, NEXT, PATH_SEPARATOR, SNIFF_CHUNK, sniffCode, sniffResult, STOP, type SniffJob } from './thread-protocol.ts';
 
 /** Jobs with fewer files are done on the main thread alone: starting the
  *  thread costs about as much as a few hundred reads. */
@@ -128,7 +128,7 @@ export function readerThread(minFiles = MIN_PARALLEL_FILES): ReaderThread {
     }
     return worker;
   };
-  const post = (job: SniffJob, size = job.paths.length): boolean => {
+  const post = (job: SniffJob, size: number): boolean => {
     if (size < minFiles) return false;
     const w = start();
     if (w === null) return false;
@@ -139,8 +139,8 @@ export function readerThread(minFiles = MIN_PARALLEL_FILES): ReaderThread {
       return false;
     }
   };
-  const postBatch = (batch: SniffBatch, size?: number): void => {
-    batch.posted = post({ kind: 'sniff', paths: batch.paths, shared: batch.shared }, size);
+  const postBatch = (batch: SniffBatch, size = batch.paths.length): void => {
+    batch.posted = post({ kind: 'sniff', paths: batch.paths.join(PATH_SEPARATOR), shared: batch.shared }, size);
   };
   let files = 0;
   let byMain = 0;

@@ -7,7 +7,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { sniffFile } from '../../../src/kb/sniff.ts';
 import { MIN_PARALLEL_FILES, readerThread } from '../../../src/kb/thread.ts';
-import { CONTROL_WORDS, DONE, sniffResult, type SniffJob } from '../../../src/kb/thread-protocol.ts';
+import { CONTROL_WORDS, DONE, PATH_SEPARATOR, sniffResult, type SniffJob } from '../../../src/kb/thread-protocol.ts';
 import { readerThreadUrl } from '../../../src/threads.ts';
 import { makeTempDir } from '../../support/temp.ts';
 
@@ -123,7 +123,7 @@ describe('the reader thread on its own (src/reader-thread.ts)', () => {
     const control = new Int32Array(shared, 0, CONTROL_WORDS);
     const worker = new Worker(readerThreadUrl(), { type: 'module' });
     try {
-      worker.postMessage({ kind: 'sniff', paths, shared } satisfies SniffJob);
+      worker.postMessage({ kind: 'sniff', paths: paths.join(PATH_SEPARATOR), shared } satisfies SniffJob);
       const until = Date.now() + 20_000;
       while (Atomics.load(control, DONE) < paths.length && Date.now() < until) await Bun.sleep(5);
       expect(Atomics.load(control, DONE)).toBe(paths.length);
