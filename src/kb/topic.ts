@@ -101,8 +101,9 @@ export function openTopicSniffing(topic: Topic, feed: SniffFeed): TopicView {
   const cache = cacheOf(view);
   const shared: string[] = [];
   for (let i = 0; i < slugs.length; i++) {
-    if (cache.has(slugs[i])) shared.push(slugs[i]);
+    const before = cache.size;
     cache.set(slugs[i], results[i]);
+    if (cache.size === before) shared.push(slugs[i]); // the slug was there already
   }
   // Two files with one slug: which verdict is the subject's is not known
   // here, so the subject is sniffed again when asked about.

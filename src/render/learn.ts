@@ -20,12 +20,9 @@ export function renderListing(t: ListingTopic, available: string[], learned: str
   return `${parts.join('\n\n')}\n`;
 }
 
-/** `- item` lines (a listing can have thousands: one string built by
- *  appending, no intermediate array). */
+/** `- item` lines (a listing can have thousands: one native join). */
 function bullets(items: readonly string[]): string {
-  let out = `- ${items[0]}`;
-  for (let i = 1; i < items.length; i++) out += `\n- ${items[i]}`;
-  return out;
+  return `- ${items.join('\n- ')}`;
 }
 
 export type Note =
