@@ -49,7 +49,9 @@ function sanitize(index: SubjectIndex): SubjectIndex {
   const notices: Notice[] = index.notices.map((n) =>
     CONTROL.test(n.message) || CONTROL.test(n.path) ? { ...n, path: escapeControls(n.path), message: escapeControls(n.message) } : n,
   );
-  if (!index.subjects.some((s) => CONTROL.test(s.path) || undecodable(s))) return { ...index, notices };
+  // One test per name in the common case: neither a control character nor
+  // U+FFFD (what undecodable() looks for) is in it.
+  if (!index.subjects.some((s) => SUSPECT.test(s.path) && (CONTROL.test(s.path) || undecodable(s)))) return { ...index, notices };
   const subjects: Subject[] = [];
   for (const s of index.subjects) {
     if (CONTROL.test(s.path)) {
@@ -63,6 +65,9 @@ function sanitize(index: SubjectIndex): SubjectIndex {
   }
   return { ...index, subjects, notices };
 }
+
+/** A control character (CONTROL) or U+FFFD. */
+const SUSPECT = new RegExp(`${CONTROL.source.slice(0, -1)}\\uFFFD]`);
 
 /** A name whose bytes are not UTF-8 reaches kb with U+FFFD in place of
  *  them, so the path no longer names the file: it cannot be stat'ed. (Only
@@ -120,7 +125,7 @@ export function sniffSubject(view: TopicView, subject: Subject): SniffResult {
 }
 
 function isPreloaded(view: TopicView, subject: Subject): boolean {
-  return view.learnedSlugs.has(subject.slug) && sniffSubject(view, subject) !== 'binary';
+  return view.learnedSlugs.size > 0 && view.learnedSlugs.has(subject.slug) && sniffSubject(view, subject) !== 'binary';
 }
 
 function isListableCheap(view: TopicView, s: Subject): boolean {
@@ -196,9 +201,9 @@ export const readText: ContentReader<string> = (subject) => {
 function load<C>(view: TopicView, match: Match, read: ContentReader<C>): LoadItem<C> | undefined {
   const { subject, exact } = match;
   const result = read(subject);
-  const cache = cacheOf(view);
   if (result.kind === 'text') {
-    cache.set(subject.slug, 'text');
+    // Not recorded as sniffed: nothing sniffs a subject once it is loaded,
+    // and a glob over a whole topic loads thousands.
     return {
       kind: 'subject',
       slug: subject.slug,
@@ -207,6 +212,7 @@ function load<C>(view: TopicView, match: Match, read: ContentReader<C>): LoadIte
       replaced: result.replaced,
     };
   }
+  const cache = cacheOf(view);
   if (result.kind === 'binary') {
     cache.set(subject.slug, 'binary');
     return exact ? { kind: 'binary', slug: subject.slug } : undefined;
