@@ -8,8 +8,8 @@ import { debug, warn } from '../cli/log.ts';
 import { Output, print } from '../cli/output.ts';
 import { UsageError } from '../errors.ts';
 import { renderBadArguments } from '../render/learn.ts';
-import { parseLearnArgs, readArgs, validateLearnArgs, type ArgsResult } from '../tool/args.ts';
 import { readerThread } from '../kb/thread.ts';
+import { parseLearnArgs, readArgs, validateLearnArgs, type ArgsResult } from '../tool/args.ts';
 import { runLearn } from '../tool/run.ts';
 
 const command: Command = {
@@ -29,7 +29,7 @@ const command: Command = {
     // streamed to stdout as it is produced, subjects as the bytes of their
     // files (no decoding and re-encoding; each body is written before the
     // next file is read into the same buffer).
-    // A second thread shares the file reads of a large listing or load.
+    // A reader thread shares the sniffing of a large listing (kb/thread.ts).
     const out = new Output();
     const thread = readerThread();
     try {

@@ -136,7 +136,7 @@ function isListableCheap(view: TopicView, s: Subject): boolean {
 export type SniffMany = (paths: readonly string[]) => SniffResult[];
 
 /** Sniffs those of `subjects` not sniffed yet, all at once. */
-export function sniffAll(view: TopicView, subjects: readonly Subject[], sniffMany: SniffMany): void {
+function sniffAll(view: TopicView, subjects: readonly Subject[], sniffMany: SniffMany): void {
   const cache = cacheOf(view);
   const todo = subjects.filter((s) => !cache.has(s.slug));
   if (todo.length === 0) return;
