@@ -13,6 +13,7 @@ import { cpus, loadavg, tmpdir, totalmem, release } from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { BIG_BINARY_BYTES, ensureTinyWorkspace, ensureWorkspace, TEXT_EXTS } from './lib/bench-workspace.mjs';
+import { FLAGS as KB_BUILD_FLAGS } from './build.mjs';
 
 const REPO = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -214,11 +215,9 @@ function bunBinary() {
   return b;
 }
 
-/** kb's `bun build` flags, from package.json's build script. */
+/** kb's `bun build` flags (scripts/build.mjs). */
 function buildFlags() {
-  const script = JSON.parse(readFileSync(join(REPO, 'package.json'), 'utf8')).scripts?.build ?? '';
-  const flags = script.split(/\s+/).filter((w) => w.startsWith('--') && !w.startsWith('--outfile'));
-  return flags.length > 0 ? flags : ['--compile', '--minify', '--bytecode', '--format=esm'];
+  return KB_BUILD_FLAGS;
 }
 
 /** A `console.log` program compiled by the Bun that builds kb. The issue's
