@@ -3,6 +3,7 @@
 // with --verbose, which files were read and which file set each value.
 import { homedir } from 'node:os';
 import { loadConfig } from '../config/load.ts';
+import { loadFullToml, NeedsFullToml } from '../config/toml.ts';
 import type { Config, Diagnostic } from '../config/types.ts';
 import { ConfigError } from '../errors.ts';
 import type { RunContext } from './command.ts';
@@ -26,9 +27,22 @@ export function readConfig(ctx: RunContext): Config {
   });
 }
 
+/** `readConfig`, loading the full TOML parser first if a file needs it
+ *  (config/toml.ts): most configurations do without it, and it is a third
+ *  of a start's work. */
+export async function readConfigLoading(ctx: RunContext): Promise<Config> {
+  try {
+    return readConfig(ctx);
+  } catch (err) {
+    if (!(err instanceof NeedsFullToml)) throw err;
+  }
+  await loadFullToml();
+  return readConfig(ctx);
+}
+
 /** The configuration for every command but `kb check`. */
 export async function workspace(ctx: RunContext): Promise<Config> {
-  const config = readConfig(ctx);
+  const config = await readConfigLoading(ctx);
   const fatal = config.diagnostics.find(isFatal);
   if (fatal) throw new ConfigError(fatal.message, fatal.where);
   for (const d of config.diagnostics) await warn(d.where ? `${d.message} (${d.where})` : d.message);

@@ -17,6 +17,7 @@ import type { ArgsDef } from 'citty';
 import type { Command, RunContext } from '../cli/command.ts';
 import { COMMANDS } from '../cli/commands.ts';
 import { readConfig } from '../cli/context.ts';
+import { loadFullToml } from '../config/toml.ts';
 import { GLOBAL_ARGS } from '../cli/globals.ts';
 import { print } from '../cli/output.ts';
 import { TOPIC_FIELD_DEFS } from '../config/fields.ts';
@@ -258,6 +259,8 @@ const command: Command = {
   async run(ctx) {
     let out: string[] = [];
     try {
+      // Configurations are read synchronously below, perhaps several times.
+      await loadFullToml();
       out = await candidates(ctx.positionals, liveSources(ctx));
     } catch {
       out = [];

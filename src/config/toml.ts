@@ -1,17 +1,40 @@
 // Parsing a TOML configuration file. A syntax error becomes a diagnostic;
 // the file then contributes nothing.
 
-// The parser alone: the package's main module also loads its streaming
-// parser, which pulls in node:stream at start-up (about 1 ms of every run).
-import parseTomlString from '@iarna/toml/parse-string.js';
+// Most files take the fast path (toml-fast.ts); the full parser, @iarna/toml,
+// is loaded only for a file that needs it: `loadFullToml()`, which the
+// commands await before reading the configuration again (cli/context.ts)
+// when parseToml throws NeedsFullToml. Only the parser is loaded: the
+// package's main module also loads its streaming parser, which pulls in
+// node:stream (about 1 ms).
+import { parseSimpleToml } from './toml-fast.ts';
 import type { Diagnostic } from './types.ts';
 
 export type ParseResult = { data: Record<string, unknown> } | { diagnostic: Diagnostic };
 
+let full: ((text: string) => unknown) | undefined;
+
+/** Thrown by parseToml for a file the fast path cannot take while the full
+ *  parser is not loaded yet: load it (`loadFullToml`) and read again. */
+export class NeedsFullToml extends Error {
+  constructor() {
+    super('this configuration needs the full TOML parser (loadFullToml)');
+  }
+}
+
+/** Loads the full TOML parser (once). */
+export async function loadFullToml(): Promise<void> {
+  full ??= (await import('@iarna/toml/parse-string.js')).default as (text: string) => unknown;
+}
+
 /** `label` is the file as shown in messages. */
 export function parseToml(text: string, label: string): ParseResult {
+  const source = stripBom(text);
+  const simple = parseSimpleToml(source);
+  if (simple !== undefined) return { data: simple };
+  if (full === undefined) throw new NeedsFullToml();
   try {
-    return { data: parseTomlString(stripBom(text)) as Record<string, unknown> };
+    return { data: full(source) as Record<string, unknown> };
   } catch (err) {
     const e = err as { message?: string; line?: number; col?: number };
     // @iarna/toml: 0-based line/col, message "<what> at row R, col C, pos P:\n<excerpt>".
