@@ -4,6 +4,7 @@
 import { homedir } from 'node:os';
 import { loadConfig } from '../config/load.ts';
 import { loadFullToml, NeedsFullToml } from '../config/toml.ts';
+import { loadGlobEngine, mayBeGlob, NeedsGlobEngine } from '../kb/globs.ts';
 import type { Config, Diagnostic } from '../config/types.ts';
 import { ConfigError } from '../errors.ts';
 import type { RunContext } from './command.ts';
@@ -27,22 +28,41 @@ export function readConfig(ctx: RunContext): Config {
   });
 }
 
-/** `readConfig`, loading the full TOML parser first if a file needs it
- *  (config/toml.ts): most configurations do without it, and it is a third
- *  of a start's work. */
+/** `readConfig`, loading what a file turns out to need first: the full
+ *  TOML parser (config/toml.ts) and the glob machinery for an `extends`
+ *  glob (kb/globs.ts). Most configurations need neither, and loading them
+ *  is a good part of a start's work. */
 export async function readConfigLoading(ctx: RunContext): Promise<Config> {
-  try {
-    return readConfig(ctx);
-  } catch (err) {
-    if (!(err instanceof NeedsFullToml)) throw err;
+  for (;;) {
+    try {
+      return readConfig(ctx);
+    } catch (err) {
+      if (err instanceof NeedsFullToml) await loadFullToml();
+      else if (err instanceof NeedsGlobEngine) await loadGlobEngine();
+      else throw err;
+    }
   }
-  await loadFullToml();
-  return readConfig(ctx);
 }
 
-/** The configuration for every command but `kb check`. */
+/** Loads what the synchronous code will need for `patterns`, and for
+ *  every enabled topic's `learned` patterns: the glob machinery when one of
+ *  them may be a glob (kb/globs.ts). */
+export async function prepare(config: Config, patterns: readonly string[] = []): Promise<void> {
+  const learned = config.topics.flatMap((t) => (t.enable ? t.learned : []));
+  if ([...patterns, ...learned].some(mayBeGlob)) await loadGlobEngine();
+}
+
+/** Everything the synchronous code may need, whatever the input: for the
+ *  commands that are not run at every prompt (check, mcp, completion). */
+export async function loadEverything(): Promise<void> {
+  await Promise.all([loadFullToml(), loadGlobEngine()]);
+}
+
+/** The configuration for every command but `kb check`, with what its
+ *  `learned` patterns need loaded. */
 export async function workspace(ctx: RunContext): Promise<Config> {
   const config = await readConfigLoading(ctx);
+  await prepare(config);
   const fatal = config.diagnostics.find(isFatal);
   if (fatal) throw new ConfigError(fatal.message, fatal.where);
   for (const d of config.diagnostics) await warn(d.where ? `${d.message} (${d.where})` : d.message);

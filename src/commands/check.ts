@@ -5,7 +5,7 @@
 // binary or non-UTF-8 files. Errors exit 1, warnings alone exit 0.
 import { isAbsolute, relative } from 'node:path';
 import type { Command } from '../cli/command.ts';
-import { explain, readConfigLoading } from '../cli/context.ts';
+import { explain, loadEverything, readConfigLoading } from '../cli/context.ts';
 import { isVerbose } from '../cli/log.ts';
 import { print } from '../cli/output.ts';
 import type { Config, Diagnostic, Topic } from '../config/types.ts';
@@ -31,6 +31,7 @@ const command: Command = {
   },
   async run(ctx) {
     if (ctx.positionals.length > 0) throw new UsageError('kb check takes no arguments', ctx.positionals[0]);
+    await loadEverything();
     const config = await readConfigLoading(ctx);
     if (isVerbose()) await explain(config);
     const summary = check(config);

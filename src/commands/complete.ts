@@ -16,8 +16,7 @@ import { join } from 'node:path';
 import type { ArgsDef } from 'citty';
 import type { Command, RunContext } from '../cli/command.ts';
 import { COMMANDS } from '../cli/commands.ts';
-import { readConfig } from '../cli/context.ts';
-import { loadFullToml } from '../config/toml.ts';
+import { loadEverything, readConfig } from '../cli/context.ts';
 import { GLOBAL_ARGS } from '../cli/globals.ts';
 import { print } from '../cli/output.ts';
 import { TOPIC_FIELD_DEFS } from '../config/fields.ts';
@@ -259,8 +258,8 @@ const command: Command = {
   async run(ctx) {
     let out: string[] = [];
     try {
-      // Configurations are read synchronously below, perhaps several times.
-      await loadFullToml();
+      // Configurations are read and patterns matched synchronously below.
+      await loadEverything();
       out = await candidates(ctx.positionals, liveSources(ctx));
     } catch {
       out = [];

@@ -2,10 +2,12 @@
 
 import { readdirSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import picomatch from 'picomatch';
+import { globEngine, mayBeGlob } from '../kb/globs.ts';
 
+/** Whether an `extends` entry is a glob (the glob machinery is needed, and
+ *  loaded, only when it may be: kb/globs.ts). */
 export function isGlob(pattern: string): boolean {
-  return picomatch.scan(pattern).isGlob;
+  return mayBeGlob(pattern) && globEngine().picomatch.scan(pattern).isGlob;
 }
 
 /** Symlinked or nested directories are walked at most this deep. */
@@ -15,6 +17,7 @@ const MAX_DEPTH = 32;
  *  sorted by path in code-unit order. Hidden files only match a pattern that
  *  names the dot explicitly. */
 export function globFiles(dir: string, pattern: string): string[] {
+  const { picomatch } = globEngine();
   const { base, glob } = picomatch.scan(pattern);
   const start = resolve(dir, base);
   const matches = picomatch(glob);

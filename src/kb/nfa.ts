@@ -25,8 +25,9 @@
 // make the total time super-linear: past the budget, `NfaBudgetError` is
 // thrown and the caller reports the pattern as too expensive.
 
-export class NfaError extends Error {}
-export class NfaBudgetError extends Error {}
+import { Budget, NfaBudgetError, NfaError } from './glob-budget.ts';
+
+export { Budget, NfaBudgetError, NfaError };
 
 export const MAX_STATES = 50_000;
 export const MAX_DEPTH = 200;
@@ -294,17 +295,6 @@ class Builder {
  * character, which ordinary globs (1 to 10 live states) do with room to
  * spare, and which keeps the whole call linear in the size of its input.
  */
-export class Budget {
-  steps = 0;
-  chars = 0;
-  constructor(
-    readonly base = 20_000_000,
-    readonly perChar = 64,
-  ) {}
-  get limit(): number {
-    return this.base + this.perChar * this.chars;
-  }
-}
 
 /** A lookahead whose body is a few fixed-length alternatives of single
  *  characters (and `^` / `$`), like picomatch's `(?!\.)`, `(?=.)` and

@@ -11,11 +11,12 @@
 // pattern whose matching would still cost too much across a topic (a
 // budget linear in the topic's size) is reported instead of hanging.
 
-import picomatch from 'picomatch';
 import type { PatternKind } from './types.ts';
-import { Budget, Nfa, NfaBudgetError, NfaError } from './nfa.ts';
+import { Budget, NfaBudgetError, NfaError } from './glob-budget.ts';
+import { globEngine, mayBeGlob } from './globs.ts';
+import type { Nfa } from './nfa.ts';
 
-export { Budget } from './nfa.ts';
+export { Budget } from './glob-budget.ts';
 
 export const MAX_PATTERN_LENGTH = 1024;
 
@@ -69,7 +70,7 @@ export function classifyPattern(p: string): ClassifiedPattern {
   if (pattern.split(/[\\/]/).includes('..')) {
     return invalid(pattern, '`..` segments are not allowed; patterns cannot leave the topic directory');
   }
-  if (!picomatch.scan(pattern).isGlob) return { kind: 'exact', pattern };
+  if (!mayBeGlob(pattern) || !globEngine().picomatch.scan(pattern).isGlob) return { kind: 'exact', pattern };
   if (nesting(pattern) > MAX_GLOB_NESTING) {
     return invalid(pattern, `braces and parentheses are nested more than ${MAX_GLOB_NESTING} levels deep`);
   }
@@ -135,7 +136,7 @@ function build(pattern: string): Compiled | string {
   const glob = pattern.endsWith('/**') ? pattern + '/*' : pattern;
   let source: string;
   try {
-    source = `^(?:${picomatch.makeRe(glob, GLOB_OPTIONS, true) as unknown as string})$`;
+    source = `^(?:${globEngine().picomatch.makeRe(glob, GLOB_OPTIONS, true) as unknown as string})$`;
     const native = new RegExp(source);
     if (backtracksLinearly(glob)) return { native };
   } catch (err) {
@@ -144,7 +145,7 @@ function build(pattern: string): Compiled | string {
     return `not a valid glob: ${why.length > 100 ? `${why.slice(0, 100)}…` : why}`;
   }
   try {
-    return { nfa: new Nfa(source) };
+    return { nfa: new (globEngine().Nfa)(source) };
   } catch (err) {
     if (err instanceof NfaError) return `not a supported glob: ${err.message}`;
     throw err;

@@ -23,8 +23,7 @@ import {
   ReadResourceRequestSchema,
 } from '@modelcontextprotocol/sdk/types.js';
 import type { RunContext } from '../cli/command.ts';
-import { readConfig } from '../cli/context.ts';
-import { loadFullToml } from '../config/toml.ts';
+import { loadEverything, readConfig } from '../cli/context.ts';
 import { debug } from '../cli/log.ts';
 import { VERSION } from '../version.ts';
 import { INTERNAL_ERROR, KbSession, RequestError } from './kb.ts';
@@ -40,9 +39,9 @@ export async function serve(ctx: RunContext): Promise<number> {
   // Fail fast on what a restart would not fix by itself: no workspace, a bad
   // --cfg or -k. Problems inside the configuration files are reported per
   // request instead, so that fixing them needs no restart.
-  // The session reads the configuration on every request, synchronously:
-  // the full TOML parser is loaded once, up front.
-  await loadFullToml();
+  // The session reads the configuration and matches patterns on every
+  // request, synchronously: what that may need is loaded once, up front.
+  await loadEverything();
   const config = readConfig(ctx);
   await debug(`kb mcp: serving workspace ${config.root} on stdio`);
 
