@@ -4,7 +4,7 @@
 import { homedir } from 'node:os';
 import { loadConfig } from '../config/load.ts';
 import { loadFullToml, NeedsFullToml } from '../config/toml.ts';
-import { loadGlobEngine, mayBeGlob, NeedsGlobEngine } from '../kb/globs.ts';
+import { loadGlobEngine, NeedsGlobEngine, needsGlobEngine } from '../kb/globs.ts';
 import type { Config, Diagnostic } from '../config/types.ts';
 import { ConfigError } from '../errors.ts';
 import type { RunContext } from './command.ts';
@@ -49,7 +49,7 @@ export async function readConfigLoading(ctx: RunContext): Promise<Config> {
  *  them may be a glob (kb/globs.ts). */
 export async function prepare(config: Config, patterns: readonly string[] = []): Promise<void> {
   const learned = config.topics.flatMap((t) => (t.enable ? t.learned : []));
-  if ([...patterns, ...learned].some(mayBeGlob)) await loadGlobEngine();
+  if ([...patterns, ...learned].some(needsGlobEngine)) await loadGlobEngine();
 }
 
 /** Everything the synchronous code may need, whatever the input: for the

@@ -36,7 +36,13 @@ export function globEngine(): GlobEngine {
  *  pattern as a glob. */
 const GLOB_CHARACTER = /[*?[{(]/;
 
-/** Whether `pattern` may be a glob (and so may need the machinery). */
+/** Whether `pattern` may be a glob. */
 export function mayBeGlob(pattern: string): boolean {
   return GLOB_CHARACTER.test(pattern);
+}
+
+/** Whether using `pattern` may need the machinery: it may be a glob, and
+ *  is not `**` (load everything), which pattern.ts knows without it. */
+export function needsGlobEngine(pattern: string): boolean {
+  return mayBeGlob(pattern) && pattern.replace(/^(\.\/)+/, '') !== '**';
 }

@@ -70,6 +70,7 @@ export function classifyPattern(p: string): ClassifiedPattern {
   if (pattern.split(/[\\/]/).includes('..')) {
     return invalid(pattern, '`..` segments are not allowed; patterns cannot leave the topic directory');
   }
+  if (pattern === '**') return { kind: 'glob', pattern }; // the common one, known without picomatch
   if (!mayBeGlob(pattern) || !globEngine().picomatch.scan(pattern).isGlob) return { kind: 'exact', pattern };
   if (nesting(pattern) > MAX_GLOB_NESTING) {
     return invalid(pattern, `braces and parentheses are nested more than ${MAX_GLOB_NESTING} levels deep`);

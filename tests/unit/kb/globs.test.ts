@@ -4,7 +4,7 @@
 import { describe, test, expect } from 'bun:test';
 import fc from 'fast-check';
 import picomatch from 'picomatch';
-import { globEngine, mayBeGlob } from '../../../src/kb/globs.ts';
+import { globEngine, mayBeGlob, needsGlobEngine } from '../../../src/kb/globs.ts';
 import { classifyPattern } from '../../../src/kb/pattern.ts';
 
 describe('mayBeGlob', () => {
@@ -32,6 +32,12 @@ describe('mayBeGlob', () => {
       expect(mayBeGlob(p)).toBe(true);
       expect(classifyPattern(p).kind).toBe('glob');
     }
+  });
+
+  test('`**` needs no machinery; other globs do', () => {
+    expect(['**', './**', './/**'].map(needsGlobEngine)).toEqual([false, false, true]);
+    expect(['*', 'a/**', '**/x', 'notes'].map(needsGlobEngine)).toEqual([true, true, true, false]);
+    expect(classifyPattern('./**')).toEqual({ kind: 'glob', pattern: '**' });
   });
 
   test('the machinery is loaded in tests (tests/support/on-demand.ts)', () => {
