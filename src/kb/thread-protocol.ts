@@ -5,6 +5,7 @@
 // list by an atomic counter, a chunk at a time, so either can sniff any file
 // and none is sniffed twice.
 
+import { sniffFile } from './sniff.ts';
 import type { SniffResult } from './types.ts';
 
 /** Indices into a job's control words (an Int32Array over shared memory). */
@@ -39,3 +40,21 @@ export interface SniffJob {
 }
 
 export const PATH_SEPARATOR = '\0';
+
+/** One thread's share of a job: takes chunks of files until none is left
+ *  (or the job is stopped), sniffs them, and counts them done. Both threads
+ *  run it on the same list. Returns how many files this thread sniffed. */
+export function sniffShare(paths: readonly string[], control: Int32Array, results: Uint8Array): number {
+  const n = paths.length;
+  let mine = 0;
+  for (;;) {
+    if (Atomics.load(control, STOP) !== 0) return mine;
+    const from = Atomics.add(control, NEXT, SNIFF_CHUNK);
+    if (from >= n) return mine;
+    const to = Math.min(from + SNIFF_CHUNK, n);
+    for (let i = from; i < to; i++) results[i] = sniffCode(sniffFile(paths[i]));
+    Atomics.add(control, DONE, to - from);
+    Atomics.notify(control, DONE);
+    mine += to - from;
+  }
+}

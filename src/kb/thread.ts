@@ -18,7 +18,7 @@
 import { readerThreadUrl } from '../threads.ts';
 import { sniffFile } from './sniff.ts';
 import type { SniffResult } from './types.ts';
-import { CONTROL_WORDS, DONE, NEXT, PATH_SEPARATOR, SNIFF_CHUNK, sniffCode, sniffResult, STOP, type SniffJob } from './thread-protocol.ts';
+import { CONTROL_WORDS, DONE, PATH_SEPARATOR, sniffCode, sniffResult, sniffShare, STOP, type SniffJob } from './thread-protocol.ts';
 
 /** Jobs with fewer files are done on the main thread alone: starting the
  *  thread costs about as much as a few hundred reads. */
@@ -67,18 +67,7 @@ function sniffBatch(paths: readonly string[]): SniffBatch {
 /** The main thread's share of a batch: whatever nobody has taken yet.
  *  Returns how many files that was. */
 function sniffHere(batch: SniffBatch): number {
-  const { paths, control, results } = batch;
-  const n = paths.length;
-  let here = 0;
-  for (;;) {
-    const from = Atomics.add(control, NEXT, SNIFF_CHUNK);
-    if (from >= n) break;
-    const to = Math.min(from + SNIFF_CHUNK, n);
-    for (let i = from; i < to; i++) results[i] = sniffCode(sniffFile(paths[i]));
-    Atomics.add(control, DONE, to - from);
-    here += to - from;
-  }
-  return here;
+  return sniffShare(batch.paths, batch.control, batch.results);
 }
 
 /** Waits for the files the reader thread took; should it stall, sniffs
