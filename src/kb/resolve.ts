@@ -78,14 +78,11 @@ export function resolvePatterns(subjects: readonly Subject[], patterns: readonly
         continue;
       }
     }
-    if (patterns.length === 1) {
-      // One pattern selects each subject at most once: no de-duplication
-      // (a glob over a whole topic selects thousands).
-      perPattern.push({ pattern: raw, kind: c.kind, slugs: selected.map((m) => m.subject.slug) });
-      return { matches: selected, perPattern };
-    }
-    for (const m of selected) add(m.subject, m.exact);
     perPattern.push({ pattern: raw, kind: c.kind, slugs: selected.map((m) => m.subject.slug) });
+    // One pattern selects each subject at most once: no de-duplication (a
+    // glob over a whole topic selects thousands).
+    if (patterns.length === 1) return { matches: selected, perPattern };
+    for (const m of selected) add(m.subject, m.exact);
   }
   return { matches: [...bySlug.values()], perPattern };
 }
