@@ -47,7 +47,7 @@ export async function readConfigLoading(ctx: RunContext): Promise<Config> {
 /** Loads what the synchronous code will need for `patterns`, and for
  *  every enabled topic's `learned` patterns: the glob machinery when one of
  *  them may be a glob (kb/globs.ts). */
-export async function prepare(config: Config, patterns: readonly string[] = []): Promise<void> {
+async function prepare(config: Config, patterns: readonly string[] = []): Promise<void> {
   const learned = config.topics.flatMap((t) => (t.enable ? t.learned : []));
   if ([...patterns, ...learned].some(needsGlobEngine)) await loadGlobEngine();
 }
@@ -59,10 +59,10 @@ export async function loadEverything(): Promise<void> {
 }
 
 /** The configuration for every command but `kb check`, with what its
- *  `learned` patterns need loaded. */
-export async function workspace(ctx: RunContext): Promise<Config> {
+ *  `learned` patterns and `patterns` (a learn call's) need loaded. */
+export async function workspace(ctx: RunContext, patterns: readonly string[] = []): Promise<Config> {
   const config = await readConfigLoading(ctx);
-  await prepare(config);
+  await prepare(config, patterns);
   const fatal = config.diagnostics.find(isFatal);
   if (fatal) throw new ConfigError(fatal.message, fatal.where);
   for (const d of config.diagnostics) await warn(d.where ? `${d.message} (${d.where})` : d.message);

@@ -3,7 +3,7 @@
 // The model-facing text (result or error) goes to stdout; exit 1 on a tool
 // error, 2 on wrong usage of kb itself.
 import type { Command } from '../cli/command.ts';
-import { prepare, workspace } from '../cli/context.ts';
+import { workspace } from '../cli/context.ts';
 import { debug, warn } from '../cli/log.ts';
 import { Output, print } from '../cli/output.ts';
 import { UsageError } from '../errors.ts';
@@ -24,8 +24,7 @@ const command: Command = {
       print(renderBadArguments(parsed.problem));
       return 1;
     }
-    const config = await workspace(ctx);
-    if (parsed.args.subjects) await prepare(config, parsed.args.subjects);
+    const config = await workspace(ctx, parsed.args.subjects ?? []);
     // The core is shared with `kb mcp` (src/tool/run.ts); here its text is
     // streamed to stdout as it is produced, subjects as the bytes of their
     // files (no decoding and re-encoding; each body is written before the
