@@ -41,8 +41,15 @@ export function mayBeGlob(pattern: string): boolean {
   return GLOB_CHARACTER.test(pattern);
 }
 
+/** `pattern` without its leading `./`s (a leading `./` is ignored). */
+export function withoutDotSlash(pattern: string): string {
+  let p = pattern;
+  while (p.startsWith('./')) p = p.slice(2);
+  return p;
+}
+
 /** Whether using `pattern` may need the machinery: it may be a glob, and
  *  is not `**` (load everything), which pattern.ts knows without it. */
 export function needsGlobEngine(pattern: string): boolean {
-  return mayBeGlob(pattern) && pattern.replace(/^(\.\/)+/, '') !== '**';
+  return mayBeGlob(pattern) && withoutDotSlash(pattern) !== '**';
 }

@@ -13,7 +13,7 @@
 
 import type { PatternKind } from './types.ts';
 import { Budget, NfaBudgetError, NfaError } from './glob-budget.ts';
-import { globEngine, mayBeGlob } from './globs.ts';
+import { globEngine, mayBeGlob, withoutDotSlash } from './globs.ts';
 import type { Nfa } from './nfa.ts';
 
 export { Budget } from './glob-budget.ts';
@@ -61,8 +61,7 @@ export function classifyPattern(p: string): ClassifiedPattern {
   if (p.length > MAX_PATTERN_LENGTH) {
     return invalid(p, `the pattern is longer than ${MAX_PATTERN_LENGTH} characters`);
   }
-  let pattern = p;
-  while (pattern.startsWith('./')) pattern = pattern.slice(2);
+  const pattern = withoutDotSlash(p);
   if (pattern === '') return invalid(p, 'the pattern is empty');
   if (pattern.startsWith('/') || pattern.startsWith('\\') || /^[A-Za-z]:([\\/]|$)/.test(pattern)) {
     return invalid(pattern, 'absolute paths are not allowed; patterns are relative to the topic directory');
