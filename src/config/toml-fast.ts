@@ -37,8 +37,7 @@ export function parseSimpleToml(text: string): Table | undefined {
     const crlf = raw.endsWith('\r');
     const line = crlf ? raw.slice(0, -1) : raw;
     if (CONTROL.test(line)) return undefined;
-    let start = 0;
-    while (line.charCodeAt(start) === 32 || line.charCodeAt(start) === 9) start++;
+    const start = skipBlanks(line, 0);
     if (start === line.length) continue;
     if (line.charCodeAt(start) === 35 /* # */) {
       if (crlf) return undefined;
@@ -157,6 +156,13 @@ function value(s: string, at: number): Parsed | undefined {
   return undefined; // numbers, dates, inline tables...
 }
 
+/** The index of the first character at or after `i` that is not a space
+ *  or a tab. */
+function skipBlanks(s: string, i: number): number {
+  while (s.charCodeAt(i) === 32 || s.charCodeAt(i) === 9) i++;
+  return i;
+}
+
 /** What may follow a bare value. */
 function boundary(s: string, at: number): boolean {
   if (at >= s.length) return true;
@@ -169,15 +175,14 @@ function array(s: string, at: number): Parsed | undefined {
   const items: string[] = [];
   let i = at + 1;
   for (;;) {
-    while (s.charCodeAt(i) === 32 || s.charCodeAt(i) === 9) i++;
+    i = skipBlanks(s, i);
     if (s.charCodeAt(i) === 93 /* ] */) return { value: items, end: i + 1 };
     const c = s.charCodeAt(i);
     if (c !== 34 && c !== 39) return undefined; // not a string (or the array goes on below)
     const item = string(s, i);
     if (item === undefined) return undefined;
     items.push(item.value as string);
-    i = item.end;
-    while (s.charCodeAt(i) === 32 || s.charCodeAt(i) === 9) i++;
+    i = skipBlanks(s, item.end);
     if (s.charCodeAt(i) === 44 /* , */) i++;
     else if (s.charCodeAt(i) !== 93) return undefined;
   }
