@@ -2,7 +2,7 @@
 // the preload in tests/support/cleanup.ts (bunfig.toml). A module-level
 // afterAll would run for the first test file that imports its module only,
 // and bun test fires no process exit event.
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -17,4 +17,19 @@ export function makeTempDir(prefix: string): string {
 
 export function removeTempDirs(): void {
   for (const dir of made.splice(0)) rmSync(dir, { recursive: true, force: true });
+}
+
+/** A fresh directory (removed after the run) and a writer of numbered files
+ *  in it: `file(content)` writes `f0`, `f1`... and returns its path. */
+export function tempFiles(prefix: string): { root: string; file: (content: string | Uint8Array) => string } {
+  const root = makeTempDir(prefix);
+  let n = 0;
+  return {
+    root,
+    file(content) {
+      const p = join(root, `f${n++}`);
+      writeFileSync(p, content);
+      return p;
+    },
+  };
 }

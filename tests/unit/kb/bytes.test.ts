@@ -1,23 +1,15 @@
 // The bytes path (src/kb/bytes.ts) must produce exactly the UTF-8 encoding
 // of the string path (readSubject + formatContent + the renderers' trims).
-import { describe, test, expect, afterAll } from 'bun:test';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { describe, test, expect } from 'bun:test';
 import { join } from 'node:path';
 import { formatBytes, longestBacktickRunBytes, readSubjectBytes, trimEndLength, trimNewlinesLength } from '../../../src/kb/bytes.ts';
 import { formatContent, longestBacktickRun } from '../../../src/kb/format.ts';
 import { readSubject } from '../../../src/kb/read.ts';
 import { trimTrailingNewlines } from '../../../src/render/text.ts';
 import { rng } from '../../support/rng.ts';
+import { tempFiles } from '../../support/temp.ts';
 
-const root = mkdtempSync(join(tmpdir(), 'kb-bytes-'));
-afterAll(() => rmSync(root, { recursive: true, force: true }));
-let n = 0;
-function file(content: string | Uint8Array): string {
-  const p = join(root, `f${n++}`);
-  writeFileSync(p, content);
-  return p;
-}
+const { root, file } = tempFiles('kb-bytes-');
 
 const enc = new TextEncoder();
 // ignoreBOM: a leading U+FEFF in the test text is content, not a mark to drop.

@@ -1,17 +1,10 @@
-import { describe, test, expect, afterAll } from 'bun:test';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { describe, test, expect } from 'bun:test';
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { readSubject } from '../../../src/kb/read.ts';
+import { tempFiles } from '../../support/temp.ts';
 
-const root = mkdtempSync(join(tmpdir(), 'kb-read-'));
-afterAll(() => rmSync(root, { recursive: true, force: true }));
-let n = 0;
-function file(bytes: Uint8Array | string): string {
-  const p = join(root, `f${n++}`);
-  writeFileSync(p, bytes);
-  return p;
-}
+const { root, file } = tempFiles('kb-read-');
 
 describe('readSubject', () => {
   test('small text file', () => {

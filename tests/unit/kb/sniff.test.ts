@@ -1,20 +1,14 @@
-import { describe, test, expect, afterAll, spyOn } from 'bun:test';
+import { describe, test, expect, spyOn } from 'bun:test';
 import * as fs from 'node:fs';
-import { chmodSync, closeSync, constants, mkdirSync, mkdtempSync, openSync, readSync, rmSync, writeFileSync, writeSync } from 'node:fs';
+import { chmodSync, closeSync, constants, mkdirSync, openSync, readSync, writeSync } from 'node:fs';
 import { execFileSync } from 'node:child_process';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { isBinaryHead, sniffBinary, sniffFile, SNIFF_BYTES } from '../../../src/kb/sniff.ts';
 import { readSubject } from '../../../src/kb/read.ts';
+import { tempFiles } from '../../support/temp.ts';
 
-const root = mkdtempSync(join(tmpdir(), 'kb-sniff-'));
-afterAll(() => rmSync(root, { recursive: true, force: true }));
-let n = 0;
-function file(bytes: Uint8Array | string): string {
-  const p = join(root, `f${n++}`);
-  writeFileSync(p, bytes);
-  return p;
-}
+const { root, file } = tempFiles('kb-sniff-');
+let fifos = 0;
 function bytesWithNulAt(size: number, at: number): Uint8Array {
   const b = new Uint8Array(size).fill(0x61);
   if (at >= 0) b[at] = 0;
@@ -84,7 +78,7 @@ describe('isBinaryHead', () => {
 // the pipe afterwards was not read.
 describe.skipIf(process.platform === 'win32')('at most 8192 bytes are read from a binary file', () => {
   function pipeWith(data: Uint8Array): { path: string; writer: number; drain: () => number } {
-    const path = join(root, `fifo${n++}`);
+    const path = join(root, `fifo${fifos++}`);
     execFileSync('mkfifo', [path]);
     const writer = openSync(path, 'r+'); // keeps the pipe open, never blocks on Linux
     writeSync(writer, data);
