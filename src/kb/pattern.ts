@@ -14,7 +14,7 @@
 import type { PatternKind } from './types.ts';
 import { Budget, NfaBudgetError, NfaError } from './glob-budget.ts';
 import { globEngine, mayBeGlob, withoutDotSlash } from './globs.ts';
-import type { Nfa } from './nfa.ts';
+import type { Nfa as NfaType } from './nfa.ts';
 
 export { Budget } from './glob-budget.ts';
 
@@ -94,7 +94,7 @@ function nesting(glob: string): number {
 
 /** A compiled glob: the native regex when it is safe to run (see
  *  `backtracksLinearly`), else the NFA. */
-type Compiled = { native: RegExp } | { nfa: Nfa };
+type Compiled = { native: RegExp } | { nfa: NfaType };
 
 // Compiled globs, by pattern: a call may repeat a pattern, and classifying
 // then matching compiles each once. Bounded, oldest dropped first.
@@ -134,9 +134,12 @@ function compile(pattern: string): Compiled | string {
 function build(pattern: string): Compiled | string {
   // picomatch lets `dir/**` match `dir`; `dir/**/*` requires one more level.
   const glob = pattern.endsWith('/**') ? pattern + '/*' : pattern;
+  // Outside the try: a machinery not loaded is a bug to surface, not an
+  // invalid glob.
+  const { picomatch, Nfa } = globEngine();
   let source: string;
   try {
-    source = `^(?:${globEngine().picomatch.makeRe(glob, GLOB_OPTIONS, true) as unknown as string})$`;
+    source = `^(?:${picomatch.makeRe(glob, GLOB_OPTIONS, true) as unknown as string})$`;
     const native = new RegExp(source);
     if (backtracksLinearly(glob)) return { native };
   } catch (err) {
@@ -145,7 +148,7 @@ function build(pattern: string): Compiled | string {
     return `not a valid glob: ${why.length > 100 ? `${why.slice(0, 100)}…` : why}`;
   }
   try {
-    return { nfa: new (globEngine().Nfa)(source) };
+    return { nfa: new Nfa(source) };
   } catch (err) {
     if (err instanceof NfaError) return `not a supported glob: ${err.message}`;
     throw err;
