@@ -4,7 +4,7 @@
 // render --help. Repeatable flags collect every value in order; an unknown
 // flag is a usage error (exit 2).
 import type { ArgsDef } from 'citty';
-import { UsageError } from '../errors.ts';
+import { UsageError } from '../shared/errors.ts';
 
 /** Flags that may be given more than once; their values are collected. */
 export const REPEATABLE = new Set(['cfg', 'knowledge']);

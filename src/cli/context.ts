@@ -4,11 +4,11 @@
 import { homedir } from 'node:os';
 import { loadConfig } from '../config/load.ts';
 import { loadFullToml, NeedsFullToml } from '../config/toml.ts';
-import { loadGlobEngine, NeedsGlobEngine, needsGlobEngine } from '../kb/globs.ts';
+import { loadGlobEngine, NeedsGlobEngine, needsGlobEngine } from '../glob/index.ts';
 import type { Config, Diagnostic } from '../config/types.ts';
-import { ConfigError } from '../errors.ts';
+import { ConfigError } from '../shared/errors.ts';
 import type { RunContext } from './command.ts';
-import { debug, isVerbose, warn } from './log.ts';
+import { debug, isVerbose, warn } from '../shared/log.ts';
 
 /** Diagnostics that make a configuration unusable for anything but `kb check`. */
 const FATAL = new Set(['toml-syntax', 'wrong-type', 'extends-cycle', 'missing-subjects']);

@@ -1,13 +1,13 @@
 // Finds the command, parses its arguments strictly, runs it, and turns every
 // failure into `error: <what> (<where>)` on stderr with a non-zero exit.
 import type { ArgsDef } from 'citty';
-import { KbError, UsageError, describe } from '../errors.ts';
+import { KbError, UsageError, describe } from '../shared/errors.ts';
 import { parseArgv } from './argv.ts';
-import { COMMANDS } from './commands.ts';
+import { COMMANDS } from './registry.ts';
 import { GLOBAL_ARGS, globalsOf } from './globals.ts';
-import { setVerbose } from './log.ts';
+import { setVerbose } from '../shared/log.ts';
 import { PipeClosed, print } from './output.ts';
-import { VERSION } from '../version.ts';
+import { VERSION } from '../shared/version.ts';
 
 const VALUE_FLAGS = new Set(['-w', '--workspace', '-c', '--cfg', '-k', '--knowledge']);
 

@@ -5,14 +5,13 @@
 // concatenation, one copy per byte. A closed pipe
 // (`kb learn docs '**' | head`) ends the output quietly.
 import { Buffer } from 'node:buffer';
-import { writeSync } from 'node:fs';
+import { writeAll } from '../shared/stdio.ts';
+
+export { PipeClosed, print } from '../shared/stdio.ts';
 
 /** Size of the output buffer, and of the writes that empty it. */
 const CHUNK = 1 << 17;
-const sleeper = new Int32Array(new SharedArrayBuffer(4));
 const encoder = new TextEncoder();
-
-export class PipeClosed extends Error {}
 
 export class Output {
   private buf: Buffer | undefined;
@@ -82,36 +81,5 @@ export class Output {
     const n = this.len;
     this.len = 0;
     writeAll(this.fd, this.buf.subarray(0, n));
-  }
-}
-
-function writeAll(fd: number, data: Uint8Array): void {
-  let off = 0;
-  while (off < data.length) {
-    try {
-      off += writeSync(fd, data, off, data.length - off);
-    } catch (e) {
-      const code = (e as NodeJS.ErrnoException).code;
-      if (code === 'EAGAIN') {
-        Atomics.wait(sleeper, 0, 0, 1); // the reader is slow: wait 1 ms, retry
-        continue;
-      }
-      if (code === 'EPIPE') throw new PipeClosed();
-      throw e;
-    }
-  }
-}
-
-/** Writes one whole text to stdout (used for small outputs). */
-export function print(s: string): void {
-  if (s.length > 0) writeAll(1, encoder.encode(s));
-}
-
-/** Writes a message to stderr; a closed or failing stderr is ignored. */
-export function printError(s: string): void {
-  try {
-    if (s.length > 0) writeAll(2, encoder.encode(s));
-  } catch {
-    // Nowhere left to report it.
   }
 }

@@ -10,7 +10,7 @@
 // tools and are accepted without effect. Errors are UsageErrors whose `where`
 // names the flag or variable.
 
-import { UsageError } from '../errors.ts';
+import { UsageError } from '../shared/errors.ts';
 import { type FieldDef, KB_KEY, TOPIC_KEY, article, fieldDef, hasType, isTable, typeLabel, typeName } from './fields.ts';
 import type { Op } from './merge.ts';
 import { depthMessage, tooDeep } from './depth.ts';

@@ -2,7 +2,7 @@
 
 import { statSync } from 'node:fs';
 import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
-import { ConfigError } from '../errors.ts';
+import { ConfigError } from '../shared/errors.ts';
 
 function isDirectory(path: string): boolean {
   return statSync(path, { throwIfNoEntry: false })?.isDirectory() ?? false;

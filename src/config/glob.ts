@@ -2,7 +2,7 @@
 
 import { readdirSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { globEngine, mayBeGlob } from '../kb/globs.ts';
+import { globEngine, mayBeGlob } from '../glob/index.ts';
 
 /** Whether an `extends` entry is a glob (the glob machinery is needed, and
  *  loaded, only when it may be: kb/globs.ts). */

@@ -1,6 +1,6 @@
 // -k/--knowledge TOPIC/PATTERN: appends PATTERN to kb.topic.TOPIC.learned.
 
-import { ConfigError, UsageError } from '../errors.ts';
+import { ConfigError, UsageError } from '../shared/errors.ts';
 import { KB_KEY, TOPIC_KEY } from './fields.ts';
 import type { Layer } from './merge.ts';
 

@@ -5,7 +5,7 @@
 
 import { statSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { ConfigError } from '../errors.ts';
+import { ConfigError } from '../shared/errors.ts';
 import type { Config } from './types.ts';
 import { assignmentOp, parseCfg } from './assign.ts';
 import { baseConfigFiles, displayPath, findWorkspace, globalConfigDir } from './discover.ts';

@@ -24,9 +24,9 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import type { RunContext } from '../cli/command.ts';
 import { loadEverything, readConfig } from '../cli/context.ts';
-import { debug } from '../cli/log.ts';
-import { VERSION } from '../version.ts';
-import { INTERNAL_ERROR, KbSession, RequestError } from './kb.ts';
+import { debug } from '../shared/log.ts';
+import { VERSION } from '../shared/version.ts';
+import { INTERNAL_ERROR, KbSession, RequestError } from './session.ts';
 
 const INSTRUCTIONS =
   'A file-based knowledge base of topics and subjects. The `knowledge` prompt is the system-prompt section that lists the topics; ' +

@@ -2,7 +2,7 @@
 // the same text as `subjectBlock` and `endWithNewline` (render/prompt.ts,
 // render/text.ts) produce for the content as a string, with the file's bytes
 // left in place. tests/unit/render/bytes.test.ts compares the two.
-import { trimNewlinesLength, type FormattedBytes } from '../kb/bytes.ts';
+import { trimNewlinesLength, type FormattedBytes } from '../kb/content/body.ts';
 import { quoted, trimTrailingNewlines } from './text.ts';
 
 /** `head` + `body` + `tail`, to be written in that order (a learn result

@@ -1,5 +1,5 @@
 // Small text rules shared by every renderer.
-import { CONTROL, escapeControls } from '../kb/controls.ts';
+import { CONTROL, escapeControls } from '../shared/controls.ts';
 
 /** A backslash, a quote, or a control character: what `quoted` escapes. */
 const NEEDS_ESCAPE = new RegExp(`["\\\\]|${CONTROL.source}`);

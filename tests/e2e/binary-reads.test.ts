@@ -15,10 +15,10 @@ import * as fs from 'node:fs';
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import type { Topic } from '../../src/config/types.ts';
-import { readSubjectBytes } from '../../src/kb/bytes.ts';
-import { readSubject } from '../../src/kb/read.ts';
-import { sniffBinary, sniffFile } from '../../src/kb/sniff.ts';
-import { hasLearnable, hasListable, listable, loadLearned, loadPatterns, openTopic } from '../../src/kb/topic.ts';
+import { readSubjectBytes } from '../../src/kb/content/body.ts';
+import { readSubject } from '../../src/kb/fs/read.ts';
+import { sniffBinary, sniffFile } from '../../src/kb/fs/probe.ts';
+import { hasLearnable, hasListable, listable, loadLearned, loadPatterns, openTopic } from '../../src/kb/index/view.ts';
 import { BIN, fixture, run, BINARY } from './harness.ts';
 
 const LIMIT = 8192;

@@ -7,7 +7,7 @@
 import { afterAll, describe, expect, test } from 'bun:test';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { LIMITS } from '../../src/tool/args.ts';
+import { LIMITS } from '../../src/app/args.ts';
 import { cleanup, BIN, expectNoCrash, hasProgram, kbMeasured, tempDir, workspace, type Measured } from './helpers.ts';
 
 afterAll(cleanup);

@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadConfig } from '../../src/config/load.ts';
 import type { Config } from '../../src/config/types.ts';
-import { KbError } from '../../src/errors.ts';
+import { KbError } from '../../src/shared/errors.ts';
 import { cleanup, expectNoCrash, kb, workspace } from './helpers.ts';
 
 afterAll(cleanup);

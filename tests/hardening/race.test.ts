@@ -8,9 +8,9 @@ import { execFileSync, spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import { join } from 'node:path';
 import type { Topic } from '../../src/config/types.ts';
-import { MAX_SUBJECT_BYTES } from '../../src/kb/read.ts';
-import { loadPatterns, openTopic, type LoadItem } from '../../src/kb/topic.ts';
-import { walk } from '../../src/kb/walk.ts';
+import { MAX_SUBJECT_BYTES } from '../../src/kb/fs/read.ts';
+import { loadPatterns, openTopic, type LoadItem } from '../../src/kb/index/view.ts';
+import { walk } from '../../src/kb/fs/walk.ts';
 import { cleanup, expectNoCrash, kbMeasured, tempDir, workspace } from './helpers.ts';
 
 afterAll(cleanup);
@@ -72,7 +72,7 @@ describe('the tree changes between the walk and the reads', () => {
   });
 
   test('a file that grows past the limit while it is read stops the read there', async () => {
-    const { readSubject } = await import('../../src/kb/read.ts');
+    const { readSubject } = await import('../../src/kb/fs/read.ts');
     const dir = tempDir();
     const p = join(dir, 'log.md');
     writeFileSync(p, 'x'.repeat(10_000));

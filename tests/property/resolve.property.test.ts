@@ -4,11 +4,11 @@
 import { describe, expect, test } from 'bun:test';
 import fc from 'fast-check';
 import picomatch from 'picomatch';
-import type { Subject } from '../../src/kb/types.ts';
-import { classifyPattern, compileGlob } from '../../src/kb/pattern.ts';
-import { Nfa } from '../../src/kb/nfa.ts';
-import { resolvePatterns } from '../../src/kb/resolve.ts';
-import { compareCodeUnits, describePath } from '../../src/kb/slug.ts';
+import type { Subject } from '../../src/kb/index/types.ts';
+import { classifyPattern, compileGlob } from '../../src/glob/pattern.ts';
+import { Nfa } from '../../src/glob/nfa.ts';
+import { resolvePatterns } from '../../src/kb/index/resolve.ts';
+import { compareCodeUnits, describePath } from '../../src/kb/index/slug.ts';
 import { FILE_PATH, GLOB, HOSTILE, NAME, PATTERN } from './generators.ts';
 
 const RUNS = Number(process.env.KB_PROPERTY_RUNS ?? 3000);

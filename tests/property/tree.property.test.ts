@@ -10,8 +10,8 @@ import * as fs from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import type { Topic } from '../../src/config/types.ts';
-import { readSubject } from '../../src/kb/read.ts';
-import { hasLearnable, hasListable, listable, loadLearned, loadPatterns, openTopic, type LoadItem } from '../../src/kb/topic.ts';
+import { readSubject } from '../../src/kb/fs/read.ts';
+import { hasLearnable, hasListable, listable, loadLearned, loadPatterns, openTopic, type LoadItem } from '../../src/kb/index/view.ts';
 import { NAME, PATTERN, TREE } from './generators.ts';
 
 const RUNS = Number(process.env.KB_PROPERTY_RUNS ?? 3000);

@@ -3,6 +3,6 @@
 // parser, src/config/toml.ts; the glob machinery, src/kb/globs.ts) is
 // loaded once for the whole run.
 import { loadFullToml } from '../../src/config/toml.ts';
-import { loadGlobEngine } from '../../src/kb/globs.ts';
+import { loadGlobEngine } from '../../src/glob/index.ts';
 
 await Promise.all([loadFullToml(), loadGlobEngine()]);

@@ -1,8 +1,8 @@
 // Shortcuts taken for speed must give exactly what the general code gives.
 import { describe, test, expect } from 'bun:test';
 import picomatch from 'picomatch';
-import { escapeControls } from '../../src/kb/controls.ts';
-import { compileGlob } from '../../src/kb/pattern.ts';
+import { escapeControls } from '../../src/shared/controls.ts';
+import { compileGlob } from '../../src/glob/pattern.ts';
 import { quoted } from '../../src/render/text.ts';
 
 /** Every string over `alphabet` up to `depth` characters long. */

@@ -3,7 +3,7 @@
 import { describe, expect, test } from 'bun:test';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
-import { mimeTypeOf, parseSubjectUri, splitKnowledge, subjectUri } from '../../src/mcp/kb.ts';
+import { mimeTypeOf, parseSubjectUri, splitKnowledge, subjectUri } from '../../src/mcp/session.ts';
 
 describe('kb:// URIs', () => {
   test('each component is percent-encoded; parsing inverts it', () => {

@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'bun:test';
 import { parseArgv } from '../../../src/cli/argv.ts';
 import { GLOBAL_ARGS } from '../../../src/cli/globals.ts';
-import { UsageError } from '../../../src/errors.ts';
+import { UsageError } from '../../../src/shared/errors.ts';
 
 const DEFS = { ...GLOBAL_ARGS, format: { type: 'enum' as const, options: ['text', 'json'] }, args: { type: 'string' as const } };
 

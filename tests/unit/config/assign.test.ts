@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'bun:test';
 import { assignmentOp, parseCfg } from '../../../src/config/assign.ts';
-import { UsageError } from '../../../src/errors.ts';
+import { UsageError } from '../../../src/shared/errors.ts';
 
 /** The op a --cfg assignment makes (parse + coerce). */
 function op(text: string) {

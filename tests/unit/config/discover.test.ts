@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'bun:test';
 import { join } from 'node:path';
 import { baseConfigFiles, displayPath, findWorkspace, globalConfigDir } from '../../../src/config/discover.ts';
-import { ConfigError } from '../../../src/errors.ts';
+import { ConfigError } from '../../../src/shared/errors.ts';
 import { tree } from './tmp.ts';
 
 describe('NOTES 19: workspace root', () => {

@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'bun:test';
 import { envLayers, matchTopic } from '../../../src/config/env.ts';
-import { UsageError } from '../../../src/errors.ts';
+import { UsageError } from '../../../src/shared/errors.ts';
 
 const TOPICS = ['project', 'code_review', 'ast-grep', 'Mixed'];
 

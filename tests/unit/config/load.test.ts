@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'bun:test';
 import { join } from 'node:path';
 import { type LoadOptions, loadConfig } from '../../../src/config/load.ts';
-import { ConfigError, KbError, UsageError } from '../../../src/errors.ts';
+import { ConfigError, KbError, UsageError } from '../../../src/shared/errors.ts';
 import { tree } from './tmp.ts';
 
 /** A workspace `ws` (with `.jp/`) and a home directory `home` under `dir`. */

@@ -2,9 +2,9 @@
 // of the string path (readSubject + formatContent + the renderers' trims).
 import { describe, test, expect } from 'bun:test';
 import { join } from 'node:path';
-import { formatBytes, longestBacktickRunBytes, readSubjectBytes, trimEndLength, trimNewlinesLength } from '../../../src/kb/bytes.ts';
-import { formatContent, longestBacktickRun } from '../../../src/kb/format.ts';
-import { readSubject } from '../../../src/kb/read.ts';
+import { formatBytes, longestBacktickRunBytes, readSubjectBytes, trimEndLength, trimNewlinesLength } from '../../../src/kb/content/body.ts';
+import { formatContent, longestBacktickRun } from '../../../src/kb/content/format.ts';
+import { readSubject } from '../../../src/kb/fs/read.ts';
 import { trimTrailingNewlines } from '../../../src/render/text.ts';
 import { rng } from '../../support/rng.ts';
 import { tempFiles } from '../../support/temp.ts';

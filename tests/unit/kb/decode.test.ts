@@ -1,5 +1,5 @@
 import { describe, test, expect } from 'bun:test';
-import { decodeText, encodingOf } from '../../../src/kb/decode.ts';
+import { decodeText, encodingOf } from '../../../src/kb/fs/decode.ts';
 
 const u8 = (...b: number[]) => new Uint8Array(b);
 const utf8 = (s: string) => new TextEncoder().encode(s);

@@ -1,5 +1,5 @@
 import { describe, test, expect } from 'bun:test';
-import { formatContent, languageOf, longestBacktickRun } from '../../../src/kb/format.ts';
+import { formatContent, languageOf, longestBacktickRun } from '../../../src/kb/content/format.ts';
 
 describe('formatContent: pass-through', () => {
   for (const ext of ['md', 'txt', 'text', '', 'MD', 'Txt']) {

@@ -4,8 +4,8 @@
 import { describe, test, expect } from 'bun:test';
 import fc from 'fast-check';
 import picomatch from 'picomatch';
-import { globEngine, mayBeGlob, needsGlobEngine } from '../../../src/kb/globs.ts';
-import { classifyPattern } from '../../../src/kb/pattern.ts';
+import { globEngine, mayBeGlob, needsGlobEngine } from '../../../src/glob/index.ts';
+import { classifyPattern } from '../../../src/glob/pattern.ts';
 
 describe('mayBeGlob', () => {
   test('is true for every glob picomatch knows, on generated patterns', () => {

@@ -5,8 +5,8 @@ import { describe, test, expect, afterAll } from 'bun:test';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { describePath } from '../../../src/kb/slug.ts';
-import { indexSubjects } from '../../../src/kb/subjects.ts';
+import { describePath } from '../../../src/kb/index/slug.ts';
+import { indexSubjects } from '../../../src/kb/index/subjects.ts';
 
 const root = mkdtempSync(join(tmpdir(), 'kb-index-slugs-'));
 afterAll(() => rmSync(root, { recursive: true, force: true }));

@@ -1,5 +1,5 @@
 import { describe, test, expect } from 'bun:test';
-import { classifyPattern, compileGlob } from '../../../src/kb/pattern.ts';
+import { classifyPattern, compileGlob } from '../../../src/glob/pattern.ts';
 
 describe('classifyPattern', () => {
   const rows: [string, string, string][] = [

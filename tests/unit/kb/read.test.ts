@@ -1,7 +1,7 @@
 import { describe, test, expect } from 'bun:test';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { readSubject } from '../../../src/kb/read.ts';
+import { readSubject } from '../../../src/kb/fs/read.ts';
 import { tempFiles } from '../../support/temp.ts';
 
 const { root, file } = tempFiles('kb-read-');

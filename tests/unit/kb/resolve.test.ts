@@ -1,7 +1,7 @@
 import { describe, test, expect } from 'bun:test';
-import { findBySlug, resolvePatterns } from '../../../src/kb/resolve.ts';
-import { compareCodeUnits, extOf, isHiddenPath, slugOf } from '../../../src/kb/slug.ts';
-import type { Subject } from '../../../src/kb/types.ts';
+import { findBySlug, resolvePatterns } from '../../../src/kb/index/resolve.ts';
+import { compareCodeUnits, extOf, isHiddenPath, slugOf } from '../../../src/kb/index/slug.ts';
+import type { Subject } from '../../../src/kb/index/types.ts';
 
 /** In-memory subjects; their files do not exist, so resolution provably
  *  needs no file. */

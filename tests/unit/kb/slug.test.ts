@@ -1,5 +1,5 @@
 import { describe, test, expect } from 'bun:test';
-import { compareCodeUnits, extOf, isHiddenPath, slugOf } from '../../../src/kb/slug.ts';
+import { compareCodeUnits, extOf, isHiddenPath, slugOf } from '../../../src/kb/index/slug.ts';
 
 describe('slugOf / isHiddenPath (RFD hidden-subjects table)', () => {
   const rows: [string, string, boolean][] = [

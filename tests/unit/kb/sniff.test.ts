@@ -3,8 +3,8 @@ import * as fs from 'node:fs';
 import { chmodSync, closeSync, constants, mkdirSync, openSync, readSync, writeSync } from 'node:fs';
 import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
-import { isBinaryHead, sniffBinary, sniffFile, SNIFF_BYTES } from '../../../src/kb/sniff.ts';
-import { readSubject } from '../../../src/kb/read.ts';
+import { isBinaryHead, sniffBinary, sniffFile, SNIFF_BYTES } from '../../../src/kb/fs/probe.ts';
+import { readSubject } from '../../../src/kb/fs/read.ts';
 import { tempFiles } from '../../support/temp.ts';
 
 const { root, file } = tempFiles('kb-sniff-');

@@ -2,7 +2,7 @@ import { describe, test, expect, afterAll } from 'bun:test';
 import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { indexSubjects } from '../../../src/kb/subjects.ts';
+import { indexSubjects } from '../../../src/kb/index/subjects.ts';
 
 const roots: string[] = [];
 afterAll(() => roots.forEach((r) => rmSync(r, { recursive: true, force: true })));

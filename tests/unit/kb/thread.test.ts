@@ -5,9 +5,9 @@
 import { describe, test, expect } from 'bun:test';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { sniffFile } from '../../../src/kb/sniff.ts';
-import { MIN_PARALLEL_FILES, readerThread } from '../../../src/kb/thread.ts';
-import { CONTROL_WORDS, DONE, PATH_SEPARATOR, sniffResult, type SniffJob } from '../../../src/kb/thread-protocol.ts';
+import { sniffFile } from '../../../src/kb/fs/probe.ts';
+import { MIN_PARALLEL_FILES, readerThread } from '../../../src/kb/fs/probe-thread.ts';
+import { CONTROL_WORDS, DONE, PATH_SEPARATOR, sniffResult, type SniffJob } from '../../../src/kb/fs/probe-protocol.ts';
 import { readerThreadUrl } from '../../../src/threads.ts';
 import { makeTempDir } from '../../support/temp.ts';
 

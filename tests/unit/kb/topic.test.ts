@@ -3,7 +3,7 @@ import { mkdirSync, mkdtempSync, rmSync, unlinkSync, writeFileSync } from 'node:
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import type { Topic } from '../../../src/config/types.ts';
-import { MIN_PARALLEL_FILES, readerThread } from '../../../src/kb/thread.ts';
+import { MIN_PARALLEL_FILES, readerThread } from '../../../src/kb/fs/probe-thread.ts';
 import {
   hasLearnable,
   hasListable,
@@ -16,7 +16,7 @@ import {
   sniffSubject,
   type LoadItem,
   type TopicView,
-} from '../../../src/kb/topic.ts';
+} from '../../../src/kb/index/view.ts';
 
 const roots: string[] = [];
 afterAll(() => roots.forEach((r) => rmSync(r, { recursive: true, force: true })));

@@ -3,7 +3,7 @@ import { chmodSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync, 
 import { execFileSync } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { walk } from '../../../src/kb/walk.ts';
+import { walk } from '../../../src/kb/fs/walk.ts';
 
 const roots: string[] = [];
 afterAll(() => {

@@ -1,8 +1,8 @@
 // The learn result's subject pieces built from bytes (render/bytes.ts) must
 // be the UTF-8 encoding of the string renderers' output.
 import { describe, test, expect } from 'bun:test';
-import { formatBytes } from '../../../src/kb/bytes.ts';
-import { formatContent } from '../../../src/kb/format.ts';
+import { formatBytes } from '../../../src/kb/content/body.ts';
+import { formatContent } from '../../../src/kb/content/format.ts';
 import { endWithNewlineBytes, subjectBlockBytes, type BytesPiece } from '../../../src/render/bytes.ts';
 import { subjectBlock } from '../../../src/render/prompt.ts';
 import { endWithNewline } from '../../../src/render/text.ts';

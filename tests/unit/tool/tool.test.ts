@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'bun:test';
-import { LIMITS, parseLearnArgs } from '../../../src/tool/args.ts';
-import { resolveTopic } from '../../../src/tool/topic.ts';
+import { LIMITS, parseLearnArgs } from '../../../src/app/args.ts';
+import { resolveTopic } from '../../../src/app/topic.ts';
 import type { Topic } from '../../../src/config/types.ts';
 
 describe('parseLearnArgs', () => {

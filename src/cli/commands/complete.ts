@@ -1,0 +1,272 @@
+// kb __complete -- WORD...: completion candidates for the scripts that
+// `kb completion SHELL` prints (hidden from --help). The WORDs are the
+// command line after `kb`, up to and including the word being completed
+// (the last one, empty when the cursor follows a space).
+//
+// Output, one per line: the candidates that start with the word being
+// completed. A first line `:files` or `:dirs` asks the shell to add its own
+// file or directory names (after -w, --cfg). Nothing is printed on any
+// failure (no workspace, a broken configuration): completion must never
+// spill errors onto the user's command line.
+//
+// Dynamic candidates come from the workspace the completed command would
+// use: the -w / --cfg / -k flags already on the command line are honoured.
+import { homedir } from 'node:os';
+import { join } from 'node:path';
+import type { ArgsDef } from 'citty';
+import type { Command, RunContext } from '../command.ts';
+import { COMMANDS } from '../registry.ts';
+import { loadEverything, readConfig } from '../context.ts';
+import { GLOBAL_ARGS } from '../globals.ts';
+import { print } from '../output.ts';
+import { TOPIC_FIELD_DEFS } from '../../config/fields.ts';
+import type { Config } from '../../config/types.ts';
+import { listable, openTopic } from '../../kb/index/view.ts';
+import { resolveTopic } from '../../app/topic.ts';
+
+export const SHELLS = ['bash', 'zsh', 'fish'] as const;
+
+type ArgDef = { type?: string; alias?: string | string[]; options?: readonly string[] };
+
+/** The command line as far as it matters for completion. */
+export interface Line {
+  command?: string;
+  positionals: string[];
+  /** A flag that takes a value, given last without its value: the word
+   *  being completed is that value. */
+  pending?: { name: string; def: ArgDef };
+  workspace?: string;
+  cfg: string[];
+  knowledge: string[];
+  /** After a `--`: everything is a positional. */
+  literal: boolean;
+}
+
+/** What the candidates need from kb: the command table, each command's
+ *  arguments, and (lazily) the workspace configuration. */
+export interface Sources {
+  commands: { name: string; hidden: boolean }[];
+  args(command: string): Promise<ArgsDef | undefined>;
+  config(line: Line): Config | undefined;
+}
+
+function aliases(def: ArgDef): string[] {
+  return def.alias === undefined ? [] : Array.isArray(def.alias) ? def.alias : [def.alias];
+}
+
+function takesValue(def: ArgDef): boolean {
+  return def.type !== 'boolean' && def.type !== 'positional';
+}
+
+function findFlag(defs: ArgsDef, key: string): { name: string; def: ArgDef } | undefined {
+  for (const [name, raw] of Object.entries(defs)) {
+    const def = raw as ArgDef;
+    if (def.type === 'positional') continue;
+    if (name === key || aliases(def).includes(key)) return { name, def };
+  }
+  return undefined;
+}
+
+/** bash splits `--flag=value` into `--flag`, `=`, `value`: join them back. */
+export function joinEquals(words: readonly string[]): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < words.length; i++) {
+    const prev = out[out.length - 1];
+    if (words[i] === '=' && prev?.startsWith('--') && !prev.includes('=')) {
+      out[out.length - 1] = `${prev}=${words[i + 1] ?? ''}`;
+      i++;
+      continue;
+    }
+    out.push(words[i]);
+  }
+  return out;
+}
+
+/** Reads the words before the one being completed. */
+export async function parseLine(before: readonly string[], sources: Pick<Sources, 'args'>): Promise<Line> {
+  const line: Line = { positionals: [], cfg: [], knowledge: [], literal: false };
+  let defs: ArgsDef = { ...GLOBAL_ARGS };
+  const record = (name: string, value: string) => {
+    if (name === 'workspace') line.workspace = value;
+    else if (name === 'cfg') line.cfg.push(value);
+    else if (name === 'knowledge') line.knowledge.push(value);
+  };
+  for (let i = 0; i < before.length; i++) {
+    const word = before[i];
+    if (line.literal || word === '-' || !word.startsWith('-')) {
+      if (!line.literal && line.command === undefined) {
+        line.command = word;
+        const args = await sources.args(word);
+        if (args) defs = { ...args, ...GLOBAL_ARGS };
+      } else {
+        line.positionals.push(word);
+      }
+      continue;
+    }
+    if (word === '--') {
+      line.literal = true;
+      continue;
+    }
+    const long = word.startsWith('--');
+    const body = word.slice(long ? 2 : 1);
+    const eq = body.indexOf('=');
+    let key = eq === -1 ? body : body.slice(0, eq);
+    let inline = eq === -1 ? undefined : body.slice(eq + 1);
+    if (!long && key.length > 1 && inline === undefined) {
+      inline = key.slice(1);
+      key = key[0];
+    }
+    const flag = findFlag(defs, key);
+    if (!flag || !takesValue(flag.def)) continue;
+    if (inline !== undefined) {
+      record(flag.name, inline);
+    } else if (i + 1 < before.length) {
+      record(flag.name, before[++i]);
+    } else {
+      line.pending = flag;
+    }
+  }
+  return line;
+}
+
+function flagNames(defs: ArgsDef, short: boolean): string[] {
+  const out: string[] = [];
+  for (const [name, raw] of Object.entries(defs)) {
+    const def = raw as ArgDef;
+    if (def.type === 'positional') continue;
+    out.push(`--${name}`);
+    if (short) for (const a of aliases(def)) if (a.length === 1) out.push(`-${a}`);
+  }
+  return out;
+}
+
+/** `topic/slug` for -k, `kb.topic.<id>.<field>` for --cfg. */
+function knowledgeValues(config: Config): string[] {
+  const out: string[] = [];
+  for (const topic of config.topics) {
+    if (!topic.enable) continue;
+    for (const s of listable(openTopic(topic))) out.push(`${topic.id}/${s.slug}`);
+  }
+  return out;
+}
+
+function cfgKeys(config: Config | undefined): string[] {
+  if (!config) return [];
+  return config.topics.flatMap((t) => TOPIC_FIELD_DEFS.map((f) => `kb.topic.${t.id}.${f.name}`));
+}
+
+/** The candidates for `words` (the last one is being completed). */
+export async function candidates(words: readonly string[], sources: Sources): Promise<string[]> {
+  const joined = joinEquals(words.length === 0 ? [''] : words);
+  const current = joined[joined.length - 1];
+  const line = await parseLine(joined.slice(0, -1), sources);
+  const found = await unfiltered(line, current, sources);
+  const directive = found[0] === ':files' || found[0] === ':dirs' ? found.shift() : undefined;
+  let matches = found.filter((c) => c.startsWith(current) && !c.includes('\n'));
+  matches = [...new Set(matches)];
+  return directive ? [directive, ...matches] : matches;
+}
+
+async function unfiltered(line: Line, current: string, sources: Sources): Promise<string[]> {
+  // `--flag=partial`: complete the value, keeping the `--flag=` prefix.
+  if (!line.literal && current.startsWith('--') && current.includes('=')) {
+    const eq = current.indexOf('=');
+    const defs = { ...((line.command && (await sources.args(line.command))) || {}), ...GLOBAL_ARGS };
+    const flag = findFlag(defs, current.slice(2, eq));
+    if (!flag || !takesValue(flag.def)) return [];
+    const values = await flagValues({ ...line, pending: flag }, sources);
+    const prefix = current.slice(0, eq + 1);
+    return values.filter((v) => !v.startsWith(':')).map((v) => prefix + v);
+  }
+  if (line.pending) return flagValues(line, sources);
+  if (!line.literal && current.startsWith('-')) {
+    const commandArgs = line.command ? await sources.args(line.command) : undefined;
+    const defs: ArgsDef = line.command ? { ...(commandArgs ?? {}), ...GLOBAL_ARGS } : { ...GLOBAL_ARGS, version: { type: 'boolean' } };
+    return flagNames(defs, current === '-');
+  }
+  if (line.command === undefined) return sources.commands.filter((c) => !c.hidden).map((c) => c.name);
+  switch (line.command) {
+    case 'completion':
+      return line.positionals.length === 0 ? [...SHELLS] : [];
+    case 'learn': {
+      const config = sources.config(line);
+      if (!config) return [];
+      const enabled = config.topics.filter((t) => t.enable);
+      if (line.positionals.length === 0) return enabled.map((t) => t.id);
+      const topic = resolveTopic(config.topics, line.positionals[0]);
+      if (!topic) return [];
+      const typed = new Set(line.positionals.slice(1));
+      return listable(openTopic(topic)).map((s) => s.slug).filter((slug) => !typed.has(slug));
+    }
+    default:
+      return [];
+  }
+}
+
+async function flagValues(line: Line, sources: Sources): Promise<string[]> {
+  const { name, def } = line.pending!;
+  if (def.options) return [...def.options];
+  switch (name) {
+    case 'workspace':
+      return [':dirs'];
+    case 'cfg':
+      return [':files', ...cfgKeys(sources.config(line))];
+    case 'knowledge': {
+      const config = sources.config(line);
+      return config ? knowledgeValues(config) : [];
+    }
+    default:
+      return [];
+  }
+}
+
+function expandHome(path: string | undefined): string | undefined {
+  if (path === '~') return homedir();
+  if (path?.startsWith('~/')) return join(homedir(), path.slice(2));
+  return path;
+}
+
+/** The real sources: the command table and the workspace on disk. */
+export function liveSources(ctx: RunContext): Sources {
+  return {
+    commands: Object.entries(COMMANDS).map(([name, c]) => ({ name, hidden: c.hidden === true })),
+    async args(command) {
+      if (!Object.hasOwn(COMMANDS, command)) return undefined;
+      try {
+        return (await COMMANDS[command].load()).args;
+      } catch {
+        return undefined;
+      }
+    },
+    config(line) {
+      const attempt = (cfg: string[], knowledge: string[]): Config | undefined => {
+        try {
+          const globals = { workspace: expandHome(line.workspace), cfg: cfg.map((c) => expandHome(c)!), knowledge, verbose: false };
+          return readConfig({ ...ctx, globals });
+        } catch {
+          return undefined;
+        }
+      };
+      // A half-typed --cfg or -k must not cost the user every candidate.
+      return attempt(line.cfg, line.knowledge) ?? attempt([], []);
+    },
+  };
+}
+
+const command: Command = {
+  args: {},
+  async run(ctx) {
+    let out: string[] = [];
+    try {
+      // Configurations are read and patterns matched synchronously below.
+      await loadEverything();
+      out = await candidates(ctx.positionals, liveSources(ctx));
+    } catch {
+      out = [];
+    }
+    if (out.length > 0) print(`${out.join('\n')}\n`);
+    return 0;
+  },
+};
+
+export default command;

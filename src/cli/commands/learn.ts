@@ -1,0 +1,67 @@
+// kb learn: runs the learn tool. `kb learn TOPIC [PATTERN...]`, or the
+// arguments object exactly as a model sends it: `--args JSON` / `--args -`.
+// The model-facing text (result or error) goes to stdout; exit 1 on a tool
+// error, 2 on wrong usage of kb itself.
+import type { Command } from '../command.ts';
+import { workspace } from '../context.ts';
+import { debug, warn } from '../../shared/log.ts';
+import { Output, print } from '../output.ts';
+import { UsageError } from '../../shared/errors.ts';
+import { renderBadArguments } from '../../render/learn.ts';
+import { readerThread } from '../../kb/fs/probe-thread.ts';
+import { parseLearnArgs, readArgs, validateLearnArgs, type ArgsResult } from '../../app/args.ts';
+import { runLearn } from '../../app/learn.ts';
+
+const command: Command = {
+  args: {
+    topic: { type: 'positional', required: false, description: 'Topic ID or title' },
+    pattern: { type: 'positional', required: false, description: 'Subject slugs or glob patterns (any number); none lists the topic' },
+    args: { type: 'string', valueHint: 'json', description: 'The tool-call arguments as JSON, or - to read them from stdin' },
+  },
+  async run(ctx) {
+    const parsed = learnArgs(ctx.flags.args as string | undefined, ctx.positionals);
+    if (!parsed.ok) {
+      print(renderBadArguments(parsed.problem));
+      return 1;
+    }
+    const config = await workspace(ctx, parsed.args.subjects ?? []);
+    // The core is shared with `kb mcp` (src/tool/run.ts); here its text is
+    // streamed to stdout as it is produced, subjects as the bytes of their
+    // files (no decoding and re-encoding; each body is written before the
+    // next file is read into the same buffer).
+    // A reader thread shares the sniffing of a large listing (kb/thread.ts).
+    const out = new Output();
+    const thread = readerThread();
+    try {
+      const run = runLearn(config.topics, parsed.args, { bytes: true, thread });
+      let step = run.next();
+      while (!step.done) {
+        const piece = step.value;
+        if (piece.kind === 'text') out.write(piece.text);
+        else if (piece.kind === 'bytes') {
+          out.write(piece.head);
+          out.writeBytes(piece.body);
+          out.write(piece.tail);
+        } else await warn(piece.message);
+        step = run.next();
+      }
+      out.flush();
+      const { files, byThread, started } = thread.stats();
+      if (started) await debug(`reader thread: sniffed ${byThread} of ${files} files`);
+      return step.value ? 1 : 0;
+    } finally {
+      thread.close();
+    }
+  },
+};
+
+function learnArgs(json: string | undefined, positionals: string[]): ArgsResult {
+  if (json === undefined) {
+    if (positionals.length === 0) throw new UsageError('missing TOPIC (or --args JSON)');
+    return validateLearnArgs({ topic: positionals[0], subjects: positionals.length > 1 ? positionals.slice(1) : null });
+  }
+  if (positionals.length > 0) throw new UsageError('--args cannot be combined with TOPIC or PATTERN arguments', positionals[0]);
+  return parseLearnArgs(json === '-' ? readArgs(0) : json);
+}
+
+export default command;

@@ -1,0 +1,197 @@
+// A second thread for sniffing: listing a topic reads the first 8192 bytes
+// of every subject, which is bound by system calls (open, read, close), so
+// on a machine with two cores a second thread doing half of them cuts the
+// wall time. The thread starts with the first large job and is let go with
+// `close()`.
+//
+// The main thread never depends on it: both take files from the front of a
+// job's list by an atomic counter, so whatever the reader thread has not
+// taken, the main thread sniffs itself; a thread that starts late, is slow
+// or fails to start only means the main thread does more. The verdicts are
+// the same either way (both threads run `sniffFile`), and each file is read
+// once: the 8192-byte bound on binary files holds.
+//
+// (Loading subjects stays on the main thread: reading ahead in the second
+// thread was measured slower, as the two threads and the engine's compiler
+// threads then compete for the two cores.)
+
+import { readerThreadUrl } from '../../threads.ts';
+import { sniffFile } from './probe.ts';
+import type { SniffResult } from '../index/types.ts';
+import { CONTROL_WORDS, DONE, PATH_SEPARATOR, sniffCode, sniffResult, sniffShare, STOP, type SniffJob } from './probe-protocol.ts';
+
+/** Jobs with fewer files are done on the main thread alone: starting the
+ *  thread costs about as much as a few hundred reads. */
+export const MIN_PARALLEL_FILES = 256;
+
+/** How long the main thread waits for the reader thread's files before it
+ *  sniffs what is missing itself. */
+const STALL_MS = 10_000;
+
+export interface ReaderThread {
+  /** Sniffs `paths`, the two threads sharing the work. */
+  sniff(paths: readonly string[]): SniffResult[];
+  /** Sniffs files as they are found (while a directory is walked): the
+   *  reader thread starts on them in batches, and `finish` does the rest. */
+  sniffFeed(): SniffFeed;
+  /** Files sniffed so far, and how many of them the reader thread did. */
+  stats(): { files: number; byThread: number; started: boolean };
+  /** Lets the thread go (when it was started). */
+  close(): void;
+}
+
+export interface SniffFeed {
+  /** One more file to sniff; the reader thread may start on it at once. */
+  add(path: string): void;
+  /** Sniffs what is left, both threads sharing it, and returns every
+   *  file's result, in the order they were added. */
+  finish(): SniffResult[];
+}
+
+/** A sniff job's list and its shared memory: control words, then one
+ *  result byte per file. */
+interface SniffBatch {
+  paths: readonly string[];
+  shared: SharedArrayBuffer;
+  control: Int32Array;
+  results: Uint8Array;
+  /** Posted to the reader thread. */
+  posted: boolean;
+}
+
+function sniffBatch(paths: readonly string[]): SniffBatch {
+  const shared = new SharedArrayBuffer(CONTROL_WORDS * 4 + paths.length);
+  return { paths, shared, control: new Int32Array(shared, 0, CONTROL_WORDS), results: new Uint8Array(shared, CONTROL_WORDS * 4, paths.length), posted: false };
+}
+
+/** The main thread's share of a batch: whatever nobody has taken yet.
+ *  Returns how many files that was. */
+function sniffHere(batch: SniffBatch): number {
+  return sniffShare(batch.paths, batch.control, batch.results);
+}
+
+/** Waits for the files the reader thread took; should it stall, sniffs
+ *  what is missing here. Returns how many files that was. */
+function awaitBatch(batch: SniffBatch): number {
+  if (!batch.posted) return 0;
+  const { paths, control, results } = batch;
+  const n = paths.length;
+  const until = Date.now() + STALL_MS;
+  for (let done = Atomics.load(control, DONE); done < n; done = Atomics.load(control, DONE)) {
+    if (Date.now() > until) {
+      Atomics.store(control, STOP, 1);
+      let here = 0;
+      for (let i = 0; i < n; i++) {
+        if (Atomics.load(results, i) !== 0) continue;
+        results[i] = sniffCode(sniffFile(paths[i]));
+        here++;
+      }
+      return here;
+    }
+    Atomics.wait(control, DONE, done, 50);
+  }
+  return 0;
+}
+
+/** Files per batch of a sniff feed. */
+const FEED_BATCH = 256;
+
+/** A reader thread, started lazily by the first job with at least
+ *  `minFiles` files. With one CPU, or where workers are not available,
+ *  every job runs on the main thread. */
+export function readerThread(minFiles = MIN_PARALLEL_FILES): ReaderThread {
+  let worker: Worker | null | undefined; // undefined: not tried yet
+  let started = false;
+  const start = (): Worker | null => {
+    if (worker !== undefined) return worker;
+    worker = null;
+    try {
+      if ((globalThis.navigator?.hardwareConcurrency ?? 2) < 2) return null;
+      const w = new Worker(readerThreadUrl(), { type: 'module' });
+      // A worker that fails to load never takes a file: nothing to undo.
+      w.onerror = (e) => e.preventDefault?.();
+      worker = w;
+      started = true;
+    } catch {
+      worker = null;
+    }
+    return worker;
+  };
+  const post = (job: SniffJob, size: number): boolean => {
+    if (size < minFiles) return false;
+    const w = start();
+    if (w === null) return false;
+    try {
+      w.postMessage(job);
+      return true;
+    } catch {
+      return false;
+    }
+  };
+  const postBatch = (batch: SniffBatch, size = batch.paths.length): void => {
+    batch.posted = post({ kind: 'sniff', paths: batch.paths.join(PATH_SEPARATOR), shared: batch.shared }, size);
+  };
+  let files = 0;
+  let byMain = 0;
+  /** Sniffs the batches (the main thread's share, then waits for the
+   *  rest) and counts who did what. */
+  const complete = (batches: readonly SniffBatch[]): void => {
+    for (const batch of batches) byMain += sniffHere(batch);
+    for (const batch of batches) {
+      byMain += awaitBatch(batch);
+      files += batch.paths.length;
+    }
+  };
+
+  return {
+    sniff(paths) {
+      const batch = sniffBatch(paths);
+      postBatch(batch);
+      complete([batch]);
+      return Array.from(batch.results, sniffResult);
+    },
+
+    sniffFeed() {
+      const batches: SniffBatch[] = [];
+      let pending: string[] = [];
+      let fed = 0;
+      return {
+        add(path) {
+          pending.push(path);
+          if (pending.length < FEED_BATCH) return;
+          const batch = sniffBatch(pending);
+          batches.push(batch);
+          fed += pending.length;
+          pending = [];
+          // The thread starts once the feed reaches `minFiles`.
+          postBatch(batch, fed);
+        },
+        finish() {
+          if (pending.length > 0) batches.push(sniffBatch(pending));
+          pending = [];
+          complete(batches);
+          const out: SniffResult[] = [];
+          for (const batch of batches) for (const code of batch.results) out.push(sniffResult(code));
+          return out;
+        },
+      };
+    },
+
+    stats() {
+      return { files, byThread: files - byMain, started };
+    },
+
+    close() {
+      // Every job is over, so the thread is idle. Terminating it waits for
+      // its engine to shut down (about 5 ms in the binary); where the
+      // runtime can let go of it instead (Bun), the process simply exits
+      // without waiting. Deno has no `unref`, so there it is terminated.
+      const w = worker as (Worker & { unref?: () => void }) | null | undefined;
+      if (w) {
+        if (typeof w.unref === 'function') w.unref();
+        else w.terminate();
+      }
+      worker = null;
+    },
+  };
+}

@@ -1,0 +1,14 @@
+// The reader thread's side (see thread.ts): sniffs the files of a job while
+// the main thread does the same from the same list, taking chunks of files
+// by the job's atomic counter, so the two never sniff one file twice.
+
+import { CONTROL_WORDS, PATH_SEPARATOR, sniffShare, type SniffJob } from './probe-protocol.ts';
+
+function sniffJob(job: SniffJob): void {
+  const paths = job.paths.split(PATH_SEPARATOR);
+  sniffShare(paths, new Int32Array(job.shared, 0, CONTROL_WORDS), new Uint8Array(job.shared, CONTROL_WORDS * 4, paths.length));
+}
+
+self.onmessage = (event: MessageEvent<SniffJob>) => {
+  if (event.data?.kind === 'sniff') sniffJob(event.data);
+};

@@ -1,0 +1,78 @@
+// Binary detection: a NUL byte in the first 8192 bytes makes a file binary.
+//
+// At most 8192 bytes are read, into one reused buffer; the rest of the file
+// is never touched. A file that starts with a UTF-16 byte-order mark is text
+// (its ASCII characters contain NUL bytes); it is binary only when a whole
+// 16-bit code unit is zero.
+
+import { closeSync, constants, openSync, readSync } from 'node:fs';
+import type { SniffResult } from '../index/types.ts';
+
+export const SNIFF_BYTES = 8192;
+
+/** Flags for opening subjects: read-only, and never block on a FIFO that
+ *  replaced a file after the walk. */
+export const OPEN_FLAGS = constants.O_RDONLY | (constants.O_NONBLOCK ?? 0);
+
+const head = new Uint8Array(SNIFF_BYTES);
+
+/** Reads from `fd`'s current position into `buf` from `offset` until `end`
+ *  or the end of the file; returns the number of bytes read. `size` is the
+ *  file's size as fstat reported it, when known: a read that comes back
+ *  short once the file holds that many bytes is taken as the end of the file
+ *  (a regular file reads short only at its end), which saves the read that
+ *  would return 0. */
+export function readFully(fd: number, buf: Uint8Array, offset = 0, end = buf.length, size = Infinity): number {
+  let filled = offset;
+  while (filled < end) {
+    const n = readSync(fd, buf, filled, end - filled, null);
+    if (n === 0) break;
+    filled += n;
+    if (filled >= size && filled < end) break;
+  }
+  return filled - offset;
+}
+
+/** Whether the first `length` bytes of `bytes` (the start of a file) say the
+ *  file is binary. */
+export function isBinaryHead(bytes: Uint8Array, length: number = bytes.length): boolean {
+  const n = Math.min(length, bytes.length, SNIFF_BYTES);
+  if (n >= 2 && ((bytes[0] === 0xff && bytes[1] === 0xfe) || (bytes[0] === 0xfe && bytes[1] === 0xff))) {
+    for (let i = 2; i + 1 < n; i += 2) {
+      if (bytes[i] === 0 && bytes[i + 1] === 0) return true;
+    }
+    return false;
+  }
+  // Only the first n bytes are searched: `bytes` may be a large reused
+  // buffer whose rest holds another file's data.
+  return (bytes.length > n ? bytes.subarray(0, n) : bytes).indexOf(0) !== -1;
+}
+
+/** Sniffs a file: 'text', 'binary', or 'error' when it cannot be read. */
+export function sniffFile(abs: string): SniffResult {
+  let fd: number;
+  try {
+    fd = openSync(abs, OPEN_FLAGS);
+  } catch {
+    return 'error';
+  }
+  try {
+    // One read. A regular file reads short only at its end, so a short
+    // read already holds all there is of the first 8192 bytes: this saves
+    // the read that would return 0, one system call per listed subject.
+    // (Were a read ever cut short by a signal, the file would be judged on
+    // fewer bytes; loading it reads fully and still finds it binary.)
+    const n = readSync(fd, head, 0, SNIFF_BYTES, null);
+    return isBinaryHead(head, n) ? 'binary' : 'text';
+  } catch {
+    return 'error';
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** True when the file is binary; false for text and for files that cannot
+ *  be read (reading them reports the error). */
+export function sniffBinary(abs: string): boolean {
+  return sniffFile(abs) === 'binary';
+}

@@ -1,0 +1,254 @@
+// Recursive, iterative walk of a subjects directory.
+//
+// Only regular files are collected. Symbolic links to files and directories
+// are followed; a directory whose real path is already on the path being
+// walked (a loop) is skipped, and so are dangling links. Problems never
+// throw: they become notices. Directory entries are read with their types,
+// so only symbolic links (and entries of unknown type) cost a `stat`; file
+// sizes are stat'ed lazily, on first access.
+
+import { lstatSync, readdirSync, readlinkSync, realpathSync, statSync, type Dirent, type Stats } from 'node:fs';
+import { resolve, sep } from 'node:path';
+import type { Notice } from '../index/types.ts';
+import { compareCodeUnits } from '../index/slug.ts';
+import { describeFsError as describe, errorCode as codeOf } from './fserror.ts';
+
+/** A regular file found by the walk. */
+export interface WalkedFile {
+  /** Relative to the walked directory, `/`-separated, as on disk. */
+  readonly path: string;
+  /** Absolute path through the walked directory (symlinks as walked). */
+  readonly abs: string;
+  /** Size in bytes, stat'ed on first access (known at once for files
+   *  reached through a symlink); -1 when the file cannot be stat'ed. */
+  readonly size: number;
+}
+
+export interface WalkResult {
+  files: WalkedFile[];
+  notices: Notice[];
+}
+
+/** Stats `abs` for its size; -1 when it cannot be stat'ed. */
+export function statSize(abs: string): number {
+  try {
+    return statSync(abs).size;
+  } catch {
+    return -1;
+  }
+}
+
+/** Defines an enumerable, lazily computed `size` on `target` (own property,
+ *  so spreading or serialising the object still shows it). */
+export function defineLazySize<T extends object>(target: T, abs: string, known?: number): T & { readonly size: number } {
+  let size = known;
+  Object.defineProperty(target, 'size', {
+    enumerable: true,
+    configurable: false,
+    get(): number {
+      if (size === undefined) size = statSize(abs);
+      return size;
+    },
+  });
+  return target as T & { readonly size: number };
+}
+
+// An object literal with a getter: `size` is an own enumerable property, as
+// with defineLazySize, but every file shares one object shape (defineProperty
+// on each of 10,000 objects costs more than the rest of the walk).
+function makeFile(path: string, abs: string, known?: number): WalkedFile {
+  let size = known;
+  return {
+    path,
+    abs,
+    get size(): number {
+      if (size === undefined) size = statSize(abs);
+      return size;
+    },
+  };
+}
+
+/** A directory being walked. */
+export interface WalkDir {
+  abs: string;
+  /** Relative to the walked directory, `/`-separated ('' for the root). */
+  rel: string;
+  /** Real path of this directory. */
+  real: string;
+  parent: WalkDir | null;
+}
+
+/** Called for each regular file, in walk order: its directory, its name, its
+ *  absolute path, and its size when the walk already knows it (the target of
+ *  a symbolic link is stat'ed). */
+export type FileVisitor = (dir: WalkDir, name: string, abs: string, size: number | undefined) => void;
+
+type Frame = WalkDir;
+
+function linkTarget(abs: string): string {
+  try {
+    return readlinkSync(abs);
+  } catch {
+    return '?';
+  }
+}
+
+/** Walks `dir` recursively. Never throws. */
+export function walk(dir: string): WalkResult {
+  const files: WalkedFile[] = [];
+  const notices = walkFiles(dir, (d, name, abs, size) => {
+    files.push(makeFile(d.rel === '' ? name : d.rel + '/' + name, abs, size));
+  });
+  return { files, notices };
+}
+
+/** Walks `dir` recursively, calling `visit` for each regular file (the index
+ *  builds its subjects this way, without an intermediate object per file).
+ *  Returns the notices. Never throws. */
+export function walkFiles(dir: string, visit: FileVisitor): Notice[] {
+  const notices: Notice[] = [];
+  const root = resolve(dir);
+
+  let rootStat: Stats;
+  try {
+    rootStat = statSync(root);
+  } catch (err) {
+    const code = codeOf(err);
+    if (code === 'ENOENT' || code === 'ENOTDIR') {
+      notices.push({ kind: 'missing-directory', path: dir, message: `subjects directory not found: ${dir}` });
+    } else if (code === 'ELOOP') {
+      notices.push({ kind: 'symlink-loop', path: dir, message: `subjects directory is a symbolic link loop: ${dir}` });
+    } else {
+      notices.push({ kind: 'unreadable', path: dir, message: `cannot read subjects directory ${dir}: ${describe(err)}` });
+    }
+    return notices;
+  }
+  if (!rootStat.isDirectory()) {
+    notices.push({ kind: 'not-a-directory', path: dir, message: `subjects path is not a directory: ${dir}` });
+    return notices;
+  }
+  let rootReal = root;
+  try {
+    rootReal = realpathSync(root);
+  } catch {
+    // Keep the resolved path; loop detection still works below it.
+  }
+
+  const stack: Frame[] = [{ abs: root, rel: '', real: rootReal, parent: null }];
+  while (stack.length > 0) {
+    const frame = stack.pop()!;
+    let entries: Dirent[];
+    try {
+      entries = readdirSync(frame.abs, { withFileTypes: true });
+    } catch (err) {
+      const code = codeOf(err);
+      const where = frame.rel === '' ? dir : frame.rel;
+      if (code === 'ENOENT' || code === 'ENOTDIR') {
+        notices.push({ kind: 'vanished', path: where, message: `directory vanished while walking: ${where}` });
+      } else {
+        notices.push({ kind: 'unreadable', path: where, message: `cannot read directory ${where}: ${describe(err)}` });
+      }
+      continue;
+    }
+    if (entries.length > 1) entries.sort((a, b) => compareCodeUnits(a.name, b.name));
+
+    const subdirs: Frame[] = [];
+    for (const entry of entries) {
+      const name = entry.name;
+      const abs = frame.abs + sep + name;
+
+      let isFile = entry.isFile();
+      let isDir = !isFile && entry.isDirectory();
+      let isLink = !isFile && !isDir && entry.isSymbolicLink();
+      if (!isFile && !isDir && !isLink && !isSpecial(entry)) {
+        // Unknown entry type (some file systems do not report it).
+        try {
+          const st = lstatSync(abs);
+          isFile = st.isFile();
+          isDir = st.isDirectory();
+          isLink = st.isSymbolicLink();
+        } catch (err) {
+          notices.push(entryProblem(err, relOf(frame, name)));
+          continue;
+        }
+      }
+
+      if (isFile) {
+        visit(frame, name, abs, undefined);
+        continue;
+      }
+      const rel = relOf(frame, name);
+      if (isDir) {
+        subdirs.push({ abs, rel, real: frame.real + sep + name, parent: frame });
+        continue;
+      }
+      if (!isLink) {
+        notices.push({ kind: 'special-file', path: rel, message: `not a regular file, skipped: ${rel}` });
+        continue;
+      }
+
+      // A symbolic link: follow it.
+      let target: Stats;
+      try {
+        target = statSync(abs);
+      } catch (err) {
+        const code = codeOf(err);
+        if (code === 'ENOENT' || code === 'ENOTDIR') {
+          notices.push({ kind: 'dangling-link', path: rel, message: `dangling symbolic link skipped: ${rel} -> ${linkTarget(abs)}` });
+        } else if (code === 'ELOOP') {
+          notices.push({ kind: 'symlink-loop', path: rel, message: `symbolic link loop skipped: ${rel} -> ${linkTarget(abs)}` });
+        } else {
+          notices.push({ kind: 'unreadable', path: rel, message: `cannot follow symbolic link ${rel}: ${describe(err)}` });
+        }
+        continue;
+      }
+      if (target.isFile()) {
+        visit(frame, name, abs, target.size);
+      } else if (target.isDirectory()) {
+        let real: string;
+        try {
+          real = realpathSync(abs);
+        } catch (err) {
+          notices.push(entryProblem(err, rel));
+          continue;
+        }
+        let onPath = false;
+        for (let f: Frame | null = frame; f !== null; f = f.parent) {
+          if (f.real === real) {
+            onPath = true;
+            break;
+          }
+        }
+        if (onPath) {
+          notices.push({ kind: 'symlink-loop', path: rel, message: `symbolic link loop skipped: ${rel} -> ${linkTarget(abs)}` });
+        } else {
+          subdirs.push({ abs, rel, real, parent: frame });
+        }
+      } else {
+        notices.push({ kind: 'special-file', path: rel, message: `not a regular file, skipped: ${rel}` });
+      }
+    }
+    // Depth first, in name order.
+    for (let i = subdirs.length - 1; i >= 0; i--) stack.push(subdirs[i]);
+  }
+  return notices;
+}
+
+function relOf(frame: Frame, name: string): string {
+  return frame.rel === '' ? name : frame.rel + '/' + name;
+}
+
+function isSpecial(entry: Dirent): boolean {
+  return entry.isFIFO() || entry.isSocket() || entry.isBlockDevice() || entry.isCharacterDevice();
+}
+
+function entryProblem(err: unknown, rel: string): Notice {
+  const code = codeOf(err);
+  if (code === 'ENOENT' || code === 'ENOTDIR') {
+    return { kind: 'vanished', path: rel, message: `entry vanished while walking: ${rel}` };
+  }
+  if (code === 'ELOOP') {
+    return { kind: 'symlink-loop', path: rel, message: `symbolic link loop skipped: ${rel}` };
+  }
+  return { kind: 'unreadable', path: rel, message: `cannot read ${rel}: ${describe(err)}` };
+}

@@ -1,0 +1,88 @@
+// Pattern resolution against a subject index (never reads files).
+//
+// - Results follow the pattern order; each pattern's matches are in slug
+//   order; a subject selected again by a later pattern keeps its first
+//   position (its `exact` flag becomes true if any pattern named it exactly).
+// - Exact patterns select the subject with that slug, hidden or not.
+// - Globs select non-hidden subjects only. A subject whose slug equals a glob
+//   pattern character for character (a file named `notes (draft).md` and the
+//   pattern `notes (draft)`) is selected as if named exactly, as the RFD's
+//   resolution algorithm does (`elif slug == pattern`).
+// - Disabled slugs are selected by nothing, not even exactly.
+// - Invalid patterns select nothing. So does a glob too expensive to match
+//   against this topic (see pattern.ts): it is reported as invalid, with
+//   nothing of what it had matched so far, so results never depend on where
+//   the budget ran out.
+
+import type { Match, PatternResult, Subject } from './types.ts';
+import { Budget, classifyPattern, compileGlob, PatternTooExpensive } from '../../glob/pattern.ts';
+import { compareCodeUnits } from './slug.ts';
+
+export type { Match, PatternResult } from './types.ts';
+
+export interface Resolution {
+  /** De-duplicated, in pattern order. */
+  matches: Match[];
+  /** One per pattern, in order. */
+  perPattern: PatternResult[];
+}
+
+/** Binary search in a slug-sorted subject list. */
+export function findBySlug(subjects: readonly Subject[], slug: string): Subject | undefined {
+  let lo = 0;
+  let hi = subjects.length - 1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >>> 1;
+    const c = compareCodeUnits(subjects[mid].slug, slug);
+    if (c === 0) return subjects[mid];
+    if (c < 0) lo = mid + 1;
+    else hi = mid - 1;
+  }
+  return undefined;
+}
+
+/** Resolves `patterns` against `subjects`, which must be in slug order
+ *  (`SubjectIndex.subjects` is). */
+export function resolvePatterns(subjects: readonly Subject[], patterns: readonly string[], disabled: ReadonlySet<string>): Resolution {
+  const bySlug = new Map<string, Match>();
+  const perPattern: PatternResult[] = [];
+  const budget = new Budget();
+
+  const add = (subject: Subject, exact: boolean): void => {
+    const seen = bySlug.get(subject.slug);
+    if (seen === undefined) bySlug.set(subject.slug, { subject, exact });
+    else if (exact) seen.exact = true;
+  };
+
+  for (const raw of patterns) {
+    const c = classifyPattern(raw);
+    if (c.kind === 'invalid') {
+      perPattern.push({ pattern: raw, kind: 'invalid', reason: c.reason, slugs: [] });
+      continue;
+    }
+    const selected: Match[] = [];
+    if (c.kind === 'exact') {
+      const subject = findBySlug(subjects, c.pattern);
+      if (subject !== undefined && !disabled.has(subject.slug)) selected.push({ subject, exact: true });
+    } else {
+      const isMatch = compileGlob(c.pattern, budget);
+      try {
+        for (const subject of subjects) {
+          if (disabled.has(subject.slug)) continue;
+          if (subject.slug === c.pattern) selected.push({ subject, exact: true });
+          else if (!subject.hidden && isMatch(subject.slug)) selected.push({ subject, exact: false });
+        }
+      } catch (err) {
+        if (!(err instanceof PatternTooExpensive)) throw err;
+        perPattern.push({ pattern: raw, kind: 'invalid', reason: err.message, slugs: [] });
+        continue;
+      }
+    }
+    perPattern.push({ pattern: raw, kind: c.kind, slugs: selected.map((m) => m.subject.slug) });
+    // One pattern selects each subject at most once: no de-duplication (a
+    // glob over a whole topic selects thousands).
+    if (patterns.length === 1) return { matches: selected, perPattern };
+    for (const m of selected) add(m.subject, m.exact);
+  }
+  return { matches: [...bySlug.values()], perPattern };
+}

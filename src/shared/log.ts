@@ -1,0 +1,57 @@
+// Messages and warnings go to stderr, never stdout. consola is loaded only
+// when there is something to say, and only its core (`consola/core`): the
+// package's main entry imports node:tty, node:readline and the process's
+// stdio streams at load time, which a compiled binary would pay on every
+// start, silent or not. The reporter below is all the formatting kb needs.
+import type { ConsolaInstance, LogObject } from 'consola';
+import { printError } from './stdio.ts';
+
+let logger: ConsolaInstance | undefined;
+let verbose = false;
+
+export function setVerbose(v: boolean): void {
+  verbose = v;
+  if (logger) logger.level = v ? 4 : 3;
+}
+
+export function isVerbose(): boolean {
+  return verbose;
+}
+
+async function get(): Promise<ConsolaInstance> {
+  if (!logger) {
+    const { createConsola } = await import('consola/core');
+    logger = createConsola({
+      level: verbose ? 4 : 3,
+      reporters: [{ log: (o: LogObject) => printError(`${label(o.type)}${o.args.map(String).join(' ')}\n`) }],
+    });
+  }
+  return logger;
+}
+
+function label(type: string): string {
+  switch (type) {
+    case 'warn': return 'warning: ';
+    case 'error': case 'fatal': return 'error: ';
+    case 'debug': case 'trace': case 'verbose': return 'debug: ';
+    default: return '';
+  }
+}
+
+export async function warn(message: string): Promise<void> {
+  (await get()).warn(message);
+}
+
+export async function error(message: string): Promise<void> {
+  (await get()).error(message);
+}
+
+export async function info(message: string): Promise<void> {
+  (await get()).info(message);
+}
+
+/** Only with --verbose; costs nothing otherwise. */
+export async function debug(message: string | (() => string)): Promise<void> {
+  if (!verbose) return;
+  (await get()).debug(typeof message === 'function' ? message() : message);
+}
