@@ -1,7 +1,31 @@
 // kb: a file-based knowledge base for LLM assistants.
 // No top-level await: the compiled binary is built with --bytecode.
+//
+// The entry module composes the program: the command table (each command
+// imported only when it runs), the MCP server for `kb mcp` (the CLI and the
+// MCP front end never import each other), and the reader thread's URL.
+import type { CommandTable } from './cli/command.ts';
 import { main } from './cli/main.ts';
 
-main(process.argv.slice(2)).then((code) => {
+const COMMANDS: CommandTable = {
+  prompt: { description: 'Print the <knowledge> system-prompt section', load: async () => (await import('./cli/commands/prompt.ts')).default },
+  schema: { description: 'Print the learn tool definition as JSON', load: async () => (await import('./cli/commands/schema.ts')).default },
+  learn: { description: 'Run the learn tool: list a topic, or load subjects', load: async () => (await import('./cli/commands/learn.ts')).default },
+  check: { description: 'Validate the knowledge-base configuration and files', load: async () => (await import('./cli/commands/check.ts')).default },
+  list: { description: 'Show every topic and its subjects, for people', load: async () => (await import('./cli/commands/list.ts')).default },
+  mcp: {
+    description: 'Serve the knowledge base to MCP clients on stdio',
+    load: async () => (await import('./cli/commands/mcp.ts')).mcpCommand(async (options) => (await import('./mcp/server.ts')).serve(options)),
+  },
+  'config-schema': { description: 'Print the JSON Schema of the configuration, for editors', load: async () => (await import('./cli/commands/config-schema.ts')).default },
+  completion: { description: 'Print the shell completion script for bash, zsh or fish', load: async () => (await import('./cli/commands/completion.ts')).default },
+  __complete: { description: 'Completion candidates for the shell scripts', hidden: true, load: async () => (await import('./cli/commands/complete.ts')).default },
+};
+
+// Relative to this file, the URL names the thread's entry point both when
+// the sources run and in the compiled binary (src/reader-thread.ts).
+const readerThreadUrl = new URL('./reader-thread.ts', import.meta.url).href;
+
+main(process.argv.slice(2), COMMANDS, readerThreadUrl).then((code) => {
   process.exitCode = code;
 });

@@ -2,45 +2,34 @@
 // `kb prompt` and the MCP prompt `knowledge`. Returns the text and what the
 // user should be told (on stderr, never to the model).
 import type { Topic } from '../config/types.ts';
-import { hasListable, loadLearned, openTopic, type TopicView } from '../kb/index/view.ts';
+import { hasListable, loadLearned, type TopicView } from '../kb/index/view.ts';
 import { renderPrompt, type PreloadedTopic } from '../render/prompt.ts';
 import type { TopicLabel } from '../render/topic.ts';
+import { warning, type Problem } from '../shared/problem.ts';
+import { viewProblems } from './topics.ts';
 
 export interface Section {
   /** The whole section, or '' when there is nothing to show. */
   text: string;
-  warnings: string[];
+  problems: Problem[];
 }
 
-export function knowledgeSection(topics: readonly Topic[]): Section {
+export function knowledgeSection(topics: readonly Topic[], open: (topic: Topic) => TopicView): Section {
   const preloaded: PreloadedTopic[] = [];
   const available: TopicLabel[] = [];
-  const warnings: string[] = [];
+  const problems: Problem[] = [];
   for (const topic of topics) {
     if (!topic.enable) continue;
-    const view = openTopic(topic);
-    warnings.push(...viewNotices(view));
+    const view = open(topic);
+    problems.push(...viewProblems(view));
     const subjects: PreloadedTopic['subjects'] = [];
     for (const item of loadLearned(view)) {
       if (item.kind === 'subject') subjects.push({ slug: item.slug, content: item.content });
-      else if (item.kind === 'binary') warnings.push(`learned subject "${item.slug}" of topic "${topic.id}" is a binary file; skipped`);
-      else if (item.kind === 'unreadable') warnings.push(`cannot read learned subject "${item.slug}" of topic "${topic.id}": ${item.message}`);
+      else if (item.kind === 'binary') problems.push(warning('binary-subject', `learned subject "${item.slug}" of topic "${topic.id}" is a binary file; skipped`));
+      else if (item.kind === 'unreadable') problems.push(warning('unreadable', `cannot read learned subject "${item.slug}" of topic "${topic.id}": ${item.message}`));
     }
     if (subjects.length > 0) preloaded.push({ ...topic, subjects });
     if (hasListable(view)) available.push(topic);
   }
-  return { text: renderPrompt(preloaded, available), warnings };
-}
-
-/** What a topic's walk noticed (a missing directory, a dangling link, a
- *  symlink loop, a slug collision...), and learned patterns that match
- *  nothing. */
-export function viewNotices(view: TopicView): string[] {
-  const id = view.topic.id;
-  const out = view.index.notices.map((n) => `topic "${id}": ${n.message}`);
-  for (const p of view.learnedPatterns) {
-    if (p.kind === 'invalid') out.push(`topic "${id}": learned pattern "${p.pattern}" is invalid: ${p.reason}`);
-    else if (p.slugs.length === 0) out.push(`topic "${id}": learned pattern "${p.pattern}" matches no subject`);
-  }
-  return out;
+  return { text: renderPrompt(preloaded, available), problems };
 }

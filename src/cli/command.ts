@@ -1,5 +1,7 @@
-// What a command module exports. Commands are thin: parse args -> core ->
-// render -> write. Each is imported only when it runs (or shows its help).
+// What a command is. Commands are thin: parse arguments -> the knowledge
+// base (app/) -> render -> write. Each is imported only when it runs (or
+// shows its help). To add one: a module in cli/commands/ whose default
+// export is a `Command`, and a line in the command table (src/cli.ts).
 import type { ArgsDef } from 'citty';
 import type { Globals } from './globals.ts';
 
@@ -9,6 +11,11 @@ export interface RunContext {
   globals: Globals;
   cwd: string;
   env: Record<string, string | undefined>;
+  /** Every command (`kb __complete` completes their names and flags). */
+  commands: CommandTable;
+  /** The reader thread's entry point (src/reader-thread.ts), which only
+   *  the entry module can name. */
+  readerThreadUrl: string;
 }
 
 export interface Command {
@@ -23,3 +30,7 @@ export interface CommandEntry {
   hidden?: boolean;
   load: () => Promise<Command>;
 }
+
+/** Names and one-line descriptions, so that `kb --help` lists the
+ *  commands without importing any of them. */
+export type CommandTable = Readonly<Record<string, CommandEntry>>;

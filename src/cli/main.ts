@@ -3,7 +3,7 @@
 import type { ArgsDef } from 'citty';
 import { KbError, UsageError, describe } from '../shared/errors.ts';
 import { parseArgv } from './argv.ts';
-import { COMMANDS } from './registry.ts';
+import type { CommandTable } from './command.ts';
 import { GLOBAL_ARGS, globalsOf } from './globals.ts';
 import { setVerbose } from '../shared/log.ts';
 import { PipeClosed, print } from './output.ts';
@@ -32,24 +32,24 @@ async function citty(): Promise<typeof import('citty')> {
   return import('citty');
 }
 
-function visibleCommands() {
-  return Object.entries(COMMANDS).filter(([, c]) => !c.hidden);
+function visibleCommands(commands: CommandTable) {
+  return Object.entries(commands).filter(([, c]) => !c.hidden);
 }
 
-async function rootUsage(): Promise<string> {
+async function rootUsage(commands: CommandTable): Promise<string> {
   const { defineCommand, renderUsage } = await citty();
-  const sub = Object.fromEntries(visibleCommands().map(([name, c]) => [name, { meta: { name, description: c.description } }]));
+  const sub = Object.fromEntries(visibleCommands(commands).map(([name, c]) => [name, { meta: { name, description: c.description } }]));
   const root = defineCommand({ meta: ROOT_META, args: { ...GLOBAL_ARGS, version: { type: 'boolean', description: 'Print the version' } } as ArgsDef, subCommands: sub });
   return renderUsage(root);
 }
 
-async function commandUsage(name: string, args: ArgsDef): Promise<string> {
+async function commandUsage(name: string, description: string, args: ArgsDef): Promise<string> {
   const { defineCommand, renderUsage } = await citty();
-  const cmd = defineCommand({ meta: { name, description: COMMANDS[name].description }, args: { ...args, ...GLOBAL_ARGS } as ArgsDef });
+  const cmd = defineCommand({ meta: { name, description }, args: { ...args, ...GLOBAL_ARGS } as ArgsDef });
   return renderUsage(cmd, defineCommand({ meta: { name: 'kb' } }));
 }
 
-export async function main(argv: readonly string[]): Promise<number> {
+export async function main(argv: readonly string[], commands: CommandTable, readerThreadUrl: string): Promise<number> {
   let verbose = argv.includes('--verbose');
   setVerbose(verbose);
   try {
@@ -57,26 +57,26 @@ export async function main(argv: readonly string[]): Promise<number> {
     if (at === -1) {
       const { flags } = parseArgv(argv, { ...GLOBAL_ARGS, version: { type: 'boolean' } } as ArgsDef);
       if (flags.version) { print(`${VERSION}\n`); return 0; }
-      if (flags.help) { print(`${await rootUsage()}\n`); return 0; }
-      process.stderr.write(`${await rootUsage()}\n`);
+      if (flags.help) { print(`${await rootUsage(commands)}\n`); return 0; }
+      process.stderr.write(`${await rootUsage(commands)}\n`);
       throw new UsageError('no command given');
     }
     const name = argv[at];
-    const entry = Object.hasOwn(COMMANDS, name) ? COMMANDS[name] : undefined;
-    if (!entry) throw new UsageError(`unknown command "${name}"; commands: ${visibleCommands().map(([n]) => n).join(', ')}`);
+    const entry = Object.hasOwn(commands, name) ? commands[name] : undefined;
+    if (!entry) throw new UsageError(`unknown command "${name}"; commands: ${visibleCommands(commands).map(([n]) => n).join(', ')}`);
     const cmd = await entry.load();
     const rest = [...argv.slice(0, at), ...argv.slice(at + 1)];
     const defs = { ...cmd.args, ...GLOBAL_ARGS } as ArgsDef;
     // After `--` every word is an argument, `--help` included.
     const options = rest.includes('--') ? rest.slice(0, rest.indexOf('--')) : rest;
     if (options.includes('--help') || options.includes('-h')) {
-      print(`${await commandUsage(name, cmd.args)}\n`);
+      print(`${await commandUsage(name, entry.description, cmd.args)}\n`);
       return 0;
     }
     const { flags, positionals } = parseArgv(rest, defs);
     const globals = globalsOf(flags);
     verbose = globals.verbose;
-    return await cmd.run({ flags, positionals, globals, cwd: process.cwd(), env: process.env });
+    return await cmd.run({ flags, positionals, globals, cwd: process.cwd(), env: process.env, commands, readerThreadUrl });
   } catch (err) {
     return report(err, verbose);
   }

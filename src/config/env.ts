@@ -2,7 +2,7 @@
 // starting with `+` appends, `:` means JSON, `+:` appends JSON. Other JP_CFG_*
 // variables configure other tools and are ignored.
 
-import type { Diagnostic } from './types.ts';
+import type { Problem } from './types.ts';
 import { assignmentOp, type Operator } from './assign.ts';
 import { KB_KEY, TOPIC_FIELD_DEFS, TOPIC_KEY } from './fields.ts';
 import type { Layer } from './merge.ts';
@@ -12,7 +12,7 @@ const TOPIC_PREFIX = 'KB_TOPIC_';
 
 export interface EnvResult {
   layers: Layer[];
-  diagnostics: Diagnostic[];
+  diagnostics: Problem[];
 }
 
 /** One layer per variable, in name order (deterministic). `topicIds` are the

@@ -5,11 +5,11 @@
 
 import { existsSync, readFileSync, realpathSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
-import type { Diagnostic } from './types.ts';
+import type { Problem } from './types.ts';
 import { deepPosition, depthMessage, tooDeep } from './depth.ts';
 import { displayPath } from './discover.ts';
 import { KB_KEY, isStringArray, typeName } from './fields.ts';
-import { globFiles, isGlob } from './glob.ts';
+import { globFiles } from './glob.ts';
 import { parseJson } from './json.ts';
 import { whereOf } from './locate.ts';
 import type { Layer, Origin } from './merge.ts';
@@ -19,7 +19,7 @@ export interface ReadContext {
   root: string;
   /** Every file read, in precedence order (appended to). */
   files: string[];
-  diagnostics: Diagnostic[];
+  diagnostics: Problem[];
 }
 
 /** The files being extended, outermost first, to detect cycles. */
@@ -30,7 +30,7 @@ interface Link {
 
 /** Reads `path` and, before it, everything it extends. Returns the layers,
  *  lowest precedence first; nothing when the file does not exist. */
-export function readConfigFile(path: string, ctx: ReadContext, chain: readonly Link[] = []): Layer[] {
+export async function readConfigFile(path: string, ctx: ReadContext, chain: readonly Link[] = []): Promise<Layer[]> {
   const label = displayPath(ctx.root, path);
   let text: string;
   try {
@@ -45,7 +45,7 @@ export function readConfigFile(path: string, ctx: ReadContext, chain: readonly L
   if (!ctx.files.includes(path)) ctx.files.push(path);
 
   const format = path.endsWith('.json') ? 'json' : 'toml';
-  const parsed = format === 'json' ? parseJson(text, label) : parseToml(text, label);
+  const parsed = format === 'json' ? parseJson(text, label) : await parseToml(text, label);
   if ('diagnostic' in parsed) {
     ctx.diagnostics.push(parsed.diagnostic);
     return [];
@@ -79,7 +79,7 @@ export function readConfigFile(path: string, ctx: ReadContext, chain: readonly L
     else {
       const self: Link = { real: realPath(path), label };
       for (const entry of data.extends) {
-        for (const target of extendsTargets(entry, origin, ctx)) {
+        for (const target of await extendsTargets(entry, origin, ctx)) {
           const real = realPath(target);
           const links = [...chain, self];
           const cycleAt = links.findIndex((l) => l.real === real);
@@ -93,7 +93,7 @@ export function readConfigFile(path: string, ctx: ReadContext, chain: readonly L
             });
             continue;
           }
-          layers.push(...readConfigFile(target, ctx, links));
+          layers.push(...(await readConfigFile(target, ctx, links)));
         }
       }
     }
@@ -108,11 +108,12 @@ export function readConfigFile(path: string, ctx: ReadContext, chain: readonly L
 /** The files an `extends` entry names, relative to the declaring file. A
  *  missing plain path is a warning; a glob may match nothing, and never
  *  matches the declaring file itself (`extends = ["*.toml"]`). */
-function extendsTargets(entry: string, origin: Origin, ctx: ReadContext): string[] {
+async function extendsTargets(entry: string, origin: Origin, ctx: ReadContext): Promise<string[]> {
   const dir = dirname(origin.source);
-  if (isGlob(entry)) {
+  const matched = await globFiles(dir, entry);
+  if (matched !== undefined) {
     const self = realPath(origin.source);
-    return globFiles(dir, entry).filter((file) => realPath(file) !== self);
+    return matched.filter((file) => realPath(file) !== self);
   }
   const target = resolve(dir, entry);
   if (existsSync(target)) return [target];

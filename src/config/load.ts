@@ -34,11 +34,13 @@ export interface LoadOptions {
 /** A --cfg value, parsed: a file to find, or a ready layer. */
 type CfgStep = { file: string; text: string } | { layer: Layer };
 
-/** Loads and validates the configuration. Throws a UsageError for a bad
+/** Loads and validates the configuration (asynchronously: a file may need
+ *  the full TOML parser, an `extends` glob the glob machinery, each loaded
+ *  only then). Rejects with a UsageError for a bad
  *  --cfg / -k / JP_CFG_* value, a ConfigError when there is no workspace, a
  *  --cfg file cannot be found or -k names an unknown topic. Problems inside
  *  files are returned as diagnostics. */
-export function loadConfig(opts: LoadOptions): Config {
+export async function loadConfig(opts: LoadOptions): Promise<Config> {
   // Command-line syntax first: it needs no files.
   const cfg = opts.cfg.map(cfgStep);
   const knowledge = opts.knowledge.map(parseKnowledge);
@@ -47,7 +49,7 @@ export function loadConfig(opts: LoadOptions): Config {
   const ctx: ReadContext = { root, files: [], diagnostics: [] };
   const layers: Layer[] = [];
   for (const file of baseConfigFiles(root, opts.cwd, globalConfigDir(opts.env, opts.home, opts.cwd))) {
-    const read = readConfigFile(file, ctx);
+    const read = await readConfigFile(file, ctx);
     layers.push(...read);
     // `inherit = false`: no configuration file after this one is merged.
     // Environment variables, --cfg and -k still apply, as in JP.
@@ -60,7 +62,7 @@ export function loadConfig(opts: LoadOptions): Config {
 
   for (const step of cfg) {
     if ('layer' in step) layers.push(step.layer);
-    else layers.push(...readConfigFile(findCfgFile(step.file, step.text, opts.cwd, root, loadPaths(layers)), ctx));
+    else layers.push(...(await readConfigFile(findCfgFile(step.file, step.text, opts.cwd, root, loadPaths(layers)), ctx)));
   }
 
   let tree = merge(layers);

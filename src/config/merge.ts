@@ -9,7 +9,7 @@ import { isTable } from './fields.ts';
 export interface Origin {
   /** For `Topic.sources`: absolute file path, `--cfg <text>`, `env NAME`, `-k <value>`. */
   source: Source;
-  /** For `Diagnostic.where`: the file relative to the workspace root when
+  /** For `Problem.where`: the file relative to the workspace root when
    *  inside it, or the flag / variable. */
   label: string;
   /** A file's text and format, to find a key's line for messages. */

@@ -1,40 +1,34 @@
 // Parsing a TOML configuration file. A syntax error becomes a diagnostic;
 // the file then contributes nothing.
-
-// Most files take the fast path (toml-fast.ts); the full parser, @iarna/toml,
-// is loaded only for a file that needs it: `loadFullToml()`, which the
-// commands await before reading the configuration again (cli/context.ts)
-// when parseToml throws NeedsFullToml. Only the parser is loaded: the
+//
+// Most files take the fast path (toml-fast.ts), which returns exactly what
+// the full parser would or gives up. The full parser, @iarna/toml, is
+// loaded only for a file that needs it, by an awaited import whose promise
+// is kept: most starts never load it. Only the parser is loaded: the
 // package's main module also loads its streaming parser, which pulls in
 // node:stream (about 1 ms).
+import type { Problem } from '../shared/problem.ts';
 import { parseSimpleToml } from './toml-fast.ts';
-import type { Diagnostic } from './types.ts';
 
-export type ParseResult = { data: Record<string, unknown> } | { diagnostic: Diagnostic };
+export type ParseResult = { data: Record<string, unknown> } | { diagnostic: Problem };
 
-let full: ((text: string) => unknown) | undefined;
+type FullParser = (text: string) => unknown;
 
-/** Thrown by parseToml for a file the fast path cannot take while the full
- *  parser is not loaded yet: load it (`loadFullToml`) and read again. */
-export class NeedsFullToml extends Error {
-  constructor() {
-    super('this configuration needs the full TOML parser (loadFullToml)');
-  }
-}
+let full: Promise<FullParser> | undefined;
 
-/** Loads the full TOML parser (once). */
-export async function loadFullToml(): Promise<void> {
-  full ??= (await import('@iarna/toml/parse-string.js')).default as (text: string) => unknown;
+/** The full TOML parser, loaded once. */
+function fullParser(): Promise<FullParser> {
+  return (full ??= import('@iarna/toml/parse-string.js').then((m) => m.default as FullParser));
 }
 
 /** `label` is the file as shown in messages. */
-export function parseToml(text: string, label: string): ParseResult {
+export async function parseToml(text: string, label: string): Promise<ParseResult> {
   const source = stripBom(text);
   const simple = parseSimpleToml(source);
   if (simple !== undefined) return { data: simple };
-  if (full === undefined) throw new NeedsFullToml();
+  const parse = await fullParser();
   try {
-    return { data: full(source) as Record<string, unknown> };
+    return { data: parse(source) as Record<string, unknown> };
   } catch (err) {
     const e = err as { message?: string; line?: number; col?: number };
     // @iarna/toml: 0-based line/col, message "<what> at row R, col C, pos P:\n<excerpt>".

@@ -4,23 +4,12 @@
  *  `env JP_CFG_...`, `-k <value>`, or `default`. */
 export type Source = string;
 
-export type Severity = 'error' | 'warning';
-
-/** A problem found while loading or validating configuration. `where` is
- *  `file`, `file:line` or `file:line:col` (paths relative to the workspace
- *  root when inside it), or a flag / variable name. */
-export interface Diagnostic {
-  severity: Severity;
-  /** Stable machine code, e.g. `toml-syntax`, `unknown-key`, `wrong-type`,
-   *  `missing-subjects`, `subjects-not-found`, `slug-collision`,
-   *  `learned-no-match`, `disabled-no-match`, `binary-subject`,
-   *  `invalid-utf8`, `extends-cycle`. */
-  code: string;
-  message: string;
-  where?: string;
-  /** Topic ID the diagnostic is about, when there is one. */
-  topic?: string;
-}
+/** A problem found while loading or validating configuration (the one
+ *  problem type, shared/problem.ts). `where` is `file`, `file:line` or
+ *  `file:line:col` (paths relative to the workspace root when inside it),
+ *  or a flag / variable name. */
+export type { Problem, Severity } from '../shared/problem.ts';
+import type { Problem } from '../shared/problem.ts';
 
 export const TOPIC_FIELDS = ['enable', 'title', 'introduction', 'description', 'subjects', 'learned', 'disabled'] as const;
 export type TopicField = (typeof TOPIC_FIELDS)[number];
@@ -55,7 +44,7 @@ export interface Config {
    *  that failed validation (e.g. no `subjects`) are left out and reported in
    *  `diagnostics`. */
   topics: Topic[];
-  diagnostics: Diagnostic[];
+  diagnostics: Problem[];
   /** The files that were read, lowest precedence first. */
   files: string[];
 }

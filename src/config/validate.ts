@@ -3,7 +3,7 @@
 // lines in messages).
 
 import { resolve } from 'node:path';
-import type { Diagnostic, Topic, TopicField } from './types.ts';
+import type { Problem, Topic, TopicField } from './types.ts';
 import { KB_KEY, TOPIC_FIELD_DEFS, TOPIC_KEY, article, fieldDef, typeLabel, typeName } from './fields.ts';
 import { whereOf } from './locate.ts';
 import { type Node, type Table, lookup } from './merge.ts';
@@ -11,7 +11,7 @@ import { closest } from './suggest.ts';
 
 export interface Validated {
   topics: Topic[];
-  diagnostics: Diagnostic[];
+  diagnostics: Problem[];
 }
 
 const FIELD_NAMES = TOPIC_FIELD_DEFS.map((f) => f.name);
@@ -50,7 +50,7 @@ export function validate(tree: Table, root: string): Validated {
 }
 
 /** A topic, or undefined when it has no usable `subjects`. */
-function validateTopic(id: string, table: Table, root: string, diagnostics: Diagnostic[]): Topic | undefined {
+function validateTopic(id: string, table: Table, root: string, diagnostics: Problem[]): Topic | undefined {
   const topic: Topic = { id, enable: true, subjects: '', subjectsDir: '', learned: [], disabled: [], sources: {}, where: {} };
   const fields = topic as unknown as Record<TopicField, unknown>;
   let badSubjects = false;
@@ -104,7 +104,7 @@ function validateTopic(id: string, table: Table, root: string, diagnostics: Diag
 /** Stands for a table value in "got <type>" messages. */
 const TABLE = {};
 
-function wrongType(key: string, expected: string, value: unknown, where: string, topic?: string): Diagnostic {
+function wrongType(key: string, expected: string, value: unknown, where: string, topic?: string): Problem {
   return {
     severity: 'error',
     code: 'wrong-type',
@@ -115,7 +115,7 @@ function wrongType(key: string, expected: string, value: unknown, where: string,
 }
 
 /** Reports a wrong-type unless `node` is a table. */
-function expectTable(node: Node, path: string[], diagnostics: Diagnostic[], topic?: string): node is Table {
+function expectTable(node: Node, path: string[], diagnostics: Problem[], topic?: string): node is Table {
   if (node.kind === 'table') return true;
   diagnostics.push(wrongType(path.join('.'), 'a table', node.value, whereAt(node, path), topic));
   return false;

@@ -1,4 +1,4 @@
-// What callers of the glob matcher need without loading it (globs.ts): the
+// What the glob matcher needs without loading the machinery (index.ts): the
 // matching budget a learn call shares among its patterns, and the errors
 // the automaton (nfa.ts) throws.
 

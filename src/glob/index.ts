@@ -1,55 +1,66 @@
-// Loading the glob machinery (glob-engine.ts: picomatch and the automaton)
-// only when a pattern may need it. It is a sixth of the code a start loads,
-// and most starts (kb prompt, kb schema) meet no glob: a pattern without
-// any of the characters glob syntax begins with (* ? [ { and the `(` of an
-// extglob) is never a glob, by picomatch's own rules
-// (tests/unit/kb/globs.test.ts checks this against picomatch).
+// The glob module's one face. Everything else in glob/ is private to it.
 //
-// Commands load the machinery before the synchronous work when their
-// patterns may need it (cli/context.ts). A pattern that reaches it without
-// that throws NeedsGlobEngine, which the configuration loader turns into a
-// load and a second read (extends globs), and which anywhere else is a bug.
+// Patterns are compiled in an explicit, asynchronous step
+// (`compilePatterns`, `pathGlob`) that loads the glob machinery (picomatch
+// and the linear-time automaton, engine.ts) only when some pattern may
+// need it; matching a compiled pattern is synchronous. The machinery is a
+// sixth of the code a start loads, and most starts (kb prompt, kb schema)
+// meet no glob: a pattern without any of the characters glob syntax begins
+// with (* ? [ { and the `(` of an extglob) is never a glob, by picomatch's
+// own rules (tests/unit/glob/globs.test.ts checks this against picomatch),
+// and `**` (load everything) is known without it.
+//
+// Subject patterns come from models and are untrusted: see pattern.ts for
+// how they are bounded (length, nesting, a matching budget linear in the
+// topic's size).
 
 import type { GlobEngine } from './engine.ts';
+import { compileWith, mayBeGlob, withoutDotSlash, type CompiledPattern } from './pattern.ts';
 
-let loaded: GlobEngine | undefined;
+export { Budget } from './budget.ts';
+export { mayBeGlob, withoutDotSlash, MAX_PATTERN_LENGTH, PatternTooExpensive } from './pattern.ts';
+export type { CompiledPattern, PatternKind } from './pattern.ts';
 
-/** Thrown when a pattern needs the glob machinery before it was loaded. */
-export class NeedsGlobEngine extends Error {
-  constructor() {
-    super('a glob needs the glob machinery, which was not loaded (loadGlobEngine)');
-  }
+let engine: Promise<GlobEngine> | undefined;
+
+/** The glob machinery, loaded once (a cached promise). */
+function loadEngine(): Promise<GlobEngine> {
+  return (engine ??= import('./engine.ts').then((m) => m.engine));
 }
 
-/** Loads the glob machinery (once). */
-export async function loadGlobEngine(): Promise<void> {
-  loaded ??= (await import('./engine.ts')).engine;
-}
-
-/** The glob machinery; throws NeedsGlobEngine when it is not loaded. */
-export function globEngine(): GlobEngine {
-  if (loaded === undefined) throw new NeedsGlobEngine();
-  return loaded;
-}
-
-/** A character glob syntax needs: without one, picomatch never reads a
- *  pattern as a glob. */
-const GLOB_CHARACTER = /[*?[{(]/;
-
-/** Whether `pattern` may be a glob. */
-export function mayBeGlob(pattern: string): boolean {
-  return GLOB_CHARACTER.test(pattern);
-}
-
-/** `pattern` without its leading `./`s (a leading `./` is ignored). */
-export function withoutDotSlash(pattern: string): string {
-  let p = pattern;
-  while (p.startsWith('./')) p = p.slice(2);
-  return p;
-}
-
-/** Whether using `pattern` may need the machinery: it may be a glob, and
- *  is not `**` (load everything), which pattern.ts knows without it. */
-export function needsGlobEngine(pattern: string): boolean {
+/** Whether compiling `pattern` may need the machinery: it may be a glob,
+ *  and is not `**`, which pattern.ts knows without it. */
+export function needsEngine(pattern: string): boolean {
   return mayBeGlob(pattern) && withoutDotSlash(pattern) !== '**';
+}
+
+/** Classifies and compiles subject patterns, in order: each is exact, a
+ *  glob (with its matcher), or invalid (with the reason). Loads the glob
+ *  machinery first when one of them may be a glob. */
+export async function compilePatterns(patterns: readonly string[]): Promise<CompiledPattern[]> {
+  const machinery = patterns.some(needsEngine) ? await loadEngine() : undefined;
+  return compileWith(patterns, machinery);
+}
+
+/** A file-path glob (configuration `extends` entries): the directory part
+ *  before the first glob segment, and a matcher for paths relative to it.
+ *  Hidden files match only a pattern that names the dot. */
+export interface PathGlob {
+  base: string;
+  glob: string;
+  /** Whether the glob has `**` (may cross directory levels). */
+  deep: boolean;
+  /** How many path segments the glob spans (when not deep). */
+  segments: number;
+  matches(path: string): boolean;
+}
+
+/** `pattern` as a file-path glob, or undefined when it is a plain path. */
+export async function pathGlob(pattern: string): Promise<PathGlob | undefined> {
+  if (!mayBeGlob(pattern)) return undefined;
+  const { picomatch } = await loadEngine();
+  const scan = picomatch.scan(pattern);
+  if (!scan.isGlob) return undefined;
+  const matches = picomatch(scan.glob);
+  return { base: scan.base, glob: scan.glob, deep: scan.glob.includes('**'), segments: scan.glob.split('/').length, matches: (p) => matches(p) };
 }

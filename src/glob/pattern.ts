@@ -1,22 +1,40 @@
-// Subject patterns: classification and glob compilation.
+// Subject patterns: classification and glob compilation (the face,
+// index.ts, loads the machinery and calls `compileWith`).
 //
 // A pattern is a glob when picomatch's `scan` finds glob syntax in it;
 // otherwise it is exact (compared to slugs as a plain string). Globs run
 // against slugs, whose leading dots are already dropped, so hidden-ness is
-// decided from `Subject.hidden`, never here.
+// decided from the subject, never here.
 //
 // Patterns come from models and are untrusted. picomatch translates a glob
 // into a regex source, but that regex is never run by the (backtracking)
-// native engine: `nfa.ts` matches it in time linear in the slug, and a
-// pattern whose matching would still cost too much across a topic (a
-// budget linear in the topic's size) is reported instead of hanging.
+// native engine unless it provably runs in linear time: `nfa.ts` matches it
+// in time linear in the slug, and a pattern whose matching would still cost
+// too much across a topic (a budget linear in the topic's size) is reported
+// instead of hanging.
 
-import type { PatternKind } from '../kb/index/types.ts';
 import { Budget, NfaBudgetError, NfaError } from './budget.ts';
-import { globEngine, mayBeGlob, withoutDotSlash } from './index.ts';
+import type { GlobEngine } from './engine.ts';
 import type { Nfa as NfaType } from './nfa.ts';
 
-export { Budget } from './budget.ts';
+/** How a pattern is understood. */
+export type PatternKind = 'exact' | 'glob' | 'invalid';
+
+/** A character glob syntax needs: without one, picomatch never reads a
+ *  pattern as a glob. */
+const GLOB_CHARACTER = /[*?[{(]/;
+
+/** Whether `pattern` may be a glob. */
+export function mayBeGlob(pattern: string): boolean {
+  return GLOB_CHARACTER.test(pattern);
+}
+
+/** `pattern` without its leading `./`s (a leading `./` is ignored). */
+export function withoutDotSlash(pattern: string): string {
+  let p = pattern;
+  while (p.startsWith('./')) p = p.slice(2);
+  return p;
+}
 
 export const MAX_PATTERN_LENGTH = 1024;
 
@@ -25,9 +43,10 @@ export const MAX_PATTERN_LENGTH = 1024;
  *  a fifth of a second to compile); real globs nest one or two levels. */
 export const MAX_GLOB_NESTING = 10;
 
-/** Tests one slug. Throws `PatternTooExpensive` once the pattern has used up
- *  its matching budget (see `nfa.ts`). */
-export type GlobMatcher = (slug: string) => boolean;
+/** Tests one slug, counting the work against `budget` (share one among
+ *  the patterns of a call to bound the call). Throws `PatternTooExpensive`
+ *  once the budget is used up (see `nfa.ts`). */
+export type GlobMatcher = (slug: string, budget: Budget) => boolean;
 
 export class PatternTooExpensive extends Error {
   constructor() {
@@ -43,6 +62,30 @@ export interface ClassifiedPattern {
   reason?: string;
 }
 
+/** A pattern ready to match: classified, and for a glob its matcher. */
+export interface CompiledPattern extends ClassifiedPattern {
+  /** The pattern as given (not normalised). */
+  raw: string;
+  /** Kind `glob` only. */
+  test?: GlobMatcher;
+}
+
+/** Classifies and compiles `patterns`. `engine` must be loaded when one of
+ *  them may be a glob (index.ts `needsEngine`). */
+export function compileWith(patterns: readonly string[], engine: GlobEngine | undefined): CompiledPattern[] {
+  return patterns.map((raw) => {
+    const c = classifyPattern(raw, engine);
+    return c.kind === 'glob' ? { ...c, raw, test: compileGlob(c.pattern, engine) } : { ...c, raw };
+  });
+}
+
+/** The machinery, which the caller had to load for a pattern that may be a
+ *  glob: its absence is a bug in the caller. */
+function machinery(engine: GlobEngine | undefined): GlobEngine {
+  if (engine === undefined) throw new Error('internal error: a glob was compiled without the glob machinery (glob/index.ts loads it)');
+  return engine;
+}
+
 // `*` stays within one level, `**` crosses levels. A leading `!` is a
 // literal character, never a negation of the whole pattern; separators are
 // always `/`, whatever the platform.
@@ -56,7 +99,7 @@ function invalid(pattern: string, reason: string): ClassifiedPattern {
  *  longer than 1024 characters, containing a NUL byte, absolute, containing
  *  a `..` segment, or a glob that cannot be compiled (or uses regex syntax
  *  that cannot be matched in linear time: back-references, lookbehinds). */
-export function classifyPattern(p: string): ClassifiedPattern {
+export function classifyPattern(p: string, engine: GlobEngine | undefined): ClassifiedPattern {
   if (p.includes('\0')) return invalid(p, 'the pattern contains a NUL byte');
   if (p.length > MAX_PATTERN_LENGTH) {
     return invalid(p, `the pattern is longer than ${MAX_PATTERN_LENGTH} characters`);
@@ -70,11 +113,11 @@ export function classifyPattern(p: string): ClassifiedPattern {
     return invalid(pattern, '`..` segments are not allowed; patterns cannot leave the topic directory');
   }
   if (pattern === '**') return { kind: 'glob', pattern }; // the common one, known without picomatch
-  if (!mayBeGlob(pattern) || !globEngine().picomatch.scan(pattern).isGlob) return { kind: 'exact', pattern };
+  if (!mayBeGlob(pattern) || !machinery(engine).picomatch.scan(pattern).isGlob) return { kind: 'exact', pattern };
   if (nesting(pattern) > MAX_GLOB_NESTING) {
     return invalid(pattern, `braces and parentheses are nested more than ${MAX_GLOB_NESTING} levels deep`);
   }
-  const compiled = compile(pattern);
+  const compiled = compile(pattern, machinery(engine));
   if (typeof compiled === 'string') return invalid(pattern, compiled);
   return { kind: 'glob', pattern };
 }
@@ -121,22 +164,20 @@ export function backtracksLinearly(glob: string): boolean {
 }
 
 /** The compiled form of a (normalised) glob, or why it cannot be compiled. */
-function compile(pattern: string): Compiled | string {
+function compile(pattern: string, engine: GlobEngine): Compiled | string {
   let hit = cache.get(pattern);
   if (hit === undefined) {
-    hit = build(pattern);
+    hit = build(pattern, engine);
     if (cache.size >= CACHE_SIZE) cache.delete(cache.keys().next().value!);
     cache.set(pattern, hit);
   }
   return hit;
 }
 
-function build(pattern: string): Compiled | string {
+function build(pattern: string, engine: GlobEngine): Compiled | string {
   // picomatch lets `dir/**` match `dir`; `dir/**/*` requires one more level.
   const glob = pattern.endsWith('/**') ? pattern + '/*' : pattern;
-  // Outside the try: a machinery not loaded is a bug to surface, not an
-  // invalid glob.
-  const { picomatch, Nfa } = globEngine();
+  const { picomatch, Nfa } = engine;
   let source: string;
   try {
     source = `^(?:${picomatch.makeRe(glob, GLOB_OPTIONS, true) as unknown as string})$`;
@@ -162,20 +203,19 @@ function matchesEverythingVisible(slug: string): boolean {
 
 /** Compiles a (normalised) glob into a slug matcher. `dir/**` matches only
  *  slugs strictly below `dir/`, never the slug `dir` itself. A pattern that
- *  cannot be compiled matches nothing. The matcher counts its work against
- *  `budget` (share one among the patterns of a call to bound the call). */
-export function compileGlob(pattern: string, budget: Budget = new Budget()): GlobMatcher {
+ *  cannot be compiled matches nothing. */
+export function compileGlob(pattern: string, engine: GlobEngine | undefined): GlobMatcher {
   // `**` (load everything) is the most common glob: what its regex does,
-  // without running it on every slug (tests/unit/kb/glob-fast.test.ts).
+  // without running it on every slug (tests/unit/fast-paths.test.ts).
   if (pattern === '**') return matchesEverythingVisible;
-  const compiled = compile(pattern);
+  const compiled = compile(pattern, machinery(engine));
   if (typeof compiled === 'string') return () => false;
   if ('native' in compiled) {
     const re = compiled.native;
     return (slug: string) => re.test(slug);
   }
   const nfa = compiled.nfa;
-  return (slug: string) => {
+  return (slug: string, budget: Budget) => {
     try {
       return nfa.test(slug, budget);
     } catch (err) {

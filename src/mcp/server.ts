@@ -1,7 +1,7 @@
 // `kb mcp`: a Model Context Protocol server on stdio, built on the official
 // TypeScript SDK. This is the only module that imports the SDK, and it is
-// itself imported only when `kb mcp` runs (src/commands/mcp.ts), so the
-// other commands never load it.
+// itself imported only when `kb mcp` runs (the entry module, src/cli.ts,
+// hands it to the mcp command), so the other commands never load it.
 //
 // The low-level `Server` is used rather than `McpServer`: the `learn` tool's
 // input schema must be the RFD's JSON Schema exactly, and McpServer derives
@@ -22,8 +22,7 @@ import {
   ListToolsRequestSchema,
   ReadResourceRequestSchema,
 } from '@modelcontextprotocol/sdk/types.js';
-import type { RunContext } from '../cli/command.ts';
-import { loadEverything, readConfig } from '../cli/context.ts';
+import { KnowledgeBase, type WorkspaceOptions } from '../app/knowledge-base.ts';
 import { debug } from '../shared/log.ts';
 import { VERSION } from '../shared/version.ts';
 import { INTERNAL_ERROR, KbSession, RequestError } from './session.ts';
@@ -32,20 +31,17 @@ const INSTRUCTIONS =
   'A file-based knowledge base of topics and subjects. The `knowledge` prompt is the system-prompt section that lists the topics; ' +
   'the `learn` tool lists a topic (topic only) or loads subjects by slug or glob; every listed subject is also a kb://<topic>/<slug> resource.';
 
-export async function serve(ctx: RunContext): Promise<number> {
+export async function serve(options: WorkspaceOptions): Promise<number> {
   // Library code must not reach stdout through console.log either.
   console.log = console.info = console.debug = console.error;
 
   // Fail fast on what a restart would not fix by itself: no workspace, a bad
   // --cfg or -k. Problems inside the configuration files are reported per
   // request instead, so that fixing them needs no restart.
-  // The session reads the configuration and matches patterns on every
-  // request, synchronously: what that may need is loaded once, up front.
-  await loadEverything();
-  const config = readConfig(ctx);
-  await debug(`kb mcp: serving workspace ${config.root} on stdio`);
+  const kb = await KnowledgeBase.open(options);
+  await debug(`kb mcp: serving workspace ${kb.config.root} on stdio`);
 
-  const session = new KbSession(ctx);
+  const session = new KbSession(options);
   const server = new Server(
     { name: 'kb', version: VERSION },
     { capabilities: { tools: { listChanged: false }, prompts: { listChanged: false }, resources: { listChanged: false, subscribe: false } }, instructions: INSTRUCTIONS },
@@ -55,7 +51,7 @@ export async function serve(ctx: RunContext): Promise<number> {
   let idle: (() => void) | undefined;
   // Each request runs against the files as they are now; kb errors become
   // JSON-RPC errors with the same message kb would print.
-  function handle<T>(work: () => T): Promise<T> {
+  function handle<T>(work: () => T | Promise<T>): Promise<T> {
     inFlight++;
     return new Promise<T>((resolve) => resolve(work()))
       .catch((err: unknown) => {
@@ -69,11 +65,11 @@ export async function serve(ctx: RunContext): Promise<number> {
       });
   }
 
-  server.setRequestHandler(ListToolsRequestSchema, () => handle(() => ({ tools: session.tools() })));
+  server.setRequestHandler(ListToolsRequestSchema, () => handle(async () => ({ tools: await session.tools() })));
   server.setRequestHandler(CallToolRequestSchema, (req) => handle(() => session.callTool(req.params.name, req.params.arguments)));
   server.setRequestHandler(ListPromptsRequestSchema, () => handle(() => ({ prompts: session.prompts() })));
   server.setRequestHandler(GetPromptRequestSchema, (req) => handle(() => session.getPrompt(req.params.name, req.params.arguments)));
-  server.setRequestHandler(ListResourcesRequestSchema, () => handle(() => ({ resources: session.resources() })));
+  server.setRequestHandler(ListResourcesRequestSchema, () => handle(async () => ({ resources: await session.resources() })));
   server.setRequestHandler(ListResourceTemplatesRequestSchema, () => handle(() => ({ resourceTemplates: session.resourceTemplates() })));
   server.setRequestHandler(ReadResourceRequestSchema, (req) => handle(() => session.readResource(req.params.uri)));
   server.onerror = (err) => process.stderr.write(`kb mcp: ${err.message}\n`);

@@ -1,22 +1,13 @@
-// What `kb mcp` serves, without the MCP SDK (src/mcp/server.ts wires these
-// to the protocol). Every request reads the configuration and the files
-// again, so edits apply without a restart. Nothing here writes to stdout:
-// warnings go to stderr, once per server for each distinct message.
-import type { RunContext } from '../cli/command.ts';
-import { isFatal, readConfig } from '../cli/context.ts';
-import { warn } from '../shared/log.ts';
-import type { Config, Topic } from '../config/types.ts';
+// What `kb mcp` serves, without the MCP SDK (server.ts wires these to the
+// protocol): a thin adapter over the application layer (app/). Every
+// request opens the knowledge base again, so edits apply without a restart.
+// Nothing here writes to stdout: warnings go to stderr, once per server for
+// each distinct message.
+import { KnowledgeBase, type WorkspaceOptions } from '../app/knowledge-base.ts';
+import { toolInFormat } from '../render/providers.ts';
 import { describe, KbError } from '../shared/errors.ts';
-import { readSubject } from '../kb/fs/read.ts';
-import { findBySlug } from '../kb/index/resolve.ts';
-import { formatContent, PASS_THROUGH } from '../kb/content/format.ts';
-import { hasLearnable, openTopic, sniffSubject, type TopicView } from '../kb/index/view.ts';
-import { mcpTool } from '../render/formats.ts';
-import { learnDescription } from '../render/schema.ts';
-import { endWithNewline } from '../render/text.ts';
-import type { TopicLabel } from '../render/topic.ts';
-import { knowledgeSection } from '../app/prompt.ts';
-import { learnCall } from '../app/learn.ts';
+import { warn } from '../shared/log.ts';
+import { formatProblem, type Problem } from '../shared/problem.ts';
 
 /** JSON-RPC error codes used by the server (MCP: -32002 resource not found). */
 export const INVALID_PARAMS = -32602;
@@ -41,34 +32,34 @@ export const URI_SCHEME = 'kb://';
 export class KbSession {
   private readonly warned = new Set<string>();
 
-  constructor(private readonly ctx: RunContext) {}
+  constructor(private readonly options: WorkspaceOptions) {}
 
   /** A warning on stderr, the first time it is seen. */
-  private note(message: string): void {
+  private note(problem: Problem): void {
+    const message = formatProblem(problem);
     if (this.warned.has(message)) return;
     this.warned.add(message);
     void warn(message);
   }
 
-  /** The configuration as it is now, plus extra `-k` values. */
-  config(knowledge: readonly string[] = []): Config {
-    let config: Config;
+  /** The knowledge base as it is now, plus extra `-k` values. */
+  async open(knowledge: readonly string[] = []): Promise<KnowledgeBase> {
+    let kb: KnowledgeBase;
     try {
-      config = readConfig({ ...this.ctx, globals: { ...this.ctx.globals, knowledge: [...this.ctx.globals.knowledge, ...knowledge] } });
+      kb = await KnowledgeBase.open({ ...this.options, knowledge: [...this.options.knowledge, ...knowledge] });
     } catch (err) {
       if (err instanceof KbError) throw new RequestError(knowledge.length > 0 ? INVALID_PARAMS : INTERNAL_ERROR, describe(err));
       throw err;
     }
-    const fatal = config.diagnostics.find(isFatal);
-    if (fatal) throw new RequestError(INTERNAL_ERROR, `invalid configuration: ${fatal.where ? `${fatal.message} (${fatal.where})` : fatal.message}`);
-    for (const d of config.diagnostics) this.note(d.where ? `${d.message} (${d.where})` : d.message);
-    return config;
+    const fatal = kb.fatal();
+    if (fatal) throw new RequestError(INTERNAL_ERROR, `invalid configuration: ${formatProblem(fatal)}`);
+    for (const p of kb.problems) this.note(p);
+    return kb;
   }
 
-  private open(topic: Topic): TopicView {
-    const view = openTopic(topic);
-    for (const n of view.index.notices) this.note(`topic "${topic.id}": ${n.message}`);
-    return view;
+  /** Reports what the enabled topics' walks noticed. */
+  private noteTopics(kb: KnowledgeBase): void {
+    for (const topic of kb.topics) if (topic.enable) for (const p of kb.topicProblems(topic)) this.note(p);
   }
 
   // --- tools ---------------------------------------------------------------
@@ -76,30 +67,27 @@ export class KbSession {
   /** The `learn` tool, as `kb schema --format mcp` prints it. Always listed
    *  (MCP clients fetch the list once): with nothing to learn, the
    *  description says so and calls answer with the listing or an error. */
-  tools() {
-    const config = this.config();
-    const learnable: TopicLabel[] = config.topics.filter((t) => t.enable && hasLearnable(this.open(t)));
-    const description =
-      learnable.length > 0
-        ? learnDescription(learnable)
-        : 'Learn about knowledge base topics and subjects.\n\nNo topic has subjects to learn at the moment.';
-    return [mcpTool(description)];
+  async tools() {
+    const kb = await this.open();
+    const tools = kb.tools().map((tool) => toolInFormat('mcp', tool));
+    this.noteTopics(kb);
+    return tools;
   }
 
   /** `tools/call`: the same text as `kb learn --args`; errors (bad
    *  arguments, unknown topic, nothing loaded, unusable configuration) are
    *  `isError` results the model can read. */
-  callTool(name: string, args: unknown): { content: { type: 'text'; text: string }[]; isError: boolean } {
+  async callTool(name: string, args: unknown): Promise<{ content: { type: 'text'; text: string }[]; isError: boolean }> {
     if (name !== TOOL_NAME) throw new RequestError(INVALID_PARAMS, `unknown tool "${name}"; the only tool is "${TOOL_NAME}"`);
-    let config: Config;
+    let kb: KnowledgeBase;
     try {
-      config = this.config();
+      kb = await this.open();
     } catch (err) {
       if (!(err instanceof RequestError)) throw err;
       return { content: [{ type: 'text', text: `The knowledge base cannot be used right now: ${err.message}\n` }], isError: true };
     }
-    const result = learnCall(config.topics, args ?? {});
-    for (const w of result.warnings) this.note(w);
+    const result = await kb.call(args ?? {});
+    for (const p of result.problems) this.note(p);
     return { content: [{ type: 'text', text: result.text }], isError: result.isError };
   }
 
@@ -124,21 +112,15 @@ export class KbSession {
 
   /** `prompts/get knowledge`: exactly what `kb prompt` prints (with the
    *  argument's values as `-k`); no message when it prints nothing. */
-  getPrompt(name: string, args: Record<string, string> | undefined) {
+  async getPrompt(name: string, args: Record<string, string> | undefined) {
     if (name !== PROMPT_NAME) throw new RequestError(INVALID_PARAMS, `unknown prompt "${name}"; the only prompt is "${PROMPT_NAME}"`);
     const knowledge = splitKnowledge(args?.[PROMPT_ARGUMENT] ?? '');
-    const text = this.knowledgeSection(this.config(knowledge));
+    const { text, problems } = (await this.open(knowledge)).prompt();
+    for (const p of problems) this.note(p);
     return {
       description: text === '' ? 'The knowledge base has nothing to show.' : 'The <knowledge> system-prompt section.',
       messages: text === '' ? [] : [{ role: 'user' as const, content: { type: 'text' as const, text } }],
     };
-  }
-
-  /** The section `kb prompt` prints, from the same function. */
-  knowledgeSection(config: Config): string {
-    const { text, warnings } = knowledgeSection(config.topics);
-    for (const w of warnings) this.note(w);
-    return text;
   }
 
   // --- resources -----------------------------------------------------------
@@ -147,24 +129,16 @@ export class KbSession {
    *  and unreadable ones are never listed. Pre-loaded subjects are listed:
    *  resources are for people and clients to pick from, not the model's
    *  learn listing. */
-  resources() {
-    const config = this.config();
-    const out: { uri: string; name: string; title: string; description: string; mimeType: string }[] = [];
-    for (const topic of config.topics) {
-      if (!topic.enable) continue;
-      const view = this.open(topic);
-      for (const s of view.index.subjects) {
-        if (s.hidden || view.disabled.has(s.slug) || sniffSubject(view, s) !== 'text') continue;
-        out.push({
-          uri: subjectUri(topic.id, s.slug),
-          name: `${topic.id}/${s.slug}`,
-          title: s.slug,
-          description: `Subject "${s.slug}" of topic ${topic.title ? `${topic.id} (${topic.title})` : topic.id}`,
-          mimeType: mimeTypeOf(s.ext),
-        });
-      }
-    }
-    return out;
+  async resources() {
+    const kb = await this.open();
+    this.noteTopics(kb);
+    return kb.subjects().map(({ topic, slug, mimeType }) => ({
+      uri: subjectUri(topic.id, slug),
+      name: `${topic.id}/${slug}`,
+      title: slug,
+      description: `Subject "${slug}" of topic ${topic.title ? `${topic.id} (${topic.title})` : topic.id}`,
+      mimeType,
+    }));
   }
 
   resourceTemplates() {
@@ -182,32 +156,18 @@ export class KbSession {
    *  what `kb learn <topic> <slug>` prints. Hidden subjects are readable by
    *  their exact URI; disabled ones, disabled topics and binary files are
    *  not found. */
-  readResource(uri: string) {
+  async readResource(uri: string) {
     const parsed = parseSubjectUri(uri);
     if (!parsed) throw new RequestError(INVALID_PARAMS, `not a knowledge-base URI: ${uri} (expected ${URI_SCHEME}<topic>/<slug>)`);
-    const config = this.config();
-    const topic = config.topics.find((t) => t.enable && t.id === parsed.topic);
-    if (!topic) throw new RequestError(RESOURCE_NOT_FOUND, `resource not found: ${uri} (no enabled topic "${parsed.topic}")`);
-    const view = this.open(topic);
-    const subject = findBySlug(view.index.subjects, parsed.slug);
-    if (!subject || view.disabled.has(subject.slug)) {
-      throw new RequestError(RESOURCE_NOT_FOUND, `resource not found: ${uri} (topic "${topic.id}" has no subject "${parsed.slug}")`);
-    }
-    const result = readSubject(subject.abs);
-    if (result.kind === 'binary') throw new RequestError(RESOURCE_NOT_FOUND, `resource not found: ${uri} (a binary file)`);
+    const kb = await this.open();
+    const topic = kb.topics.find((t) => t.enable && t.id === parsed.topic);
+    if (topic) for (const p of kb.topicProblems(topic)) this.note(p);
+    const result = kb.read(parsed.topic, parsed.slug);
+    if (result.kind === 'not-found') throw new RequestError(RESOURCE_NOT_FOUND, `resource not found: ${uri} (${result.why})`);
     if (result.kind === 'error') throw new RequestError(INTERNAL_ERROR, `cannot read ${uri}: ${result.message}`);
-    if (result.replaced) this.note(`subject "${subject.slug}" of topic "${topic.id}" has byte sequences that are invalid in its encoding; they were replaced with U+FFFD`);
-    return {
-      contents: [{ uri, mimeType: mimeTypeOf(subject.ext), text: endWithNewline(formatContent(subject.ext, result.text)) }],
-    };
+    for (const p of result.problems) this.note(p);
+    return { contents: [{ uri, mimeType: result.mimeType, text: result.text }] };
   }
-}
-
-/** Markdown and fenced formats are Markdown; the other pass-through formats
- *  are plain text. */
-export function mimeTypeOf(ext: string): string {
-  const e = ext.toLowerCase();
-  return PASS_THROUGH.has(e) && e !== 'md' ? 'text/plain' : 'text/markdown';
 }
 
 /** `kb://<topic>/<slug>`, each path component percent-encoded. */

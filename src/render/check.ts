@@ -1,9 +1,9 @@
 // kb check's report, for people (text) and machines (JSON).
-import type { Diagnostic } from '../config/types.ts';
+import { formatProblem, type Problem } from '../shared/problem.ts';
 
 export interface CheckSummary {
   topics: { id: string; enabled: boolean; subjects: number }[];
-  diagnostics: Diagnostic[];
+  diagnostics: Problem[];
 }
 
 function count(n: number, word: string): string {
@@ -11,7 +11,7 @@ function count(n: number, word: string): string {
 }
 
 export function renderCheckText(s: CheckSummary): string {
-  const lines = s.diagnostics.map((d) => `${d.severity}: ${d.message}${d.where ? ` (${d.where})` : ''}`);
+  const lines = s.diagnostics.map((d) => `${d.severity}: ${formatProblem(d)}`);
   const errors = s.diagnostics.filter((d) => d.severity === 'error').length;
   const warnings = s.diagnostics.length - errors;
   const subjects = s.topics.reduce((n, t) => n + t.subjects, 0);

@@ -1,6 +1,6 @@
 // The shell completion scripts printed by `kb completion SHELL`. Each is a
 // thin adapter: it hands the words typed so far to `kb __complete -- ...`
-// (src/commands/complete.ts), which answers with candidates one per line,
+// (src/cli/commands/complete.ts), which answers with candidates one per line,
 // optionally led by `:files` / `:dirs` to ask for the shell's own path
 // completion. Commands, flags, topic IDs and subject slugs therefore always
 // come from the kb being completed and the workspace it would use.

@@ -1,4 +1,8 @@
-// The learn tool's model-facing texts.
+// The learn tool's model-facing texts. Subject contents come as chunks
+// (a formatted body between two strings): the sink that receives them
+// decides whether to stream them (the CLI) or join them (MCP).
+import type { Body } from '../kb/content/body.ts';
+import { trimTrailingNewlines, type Formatted } from '../kb/content/format.ts';
 import { quoted } from './text.ts';
 import { headingOf, type TopicLabel } from './topic.ts';
 
@@ -48,7 +52,7 @@ export function renderNote(n: Note, topicId: string): string {
   }
 }
 
-/** NOTES 10: an unknown topic; the error lists the valid ones. */
+/** An unknown topic; the error lists the valid ones. */
 export function renderUnknownTopic(topic: string, valid: TopicLabel[]): string {
   const list = valid.length > 0 ? valid.map((t) => (t.title ? `${t.id} (${t.title})` : t.id)).join(', ') : '(none)';
   return `Unknown topic ${quoted(topic)}. Valid topics: ${list}.\n`;
@@ -57,4 +61,21 @@ export function renderUnknownTopic(topic: string, valid: TopicLabel[]): string {
 /** A malformed tool call (bad arguments from the model). */
 export function renderBadArguments(problem: string): string {
   return `Invalid arguments for \`learn\`: ${problem}. Expected {"topic": string, "subjects"?: string | string[] | null}.\n`;
+}
+
+/** Text, or text's UTF-8 bytes (a subject's body, written as read). */
+export type Chunk = string | Uint8Array;
+
+/** `prefix`, then a `<subject "slug">` block: tag, content, closing tag
+ *  (README, "Results"), as the three chunks to write in order. */
+export function subjectBlock(prefix: string, slug: string, content: Formatted): [string, Body, string] {
+  const t = trimTrailingNewlines(content);
+  return [`${prefix}<subject ${quoted(slug)}>\n${t.head}`, t.body, `${t.tail}\n</subject>`];
+}
+
+/** A subject's content alone, ending with exactly one newline (a raw
+ *  result; README, "Results" and "Files"). */
+export function rawContent(content: Formatted): [string, Body, string] {
+  const t = trimTrailingNewlines(content);
+  return [t.head, t.body, `${t.tail}\n`];
 }

@@ -1,4 +1,5 @@
 // kb list: a human overview of every topic and its subjects.
+import { humanSize } from '../shared/text.ts';
 
 export interface ListRow {
   slug: string;
@@ -13,15 +14,6 @@ export interface ListTopic {
   dir: string;
   rows: ListRow[];
   problems: string[];
-}
-
-export function humanSize(n: number): string {
-  if (n < 1024) return `${n} B`;
-  const units = ['KiB', 'MiB', 'GiB', 'TiB'];
-  let v = n / 1024;
-  let i = 0;
-  while (v >= 1024 && i < units.length - 1) { v /= 1024; i++; }
-  return `${v < 10 ? v.toFixed(1) : Math.round(v)} ${units[i]}`;
 }
 
 export function renderList(topics: ListTopic[]): string {

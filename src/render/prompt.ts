@@ -1,5 +1,8 @@
 // The <knowledge> system-prompt section, exactly as the RFD specifies it.
-import { quoted, trimTrailingNewlines } from './text.ts';
+import { bodyText } from '../kb/content/body.ts';
+import type { Formatted } from '../kb/content/format.ts';
+import { subjectBlock } from './learn.ts';
+import { quoted } from './text.ts';
 import { headingOf, topicLine, type TopicLabel } from './topic.ts';
 
 export const HIDDEN_NOTE = `(note: some topics may contain hidden subjects that are not listed via \`learn\`
@@ -9,22 +12,20 @@ exposing too much irrelevant knowledge upfront)`;
 
 export interface PreloadedTopic extends TopicLabel {
   description?: string;
-  subjects: { slug: string; content: string }[];
-}
-
-/** A `<subject "slug">` block: tag, content, closing tag (NOTES 7). */
-export function subjectBlock(slug: string, content: string): string {
-  return `<subject ${quoted(slug)}>\n${trimTrailingNewlines(content)}\n</subject>`;
+  subjects: { slug: string; content: Formatted }[];
 }
 
 function preloadedBlock(t: PreloadedTopic): string {
   const parts = [`<topic ${quoted(headingOf(t))}>`];
   if (t.description?.trim()) parts.push(t.description.trim());
-  for (const s of t.subjects) parts.push(subjectBlock(s.slug, s.content));
+  for (const s of t.subjects) {
+    const [head, body, tail] = subjectBlock('', s.slug, s.content);
+    parts.push(head + bodyText(body) + tail);
+  }
   return `${parts.join('\n\n')}\n</topic>`;
 }
 
-/** The whole section, or '' when there is nothing to show (NOTES 13). */
+/** The whole section, or '' when there is nothing to show. */
 export function renderPrompt(preloaded: PreloadedTopic[], available: TopicLabel[]): string {
   const parts: string[] = [];
   const blocks = preloaded.filter((t) => t.subjects.length > 0);

@@ -1,4 +1,5 @@
-// How a topic is named to the assistant (NOTES 11).
+// How a topic is named to the assistant: by its title, else its ID
+// (README, "The prompt").
 
 export interface TopicLabel {
   id: string;

@@ -1,7 +1,9 @@
-// One error family, one handler (see cli/handle.ts). A KbError carries what
+// One error family, one handler (cli/main.ts `report`). A KbError carries what
 // went wrong, where (a file, `file:line:col`, a flag, an environment variable)
 // and the exit code. Users see `error: <what> (<where>)`; a stack trace only
 // with --verbose.
+
+import { formatProblem } from './problem.ts';
 
 export type ExitCode = 1 | 2;
 
@@ -31,5 +33,5 @@ export class ConfigError extends KbError {
 
 /** Renders `error: <what> (<where>)` (without the `error: ` prefix). */
 export function describe(err: KbError): string {
-  return err.where ? `${err.message} (${err.where})` : err.message;
+  return formatProblem(err);
 }

@@ -15,10 +15,11 @@ import * as fs from 'node:fs';
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import type { Topic } from '../../src/config/types.ts';
-import { readSubjectBytes } from '../../src/kb/content/body.ts';
-import { readSubject } from '../../src/kb/fs/read.ts';
-import { sniffBinary, sniffFile } from '../../src/kb/fs/probe.ts';
-import { hasLearnable, hasListable, listable, loadLearned, loadPatterns, openTopic } from '../../src/kb/index/view.ts';
+import { engine } from '../../src/glob/engine.ts';
+import { compileWith } from '../../src/glob/pattern.ts';
+import { readBody, readSubject } from '../../src/kb/fs/read.ts';
+import { sniffFile } from '../../src/kb/fs/probe.ts';
+import { hasLearnable, hasListable, kindOf, listable, loadLearned, loadPatterns as loadCompiled, openTopic as openSpec, type ReadAs } from '../../src/kb/index/view.ts';
 import { BIN, fixture, run, BINARY } from './harness.ts';
 
 const LIMIT = 8192;
@@ -48,6 +49,14 @@ const BINARIES = ['assets/big.bin', 'assets/early.png', 'deep/nested/blob.md'].m
 function topic(learned: string[] = []): Topic {
   return { id: 'docs', enable: true, subjects: 'docs', subjectsDir: join(root, 'docs'), learned, disabled: [], sources: {} };
 }
+
+/** Patterns compiled as the knowledge base compiles them. */
+const compile = (patterns: readonly string[]) => compileWith(patterns, engine);
+
+/** A view of a topic, its learned patterns compiled. */
+const openTopic = (t: Topic) => openSpec(t, { learned: compile(t.learned) });
+
+const loadPatterns = (view: ReturnType<typeof openTopic>, patterns: string[], as: ReadAs = 'text') => loadCompiled(view, compile(patterns), as);
 
 /** Runs `fn` with every byte read through node:fs counted per path (as it
  *  happens: descriptors are reused once closed). */
@@ -121,8 +130,9 @@ describe('in-process: at most 8192 bytes are read from a binary file', () => {
   // Each operation below is what one kb command does; each is counted on its own.
   const operations: [string, () => void][] = [
     ['list: learn without subjects', () => expect(listable(openTopic(topic())).map((s) => s.slug)).toEqual(['notes', 'readme'])],
-    ['list: kb list (sniffs every subject)', () => {
-      for (const s of openTopic(topic()).index.subjects) sniffBinary(s.abs);
+    ['list: kb list (probes every subject)', () => {
+      const view = openTopic(topic());
+      for (const s of view.index.subjects) kindOf(view, s);
     }],
     ['list: kb prompt (hasListable)', () => expect(hasListable(openTopic(topic(['notes', 'readme'])))).toBe(false)],
     ['list: kb schema (hasLearnable)', () => expect(hasLearnable(openTopic(topic(['notes', 'readme'])))).toBe(false)],
@@ -142,8 +152,16 @@ describe('in-process: at most 8192 bytes are read from a binary file', () => {
     ['exact: readSubject (kb check)', () => {
       for (const p of BINARIES) expect(readSubject(p).kind).toBe('binary');
     }],
-    ['exact: readSubjectBytes (kb learn streaming)', () => {
-      for (const p of BINARIES) expect(readSubjectBytes(p).kind).toBe('binary');
+    ['exact: readBody as bytes (kb learn streaming)', () => {
+      for (const p of BINARIES) expect(readBody(p, 'bytes').kind).toBe('binary');
+    }],
+    ['glob: learn ** as bytes (kb learn streaming)', () => {
+      const items = [...loadPatterns(openTopic(topic()), ['**'], 'bytes')];
+      expect(items.filter((i) => i.kind === 'subject').map((i) => (i as { slug: string }).slug)).toEqual(['notes', 'readme']);
+    }],
+    ['exact: learn assets/big assets/early deep/nested/blob as bytes', () => {
+      const items = [...loadPatterns(openTopic(topic()), ['assets/big', 'assets/early', 'deep/nested/blob'], 'bytes')];
+      expect(items.map((i) => i.kind)).toEqual(['binary', 'binary', 'binary']);
     }],
   ];
   for (const [name, op] of operations) {

@@ -3,36 +3,8 @@
 import { describe, expect, test } from 'bun:test';
 import { writeFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
+import { AVAILABLE, PRELOADED } from '../support/rfd.ts';
 import { BINARY, DENO_RUNNER, NOTE, RFD_CONFIG, RFD_FILES, fixture, run, type Runner } from './harness.ts';
-
-const AVAILABLE = `The following knowledge topics are available to learn:
-
-- project (**General Project Knowledge**): foo bar baz...
-- skills (**Learnable Assistant Skills**)
-
-Use the \`learn\` tool to consume this knowledge.
-
-${NOTE}
-</knowledge>
-`;
-
-const PRELOADED = `<knowledge>
-The following knowledge has been pre-loaded into your system prompt:
-
-<topic "General Project Knowledge">
-
-longer initial description talking about this
-
-<subject "maintainers/jean">
-Jean maintains the CLI.
-</subject>
-
-<subject "maintainers/ryan">
-Ryan maintains the LLM crates.
-</subject>
-</topic>
-
-${AVAILABLE}`;
 
 function cases(r: Runner) {
   const rfd = fixture(RFD_FILES, RFD_CONFIG);

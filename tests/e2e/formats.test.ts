@@ -1,7 +1,8 @@
 // End-to-end: `kb schema --format F` on the binary and under deno, and
 // `kb learn --args` with the calls each format's model sends.
 import { describe, expect, test } from 'bun:test';
-import { SCHEMA_FORMATS, toolInFormat } from '../../src/render/formats.ts';
+import { SCHEMA_FORMATS, toolInFormat } from '../../src/render/providers.ts';
+import { learnTool } from '../../src/app/tools.ts';
 import { BINARY, DENO_RUNNER, RFD_CONFIG, RFD_FILES, fixture, run, type Runner } from './harness.ts';
 
 const LEARNABLE = [
@@ -16,7 +17,7 @@ function cases(r: Runner) {
     for (const f of SCHEMA_FORMATS) {
       const res = run(r, rfd, ['schema', '--format', f]);
       expect({ f, code: res.code, err: res.err }).toEqual({ f, code: 0, err: '' });
-      expect(res.out).toBe(`${JSON.stringify(toolInFormat(f, LEARNABLE), null, 2)}\n`);
+      expect(res.out).toBe(`${JSON.stringify(toolInFormat(f, learnTool(LEARNABLE)), null, 2)}\n`);
     }
     expect(run(r, rfd, ['schema', '--format=generic']).out).toBe(run(r, rfd, ['schema']).out);
   });

@@ -3,9 +3,9 @@
 // Runners: the compiled binary (dist/kb, built by `npm run build`), and the
 // same sources under deno (`deno run -A src/cli.ts`), which must behave alike.
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
-import { makeTempDir } from '../support/temp.ts';
-import { dirname, join, resolve } from 'node:path';
+import { existsSync } from 'node:fs';
+import { makeTempDir, tempWorkspace } from '../support/temp.ts';
+import { join, resolve } from 'node:path';
 
 export const REPO = resolve(import.meta.dir, '../..');
 export const BIN = join(REPO, 'dist/kb');
@@ -31,14 +31,7 @@ export function tempDir(): string {
 
 /** A workspace: `.jp/config.toml` (when given) plus files. */
 export function fixture(files: Record<string, string | Uint8Array>, config?: string): string {
-  const root = tempDir();
-  mkdirSync(join(root, '.jp'), { recursive: true });
-  if (config !== undefined) writeFileSync(join(root, '.jp', 'config.toml'), config);
-  for (const [p, c] of Object.entries(files)) {
-    mkdirSync(dirname(join(root, p)), { recursive: true });
-    writeFileSync(join(root, p), c);
-  }
-  return root;
+  return tempWorkspace('kb-e2e-', files, config);
 }
 
 export interface Result {
@@ -80,28 +73,4 @@ export function isolatedEnv(root: string, extra: Record<string, string> = {}): R
   };
 }
 
-/** The RFD's example workspace. */
-export const NOTE = `(note: some topics may contain hidden subjects that are not listed via \`learn\`
-by default, but can be loaded manually if you are made aware of their names via
-other means, such as by reading non-hidden subjects first. This prevents
-exposing too much irrelevant knowledge upfront)`;
-
-export const RFD_CONFIG = `[kb.topic.project]
-title = "General Project Knowledge"
-introduction = "foo bar baz..."
-description = "longer initial description talking about this"
-subjects = ".jp/kb/project"
-
-[kb.topic.skills]
-title = "Learnable Assistant Skills"
-subjects = ".jp/kb/skills"
-`;
-
-export const RFD_FILES: Record<string, string> = {
-  '.jp/kb/project/maintainers/jean.md': 'Jean maintains the CLI.\n',
-  '.jp/kb/project/maintainers/ryan.md': 'Ryan maintains the LLM crates.\n',
-  '.jp/kb/project/code-quality.md': '# Code quality\nRun the linters.\n',
-  '.jp/kb/project/.internal-notes.md': 'secret internal notes\n',
-  '.jp/kb/skills/ast-grep.md': 'Use ast-grep. Read `ast-grep/rules` for full rule documentation.\n',
-  '.jp/kb/skills/ast-grep/.rules.md': 'RULES-BODY\n',
-};
+export { NOTE, RFD_CONFIG, RFD_FILES } from '../support/rfd.ts';

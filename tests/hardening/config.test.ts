@@ -46,11 +46,13 @@ const KEYS = ['enable', 'title', 'introduction', 'description', 'subjects', 'lea
 const VALUES = ['5', '-1.5', 'inf', '"s"', "'s'", 'true', '[]', '[1]', '["x", 2]', '[[]]', '{}', '{ a = 1 }', '1979-05-27T07:32:00Z', '07:32:00', '[{ a = 1 }]', '"""m\nl"""'];
 
 /** Loads `text` as the workspace config (`.toml` or `.json`). */
-function load(text: string, file = 'config.toml'): Config | KbError {
+async function load(text: string, file = 'config.toml'): Promise<Config | KbError> {
   const path = join(root, '.jp', file);
   writeFileSync(path, text);
   try {
-    return loadConfig({ cwd: root, cfg: [], knowledge: [], env: {}, home: root });
+    // Awaited here: a rejection is caught below, and the file removed only
+    // once loading is done.
+    return await loadConfig({ cwd: root, cfg: [], knowledge: [], env: {}, home: root });
   } catch (err) {
     // kb's own errors are fine (they carry a message and a place); anything
     // else is a crash.
@@ -70,51 +72,51 @@ function expectPositions(c: Config | KbError, file = 'config.toml'): void {
 }
 
 describe('configuration fuzzing (in-process)', () => {
-  test('every truncation of a valid file', () => {
-    for (let i = 0; i <= VALID.length; i++) expectPositions(load(VALID.slice(0, i)));
+  test('every truncation of a valid file', async () => {
+    for (let i = 0; i <= VALID.length; i++) expectPositions(await load(VALID.slice(0, i)));
   }, 60_000);
 
-  test('wrong types at every key, at every level', () => {
+  test('wrong types at every key, at every level', async () => {
     for (const v of VALUES) {
-      for (const k of KEYS) expectPositions(load(`[kb.topic.t]\nsubjects = "t"\n${k} = ${v}\n`));
+      for (const k of KEYS) expectPositions(await load(`[kb.topic.t]\nsubjects = "t"\n${k} = ${v}\n`));
       for (const top of ['kb', 'kb.topic', 'kb.topic.t', 'kb.x', 'extends', 'inherit', 'config_load_paths']) {
-        expectPositions(load(`${top} = ${v}\n`));
+        expectPositions(await load(`${top} = ${v}\n`));
       }
-      expectPositions(load(`[kb]\ntopic = ${v}\n`));
-      expectPositions(load(`[kb.topic]\nt = ${v}\n`));
-      expectPositions(load(`kb = { topic = { t = { subjects = ${v} } } }\n`));
+      expectPositions(await load(`[kb]\ntopic = ${v}\n`));
+      expectPositions(await load(`[kb.topic]\nt = ${v}\n`));
+      expectPositions(await load(`kb = { topic = { t = { subjects = ${v} } } }\n`));
     }
   }, 60_000);
 
-  test('random TOML-like text', () => {
+  test('random TOML-like text', async () => {
     const UNIT = fc.constantFrom(...'[]{}=."\'\n #,abkt_-0123456789eflsrupcjo:TZ\\'.split(''), 'kb', 'topic', 'subjects', 'learned', '"""', "'''", '\n[kb.topic.t]\n');
-    fc.assert(
-      fc.property(fc.string({ unit: UNIT, maxLength: 120 }), (s) => expectPositions(load(s))),
+    await fc.assert(
+      fc.asyncProperty(fc.string({ unit: UNIT, maxLength: 120 }), async (s) => expectPositions(await load(s))),
       { numRuns: RUNS },
     );
   }, 60_000);
 
-  test('a valid file with random damage: characters inserted, deleted, replaced', () => {
-    fc.assert(
-      fc.property(fc.nat(VALID.length), fc.nat(8), fc.string({ maxLength: 6 }), (at, cut, insert) => {
-        expectPositions(load(VALID.slice(0, at) + insert + VALID.slice(at + cut)));
+  test('a valid file with random damage: characters inserted, deleted, replaced', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.nat(VALID.length), fc.nat(8), fc.string({ maxLength: 6 }), async (at, cut, insert) => {
+        expectPositions(await load(VALID.slice(0, at) + insert + VALID.slice(at + cut)));
       }),
       { numRuns: RUNS },
     );
   }, 60_000);
 
-  test('arbitrary JSON values in a JSON configuration file', () => {
-    fc.assert(
-      fc.property(fc.jsonValue({ maxDepth: 6 }), fc.constantFrom('kb', 'topic', 'subjects', 'learned'), (value, key) => {
+  test('arbitrary JSON values in a JSON configuration file', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.jsonValue({ maxDepth: 6 }), fc.constantFrom('kb', 'topic', 'subjects', 'learned'), async (value, key) => {
         for (const doc of [value, { kb: value }, { kb: { topic: { t: value } } }, { kb: { topic: { t: { subjects: 't', [key]: value } } } }]) {
-          expectPositions(load(JSON.stringify(doc, null, 1), 'config.json'), 'config.json');
+          expectPositions(await load(JSON.stringify(doc, null, 1), 'config.json'), 'config.json');
         }
       }),
       { numRuns: Math.ceil(RUNS / 3) },
     );
   }, 60_000);
 
-  test('absurd nesting is refused with a position, quickly (no stack overflow, no hang)', () => {
+  test('absurd nesting is refused with a position, quickly (no stack overflow, no hang)', async () => {
     const cases: [string, string][] = [
       [`kb.${'a.'.repeat(50_000)}b = 1\n`, 'config.toml'],
       [`kb = ${'{a='.repeat(50_000)}1${'}'.repeat(50_000)}\n`, 'config.toml'],
@@ -124,7 +126,7 @@ describe('configuration fuzzing (in-process)', () => {
     ];
     for (const [text, file] of cases) {
       const t0 = performance.now();
-      const c = load(text, file);
+      const c = await load(text, file);
       expect(performance.now() - t0).toBeLessThan(3000);
       expect(c).not.toBeInstanceOf(KbError);
       const d = (c as Config).diagnostics;
@@ -132,7 +134,7 @@ describe('configuration fuzzing (in-process)', () => {
       expectPositions(c, file);
     }
     // Ordinary depth is untouched.
-    expect((load('[kb.topic.t]\nsubjects = "t"\nlearned = [["x"]]\n') as Config).diagnostics.map((d) => d.code)).toEqual(['wrong-type']);
+    expect(((await load('[kb.topic.t]\nsubjects = "t"\nlearned = [["x"]]\n')) as Config).diagnostics.map((d) => d.code)).toEqual(['wrong-type']);
   }, 60_000);
 });
 
@@ -184,4 +186,26 @@ describe('configuration fuzzing (dist/kb)', () => {
     expect(c.err).toStartWith('error: invalid JSON: values are nested more than 64 levels deep (--cfg kb.topic.t.learned:=[[[');
     expectNoCrash(c);
   }, 60_000);
+});
+
+describe('extends globs over hostile directories (dist/kb)', () => {
+  test('symbolic links looping back into the globbed directory end the walk: each file is read once', () => {
+    const config = `extends = ["conf.d/**/*.toml"]\n`;
+    const ws = workspace(
+      {
+        '.jp/conf.d/a.toml': '[kb.topic.t]\nsubjects = "t"\n',
+        '.jp/conf.d/x/loop1': { link: '..' },
+        '.jp/conf.d/x/loop2': { link: '..' },
+        '.jp/conf.d/y': { link: '.' },
+        't/s.md': 'S',
+      },
+      config,
+    );
+    const r = kb(ws, ['--verbose', 'list'], { timeoutMs: 10_000 });
+    expectNoCrash(r);
+    expect(r.code).toBe(0);
+    expect(r.out).toContain('t: t');
+    // Read once: the loops are not followed back into conf.d.
+    expect(r.err.split('\n').filter((l) => l.endsWith('a.toml'))).toHaveLength(1);
+  });
 });

@@ -8,6 +8,9 @@ import { execFileSync, spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import { join } from 'node:path';
 import type { Topic } from '../../src/config/types.ts';
+import { engine } from '../../src/glob/engine.ts';
+import { compileWith } from '../../src/glob/pattern.ts';
+import { formattedText } from '../../src/kb/content/format.ts';
 import { MAX_SUBJECT_BYTES } from '../../src/kb/fs/read.ts';
 import { loadPatterns, openTopic, type LoadItem } from '../../src/kb/index/view.ts';
 import { walk } from '../../src/kb/fs/walk.ts';
@@ -25,7 +28,7 @@ function show(items: Iterable<LoadItem>): string[] {
   return [...items].map((i) => {
     switch (i.kind) {
       case 'subject':
-        return `subject ${i.slug}: ${JSON.stringify(i.content)}`;
+        return `subject ${i.slug}: ${JSON.stringify(formattedText(i.content))}`;
       case 'unreadable':
         return `unreadable ${i.slug}: ${i.message}`;
       case 'no-match':
@@ -58,7 +61,7 @@ describe('the tree changes between the walk and the reads', () => {
     unlinkSync(join(dir, 'i-loop.md'));
     symlinkSync('i-loop.md', join(dir, 'i-loop.md'));
 
-    expect(show(loadPatterns(view, ['*', 'g-binary']))).toEqual([
+    expect(show(loadPatterns(view, compileWith(['*', 'g-binary'], engine), 'text'))).toEqual([
       'subject a-ok: "a-ok\\n"',
       'subject f-empty: ""',
       'binary g-binary',
@@ -122,7 +125,7 @@ describe('the tree changes during the walk', () => {
       if (call === 'readdir' && p.endsWith('/b')) rmSync(p, { recursive: true });
     });
     expect(got.files.map((f) => f.path)).toEqual(['a/x.md', 'c/z.md']);
-    expect(got.notices.map((n) => `${n.kind}: ${n.message}`)).toEqual(['vanished: directory vanished while walking: b']);
+    expect(got.notices.map((n) => `${n.code}: ${n.message}`)).toEqual(['vanished: directory vanished while walking: b']);
   });
 
   test('a directory replaced by a file after it was listed', () => {
@@ -137,7 +140,7 @@ describe('the tree changes during the walk', () => {
       }
     });
     expect(got.files.map((f) => f.path)).toEqual(['a.md']);
-    expect(got.notices.map((n) => n.kind)).toEqual(['vanished']);
+    expect(got.notices.map((n) => n.code)).toEqual(['vanished']);
   });
 
   test('a symlink whose target vanishes between the listing and the stat', () => {
@@ -160,7 +163,7 @@ describe('the tree changes during the walk', () => {
       if (call === 'readdir' && p === dir) rmSync(dir, { recursive: true });
     });
     expect(got.files).toEqual([]);
-    expect(got.notices.map((n) => n.kind)).toEqual(['vanished']);
+    expect(got.notices.map((n) => n.code)).toEqual(['vanished']);
   });
 });
 

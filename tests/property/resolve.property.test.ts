@@ -5,13 +5,20 @@ import { describe, expect, test } from 'bun:test';
 import fc from 'fast-check';
 import picomatch from 'picomatch';
 import type { Subject } from '../../src/kb/index/types.ts';
-import { classifyPattern, compileGlob } from '../../src/glob/pattern.ts';
+import { Budget } from '../../src/glob/budget.ts';
+import { engine } from '../../src/glob/engine.ts';
+import { classifyPattern, compileGlob, compileWith } from '../../src/glob/pattern.ts';
 import { Nfa } from '../../src/glob/nfa.ts';
 import { resolvePatterns } from '../../src/kb/index/resolve.ts';
-import { compareCodeUnits, describePath } from '../../src/kb/index/slug.ts';
+import { describePath } from '../../src/kb/index/slug.ts';
+import { compareCodeUnits } from '../../src/shared/text.ts';
 import { FILE_PATH, GLOB, HOSTILE, NAME, PATTERN } from './generators.ts';
 
 const RUNS = Number(process.env.KB_PROPERTY_RUNS ?? 3000);
+
+/** Patterns as resolvePatterns takes them: compiled (the machinery
+ *  imported directly, as no test may rely on a preload). */
+const compiled = (patterns: string[]) => compileWith(patterns, engine);
 
 /** An index as `indexSubjects` builds it: one subject per slug (collisions
  *  resolved as kb does), sorted by slug in code-unit order. */
@@ -38,11 +45,11 @@ describe('resolvePatterns', () => {
       fc.property(CASE, ({ paths, patterns, disabled }) => {
         const subjects = index(paths);
         const bySlug = new Map(subjects.map((s) => [s.slug, s]));
-        const { perPattern } = resolvePatterns(subjects, patterns, new Set(disabled));
+        const { perPattern } = resolvePatterns(subjects, compiled(patterns), new Set(disabled));
         for (const p of perPattern) {
           for (const slug of p.slugs) {
             expect(disabled).not.toContain(slug);
-            if (p.kind === 'glob' && bySlug.get(slug)!.hidden) expect(slug).toBe(classifyPattern(p.pattern).pattern);
+            if (p.kind === 'glob' && bySlug.get(slug)!.hidden) expect(slug).toBe(classifyPattern(p.pattern, engine).pattern);
           }
         }
       }),
@@ -54,11 +61,11 @@ describe('resolvePatterns', () => {
     fc.assert(
       fc.property(CASE, ({ paths, patterns, disabled }) => {
         const subjects = index(paths);
-        const { perPattern } = resolvePatterns(subjects, patterns, new Set(disabled));
+        const { perPattern } = resolvePatterns(subjects, compiled(patterns), new Set(disabled));
         for (const p of perPattern) {
           if (p.kind !== 'exact') continue;
           expect(p.slugs.length).toBeLessThanOrEqual(1);
-          if (p.slugs.length === 1) expect(p.slugs[0]).toBe(classifyPattern(p.pattern).pattern);
+          if (p.slugs.length === 1) expect(p.slugs[0]).toBe(classifyPattern(p.pattern, engine).pattern);
         }
       }),
       { numRuns: RUNS },
@@ -69,9 +76,9 @@ describe('resolvePatterns', () => {
     fc.assert(
       fc.property(CASE, fc.integer(), ({ paths, patterns, disabled }, seed) => {
         const subjects = index(paths);
-        const a = resolvePatterns(subjects, patterns, new Set(disabled));
+        const a = resolvePatterns(subjects, compiled(patterns), new Set(disabled));
         const shuffledPaths = [...paths].sort(() => ((seed = (seed * 1103515245 + 12345) | 0) & 1 ? 1 : -1));
-        const b = resolvePatterns(index(shuffledPaths), patterns, new Set([...disabled].reverse()));
+        const b = resolvePatterns(index(shuffledPaths), compiled(patterns), new Set([...disabled].reverse()));
         expect(b.perPattern).toEqual(a.perPattern);
         expect(b.matches.map((m) => [m.subject.slug, m.exact])).toEqual(a.matches.map((m) => [m.subject.slug, m.exact]));
         const slugs = a.matches.map((m) => m.subject.slug);
@@ -92,7 +99,7 @@ describe('resolvePatterns', () => {
   test('patterns that leave the topic or are malformed select nothing, with a reason', () => {
     fc.assert(
       fc.property(fc.array(FILE_PATH, { maxLength: 20 }), fc.array(HOSTILE, { minLength: 1, maxLength: 5 }), (paths, patterns) => {
-        const { matches, perPattern } = resolvePatterns(index(paths), patterns, new Set());
+        const { matches, perPattern } = resolvePatterns(index(paths), compiled(patterns), new Set());
         for (const p of perPattern) {
           if (/(^|[\\/])\.\.([\\/]|$)|^[\\/]|^[A-Za-z]:|\u0000|^$|^\.\/?$/.test(p.pattern) || p.pattern.length > 1024) {
             expect(p.kind === 'invalid' || p.slugs.length === 0).toBe(true);
@@ -153,12 +160,13 @@ describe('the linear-time matcher', () => {
   test('compileGlob agrees with picomatch (whatever engine it picks)', () => {
     fc.assert(
       fc.property(fc.oneof(GLOB, RICH_GLOB), fc.array(SLUG, { minLength: 1, maxLength: 8 }), (raw, slugs) => {
-        const c = classifyPattern(raw);
+        const c = classifyPattern(raw, engine);
         if (c.kind !== 'glob') return;
         const glob = c.pattern.endsWith('/**') ? `${c.pattern}/*` : c.pattern;
         const re = picomatch.makeRe(glob, { dot: false, nonegate: true, windows: false });
-        const m = compileGlob(c.pattern);
-        for (const s of slugs) expect([raw, s, m(s)]).toEqual([raw, s, re.test(s)]);
+        const m = compileGlob(c.pattern, engine);
+        const budget = new Budget();
+        for (const s of slugs) expect([raw, s, m(s, budget)]).toEqual([raw, s, re.test(s)]);
       }),
       { numRuns: RUNS },
     );
@@ -170,12 +178,13 @@ describe('the linear-time matcher', () => {
     fc.assert(
       fc.property(fc.string({ unit: HOSTILE_UNIT, minLength: 1, maxLength: 1024 }), (p) => {
         const t0 = performance.now();
-        const c = classifyPattern(p);
+        const c = classifyPattern(p, engine);
         if (c.kind === 'glob') {
-          const m = compileGlob(c.pattern);
+          const m = compileGlob(c.pattern, engine);
+          const budget = new Budget();
           for (const s of slugs) {
             try {
-              m(s);
+              m(s, budget);
             } catch {
               // PatternTooExpensive: bounded by design.
             }

@@ -2,9 +2,9 @@
 // the preload in tests/support/cleanup.ts (bunfig.toml). A module-level
 // afterAll would run for the first test file that imports its module only,
 // and bun test fires no process exit event.
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 
 const made: string[] = [];
 
@@ -32,4 +32,17 @@ export function tempFiles(prefix: string): { root: string; file: (content: strin
       return p;
     },
   };
+}
+
+/** A fresh workspace (removed after the run): `.jp/config.toml` (when
+ *  given) plus files, by path relative to the root. */
+export function tempWorkspace(prefix: string, files: Record<string, string | Uint8Array>, config?: string): string {
+  const root = makeTempDir(prefix);
+  mkdirSync(join(root, '.jp'), { recursive: true });
+  if (config !== undefined) writeFileSync(join(root, '.jp', 'config.toml'), config);
+  for (const [p, c] of Object.entries(files)) {
+    mkdirSync(dirname(join(root, p)), { recursive: true });
+    writeFileSync(join(root, p), c);
+  }
+  return root;
 }

@@ -3,7 +3,8 @@
 import { describe, expect, test } from 'bun:test';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
-import { mimeTypeOf, parseSubjectUri, splitKnowledge, subjectUri } from '../../src/mcp/session.ts';
+import { mimeTypeOf } from '../../src/app/knowledge-base.ts';
+import { parseSubjectUri, splitKnowledge, subjectUri } from '../../src/mcp/session.ts';
 
 describe('kb:// URIs', () => {
   test('each component is percent-encoded; parsing inverts it', () => {
@@ -57,11 +58,12 @@ describe('the MCP SDK is loaded only by kb mcp', () => {
     expect(importers).toEqual(['mcp/server.ts']);
   });
 
-  test('src/mcp/server.ts is imported only dynamically, only by the mcp command', () => {
+  test('src/mcp/server.ts is imported only dynamically, by the entry module, when kb mcp runs', () => {
     const importers = sources.filter((s) => /(from |import\()'[./]*(mcp\/)?server\.ts'/.test(s.text)).map((s) => s.path);
-    expect(importers).toEqual(['commands/mcp.ts']);
-    const cmd = sources.find((s) => s.path === 'commands/mcp.ts')!.text;
-    expect(cmd).toContain("await import('../mcp/server.ts')");
-    expect(cmd).not.toMatch(/^import .*mcp\/server/m);
+    expect(importers).toEqual(['cli.ts']);
+    const entry = sources.find((s) => s.path === 'cli.ts')!.text;
+    // Inside the function the mcp command calls, not when the command loads.
+    expect(entry).toContain("mcpCommand(async (options) => (await import('./mcp/server.ts')).serve(options))");
+    expect(entry).not.toMatch(/^import .*mcp\/server/m);
   });
 });

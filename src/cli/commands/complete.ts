@@ -14,19 +14,14 @@
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import type { ArgsDef } from 'citty';
-import type { Command, RunContext } from '../command.ts';
-import { COMMANDS } from '../registry.ts';
-import { loadEverything, readConfig } from '../context.ts';
+import { KnowledgeBase } from '../../app/knowledge-base.ts';
+import { aliasesOf, findFlag, flagWord, takesValue, type ArgDef } from '../argv.ts';
+import type { Command, CommandTable, RunContext } from '../command.ts';
 import { GLOBAL_ARGS } from '../globals.ts';
 import { print } from '../output.ts';
-import { TOPIC_FIELD_DEFS } from '../../config/fields.ts';
-import type { Config } from '../../config/types.ts';
-import { listable, openTopic } from '../../kb/index/view.ts';
-import { resolveTopic } from '../../app/topic.ts';
+import { workspaceOptions } from '../workspace.ts';
 
 export const SHELLS = ['bash', 'zsh', 'fish'] as const;
-
-type ArgDef = { type?: string; alias?: string | string[]; options?: readonly string[] };
 
 /** The command line as far as it matters for completion. */
 export interface Line {
@@ -43,28 +38,11 @@ export interface Line {
 }
 
 /** What the candidates need from kb: the command table, each command's
- *  arguments, and (lazily) the workspace configuration. */
+ *  arguments, and (lazily) the workspace's knowledge base. */
 export interface Sources {
   commands: { name: string; hidden: boolean }[];
   args(command: string): Promise<ArgsDef | undefined>;
-  config(line: Line): Config | undefined;
-}
-
-function aliases(def: ArgDef): string[] {
-  return def.alias === undefined ? [] : Array.isArray(def.alias) ? def.alias : [def.alias];
-}
-
-function takesValue(def: ArgDef): boolean {
-  return def.type !== 'boolean' && def.type !== 'positional';
-}
-
-function findFlag(defs: ArgsDef, key: string): { name: string; def: ArgDef } | undefined {
-  for (const [name, raw] of Object.entries(defs)) {
-    const def = raw as ArgDef;
-    if (def.type === 'positional') continue;
-    if (name === key || aliases(def).includes(key)) return { name, def };
-  }
-  return undefined;
+  knowledge(line: Line): Promise<KnowledgeBase | undefined>;
 }
 
 /** bash splits `--flag=value` into `--flag`, `=`, `value`: join them back. */
@@ -93,7 +71,8 @@ export async function parseLine(before: readonly string[], sources: Pick<Sources
   };
   for (let i = 0; i < before.length; i++) {
     const word = before[i];
-    if (line.literal || word === '-' || !word.startsWith('-')) {
+    const flagged = line.literal || word === '--' ? undefined : flagWord(word);
+    if (flagged === undefined && word !== '--') {
       if (!line.literal && line.command === undefined) {
         line.command = word;
         const args = await sources.args(word);
@@ -103,23 +82,14 @@ export async function parseLine(before: readonly string[], sources: Pick<Sources
       }
       continue;
     }
-    if (word === '--') {
+    if (flagged === undefined) {
       line.literal = true;
       continue;
     }
-    const long = word.startsWith('--');
-    const body = word.slice(long ? 2 : 1);
-    const eq = body.indexOf('=');
-    let key = eq === -1 ? body : body.slice(0, eq);
-    let inline = eq === -1 ? undefined : body.slice(eq + 1);
-    if (!long && key.length > 1 && inline === undefined) {
-      inline = key.slice(1);
-      key = key[0];
-    }
-    const flag = findFlag(defs, key);
+    const flag = findFlag(defs, flagged.key);
     if (!flag || !takesValue(flag.def)) continue;
-    if (inline !== undefined) {
-      record(flag.name, inline);
+    if (flagged.inline !== undefined) {
+      record(flag.name, flagged.inline);
     } else if (i + 1 < before.length) {
       record(flag.name, before[++i]);
     } else {
@@ -135,24 +105,19 @@ function flagNames(defs: ArgsDef, short: boolean): string[] {
     const def = raw as ArgDef;
     if (def.type === 'positional') continue;
     out.push(`--${name}`);
-    if (short) for (const a of aliases(def)) if (a.length === 1) out.push(`-${a}`);
+    if (short) for (const a of aliasesOf(def)) if (a.length === 1) out.push(`-${a}`);
   }
   return out;
 }
 
-/** `topic/slug` for -k, `kb.topic.<id>.<field>` for --cfg. */
-function knowledgeValues(config: Config): string[] {
+/** `topic/slug` for -k. */
+function knowledgeValues(kb: KnowledgeBase): string[] {
   const out: string[] = [];
-  for (const topic of config.topics) {
+  for (const topic of kb.topics) {
     if (!topic.enable) continue;
-    for (const s of listable(openTopic(topic))) out.push(`${topic.id}/${s.slug}`);
+    for (const slug of kb.listableSlugs(topic)) out.push(`${topic.id}/${slug}`);
   }
   return out;
-}
-
-function cfgKeys(config: Config | undefined): string[] {
-  if (!config) return [];
-  return config.topics.flatMap((t) => TOPIC_FIELD_DEFS.map((f) => `kb.topic.${t.id}.${f.name}`));
 }
 
 /** The candidates for `words` (the last one is being completed). */
@@ -189,14 +154,13 @@ async function unfiltered(line: Line, current: string, sources: Sources): Promis
     case 'completion':
       return line.positionals.length === 0 ? [...SHELLS] : [];
     case 'learn': {
-      const config = sources.config(line);
-      if (!config) return [];
-      const enabled = config.topics.filter((t) => t.enable);
-      if (line.positionals.length === 0) return enabled.map((t) => t.id);
-      const topic = resolveTopic(config.topics, line.positionals[0]);
+      const kb = await sources.knowledge(line);
+      if (!kb) return [];
+      if (line.positionals.length === 0) return kb.topics.filter((t) => t.enable).map((t) => t.id);
+      const topic = kb.resolveTopic(line.positionals[0]);
       if (!topic) return [];
       const typed = new Set(line.positionals.slice(1));
-      return listable(openTopic(topic)).map((s) => s.slug).filter((slug) => !typed.has(slug));
+      return kb.listableSlugs(topic).filter((slug) => !typed.has(slug));
     }
     default:
       return [];
@@ -210,10 +174,10 @@ async function flagValues(line: Line, sources: Sources): Promise<string[]> {
     case 'workspace':
       return [':dirs'];
     case 'cfg':
-      return [':files', ...cfgKeys(sources.config(line))];
+      return [':files', ...((await sources.knowledge(line))?.configKeys() ?? [])];
     case 'knowledge': {
-      const config = sources.config(line);
-      return config ? knowledgeValues(config) : [];
+      const kb = await sources.knowledge(line);
+      return kb ? knowledgeValues(kb) : [];
     }
     default:
       return [];
@@ -227,28 +191,28 @@ function expandHome(path: string | undefined): string | undefined {
 }
 
 /** The real sources: the command table and the workspace on disk. */
-export function liveSources(ctx: RunContext): Sources {
+export function liveSources(ctx: RunContext, commands: CommandTable = ctx.commands): Sources {
   return {
-    commands: Object.entries(COMMANDS).map(([name, c]) => ({ name, hidden: c.hidden === true })),
+    commands: Object.entries(commands).map(([name, c]) => ({ name, hidden: c.hidden === true })),
     async args(command) {
-      if (!Object.hasOwn(COMMANDS, command)) return undefined;
+      if (!Object.hasOwn(commands, command)) return undefined;
       try {
-        return (await COMMANDS[command].load()).args;
+        return (await commands[command].load()).args;
       } catch {
         return undefined;
       }
     },
-    config(line) {
-      const attempt = (cfg: string[], knowledge: string[]): Config | undefined => {
+    async knowledge(line) {
+      const attempt = async (cfg: string[], knowledge: string[]): Promise<KnowledgeBase | undefined> => {
         try {
           const globals = { workspace: expandHome(line.workspace), cfg: cfg.map((c) => expandHome(c)!), knowledge, verbose: false };
-          return readConfig({ ...ctx, globals });
+          return await KnowledgeBase.open(workspaceOptions({ ...ctx, globals }));
         } catch {
           return undefined;
         }
       };
       // A half-typed --cfg or -k must not cost the user every candidate.
-      return attempt(line.cfg, line.knowledge) ?? attempt([], []);
+      return (await attempt(line.cfg, line.knowledge)) ?? (await attempt([], []));
     },
   };
 }
@@ -258,8 +222,6 @@ const command: Command = {
   async run(ctx) {
     let out: string[] = [];
     try {
-      // Configurations are read and patterns matched synchronously below.
-      await loadEverything();
       out = await candidates(ctx.positionals, liveSources(ctx));
     } catch {
       out = [];

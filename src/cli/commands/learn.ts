@@ -2,15 +2,15 @@
 // arguments object exactly as a model sends it: `--args JSON` / `--args -`.
 // The model-facing text (result or error) goes to stdout; exit 1 on a tool
 // error, 2 on wrong usage of kb itself.
-import type { Command } from '../command.ts';
-import { workspace } from '../context.ts';
-import { debug, warn } from '../../shared/log.ts';
-import { Output, print } from '../output.ts';
-import { UsageError } from '../../shared/errors.ts';
-import { renderBadArguments } from '../../render/learn.ts';
-import { readerThread } from '../../kb/fs/probe-thread.ts';
 import { parseLearnArgs, readArgs, validateLearnArgs, type ArgsResult } from '../../app/args.ts';
-import { runLearn } from '../../app/learn.ts';
+import { readerThread } from '../../app/knowledge-base.ts';
+import { renderBadArguments } from '../../render/learn.ts';
+import { UsageError } from '../../shared/errors.ts';
+import { debug, warn } from '../../shared/log.ts';
+import { formatProblem } from '../../shared/problem.ts';
+import type { Command } from '../command.ts';
+import { Output, print } from '../output.ts';
+import { openKnowledgeBase } from '../workspace.ts';
 
 const command: Command = {
   args: {
@@ -24,31 +24,24 @@ const command: Command = {
       print(renderBadArguments(parsed.problem));
       return 1;
     }
-    const config = await workspace(ctx, parsed.args.subjects ?? []);
-    // The core is shared with `kb mcp` (src/tool/run.ts); here its text is
-    // streamed to stdout as it is produced, subjects as the bytes of their
-    // files (no decoding and re-encoding; each body is written before the
-    // next file is read into the same buffer).
-    // A reader thread shares the sniffing of a large listing (kb/thread.ts).
-    const out = new Output();
-    const thread = readerThread();
+    // A reader thread shares the probing of a large listing
+    // (kb/fs/probe-thread.ts); it starts only if one is that large.
+    const thread = readerThread(ctx.readerThreadUrl);
     try {
-      const run = runLearn(config.topics, parsed.args, { bytes: true, thread });
-      let step = run.next();
-      while (!step.done) {
-        const piece = step.value;
-        if (piece.kind === 'text') out.write(piece.text);
-        else if (piece.kind === 'bytes') {
-          out.write(piece.head);
-          out.writeBytes(piece.body);
-          out.write(piece.tail);
-        } else await warn(piece.message);
-        step = run.next();
-      }
+      const kb = await openKnowledgeBase(ctx, { probe: thread });
+      // Streamed to stdout as it is produced, subjects as the bytes of their
+      // files (no decoding and re-encoding; each body is written before the
+      // next file is read into the same buffer).
+      const out = new Output();
+      const isError = await kb.learn(parsed.args, {
+        as: 'bytes',
+        write: (chunk) => (typeof chunk === 'string' ? out.write(chunk) : out.writeBytes(chunk)),
+        problem: (p) => warn(formatProblem(p)),
+      });
       out.flush();
       const { files, byThread, started } = thread.stats();
       if (started) await debug(`reader thread: sniffed ${byThread} of ${files} files`);
-      return step.value ? 1 : 0;
+      return isError ? 1 : 0;
     } finally {
       thread.close();
     }

@@ -1,16 +1,21 @@
 // kb mcp: serves the knowledge base to MCP clients (Claude Code, Cursor,
-// Codex, Gemini CLI...) on stdio. The server and the MCP SDK are imported
-// only here, when the command runs: no other command loads them.
+// Codex, Gemini CLI...) on stdio. The server (src/mcp/server.ts) is handed
+// in by the entry module, which imports it, and with it the MCP SDK, only
+// when this command runs: no other command loads them, and the CLI and the
+// MCP front end never import each other.
+import type { WorkspaceOptions } from '../../app/knowledge-base.ts';
+import { noArguments } from '../argv.ts';
 import type { Command } from '../command.ts';
-import { UsageError } from '../../shared/errors.ts';
+import { workspaceOptions } from '../workspace.ts';
 
-const command: Command = {
-  args: {},
-  async run(ctx) {
-    if (ctx.positionals.length > 0) throw new UsageError('kb mcp takes no arguments', ctx.positionals[0]);
-    const { serve } = await import('../../mcp/server.ts');
-    return serve(ctx);
-  },
-};
+export type Serve = (options: WorkspaceOptions) => Promise<number>;
 
-export default command;
+export function mcpCommand(serve: Serve): Command {
+  return {
+    args: {},
+    run(ctx) {
+      noArguments('mcp', ctx.positionals);
+      return serve(workspaceOptions(ctx));
+    },
+  };
+}

@@ -1,12 +1,11 @@
 // kb schema: the learn tool definition, or nothing when no topic has a
-// subject left to learn (NOTES 14). `--format` picks the provider's tool
-// format (src/render/formats.ts); `generic` is the RFD's.
+// subject left to learn (README, "The tool"). `--format` picks the provider's tool
+// format (src/render/providers.ts); `generic` is the RFD's.
+import { SCHEMA_FORMATS, toolInFormat, type SchemaFormat } from '../../render/providers.ts';
+import { noArguments } from '../argv.ts';
 import type { Command } from '../command.ts';
-import { workspace } from '../context.ts';
 import { print } from '../output.ts';
-import { UsageError } from '../../shared/errors.ts';
-import { hasLearnable, openTopic } from '../../kb/index/view.ts';
-import { SCHEMA_FORMATS, toolInFormat, type SchemaFormat } from '../../render/formats.ts';
+import { openKnowledgeBase } from '../workspace.ts';
 
 const command: Command = {
   args: {
@@ -18,12 +17,10 @@ const command: Command = {
     },
   },
   async run(ctx) {
-    if (ctx.positionals.length > 0) throw new UsageError('kb schema takes no arguments', ctx.positionals[0]);
+    noArguments('schema', ctx.positionals);
     const format = (ctx.flags.format as SchemaFormat | undefined) ?? 'generic';
-    const config = await workspace(ctx);
-    const learnable = config.topics.filter((t) => t.enable && hasLearnable(openTopic(t)));
-    if (learnable.length === 0) return 0;
-    print(`${JSON.stringify(toolInFormat(format, learnable), null, 2)}\n`);
+    const tool = (await openKnowledgeBase(ctx)).learnTool();
+    if (tool) print(`${JSON.stringify(toolInFormat(format, tool), null, 2)}\n`);
     return 0;
   },
 };

@@ -1,4 +1,4 @@
-// A second thread for sniffing: listing a topic reads the first 8192 bytes
+// The reader thread's probe: listing a topic reads the first 8192 bytes
 // of every subject, which is bound by system calls (open, read, close), so
 // on a machine with two cores a second thread doing half of them cuts the
 // wall time. The thread starts with the first large job and is let go with
@@ -15,10 +15,20 @@
 // thread was measured slower, as the two threads and the engine's compiler
 // threads then compete for the two cores.)
 
-import { readerThreadUrl } from '../../threads.ts';
-import { sniffFile } from './probe.ts';
-import type { SniffResult } from '../index/types.ts';
-import { CONTROL_WORDS, DONE, PATH_SEPARATOR, sniffCode, sniffResult, sniffShare, STOP, type SniffJob } from './probe-protocol.ts';
+import {
+  CONTROL_WORDS,
+  DONE,
+  PATH_SEPARATOR,
+  probeResultOf,
+  sniffCode,
+  sniffFile,
+  sniffShare,
+  STOP,
+  type Probe,
+  type ProbeFeed,
+  type ProbeResult,
+  type SniffJob,
+} from './probe.ts';
 
 /** Jobs with fewer files are done on the main thread alone: starting the
  *  thread costs about as much as a few hundred reads. */
@@ -28,24 +38,17 @@ export const MIN_PARALLEL_FILES = 256;
  *  sniffs what is missing itself. */
 const STALL_MS = 10_000;
 
-export interface ReaderThread {
-  /** Sniffs `paths`, the two threads sharing the work. */
-  sniff(paths: readonly string[]): SniffResult[];
-  /** Sniffs files as they are found (while a directory is walked): the
+/** A probe whose work the main thread and a reader thread share. */
+export interface ReaderThread extends Probe {
+  /** Probes `paths`, the two threads sharing the work. */
+  probe(paths: readonly string[]): ProbeResult[];
+  /** Probes files as they are found (while a directory is walked): the
    *  reader thread starts on them in batches, and `finish` does the rest. */
-  sniffFeed(): SniffFeed;
+  feed(): ProbeFeed;
   /** Files sniffed so far, and how many of them the reader thread did. */
   stats(): { files: number; byThread: number; started: boolean };
   /** Lets the thread go (when it was started). */
   close(): void;
-}
-
-export interface SniffFeed {
-  /** One more file to sniff; the reader thread may start on it at once. */
-  add(path: string): void;
-  /** Sniffs what is left, both threads sharing it, and returns every
-   *  file's result, in the order they were added. */
-  finish(): SniffResult[];
 }
 
 /** A sniff job's list and its shared memory: control words, then one
@@ -96,10 +99,12 @@ function awaitBatch(batch: SniffBatch): number {
 /** Files per batch of a sniff feed. */
 const FEED_BATCH = 256;
 
-/** A reader thread, started lazily by the first job with at least
- *  `minFiles` files. With one CPU, or where workers are not available,
- *  every job runs on the main thread. */
-export function readerThread(minFiles = MIN_PARALLEL_FILES): ReaderThread {
+/** A reader thread running the module at `url` (src/reader-thread.ts: the
+ *  entry point, whose URL only the entry module can name for both the
+ *  sources and the compiled binary), started lazily by the first job with
+ *  at least `minFiles` files. With one CPU, or where workers are not
+ *  available, every job runs on the main thread. */
+export function readerThread(url: string, minFiles = MIN_PARALLEL_FILES): ReaderThread {
   let worker: Worker | null | undefined; // undefined: not tried yet
   let started = false;
   const start = (): Worker | null => {
@@ -107,7 +112,7 @@ export function readerThread(minFiles = MIN_PARALLEL_FILES): ReaderThread {
     worker = null;
     try {
       if ((globalThis.navigator?.hardwareConcurrency ?? 2) < 2) return null;
-      const w = new Worker(readerThreadUrl(), { type: 'module' });
+      const w = new Worker(url, { type: 'module' });
       // A worker that fails to load never takes a file: nothing to undo.
       w.onerror = (e) => e.preventDefault?.();
       worker = w;
@@ -144,14 +149,14 @@ export function readerThread(minFiles = MIN_PARALLEL_FILES): ReaderThread {
   };
 
   return {
-    sniff(paths) {
+    probe(paths) {
       const batch = sniffBatch(paths);
       postBatch(batch);
       complete([batch]);
-      return Array.from(batch.results, sniffResult);
+      return Array.from(batch.results, probeResultOf);
     },
 
-    sniffFeed() {
+    feed() {
       const batches: SniffBatch[] = [];
       let pending: string[] = [];
       let fed = 0;
@@ -170,8 +175,8 @@ export function readerThread(minFiles = MIN_PARALLEL_FILES): ReaderThread {
           if (pending.length > 0) batches.push(sniffBatch(pending));
           pending = [];
           complete(batches);
-          const out: SniffResult[] = [];
-          for (const batch of batches) for (const code of batch.results) out.push(sniffResult(code));
+          const out: ProbeResult[] = [];
+          for (const batch of batches) for (const code of batch.results) out.push(probeResultOf(code));
           return out;
         },
       };

@@ -1,8 +1,8 @@
-// The reader thread's side (see thread.ts): sniffs the files of a job while
+// The reader thread's side (see probe-thread.ts): probes the files of a job while
 // the main thread does the same from the same list, taking chunks of files
-// by the job's atomic counter, so the two never sniff one file twice.
+// by the job's atomic counter, so the two never probe one file twice.
 
-import { CONTROL_WORDS, PATH_SEPARATOR, sniffShare, type SniffJob } from './probe-protocol.ts';
+import { CONTROL_WORDS, PATH_SEPARATOR, sniffShare, type SniffJob } from './probe.ts';
 
 function sniffJob(job: SniffJob): void {
   const paths = job.paths.split(PATH_SEPARATOR);

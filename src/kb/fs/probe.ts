@@ -1,12 +1,63 @@
-// Binary detection: a NUL byte in the first 8192 bytes makes a file binary.
+// Probing a file: what its first 8192 bytes tell, without reading the
+// rest. Today that is its kind: a NUL byte in the head makes a file binary
+// (a file that starts with a UTF-16 byte-order mark is text, as its ASCII
+// characters contain NUL bytes; it is binary only when a whole 16-bit code
+// unit is zero), and a file that cannot be opened or read is an error. The
+// head already holds most of what a listing will want next (a frontmatter
+// description, a size for a token estimate): such facts belong in
+// `ProbeResult`, computed from the same head by `probeHead`.
+//
+// A `Probe` probes many files at once. The subject index owns one per view
+// (index/view.ts), the main thread's `probeHere` by default; the reader
+// thread's (probe-thread.ts) is plugged in at start-up by the front end
+// that wants it. Both run the same `probeHead` on the same bytes.
 //
 // At most 8192 bytes are read, into one reused buffer; the rest of the file
-// is never touched. A file that starts with a UTF-16 byte-order mark is text
-// (its ASCII characters contain NUL bytes); it is binary only when a whole
-// 16-bit code unit is zero.
+// is never touched.
 
 import { closeSync, constants, openSync, readSync } from 'node:fs';
-import type { SniffResult } from '../index/types.ts';
+
+/** What a file is, as its head tells. */
+export type ProbeKind = 'text' | 'binary' | 'error';
+
+/** What probing a file found. */
+export interface ProbeResult {
+  readonly kind: ProbeKind;
+}
+
+/** The results of today's probe, shared (a probe finds nothing per file
+ *  beyond the kind yet). */
+export const PROBED: Readonly<Record<ProbeKind, ProbeResult>> = {
+  text: Object.freeze({ kind: 'text' }),
+  binary: Object.freeze({ kind: 'binary' }),
+  error: Object.freeze({ kind: 'error' }),
+};
+
+/** Probes many files, results in order. */
+export interface Probe {
+  probe(paths: readonly string[]): ProbeResult[];
+  /** Probes files as a walk finds them (a probe that can start on them
+   *  before the walk ends: the reader thread); absent otherwise. */
+  feed?(): ProbeFeed;
+}
+
+export interface ProbeFeed {
+  /** One more file to probe; the probe may start on it at once. */
+  add(path: string): void;
+  /** Probes what is left and returns every file's result, in the order
+   *  they were added. */
+  finish(): ProbeResult[];
+}
+
+/** The main thread's probe: one file after the other. */
+export const probeHere: Probe = {
+  probe: (paths) => paths.map(probeFile),
+};
+
+/** Probes one file. */
+export function probeFile(abs: string): ProbeResult {
+  return PROBED[sniffFile(abs)];
+}
 
 export const SNIFF_BYTES = 8192;
 
@@ -49,7 +100,7 @@ export function isBinaryHead(bytes: Uint8Array, length: number = bytes.length): 
 }
 
 /** Sniffs a file: 'text', 'binary', or 'error' when it cannot be read. */
-export function sniffFile(abs: string): SniffResult {
+export function sniffFile(abs: string): ProbeKind {
   let fd: number;
   try {
     fd = openSync(abs, OPEN_FLAGS);
@@ -71,8 +122,61 @@ export function sniffFile(abs: string): SniffResult {
   }
 }
 
-/** True when the file is binary; false for text and for files that cannot
- *  be read (reading them reports the error). */
-export function sniffBinary(abs: string): boolean {
-  return sniffFile(abs) === 'binary';
+// --- The reader thread's protocol (probe-thread.ts, probe-worker.ts) ------
+//
+// A job is a list of files. Both threads take files from the front of the
+// list by an atomic counter, a chunk at a time, so either can probe any
+// file and none is probed twice. Each file's result is one byte in shared
+// memory: the kind. (Facts beyond the kind will need a second shared
+// region, written by the thread that probed the file.)
+
+/** Indices into a job's control words (an Int32Array over shared memory). */
+export const NEXT = 0; // the first file nobody has taken yet
+export const DONE = 1; // files finished, by both threads
+export const STOP = 2; // set by the main thread: the job is over
+export const CONTROL_WORDS = 3;
+
+/** Files a thread takes at a time. */
+export const SNIFF_CHUNK = 16;
+
+/** Sniff results, one byte per file (0 while not done yet). */
+export const SNIFF_TEXT = 1;
+export const SNIFF_BINARY = 2;
+export const SNIFF_ERROR = 3;
+
+export function sniffCode(r: ProbeKind): number {
+  return r === 'text' ? SNIFF_TEXT : r === 'binary' ? SNIFF_BINARY : SNIFF_ERROR;
+}
+
+export function probeResultOf(code: number): ProbeResult {
+  return PROBED[code === SNIFF_TEXT ? 'text' : code === SNIFF_BINARY ? 'binary' : 'error'];
+}
+
+export interface SniffJob {
+  kind: 'sniff';
+  /** The paths, joined by NUL (which no path holds): one string crosses to
+   *  the other thread many times faster than an array of thousands. */
+  paths: string;
+  /** Control words, then one result byte per file. */
+  shared: SharedArrayBuffer;
+}
+
+export const PATH_SEPARATOR = '\0';
+
+/** One thread's share of a job: takes chunks of files until none is left
+ *  (or the job is stopped), sniffs them, and counts them done. Both threads
+ *  run it on the same list. Returns how many files this thread sniffed. */
+export function sniffShare(paths: readonly string[], control: Int32Array, results: Uint8Array): number {
+  const n = paths.length;
+  let mine = 0;
+  for (;;) {
+    if (Atomics.load(control, STOP) !== 0) return mine;
+    const from = Atomics.add(control, NEXT, SNIFF_CHUNK);
+    if (from >= n) return mine;
+    const to = Math.min(from + SNIFF_CHUNK, n);
+    for (let i = from; i < to; i++) results[i] = sniffCode(sniffFile(paths[i]));
+    Atomics.add(control, DONE, to - from);
+    Atomics.notify(control, DONE);
+    mine += to - from;
+  }
 }

@@ -1,7 +1,8 @@
 // Reading one subject: one open, binary check on the first 8192 bytes, then
 // (text only) the rest of the file, decoded. Never throws. The bytes are read
 // into one buffer reused from file to file (`readSubjectRaw`); `kb learn`
-// streams them as they are (bytes.ts), everything else decodes them.
+// streams them as they are (`readBody` as bytes), everything else decodes
+// them.
 //
 // Hostile files are results, not crashes: something that is not a regular
 // file by the time it is opened (a directory, FIFO or device swapped in
@@ -11,8 +12,10 @@
 // appended to, a link swapped for /dev/zero), so memory stays bounded.
 
 import { closeSync, fstatSync, openSync, type Stats } from 'node:fs';
-import type { ReadResult } from '../index/types.ts';
-import { decodeText } from './decode.ts';
+import { isUtf8 } from 'node:buffer';
+import type { Body } from '../content/body.ts';
+import { humanSize } from '../../shared/text.ts';
+import { decodeText, encodingOf, type TextEncodingName } from './decode.ts';
 import { describeFsError } from './fserror.ts';
 import { isBinaryHead, OPEN_FLAGS, readFully, SNIFF_BYTES } from './probe.ts';
 
@@ -36,23 +39,10 @@ function reserve(size: number, keep: number): Uint8Array {
   return scratch;
 }
 
-/** `512 B`, `1.0 GiB`, `16 MiB`: as `kb list` shows sizes. */
-export function formatSize(n: number): string {
-  if (n < 1024) return `${n} B`;
-  const units = ['KiB', 'MiB', 'GiB', 'TiB'];
-  let v = n / 1024;
-  let i = 0;
-  while (v >= 1024 && i < units.length - 1) {
-    v /= 1024;
-    i++;
-  }
-  return `${v < 10 ? v.toFixed(1) : Math.round(v)} ${units[i]}`;
-}
-
 /** Why a subject of `size` bytes is not loaded. `more` when the size is a
  *  lower bound (the file grew while it was read). */
 export function tooLargeMessage(size: number, limit = MAX_SUBJECT_BYTES, more = false): string {
-  return `the file is ${more ? 'more than ' : ''}${formatSize(size)}; subjects larger than ${formatSize(limit)} are not loaded`;
+  return `the file is ${more ? 'more than ' : ''}${humanSize(size)}; subjects larger than ${humanSize(limit)} are not loaded`;
 }
 
 /** Why an opened file cannot be a subject ('' when it is a regular file). */
@@ -65,6 +55,43 @@ export function notRegularMessage(st: Stats): string {
 /** A subject's bytes before decoding: a view into the scratch buffer, valid
  *  until the next read. */
 export type RawRead = { kind: 'bytes'; bytes: Uint8Array } | { kind: 'binary' } | { kind: 'error'; message: string };
+
+/** The result of reading one subject. Skipped files are results, not
+ *  errors. */
+export type ReadResult =
+  | { kind: 'text'; text: string; /** invalid UTF-8 was replaced */ replaced: boolean; encoding: TextEncodingName }
+  | { kind: 'binary' }
+  | { kind: 'error'; message: string };
+
+/** A subject read as a body (content/body.ts): text, or the UTF-8 bytes of
+ *  that text. */
+export type BodyRead = { kind: 'text'; body: Body; /** invalid input was replaced */ replaced: boolean } | { kind: 'binary' } | { kind: 'error'; message: string };
+
+/** Reads a subject as text (`as` 'text') or as the UTF-8 bytes of the same
+ *  text ('bytes': valid UTF-8 is handed out as read, a view into a buffer
+ *  the next read reuses; anything else is decoded and encoded back). */
+export function readBody(abs: string, as: 'text' | 'bytes'): BodyRead {
+  if (as === 'text') {
+    const r = readSubject(abs);
+    return r.kind === 'text' ? { kind: 'text', body: r.text, replaced: r.replaced } : r;
+  }
+  const raw = readSubjectRaw(abs);
+  return raw.kind === 'bytes' ? utf8Of(raw.bytes) : raw;
+}
+
+const encoder = new TextEncoder();
+
+/** The UTF-8 text of a whole (non-binary) file's bytes, as `decodeText`
+ *  would give it, encoded: the bytes themselves for valid UTF-8 (its
+ *  byte-order mark dropped). */
+export function utf8Of(bytes: Uint8Array): { kind: 'text'; body: Uint8Array; replaced: boolean } {
+  if (encodingOf(bytes) === 'utf-8' && isUtf8(bytes)) {
+    const bom = bytes.length >= 3 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf;
+    return { kind: 'text', body: bom ? bytes.subarray(3) : bytes, replaced: false };
+  }
+  const { text, replaced } = decodeText(bytes);
+  return { kind: 'text', body: encoder.encode(text), replaced };
+}
 
 /** Reads a subject. `limit` is the largest size loaded (tests lower it). */
 export function readSubject(abs: string, limit: number = MAX_SUBJECT_BYTES): ReadResult {

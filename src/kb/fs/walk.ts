@@ -9,9 +9,36 @@
 
 import { lstatSync, readdirSync, readlinkSync, realpathSync, statSync, type Dirent, type Stats } from 'node:fs';
 import { resolve, sep } from 'node:path';
-import type { Notice } from '../index/types.ts';
-import { compareCodeUnits } from '../index/slug.ts';
+import type { Problem } from '../../shared/problem.ts';
+import { compareCodeUnits } from '../../shared/text.ts';
 import { describeFsError as describe, errorCode as codeOf } from './fserror.ts';
+
+/** What a notice is about. */
+export type NoticeCode =
+  | 'dangling-link'
+  | 'symlink-loop'
+  | 'unreadable'
+  | 'vanished'
+  | 'slug-collision'
+  | 'not-a-directory'
+  | 'missing-directory'
+  /** A FIFO, socket or device (never opened). */
+  | 'special-file'
+  /** A file name holding a control character (newline...): left out. */
+  | 'control-character';
+
+/** Something the walk or an index build wants the user to know about: a
+ *  warning (kb check makes some of them errors, app/check.ts). */
+export interface Notice extends Problem {
+  code: NoticeCode;
+  /** Path relative to the subjects directory (or the directory itself). */
+  where: string;
+}
+
+/** A notice. */
+export function notice(code: NoticeCode, where: string, message: string): Notice {
+  return { severity: 'warning', code, message, where };
+}
 
 /** A regular file found by the walk. */
 export interface WalkedFile {
@@ -38,24 +65,9 @@ export function statSize(abs: string): number {
   }
 }
 
-/** Defines an enumerable, lazily computed `size` on `target` (own property,
- *  so spreading or serialising the object still shows it). */
-export function defineLazySize<T extends object>(target: T, abs: string, known?: number): T & { readonly size: number } {
-  let size = known;
-  Object.defineProperty(target, 'size', {
-    enumerable: true,
-    configurable: false,
-    get(): number {
-      if (size === undefined) size = statSize(abs);
-      return size;
-    },
-  });
-  return target as T & { readonly size: number };
-}
-
-// An object literal with a getter: `size` is an own enumerable property, as
-// with defineLazySize, but every file shares one object shape (defineProperty
-// on each of 10,000 objects costs more than the rest of the walk).
+// An object literal with a getter: `size` is an own enumerable property, and
+// every file shares one object shape (defineProperty on each of 10,000
+// objects costs more than the rest of the walk).
 function makeFile(path: string, abs: string, known?: number): WalkedFile {
   let size = known;
   return {
@@ -115,16 +127,16 @@ export function walkFiles(dir: string, visit: FileVisitor): Notice[] {
   } catch (err) {
     const code = codeOf(err);
     if (code === 'ENOENT' || code === 'ENOTDIR') {
-      notices.push({ kind: 'missing-directory', path: dir, message: `subjects directory not found: ${dir}` });
+      notices.push(notice('missing-directory', dir, `subjects directory not found: ${dir}`));
     } else if (code === 'ELOOP') {
-      notices.push({ kind: 'symlink-loop', path: dir, message: `subjects directory is a symbolic link loop: ${dir}` });
+      notices.push(notice('symlink-loop', dir, `subjects directory is a symbolic link loop: ${dir}`));
     } else {
-      notices.push({ kind: 'unreadable', path: dir, message: `cannot read subjects directory ${dir}: ${describe(err)}` });
+      notices.push(notice('unreadable', dir, `cannot read subjects directory ${dir}: ${describe(err)}`));
     }
     return notices;
   }
   if (!rootStat.isDirectory()) {
-    notices.push({ kind: 'not-a-directory', path: dir, message: `subjects path is not a directory: ${dir}` });
+    notices.push(notice('not-a-directory', dir, `subjects path is not a directory: ${dir}`));
     return notices;
   }
   let rootReal = root;
@@ -144,9 +156,9 @@ export function walkFiles(dir: string, visit: FileVisitor): Notice[] {
       const code = codeOf(err);
       const where = frame.rel === '' ? dir : frame.rel;
       if (code === 'ENOENT' || code === 'ENOTDIR') {
-        notices.push({ kind: 'vanished', path: where, message: `directory vanished while walking: ${where}` });
+        notices.push(notice('vanished', where, `directory vanished while walking: ${where}`));
       } else {
-        notices.push({ kind: 'unreadable', path: where, message: `cannot read directory ${where}: ${describe(err)}` });
+        notices.push(notice('unreadable', where, `cannot read directory ${where}: ${describe(err)}`));
       }
       continue;
     }
@@ -183,7 +195,7 @@ export function walkFiles(dir: string, visit: FileVisitor): Notice[] {
         continue;
       }
       if (!isLink) {
-        notices.push({ kind: 'special-file', path: rel, message: `not a regular file, skipped: ${rel}` });
+        notices.push(notice('special-file', rel, `not a regular file, skipped: ${rel}`));
         continue;
       }
 
@@ -194,11 +206,11 @@ export function walkFiles(dir: string, visit: FileVisitor): Notice[] {
       } catch (err) {
         const code = codeOf(err);
         if (code === 'ENOENT' || code === 'ENOTDIR') {
-          notices.push({ kind: 'dangling-link', path: rel, message: `dangling symbolic link skipped: ${rel} -> ${linkTarget(abs)}` });
+          notices.push(notice('dangling-link', rel, `dangling symbolic link skipped: ${rel} -> ${linkTarget(abs)}`));
         } else if (code === 'ELOOP') {
-          notices.push({ kind: 'symlink-loop', path: rel, message: `symbolic link loop skipped: ${rel} -> ${linkTarget(abs)}` });
+          notices.push(notice('symlink-loop', rel, `symbolic link loop skipped: ${rel} -> ${linkTarget(abs)}`));
         } else {
-          notices.push({ kind: 'unreadable', path: rel, message: `cannot follow symbolic link ${rel}: ${describe(err)}` });
+          notices.push(notice('unreadable', rel, `cannot follow symbolic link ${rel}: ${describe(err)}`));
         }
         continue;
       }
@@ -220,12 +232,12 @@ export function walkFiles(dir: string, visit: FileVisitor): Notice[] {
           }
         }
         if (onPath) {
-          notices.push({ kind: 'symlink-loop', path: rel, message: `symbolic link loop skipped: ${rel} -> ${linkTarget(abs)}` });
+          notices.push(notice('symlink-loop', rel, `symbolic link loop skipped: ${rel} -> ${linkTarget(abs)}`));
         } else {
           subdirs.push({ abs, rel, real, parent: frame });
         }
       } else {
-        notices.push({ kind: 'special-file', path: rel, message: `not a regular file, skipped: ${rel}` });
+        notices.push(notice('special-file', rel, `not a regular file, skipped: ${rel}`));
       }
     }
     // Depth first, in name order.
@@ -245,10 +257,10 @@ function isSpecial(entry: Dirent): boolean {
 function entryProblem(err: unknown, rel: string): Notice {
   const code = codeOf(err);
   if (code === 'ENOENT' || code === 'ENOTDIR') {
-    return { kind: 'vanished', path: rel, message: `entry vanished while walking: ${rel}` };
+    return notice('vanished', rel, `entry vanished while walking: ${rel}`);
   }
   if (code === 'ELOOP') {
-    return { kind: 'symlink-loop', path: rel, message: `symbolic link loop skipped: ${rel}` };
+    return notice('symlink-loop', rel, `symbolic link loop skipped: ${rel}`);
   }
-  return { kind: 'unreadable', path: rel, message: `cannot read ${rel}: ${describe(err)}` };
+  return notice('unreadable', rel, `cannot read ${rel}: ${describe(err)}`);
 }

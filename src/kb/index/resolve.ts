@@ -10,13 +10,13 @@
 //   resolution algorithm does (`elif slug == pattern`).
 // - Disabled slugs are selected by nothing, not even exactly.
 // - Invalid patterns select nothing. So does a glob too expensive to match
-//   against this topic (see pattern.ts): it is reported as invalid, with
+//   against this topic (see glob/pattern.ts): it is reported as invalid, with
 //   nothing of what it had matched so far, so results never depend on where
 //   the budget ran out.
 
+import { Budget, PatternTooExpensive, type CompiledPattern } from '../../glob/index.ts';
 import type { Match, PatternResult, Subject } from './types.ts';
-import { Budget, classifyPattern, compileGlob, PatternTooExpensive } from '../../glob/pattern.ts';
-import { compareCodeUnits } from './slug.ts';
+import { compareCodeUnits } from '../../shared/text.ts';
 
 export type { Match, PatternResult } from './types.ts';
 
@@ -41,9 +41,9 @@ export function findBySlug(subjects: readonly Subject[], slug: string): Subject 
   return undefined;
 }
 
-/** Resolves `patterns` against `subjects`, which must be in slug order
- *  (`SubjectIndex.subjects` is). */
-export function resolvePatterns(subjects: readonly Subject[], patterns: readonly string[], disabled: ReadonlySet<string>): Resolution {
+/** Resolves compiled `patterns` (glob/index.ts `compilePatterns`) against
+ *  `subjects`, which must be in slug order (`SubjectIndex.subjects` is). */
+export function resolvePatterns(subjects: readonly Subject[], patterns: readonly CompiledPattern[], disabled: ReadonlySet<string>): Resolution {
   const bySlug = new Map<string, Match>();
   const perPattern: PatternResult[] = [];
   const budget = new Budget();
@@ -54,8 +54,8 @@ export function resolvePatterns(subjects: readonly Subject[], patterns: readonly
     else if (exact) seen.exact = true;
   };
 
-  for (const raw of patterns) {
-    const c = classifyPattern(raw);
+  for (const c of patterns) {
+    const raw = c.raw;
     if (c.kind === 'invalid') {
       perPattern.push({ pattern: raw, kind: 'invalid', reason: c.reason, slugs: [] });
       continue;
@@ -65,12 +65,12 @@ export function resolvePatterns(subjects: readonly Subject[], patterns: readonly
       const subject = findBySlug(subjects, c.pattern);
       if (subject !== undefined && !disabled.has(subject.slug)) selected.push({ subject, exact: true });
     } else {
-      const isMatch = compileGlob(c.pattern, budget);
+      const isMatch = c.test!;
       try {
         for (const subject of subjects) {
           if (disabled.has(subject.slug)) continue;
           if (subject.slug === c.pattern) selected.push({ subject, exact: true });
-          else if (!subject.hidden && isMatch(subject.slug)) selected.push({ subject, exact: false });
+          else if (!subject.hidden && isMatch(subject.slug, budget)) selected.push({ subject, exact: false });
         }
       } catch (err) {
         if (!(err instanceof PatternTooExpensive)) throw err;

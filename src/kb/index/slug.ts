@@ -56,9 +56,3 @@ export function isHiddenPath(path: string): boolean {
 export function extOf(path: string): string {
   return splitLast(path).ext.toLowerCase();
 }
-
-/** Plain UTF-16 code-unit order (never locale order):
- *  `B` < `a` < `a-b` < `a/b` < `a_c`. */
-export function compareCodeUnits(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
-}

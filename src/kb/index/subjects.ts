@@ -7,9 +7,11 @@
 // not-yet-optimised code, so the per-file work is kept to a few string
 // operations and one object.
 
-import type { Notice, Subject, SubjectIndex } from './types.ts';
-import { compareCodeUnits, describePath } from './slug.ts';
-import { statSize, walkFiles, type WalkDir, type WalkedFile } from '../fs/walk.ts';
+import { notice, type Notice } from '../fs/walk.ts';
+import type { Subject, SubjectIndex } from './types.ts';
+import { compareCodeUnits } from '../../shared/text.ts';
+import { describePath } from './slug.ts';
+import { statSize, walkFiles, type WalkDir } from '../fs/walk.ts';
 
 /** A subject of the index. `size` is stat'ed on first access (a getter on
  *  the class; `toJSON` shows it as a plain value). */
@@ -37,22 +39,6 @@ class IndexedSubject implements Subject {
   toJSON(): Record<string, unknown> {
     return { path: this.path, abs: this.abs, slug: this.slug, hidden: this.hidden, ext: this.ext, size: this.size };
   }
-}
-
-/** Builds the subject for a walked file (its `size` stays lazy). */
-export function subjectOf(file: WalkedFile): Subject {
-  const { slug, hidden, ext } = describePath(file.path);
-  // A getter in the literal: an own enumerable property, one shared shape.
-  return {
-    path: file.path,
-    abs: file.abs,
-    slug,
-    hidden,
-    ext,
-    get size(): number {
-      return file.size;
-    },
-  };
 }
 
 /** `a` should win a slug collision against `b`: the non-hidden file wins,
@@ -113,11 +99,13 @@ export function indexSubjects(dir: string, found?: FileFound): SubjectIndex {
     subjects[i] = winner;
     const losers = entry.filter((s) => s !== winner).sort((a, b) => compareCodeUnits(a.path, b.path));
     for (const loser of losers) {
-      notices.push({
-        kind: 'slug-collision',
-        path: loser.path,
-        message: `slug "${winner.slug}" is used by both ${winner.path} and ${loser.path}; ${winner.path} is used, ${loser.path} is ignored`,
-      });
+      notices.push(
+        notice(
+          'slug-collision',
+          loser.path,
+          `slug "${winner.slug}" is used by both ${winner.path} and ${loser.path}; ${winner.path} is used, ${loser.path} is ignored`,
+        ),
+      );
     }
   }
   return { dir, subjects, notices };

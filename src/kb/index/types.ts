@@ -1,5 +1,12 @@
 // What the kb layer knows about a topic directory.
 
+import type { PatternKind } from '../../glob/index.ts';
+import type { Formatted } from '../content/format.ts';
+import type { Notice } from '../fs/walk.ts';
+
+export type { PatternKind };
+export type { Notice, NoticeCode } from '../fs/walk.ts';
+
 /** One file found under a topic's subjects directory. */
 export interface Subject {
   /** Path relative to the subjects directory, `/`-separated, as on disk
@@ -19,18 +26,6 @@ export interface Subject {
   readonly size: number;
 }
 
-/** Something the walk or an index build wants the user to know about. */
-export interface Notice {
-  kind: 'dangling-link' | 'symlink-loop' | 'unreadable' | 'vanished' | 'slug-collision' | 'not-a-directory' | 'missing-directory'
-    /** A FIFO, socket or device (never opened). */
-    | 'special-file'
-    /** A file name holding a control character (newline...): left out. */
-    | 'control-character';
-  /** Path relative to the subjects directory (or the directory itself). */
-  path: string;
-  message: string;
-}
-
 /** A topic directory walked and indexed: unique slugs, sorted by code units. */
 export interface SubjectIndex {
   dir: string;
@@ -40,15 +35,6 @@ export interface SubjectIndex {
   /** Collisions, dangling links, loops, unreadable entries... */
   notices: Notice[];
 }
-
-/** The result of reading one subject. Skipped files are results, not errors. */
-export type ReadResult =
-  | { kind: 'text'; text: string; /** invalid UTF-8 was replaced */ replaced: boolean; encoding: 'utf-8' | 'utf-16le' | 'utf-16be' }
-  | { kind: 'binary' }
-  | { kind: 'error'; message: string };
-
-/** How a pattern is understood. */
-export type PatternKind = 'exact' | 'glob' | 'invalid';
 
 /** A subject selected by a pattern. */
 export interface Match {
@@ -71,13 +57,9 @@ export interface PatternResult {
   slugs: string[];
 }
 
-/** The outcome of sniffing a file's first 8192 bytes. */
-export type SniffResult = 'text' | 'binary' | 'error';
-
-/** One item produced while loading subjects (see `loadPatterns`). The
- *  content is text unless a `ContentReader` gave another form (bytes.ts). */
-export type LoadItem<C = string> =
-  | { kind: 'subject'; slug: string; subject: Subject; /** formatContent applied */ content: C; /** invalid UTF-8 was replaced */ replaced: boolean }
+/** One item produced while loading subjects (see view.ts `loadPatterns`). */
+export type LoadItem =
+  | { kind: 'subject'; slug: string; subject: Subject; /** formatted by extension */ content: Formatted; /** invalid input was replaced */ replaced: boolean }
   /** Only for exactly named binaries (glob-matched binaries are dropped silently). */
   | { kind: 'binary'; slug: string }
   /** Matched but pre-loaded through `learned`: not returned again. */

@@ -1,27 +1,48 @@
-// The per-topic view used by the commands: the subject index, the disabled
-// slugs, the pre-loaded (`learned`) subjects, and the operations of the
-// `learn` tool on top of them.
+// The per-topic view: the subject index, the disabled slugs, the
+// pre-loaded (`learned`) subjects, and the operations of the `learn` tool on
+// top of them. It takes plain data (a `TopicSpec`, compiled patterns), never
+// configuration types.
 //
-// Binary files are found out lazily (sniffing the first 8192 bytes), and each
-// file is sniffed at most once per view. Learned-pattern resolution reads no
+// What a file is (text, binary, unreadable) is found out lazily by the
+// view's probe (fs/probe.ts, reading at most the first 8192 bytes), and each
+// file is probed at most once per view. Learned-pattern resolution reads no
 // files; a glob-matched binary is dropped when the subjects are loaded, so
 // it neither counts as pre-loaded nor as learnable.
 
-import type { Topic } from '../../config/types.ts';
-import type { LoadItem, Match, Notice, PatternResult, SniffResult, Subject, SubjectIndex } from './types.ts';
-import { classifyPattern } from '../../glob/pattern.ts';
+import type { CompiledPattern } from '../../glob/index.ts';
 import { CONTROL, escapeControls } from '../../shared/controls.ts';
-import { readSubject } from '../fs/read.ts';
-import { findBySlug, resolvePatterns } from './resolve.ts';
-import { sniffFile } from '../fs/probe.ts';
 import { formatContent } from '../content/format.ts';
+import { PROBED, probeHere, type Probe, type ProbeKind, type ProbeResult } from '../fs/probe.ts';
+import { readBody } from '../fs/read.ts';
+import { findBySlug, resolvePatterns } from './resolve.ts';
 import { indexSubjects, type FileFound } from './subjects.ts';
-import type { SniffFeed } from '../fs/probe-thread.ts';
+import { notice, type Notice } from '../fs/walk.ts';
+import type { LoadItem, Match, PatternResult, Subject, SubjectIndex } from './types.ts';
 
 export type { LoadItem } from './types.ts';
 
+/** What the view needs of a topic. */
+export interface TopicSpec {
+  readonly id: string;
+  /** Absolute path of the subjects directory. */
+  readonly subjectsDir: string;
+  /** Exact slugs that nothing selects. */
+  readonly disabled: readonly string[];
+}
+
+export interface OpenOptions {
+  /** The topic's `learned` patterns, compiled (glob/index.ts). */
+  learned?: readonly CompiledPattern[];
+  /** Probes the files (default: `probeHere`, on the main thread). */
+  probe?: Probe;
+  /** Probe every non-hidden file as the walk finds it (a listing needs
+   *  nearly every verdict): with a probe that has a feed, the probing
+   *  starts while the walk goes on. */
+  probeAll?: boolean;
+}
+
 export interface TopicView {
-  topic: Topic;
+  topic: TopicSpec;
   index: SubjectIndex;
   disabled: Set<string>;
   /** Learned-pattern matches, non-disabled, in learned order (exact learned
@@ -29,16 +50,11 @@ export interface TopicView {
    *  a glob; those are dropped when loaded. */
   learned: Match[];
   learnedSlugs: Set<string>;
-  /** One per `topic.learned` pattern, in order. */
+  /** One per `learned` pattern, in order. */
   learnedPatterns: PatternResult[];
-}
-
-const sniffCache = new WeakMap<TopicView, Map<string, SniffResult>>();
-
-function cacheOf(view: TopicView): Map<string, SniffResult> {
-  let cache = sniffCache.get(view);
-  if (cache === undefined) sniffCache.set(view, (cache = new Map()));
-  return cache;
+  /** The view's probe, and what it found, by slug. */
+  probe: Probe;
+  probed: Map<string, ProbeResult>;
 }
 
 /** Subjects whose path holds a control character are left out, with a
@@ -47,7 +63,7 @@ function cacheOf(view: TopicView): Map<string, SniffResult> {
  *  one line. */
 function sanitize(index: SubjectIndex): SubjectIndex {
   const notices: Notice[] = index.notices.map((n) =>
-    CONTROL.test(n.message) || CONTROL.test(n.path) ? { ...n, path: escapeControls(n.path), message: escapeControls(n.message) } : n,
+    CONTROL.test(n.message) || CONTROL.test(n.where) ? { ...n, where: escapeControls(n.where), message: escapeControls(n.message) } : n,
   );
   // One test per name in the common case: neither a control character nor
   // U+FFFD (what undecodable() looks for) is in it.
@@ -56,9 +72,9 @@ function sanitize(index: SubjectIndex): SubjectIndex {
   for (const s of index.subjects) {
     if (CONTROL.test(s.path)) {
       const path = escapeControls(s.path);
-      notices.push({ kind: 'control-character', path, message: `file name contains a control character, skipped: ${path}` });
+      notices.push(notice('control-character', path, `file name contains a control character, skipped: ${path}`));
     } else if (undecodable(s)) {
-      notices.push({ kind: 'unreadable', path: s.path, message: `file name is not valid UTF-8, skipped: ${s.path}` });
+      notices.push(notice('unreadable', s.path, `file name is not valid UTF-8, skipped: ${s.path}`));
     } else {
       subjects.push(s);
     }
@@ -77,80 +93,78 @@ function undecodable(s: Subject): boolean {
 }
 
 /** Walks the topic's subjects directory and resolves its `learned`
- *  patterns. Reads no file contents. */
-export function openTopic(topic: Topic, found?: FileFound): TopicView {
+ *  patterns. Reads no file contents (but with `probeAll`, file heads). */
+export function openTopic(topic: TopicSpec, opts: OpenOptions = {}): TopicView {
+  const probe = opts.probe ?? probeHere;
+  const feed = opts.probeAll ? probe.feed?.() : undefined;
+  const slugs: string[] = [];
+  const found: FileFound | undefined =
+    feed === undefined
+      ? undefined
+      : (abs, slug, hidden) => {
+          if (hidden) return;
+          feed.add(abs);
+          slugs.push(slug);
+        };
   const index = sanitize(indexSubjects(topic.subjectsDir, found));
   const disabled = new Set(topic.disabled);
-  const { matches, perPattern } = resolvePatterns(index.subjects, topic.learned, disabled);
-  return {
+  const { matches, perPattern } = resolvePatterns(index.subjects, opts.learned ?? [], disabled);
+  const view: TopicView = {
     topic,
     index,
     disabled,
     learned: matches,
     learnedSlugs: new Set(matches.map((m) => m.subject.slug)),
     learnedPatterns: perPattern,
+    probe,
+    probed: new Map(),
   };
-}
-
-/** `openTopic`, sniffing every non-hidden file as the walk finds it (a
- *  reader thread starts on them while the walk goes on): a listing needs
- *  the verdict of nearly every file. */
-export function openTopicSniffing(topic: Topic, feed: SniffFeed): TopicView {
-  const slugs: string[] = [];
-  const view = openTopic(topic, (abs, slug, hidden) => {
-    if (hidden) return;
-    feed.add(abs);
-    slugs.push(slug);
-  });
-  const results = feed.finish();
-  const cache = cacheOf(view);
-  const shared: string[] = [];
-  for (let i = 0; i < slugs.length; i++) {
-    const before = cache.size;
-    cache.set(slugs[i], results[i]);
-    if (cache.size === before) shared.push(slugs[i]); // the slug was there already
+  if (feed !== undefined) {
+    const results = feed.finish();
+    const cache = view.probed;
+    const shared: string[] = [];
+    for (let i = 0; i < slugs.length; i++) {
+      const before = cache.size;
+      cache.set(slugs[i], results[i]);
+      if (cache.size === before) shared.push(slugs[i]); // the slug was there already
+    }
+    // Two files with one slug: which verdict is the subject's is not known
+    // here, so the subject is probed again when asked about.
+    for (const slug of shared) cache.delete(slug);
   }
-  // Two files with one slug: which verdict is the subject's is not known
-  // here, so the subject is sniffed again when asked about.
-  for (const slug of shared) cache.delete(slug);
   return view;
 }
 
-/** 'text', 'binary' or 'error' (unreadable); sniffed once per view. */
-export function sniffSubject(view: TopicView, subject: Subject): SniffResult {
-  const cache = cacheOf(view);
-  let result = cache.get(subject.slug);
-  if (result === undefined) cache.set(subject.slug, (result = sniffFile(subject.abs)));
-  return result;
+/** 'text', 'binary' or 'error' (unreadable); probed once per view. */
+export function kindOf(view: TopicView, subject: Subject): ProbeKind {
+  let result = view.probed.get(subject.slug);
+  if (result === undefined) view.probed.set(subject.slug, (result = view.probe.probe([subject.abs])[0]));
+  return result.kind;
 }
 
 function isPreloaded(view: TopicView, subject: Subject): boolean {
-  return view.learnedSlugs.size > 0 && view.learnedSlugs.has(subject.slug) && sniffSubject(view, subject) !== 'binary';
+  return view.learnedSlugs.size > 0 && view.learnedSlugs.has(subject.slug) && kindOf(view, subject) !== 'binary';
 }
 
 function isListableCheap(view: TopicView, s: Subject): boolean {
   return !s.hidden && !view.disabled.has(s.slug) && !view.learnedSlugs.has(s.slug);
 }
 
-/** Sniffs many files at once (a reader thread shares the work, thread.ts). */
-export type SniffMany = (paths: readonly string[]) => SniffResult[];
-
-/** Sniffs those of `subjects` not sniffed yet, all at once. */
-function sniffAll(view: TopicView, subjects: readonly Subject[], sniffMany: SniffMany): void {
-  const cache = cacheOf(view);
+/** Probes those of `subjects` not probed yet, all at once. */
+function probeAll(view: TopicView, subjects: readonly Subject[]): void {
+  const cache = view.probed;
   const todo = subjects.filter((s) => !cache.has(s.slug));
   if (todo.length === 0) return;
-  const results = sniffMany(todo.map((s) => s.abs));
+  const results = view.probe.probe(todo.map((s) => s.abs));
   for (let i = 0; i < todo.length; i++) cache.set(todo[i].slug, results[i]);
 }
 
 /** The subjects `learn` lists: non-hidden, non-disabled, not pre-loaded,
- *  readable text (each is sniffed, by `sniffMany` when given), in slug
- *  order. */
-export function listable(view: TopicView, sniffMany?: SniffMany): Subject[] {
-  // One pass in the common case (every verdict known, as after
-  // `openTopicSniffing`): a listing walks thousands of subjects.
-  const cache = cacheOf(view);
+ *  readable text (each is probed, all at once), in slug order. */
+export function listable(view: TopicView): Subject[] {
+  // One pass in the common case (every verdict known, as after opening
+  // with `probeAll`): a listing walks thousands of subjects.
+  const cache = view.probed;
   const { disabled, learnedSlugs } = view;
   const filterSets = disabled.size > 0 || learnedSlugs.size > 0;
   const out: Subject[] = [];
@@ -158,20 +172,19 @@ export function listable(view: TopicView, sniffMany?: SniffMany): Subject[] {
   for (const s of view.index.subjects) {
     if (s.hidden || (filterSets && (disabled.has(s.slug) || learnedSlugs.has(s.slug)))) continue;
     const verdict = cache.get(s.slug);
-    if (verdict === 'text') out.push(s);
-    else if (verdict === undefined) (unknown ??= []).push(s);
+    if (verdict === undefined) (unknown ??= []).push(s);
+    else if (verdict.kind === 'text') out.push(s);
   }
   if (unknown === undefined) return out;
-  // Some were not sniffed yet: sniff them (all at once when possible), then
-  // filter again, in slug order.
-  if (sniffMany) sniffAll(view, unknown, sniffMany);
-  for (const s of unknown) sniffSubject(view, s);
-  return view.index.subjects.filter((s) => isListableCheap(view, s) && cache.get(s.slug) === 'text');
+  // Some were not probed yet: probe them (all at once), then filter again,
+  // in slug order.
+  probeAll(view, unknown);
+  return view.index.subjects.filter((s) => isListableCheap(view, s) && kindOf(view, s) === 'text');
 }
 
 /** Whether `listable(view)` is non-empty; stops at the first text subject. */
 export function hasListable(view: TopicView): boolean {
-  return view.index.subjects.some((s) => isListableCheap(view, s) && sniffSubject(view, s) === 'text');
+  return view.index.subjects.some((s) => isListableCheap(view, s) && kindOf(view, s) === 'text');
 }
 
 /** Whether some subject is neither disabled, nor pre-loaded, nor binary (nor
@@ -179,28 +192,19 @@ export function hasListable(view: TopicView): boolean {
  *  Stops at the first one. */
 export function hasLearnable(view: TopicView): boolean {
   return view.index.subjects.some(
-    (s) => !view.disabled.has(s.slug) && !view.learnedSlugs.has(s.slug) && sniffSubject(view, s) === 'text',
+    (s) => !view.disabled.has(s.slug) && !view.learnedSlugs.has(s.slug) && kindOf(view, s) === 'text',
   );
 }
 
-/** Reads a subject's file and formats its content (binary and unreadable
- *  files as `readSubject` reports them). */
-export type ContentReader<C> = (subject: Subject) =>
-  | { kind: 'text'; content: C; replaced: boolean }
-  | { kind: 'binary' }
-  | { kind: 'error'; message: string };
-
-/** The content as text: `readSubject`, then `formatContent`. */
-export const readText: ContentReader<string> = (subject) => {
-  const result = readSubject(subject.abs);
-  return result.kind === 'text' ? { kind: 'text', content: formatContent(subject.ext, result.text), replaced: result.replaced } : result;
-};
+/** How loaded subjects' bodies are read: as text, or as the UTF-8 bytes
+ *  of that text (content/body.ts). */
+export type ReadAs = 'text' | 'bytes';
 
 /** Reads one matched subject. Returns undefined for a silently dropped
  *  (glob-matched) binary. */
-function load<C>(view: TopicView, match: Match, read: ContentReader<C>): LoadItem<C> | undefined {
+function load(view: TopicView, match: Match, as: ReadAs): LoadItem | undefined {
   const { subject, exact } = match;
-  const result = read(subject);
+  const result = readBody(subject.abs, as);
   if (result.kind === 'text') {
     // Not recorded as sniffed: nothing sniffs a subject once it is loaded,
     // and a glob over a whole topic loads thousands.
@@ -208,16 +212,15 @@ function load<C>(view: TopicView, match: Match, read: ContentReader<C>): LoadIte
       kind: 'subject',
       slug: subject.slug,
       subject,
-      content: result.content,
+      content: formatContent(subject.ext, result.body),
       replaced: result.replaced,
     };
   }
-  const cache = cacheOf(view);
   if (result.kind === 'binary') {
-    cache.set(subject.slug, 'binary');
+    view.probed.set(subject.slug, PROBED.binary);
     return exact ? { kind: 'binary', slug: subject.slug } : undefined;
   }
-  cache.set(subject.slug, 'error');
+  view.probed.set(subject.slug, PROBED.error);
   return { kind: 'unreadable', slug: subject.slug, message: result.message };
 }
 
@@ -226,7 +229,7 @@ function load<C>(view: TopicView, match: Match, read: ContentReader<C>): LoadIte
  *  files that cannot be read yield `unreadable`. */
 export function* loadLearned(view: TopicView): Generator<LoadItem> {
   for (const match of view.learned) {
-    const item = load(view, match, readText);
+    const item = load(view, match, 'text');
     if (item !== undefined) yield item;
   }
 }
@@ -246,15 +249,11 @@ export function* loadLearned(view: TopicView): Generator<LoadItem> {
  *    exactly (a glob that matched only binaries; the binaries are dropped
  *    silently unless another pattern names them exactly).
  */
-export function loadPatterns(view: TopicView, patterns: readonly string[]): Generator<LoadItem>;
-/** The same, each subject's content read by `read` (bytes.ts streams bytes). */
-export function loadPatterns<C>(view: TopicView, patterns: readonly string[], read: ContentReader<C>): Generator<LoadItem<C>>;
-export function* loadPatterns<C>(view: TopicView, patterns: readonly string[], read?: ContentReader<C>): Generator<LoadItem<C>> {
-  const reader = read ?? (readText as unknown as ContentReader<C>);
+export function* loadPatterns(view: TopicView, patterns: readonly CompiledPattern[], as: ReadAs): Generator<LoadItem> {
   const { matches, perPattern } = resolvePatterns(view.index.subjects, patterns, view.disabled);
-  const learnedNotes: LoadItem<C>[] = [];
-  const binaryNotes: LoadItem<C>[] = [];
-  const unreadableNotes: LoadItem<C>[] = [];
+  const learnedNotes: LoadItem[] = [];
+  const binaryNotes: LoadItem[] = [];
+  const unreadableNotes: LoadItem[] = [];
   const binaries = new Set<string>();
 
   for (const match of matches) {
@@ -263,7 +262,7 @@ export function* loadPatterns<C>(view: TopicView, patterns: readonly string[], r
       learnedNotes.push({ kind: 'already-learned', slug });
       continue;
     }
-    const item = load(view, match, reader);
+    const item = load(view, match, as);
     if (item === undefined || item.kind === 'binary') binaries.add(slug);
     if (item === undefined) continue;
     if (item.kind === 'subject') yield item;
@@ -274,25 +273,26 @@ export function* loadPatterns<C>(view: TopicView, patterns: readonly string[], r
   yield* learnedNotes;
   yield* binaryNotes;
   yield* unreadableNotes;
-  for (const p of perPattern) {
+  for (let i = 0; i < perPattern.length; i++) {
+    const p = perPattern[i];
     if (p.kind === 'invalid') yield { kind: 'invalid-pattern', pattern: p.pattern, reason: p.reason ?? 'invalid pattern' };
-    else if (selectedNothing(p, binaries)) yield { kind: 'no-match', pattern: p.pattern };
+    else if (selectedNothing(p, patterns[i].pattern, binaries)) yield { kind: 'no-match', pattern: p.pattern };
   }
 }
 
-/** A valid pattern selected nothing but binaries it did not name exactly. */
-function selectedNothing(p: PatternResult, binaries: ReadonlySet<string>): boolean {
+/** A valid pattern selected nothing but binaries it did not name exactly
+ *  (`literal`: the pattern, normalised). */
+function selectedNothing(p: PatternResult, literal: string, binaries: ReadonlySet<string>): boolean {
   if (p.kind === 'exact') return p.slugs.length === 0;
-  const literal = classifyPattern(p.pattern).pattern;
   return p.slugs.every((slug) => binaries.has(slug) && slug !== literal);
 }
 
-/** NOTES 7: the raw content is returned only when the call has exactly one
+/** The raw content is returned only when the call has exactly one
  *  pattern, that pattern is exact, and it names one subject that is neither
  *  disabled nor pre-loaded. Reads no files. */
-export function isRaw(view: TopicView, patterns: readonly string[]): boolean {
+export function isRaw(view: TopicView, patterns: readonly CompiledPattern[]): boolean {
   if (patterns.length !== 1) return false;
-  const c = classifyPattern(patterns[0]);
+  const c = patterns[0];
   if (c.kind !== 'exact') return false;
   const subject = findBySlug(view.index.subjects, c.pattern);
   return subject !== undefined && !view.disabled.has(subject.slug) && !view.learnedSlugs.has(subject.slug);

@@ -3,12 +3,12 @@ import { parseJson } from '../../../src/config/json.ts';
 import { parseToml } from '../../../src/config/toml.ts';
 
 describe('parsing configuration files', () => {
-  test('TOML', () => {
-    expect(parseToml('\uFEFF[kb.topic.a]\nsubjects = "s"\n', 'c.toml')).toEqual({ data: { kb: { topic: { a: { subjects: 's' } } } } });
+  test('TOML', async () => {
+    expect(await parseToml('\uFEFF[kb.topic.a]\nsubjects = "s"\n', 'c.toml')).toEqual({ data: { kb: { topic: { a: { subjects: 's' } } } } });
   });
 
-  test('TOML syntax error: toml-syntax at file:line:col (1-based)', () => {
-    expect(parseToml('a = 1\n[b]\nc = = 2\n', '.jp/config.toml')).toEqual({
+  test('TOML syntax error: toml-syntax at file:line:col (1-based)', async () => {
+    expect(await parseToml('a = 1\n[b]\nc = = 2\n', '.jp/config.toml')).toEqual({
       diagnostic: {
         severity: 'error',
         code: 'toml-syntax',
@@ -16,7 +16,7 @@ describe('parsing configuration files', () => {
         where: '.jp/config.toml:3:5',
       },
     });
-    const dup = parseToml('a = 1\na = 2\n', 'x.toml');
+    const dup = await parseToml('a = 1\na = 2\n', 'x.toml');
     expect('diagnostic' in dup && dup.diagnostic.where).toBe('x.toml:2:6');
     expect('diagnostic' in dup && dup.diagnostic.message).toBe("invalid TOML: Can't redefine existing key");
   });

@@ -5,17 +5,17 @@ import { topicIds, validate } from '../../../src/config/validate.ts';
 
 const ROOT = '/ws';
 
-function fileLayer(label: string, text: string): Layer {
-  const parsed = parseToml(text, label);
+async function fileLayer(label: string, text: string): Promise<Layer> {
+  const parsed = await parseToml(text, label);
   if (!('data' in parsed)) throw new Error(parsed.diagnostic.message);
   return { origin: { source: `${ROOT}/${label}`, label, text, format: 'toml' }, ops: [{ path: [], value: parsed.data }] };
 }
 
-const run = (...texts: string[]) => validate(merge(texts.map((t, i) => fileLayer(`c${i}.toml`, t))), ROOT);
+const run = async (...texts: string[]) => validate(merge(await Promise.all(texts.map((t, i) => fileLayer(`c${i}.toml`, t)))), ROOT);
 
 describe('validate: topics', () => {
-  test('all fields, defaults, subjectsDir, sources and where', () => {
-    const { topics, diagnostics } = run(
+  test('all fields, defaults, subjectsDir, sources and where', async () => {
+    const { topics, diagnostics } = await run(
       `[kb.topic.project]
 enable = false
 title = "General Project Knowledge"
@@ -57,25 +57,25 @@ subjects = "/abs/skills"
     ]);
   });
 
-  test('NOTES 3: topics keep configuration order (first appearance across layers)', () => {
-    const { topics } = run('[kb.topic.b]\nsubjects = "b"\n[kb.topic.a]\nsubjects = "a"\n', '[kb.topic.c]\nsubjects = "c"\n[kb.topic.b]\ntitle = "B"\n');
+  test('NOTES 3: topics keep configuration order (first appearance across layers)', async () => {
+    const { topics } = await run('[kb.topic.b]\nsubjects = "b"\n[kb.topic.a]\nsubjects = "a"\n', '[kb.topic.c]\nsubjects = "c"\n[kb.topic.b]\ntitle = "B"\n');
     expect(topics.map((t) => t.id)).toEqual(['b', 'a', 'c']);
     expect(topics[0].sources).toEqual({ subjects: '/ws/c0.toml', title: '/ws/c1.toml' });
   });
 
-  test('NOTES 24: keys outside kb are ignored', () => {
-    expect(run('[assistant]\nname = "x"\n[conversation.tools.x]\nenable = 1\n')).toEqual({ topics: [], diagnostics: [] });
+  test('NOTES 24: keys outside kb are ignored', async () => {
+    expect(await run('[assistant]\nname = "x"\n[conversation.tools.x]\nenable = 1\n')).toEqual({ topics: [], diagnostics: [] });
   });
 
-  test('topicIds lists table-valued topics in order', () => {
-    expect(topicIds(merge([fileLayer('c.toml', '[kb.topic.z]\n[kb.topic.a]\n[kb.topic]\nbad = 1\n')]))).toEqual(['z', 'a']);
+  test('topicIds lists table-valued topics in order', async () => {
+    expect(topicIds(merge([await fileLayer('c.toml', '[kb.topic.z]\n[kb.topic.a]\n[kb.topic]\nbad = 1\n')]))).toEqual(['z', 'a']);
     expect(topicIds(merge([]))).toEqual([]);
   });
 });
 
 describe('validate: diagnostics', () => {
-  test('NOTES 24: unknown-key inside a topic names key, topic and file:line, with a suggestion', () => {
-    const { topics, diagnostics } = run('[kb.topic.project]\nsubjects = "s"\ntitel = "x"\npath = "y"\n');
+  test('NOTES 24: unknown-key inside a topic names key, topic and file:line, with a suggestion', async () => {
+    const { topics, diagnostics } = await run('[kb.topic.project]\nsubjects = "s"\ntitel = "x"\npath = "y"\n');
     expect(topics.map((t) => t.id)).toEqual(['project']);
     expect(diagnostics).toEqual([
       { severity: 'error', code: 'unknown-key', message: 'unknown key `titel` in topic `project`; did you mean `title`?', where: 'c0.toml:3', topic: 'project' },
@@ -89,8 +89,8 @@ describe('validate: diagnostics', () => {
     ]);
   });
 
-  test('unknown-key directly under kb', () => {
-    expect(run('[kb.topics.a]\nsubjects = "s"\n[kb]\nfoo = 1\n').diagnostics).toEqual([
+  test('unknown-key directly under kb', async () => {
+    expect((await run('[kb.topics.a]\nsubjects = "s"\n[kb]\nfoo = 1\n')).diagnostics).toEqual([
       { severity: 'error', code: 'unknown-key', message: 'unknown key `topics` in `kb`; did you mean `topic`?', where: 'c0.toml:1' },
       { severity: 'error', code: 'unknown-key', message: 'unknown key `foo` in `kb`; `kb` only holds `topic`', where: 'c0.toml:4' },
     ]);
@@ -104,8 +104,8 @@ describe('validate: diagnostics', () => {
     ['learned = "x"', '`kb.topic.p.learned` must be an array of strings, got string'],
     ['disabled = { a = 1 }', '`kb.topic.p.disabled` must be an array of strings, got table'],
     ['title = ["a"]', '`kb.topic.p.title` must be a string, got array'],
-  ])('wrong-type: %s', (line, message) => {
-    const { topics, diagnostics } = run(`[kb.topic.p]\nsubjects = "s"\n${line}\n`);
+  ])('wrong-type: %s', async (line, message) => {
+    const { topics, diagnostics } = await run(`[kb.topic.p]\nsubjects = "s"\n${line}\n`);
     expect(diagnostics).toEqual([{ severity: 'error', code: 'wrong-type', message, where: 'c0.toml:3', topic: 'p' }]);
     // the topic stays, with the field at its default
     expect(topics).toHaveLength(1);
@@ -113,30 +113,30 @@ describe('validate: diagnostics', () => {
     expect(topics[0].title).toBeUndefined();
   });
 
-  test('wrong-type array items are reported where they were set and dropped', () => {
-    const layers = [fileLayer('a.toml', '[kb.topic.p]\nsubjects = "s"\nlearned = ["x", 2]\n'), { origin: { source: '-k p/y', label: '-k p/y' }, ops: [{ path: ['kb', 'topic', 'p', 'learned'], value: ['y'], append: true }] }];
+  test('wrong-type array items are reported where they were set and dropped', async () => {
+    const layers = [await fileLayer('a.toml', '[kb.topic.p]\nsubjects = "s"\nlearned = ["x", 2]\n'), { origin: { source: '-k p/y', label: '-k p/y' }, ops: [{ path: ['kb', 'topic', 'p', 'learned'], value: ['y'], append: true }] }];
     const { topics, diagnostics } = validate(merge(layers), ROOT);
     expect(diagnostics).toEqual([{ severity: 'error', code: 'wrong-type', message: '`kb.topic.p.learned[1]` must be a string, got integer', where: 'a.toml:3', topic: 'p' }]);
     expect(topics[0].learned).toEqual(['x', 'y']);
     expect(topics[0].sources.learned).toBe('-k p/y');
   });
 
-  test('wrong-type: a field given as a table', () => {
-    expect(run('[kb.topic.p]\nsubjects = "s"\n[kb.topic.p.title]\nx = 1\n').diagnostics).toEqual([
+  test('wrong-type: a field given as a table', async () => {
+    expect((await run('[kb.topic.p]\nsubjects = "s"\n[kb.topic.p.title]\nx = 1\n')).diagnostics).toEqual([
       { severity: 'error', code: 'wrong-type', message: '`kb.topic.p.title` must be a string, got table', where: 'c0.toml:3', topic: 'p' },
     ]);
   });
 
-  test('wrong-type: kb, kb.topic or a topic that is not a table', () => {
-    expect(run('kb = 1\n').diagnostics).toEqual([{ severity: 'error', code: 'wrong-type', message: '`kb` must be a table, got integer', where: 'c0.toml:1' }]);
-    expect(run('[kb]\ntopic = "x"\n').diagnostics).toEqual([{ severity: 'error', code: 'wrong-type', message: '`kb.topic` must be a table, got string', where: 'c0.toml:2' }]);
-    const { topics, diagnostics } = run('[kb.topic]\np = "x"\n[kb.topic.q]\nsubjects = "q"\n');
+  test('wrong-type: kb, kb.topic or a topic that is not a table', async () => {
+    expect((await run('kb = 1\n')).diagnostics).toEqual([{ severity: 'error', code: 'wrong-type', message: '`kb` must be a table, got integer', where: 'c0.toml:1' }]);
+    expect((await run('[kb]\ntopic = "x"\n')).diagnostics).toEqual([{ severity: 'error', code: 'wrong-type', message: '`kb.topic` must be a table, got string', where: 'c0.toml:2' }]);
+    const { topics, diagnostics } = await run('[kb.topic]\np = "x"\n[kb.topic.q]\nsubjects = "q"\n');
     expect(diagnostics).toEqual([{ severity: 'error', code: 'wrong-type', message: '`kb.topic.p` must be a table, got string', where: 'c0.toml:2', topic: 'p' }]);
     expect(topics.map((t) => t.id)).toEqual(['q']);
   });
 
-  test('missing-subjects leaves the topic out', () => {
-    const { topics, diagnostics } = run('[kb.topic.a]\ntitle = "A"\n\n[kb.topic.b]\nsubjects = "b"\n');
+  test('missing-subjects leaves the topic out', async () => {
+    const { topics, diagnostics } = await run('[kb.topic.a]\ntitle = "A"\n\n[kb.topic.b]\nsubjects = "b"\n');
     expect(topics.map((t) => t.id)).toEqual(['b']);
     expect(diagnostics).toEqual([
       {
@@ -149,13 +149,13 @@ describe('validate: diagnostics', () => {
     ]);
   });
 
-  test('a wrong-typed subjects is reported once, and the topic left out', () => {
-    const { topics, diagnostics } = run('[kb.topic.a]\nsubjects = 1\n');
+  test('a wrong-typed subjects is reported once, and the topic left out', async () => {
+    const { topics, diagnostics } = await run('[kb.topic.a]\nsubjects = 1\n');
     expect(topics).toEqual([]);
     expect(diagnostics.map((d) => d.code)).toEqual(['wrong-type']);
   });
 
-  test('a later layer fixes an earlier mistake', () => {
-    expect(run('[kb.topic.a]\nsubjects = 1\n', '[kb.topic.a]\nsubjects = "a"\n').diagnostics).toEqual([]);
+  test('a later layer fixes an earlier mistake', async () => {
+    expect((await run('[kb.topic.a]\nsubjects = 1\n', '[kb.topic.a]\nsubjects = "a"\n')).diagnostics).toEqual([]);
   });
 });

@@ -1,7 +1,7 @@
 import { describe, test, expect } from 'bun:test';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { readSubject } from '../../../src/kb/fs/read.ts';
+import { MAX_SUBJECT_BYTES, readBody, readSubject, readSubjectRaw, tooLargeMessage } from '../../../src/kb/fs/read.ts';
 import { tempFiles } from '../../support/temp.ts';
 
 const { root, file } = tempFiles('kb-read-');
@@ -61,5 +61,38 @@ describe('readSubject', () => {
     const dir = readSubject(d);
     expect(dir.kind).toBe('error');
     if (dir.kind === 'error') expect(dir.message).toMatch(/directory/);
+  });
+});
+
+describe('readBody', () => {
+  test('as text: the text readSubject decodes; as bytes: its UTF-8 bytes', () => {
+    const p = file(new Uint8Array([0xff, 0xfe, 0xe9, 0x00, 0x0a, 0x00])); // UTF-16LE "é\n"
+    expect(readBody(p, 'text')).toEqual({ kind: 'text', body: 'é\n', replaced: false });
+    const b = readBody(p, 'bytes');
+    expect(b.kind === 'text' && [...(b.body as Uint8Array)]).toEqual([0xc3, 0xa9, 0x0a]);
+  });
+
+  test('binary files and errors are the same results either way', () => {
+    const bin = file(new Uint8Array([0x41, 0, 0x42]));
+    expect(readBody(bin, 'text')).toEqual({ kind: 'binary' });
+    expect(readBody(bin, 'bytes')).toEqual({ kind: 'binary' });
+    const missing = join(root, 'missing-too');
+    expect(readBody(missing, 'bytes')).toEqual(readBody(missing, 'text'));
+  });
+});
+
+describe('size limit', () => {
+  test('the message gives both sizes, as people read them', () => {
+    expect(tooLargeMessage(20 * 1024 * 1024)).toBe('the file is 20 MiB; subjects larger than 16 MiB are not loaded');
+    expect(tooLargeMessage(1024 ** 3)).toBe('the file is 1.0 GiB; subjects larger than 16 MiB are not loaded');
+    expect(tooLargeMessage(4 << 20, 4 << 20, true)).toBe('the file is more than 4.0 MiB; subjects larger than 4.0 MiB are not loaded');
+    expect(MAX_SUBJECT_BYTES).toBe(16 * 1024 * 1024);
+  });
+
+  test('a text file over the limit is an error; one at the limit is read', () => {
+    const limit = 10_000;
+    expect(readSubject(file('y'.repeat(limit)), limit)).toMatchObject({ kind: 'text' });
+    expect(readSubject(file('y'.repeat(limit + 1)), limit)).toEqual({ kind: 'error', message: tooLargeMessage(limit + 1, limit) });
+    expect(readSubjectRaw(file('y'.repeat(limit + 1)), limit)).toEqual({ kind: 'error', message: 'the file is 9.8 KiB; subjects larger than 9.8 KiB are not loaded' });
   });
 });

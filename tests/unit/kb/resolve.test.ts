@@ -1,6 +1,9 @@
 import { describe, test, expect } from 'bun:test';
+import { engine } from '../../../src/glob/engine.ts';
+import { compileWith } from '../../../src/glob/pattern.ts';
 import { findBySlug, resolvePatterns } from '../../../src/kb/index/resolve.ts';
-import { compareCodeUnits, extOf, isHiddenPath, slugOf } from '../../../src/kb/index/slug.ts';
+import { extOf, isHiddenPath, slugOf } from '../../../src/kb/index/slug.ts';
+import { compareCodeUnits } from '../../../src/shared/text.ts';
 import type { Subject } from '../../../src/kb/index/types.ts';
 
 /** In-memory subjects; their files do not exist, so resolution provably
@@ -22,8 +25,12 @@ const project = subjects(
   'ast-grep/.rules.md',
   '.hidden-dir/visible.md',
 );
+/** Patterns as resolvePatterns takes them: compiled (the machinery
+ *  imported directly, as no test may rely on a preload). */
+const compiled = (patterns: string[]) => compileWith(patterns, engine);
+
 const none = new Set<string>();
-const slugsOf = (patterns: string[], disabled = none) => resolvePatterns(project, patterns, disabled).matches.map((m) => m.subject.slug);
+const slugsOf = (patterns: string[], disabled = none) => resolvePatterns(project, compiled(patterns), disabled).matches.map((m) => m.subject.slug);
 
 describe('resolvePatterns: RFD glob table', () => {
   const rows: [string, string[]][] = [
@@ -80,10 +87,10 @@ describe('resolvePatterns: order and de-duplication', () => {
   });
   test('code-unit order within a glob: B < a < a-b < a/b < a_c', () => {
     const s = subjects('a_c.md', 'a/b.md', 'a-b.md', 'a.md', 'B.md');
-    expect(resolvePatterns(s, ['**'], none).matches.map((m) => m.subject.slug)).toEqual(['B', 'a', 'a-b', 'a/b', 'a_c']);
+    expect(resolvePatterns(s, compiled(['**']), none).matches.map((m) => m.subject.slug)).toEqual(['B', 'a', 'a-b', 'a/b', 'a_c']);
   });
   test('perPattern keeps every pattern\'s own matches, duplicates included', () => {
-    const r = resolvePatterns(project, ['maintainers/*', 'maintainers/jean', 'nope', '../x'], none);
+    const r = resolvePatterns(project, compiled(['maintainers/*', 'maintainers/jean', 'nope', '../x']), none);
     expect(r.perPattern).toEqual([
       { pattern: 'maintainers/*', kind: 'glob', slugs: ['maintainers/jean', 'maintainers/ryan'] },
       { pattern: 'maintainers/jean', kind: 'exact', slugs: ['maintainers/jean'] },
@@ -92,7 +99,7 @@ describe('resolvePatterns: order and de-duplication', () => {
     ]);
   });
   test('exact flag: set when any pattern names the subject exactly', () => {
-    const r = resolvePatterns(project, ['maintainers/*', 'maintainers/jean'], none);
+    const r = resolvePatterns(project, compiled(['maintainers/*', 'maintainers/jean']), none);
     expect(r.matches.map((m) => [m.subject.slug, m.exact])).toEqual([
       ['maintainers/jean', true],
       ['maintainers/ryan', false],
@@ -103,7 +110,7 @@ describe('resolvePatterns: order and de-duplication', () => {
 describe('resolvePatterns: invalid patterns match nothing', () => {
   for (const p of ['/etc/passwd', '../secret', 'a/../maintainers/jean', '', 'x\0y']) {
     test(JSON.stringify(p), () => {
-      const r = resolvePatterns(project, [p], none);
+      const r = resolvePatterns(project, compiled([p]), none);
       expect(r.matches).toEqual([]);
       expect(r.perPattern[0].kind).toBe('invalid');
     });
@@ -113,7 +120,7 @@ describe('resolvePatterns: invalid patterns match nothing', () => {
 describe('resolvePatterns: slugs containing glob syntax', () => {
   const s = subjects('notes (draft).md', 'notes draft.md', 'v[1].md', 'v1.md', '.x[1].md');
   test('a glob-looking pattern equal to a slug selects it as an exact name', () => {
-    const r = resolvePatterns(s, ['notes (draft)'], none);
+    const r = resolvePatterns(s, compiled(['notes (draft)']), none);
     expect(r.perPattern[0].kind).toBe('glob');
     // Parentheses group in a glob, so it also matches `notes draft`.
     expect(r.matches.map((m) => [m.subject.slug, m.exact])).toEqual([
@@ -122,11 +129,11 @@ describe('resolvePatterns: slugs containing glob syntax', () => {
     ]);
   });
   test('the glob still matches what it matches as a glob', () => {
-    expect(resolvePatterns(s, ['v[1]'], none).matches.map((m) => m.subject.slug)).toEqual(['v1', 'v[1]']);
+    expect(resolvePatterns(s, compiled(['v[1]']), none).matches.map((m) => m.subject.slug)).toEqual(['v1', 'v[1]']);
   });
   test('a hidden slug is selected only by its literal name', () => {
-    expect(resolvePatterns(s, ['x[1]'], none).matches.map((m) => m.subject.slug)).toEqual(['x[1]']);
-    expect(resolvePatterns(s, ['x*'], none).matches).toEqual([]);
+    expect(resolvePatterns(s, compiled(['x[1]']), none).matches.map((m) => m.subject.slug)).toEqual(['x[1]']);
+    expect(resolvePatterns(s, compiled(['x*']), none).matches).toEqual([]);
   });
 });
 

@@ -1,5 +1,6 @@
 import { describe, test, expect } from 'bun:test';
-import { compareCodeUnits, extOf, isHiddenPath, slugOf } from '../../../src/kb/index/slug.ts';
+import { extOf, isHiddenPath, slugOf } from '../../../src/kb/index/slug.ts';
+import { compareCodeUnits } from '../../../src/shared/text.ts';
 
 describe('slugOf / isHiddenPath (RFD hidden-subjects table)', () => {
   const rows: [string, string, boolean][] = [

@@ -57,8 +57,8 @@ describe('indexSubjects', () => {
     expect(index.subjects.map((s) => s.path)).toEqual(['a.md']);
     expect(index.notices).toHaveLength(1);
     const [n] = index.notices;
-    expect(n.kind).toBe('slug-collision');
-    expect(n.path).toBe('a.txt');
+    expect(n.code).toBe('slug-collision');
+    expect(n.where).toBe('a.txt');
     expect(n.message).toContain('a.md');
     expect(n.message).toContain('a.txt');
   });
@@ -66,7 +66,7 @@ describe('indexSubjects', () => {
   test('collision rules.md + .rules.md: the non-hidden file wins even though `.` sorts first', () => {
     const index = indexSubjects(tree({ 'x/.rules.md': 'hidden', 'x/rules.md': 'visible' }));
     expect(index.subjects.map((s) => [s.path, s.hidden])).toEqual([['x/rules.md', false]]);
-    expect(index.notices.map((n) => [n.kind, n.path])).toEqual([['slug-collision', 'x/.rules.md']]);
+    expect(index.notices.map((n) => [n.code, n.where])).toEqual([['slug-collision', 'x/.rules.md']]);
   });
 
   test('collision through a hidden directory: hidden-dir/a.md vs .hidden-dir/a.md', () => {
@@ -77,19 +77,19 @@ describe('indexSubjects', () => {
   test('three-way collision: one notice per losing file, deterministic', () => {
     const index = indexSubjects(tree({ 'n.txt': '', '.n.md': '', 'n.json': '', 'other.md': '' }));
     expect(index.subjects.map((s) => s.path)).toEqual(['n.json', 'other.md']);
-    expect(index.notices.map((n) => n.path)).toEqual(['.n.md', 'n.txt']);
+    expect(index.notices.map((n) => n.where)).toEqual(['.n.md', 'n.txt']);
   });
 
   test('walk notices are kept (dangling link)', () => {
     const index = indexSubjects(tree({ 'a.md': '', 'b.md': { link: 'nowhere' } }));
     expect(index.subjects.map((s) => s.slug)).toEqual(['a']);
-    expect(index.notices.map((n) => n.kind)).toEqual(['dangling-link']);
+    expect(index.notices.map((n) => n.code)).toEqual(['dangling-link']);
   });
 
   test('missing directory: empty index with a notice', () => {
     const index = indexSubjects(join(tree({}), 'nope'));
     expect(index.subjects).toEqual([]);
-    expect(index.notices.map((n) => n.kind)).toEqual(['missing-directory']);
+    expect(index.notices.map((n) => n.code)).toEqual(['missing-directory']);
   });
 
   test('subject size is lazy but visible', () => {

@@ -31,7 +31,7 @@ function tree(spec: Record<string, string | { link: string } | { dir: true }>): 
 }
 
 const paths = (dir: string) => walk(dir).files.map((f) => f.path).sort();
-const kinds = (dir: string) => walk(dir).notices.map((n) => `${n.kind}:${n.path}`).sort();
+const kinds = (dir: string) => walk(dir).notices.map((n) => `${n.code}:${n.where}`).sort();
 
 describe('walk', () => {
   test('collects regular files recursively with /-separated relative paths', () => {
@@ -91,7 +91,7 @@ describe('walk', () => {
     const root = tree({ 'ok.md': 'k', 'gone.md': { link: 'nowhere.md' }, 'd/gone': { link: '../missing/' }, 'me.md': { link: 'me.md' } });
     expect(paths(root)).toEqual(['ok.md']);
     expect(kinds(root)).toEqual(['dangling-link:d/gone', 'dangling-link:gone.md', 'symlink-loop:me.md']);
-    const n = walk(root).notices.find((n) => n.path === 'gone.md')!;
+    const n = walk(root).notices.find((n) => n.where === 'gone.md')!;
     expect(n.message).toContain('nowhere.md');
   });
 
@@ -99,10 +99,10 @@ describe('walk', () => {
     const root = tree({ 'file.md': 'x' });
     const missing = walk(join(root, 'nope'));
     expect(missing.files).toEqual([]);
-    expect(missing.notices.map((n) => n.kind)).toEqual(['missing-directory']);
+    expect(missing.notices.map((n) => n.code)).toEqual(['missing-directory']);
     const notDir = walk(join(root, 'file.md'));
     expect(notDir.files).toEqual([]);
-    expect(notDir.notices.map((n) => n.kind)).toEqual(['not-a-directory']);
+    expect(notDir.notices.map((n) => n.code)).toEqual(['not-a-directory']);
   });
 
   test('the root may itself be a symlink to a directory', () => {

@@ -1,11 +1,21 @@
 import { describe, expect, test } from 'bun:test';
-import { renderPrompt, subjectBlock, HIDDEN_NOTE } from '../../../src/render/prompt.ts';
-import { renderListing, renderNote, renderUnknownTopic } from '../../../src/render/learn.ts';
-import { learnTool, LEARN_PARAMETERS } from '../../../src/render/schema.ts';
+import { formatContent, type Formatted } from '../../../src/kb/content/format.ts';
+import { renderPrompt, HIDDEN_NOTE } from '../../../src/render/prompt.ts';
+import { rawContent, renderListing, renderNote, renderUnknownTopic, subjectBlock as subjectChunks } from '../../../src/render/learn.ts';
 import { headingOf, topicLine } from '../../../src/render/topic.ts';
-import { endWithNewline, trimTrailingNewlines, quoted } from '../../../src/render/text.ts';
-import { humanSize, renderList } from '../../../src/render/list.ts';
+import { quoted } from '../../../src/render/text.ts';
+import { renderList } from '../../../src/render/list.ts';
+import { humanSize } from '../../../src/shared/text.ts';
 import { renderCheckText } from '../../../src/render/check.ts';
+
+/** Markdown content, passed through as it is. */
+const md = (text: string): Formatted => formatContent('md', text);
+
+/** A `<subject>` block as one string. */
+function subjectBlock(slug: string, text: string): string {
+  const [head, body, tail] = subjectChunks('', slug, md(text));
+  return head + (body as string) + tail;
+}
 
 describe('topic names (NOTES 11)', () => {
   test.each([
@@ -23,14 +33,14 @@ describe('topic names (NOTES 11)', () => {
 describe('renderPrompt', () => {
   test('nothing to show: empty (NOTES 13)', () => expect(renderPrompt([], [])).toBe(''));
   test('only pre-loaded knowledge: no available part, no note', () => {
-    const out = renderPrompt([{ id: 'p', subjects: [{ slug: 'a', content: 'A\n' }] }], []);
+    const out = renderPrompt([{ id: 'p', subjects: [{ slug: 'a', content: md('A\n') }] }], []);
     expect(out).toBe('<knowledge>\nThe following knowledge has been pre-loaded into your system prompt:\n\n<topic "p">\n\n<subject "a">\nA\n</subject>\n</topic>\n</knowledge>\n');
   });
   test('pre-loaded topics are separated by a blank line; a topic with no loaded subject is dropped', () => {
     const out = renderPrompt([
-      { id: 'p', subjects: [{ slug: 'a', content: 'A' }] },
+      { id: 'p', subjects: [{ slug: 'a', content: md('A') }] },
       { id: 'e', subjects: [] },
-      { id: 'q', title: 'Q', description: 'D\n', subjects: [{ slug: 'b', content: 'B' }] },
+      { id: 'q', title: 'Q', description: 'D\n', subjects: [{ slug: 'b', content: md('B') }] },
     ], [{ id: 'x' }]);
     expect(out).toBe(`<knowledge>
 The following knowledge has been pre-loaded into your system prompt:
@@ -72,11 +82,16 @@ describe('subject blocks and text', () => {
     expect(subjectBlock('a', 'x\r\n\n')).toBe('<subject "a">\nx\n</subject>');
     expect(subjectBlock('a', '')).toBe('<subject "a">\n\n</subject>');
   });
-  test('every output ends with exactly one newline (NOTES 18)', () => {
-    expect(endWithNewline('x')).toBe('x\n');
-    expect(endWithNewline('x\n\n\n')).toBe('x\n');
-    expect(endWithNewline('x  \n')).toBe('x  \n');
-    expect(trimTrailingNewlines('a\r\n')).toBe('a');
+  test('a fenced content in a pre-loaded block', () => {
+    const out = renderPrompt([{ id: 'p', subjects: [{ slug: 'c', content: formatContent('toml', 'k = 1\n\n') }] }], []);
+    expect(out).toContain('<subject "c">\n```toml\nk = 1\n```\n</subject>\n</topic>');
+  });
+  test('a raw content ends with exactly one newline (NOTES 18)', () => {
+    const raw = (text: string) => rawContent(formatContent('md', text)).join('');
+    expect(raw('x')).toBe('x\n');
+    expect(raw('x\n\n\n')).toBe('x\n');
+    expect(raw('x  \n')).toBe('x  \n');
+    expect(raw('a\r\n')).toBe('a\n');
   });
   test('quotes inside names are escaped', () => expect(quoted('a"b\\c')).toBe('"a\\"b\\\\c"'));
 });
@@ -103,15 +118,6 @@ describe('notes and errors', () => {
   test('unknown topic lists valid ones', () => {
     expect(renderUnknownTopic('x', [{ id: 'a', title: 'A' }, { id: 'b' }])).toBe('Unknown topic "x". Valid topics: a (A), b.\n');
     expect(renderUnknownTopic('x', [])).toBe('Unknown topic "x". Valid topics: (none).\n');
-  });
-});
-
-describe('learnTool', () => {
-  test('parameters are fixed; the description lists topics', () => {
-    const t = learnTool([{ id: 'a', title: 'A' }, { id: 'b' }]);
-    expect(t.name).toBe('learn');
-    expect(t.parameters).toBe(LEARN_PARAMETERS);
-    expect(t.description).toBe('Learn about knowledge base topics and subjects.\n\nAvailable topics:\n- a (A)\n- b');
   });
 });
 

@@ -1,7 +1,5 @@
 import { describe, expect, test } from 'bun:test';
 import { LIMITS, parseLearnArgs } from '../../../src/app/args.ts';
-import { resolveTopic } from '../../../src/app/topic.ts';
-import type { Topic } from '../../../src/config/types.ts';
 
 describe('parseLearnArgs', () => {
   test.each([
@@ -35,20 +33,5 @@ describe('parseLearnArgs', () => {
     const deep = '['.repeat(100000) + ']'.repeat(100000);
     expect(parseLearnArgs(deep).ok).toBe(false);
     expect(parseLearnArgs(' '.repeat(LIMITS.jsonBytes + 1)).ok).toBe(false);
-  });
-});
-
-describe('resolveTopic (NOTES 10)', () => {
-  const t = (id: string, title?: string, enable = true) => ({ id, title, enable }) as Topic;
-  const topics = [t('project', 'General Project Knowledge'), t('Skills', 'skills'), t('off', 'Off', false)];
-  test('exact id first, then case-insensitive title', () => {
-    expect(resolveTopic(topics, 'project')?.id).toBe('project');
-    expect(resolveTopic(topics, 'general project KNOWLEDGE')?.id).toBe('project');
-    expect(resolveTopic(topics, 'skills')?.id).toBe('Skills');
-    expect(resolveTopic(topics, 'PROJECT')).toBeUndefined();
-  });
-  test('a disabled topic does not resolve', () => {
-    expect(resolveTopic(topics, 'off')).toBeUndefined();
-    expect(resolveTopic(topics, 'Off')).toBeUndefined();
   });
 });

@@ -1,15 +1,24 @@
-// The reader thread shares sniffing with the main thread. Whoever sniffs a
+// The reader thread shares probing with the main thread. Whoever probes a
 // file, the verdicts must be exactly `sniffFile`'s, in order, and a thread
 // that is missing, never answers or is not worth starting must change
 // nothing but the time taken.
 import { describe, test, expect } from 'bun:test';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { sniffFile } from '../../../src/kb/fs/probe.ts';
-import { MIN_PARALLEL_FILES, readerThread } from '../../../src/kb/fs/probe-thread.ts';
-import { CONTROL_WORDS, DONE, PATH_SEPARATOR, sniffResult, type SniffJob } from '../../../src/kb/fs/probe-protocol.ts';
-import { readerThreadUrl } from '../../../src/threads.ts';
+import { CONTROL_WORDS, DONE, PATH_SEPARATOR, PROBED, probeResultOf, sniffFile, type ProbeResult, type SniffJob } from '../../../src/kb/fs/probe.ts';
+import { MIN_PARALLEL_FILES, readerThread as startReaderThread } from '../../../src/kb/fs/probe-thread.ts';
 import { makeTempDir } from '../../support/temp.ts';
+
+/** The reader thread's entry point, as the CLI's entry module names it. */
+const READER_THREAD_URL = new URL('../../../src/reader-thread.ts', import.meta.url).href;
+const readerThread = (minFiles?: number) => startReaderThread(READER_THREAD_URL, minFiles);
+
+/** The kinds of probe results, after checking each is the shared result of
+ *  its kind. */
+function kinds(results: readonly ProbeResult[]): string[] {
+  for (const r of results) expect(r).toBe(PROBED[r.kind]);
+  return results.map((r) => r.kind);
+}
 
 /** `n` files of every kind sniffing tells apart, plus paths that fail. */
 function files(n: number): string[] {
@@ -42,10 +51,10 @@ describe('readerThread', () => {
     expect(new Set(expected)).toEqual(new Set(['text', 'binary', 'error']));
   });
 
-  test('sniff gives sniffFile\'s verdicts, in order', () => {
+  test('probe gives sniffFile\'s verdicts, in order', () => {
     const thread = readerThread();
     try {
-      expect(thread.sniff(paths)).toEqual(expected);
+      expect(kinds(thread.probe(paths))).toEqual(expected);
       const stats = thread.stats();
       expect(stats.files).toBe(N);
       expect(stats.started).toBe(true);
@@ -59,9 +68,9 @@ describe('readerThread', () => {
   test('a feed gives the same verdicts, in the order the files were added', () => {
     const thread = readerThread();
     try {
-      const feed = thread.sniffFeed();
+      const feed = thread.feed();
       for (const p of paths) feed.add(p);
-      expect(feed.finish()).toEqual(expected);
+      expect(kinds(feed.finish())).toEqual(expected);
       expect(thread.stats().files).toBe(N);
     } finally {
       thread.close();
@@ -71,10 +80,10 @@ describe('readerThread', () => {
   test('jobs below the threshold never start the thread', () => {
     const thread = readerThread();
     const few = paths.slice(0, MIN_PARALLEL_FILES - 1);
-    expect(thread.sniff(few)).toEqual(expected.slice(0, few.length));
-    const feed = thread.sniffFeed();
+    expect(kinds(thread.probe(few))).toEqual(expected.slice(0, few.length));
+    const feed = thread.feed();
     for (const p of few) feed.add(p);
-    expect(feed.finish()).toEqual(expected.slice(0, few.length));
+    expect(kinds(feed.finish())).toEqual(expected.slice(0, few.length));
     expect(thread.stats()).toEqual({ files: 2 * few.length, byThread: 0, started: false });
     thread.close();
   });
@@ -88,7 +97,7 @@ describe('readerThread', () => {
     };
     try {
       const thread = readerThread();
-      expect(thread.sniff(paths)).toEqual(expected);
+      expect(kinds(thread.probe(paths))).toEqual(expected);
       expect(thread.stats()).toEqual({ files: N, byThread: 0, started: false });
       thread.close();
     } finally {
@@ -105,9 +114,9 @@ describe('readerThread', () => {
     };
     try {
       const thread = readerThread();
-      const feed = thread.sniffFeed();
+      const feed = thread.feed();
       for (const p of paths) feed.add(p);
-      expect(feed.finish()).toEqual(expected);
+      expect(kinds(feed.finish())).toEqual(expected);
       expect(thread.stats()).toEqual({ files: N, byThread: 0, started: true });
       thread.close();
     } finally {
@@ -117,18 +126,18 @@ describe('readerThread', () => {
 });
 
 describe('the reader thread on its own (src/reader-thread.ts)', () => {
-  test('sniffs a whole job posted to it, as sniffFile does', async () => {
+  test('probes a whole job posted to it, as sniffFile does', async () => {
     const paths = files(200);
     const shared = new SharedArrayBuffer(CONTROL_WORDS * 4 + paths.length);
     const control = new Int32Array(shared, 0, CONTROL_WORDS);
-    const worker = new Worker(readerThreadUrl(), { type: 'module' });
+    const worker = new Worker(READER_THREAD_URL, { type: 'module' });
     try {
       worker.postMessage({ kind: 'sniff', paths: paths.join(PATH_SEPARATOR), shared } satisfies SniffJob);
       const until = Date.now() + 20_000;
       while (Atomics.load(control, DONE) < paths.length && Date.now() < until) await Bun.sleep(5);
       expect(Atomics.load(control, DONE)).toBe(paths.length);
       const results = new Uint8Array(shared, CONTROL_WORDS * 4, paths.length);
-      expect(Array.from(results, sniffResult)).toEqual(paths.map(sniffFile));
+      expect(kinds(Array.from(results, probeResultOf))).toEqual(paths.map(sniffFile));
     } finally {
       worker.terminate();
     }

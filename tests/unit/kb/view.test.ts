@@ -3,20 +3,45 @@ import { mkdirSync, mkdtempSync, rmSync, unlinkSync, writeFileSync } from 'node:
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import type { Topic } from '../../../src/config/types.ts';
+import { engine } from '../../../src/glob/engine.ts';
+import { compileWith } from '../../../src/glob/pattern.ts';
+import type { CompiledPattern } from '../../../src/glob/index.ts';
+import { formattedText } from '../../../src/kb/content/format.ts';
+import { probeFile, type Probe } from '../../../src/kb/fs/probe.ts';
 import { MIN_PARALLEL_FILES, readerThread } from '../../../src/kb/fs/probe-thread.ts';
 import {
   hasLearnable,
   hasListable,
-  isRaw,
+  isRaw as isRawCompiled,
+  kindOf,
   listable,
   loadLearned,
-  loadPatterns,
-  openTopic,
-  openTopicSniffing,
-  sniffSubject,
+  loadPatterns as loadCompiled,
+  openTopic as openSpec,
   type LoadItem,
+  type OpenOptions,
+  type ReadAs,
   type TopicView,
 } from '../../../src/kb/index/view.ts';
+
+const READER_THREAD_URL = new URL('../../../src/reader-thread.ts', import.meta.url).href;
+
+/** Patterns compiled as the knowledge base compiles them (synchronously:
+ *  the glob machinery is imported here). */
+const compile = (patterns: readonly string[]): CompiledPattern[] => compileWith(patterns, engine);
+
+/** A view of a configured topic, its `learned` patterns compiled. */
+function openTopic(t: Topic, opts: Omit<OpenOptions, 'learned'> = {}): TopicView {
+  return openSpec(t, { ...opts, learned: compile(t.learned) });
+}
+
+/** `loadPatterns` with patterns as a model sends them; bodies read as text
+ *  unless `as` says otherwise. */
+function loadPatterns(view: TopicView, patterns: string[], as: ReadAs = 'text'): Generator<LoadItem> {
+  return loadCompiled(view, compile(patterns), as);
+}
+
+const isRaw = (view: TopicView, patterns: string[]) => isRawCompiled(view, compile(patterns));
 
 const roots: string[] = [];
 afterAll(() => roots.forEach((r) => rmSync(r, { recursive: true, force: true })));
@@ -46,19 +71,25 @@ const project = () =>
     '.internal-notes.md': 'Internal\n',
   });
 
-/** Items as short strings for table-like assertions. */
+/** Items as short strings for table-like assertions (the formatted content
+ *  as one string). Each item is shown as it comes: a bytes body is only
+ *  valid until the next file is read. */
 function show(items: Iterable<LoadItem>): string[] {
-  return [...items].map((i) => {
+  const out: string[] = [];
+  for (const i of items) {
     switch (i.kind) {
       case 'subject':
-        return `subject ${i.slug}: ${JSON.stringify(i.content)}${i.replaced ? ' (replaced)' : ''}`;
+        out.push(`subject ${i.slug}: ${JSON.stringify(formattedText(i.content))}${i.replaced ? ' (replaced)' : ''}`);
+        break;
       case 'no-match':
       case 'invalid-pattern':
-        return `${i.kind} ${i.pattern}`;
+        out.push(`${i.kind} ${i.pattern}`);
+        break;
       default:
-        return `${i.kind} ${i.slug}`;
+        out.push(`${i.kind} ${i.slug}`);
     }
-  });
+  }
+  return out;
 }
 const slugs = (view: TopicView) => listable(view).map((s) => s.slug);
 
@@ -73,7 +104,7 @@ describe('openTopic', () => {
 
   test('a missing subjects directory gives an empty view with a notice', () => {
     const view = openTopic(topic(join(project(), 'nope'), ['*']));
-    expect(view.index.notices.map((n) => n.kind)).toEqual(['missing-directory']);
+    expect(view.index.notices.map((n) => n.code)).toEqual(['missing-directory']);
     expect(hasListable(view)).toBe(false);
     expect(hasLearnable(view)).toBe(false);
     expect(show(loadPatterns(view, ['*']))).toEqual(['no-match *']);
@@ -258,8 +289,8 @@ describe('isRaw (NOTES 7)', () => {
   for (const [patterns, raw] of rows) test(`${JSON.stringify(patterns)} -> ${raw}`, () => expect(isRaw(view, patterns)).toBe(raw));
 });
 
-describe('openTopicSniffing: a listing sniffed while the walk goes on', () => {
-  // Enough files for the reader thread to start, and every case the sniff
+describe('openTopic with probeAll: a listing probed while the walk goes on', () => {
+  // Enough files for the reader thread to start, and every case the probe
   // cache must get right: hidden files and folders, slug collisions between
   // visible files (one of them binary) and with a hidden file, disabled and
   // pre-loaded subjects, a name the listing leaves out (a newline in it).
@@ -281,20 +312,145 @@ describe('openTopicSniffing: a listing sniffed while the walk goes on', () => {
 
   test('lists what openTopic + listable list, with the same verdicts', () => {
     const plain = openTopic(t);
-    const thread = readerThread();
+    const thread = readerThread(READER_THREAD_URL);
     try {
-      const sniffed = openTopicSniffing(t, thread.sniffFeed());
+      const probed = openTopic(t, { probe: thread, probeAll: true });
       expect(thread.stats().started).toBe(true);
       const slugs = (v: TopicView) => listable(v).map((s) => s.slug);
-      expect(slugs(sniffed)).toEqual(slugs(plain));
-      for (const s of sniffed.index.subjects) expect({ slug: s.slug, v: sniffSubject(sniffed, s) }).toEqual({ slug: s.slug, v: sniffSubject(plain, s) });
-      expect(slugs(sniffed)).toContain('dup');
-      expect(slugs(sniffed)).toContain('shown');
-      expect(slugs(sniffed)).not.toContain('off');
-      expect(slugs(sniffed)).not.toContain('pre/one');
-      expect(slugs(sniffed).some((s) => s.includes('\n'))).toBe(false);
+      expect(slugs(probed)).toEqual(slugs(plain));
+      for (const s of probed.index.subjects) expect({ slug: s.slug, v: kindOf(probed, s) }).toEqual({ slug: s.slug, v: kindOf(plain, s) });
+      expect(slugs(probed)).toContain('dup');
+      expect(slugs(probed)).toContain('shown');
+      expect(slugs(probed)).not.toContain('off');
+      expect(slugs(probed)).not.toContain('pre/one');
+      expect(slugs(probed).some((s) => s.includes('\n'))).toBe(false);
     } finally {
       thread.close();
     }
+  });
+});
+
+/** A probe that probes on the main thread and counts the files it probed,
+ *  optionally with a feed. */
+function countingProbe(withFeed = false): Probe & { files: string[]; calls: number } {
+  const p: Probe & { files: string[]; calls: number } = {
+    files: [],
+    calls: 0,
+    probe(paths) {
+      p.calls++;
+      p.files.push(...paths);
+      return paths.map(probeFile);
+    },
+  };
+  if (withFeed) {
+    p.feed = () => {
+      const fed: string[] = [];
+      return { add: (path) => void fed.push(path), finish: () => p.probe(fed) };
+    };
+  }
+  return p;
+}
+
+describe('the probe cache (a view\'s `probed`)', () => {
+  const dir = () => tree({ 'a.md': 'a', 'b.md': 'b', 'img.png': BIN, '.h.md': 'h', 'off.md': 'o' });
+
+  test('each file is probed at most once per view, and every listing probes at once', () => {
+    const probe = countingProbe();
+    const view = openTopic(topic(dir(), [], ['off']), { probe });
+    expect(probe.files).toEqual([]); // opening reads no file
+    expect(listable(view).map((s) => s.slug)).toEqual(['a', 'b']);
+    expect(probe.calls).toBe(1);
+    expect(probe.files.map((f) => f.slice(f.lastIndexOf('/') + 1)).sort()).toEqual(['a.md', 'b.md', 'img.png']);
+    expect([...view.probed.keys()].sort()).toEqual(['a', 'b', 'img']);
+    expect(view.probed.get('img')?.kind).toBe('binary');
+    // Asked again, in every way: nothing more is probed.
+    listable(view);
+    hasListable(view);
+    for (const s of view.index.subjects.filter((s) => s.slug !== 'h' && s.slug !== 'off')) kindOf(view, s);
+    expect(probe.files.length).toBe(3);
+    // The hidden file is probed when asked about, once.
+    hasLearnable(view);
+    const h = view.index.subjects.find((s) => s.slug === 'h')!;
+    expect(kindOf(view, h)).toBe('text');
+    kindOf(view, h);
+    expect(probe.files.filter((f) => f.endsWith('.h.md')).length).toBe(1);
+  });
+
+  test('two views of one topic probe independently', () => {
+    const t = topic(dir());
+    const first = countingProbe();
+    const second = countingProbe();
+    const v1 = openTopic(t, { probe: first });
+    const v2 = openTopic(t, { probe: second });
+    expect(v1.probed).not.toBe(v2.probed);
+    expect(listable(v1).map((s) => s.slug)).toEqual(['a', 'b', 'off']);
+    expect(first.files.length).toBe(4);
+    // The second view knows nothing of what the first found...
+    expect(v2.probed.size).toBe(0);
+    expect(second.files.length).toBe(0);
+    // ...and probes every file itself when it lists.
+    expect(listable(v2).map((s) => s.slug)).toEqual(['a', 'b', 'off']);
+    expect(second.files.length).toBe(4);
+    expect(first.files.length).toBe(4);
+    // A verdict one view records (a load that found a binary) stays in it.
+    const v3 = openTopic(t, { probe: countingProbe() });
+    expect(show(loadPatterns(v3, ['img']))).toEqual(['binary img']);
+    expect(v3.probed.get('img')?.kind).toBe('binary');
+    expect(v1.probed.get('img')?.kind).toBe('binary'); // found by v1's own probe
+    const v4 = openTopic(t, { probe: second });
+    expect(v4.probed.has('img')).toBe(false);
+    expect(v4.probed.size).toBe(0);
+  });
+
+  test('probeAll feeds the walk\'s non-hidden files to a probe that has a feed; none is probed again', () => {
+    const probe = countingProbe(true);
+    const view = openTopic(topic(dir()), { probe, probeAll: true });
+    expect(probe.calls).toBe(1);
+    expect(probe.files.map((f) => f.slice(f.lastIndexOf('/') + 1)).sort()).toEqual(['a.md', 'b.md', 'img.png', 'off.md']);
+    expect(listable(view).map((s) => s.slug)).toEqual(['a', 'b', 'off']);
+    expect(probe.calls).toBe(1);
+  });
+
+  test('probeAll with a probe without a feed probes nothing at open', () => {
+    const probe = countingProbe();
+    const view = openTopic(topic(dir()), { probe, probeAll: true });
+    expect(probe.calls).toBe(0);
+    expect(listable(view).map((s) => s.slug)).toEqual(['a', 'b', 'off']);
+    expect(probe.calls).toBe(1);
+  });
+});
+
+describe('loadPatterns: bodies read as bytes', () => {
+  test('give the same items as bodies read as text', () => {
+    const dir = tree({
+      'a.md': 'A\n',
+      'b.toml': 'k = "```"\n\n',
+      'c.md': new Uint8Array([0xef, 0xbb, 0xbf, 0x63, 0x0a]),
+      'bad.md': new Uint8Array([0x61, 0xff, 0x62]),
+      'u16.txt': new Uint8Array([0xff, 0xfe, 0xe9, 0x00]),
+      'x.bin': BIN,
+      'l.md': 'L',
+    });
+    const view = openTopic(topic(dir, ['l']));
+    for (const patterns of [['**'], ['x', 'b', 'l', 'nope', '../x'], ['bad'], ['u16']]) {
+      const asText = show(loadPatterns(view, patterns, 'text'));
+      expect(show(loadPatterns(view, patterns, 'bytes'))).toEqual(asText);
+    }
+    expect(show(loadPatterns(view, ['**'], 'bytes'))).toEqual([
+      'subject a: "A\\n"',
+      'subject b: "````toml\\nk = \\"```\\"\\n````"',
+      'subject bad: "a\uFFFDb" (replaced)',
+      'subject c: "c\\n"',
+      'subject u16: "é"',
+      'already-learned l',
+    ]);
+  });
+
+  test('a bytes body is bytes; a text body is text', () => {
+    const view = openTopic(topic(tree({ 'a.md': 'A' })));
+    const [asBytes] = [...loadPatterns(view, ['a'], 'bytes')];
+    const [asText] = [...loadPatterns(view, ['a'], 'text')];
+    expect(asBytes.kind === 'subject' && asBytes.content.body).toBeInstanceOf(Uint8Array);
+    expect(asText.kind === 'subject' && asText.content.body).toBe('A');
   });
 });

@@ -3,11 +3,11 @@ import * as fs from 'node:fs';
 import { chmodSync, closeSync, constants, mkdirSync, openSync, readSync, writeSync } from 'node:fs';
 import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
-import { isBinaryHead, sniffBinary, sniffFile, SNIFF_BYTES } from '../../../src/kb/fs/probe.ts';
+import { isBinaryHead, PROBED, probeFile, probeHere, probeResultOf, sniffCode, sniffFile, SNIFF_BYTES, type ProbeKind } from '../../../src/kb/fs/probe.ts';
 import { readSubject } from '../../../src/kb/fs/read.ts';
 import { tempFiles } from '../../support/temp.ts';
 
-const { root, file } = tempFiles('kb-sniff-');
+const { root, file } = tempFiles('kb-probe-');
 let fifos = 0;
 function bytesWithNulAt(size: number, at: number): Uint8Array {
   const b = new Uint8Array(size).fill(0x61);
@@ -30,7 +30,7 @@ describe('sniffFile', () => {
     const b = bytesWithNulAt(65536, -1);
     b.fill(0, SNIFF_BYTES); // everything after 8192 bytes is NUL
     expect(sniffFile(file(b))).toBe('text');
-    expect(sniffBinary(file(b))).toBe(false);
+    expect(sniffFile(file(b)) === 'binary').toBe(false);
   });
 
   test('UTF-16 with a byte-order mark is text despite its NUL bytes', () => {
@@ -52,7 +52,7 @@ describe('sniffFile', () => {
     const d = join(root, 'dir');
     mkdirSync(d);
     expect(sniffFile(d)).toBe('error');
-    expect(sniffBinary(d)).toBe(false);
+    expect(sniffFile(d) === 'binary').toBe(false);
   });
 
   const isRoot = typeof process.getuid === 'function' && process.getuid() === 0;
@@ -61,6 +61,43 @@ describe('sniffFile', () => {
     chmodSync(p, 0o000);
     expect(sniffFile(p)).toBe('error');
     expect(readSubject(p).kind).toBe('error');
+  });
+});
+
+describe('probeFile, probeHere and PROBED', () => {
+  test('probeFile gives sniffFile\'s kind, as the shared result of that kind', () => {
+    const paths = [file('text\n'), file(new Uint8Array([0x41, 0])), join(root, 'missing-probe')];
+    expect(paths.map(sniffFile)).toEqual(['text', 'binary', 'error']);
+    for (const p of paths) expect(probeFile(p)).toBe(PROBED[sniffFile(p)]);
+  });
+
+  test('probeHere probes every path, results in order, one shared object per kind', () => {
+    const text = file('a\n');
+    const bin = file(new Uint8Array([0, 1, 2]));
+    const utf16 = file(new Uint8Array([0xff, 0xfe, 0x41, 0x00]));
+    const missing = join(root, 'missing-here');
+    const paths = [text, bin, missing, utf16, text, bin];
+    const results = probeHere.probe(paths);
+    expect(results.map((r) => r.kind)).toEqual(['text', 'binary', 'error', 'text', 'text', 'binary']);
+    // Results are the shared PROBED objects, never one per file.
+    expect(results[0]).toBe(PROBED.text);
+    expect(results[3]).toBe(results[0]);
+    expect(results[1]).toBe(PROBED.binary);
+    expect(results[5]).toBe(results[1]);
+    expect(results[2]).toBe(PROBED.error);
+    expect(probeHere.probe([])).toEqual([]);
+    // The main thread's probe has no feed: it cannot start before the walk ends.
+    expect(probeHere.feed).toBeUndefined();
+  });
+
+  test('PROBED: one frozen result per kind, holding that kind', () => {
+    for (const kind of ['text', 'binary', 'error'] as ProbeKind[]) {
+      expect(PROBED[kind]).toEqual({ kind });
+      expect(Object.isFrozen(PROBED[kind])).toBe(true);
+      // The reader thread's one-byte codes map back to the same objects.
+      expect(probeResultOf(sniffCode(kind))).toBe(PROBED[kind]);
+    }
+    expect(Object.keys(PROBED).sort()).toEqual(['binary', 'error', 'text']);
   });
 });
 

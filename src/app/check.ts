@@ -1,0 +1,89 @@
+// kb check's rules: everything a pre-commit hook should catch.
+// Configuration problems (TOML syntax, unknown keys, wrong types, missing
+// `subjects`), then each topic's files: a subjects directory that does not
+// exist, slug collisions, `learned` patterns and `disabled` slugs that match
+// nothing, binary or non-UTF-8 files. Errors fail the check, warnings alone
+// do not.
+import { isAbsolute, relative } from 'node:path';
+import type { Config, Topic } from '../config/types.ts';
+import { readSubject } from '../kb/fs/read.ts';
+import { findBySlug } from '../kb/index/resolve.ts';
+import { kindOf, type TopicView } from '../kb/index/view.ts';
+import type { CheckSummary } from '../render/check.ts';
+import type { Problem, Severity } from '../shared/problem.ts';
+import { learnedPatternProblem } from './topics.ts';
+
+export type { CheckSummary } from '../render/check.ts';
+
+/** A walk's notices as kb check reports them. */
+const NOTICE_CODES: Record<string, { code: string; severity: Severity }> = {
+  'missing-directory': { code: 'subjects-not-found', severity: 'error' },
+  'not-a-directory': { code: 'subjects-not-a-directory', severity: 'error' },
+  'slug-collision': { code: 'slug-collision', severity: 'error' },
+  'dangling-link': { code: 'dangling-link', severity: 'warning' },
+  'symlink-loop': { code: 'symlink-loop', severity: 'warning' },
+  unreadable: { code: 'unreadable', severity: 'warning' },
+  vanished: { code: 'unreadable', severity: 'warning' },
+};
+
+export function check(config: Config, open: (topic: Topic) => TopicView): CheckSummary {
+  const problems = [...config.diagnostics];
+  const topics: CheckSummary['topics'] = [];
+  for (const topic of config.topics) {
+    const found = checkTopic(config, topic, open(topic));
+    problems.push(...found.problems);
+    topics.push({ id: topic.id, enabled: topic.enable, subjects: found.subjects });
+  }
+  return { topics, diagnostics: problems };
+}
+
+function checkTopic(config: Config, topic: Topic, view: TopicView): { problems: Problem[]; subjects: number } {
+  const out: Problem[] = [];
+  const at = (field: keyof Topic['sources']) => topic.where?.[field] ?? whereOf(config.root, topic.sources[field]);
+  const add = (severity: Severity, code: string, message: string, where?: string) => out.push({ severity, code, message, where, topic: topic.id });
+  for (const n of view.index.notices) {
+    const kind = NOTICE_CODES[n.code] ?? { code: n.code, severity: 'warning' };
+    if (n.code === 'missing-directory' || n.code === 'not-a-directory') {
+      const what = n.code === 'missing-directory' ? 'does not exist' : 'is not a directory';
+      add(kind.severity, kind.code, `topic "${topic.id}": subjects directory "${topic.subjects}" ${what}`, at('subjects'));
+      continue;
+    }
+    add(kind.severity, kind.code, `topic "${topic.id}": ${n.message}`, rel(config.root, topic.subjectsDir, n.where));
+  }
+  for (const p of view.learnedPatterns) {
+    const problem = learnedPatternProblem(topic.id, p);
+    if (problem) add('error', problem.code, problem.message, at('learned'));
+    else if (p.slugs.every((slug) => isBinary(view, slug))) {
+      add('error', 'learned-no-match', `topic "${topic.id}": learned pattern "${p.pattern}" matches only binary files, which are never loaded`, at('learned'));
+    }
+  }
+  const slugs = new Set(view.index.subjects.map((s) => s.slug));
+  for (const d of topic.disabled) {
+    if (!slugs.has(d)) add('error', 'disabled-no-match', `topic "${topic.id}": disabled slug "${d}" matches no subject`, at('disabled'));
+  }
+  for (const s of view.index.subjects) {
+    if (view.disabled.has(s.slug)) continue;
+    const r = readSubject(s.abs);
+    const where = rel(config.root, topic.subjectsDir, s.path);
+    if (r.kind === 'binary') add('warning', 'binary-subject', `topic "${topic.id}": subject "${s.slug}" is a binary file; it is never listed or loaded`, where);
+    else if (r.kind === 'error') add('warning', 'unreadable', `topic "${topic.id}": cannot read subject "${s.slug}": ${r.message}`, where);
+    else if (r.replaced) add('warning', 'invalid-utf8', `topic "${topic.id}": subject "${s.slug}" is not valid ${r.encoding === 'utf-8' ? 'UTF-8' : 'UTF-16'}; invalid bytes are replaced when loaded`, where);
+  }
+  return { problems: out, subjects: view.index.subjects.length };
+}
+
+function isBinary(view: TopicView, slug: string): boolean {
+  const subject = findBySlug(view.index.subjects, slug);
+  return subject !== undefined && kindOf(view, subject) === 'binary';
+}
+
+function whereOf(root: string, source: string | undefined): string | undefined {
+  if (!source || !isAbsolute(source)) return source;
+  return relative(root, source) || source;
+}
+
+function rel(root: string, dir: string, path: string): string {
+  const full = path ? `${dir}/${path}` : dir;
+  const r = relative(root, full);
+  return r.startsWith('..') ? full : r;
+}

@@ -1,0 +1,75 @@
+// The tools kb offers an assistant, defined once and provider-neutral
+// (shared/tool.ts says what a definition holds); render/providers.ts turns a
+// definition into each provider's tool format (`kb schema --format F`, the
+// MCP `tools/list` entry). To add a tool: define it here, give the
+// knowledge base (knowledge-base.ts) the operation behind it, and list it
+// in `KnowledgeBase.tools()`.
+//
+// Pure data: this file imports nothing but types.
+//
+// `learn` is the only tool today. Its parameters are the RFD's schema, fixed
+// text included, and never change with the configuration; its description
+// names the topics that can be learned (README, "The tool").
+
+import type { JsonSchemaObject, ToolDefinition } from '../shared/tool.ts';
+
+export type { JsonSchema, JsonSchemaObject, JsonType, ToolAnnotations, ToolDefinition } from '../shared/tool.ts';
+
+/** A topic as the learn tool's description names it. */
+export interface ToolTopic {
+  id: string;
+  title?: string;
+}
+
+// ---------------------------------------------------------------------------
+// learn
+
+export const LEARN_TOOL_NAME = 'learn';
+
+/** The RFD's schema, exactly. */
+export const LEARN_PARAMETERS = {
+  type: 'object',
+  properties: {
+    topic: {
+      type: 'string',
+      description: 'The topic ID or title to learn about.',
+    },
+    subjects: {
+      type: ['string', 'array', 'null'],
+      description: 'Glob pattern(s) for subjects to load. Use * for current level, ** for recursive. Omit to list available subjects.',
+      items: { type: 'string' },
+    },
+  },
+  required: ['topic'],
+  additionalProperties: false,
+} as const satisfies JsonSchemaObject;
+
+/** `subjects` where it cannot be left out: only the last sentence differs. */
+const LEARN_NULL_DESCRIPTIONS = {
+  subjects: LEARN_PARAMETERS.properties.subjects.description.replace('Omit to list available subjects.', 'Use null to list available subjects.'),
+} as const;
+
+/** `learn` only reads files in the workspace. */
+export const LEARN_ANNOTATIONS = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false } as const;
+
+/** The description when no topic has a subject left to learn (MCP clients
+ *  fetch the tool list once, so the tool is listed anyway). */
+export const LEARN_NO_TOPICS_DESCRIPTION = 'Learn about knowledge base topics and subjects.\n\nNo topic has subjects to learn at the moment.';
+
+export function learnDescription(topics: ToolTopic[]): string {
+  const lines = topics.map((t) => (t.title ? `- ${t.id} (${t.title})` : `- ${t.id}`));
+  return `Learn about knowledge base topics and subjects.\n\nAvailable topics:\n${lines.join('\n')}`;
+}
+
+/** The learn tool for `topics` (the learnable ones); with none, the
+ *  description says so (LEARN_NO_TOPICS_DESCRIPTION). */
+export function learnTool(topics: ToolTopic[]): ToolDefinition {
+  return {
+    name: LEARN_TOOL_NAME,
+    title: 'Learn',
+    description: topics.length > 0 ? learnDescription(topics) : LEARN_NO_TOPICS_DESCRIPTION,
+    parameters: LEARN_PARAMETERS,
+    annotations: LEARN_ANNOTATIONS,
+    nullDescriptions: LEARN_NULL_DESCRIPTIONS,
+  };
+}

@@ -1,0 +1,45 @@
+// Topics as the application sees them: resolving a learn call's topic, and
+// the problems a topic's view reports, each sentence written once.
+import type { Topic } from '../config/types.ts';
+import type { TopicView } from '../kb/index/view.ts';
+import type { PatternResult } from '../kb/index/types.ts';
+import { warning, type Problem } from '../shared/problem.ts';
+
+/** A learn call's topic resolves by exact ID, then by
+ *  case-insensitive title; a disabled topic does not resolve. */
+export function resolveTopic(topics: readonly Topic[], name: string): Topic | undefined {
+  const enabled = topics.filter((t) => t.enable);
+  const byId = enabled.find((t) => t.id === name);
+  if (byId) return byId;
+  const lower = name.toLowerCase();
+  return enabled.find((t) => t.title !== undefined && t.title.toLowerCase() === lower);
+}
+
+/** What a topic's walk noticed (a missing directory, a dangling link, a
+ *  symlink loop, a slug collision...), as warnings. */
+export function noticeProblems(view: TopicView): Problem[] {
+  const id = view.topic.id;
+  return view.index.notices.map((n) => warning(n.code, `topic "${id}": ${n.message}`));
+}
+
+/** A learned pattern that is invalid or matches no subject, or undefined. */
+export function learnedPatternProblem(id: string, p: PatternResult): { code: string; message: string } | undefined {
+  if (p.kind === 'invalid') return { code: 'learned-invalid', message: `topic "${id}": learned pattern "${p.pattern}" is invalid: ${p.reason}` };
+  if (p.slugs.length === 0) return { code: 'learned-no-match', message: `topic "${id}": learned pattern "${p.pattern}" matches no subject` };
+  return undefined;
+}
+
+/** The view's notices, then its learned patterns that match nothing. */
+export function viewProblems(view: TopicView): Problem[] {
+  const out = noticeProblems(view);
+  for (const p of view.learnedPatterns) {
+    const found = learnedPatternProblem(view.topic.id, p);
+    if (found) out.push(warning(found.code, found.message));
+  }
+  return out;
+}
+
+/** A subject whose invalid bytes were replaced when it was decoded. */
+export function replacedProblem(topicId: string, slug: string): Problem {
+  return warning('invalid-utf8', `subject "${slug}" of topic "${topicId}" has byte sequences that are invalid in its encoding; they were replaced with U+FFFD`);
+}
