@@ -11,6 +11,7 @@ import { findBySlug } from '../kb/index/resolve.ts';
 import { kindOf, type TopicView } from '../kb/index/view.ts';
 import type { CheckSummary } from '../render/check.ts';
 import type { Problem, Severity } from '../shared/problem.ts';
+import type { KnowledgeBase } from './knowledge-base.ts';
 import { learnedPatternProblem } from './topics.ts';
 
 export type { CheckSummary } from '../render/check.ts';
@@ -26,11 +27,13 @@ const NOTICE_CODES: Record<string, { code: string; severity: Severity }> = {
   vanished: { code: 'unreadable', severity: 'warning' },
 };
 
-export function check(config: Config, open: (topic: Topic) => TopicView): CheckSummary {
+/** What `kb check` finds in `kb`'s configuration and topics. */
+export function check(kb: KnowledgeBase): CheckSummary {
+  const { config } = kb;
   const problems = [...config.diagnostics];
   const topics: CheckSummary['topics'] = [];
   for (const topic of config.topics) {
-    const found = checkTopic(config, topic, open(topic));
+    const found = checkTopic(config, topic, kb.view(topic));
     problems.push(...found.problems);
     topics.push({ id: topic.id, enabled: topic.enable, subjects: found.subjects });
   }

@@ -3,13 +3,13 @@
 // the configured topics writes the model-facing text into a sink, chunk by
 // chunk, one subject at a time, so a large load never has to be held in
 // memory by `kb learn`.
-import type { Topic } from '../config/types.ts';
 import { compilePatterns } from '../glob/index.ts';
-import { isRaw, listable, loadPatterns, kindOf, type ReadAs, type TopicView } from '../kb/index/view.ts';
+import { isRaw, listable, loadPatterns, kindOf, type ReadAs } from '../kb/index/view.ts';
 import { rawContent, renderBadArguments, renderListing, renderNote, renderUnknownTopic, subjectBlock, type Chunk, type Note } from '../render/learn.ts';
 import type { Problem } from '../shared/problem.ts';
 import { validateLearnArgs, type LearnArgs } from './args.ts';
-import { replacedProblem, resolveTopic } from './topics.ts';
+import type { KnowledgeBase } from './knowledge-base.ts';
+import { replacedProblem } from './topics.ts';
 
 /** Where a learn call's result goes. */
 export interface LearnSink {
@@ -23,30 +23,26 @@ export interface LearnSink {
   problem(p: Problem): void | Promise<void>;
 }
 
-/** Opens a topic's view; `probeAll` when nearly every file will be probed
- *  (a listing). */
-export type OpenView = (topic: Topic, probeAll?: boolean) => TopicView;
-
 /**
  * Runs one learn call and returns whether it is an error: an unknown topic,
  * or subjects asked for and none returned (`kb learn` exits 1, MCP sets
  * `isError`).
  */
-export async function runLearn(topics: readonly Topic[], open: OpenView, args: LearnArgs, sink: LearnSink): Promise<boolean> {
-  const topic = resolveTopic(topics, args.topic);
+export async function learn(kb: KnowledgeBase, args: LearnArgs, sink: LearnSink): Promise<boolean> {
+  const topic = kb.resolveTopic(args.topic);
   if (!topic) {
-    sink.write(renderUnknownTopic(args.topic, topics.filter((t) => t.enable)));
+    sink.write(renderUnknownTopic(args.topic, kb.topics.filter((t) => t.enable)));
     return true;
   }
   if (args.subjects === null) {
-    const view = open(topic, true);
+    const view = kb.view(topic, true);
     // Binaries matched by a learned glob were never pre-loaded: not named.
     const learned = view.learned.filter((m) => kindOf(view, m.subject) !== 'binary');
     sink.write(renderListing(topic, listable(view).map((s) => s.slug), learned.map((m) => m.subject.slug)));
     return false;
   }
   const patterns = await compilePatterns(args.subjects);
-  const view = open(topic);
+  const view = kb.view(topic);
   const raw = isRaw(view, patterns);
   const notes: Note[] = [];
   let loaded = 0;
@@ -80,7 +76,7 @@ export interface LearnResult {
 /** A whole learn call, arguments exactly as a model sent them (untrusted):
  *  bad arguments are an error result, like an unknown topic. The text is
  *  joined. */
-export async function learnCall(topics: readonly Topic[], open: OpenView, value: unknown): Promise<LearnResult> {
+export async function call(kb: KnowledgeBase, value: unknown): Promise<LearnResult> {
   const parsed = validateLearnArgs(value);
   if (!parsed.ok) return { text: renderBadArguments(parsed.problem), isError: true, problems: [] };
   const parts: string[] = [];
@@ -94,6 +90,12 @@ export async function learnCall(topics: readonly Topic[], open: OpenView, value:
       problems.push(p);
     },
   };
-  const isError = await runLearn(topics, open, parsed.args, sink);
+  const isError = await learn(kb, parsed.args, sink);
   return { text: parts.join(''), isError, problems };
 }
+
+/** The reader thread's probe (kb/fs/probe-thread.ts), for a front end that
+ *  lists large topics to plug in (`KnowledgeBase.open(…, { probe })`). Here,
+ *  beside the one operation that wants it, so that no other command loads
+ *  it. */
+export { readerThread, type ReaderThread } from '../kb/fs/probe-thread.ts';

@@ -1,11 +1,11 @@
 // The <knowledge> system-prompt section for the configured topics, shared by
 // `kb prompt` and the MCP prompt `knowledge`. Returns the text and what the
 // user should be told (on stderr, never to the model).
-import type { Topic } from '../config/types.ts';
-import { hasListable, loadLearned, type TopicView } from '../kb/index/view.ts';
+import { hasListable, loadLearned } from '../kb/index/view.ts';
 import { renderPrompt, type PreloadedTopic } from '../render/prompt.ts';
 import type { TopicLabel } from '../render/topic.ts';
 import { warning, type Problem } from '../shared/problem.ts';
+import type { KnowledgeBase } from './knowledge-base.ts';
 import { viewProblems } from './topics.ts';
 
 export interface Section {
@@ -14,13 +14,14 @@ export interface Section {
   problems: Problem[];
 }
 
-export function knowledgeSection(topics: readonly Topic[], open: (topic: Topic) => TopicView): Section {
+/** The section for `kb`'s topics. */
+export function prompt(kb: KnowledgeBase): Section {
   const preloaded: PreloadedTopic[] = [];
   const available: TopicLabel[] = [];
   const problems: Problem[] = [];
-  for (const topic of topics) {
+  for (const topic of kb.topics) {
     if (!topic.enable) continue;
-    const view = open(topic);
+    const view = kb.view(topic);
     problems.push(...viewProblems(view));
     const subjects: PreloadedTopic['subjects'] = [];
     for (const item of loadLearned(view)) {

@@ -1,9 +1,10 @@
 // The tools kb offers an assistant, defined once and provider-neutral
 // (shared/tool.ts says what a definition holds); render/providers.ts turns a
 // definition into each provider's tool format (`kb schema --format F`, the
-// MCP `tools/list` entry). To add a tool: define it here, give the
-// knowledge base (knowledge-base.ts) the operation behind it, and list it
-// in `KnowledgeBase.tools()`.
+// MCP `tools/list` entry). To add a tool: define it here, write the
+// operation behind it as a function of a KnowledgeBase in its own module
+// (as learn.ts is), and list it in `KnowledgeBase.tools()` (README,
+// "Architecture").
 //
 // Pure data: this file imports nothing but types.
 //

@@ -4,6 +4,9 @@
 // Nothing here writes to stdout: warnings go to stderr, once per server for
 // each distinct message.
 import { KnowledgeBase, type WorkspaceOptions } from '../app/knowledge-base.ts';
+import { call } from '../app/learn.ts';
+import { prompt } from '../app/prompt.ts';
+import { read, subjects } from '../app/resources.ts';
 import { toolInFormat } from '../render/providers.ts';
 import { describe, KbError } from '../shared/errors.ts';
 import { warn } from '../shared/log.ts';
@@ -86,7 +89,7 @@ export class KbSession {
       if (!(err instanceof RequestError)) throw err;
       return { content: [{ type: 'text', text: `The knowledge base cannot be used right now: ${err.message}\n` }], isError: true };
     }
-    const result = await kb.call(args ?? {});
+    const result = await call(kb, args ?? {});
     for (const p of result.problems) this.note(p);
     return { content: [{ type: 'text', text: result.text }], isError: result.isError };
   }
@@ -115,7 +118,7 @@ export class KbSession {
   async getPrompt(name: string, args: Record<string, string> | undefined) {
     if (name !== PROMPT_NAME) throw new RequestError(INVALID_PARAMS, `unknown prompt "${name}"; the only prompt is "${PROMPT_NAME}"`);
     const knowledge = splitKnowledge(args?.[PROMPT_ARGUMENT] ?? '');
-    const { text, problems } = (await this.open(knowledge)).prompt();
+    const { text, problems } = prompt(await this.open(knowledge));
     for (const p of problems) this.note(p);
     return {
       description: text === '' ? 'The knowledge base has nothing to show.' : 'The <knowledge> system-prompt section.',
@@ -132,7 +135,7 @@ export class KbSession {
   async resources() {
     const kb = await this.open();
     this.noteTopics(kb);
-    return kb.subjects().map(({ topic, slug, mimeType }) => ({
+    return subjects(kb).map(({ topic, slug, mimeType }) => ({
       uri: subjectUri(topic.id, slug),
       name: `${topic.id}/${slug}`,
       title: slug,
@@ -162,7 +165,7 @@ export class KbSession {
     const kb = await this.open();
     const topic = kb.topics.find((t) => t.enable && t.id === parsed.topic);
     if (topic) for (const p of kb.topicProblems(topic)) this.note(p);
-    const result = kb.read(parsed.topic, parsed.slug);
+    const result = read(kb, parsed.topic, parsed.slug);
     if (result.kind === 'not-found') throw new RequestError(RESOURCE_NOT_FOUND, `resource not found: ${uri} (${result.why})`);
     if (result.kind === 'error') throw new RequestError(INTERNAL_ERROR, `cannot read ${uri}: ${result.message}`);
     for (const p of result.problems) this.note(p);

@@ -3,7 +3,7 @@
 import { describe, expect, test } from 'bun:test';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
-import { mimeTypeOf } from '../../src/app/knowledge-base.ts';
+import { mimeTypeOf } from '../../src/app/resources.ts';
 import { parseSubjectUri, splitKnowledge, subjectUri } from '../../src/mcp/session.ts';
 
 describe('kb:// URIs', () => {

@@ -1,5 +1,6 @@
 // kb check: everything a pre-commit hook should catch (the rules are in
 // app/check.ts). Errors exit 1, warnings alone exit 0.
+import { check } from '../../app/check.ts';
 import { KnowledgeBase } from '../../app/knowledge-base.ts';
 import { renderCheckJson, renderCheckText } from '../../render/check.ts';
 import { isVerbose } from '../../shared/log.ts';
@@ -16,7 +17,7 @@ const command: Command = {
     noArguments('check', ctx.positionals);
     const kb = await KnowledgeBase.open(workspaceOptions(ctx));
     if (isVerbose()) await explain(kb.config);
-    const summary = kb.check();
+    const summary = check(kb);
     print(ctx.flags.format === 'json' ? renderCheckJson(summary) : renderCheckText(summary));
     return summary.diagnostics.some((d) => d.severity === 'error') ? 1 : 0;
   },

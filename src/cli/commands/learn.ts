@@ -3,7 +3,7 @@
 // The model-facing text (result or error) goes to stdout; exit 1 on a tool
 // error, 2 on wrong usage of kb itself.
 import { parseLearnArgs, readArgs, validateLearnArgs, type ArgsResult } from '../../app/args.ts';
-import { readerThread } from '../../app/knowledge-base.ts';
+import { learn, readerThread } from '../../app/learn.ts';
 import { renderBadArguments } from '../../render/learn.ts';
 import { UsageError } from '../../shared/errors.ts';
 import { debug, warn } from '../../shared/log.ts';
@@ -33,7 +33,7 @@ const command: Command = {
       // files (no decoding and re-encoding; each body is written before the
       // next file is read into the same buffer).
       const out = new Output();
-      const isError = await kb.learn(parsed.args, {
+      const isError = await learn(kb, parsed.args, {
         as: 'bytes',
         write: (chunk) => (typeof chunk === 'string' ? out.write(chunk) : out.writeBytes(chunk)),
         problem: (p) => warn(formatProblem(p)),

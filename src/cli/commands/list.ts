@@ -1,6 +1,7 @@
 // kb list: every topic and its subjects, marking hidden, disabled, learned
 // and binary ones, with sizes. For people; the learn tool is for models.
 import { relative } from 'node:path';
+import { list } from '../../app/list.ts';
 import { renderList } from '../../render/list.ts';
 import { noArguments } from '../argv.ts';
 import type { Command } from '../command.ts';
@@ -12,7 +13,7 @@ const command: Command = {
   async run(ctx) {
     noArguments('list', ctx.positionals);
     const kb = await openKnowledgeBase(ctx);
-    print(renderList(kb.list((dir) => relative(kb.config.root, dir) || '.')));
+    print(renderList(list(kb, (dir) => relative(kb.config.root, dir) || '.')));
     return 0;
   },
 };

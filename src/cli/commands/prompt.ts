@@ -1,4 +1,5 @@
 // kb prompt: the <knowledge> system-prompt section.
+import { prompt } from '../../app/prompt.ts';
 import type { Command } from '../command.ts';
 import { print } from '../output.ts';
 import { noArguments } from '../argv.ts';
@@ -8,7 +9,7 @@ const command: Command = {
   args: {},
   async run(ctx) {
     noArguments('prompt', ctx.positionals);
-    const { text, problems } = (await openKnowledgeBase(ctx)).prompt();
+    const { text, problems } = prompt(await openKnowledgeBase(ctx));
     await report(problems);
     print(text);
     return 0;

@@ -2,7 +2,7 @@
 // the main thread does the same from the same list, taking chunks of files
 // by the job's atomic counter, so the two never probe one file twice.
 
-import { CONTROL_WORDS, PATH_SEPARATOR, sniffShare, type SniffJob } from './probe.ts';
+import { CONTROL_WORDS, PATH_SEPARATOR, sniffShare, type SniffJob } from './probe-thread.ts';
 
 function sniffJob(job: SniffJob): void {
   const paths = job.paths.split(PATH_SEPARATOR);

@@ -5,12 +5,14 @@
 // unit is zero), and a file that cannot be opened or read is an error. The
 // head already holds most of what a listing will want next (a frontmatter
 // description, a size for a token estimate): such facts belong in
-// `ProbeResult`, computed from the same head by `probeHead`.
+// `ProbeResult`, computed from the same head where `sniffFile` reads it.
 //
 // A `Probe` probes many files at once. The subject index owns one per view
 // (index/view.ts), the main thread's `probeHere` by default; the reader
 // thread's (probe-thread.ts) is plugged in at start-up by the front end
-// that wants it. Both run the same `probeHead` on the same bytes.
+// that wants it. Both run the same `sniffFile` on the same bytes; the
+// reader thread's protocol (one result byte per file in shared memory)
+// carries the kind, and facts beyond it will need a second shared region.
 //
 // At most 8192 bytes are read, into one reused buffer; the rest of the file
 // is never touched.
@@ -119,64 +121,5 @@ export function sniffFile(abs: string): ProbeKind {
     return 'error';
   } finally {
     closeSync(fd);
-  }
-}
-
-// --- The reader thread's protocol (probe-thread.ts, probe-worker.ts) ------
-//
-// A job is a list of files. Both threads take files from the front of the
-// list by an atomic counter, a chunk at a time, so either can probe any
-// file and none is probed twice. Each file's result is one byte in shared
-// memory: the kind. (Facts beyond the kind will need a second shared
-// region, written by the thread that probed the file.)
-
-/** Indices into a job's control words (an Int32Array over shared memory). */
-export const NEXT = 0; // the first file nobody has taken yet
-export const DONE = 1; // files finished, by both threads
-export const STOP = 2; // set by the main thread: the job is over
-export const CONTROL_WORDS = 3;
-
-/** Files a thread takes at a time. */
-export const SNIFF_CHUNK = 16;
-
-/** Sniff results, one byte per file (0 while not done yet). */
-export const SNIFF_TEXT = 1;
-export const SNIFF_BINARY = 2;
-export const SNIFF_ERROR = 3;
-
-export function sniffCode(r: ProbeKind): number {
-  return r === 'text' ? SNIFF_TEXT : r === 'binary' ? SNIFF_BINARY : SNIFF_ERROR;
-}
-
-export function probeResultOf(code: number): ProbeResult {
-  return PROBED[code === SNIFF_TEXT ? 'text' : code === SNIFF_BINARY ? 'binary' : 'error'];
-}
-
-export interface SniffJob {
-  kind: 'sniff';
-  /** The paths, joined by NUL (which no path holds): one string crosses to
-   *  the other thread many times faster than an array of thousands. */
-  paths: string;
-  /** Control words, then one result byte per file. */
-  shared: SharedArrayBuffer;
-}
-
-export const PATH_SEPARATOR = '\0';
-
-/** One thread's share of a job: takes chunks of files until none is left
- *  (or the job is stopped), sniffs them, and counts them done. Both threads
- *  run it on the same list. Returns how many files this thread sniffed. */
-export function sniffShare(paths: readonly string[], control: Int32Array, results: Uint8Array): number {
-  const n = paths.length;
-  let mine = 0;
-  for (;;) {
-    if (Atomics.load(control, STOP) !== 0) return mine;
-    const from = Atomics.add(control, NEXT, SNIFF_CHUNK);
-    if (from >= n) return mine;
-    const to = Math.min(from + SNIFF_CHUNK, n);
-    for (let i = from; i < to; i++) results[i] = sniffCode(sniffFile(paths[i]));
-    Atomics.add(control, DONE, to - from);
-    Atomics.notify(control, DONE);
-    mine += to - from;
   }
 }

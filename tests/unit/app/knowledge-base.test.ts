@@ -11,7 +11,11 @@ import { describe, expect, test } from 'bun:test';
 import { join, relative } from 'node:path';
 import { KnowledgeBase, type OpenOptions, type WorkspaceOptions } from '../../../src/app/knowledge-base.ts';
 import type { LearnArgs } from '../../../src/app/args.ts';
-import type { LearnSink } from '../../../src/app/learn.ts';
+import { call, learn, type LearnSink } from '../../../src/app/learn.ts';
+import { check } from '../../../src/app/check.ts';
+import { list } from '../../../src/app/list.ts';
+import { prompt } from '../../../src/app/prompt.ts';
+import { read, subjects } from '../../../src/app/resources.ts';
 import { probeFile, PROBED, type Probe } from '../../../src/kb/fs/probe.ts';
 import { renderList } from '../../../src/render/list.ts';
 import type { Problem } from '../../../src/shared/problem.ts';
@@ -108,7 +112,7 @@ async function learnInto(kb: KnowledgeBase, args: LearnArgs, as: 'text' | 'bytes
       problems.push(p);
     },
   };
-  const isError = await kb.learn(args, sink);
+  const isError = await learn(kb, args, sink);
   const bytes = concat(parts);
   return { text: new TextDecoder('utf-8', { ignoreBOM: true }).decode(bytes), bytes, isError, problems, byteChunks, events };
 }
@@ -134,25 +138,25 @@ const args = (topic: string, subjects: string[] | null = null): LearnArgs => ({ 
 describe('prompt()', () => {
   test('the RFD <knowledge> section: available topics only', async () => {
     const kb = await open(workspace(RFD_FILES, RFD_CONFIG));
-    expect(kb.prompt()).toEqual({ text: `<knowledge>\n${AVAILABLE}`, problems: [] });
+    expect(prompt(kb)).toEqual({ text: `<knowledge>\n${AVAILABLE}`, problems: [] });
   });
 
   test('a learned subject in the configuration is pre-loaded; its topic stays listed', async () => {
     const config = RFD_CONFIG.replace('subjects = ".jp/kb/project"\n', 'subjects = ".jp/kb/project"\nlearned = ["maintainers/*"]\n');
     const kb = await open(workspace(RFD_FILES, config));
-    expect(kb.prompt()).toEqual({ text: PRELOADED, problems: [] });
+    expect(prompt(kb)).toEqual({ text: PRELOADED, problems: [] });
   });
 
   test('knowledge values (-k) pre-load the same way', async () => {
     const root = workspace(RFD_FILES, RFD_CONFIG);
-    expect((await open(root, { knowledge: ['project/maintainers/*'] })).prompt().text).toBe(PRELOADED);
-    expect((await open(root, { knowledge: ['project/maintainers/jean', 'project/maintainers/ryan'] })).prompt().text).toBe(PRELOADED);
-    expect((await open(root, { cfg: ['kb.topic.project.learned+=maintainers/*'] })).prompt().text).toBe(PRELOADED);
+    expect(prompt(await open(root, { knowledge: ['project/maintainers/*'] })).text).toBe(PRELOADED);
+    expect(prompt(await open(root, { knowledge: ['project/maintainers/jean', 'project/maintainers/ryan'] })).text).toBe(PRELOADED);
+    expect(prompt(await open(root, { cfg: ['kb.topic.project.learned+=maintainers/*'] })).text).toBe(PRELOADED);
   });
 
   test('a topic whose every visible subject is pre-loaded is left out of the list', async () => {
     const kb = await open(workspace(RFD_FILES, RFD_CONFIG), { knowledge: ['skills/*'] });
-    const { text } = kb.prompt();
+    const { text } = prompt(kb);
     expect(text).toContain('<topic "Learnable Assistant Skills">\n\n<subject "ast-grep">\nUse ast-grep.');
     expect(text).not.toContain('- skills');
     expect(text).toContain('\n- project (**General Project Knowledge**): foo bar baz...\n\nUse the');
@@ -160,13 +164,13 @@ describe('prompt()', () => {
 
   test("'' when there is nothing to show", async () => {
     const hiddenOnly = await open(workspace({ '.jp/kb/t/.only-hidden.md': 'x' }, '[kb.topic.t]\nsubjects = ".jp/kb/t"\n'));
-    expect(hiddenOnly.prompt()).toEqual({ text: '', problems: [] });
+    expect(prompt(hiddenOnly)).toEqual({ text: '', problems: [] });
     const noTopics = await open(workspace({}, ''));
-    expect(noTopics.prompt()).toEqual({ text: '', problems: [] });
+    expect(prompt(noTopics)).toEqual({ text: '', problems: [] });
     const noConfig = await open(workspace({}));
-    expect(noConfig.prompt()).toEqual({ text: '', problems: [] });
+    expect(prompt(noConfig)).toEqual({ text: '', problems: [] });
     const disabledTopic = await open(workspace({ 't/a.md': 'a' }, '[kb.topic.t]\nsubjects = "t"\nenable = false\n'));
-    expect(disabledTopic.prompt()).toEqual({ text: '', problems: [] });
+    expect(prompt(disabledTopic)).toEqual({ text: '', problems: [] });
   });
 
   test('topic lines drop absent parts; disabled topics are not shown', async () => {
@@ -176,7 +180,7 @@ describe('prompt()', () => {
         '[kb.topic.a]\nsubjects = "a"\nintroduction = "intro only"\n[kb.topic.b]\nsubjects = "b"\n[kb.topic.c]\nsubjects = "c"\nenable = false\n',
       ),
     );
-    expect(kb.prompt().text).toBe(
+    expect(prompt(kb).text).toBe(
       `<knowledge>\nThe following knowledge topics are available to learn:\n\n- a: intro only\n- b\n\nUse the \`learn\` tool to consume this knowledge.\n\n${NOTE}\n</knowledge>\n`,
     );
   });
@@ -184,7 +188,7 @@ describe('prompt()', () => {
   test('problems: a learned pattern matching nothing, a missing subjects directory', async () => {
     const root = workspace({ 't/a.md': 'A\n' }, '[kb.topic.t]\nsubjects = "t"\nlearned = ["nothing/*", "a"]\n\n[kb.topic.gone]\nsubjects = "does/not/exist"\n');
     const kb = await open(root);
-    const { text, problems } = kb.prompt();
+    const { text, problems } = prompt(kb);
     expect(problems).toEqual([
       { severity: 'warning', code: 'learned-no-match', message: 'topic "t": learned pattern "nothing/*" matches no subject' },
       { severity: 'warning', code: 'missing-directory', message: `topic "gone": subjects directory not found: ${join(kb.config.root, 'does/not/exist')}` },
@@ -195,7 +199,7 @@ describe('prompt()', () => {
 
   test('a learned binary named exactly is skipped with a warning', async () => {
     const kb = await open(workspace({ 't/logo.png': PNG, 't/a.md': 'A\n' }, '[kb.topic.t]\nsubjects = "t"\nlearned = ["logo"]\n'));
-    const { text, problems } = kb.prompt();
+    const { text, problems } = prompt(kb);
     expect(problems).toEqual([{ severity: 'warning', code: 'binary-subject', message: 'learned subject "logo" of topic "t" is a binary file; skipped' }]);
     expect(text).toStartWith('<knowledge>\nThe following knowledge topics are available to learn:\n\n- t\n');
   });
@@ -419,7 +423,7 @@ Use the \`learn\` tool with the \`subjects\` argument to learn specific subjects
   test("a sink's asynchronous problem() is awaited before the subject is written", async () => {
     const kb = await open(workspace({ 't/bad.md': new Uint8Array([0x66, 0xff, 0x0a]) }, '[kb.topic.t]\nsubjects = "t"\n'));
     const events: string[] = [];
-    const isError = await kb.learn(args('t', ['bad']), {
+    const isError = await learn(kb, args('t', ['bad']), {
       as: 'bytes',
       write: () => events.push('write'),
       problem: (p) =>
@@ -455,7 +459,7 @@ describe('call(value): arguments exactly as a model sends them', () => {
       [{ topic: 'skills', subjects: ['a', 1] }, '"subjects"[1] must be a string, not number'],
     ];
     for (const [value, problem] of bad) {
-      const r = await kb.call(value);
+      const r = await call(kb, value);
       expect({ value, ...r }).toEqual({ value, text: `Invalid arguments for \`learn\`: ${problem}. ${EXPECTED_ARGS}`, isError: true, problems: [] });
     }
   });
@@ -479,12 +483,12 @@ describe('call(value): arguments exactly as a model sends them', () => {
     ];
     for (const [value, learnArgs] of cases) {
       const expected = await learnInto(kb, learnArgs, 'bytes');
-      const r = await kb.call(value);
+      const r = await call(kb, value);
       expect({ value, ...r }).toEqual({ value, text: expected.text, isError: expected.isError, problems: expected.problems });
     }
-    expect((await kb.call({ topic: 'skills', subjects: ['ast-grep/rules'] })).text).toBe('RULES-BODY\n');
-    expect((await kb.call({ topic: 'skills', subjects: 'cargo' })).text).toBe('```toml\n[package]\nname = "example"\n```\n');
-    expect(await kb.call({ topic: 'nope' })).toEqual({
+    expect((await call(kb, { topic: 'skills', subjects: ['ast-grep/rules'] })).text).toBe('RULES-BODY\n');
+    expect((await call(kb, { topic: 'skills', subjects: 'cargo' })).text).toBe('```toml\n[package]\nname = "example"\n```\n');
+    expect(await call(kb, { topic: 'nope' })).toEqual({
       text: 'Unknown topic "nope". Valid topics: project (General Project Knowledge), skills (Learnable Assistant Skills).\n',
       isError: true,
       problems: [],
@@ -493,7 +497,7 @@ describe('call(value): arguments exactly as a model sends them', () => {
 
   test('problems found while loading come back with the result', async () => {
     const kb = await open(workspace({ 't/bad.md': new Uint8Array([0x66, 0xff, 0x0a]) }, '[kb.topic.t]\nsubjects = "t"\n'));
-    expect(await kb.call({ topic: 't', subjects: ['bad'] })).toEqual({
+    expect(await call(kb, { topic: 't', subjects: ['bad'] })).toEqual({
       text: 'f\uFFFD\n',
       isError: false,
       problems: [
@@ -511,7 +515,7 @@ describe('check()', () => {
   test('a good workspace: no diagnostics; every topic and subject counted', async () => {
     const kb = await open(workspace(RFD_FILES, RFD_CONFIG));
     expect(kb.fatal()).toBeUndefined();
-    expect(kb.check()).toEqual({
+    expect(check(kb)).toEqual({
       topics: [
         { id: 'project', enabled: true, subjects: 4 },
         { id: 'skills', enabled: true, subjects: 2 },
@@ -535,7 +539,7 @@ describe('check()', () => {
     const kb = await open(root);
     expect(kb.fatal()).toBeUndefined();
     expect(kb.problems).toEqual([]);
-    expect(kb.check()).toEqual({
+    expect(check(kb)).toEqual({
       topics: [
         { id: 'gone', enabled: true, subjects: 0 },
         { id: 't', enabled: true, subjects: 3 },
@@ -559,7 +563,7 @@ describe('check()', () => {
 
   test('a slug collision is an error where the second file is', async () => {
     const kb = await open(workspace({ 'c/a.md': 'a', 'c/a.txt': 'a' }, '[kb.topic.collide]\nsubjects = "c"\n'));
-    expect(kb.check().diagnostics).toEqual([
+    expect(check(kb).diagnostics).toEqual([
       {
         severity: 'error',
         code: 'slug-collision',
@@ -576,7 +580,7 @@ describe('check()', () => {
     expect(kb.fatal()).toEqual(wrong);
     expect(kb.problems).toEqual([wrong]);
     expect(kb.topics.map((t) => [t.id, t.enable, t.subjects])).toEqual([['w', true, 't']]);
-    expect(kb.check()).toEqual({ topics: [{ id: 'w', enabled: true, subjects: 1 }], diagnostics: [wrong] });
+    expect(check(kb)).toEqual({ topics: [{ id: 'w', enabled: true, subjects: 1 }], diagnostics: [wrong] });
   });
 
   test('a TOML syntax error is fatal; an unknown key is a problem but not fatal', async () => {
@@ -595,7 +599,7 @@ describe('list()', () => {
   test('every subject with its size and marks: as kb list prints it', async () => {
     const root = workspace(RFD_FILES, RFD_CONFIG);
     const kb = await open(root, { knowledge: ['project/maintainers/jean'] });
-    const topics = kb.list((dir) => relative(kb.config.root, dir) || '.');
+    const topics = list(kb, (dir) => relative(kb.config.root, dir) || '.');
     expect(topics).toEqual([
       {
         id: 'project',
@@ -638,7 +642,7 @@ skills (Learnable Assistant Skills): .jp/kb/skills
 
   test('disabled (even when learned), binary, disabled topics, a missing directory', async () => {
     const kb = await open(workspace(MCP_FILES, `${MCP_CONFIG}\n[kb.topic.gone]\nsubjects = "nowhere"\n`), { knowledge: ['project/maintainers/ryan'] });
-    const topics = kb.list((dir) => relative(kb.config.root, dir));
+    const topics = list(kb, (dir) => relative(kb.config.root, dir));
     expect(topics.map((t) => ({ id: t.id, enabled: t.enabled, dir: t.dir, problems: t.problems }))).toEqual([
       { id: 'project', enabled: true, dir: '.jp/kb/project', problems: [] },
       { id: 'skills', enabled: true, dir: '.jp/kb/skills', problems: [] },
@@ -657,7 +661,7 @@ describe('subjects(), read(topic, slug)', () => {
 
   test('subjects(): hidden, disabled, binary and disabled topics excluded; MIME types', async () => {
     const kb = await open(mcp);
-    expect(kb.subjects().map((s) => [s.topic.id, s.slug, s.mimeType])).toEqual([
+    expect(subjects(kb).map((s) => [s.topic.id, s.slug, s.mimeType])).toEqual([
       ['project', 'code-quality', 'text/markdown'],
       ['project', 'maintainers/jean', 'text/markdown'],
       ['skills', 'README', 'text/plain'],
@@ -669,7 +673,7 @@ describe('subjects(), read(topic, slug)', () => {
 
   test('subjects(): pre-loaded subjects are included', async () => {
     const kb = await open(mcp, { knowledge: ['project/maintainers/jean', 'skills/*'] });
-    expect(kb.subjects().map((s) => `${s.topic.id}/${s.slug}`)).toEqual([
+    expect(subjects(kb).map((s) => `${s.topic.id}/${s.slug}`)).toEqual([
       'project/code-quality',
       'project/maintainers/jean',
       'skills/README',
@@ -688,8 +692,8 @@ describe('subjects(), read(topic, slug)', () => {
       ['skills', 'notes', 'text/plain', 'plain notes\n'],
       ['skills', 'README', 'text/plain', 'read me\n'],
     ] as const) {
-      const read = kb.read(topic, slug);
-      expect({ topic, slug, read }).toEqual({ topic, slug, read: { kind: 'text', text, mimeType, problems: [] } });
+      const got = read(kb, topic, slug);
+      expect({ topic, slug, got }).toEqual({ topic, slug, got: { kind: 'text', text, mimeType, problems: [] } });
       const learned = await learnBoth(kb, args(topic, [slug]));
       expect({ topic, slug, text: learned.text, isError: learned.isError }).toEqual({ topic, slug, text, isError: false });
     }
@@ -697,18 +701,18 @@ describe('subjects(), read(topic, slug)', () => {
 
   test('read(): disabled subjects, binary files, unknown and disabled topics are not found', async () => {
     const kb = await open(mcp);
-    expect(kb.read('project', 'maintainers/ryan')).toEqual({ kind: 'not-found', why: 'topic "project" has no subject "maintainers/ryan"' });
-    expect(kb.read('skills', 'nope')).toEqual({ kind: 'not-found', why: 'topic "skills" has no subject "nope"' });
-    expect(kb.read('skills', 'logo')).toEqual({ kind: 'not-found', why: 'a binary file' });
-    expect(kb.read('nope', 'x')).toEqual({ kind: 'not-found', why: 'no enabled topic "nope"' });
-    expect(kb.read('archive', 'old')).toEqual({ kind: 'not-found', why: 'no enabled topic "archive"' });
+    expect(read(kb, 'project', 'maintainers/ryan')).toEqual({ kind: 'not-found', why: 'topic "project" has no subject "maintainers/ryan"' });
+    expect(read(kb, 'skills', 'nope')).toEqual({ kind: 'not-found', why: 'topic "skills" has no subject "nope"' });
+    expect(read(kb, 'skills', 'logo')).toEqual({ kind: 'not-found', why: 'a binary file' });
+    expect(read(kb, 'nope', 'x')).toEqual({ kind: 'not-found', why: 'no enabled topic "nope"' });
+    expect(read(kb, 'archive', 'old')).toEqual({ kind: 'not-found', why: 'no enabled topic "archive"' });
     // By ID only, never by title (a kb:// URI names the ID).
-    expect(kb.read('General Project Knowledge', 'code-quality')).toEqual({ kind: 'not-found', why: 'no enabled topic "General Project Knowledge"' });
+    expect(read(kb, 'General Project Knowledge', 'code-quality')).toEqual({ kind: 'not-found', why: 'no enabled topic "General Project Knowledge"' });
   });
 
   test('read(): a pre-loaded subject is read in full (it is listed as a resource), where learn would only say it is pre-loaded', async () => {
     const kb = await open(mcp, { knowledge: ['project/maintainers/jean'] });
-    expect(kb.read('project', 'maintainers/jean')).toEqual({ kind: 'text', text: 'Jean maintains the CLI.\n', mimeType: 'text/markdown', problems: [] });
+    expect(read(kb, 'project', 'maintainers/jean')).toEqual({ kind: 'text', text: 'Jean maintains the CLI.\n', mimeType: 'text/markdown', problems: [] });
     expect((await learnBoth(kb, args('project', ['maintainers/jean']))).text).toBe(
       'Subject "maintainers/jean" is already in your system prompt (pre-loaded); it is not returned again.\n',
     );
@@ -716,7 +720,7 @@ describe('subjects(), read(topic, slug)', () => {
 
   test('read(): invalid UTF-8 is replaced and reported', async () => {
     const kb = await open(workspace({ 't/bad.md': new Uint8Array([0x66, 0xff, 0x0a]) }, '[kb.topic.t]\nsubjects = "t"\n'));
-    expect(kb.read('t', 'bad')).toEqual({
+    expect(read(kb, 't', 'bad')).toEqual({
       kind: 'text',
       text: 'f\uFFFD\n',
       mimeType: 'text/markdown',
@@ -781,13 +785,13 @@ describe('a pluggable probe', () => {
     expect(counting.seen.length).toBe(after);
 
     // Everything else the service does probes each remaining file once at most.
-    kb.prompt();
+    prompt(kb);
     kb.learnTool();
     kb.tools();
-    kb.subjects();
-    kb.list((d) => d);
+    subjects(kb);
+    list(kb, (d) => d);
     await learnBoth(kb, args('project'));
-    await kb.call({ topic: 'skills', subjects: '*' });
+    await call(kb, { topic: 'skills', subjects: '*' });
     const counts = new Map<string, number>();
     for (const p of counting.seen) counts.set(p, (counts.get(p) ?? 0) + 1);
     expect([...counts.entries()].filter(([, n]) => n > 1)).toEqual([]);
@@ -804,8 +808,8 @@ describe('a pluggable probe', () => {
     const lying = countingProbe((p) => p.endsWith('b.md'));
     const kb = await open(root, {}, { probe: lying.probe });
     expect((await learnBoth(kb, args('t'))).text).toBe('# Topic: t\n\n## Available subjects:\n\n- a\n\nUse the `learn` tool with the `subjects` argument to learn specific subjects.\n');
-    expect(kb.subjects().map((s) => s.slug)).toEqual(['a']);
-    expect(kb.list((d) => d)[0].rows.map((r) => [r.slug, r.marks])).toEqual([['a', []], ['b', ['binary']]]);
+    expect(subjects(kb).map((s) => s.slug)).toEqual(['a']);
+    expect(list(kb, (d) => d)[0].rows.map((r) => [r.slug, r.marks])).toEqual([['a', []], ['b', ['binary']]]);
     // The truthful default probe lists both.
     const honest = await open(root);
     expect((await learnBoth(honest, args('t'))).text).toContain('- a\n- b\n');
@@ -813,7 +817,7 @@ describe('a pluggable probe', () => {
     // A probe that calls every file binary leaves nothing to learn or show.
     const allBinary = await open(root, {}, { probe: countingProbe(() => true).probe });
     expect(allBinary.learnTool()).toBeUndefined();
-    expect(allBinary.prompt().text).toBe('');
+    expect(prompt(allBinary).text).toBe('');
   });
 });
 
@@ -823,7 +827,7 @@ describe('globs load on demand (no preload)', () => {
 
   test('a learned glob in the configuration pre-loads its subjects', async () => {
     const kb = await open(workspace(files, config));
-    expect(kb.prompt()).toEqual({
+    expect(prompt(kb)).toEqual({
       text: `<knowledge>
 The following knowledge has been pre-loaded into your system prompt:
 
@@ -852,18 +856,18 @@ ${NOTE}
     expect((await learnBoth(kb, args('t'))).text).toBe(
       '# Topic: t\n\n## Available subjects:\n\n- other/c\n- top\n\nUse the `learn` tool with the `subjects` argument to learn specific subjects.\n\n## Already learned (in system prompt):\n\n- notes/a\n- notes/b\n',
     );
-    expect(kb.check().diagnostics).toEqual([]);
+    expect(check(kb).diagnostics).toEqual([]);
   });
 
   test("a call's glob patterns: *, ?, braces, **", async () => {
     const kb = await open(workspace(files, config));
-    expect(await kb.call({ topic: 't', subjects: 'other/*' })).toEqual({ text: '<subject "other/c">\nC\n</subject>\n', isError: false, problems: [] });
-    expect(await kb.call({ topic: 't', subjects: ['to?', '{other/c,top}'] })).toEqual({
+    expect(await call(kb, { topic: 't', subjects: 'other/*' })).toEqual({ text: '<subject "other/c">\nC\n</subject>\n', isError: false, problems: [] });
+    expect(await call(kb, { topic: 't', subjects: ['to?', '{other/c,top}'] })).toEqual({
       text: '<subject "top">\nTOP\n</subject>\n\n<subject "other/c">\nC\n</subject>\n',
       isError: false,
       problems: [],
     });
-    expect(await kb.call({ topic: 't', subjects: ['notes/*'] })).toEqual({
+    expect(await call(kb, { topic: 't', subjects: ['notes/*'] })).toEqual({
       text: 'Subject "notes/a" is already in your system prompt (pre-loaded); it is not returned again.\nSubject "notes/b" is already in your system prompt (pre-loaded); it is not returned again.\n',
       isError: true,
       problems: [],

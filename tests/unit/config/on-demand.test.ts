@@ -1,4 +1,4 @@
-// What a user observes of the on-demand loading (src/config/toml.ts,
+// What a user observes of loading on demand (src/config/toml.ts,
 // src/glob/index.ts): a configuration the TOML fast path gives up on, and an
 // `extends` glob, load correctly through `loadConfig` with nothing loaded
 // beforehand (no test preload loads the full TOML parser or the glob
@@ -118,7 +118,7 @@ describe('a configuration with neither', () => {
 
 describe('what loading imports (a fresh bun process per case)', () => {
   /** Loads the workspace's configuration in a fresh `bun -e` process; its
-   *  topics, its diagnostics, and which of the on-demand modules are then
+   *  topics, its diagnostics, and which of the lazily loaded modules are then
    *  in bun's module registry (`require.cache`). */
   function loadFresh(files: Record<string, string>) {
     const { ws, home } = workspace(files);

@@ -5,8 +5,8 @@
 import { describe, test, expect } from 'bun:test';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { CONTROL_WORDS, DONE, PATH_SEPARATOR, PROBED, probeResultOf, sniffFile, type ProbeResult, type SniffJob } from '../../../src/kb/fs/probe.ts';
-import { MIN_PARALLEL_FILES, readerThread as startReaderThread } from '../../../src/kb/fs/probe-thread.ts';
+import { PROBED, sniffFile, type ProbeResult } from '../../../src/kb/fs/probe.ts';
+import { CONTROL_WORDS, DONE, MIN_PARALLEL_FILES, PATH_SEPARATOR, probeResultOf, readerThread as startReaderThread, type SniffJob } from '../../../src/kb/fs/probe-thread.ts';
 import { makeTempDir } from '../../support/temp.ts';
 
 /** The reader thread's entry point, as the CLI's entry module names it. */

@@ -3,7 +3,8 @@ import * as fs from 'node:fs';
 import { chmodSync, closeSync, constants, mkdirSync, openSync, readSync, writeSync } from 'node:fs';
 import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
-import { isBinaryHead, PROBED, probeFile, probeHere, probeResultOf, sniffCode, sniffFile, SNIFF_BYTES, type ProbeKind } from '../../../src/kb/fs/probe.ts';
+import { isBinaryHead, PROBED, probeFile, probeHere, sniffFile, SNIFF_BYTES, type ProbeKind } from '../../../src/kb/fs/probe.ts';
+import { probeResultOf, sniffCode } from '../../../src/kb/fs/probe-thread.ts';
 import { readSubject } from '../../../src/kb/fs/read.ts';
 import { tempFiles } from '../../support/temp.ts';
 

@@ -1,0 +1,64 @@
+// Subjects as resources a client picks from (MCP `resources/list` and
+// `resources/read`).
+import type { Topic } from '../config/types.ts';
+import { bodyText } from '../kb/content/body.ts';
+import { formatContent, PASS_THROUGH } from '../kb/content/format.ts';
+import { readBody } from '../kb/fs/read.ts';
+import { findBySlug } from '../kb/index/resolve.ts';
+import { kindOf } from '../kb/index/view.ts';
+import { rawContent } from '../render/learn.ts';
+import type { Problem } from '../shared/problem.ts';
+import type { KnowledgeBase } from './knowledge-base.ts';
+import { replacedProblem } from './topics.ts';
+
+/** One subject of an enabled topic. */
+export interface SubjectEntry {
+  topic: Topic;
+  slug: string;
+  mimeType: string;
+}
+
+/** Reading one subject by exact slug. */
+export type SubjectRead =
+  | { kind: 'text'; text: string; mimeType: string; problems: Problem[] }
+  | { kind: 'not-found'; why: string }
+  | { kind: 'error'; message: string };
+
+/** Every visible subject of every enabled topic: hidden, disabled, binary
+ *  and unreadable ones are never listed; pre-loaded ones are. */
+export function subjects(kb: KnowledgeBase): SubjectEntry[] {
+  const out: SubjectEntry[] = [];
+  for (const topic of kb.topics) {
+    if (!topic.enable) continue;
+    const view = kb.view(topic);
+    for (const s of view.index.subjects) {
+      if (s.hidden || view.disabled.has(s.slug) || kindOf(view, s) !== 'text') continue;
+      out.push({ topic, slug: s.slug, mimeType: mimeTypeOf(s.ext) });
+    }
+  }
+  return out;
+}
+
+/** One subject by topic ID and exact slug, formatted as `kb learn TOPIC
+ *  SLUG` prints it. Hidden subjects are readable; disabled ones, disabled
+ *  topics and binary files are not found. */
+export function read(kb: KnowledgeBase, topicId: string, slug: string): SubjectRead {
+  const topic = kb.topics.find((t) => t.enable && t.id === topicId);
+  if (!topic) return { kind: 'not-found', why: `no enabled topic "${topicId}"` };
+  const view = kb.view(topic);
+  const subject = findBySlug(view.index.subjects, slug);
+  if (!subject || view.disabled.has(subject.slug)) return { kind: 'not-found', why: `topic "${topic.id}" has no subject "${slug}"` };
+  const result = readBody(subject.abs, 'text');
+  if (result.kind === 'binary') return { kind: 'not-found', why: 'a binary file' };
+  if (result.kind === 'error') return { kind: 'error', message: result.message };
+  const [head, body, tail] = rawContent(formatContent(subject.ext, result.body));
+  const problems = result.replaced ? [replacedProblem(topic.id, subject.slug)] : [];
+  return { kind: 'text', text: head + bodyText(body) + tail, mimeType: mimeTypeOf(subject.ext), problems };
+}
+
+/** Markdown and fenced formats are Markdown; the other pass-through formats
+ *  are plain text. */
+export function mimeTypeOf(ext: string): string {
+  const e = ext.toLowerCase();
+  return PASS_THROUGH.has(e) && e !== 'md' ? 'text/plain' : 'text/markdown';
+}
