@@ -51,9 +51,16 @@ export async function serve(options: WorkspaceOptions): Promise<number> {
   let idle: (() => void) | undefined;
   // Each request runs against the files as they are now; kb errors become
   // JSON-RPC errors with the same message kb would print.
+  // Requests run one at a time, in the order they arrive, each to its end
+  // (opening the knowledge base awaits its loaders): answers come in order,
+  // and a client that floods the server holds one request's work in
+  // memory, not one per request.
+  let previous: Promise<unknown> = Promise.resolve();
   function handle<T>(work: () => T | Promise<T>): Promise<T> {
     inFlight++;
-    return new Promise<T>((resolve) => resolve(work()))
+    const run = previous.then(work);
+    previous = run.catch(() => undefined);
+    return run
       .catch((err: unknown) => {
         // The SDK answers with the error's `code` and `message` as they are.
         if (err instanceof RequestError) throw err;

@@ -297,6 +297,28 @@ describe('kb mcp start and stop', () => {
     expect(replies.find((r) => r.id === 2).result.content[0].text).toBe(run(BINARY, root, ['learn', 'project', '**']).out);
   });
 
+  test('requests are answered one at a time, in the order they arrived', async () => {
+    const root = fixture(RFD_FILES, RFD_CONFIG);
+    const child = spawn(BIN, ['mcp'], { cwd: root, env: env(root), stdio: ['pipe', 'pipe', 'pipe'] });
+    let out = '';
+    child.stdout.on('data', (d) => (out += d));
+    const exited = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
+    const call = (id: number, subjects: string[]) => ({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'learn', arguments: { topic: 'project', subjects } } });
+    const messages = [
+      { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } },
+      { jsonrpc: '2.0', method: 'notifications/initialized' },
+      call(2, ['**']),
+      { jsonrpc: '2.0', id: 3, method: 'resources/list' },
+      { jsonrpc: '2.0', id: 4, method: 'resources/read', params: { uri: 'kb://project/code-quality' } },
+      call(5, ['maintainers/*']),
+      { jsonrpc: '2.0', id: 6, method: 'tools/list' },
+    ];
+    child.stdin.end(messages.map((m) => JSON.stringify(m)).join('\n') + '\n');
+    expect(await exited).toBe(0);
+    const ids = out.split('\n').filter((l) => l !== '').map((l) => JSON.parse(l).id);
+    expect(ids).toEqual([1, 2, 3, 4, 5, 6]);
+  });
+
   test('the SDK client closing the connection stops the server', async () => {
     const root = fixture(RFD_FILES, RFD_CONFIG);
     const c = await connect(root);
