@@ -71,8 +71,12 @@ export async function parseLine(before: readonly string[], sources: Pick<Sources
   };
   for (let i = 0; i < before.length; i++) {
     const word = before[i];
-    const flagged = line.literal || word === '--' ? undefined : flagWord(word);
-    if (flagged === undefined && word !== '--') {
+    if (!line.literal && word === '--') {
+      line.literal = true;
+      continue;
+    }
+    const flagged = line.literal ? undefined : flagWord(word);
+    if (flagged === undefined) {
       if (!line.literal && line.command === undefined) {
         line.command = word;
         const args = await sources.args(word);
@@ -80,10 +84,6 @@ export async function parseLine(before: readonly string[], sources: Pick<Sources
       } else {
         line.positionals.push(word);
       }
-      continue;
-    }
-    if (flagged === undefined) {
-      line.literal = true;
       continue;
     }
     const flag = findFlag(defs, flagged.key);
