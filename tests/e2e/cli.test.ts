@@ -361,6 +361,25 @@ skills (Learnable Assistant Skills): .jp/kb/skills
 2 topics, 6 subjects
 `);
     });
+
+    test('a disabled topic with a learned glob is listed, its matches marked', () => {
+      const ws = fixture(
+        { 't/a.md': 'x\n' },
+        '[kb.topic.t]\nsubjects = "t"\n\n[kb.topic.d]\nenable = false\nsubjects = "t"\nlearned = ["*"]\n',
+      );
+      expect(run(r, ws, ['list'])).toEqual({
+        out: `t: t
+  a  2 B
+
+d: t [topic disabled]
+  a  2 B  learned
+
+2 topics, 2 subjects
+`,
+        err: '',
+        code: 0,
+      });
+    });
   });
 
   describe('the command line', () => {
