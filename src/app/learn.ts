@@ -55,10 +55,10 @@ export async function learn(kb: KnowledgeBase, args: LearnArgs, sink: LearnSink)
       const waiting = sink.problem(replacedProblem(topic.id, item.slug));
       if (waiting) await waiting;
     }
-    const [head, body, tail] = raw ? rawContent(item.content) : subjectBlock(loaded > 0 ? '\n\n' : '', item.slug, item.content);
-    sink.write(head);
-    sink.write(body);
-    sink.write(tail);
+    const out = raw ? rawContent(item.content) : subjectBlock(loaded > 0 ? '\n\n' : '', item.slug, item.content);
+    sink.write(out.head);
+    sink.write(out.body);
+    sink.write(out.tail);
     loaded++;
   }
   if (notes.length > 0) sink.write(`${loaded > 0 ? '\n\n' : ''}${notes.map((n) => renderNote(n, topic.id)).join('\n')}`);

@@ -1,8 +1,7 @@
 // Subjects as resources a client picks from (MCP `resources/list` and
 // `resources/read`).
 import type { Topic } from '../config/types.ts';
-import { bodyText } from '../kb/content/body.ts';
-import { formatContent, PASS_THROUGH } from '../kb/content/format.ts';
+import { formatContent, formattedText, PASS_THROUGH } from '../kb/content/format.ts';
 import { readBody } from '../kb/fs/read.ts';
 import { findBySlug } from '../kb/index/resolve.ts';
 import { kindOf } from '../kb/index/view.ts';
@@ -51,9 +50,9 @@ export function read(kb: KnowledgeBase, topicId: string, slug: string): SubjectR
   const result = readBody(subject.abs, 'text');
   if (result.kind === 'binary') return { kind: 'not-found', why: 'a binary file' };
   if (result.kind === 'error') return { kind: 'error', message: result.message };
-  const [head, body, tail] = rawContent(formatContent(subject.ext, result.body));
+  const text = formattedText(rawContent(formatContent(subject.ext, result.body)));
   const problems = result.replaced ? [replacedProblem(topic.id, subject.slug)] : [];
-  return { kind: 'text', text: head + bodyText(body) + tail, mimeType: mimeTypeOf(subject.ext), problems };
+  return { kind: 'text', text, mimeType: mimeTypeOf(subject.ext), problems };
 }
 
 /** Markdown and fenced formats are Markdown; the other pass-through formats

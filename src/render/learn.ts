@@ -1,7 +1,6 @@
 // The learn tool's model-facing texts. Subject contents come as chunks
 // (a formatted body between two strings): the sink that receives them
 // decides whether to stream them (the CLI) or join them (MCP).
-import type { Body } from '../kb/content/body.ts';
 import { trimTrailingNewlines, type Formatted } from '../kb/content/format.ts';
 import { quoted } from './text.ts';
 import { headingOf, type TopicLabel } from './topic.ts';
@@ -67,15 +66,16 @@ export function renderBadArguments(problem: string): string {
 export type Chunk = string | Uint8Array;
 
 /** `prefix`, then a `<subject "slug">` block: tag, content, closing tag
- *  (README, "Results"), as the three chunks to write in order. */
-export function subjectBlock(prefix: string, slug: string, content: Formatted): [string, Body, string] {
+ *  (README, "Results"). Its head, body and tail are the three chunks to
+ *  write in order; `formattedText` joins them. */
+export function subjectBlock(prefix: string, slug: string, content: Formatted): Formatted {
   const t = trimTrailingNewlines(content);
-  return [`${prefix}<subject ${quoted(slug)}>\n${t.head}`, t.body, `${t.tail}\n</subject>`];
+  return { head: `${prefix}<subject ${quoted(slug)}>\n${t.head}`, body: t.body, tail: `${t.tail}\n</subject>` };
 }
 
 /** A subject's content alone, ending with exactly one newline (a raw
  *  result; README, "Results" and "Files"). */
-export function rawContent(content: Formatted): [string, Body, string] {
+export function rawContent(content: Formatted): Formatted {
   const t = trimTrailingNewlines(content);
-  return [t.head, t.body, `${t.tail}\n`];
+  return { head: t.head, body: t.body, tail: `${t.tail}\n` };
 }

@@ -1,6 +1,5 @@
 // The <knowledge> system-prompt section, exactly as the RFD specifies it.
-import { bodyText } from '../kb/content/body.ts';
-import type { Formatted } from '../kb/content/format.ts';
+import { formattedText, type Formatted } from '../kb/content/format.ts';
 import { subjectBlock } from './learn.ts';
 import { quoted } from './text.ts';
 import { headingOf, topicLine, type TopicLabel } from './topic.ts';
@@ -18,10 +17,7 @@ export interface PreloadedTopic extends TopicLabel {
 function preloadedBlock(t: PreloadedTopic): string {
   const parts = [`<topic ${quoted(headingOf(t))}>`];
   if (t.description?.trim()) parts.push(t.description.trim());
-  for (const s of t.subjects) {
-    const [head, body, tail] = subjectBlock('', s.slug, s.content);
-    parts.push(head + bodyText(body) + tail);
-  }
+  for (const s of t.subjects) parts.push(formattedText(subjectBlock('', s.slug, s.content)));
   return `${parts.join('\n\n')}\n</topic>`;
 }
 

@@ -33,7 +33,7 @@ function randomText(r: () => number): string {
 }
 
 /** Chunks joined as text; the body's kind is checked against `bytes`. */
-function joined([head, body, tail]: [string, Body, string], bytes: boolean): string {
+function joined({ head, body, tail }: { head: string; body: Body; tail: string }, bytes: boolean): string {
   expect(typeof head).toBe('string');
   expect(typeof tail).toBe('string');
   if (bytes) {

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'bun:test';
-import { formatContent, type Formatted } from '../../../src/kb/content/format.ts';
+import { formatContent, formattedText, type Formatted } from '../../../src/kb/content/format.ts';
 import { renderPrompt, HIDDEN_NOTE } from '../../../src/render/prompt.ts';
 import { rawContent, renderListing, renderNote, renderUnknownTopic, subjectBlock as subjectChunks } from '../../../src/render/learn.ts';
 import { headingOf, topicLine } from '../../../src/render/topic.ts';
@@ -13,7 +13,7 @@ const md = (text: string): Formatted => formatContent('md', text);
 
 /** A `<subject>` block as one string. */
 function subjectBlock(slug: string, text: string): string {
-  const [head, body, tail] = subjectChunks('', slug, md(text));
+  const { head, body, tail } = subjectChunks('', slug, md(text));
   return head + (body as string) + tail;
 }
 
@@ -87,7 +87,7 @@ describe('subject blocks and text', () => {
     expect(out).toContain('<subject "c">\n```toml\nk = 1\n```\n</subject>\n</topic>');
   });
   test('a raw content ends with exactly one newline (NOTES 18)', () => {
-    const raw = (text: string) => rawContent(formatContent('md', text)).join('');
+    const raw = (text: string) => formattedText(rawContent(formatContent('md', text)));
     expect(raw('x')).toBe('x\n');
     expect(raw('x\n\n\n')).toBe('x\n');
     expect(raw('x  \n')).toBe('x  \n');
