@@ -1,10 +1,8 @@
 // Subjects as resources a client picks from (MCP `resources/list` and
 // `resources/read`).
 import type { Topic } from '../config/types.ts';
-import { formatContent, formattedText, PASS_THROUGH } from '../kb/content/format.ts';
-import { readBody } from '../kb/fs/read.ts';
-import { findBySlug } from '../kb/index/resolve.ts';
-import { kindOf } from '../kb/index/view.ts';
+import { formattedText, PASS_THROUGH } from '../kb/content/format.ts';
+import { kindOf, loadExact } from '../kb/index/view.ts';
 import { rawContent } from '../render/learn.ts';
 import type { Problem } from '../shared/problem.ts';
 import type { KnowledgeBase } from './knowledge-base.ts';
@@ -44,15 +42,14 @@ export function subjects(kb: KnowledgeBase): SubjectEntry[] {
 export function read(kb: KnowledgeBase, topicId: string, slug: string): SubjectRead {
   const topic = kb.topics.find((t) => t.enable && t.id === topicId);
   if (!topic) return { kind: 'not-found', why: `no enabled topic "${topicId}"` };
-  const view = kb.view(topic);
-  const subject = findBySlug(view.index.subjects, slug);
-  if (!subject || view.disabled.has(subject.slug)) return { kind: 'not-found', why: `topic "${topic.id}" has no subject "${slug}"` };
-  const result = readBody(subject.abs, 'text');
-  if (result.kind === 'binary') return { kind: 'not-found', why: 'a binary file' };
-  if (result.kind === 'error') return { kind: 'error', message: result.message };
-  const text = formattedText(rawContent(formatContent(subject.ext, result.body)));
-  const problems = result.replaced ? [replacedProblem(topic.id, subject.slug)] : [];
-  return { kind: 'text', text, mimeType: mimeTypeOf(subject.ext), problems };
+  const item = loadExact(kb.view(topic), slug, 'text');
+  if (item?.kind === 'subject') {
+    const problems = item.replaced ? [replacedProblem(topic.id, item.slug)] : [];
+    return { kind: 'text', text: formattedText(rawContent(item.content)), mimeType: mimeTypeOf(item.subject.ext), problems };
+  }
+  if (item?.kind === 'binary') return { kind: 'not-found', why: 'a binary file' };
+  if (item?.kind === 'unreadable') return { kind: 'error', message: item.message };
+  return { kind: 'not-found', why: `topic "${topic.id}" has no subject "${slug}"` };
 }
 
 /** Markdown and fenced formats are Markdown; the other pass-through formats

@@ -224,6 +224,16 @@ function load(view: TopicView, match: Match, as: ReadAs): LoadItem | undefined {
   return { kind: 'unreadable', slug: subject.slug, message: result.message };
 }
 
+/** One subject by its exact slug, read as a learn call reads it (a hidden
+ *  subject included; a binary yields `binary`, an unreadable file
+ *  `unreadable`), pre-loaded or not; undefined when no subject, or a
+ *  disabled one, has that slug. */
+export function loadExact(view: TopicView, slug: string, as: ReadAs): LoadItem | undefined {
+  const subject = findBySlug(view.index.subjects, slug);
+  if (subject === undefined || view.disabled.has(subject.slug)) return undefined;
+  return load(view, { subject, exact: true }, as);
+}
+
 /** The pre-loaded subjects' contents, in learned order, one file read per
  *  item. Exactly named binaries yield `binary`, glob-matched ones nothing;
  *  files that cannot be read yield `unreadable`. */

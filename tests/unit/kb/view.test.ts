@@ -15,6 +15,7 @@ import {
   isRaw as isRawCompiled,
   kindOf,
   listable,
+  loadExact,
   loadLearned,
   loadPatterns as loadCompiled,
   openTopic as openSpec,
@@ -268,6 +269,23 @@ describe('loadPatterns', () => {
       expect(item.subject.path).toBe('code-quality.md');
       expect(item.replaced).toBe(false);
     }
+  });
+});
+
+describe('loadExact', () => {
+  test('hidden and pre-loaded subjects are read; a disabled or unknown slug is nothing; a binary and an unreadable file say so', () => {
+    const dir = tree({ 'a.md': 'A\n', '.h.md': 'H\n', 'd.md': 'D\n', 'p.toml': 'k = 1\n', 'b.png': BIN });
+    const view = openTopic(topic(dir, ['p'], ['d']));
+    const one = (slug: string, as: ReadAs = 'text') => show([loadExact(view, slug, as)].filter((i): i is LoadItem => i !== undefined));
+    expect(one('a')).toEqual(['subject a: "A\\n"']);
+    expect(one('a', 'bytes')).toEqual(['subject a: "A\\n"']);
+    expect(one('h')).toEqual(['subject h: "H\\n"']);
+    expect(one('p')).toEqual(['subject p: "```toml\\nk = 1\\n```"']);
+    expect(one('d')).toEqual([]);
+    expect(one('nope')).toEqual([]);
+    expect(one('b')).toEqual(['binary b']);
+    unlinkSync(join(dir, 'a.md'));
+    expect(one('a')).toEqual(['unreadable a']);
   });
 });
 
