@@ -7,6 +7,7 @@ import { KnowledgeBase, type WorkspaceOptions } from '../app/knowledge-base.ts';
 import { call } from '../app/learn.ts';
 import { prompt } from '../app/prompt.ts';
 import { read, subjects } from '../app/resources.ts';
+import { LEARN_TOOL_NAME } from '../app/tools.ts';
 import { toolInFormat } from '../render/providers.ts';
 import { describe, KbError } from '../shared/errors.ts';
 import { warn } from '../shared/log.ts';
@@ -27,7 +28,6 @@ export class RequestError extends Error {
   }
 }
 
-export const TOOL_NAME = 'learn';
 export const PROMPT_NAME = 'knowledge';
 export const PROMPT_ARGUMENT = 'knowledge';
 export const URI_SCHEME = 'kb://';
@@ -81,7 +81,7 @@ export class KbSession {
    *  arguments, unknown topic, nothing loaded, unusable configuration) are
    *  `isError` results the model can read. */
   async callTool(name: string, args: unknown): Promise<{ content: { type: 'text'; text: string }[]; isError: boolean }> {
-    if (name !== TOOL_NAME) throw new RequestError(INVALID_PARAMS, `unknown tool "${name}"; the only tool is "${TOOL_NAME}"`);
+    if (name !== LEARN_TOOL_NAME) throw new RequestError(INVALID_PARAMS, `unknown tool "${name}"; the only tool is "${LEARN_TOOL_NAME}"`);
     let kb: KnowledgeBase;
     try {
       kb = await this.open();
