@@ -17,7 +17,7 @@ export async function globFiles(dir: string, pattern: string): Promise<string[] 
   if (glob === undefined) return undefined;
   const start = resolve(dir, glob.base);
   // A glob without `**` never needs to look deeper than its own segments.
-  const depth = glob.deep ? MAX_DEPTH : glob.segments;
+  const depth = glob.glob.includes('**') ? MAX_DEPTH : glob.glob.split('/').length;
   const found: string[] = [];
   // The real paths of the directories being walked: a symbolic link back to
   // one of them (a loop) is not followed again.

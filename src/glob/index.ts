@@ -47,11 +47,8 @@ export async function compilePatterns(patterns: readonly string[]): Promise<Comp
  *  Hidden files match only a pattern that names the dot. */
 export interface PathGlob {
   base: string;
+  /** The glob part, relative to `base`. */
   glob: string;
-  /** Whether the glob has `**` (may cross directory levels). */
-  deep: boolean;
-  /** How many path segments the glob spans (when not deep). */
-  segments: number;
   matches(path: string): boolean;
 }
 
@@ -62,5 +59,5 @@ export async function pathGlob(pattern: string): Promise<PathGlob | undefined> {
   const scan = picomatch.scan(pattern);
   if (!scan.isGlob) return undefined;
   const matches = picomatch(scan.glob);
-  return { base: scan.base, glob: scan.glob, deep: scan.glob.includes('**'), segments: scan.glob.split('/').length, matches: (p) => matches(p) };
+  return { base: scan.base, glob: scan.glob, matches: (p) => matches(p) };
 }
