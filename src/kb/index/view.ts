@@ -151,7 +151,7 @@ function isListableCheap(view: TopicView, s: Subject): boolean {
 }
 
 /** Probes those of `subjects` not probed yet, all at once. */
-function probeAll(view: TopicView, subjects: readonly Subject[]): void {
+function probeUnknown(view: TopicView, subjects: readonly Subject[]): void {
   const cache = view.probed;
   const todo = subjects.filter((s) => !cache.has(s.slug));
   if (todo.length === 0) return;
@@ -178,7 +178,7 @@ export function listable(view: TopicView): Subject[] {
   if (unknown === undefined) return out;
   // Some were not probed yet: probe them (all at once), then filter again,
   // in slug order.
-  probeAll(view, unknown);
+  probeUnknown(view, unknown);
   return view.index.subjects.filter((s) => isListableCheap(view, s) && kindOf(view, s) === 'text');
 }
 
