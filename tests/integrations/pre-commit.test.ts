@@ -149,7 +149,13 @@ describeWith(['pre-commit', 'git', 'node', 'npm'], 'pre-commit, repo: this repos
   // No kb on PATH (the hook must bring its own), no build tools of this
   // checkout, and none of the npm_* variables of an enclosing `npm test`.
   const path = pathWithoutKb().split(delimiter).filter((d) => !d.includes('node_modules')).join(delimiter);
-  const env = baseEnv(home, { PATH: path, PRE_COMMIT_HOME: join(home, 'pre-commit') });
+  // npm's own cache (where `npm ci` put every package this repository
+  // installs), preferred to the registry: the hook's install then needs no
+  // network once `npm ci` has run, and still reaches the registry for
+  // anything the cache lacks.
+  const cache = spawnSync('npm', ['config', 'get', 'cache'], { encoding: 'utf8' }).stdout.trim();
+  const npmCache: Record<string, string> = cache ? { npm_config_cache: cache, npm_config_prefer_offline: 'true' } : {};
+  const env = baseEnv(home, { PATH: path, PRE_COMMIT_HOME: join(home, 'pre-commit'), ...npmCache });
   let config = '';
 
   test('installs from the repository and passes a good configuration', () => {
