@@ -20,7 +20,7 @@ export type { CheckSummary } from '../render/check.ts';
 const NOTICE_CODES: Record<string, { code: string; severity: Severity }> = {
   'missing-directory': { code: 'subjects-not-found', severity: 'error' },
   'not-a-directory': { code: 'subjects-not-a-directory', severity: 'error' },
-  'slug-collision': { code: 'slug-collision', severity: 'error' },
+  'slug-collision': { code: 'slug-collision', severity: 'warning' },
   'dangling-link': { code: 'dangling-link', severity: 'warning' },
   'symlink-loop': { code: 'symlink-loop', severity: 'warning' },
   unreadable: { code: 'unreadable', severity: 'warning' },

@@ -4,8 +4,22 @@
 // chunk, one subject at a time, so a large load never has to be held in
 // memory by `kb learn`.
 import { compilePatterns } from '../glob/index.ts';
+import { relative } from 'node:path';
+import { descriptions } from '../kb/index/describe.ts';
+import type { Subject } from '../kb/index/types.ts';
 import { isRaw, listable, loadPatterns, kindOf, type ReadAs } from '../kb/index/view.ts';
-import { rawContent, renderBadArguments, renderListing, renderNote, renderUnknownTopic, subjectBlock, type Chunk, type Note } from '../render/learn.ts';
+import {
+  rawContent,
+  renderBadArguments,
+  renderListing,
+  renderNote,
+  renderSkillFiles,
+  renderUnknownTopic,
+  subjectBlock,
+  type Chunk,
+  type Listed,
+  type Note,
+} from '../render/learn.ts';
 import type { Problem } from '../shared/problem.ts';
 import { validateLearnArgs, type LearnArgs } from './args.ts';
 import type { KnowledgeBase } from './knowledge-base.ts';
@@ -38,7 +52,10 @@ export async function learn(kb: KnowledgeBase, args: LearnArgs, sink: LearnSink)
     const view = kb.view(topic, true);
     // Binaries matched by a learned glob were never pre-loaded: not named.
     const learned = view.learned.filter((m) => kindOf(view, m.subject) !== 'binary');
-    sink.write(renderListing(topic, listable(view).map((s) => s.slug), learned.map((m) => m.subject.slug)));
+    const available = listable(view);
+    const about = await descriptions(view, available);
+    const listed: Listed[] = available.map((s, i) => (about[i] === undefined ? { slug: s.slug } : { slug: s.slug, description: about[i] }));
+    sink.write(renderListing(topic, listed, learned.map((m) => m.subject.slug)));
     return false;
   }
   const patterns = await compilePatterns(args.subjects);
@@ -55,7 +72,8 @@ export async function learn(kb: KnowledgeBase, args: LearnArgs, sink: LearnSink)
       const waiting = sink.problem(replacedProblem(topic.id, item.slug));
       if (waiting) await waiting;
     }
-    const out = raw ? rawContent(item.content) : subjectBlock(loaded > 0 ? '\n\n' : '', item.slug, item.content);
+    const after = item.subject.skill ? skillFiles(kb, topic.subjectsDir, item.subject) : '';
+    const out = raw ? rawContent(item.content, after) : subjectBlock(loaded > 0 ? '\n\n' : '', item.slug, item.content, after);
     sink.write(out.head);
     sink.write(out.body);
     sink.write(out.tail);
@@ -64,6 +82,17 @@ export async function learn(kb: KnowledgeBase, args: LearnArgs, sink: LearnSink)
   if (notes.length > 0) sink.write(`${loaded > 0 ? '\n\n' : ''}${notes.map((n) => renderNote(n, topic.id)).join('\n')}`);
   if (!raw || loaded === 0) sink.write('\n');
   return loaded === 0;
+}
+
+/** A loaded skill's directory (workspace-relative) and bundled files. */
+function skillFiles(kb: KnowledgeBase, subjectsDir: string, subject: Subject): string {
+  const skill = subject.skill!;
+  const dir = relative(kb.config.root, `${subjectsDir}/${skill.dir}`) || '.';
+  const from = skill.dir.length + 1;
+  return renderSkillFiles(
+    dir,
+    skill.files.map((f) => ({ slug: f.slug, path: f.path.slice(from) })),
+  );
 }
 
 export interface LearnResult {

@@ -2,6 +2,7 @@
 // (a formatted body between two strings): the sink that receives them
 // decides whether to stream them (the CLI) or join them (MCP).
 import { trimTrailingNewlines, type Formatted } from '../kb/content/format.ts';
+import { escapeControls } from '../shared/controls.ts';
 import { quoted } from './text.ts';
 import { headingOf, type TopicLabel } from './topic.ts';
 
@@ -9,12 +10,44 @@ export interface ListingTopic extends TopicLabel {
   description?: string;
 }
 
-/** `learn(topic)` without subjects: the RFD's listing. */
-export function renderListing(t: ListingTopic, available: string[], learned: string[]): string {
+/** A listed subject: its slug, and its description when it has one. */
+export interface Listed {
+  slug: string;
+  description?: string;
+}
+
+/** Characters of a description a listing shows: enough for the first
+ *  sentence or two, where descriptions say what a subject is and when to
+ *  use it (the median description of a public skills collection is about
+ *  200 characters); a longer one ends with an ellipsis. The subject's
+ *  content always has the whole of it. */
+export const DESCRIPTION_CHARS = 240;
+
+/** A description on one line: runs of white space (line breaks included)
+ *  become one space, control characters are escaped, and past `max`
+ *  characters it is cut (at a space when one is near) and ends with `…`. */
+export function oneLine(text: string, max = DESCRIPTION_CHARS): string {
+  const flat = escapeControls(text.replace(/[\s\u0085\u2028\u2029]+/g, ' ').trim());
+  const chars = Array.from(flat);
+  if (chars.length <= max) return flat;
+  let cut = chars.slice(0, max - 1).join('');
+  const space = cut.lastIndexOf(' ');
+  if (space >= max * 0.8) cut = cut.slice(0, space);
+  return `${cut.trimEnd()}…`;
+}
+
+/** One listing line's text: `slug`, or `slug: description`. */
+function listedLine(s: Listed): string {
+  return s.description === undefined ? s.slug : `${s.slug}: ${oneLine(s.description)}`;
+}
+
+/** `learn(topic)` without subjects: the RFD's listing, with each
+ *  subject's description when it has one. */
+export function renderListing(t: ListingTopic, available: readonly Listed[], learned: string[]): string {
   const parts = [`# Topic: ${headingOf(t)}`];
   if (t.description?.trim()) parts.push(t.description.trim());
   parts.push('## Available subjects:');
-  parts.push(available.length > 0 ? bullets(available) : '(none)');
+  parts.push(available.length > 0 ? bullets(available.map(listedLine)) : '(none)');
   parts.push('Use the `learn` tool with the `subjects` argument to learn specific subjects.');
   if (learned.length > 0) {
     parts.push('## Already learned (in system prompt):');
@@ -68,14 +101,38 @@ export type Chunk = string | Uint8Array;
 /** `prefix`, then a `<subject "slug">` block: tag, content, closing tag
  *  (README, "Results"). Its head, body and tail are the three chunks to
  *  write in order; `formattedText` joins them. */
-export function subjectBlock(prefix: string, slug: string, content: Formatted): Formatted {
+export function subjectBlock(prefix: string, slug: string, content: Formatted, after = ''): Formatted {
   const t = trimTrailingNewlines(content);
-  return { head: `${prefix}<subject ${quoted(slug)}>\n${t.head}`, body: t.body, tail: `${t.tail}\n</subject>` };
+  return { head: `${prefix}<subject ${quoted(slug)}>\n${t.head}`, body: t.body, tail: `${t.tail}\n${after}</subject>` };
+}
+
+/** A skill's bundled file: its slug and its path in the skill directory. */
+export interface BundledFile {
+  slug: string;
+  path: string;
+}
+
+/** Bundled files a loaded skill names, at most. */
+export const MAX_BUNDLED_SHOWN = 100;
+
+/** What follows a loaded skill's SKILL.md: where the skill lives and its
+ *  bundled files, so the model can read its references and run its
+ *  scripts. `dir` is workspace-relative. Ends with a newline. */
+export function renderSkillFiles(dir: string, files: readonly BundledFile[]): string {
+  const lines = ['', `Skill directory: ${escapeControls(dir)}`];
+  if (files.length === 0) {
+    lines.push('Bundled files: (none)');
+  } else {
+    lines.push('Bundled files (load one with `learn` by its exact slug; paths are relative to the skill directory):');
+    for (const f of files.slice(0, MAX_BUNDLED_SHOWN)) lines.push(`- ${escapeControls(f.slug)} (${escapeControls(f.path)})`);
+    if (files.length > MAX_BUNDLED_SHOWN) lines.push(`- … and ${files.length - MAX_BUNDLED_SHOWN} more`);
+  }
+  return `${lines.join('\n')}\n`;
 }
 
 /** A subject's content alone, ending with exactly one newline (a raw
  *  result; README, "Results" and "Files"). */
-export function rawContent(content: Formatted): Formatted {
+export function rawContent(content: Formatted, after = ''): Formatted {
   const t = trimTrailingNewlines(content);
-  return { head: t.head, body: t.body, tail: `${t.tail}\n` };
+  return { head: t.head, body: t.body, tail: `${t.tail}\n${after}` };
 }

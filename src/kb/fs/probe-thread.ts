@@ -15,15 +15,18 @@
 // thread was measured slower, as the two threads and the engine's compiler
 // threads then compete for the two cores.)
 
-import { PROBED, sniffFile, type Probe, type ProbeFeed, type ProbeKind, type ProbeResult } from './probe.ts';
+import { PROBED, sniff, textWithFront, type Probe, type ProbeFeed, type ProbeResult } from './probe.ts';
 
 // --- The protocol the two threads share (probe-worker.ts imports it) -----
 //
 // A job is a list of files. Both threads take files from the front of the
 // list by an atomic counter, a chunk at a time, so either can probe any
 // file and none is probed twice. Each file's result is one byte in shared
-// memory: the kind. (Facts beyond the kind will need a second shared
-// region, written by the thread that probed the file.)
+// memory: the kind. A text file's frontmatter (probe.ts) goes into a second
+// shared region, written by the thread that probed the file: its bytes at
+// an offset taken by an atomic counter, the offset and length in two words
+// per file. When the region is full, the file's code says so and the main
+// thread probes that file again (a rare second read of its head).
 
 /** Indices into a job's control words (an Int32Array over shared memory). */
 export const NEXT = 0; // the first file nobody has taken yet
@@ -38,13 +41,67 @@ export const SNIFF_CHUNK = 16;
 export const SNIFF_TEXT = 1;
 export const SNIFF_BINARY = 2;
 export const SNIFF_ERROR = 3;
+/** Text with frontmatter, in the frontmatter region. */
+export const SNIFF_FRONT = 4;
+/** Text whose frontmatter is not closed within the head. */
+export const SNIFF_UNCLOSED = 5;
+/** Text with frontmatter that did not fit the region: probe again. */
+export const SNIFF_AGAIN = 6;
 
-export function sniffCode(r: ProbeKind): number {
-  return r === 'text' ? SNIFF_TEXT : r === 'binary' ? SNIFF_BINARY : SNIFF_ERROR;
+/** The shared region for frontmatter: word 0 is the next free byte, then
+ *  an offset and a length per file; the bytes follow. */
+export interface FrontRegion {
+  words: Int32Array;
+  bytes: Uint8Array;
 }
 
-export function probeResultOf(code: number): ProbeResult {
-  return PROBED[code === SNIFF_TEXT ? 'text' : code === SNIFF_BINARY ? 'binary' : 'error'];
+/** Bytes of frontmatter room per file in a job (more is probed again). */
+const FRONT_BYTES_PER_FILE = 512;
+const FRONT_BYTES_MIN = 64 * 1024;
+
+export function frontRegion(files: number, shared?: SharedArrayBuffer): { shared: SharedArrayBuffer; region: FrontRegion } {
+  const wordBytes = (1 + 2 * files) * 4;
+  shared ??= new SharedArrayBuffer(wordBytes + FRONT_BYTES_MIN + FRONT_BYTES_PER_FILE * files);
+  return { shared, region: { words: new Int32Array(shared, 0, 1 + 2 * files), bytes: new Uint8Array(shared, wordBytes) } };
+}
+
+const encoder = new TextEncoder();
+const decoder = new TextDecoder();
+
+/** File `i`'s probe result as a code (and its frontmatter in `region`). */
+export function sniffCode(r: ProbeResult, i = 0, region?: FrontRegion): number {
+  if (r.kind !== 'text') return r.kind === 'binary' ? SNIFF_BINARY : SNIFF_ERROR;
+  if (r.front === undefined) return SNIFF_TEXT;
+  if (r.front === null) return SNIFF_UNCLOSED;
+  if (region === undefined) return SNIFF_AGAIN;
+  const bytes = encoder.encode(r.front);
+  const at = Atomics.add(region.words, 0, bytes.length);
+  if (at + bytes.length > region.bytes.length) return SNIFF_AGAIN;
+  region.bytes.set(bytes, at);
+  region.words[1 + 2 * i] = at;
+  region.words[2 + 2 * i] = bytes.length;
+  return SNIFF_FRONT;
+}
+
+/** File `i`'s probe result from its code (SNIFF_AGAIN: probed again). */
+export function probeResultOf(code: number, i = 0, region?: FrontRegion, path?: string): ProbeResult {
+  switch (code) {
+    case SNIFF_TEXT:
+      return PROBED.text;
+    case SNIFF_BINARY:
+      return PROBED.binary;
+    case SNIFF_FRONT: {
+      if (region === undefined) return PROBED.text;
+      const at = region.words[1 + 2 * i];
+      return textWithFront(decoder.decode(region.bytes.subarray(at, at + region.words[2 + 2 * i])));
+    }
+    case SNIFF_UNCLOSED:
+      return textWithFront(null);
+    case SNIFF_AGAIN:
+      return path === undefined ? PROBED.text : sniff(path);
+    default:
+      return PROBED.error;
+  }
 }
 
 export interface SniffJob {
@@ -54,6 +111,8 @@ export interface SniffJob {
   paths: string;
   /** Control words, then one result byte per file. */
   shared: SharedArrayBuffer;
+  /** The frontmatter region (FrontRegion). */
+  front: SharedArrayBuffer;
 }
 
 export const PATH_SEPARATOR = '\0';
@@ -61,7 +120,7 @@ export const PATH_SEPARATOR = '\0';
 /** One thread's share of a job: takes chunks of files until none is left
  *  (or the job is stopped), sniffs them, and counts them done. Both threads
  *  run it on the same list. Returns how many files this thread sniffed. */
-export function sniffShare(paths: readonly string[], control: Int32Array, results: Uint8Array): number {
+export function sniffShare(paths: readonly string[], control: Int32Array, results: Uint8Array, region: FrontRegion): number {
   const n = paths.length;
   let mine = 0;
   for (;;) {
@@ -69,7 +128,7 @@ export function sniffShare(paths: readonly string[], control: Int32Array, result
     const from = Atomics.add(control, NEXT, SNIFF_CHUNK);
     if (from >= n) return mine;
     const to = Math.min(from + SNIFF_CHUNK, n);
-    for (let i = from; i < to; i++) results[i] = sniffCode(sniffFile(paths[i]));
+    for (let i = from; i < to; i++) results[i] = sniffCode(sniff(paths[i]), i, region);
     Atomics.add(control, DONE, to - from);
     Atomics.notify(control, DONE);
     mine += to - from;
@@ -104,6 +163,8 @@ export interface ReaderThread extends Probe {
 interface SniffBatch {
   paths: readonly string[];
   shared: SharedArrayBuffer;
+  front: SharedArrayBuffer;
+  region: FrontRegion;
   control: Int32Array;
   results: Uint8Array;
   /** Posted to the reader thread. */
@@ -112,20 +173,29 @@ interface SniffBatch {
 
 function sniffBatch(paths: readonly string[]): SniffBatch {
   const shared = new SharedArrayBuffer(CONTROL_WORDS * 4 + paths.length);
-  return { paths, shared, control: new Int32Array(shared, 0, CONTROL_WORDS), results: new Uint8Array(shared, CONTROL_WORDS * 4, paths.length), posted: false };
+  const front = frontRegion(paths.length);
+  return {
+    paths,
+    shared,
+    front: front.shared,
+    region: front.region,
+    control: new Int32Array(shared, 0, CONTROL_WORDS),
+    results: new Uint8Array(shared, CONTROL_WORDS * 4, paths.length),
+    posted: false,
+  };
 }
 
 /** The main thread's share of a batch: whatever nobody has taken yet.
  *  Returns how many files that was. */
 function sniffHere(batch: SniffBatch): number {
-  return sniffShare(batch.paths, batch.control, batch.results);
+  return sniffShare(batch.paths, batch.control, batch.results, batch.region);
 }
 
 /** Waits for the files the reader thread took; should it stall, sniffs
  *  what is missing here. Returns how many files that was. */
 function awaitBatch(batch: SniffBatch): number {
   if (!batch.posted) return 0;
-  const { paths, control, results } = batch;
+  const { paths, control, results, region } = batch;
   const n = paths.length;
   const until = Date.now() + STALL_MS;
   for (let done = Atomics.load(control, DONE); done < n; done = Atomics.load(control, DONE)) {
@@ -134,7 +204,7 @@ function awaitBatch(batch: SniffBatch): number {
       let here = 0;
       for (let i = 0; i < n; i++) {
         if (Atomics.load(results, i) !== 0) continue;
-        results[i] = sniffCode(sniffFile(paths[i]));
+        results[i] = sniffCode(sniff(paths[i]), i, region);
         here++;
       }
       return here;
@@ -142,6 +212,13 @@ function awaitBatch(batch: SniffBatch): number {
     Atomics.wait(control, DONE, done, 50);
   }
   return 0;
+}
+
+/** A finished batch's results, in order. */
+function resultsOf(batch: SniffBatch): ProbeResult[] {
+  const out: ProbeResult[] = new Array(batch.paths.length);
+  for (let i = 0; i < out.length; i++) out[i] = probeResultOf(batch.results[i], i, batch.region, batch.paths[i]);
+  return out;
 }
 
 /** Files per batch of a sniff feed. */
@@ -182,7 +259,7 @@ export function readerThread(url: string, minFiles = MIN_PARALLEL_FILES): Reader
     }
   };
   const postBatch = (batch: SniffBatch, size = batch.paths.length): void => {
-    batch.posted = post({ kind: 'sniff', paths: batch.paths.join(PATH_SEPARATOR), shared: batch.shared }, size);
+    batch.posted = post({ kind: 'sniff', paths: batch.paths.join(PATH_SEPARATOR), shared: batch.shared, front: batch.front }, size);
   };
   let files = 0;
   let byMain = 0;
@@ -201,7 +278,7 @@ export function readerThread(url: string, minFiles = MIN_PARALLEL_FILES): Reader
       const batch = sniffBatch(paths);
       postBatch(batch);
       complete([batch]);
-      return Array.from(batch.results, probeResultOf);
+      return resultsOf(batch);
     },
 
     feed() {
@@ -224,7 +301,7 @@ export function readerThread(url: string, minFiles = MIN_PARALLEL_FILES): Reader
           pending = [];
           complete(batches);
           const out: ProbeResult[] = [];
-          for (const batch of batches) for (const code of batch.results) out.push(probeResultOf(code));
+          for (const batch of batches) for (const r of resultsOf(batch)) out.push(r);
           return out;
         },
       };

@@ -2,11 +2,12 @@
 // the main thread does the same from the same list, taking chunks of files
 // by the job's atomic counter, so the two never probe one file twice.
 
-import { CONTROL_WORDS, PATH_SEPARATOR, sniffShare, type SniffJob } from './probe-thread.ts';
+import { CONTROL_WORDS, frontRegion, PATH_SEPARATOR, sniffShare, type SniffJob } from './probe-thread.ts';
 
 function sniffJob(job: SniffJob): void {
   const paths = job.paths.split(PATH_SEPARATOR);
-  sniffShare(paths, new Int32Array(job.shared, 0, CONTROL_WORDS), new Uint8Array(job.shared, CONTROL_WORDS * 4, paths.length));
+  const { region } = frontRegion(paths.length, job.front);
+  sniffShare(paths, new Int32Array(job.shared, 0, CONTROL_WORDS), new Uint8Array(job.shared, CONTROL_WORDS * 4, paths.length), region);
 }
 
 self.onmessage = (event: MessageEvent<SniffJob>) => {

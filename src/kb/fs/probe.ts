@@ -25,6 +25,11 @@ export type ProbeKind = 'text' | 'binary' | 'error';
 /** What probing a file found. */
 export interface ProbeResult {
   readonly kind: ProbeKind;
+  /** A text file that starts with YAML frontmatter (a `---` line, ...,
+   *  a `---` or `...` line): the text between the fences; `null` when the
+   *  closing fence is not within the head (malformed, or longer than the
+   *  head: either way no description). Absent without frontmatter. */
+  readonly front?: string | null;
 }
 
 /** The results of today's probe, shared (a probe finds nothing per file
@@ -58,7 +63,12 @@ export const probeHere: Probe = {
 
 /** Probes one file. */
 export function probeFile(abs: string): ProbeResult {
-  return PROBED[sniffFile(abs)];
+  return sniff(abs);
+}
+
+/** A text file with frontmatter `front` (see ProbeResult.front). */
+export function textWithFront(front: string | null): ProbeResult {
+  return { kind: 'text', front };
 }
 
 export const SNIFF_BYTES = 8192;
@@ -101,13 +111,61 @@ export function isBinaryHead(bytes: Uint8Array, length: number = bytes.length): 
   return (bytes.length > n ? bytes.subarray(0, n) : bytes).indexOf(0) !== -1;
 }
 
+/** Where frontmatter ends when it is not closed within the head. */
+export const UNCLOSED = -1;
+
+/**
+ * Finds YAML frontmatter at the start of a text file's first `n` bytes
+ * (`whole`: they are the whole file). Frontmatter is an opening line `---`
+ * (after an optional UTF-8 byte-order mark), then lines, then a closing
+ * line `---` or `...`; trailing spaces and tabs are allowed on both fences,
+ * line ends may be CRLF. Returns [start, end) of the text between the
+ * fences, `UNCLOSED` when the opening fence has no closing one within the
+ * head, or undefined when the file does not start with frontmatter.
+ */
+export function frontmatterSpan(bytes: Uint8Array, n: number, whole: boolean): [number, number] | typeof UNCLOSED | undefined {
+  let i = n >= 3 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? 3 : 0;
+  if (n < i + 4 || bytes[i] !== 0x2d || bytes[i + 1] !== 0x2d || bytes[i + 2] !== 0x2d) return undefined;
+  i = lineEnd(bytes, n, i + 3);
+  if (i < 0) return undefined; // `---x...`: not a fence
+  const start = i;
+  while (i < n) {
+    const c = bytes[i];
+    if ((c === 0x2d || c === 0x2e) && i + 2 < n && bytes[i + 1] === c && bytes[i + 2] === c) {
+      const end = lineEnd(bytes, n, i + 3);
+      if (end >= 0 || (whole && end === -2)) return [start, i];
+    }
+    const nl = bytes.indexOf(0x0a, i);
+    if (nl < 0 || nl >= n) break;
+    i = nl + 1;
+  }
+  return UNCLOSED;
+}
+
+/** After a fence at `i`: spaces or tabs, then a line end. Returns the
+ *  index after the line end, -2 at the end of the bytes, -1 otherwise. */
+function lineEnd(bytes: Uint8Array, n: number, i: number): number {
+  while (i < n && (bytes[i] === 0x20 || bytes[i] === 0x09)) i++;
+  if (i >= n) return -2;
+  if (bytes[i] === 0x0a) return i + 1;
+  if (bytes[i] === 0x0d && i + 1 < n && bytes[i + 1] === 0x0a) return i + 2;
+  return -1;
+}
+
+const utf8 = new TextDecoder();
+
 /** Sniffs a file: 'text', 'binary', or 'error' when it cannot be read. */
 export function sniffFile(abs: string): ProbeKind {
+  return sniff(abs).kind;
+}
+
+/** Probes a file: its kind, and for a text file its frontmatter. */
+export function sniff(abs: string): ProbeResult {
   let fd: number;
   try {
     fd = openSync(abs, OPEN_FLAGS);
   } catch {
-    return 'error';
+    return PROBED.error;
   }
   try {
     // One read. A regular file reads short only at its end, so a short
@@ -116,9 +174,12 @@ export function sniffFile(abs: string): ProbeKind {
     // (Were a read ever cut short by a signal, the file would be judged on
     // fewer bytes; loading it reads fully and still finds it binary.)
     const n = readSync(fd, head, 0, SNIFF_BYTES, null);
-    return isBinaryHead(head, n) ? 'binary' : 'text';
+    if (isBinaryHead(head, n)) return PROBED.binary;
+    const span = frontmatterSpan(head, n, n < SNIFF_BYTES);
+    if (span === undefined) return PROBED.text;
+    return textWithFront(span === UNCLOSED ? null : utf8.decode(head.subarray(span[0], span[1])));
   } catch {
-    return 'error';
+    return PROBED.error;
   } finally {
     closeSync(fd);
   }

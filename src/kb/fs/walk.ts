@@ -12,6 +12,7 @@ import { resolve, sep } from 'node:path';
 import type { Problem } from '../../shared/problem.ts';
 import { compareCodeUnits } from '../../shared/text.ts';
 import { describeFsError as describe, errorCode as codeOf } from './fserror.ts';
+import type { IgnoreRules } from './ignore.ts';
 
 /** What a notice is about. */
 export type NoticeCode =
@@ -117,7 +118,7 @@ export function walk(dir: string): WalkResult {
 /** Walks `dir` recursively, calling `visit` for each regular file (the index
  *  builds its subjects this way, without an intermediate object per file).
  *  Returns the notices. Never throws. */
-export function walkFiles(dir: string, visit: FileVisitor): Notice[] {
+export function walkFiles(dir: string, visit: FileVisitor, rules?: IgnoreRules): Notice[] {
   const notices: Notice[] = [];
   const root = resolve(dir);
 
@@ -163,6 +164,7 @@ export function walkFiles(dir: string, visit: FileVisitor): Notice[] {
       continue;
     }
     if (entries.length > 1) entries.sort((a, b) => compareCodeUnits(a.name, b.name));
+    if (rules !== undefined) rules.enter(frame.abs, frame.rel, frame.parent === null ? null : frame.parent.rel, entries.map((e) => e.name), sep);
 
     const subdirs: Frame[] = [];
     for (const entry of entries) {
@@ -186,11 +188,12 @@ export function walkFiles(dir: string, visit: FileVisitor): Notice[] {
       }
 
       if (isFile) {
-        visit(frame, name, abs, undefined);
+        if (rules === undefined || !rules.skip(frame.rel, name, false)) visit(frame, name, abs, undefined);
         continue;
       }
       const rel = relOf(frame, name);
       if (isDir) {
+        if (rules !== undefined && rules.skip(frame.rel, name, true)) continue;
         subdirs.push({ abs, rel, real: frame.real + sep + name, parent: frame });
         continue;
       }
@@ -214,6 +217,7 @@ export function walkFiles(dir: string, visit: FileVisitor): Notice[] {
         }
         continue;
       }
+      if (rules !== undefined && (target.isFile() || target.isDirectory()) && rules.skip(frame.rel, name, target.isDirectory())) continue;
       if (target.isFile()) {
         visit(frame, name, abs, target.size);
       } else if (target.isDirectory()) {

@@ -15,7 +15,7 @@
 //   the budget ran out.
 
 import { Budget, PatternTooExpensive, type CompiledPattern } from '../../glob/index.ts';
-import type { Match, PatternResult, Subject } from './types.ts';
+import type { Alias, Match, PatternResult, Subject } from './types.ts';
 import { compareCodeUnits } from '../../shared/text.ts';
 
 export type { Match, PatternResult } from './types.ts';
@@ -41,9 +41,30 @@ export function findBySlug(subjects: readonly Subject[], slug: string): Subject 
   return undefined;
 }
 
+/** The subject an exact name selects: the subject with that slug, else
+ *  the file an alias names (a colliding file's slug plus extension, a
+ *  skill's `<dir>/SKILL`); none when that slug is disabled. */
+export function findExact(
+  subjects: readonly Subject[],
+  slug: string,
+  disabled: ReadonlySet<string>,
+  aliases?: ReadonlyMap<string, Alias>,
+): Subject | undefined {
+  const subject = findBySlug(subjects, slug);
+  if (subject !== undefined) return disabled.has(subject.slug) ? undefined : subject;
+  const alias = aliases?.get(slug);
+  if (alias === undefined || disabled.has(alias.of) || disabled.has(slug)) return undefined;
+  return alias.subject;
+}
+
 /** Resolves compiled `patterns` (glob/index.ts `compilePatterns`) against
  *  `subjects`, which must be in slug order (`SubjectIndex.subjects` is). */
-export function resolvePatterns(subjects: readonly Subject[], patterns: readonly CompiledPattern[], disabled: ReadonlySet<string>): Resolution {
+export function resolvePatterns(
+  subjects: readonly Subject[],
+  patterns: readonly CompiledPattern[],
+  disabled: ReadonlySet<string>,
+  aliases?: ReadonlyMap<string, Alias>,
+): Resolution {
   const bySlug = new Map<string, Match>();
   const perPattern: PatternResult[] = [];
   const budget = new Budget();
@@ -62,8 +83,8 @@ export function resolvePatterns(subjects: readonly Subject[], patterns: readonly
     }
     const selected: Match[] = [];
     if (c.kind === 'exact') {
-      const subject = findBySlug(subjects, c.pattern);
-      if (subject !== undefined && !disabled.has(subject.slug)) selected.push({ subject, exact: true });
+      const subject = findExact(subjects, c.pattern, disabled, aliases);
+      if (subject !== undefined) selected.push({ subject, exact: true });
     } else {
       const isMatch = c.test!;
       try {

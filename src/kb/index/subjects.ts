@@ -7,8 +7,9 @@
 // not-yet-optimised code, so the per-file work is kept to a few string
 // operations and one object.
 
+import { IgnoreRules } from '../fs/ignore.ts';
 import { notice, type Notice } from '../fs/walk.ts';
-import type { Subject, SubjectIndex } from './types.ts';
+import type { Alias, SkillInfo, Subject, SubjectIndex } from './types.ts';
 import { compareCodeUnits } from '../../shared/text.ts';
 import { describePath } from './slug.ts';
 import { statSize, walkFiles, type WalkDir } from '../fs/walk.ts';
@@ -22,6 +23,8 @@ class IndexedSubject implements Subject {
   readonly hidden: boolean;
   readonly ext: string;
   #size: number | undefined;
+  skill?: SkillInfo;
+  bundled?: boolean;
 
   constructor(path: string, abs: string, slug: string, hidden: boolean, ext: string, size: number | undefined) {
     this.path = path;
@@ -36,15 +39,45 @@ class IndexedSubject implements Subject {
     return (this.#size ??= statSize(this.abs));
   }
 
+  /** The same file under another name (an alias). */
+  renamed(slug: string): IndexedSubject {
+    const s = new IndexedSubject(this.path, this.abs, slug, this.hidden, this.ext, this.#size);
+    if (this.skill) s.skill = this.skill;
+    if (this.bundled) s.bundled = true;
+    return s;
+  }
+
+  /** This SKILL.md as its skill's subject. */
+  asSkill(slug: string, skill: SkillInfo): IndexedSubject {
+    const s = this.renamed(slug);
+    s.skill = skill;
+    return s;
+  }
+
+  /** This file as one of a skill's bundled files: never listed, never
+   *  matched by a glob (hidden), loadable by exact slug. */
+  asBundled(): IndexedSubject {
+    const s = new IndexedSubject(this.path, this.abs, this.slug, true, this.ext, this.#size);
+    s.bundled = true;
+    return s;
+  }
+
   toJSON(): Record<string, unknown> {
     return { path: this.path, abs: this.abs, slug: this.slug, hidden: this.hidden, ext: this.ext, size: this.size };
   }
 }
 
+/** Extensions loaded as they are (README, "Files"): a collision prefers
+ *  them over structured or generated formats. */
+const PASS_THROUGH = new Set(['md', 'txt', 'text', '']);
+
 /** `a` should win a slug collision against `b`: the non-hidden file wins,
- *  then the lexicographically (code-unit) first path. */
+ *  then a pass-through format (.md, .txt, .text, none), then the
+ *  lexicographically (code-unit) first path. */
 function beats(a: Subject, b: Subject): boolean {
   if (a.hidden !== b.hidden) return !a.hidden;
+  const pa = PASS_THROUGH.has(a.ext);
+  if (pa !== PASS_THROUGH.has(b.ext)) return pa;
   return compareCodeUnits(a.path, b.path) < 0;
 }
 
@@ -52,42 +85,75 @@ function beats(a: Subject, b: Subject): boolean {
  *  whether it is hidden (collisions are not resolved yet). */
 export type FileFound = (abs: string, slug: string, hidden: boolean) => void;
 
+/** The file that makes a directory an Agent Skill. */
+export const SKILL_FILE = 'SKILL.md';
+
 /** Walks `dir` and indexes its regular files by slug. Never throws: problems
- *  (missing directory, dangling links, loops, collisions...) are notices. */
+ *  (missing directory, dangling links, loops, collisions...) are notices.
+ *  Files left out by `.gitignore`, `.kbignore` or the built-in defaults
+ *  (kb/fs/ignore.ts) are not subjects at all. */
 export function indexSubjects(dir: string, found?: FileFound): SubjectIndex {
-  const bySlug = new Map<string, Subject | Subject[]>();
+  const all: IndexedSubject[] = [];
+  // Directories holding SKILL.md, relative ('' never: a SKILL.md at the
+  // root of a topic is an ordinary subject).
+  let skillDirs: Set<string> | undefined;
   // Per directory: the path prefix, the slug prefix, hidden-ness.
   let last: WalkDir | null = null;
   let pathPrefix = '';
   let slugPrefix = '';
   let dirHidden = false;
-  const walkNotices = walkFiles(dir, (d, name, abs, size) => {
-    if (d !== last) {
-      last = d;
-      pathPrefix = d.rel === '' ? '' : d.rel + '/';
-      dirHidden = pathPrefix.startsWith('.') || pathPrefix.includes('/.');
-      slugPrefix = dirHidden ? pathPrefix.split('/').map(dropLeadingDot).join('/') : pathPrefix;
-    }
-    // The last component: a leading `.` marks it hidden and is dropped; the
-    // extension follows the last `.` of the rest, unless that `.` is the
-    // rest's first character (slug.ts).
-    const lead = name.charCodeAt(0) === 46 ? 1 : 0;
-    const dot = name.lastIndexOf('.');
-    const s =
-      dot > lead
-        ? new IndexedSubject(pathPrefix + name, abs, slugPrefix + name.slice(lead, dot), dirHidden || lead === 1, name.slice(dot + 1).toLowerCase(), size)
-        : new IndexedSubject(pathPrefix + name, abs, slugPrefix + (lead ? name.slice(1) : name), dirHidden || lead === 1, '', size);
-    if (found !== undefined) found(abs, s.slug, s.hidden);
+  // Inside a skill found so far: its files need no probing for a listing.
+  let inSkill = false;
+  const rules = new IgnoreRules();
+  const walkNotices = walkFiles(
+    dir,
+    (d, name, abs, size) => {
+      if (d !== last) {
+        last = d;
+        pathPrefix = d.rel === '' ? '' : d.rel + '/';
+        dirHidden = pathPrefix.startsWith('.') || pathPrefix.includes('/.');
+        slugPrefix = dirHidden ? pathPrefix.split('/').map(dropLeadingDot).join('/') : pathPrefix;
+        inSkill = skillDirs !== undefined && underSkill(d.rel, skillDirs);
+      }
+      if (name === SKILL_FILE && d.rel !== '') {
+        (skillDirs ??= new Set()).add(d.rel);
+        inSkill = true;
+      }
+      // The last component: a leading `.` marks it hidden and is dropped; the
+      // extension follows the last `.` of the rest, unless that `.` is the
+      // rest's first character (slug.ts).
+      const lead = name.charCodeAt(0) === 46 ? 1 : 0;
+      const dot = name.lastIndexOf('.');
+      const s =
+        dot > lead
+          ? new IndexedSubject(pathPrefix + name, abs, slugPrefix + name.slice(lead, dot), dirHidden || lead === 1, name.slice(dot + 1).toLowerCase(), size)
+          : new IndexedSubject(pathPrefix + name, abs, slugPrefix + (lead ? name.slice(1) : name), dirHidden || lead === 1, '', size);
+      if (found !== undefined) {
+        // A skill's SKILL.md is probed under the skill's slug.
+        const skill = name === SKILL_FILE && d.rel !== '';
+        found(abs, skill ? slugPrefix.slice(0, -1) : s.slug, s.hidden || (inSkill && !skill));
+      }
+      all.push(s);
+    },
+    rules,
+  );
+  const aliases = new Map<string, Alias>();
+  if (skillDirs !== undefined) gatherSkills(all, skillDirs, aliases);
+  const bySlug = new Map<string, IndexedSubject | IndexedSubject[]>();
+  for (const s of all) {
     const seen = bySlug.get(s.slug);
     if (seen === undefined) bySlug.set(s.slug, s);
     else if (Array.isArray(seen)) seen.push(s);
     else bySlug.set(s.slug, [seen, s]);
-  });
+  }
   // The slugs in code-unit order (the built-in string sort, as
   // compareCodeUnits, without a comparator call per comparison).
   const slugs = [...bySlug.keys()].sort();
   const subjects: Subject[] = new Array(slugs.length);
   const notices: Notice[] = walkNotices;
+  for (const path of rules.unread) {
+    notices.push(notice('unreadable', path, `cannot read ${path} (not a regular file, too large, or unreadable); its rules are not applied`));
+  }
   for (let i = 0; i < slugs.length; i++) {
     const entry = bySlug.get(slugs[i])!;
     if (!Array.isArray(entry)) {
@@ -97,18 +163,75 @@ export function indexSubjects(dir: string, found?: FileFound): SubjectIndex {
     let winner = entry[0];
     for (const s of entry) if (beats(s, winner)) winner = s;
     subjects[i] = winner;
+    // Every file of the group stays loadable by its slug plus its
+    // extension as written (`listing-01-01/Cargo.toml`).
+    for (const s of entry) {
+      const alias = withExtension(s);
+      if (alias !== s.slug && !aliases.has(alias)) aliases.set(alias, { subject: s.renamed(alias), of: s.slug });
+    }
     const losers = entry.filter((s) => s !== winner).sort((a, b) => compareCodeUnits(a.path, b.path));
     for (const loser of losers) {
       notices.push(
         notice(
           'slug-collision',
           loser.path,
-          `slug "${winner.slug}" is used by both ${winner.path} and ${loser.path}; ${winner.path} is used, ${loser.path} is ignored`,
+          `slug "${winner.slug}" is used by both ${winner.path} and ${loser.path}; "${winner.slug}" loads ${winner.path}, "${withExtension(loser)}" loads ${loser.path}`,
         ),
       );
     }
   }
-  return { dir, subjects, notices };
+  // An alias that is some subject's slug names that subject.
+  for (const name of aliases.keys()) if (bySlug.has(name)) aliases.delete(name);
+  return { dir, subjects, notices, ignored: rules.ignored, aliases };
+}
+
+/** `rel` is one of `dirs` or below one. */
+function underSkill(rel: string, dirs: ReadonlySet<string>): boolean {
+  if (dirs.has(rel)) return true;
+  for (let i = rel.indexOf('/'); i >= 0; i = rel.indexOf('/', i + 1)) if (dirs.has(rel.slice(0, i))) return true;
+  return false;
+}
+
+/** A subject's slug plus its extension as the file name writes it. */
+function withExtension(s: Subject): string {
+  const name = s.path.slice(s.path.lastIndexOf('/') + 1);
+  const lead = name.charCodeAt(0) === 46 ? 1 : 0;
+  const dot = name.lastIndexOf('.');
+  return dot > lead ? `${s.slug}${name.slice(dot)}` : s.slug;
+}
+
+/** Turns each outermost directory holding SKILL.md into one subject (slug:
+ *  the directory's slug; content: SKILL.md) and the other files below it
+ *  into its bundled files: hidden from listings and globs, loadable by
+ *  exact slug. SKILL.md itself stays loadable as `<dir>/SKILL`. */
+function gatherSkills(all: IndexedSubject[], dirs: Set<string>, aliases: Map<string, Alias>): void {
+  // Outermost only: a SKILL.md below a skill is one of its files.
+  const outer = [...dirs].filter((d) => {
+    for (let i = d.indexOf('/'); i >= 0; i = d.indexOf('/', i + 1)) if (dirs.has(d.slice(0, i))) return false;
+    return true;
+  });
+  const skills = new Map<string, SkillInfo>();
+  for (const d of outer) skills.set(d, { dir: d, files: [] });
+  const skillOf = (path: string): SkillInfo | undefined => {
+    for (let i = path.lastIndexOf('/'); i > 0; i = path.lastIndexOf('/', i - 1)) {
+      const found = skills.get(path.slice(0, i));
+      if (found !== undefined) return found;
+    }
+    return undefined;
+  };
+  for (let i = 0; i < all.length; i++) {
+    const s = all[i];
+    const skill = skillOf(s.path);
+    if (skill === undefined) continue;
+    if (s.path === `${skill.dir}/${SKILL_FILE}`) {
+      const slug = s.slug.slice(0, s.slug.lastIndexOf('/'));
+      aliases.set(s.slug, { subject: s, of: slug });
+      all[i] = s.asSkill(slug, skill);
+    } else {
+      all[i] = s.asBundled();
+      skill.files.push(all[i]);
+    }
+  }
 }
 
 function dropLeadingDot(component: string): string {

@@ -24,7 +24,32 @@ export interface Subject {
   /** Size in bytes from stat. Stat'ed lazily on first access (the walk
    *  only stats symbolic links); -1 when the file cannot be stat'ed. */
   readonly size: number;
+  /** Set on an Agent Skill: a directory holding SKILL.md, whose subject
+   *  is that file (`path`, `abs`) under the directory's slug. */
+  readonly skill?: SkillInfo;
+  /** One of a skill's bundled files (also `hidden`: never listed, never
+   *  matched by a glob, loadable by exact slug). */
+  readonly bundled?: boolean;
 }
+
+/** An Agent Skill's directory and its bundled files. */
+export interface SkillInfo {
+  /** Relative to the subjects directory, `/`-separated. */
+  readonly dir: string;
+  /** Every other file below the directory, in walk order. */
+  readonly files: Subject[];
+}
+
+/** Another exact name for a subject: a colliding file's slug plus its
+ *  extension (`listing-01-01/Cargo.toml`), or a skill's `<dir>/SKILL`. */
+export interface Alias {
+  /** The file, under the alias as its slug. */
+  readonly subject: Subject;
+  /** The slug the file has otherwise (a disabled one disables the alias). */
+  readonly of: string;
+}
+
+export type { Ignored } from '../fs/ignore.ts';
 
 /** A topic directory walked and indexed: unique slugs, sorted by code units. */
 export interface SubjectIndex {
@@ -34,6 +59,10 @@ export interface SubjectIndex {
   subjects: Subject[];
   /** Collisions, dangling links, loops, unreadable entries... */
   notices: Notice[];
+  /** What `.gitignore`, `.kbignore` and the built-in defaults left out. */
+  ignored: readonly import('../fs/ignore.ts').Ignored[];
+  /** Exact names beside the slugs (see Alias); none is a slug. */
+  aliases: ReadonlyMap<string, Alias>;
 }
 
 /** A subject selected by a pattern. */

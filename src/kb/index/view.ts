@@ -14,7 +14,7 @@ import { CONTROL, escapeControls } from '../../shared/controls.ts';
 import { formatContent } from '../content/format.ts';
 import { PROBED, probeHere, type Probe, type ProbeKind, type ProbeResult } from '../fs/probe.ts';
 import { readBody } from '../fs/read.ts';
-import { findBySlug, resolvePatterns } from './resolve.ts';
+import { findExact, resolvePatterns } from './resolve.ts';
 import { indexSubjects, type FileFound } from './subjects.ts';
 import { notice, type Notice } from '../fs/walk.ts';
 import type { LoadItem, Match, PatternResult, Subject, SubjectIndex } from './types.ts';
@@ -108,7 +108,7 @@ export function openTopic(topic: TopicSpec, opts: OpenOptions = {}): TopicView {
         };
   const index = sanitize(indexSubjects(topic.subjectsDir, found));
   const disabled = new Set(topic.disabled);
-  const { matches, perPattern } = resolvePatterns(index.subjects, opts.learned ?? [], disabled);
+  const { matches, perPattern } = resolvePatterns(index.subjects, opts.learned ?? [], disabled, index.aliases);
   const view: TopicView = {
     topic,
     index,
@@ -229,8 +229,8 @@ function load(view: TopicView, match: Match, as: ReadAs): LoadItem | undefined {
  *  `unreadable`), pre-loaded or not; undefined when no subject, or a
  *  disabled one, has that slug. */
 export function loadExact(view: TopicView, slug: string, as: ReadAs): LoadItem | undefined {
-  const subject = findBySlug(view.index.subjects, slug);
-  if (subject === undefined || view.disabled.has(subject.slug)) return undefined;
+  const subject = findExact(view.index.subjects, slug, view.disabled, view.index.aliases);
+  if (subject === undefined) return undefined;
   return load(view, { subject, exact: true }, as);
 }
 
@@ -260,7 +260,7 @@ export function* loadLearned(view: TopicView): Generator<LoadItem> {
  *    silently unless another pattern names them exactly).
  */
 export function* loadPatterns(view: TopicView, patterns: readonly CompiledPattern[], as: ReadAs): Generator<LoadItem> {
-  const { matches, perPattern } = resolvePatterns(view.index.subjects, patterns, view.disabled);
+  const { matches, perPattern } = resolvePatterns(view.index.subjects, patterns, view.disabled, view.index.aliases);
   const learnedNotes: LoadItem[] = [];
   const binaryNotes: LoadItem[] = [];
   const unreadableNotes: LoadItem[] = [];
@@ -304,6 +304,6 @@ export function isRaw(view: TopicView, patterns: readonly CompiledPattern[]): bo
   if (patterns.length !== 1) return false;
   const c = patterns[0];
   if (c.kind !== 'exact') return false;
-  const subject = findBySlug(view.index.subjects, c.pattern);
-  return subject !== undefined && !view.disabled.has(subject.slug) && !view.learnedSlugs.has(subject.slug);
+  const subject = findExact(view.index.subjects, c.pattern, view.disabled, view.index.aliases);
+  return subject !== undefined && !view.learnedSlugs.has(subject.slug);
 }

@@ -561,13 +561,13 @@ describe('check()', () => {
     });
   });
 
-  test('a slug collision is an error where the second file is', async () => {
+  test('a slug collision is a warning where the second file is', async () => {
     const kb = await open(workspace({ 'c/a.md': 'a', 'c/a.txt': 'a' }, '[kb.topic.collide]\nsubjects = "c"\n'));
     expect(check(kb).diagnostics).toEqual([
       {
-        severity: 'error',
+        severity: 'warning',
         code: 'slug-collision',
-        message: 'topic "collide": slug "a" is used by both a.md and a.txt; a.md is used, a.txt is ignored',
+        message: 'topic "collide": slug "a" is used by both a.md and a.txt; "a" loads a.md, "a.txt" loads a.txt',
         where: 'c/a.txt',
         topic: 'collide',
       },

@@ -6,7 +6,7 @@ import { describe, test, expect } from 'bun:test';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { PROBED, sniffFile, type ProbeResult } from '../../../src/kb/fs/probe.ts';
-import { CONTROL_WORDS, DONE, MIN_PARALLEL_FILES, PATH_SEPARATOR, probeResultOf, readerThread as startReaderThread, type SniffJob } from '../../../src/kb/fs/probe-thread.ts';
+import { CONTROL_WORDS, DONE, frontRegion, MIN_PARALLEL_FILES, PATH_SEPARATOR, probeResultOf, readerThread as startReaderThread, type SniffJob } from '../../../src/kb/fs/probe-thread.ts';
 import { makeTempDir } from '../../support/temp.ts';
 
 /** The reader thread's entry point, as the CLI's entry module names it. */
@@ -132,12 +132,13 @@ describe('the reader thread on its own (src/reader-thread.ts)', () => {
     const control = new Int32Array(shared, 0, CONTROL_WORDS);
     const worker = new Worker(READER_THREAD_URL, { type: 'module' });
     try {
-      worker.postMessage({ kind: 'sniff', paths: paths.join(PATH_SEPARATOR), shared } satisfies SniffJob);
+      const front = frontRegion(paths.length);
+      worker.postMessage({ kind: 'sniff', paths: paths.join(PATH_SEPARATOR), shared, front: front.shared } satisfies SniffJob);
       const until = Date.now() + 20_000;
       while (Atomics.load(control, DONE) < paths.length && Date.now() < until) await Bun.sleep(5);
       expect(Atomics.load(control, DONE)).toBe(paths.length);
       const results = new Uint8Array(shared, CONTROL_WORDS * 4, paths.length);
-      expect(kinds(Array.from(results, probeResultOf))).toEqual(paths.map(sniffFile));
+      expect(kinds(Array.from(results, (code, i) => probeResultOf(code, i, front.region, paths[i])))).toEqual(paths.map(sniffFile));
     } finally {
       worker.terminate();
     }

@@ -96,7 +96,7 @@ describe('probeFile, probeHere and PROBED', () => {
       expect(PROBED[kind]).toEqual({ kind });
       expect(Object.isFrozen(PROBED[kind])).toBe(true);
       // The reader thread's one-byte codes map back to the same objects.
-      expect(probeResultOf(sniffCode(kind))).toBe(PROBED[kind]);
+      expect(probeResultOf(sniffCode(PROBED[kind]))).toBe(PROBED[kind]);
     }
     expect(Object.keys(PROBED).sort()).toEqual(['binary', 'error', 'text']);
   });

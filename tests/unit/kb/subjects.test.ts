@@ -52,7 +52,7 @@ describe('indexSubjects', () => {
     expect(index.subjects.map((s) => s.slug)).toEqual(['B', 'a', 'a-b', 'a/b', 'a_c']);
   });
 
-  test('collision a.md + a.txt: first path wins, notice names both', () => {
+  test('collision a.md + a.txt: both pass through, the first path wins, notice names both', () => {
     const index = indexSubjects(tree({ 'a.txt': 'txt', 'a.md': 'md' }));
     expect(index.subjects.map((s) => s.path)).toEqual(['a.md']);
     expect(index.notices).toHaveLength(1);
@@ -74,10 +74,26 @@ describe('indexSubjects', () => {
     expect(index.subjects.map((s) => s.path)).toEqual(['d/a.md']);
   });
 
-  test('three-way collision: one notice per losing file, deterministic', () => {
+  test('three-way collision: a pass-through format wins over .json; one notice per losing file, deterministic', () => {
     const index = indexSubjects(tree({ 'n.txt': '', '.n.md': '', 'n.json': '', 'other.md': '' }));
-    expect(index.subjects.map((s) => s.path)).toEqual(['n.json', 'other.md']);
-    expect(index.notices.map((n) => n.where)).toEqual(['.n.md', 'n.txt']);
+    expect(index.subjects.map((s) => s.path)).toEqual(['n.txt', 'other.md']);
+    expect(index.notices.map((n) => n.where)).toEqual(['.n.md', 'n.json']);
+  });
+
+  test('collision Cargo.toml + Cargo.lock-like pairs: the pass-through file wins, every file keeps an alias', () => {
+    const index = indexSubjects(tree({ 'l/Cargo.toml': 't', 'l/Cargo.json': 'j', 'l/Cargo': 'none' }));
+    expect(index.subjects.map((s) => s.path)).toEqual(['l/Cargo']);
+    expect([...index.aliases.keys()].sort()).toEqual(['l/Cargo.json', 'l/Cargo.toml']);
+    expect(index.aliases.get('l/Cargo.toml')!.subject.path).toBe('l/Cargo.toml');
+    expect(index.aliases.get('l/Cargo.toml')!.of).toBe('l/Cargo');
+    expect(index.notices.map((n) => n.severity)).toEqual(['warning', 'warning']);
+    expect(index.notices[0].message).toBe('slug "l/Cargo" is used by both l/Cargo and l/Cargo.json; "l/Cargo" loads l/Cargo, "l/Cargo.json" loads l/Cargo.json');
+  });
+
+  test('an alias that is another subject\'s slug names that subject', () => {
+    const index = indexSubjects(tree({ 'a.md': '', 'a.txt': '', 'a.txt.md': 'real' }));
+    expect(index.subjects.map((s) => s.path)).toEqual(['a.md', 'a.txt.md']);
+    expect([...index.aliases.keys()]).toEqual(['a.md']);
   });
 
   test('walk notices are kept (dangling link)', () => {
@@ -96,5 +112,97 @@ describe('indexSubjects', () => {
     const index = indexSubjects(tree({ 'a.md': 'abc' }));
     expect(index.subjects[0].size).toBe(3);
     expect(JSON.parse(JSON.stringify(index.subjects[0])).size).toBe(3);
+  });
+});
+
+describe('indexSubjects: ignore files and defaults', () => {
+  test('node_modules and lockfiles are left out by default, and recorded', () => {
+    const index = indexSubjects(tree({ 'a.md': '', 'yarn.lock': 'x', 'package.json': '{}', 'node_modules/x/readme.md': '', 'sub/Cargo.lock': '' }));
+    expect(index.subjects.map((s) => s.path)).toEqual(['a.md', 'package.json']);
+    expect(index.ignored).toEqual([
+      { path: 'node_modules/', source: 'built-in', rule: 'node_modules/' },
+      { path: 'yarn.lock', source: 'built-in', rule: 'yarn.lock' },
+      { path: 'sub/Cargo.lock', source: 'built-in', rule: 'Cargo.lock' },
+    ]);
+    expect(index.notices).toEqual([]);
+  });
+
+  test('.gitignore and .kbignore rules apply below their directory; the files are never subjects', () => {
+    const index = indexSubjects(
+      tree({
+        '.gitignore': 'build/\n*.log\n',
+        '.kbignore': 'drafts/*\n!drafts/keep.md\n',
+        'a.md': '',
+        'x.log': '',
+        'build/out.md': '',
+        'drafts/wip.md': '',
+        'drafts/keep.md': '',
+        'sub/.kbignore': 'secret.md\n',
+        'sub/secret.md': '',
+        'sub/open.md': '',
+        'secret.md': 'not below sub/',
+      }),
+    );
+    expect(index.subjects.map((s) => s.path)).toEqual(['a.md', 'drafts/keep.md', 'secret.md', 'sub/open.md']);
+    expect(index.ignored.map((i) => [i.path, i.source, i.rule])).toEqual([
+      ['build/', '.gitignore', 'build/'],
+      ['x.log', '.gitignore', '*.log'],
+      ['drafts/wip.md', '.kbignore', 'drafts/*'],
+      ['sub/secret.md', 'sub/.kbignore', 'secret.md'],
+    ]);
+  });
+
+  test('a .kbignore re-includes what a default leaves out', () => {
+    const index = indexSubjects(tree({ '.kbignore': '!yarn.lock\n', 'yarn.lock': 'x', 'go.sum': 'y' }));
+    expect(index.subjects.map((s) => s.path)).toEqual(['yarn.lock']);
+  });
+
+  test('an ignored file collides with nothing', () => {
+    const index = indexSubjects(tree({ '.kbignore': 'a.txt\n', 'a.md': '', 'a.txt': '' }));
+    expect(index.subjects.map((s) => s.path)).toEqual(['a.md']);
+    expect(index.notices).toEqual([]);
+  });
+
+  test('a control file that is not a regular file is noted, not read', () => {
+    const index = indexSubjects(tree({ 'a.md': '', '.kbignore/x': '' }));
+    // A directory named .kbignore: walked as a hidden directory, its rules never read.
+    expect(index.subjects.map((s) => s.path)).toEqual(['a.md', '.kbignore/x']);
+    expect(index.notices.map((n) => n.code)).toEqual(['unreadable']);
+  });
+});
+
+describe('indexSubjects: Agent Skills', () => {
+  const skills = () =>
+    tree({
+      'pdf/SKILL.md': '---\nname: pdf\ndescription: PDFs.\n---\n# PDF\n',
+      'pdf/reference.md': '',
+      'pdf/scripts/fill.py': '',
+      'pdf/LICENSE.txt': '',
+      'pdf/inner/SKILL.md': 'nested: a bundled file',
+      'notes.md': '',
+      'SKILL.md': 'at the root: an ordinary subject',
+    });
+
+  test('a directory holding SKILL.md is one subject; its other files are bundled and hidden', () => {
+    const index = indexSubjects(skills());
+    const rows = index.subjects.map((s) => [s.slug, s.path, s.hidden, Boolean(s.bundled), Boolean(s.skill)]);
+    expect(rows).toEqual([
+      ['SKILL', 'SKILL.md', false, false, false],
+      ['notes', 'notes.md', false, false, false],
+      ['pdf', 'pdf/SKILL.md', false, false, true],
+      ['pdf/LICENSE', 'pdf/LICENSE.txt', true, true, false],
+      ['pdf/inner/SKILL', 'pdf/inner/SKILL.md', true, true, false],
+      ['pdf/reference', 'pdf/reference.md', true, true, false],
+      ['pdf/scripts/fill', 'pdf/scripts/fill.py', true, true, false],
+    ]);
+    const pdf = index.subjects.find((s) => s.slug === 'pdf')!;
+    expect(pdf.skill!.dir).toBe('pdf');
+    expect(pdf.skill!.files.map((f) => f.path).sort()).toEqual(['pdf/LICENSE.txt', 'pdf/inner/SKILL.md', 'pdf/reference.md', 'pdf/scripts/fill.py']);
+  });
+
+  test('SKILL.md stays loadable as <dir>/SKILL', () => {
+    const index = indexSubjects(skills());
+    expect(index.aliases.get('pdf/SKILL')!.subject.path).toBe('pdf/SKILL.md');
+    expect(index.aliases.get('pdf/SKILL')!.of).toBe('pdf');
   });
 });

@@ -1,7 +1,17 @@
 import { describe, expect, test } from 'bun:test';
 import { formatContent, formattedText, type Formatted } from '../../../src/kb/content/format.ts';
 import { renderPrompt, HIDDEN_NOTE } from '../../../src/render/prompt.ts';
-import { rawContent, renderListing, renderNote, renderUnknownTopic, subjectBlock as subjectChunks } from '../../../src/render/learn.ts';
+import {
+  DESCRIPTION_CHARS,
+  MAX_BUNDLED_SHOWN,
+  oneLine,
+  rawContent,
+  renderListing,
+  renderNote,
+  renderSkillFiles,
+  renderUnknownTopic,
+  subjectBlock as subjectChunks,
+} from '../../../src/render/learn.ts';
 import { headingOf, topicLine } from '../../../src/render/topic.ts';
 import { quoted } from '../../../src/render/text.ts';
 import { renderList } from '../../../src/render/list.ts';
@@ -98,12 +108,54 @@ describe('subject blocks and text', () => {
 
 describe('renderListing', () => {
   test('the RFD listing with the already-learned part', () => {
-    expect(renderListing({ id: 'p', title: 'P', description: 'D' }, ['a'], ['b'])).toBe(
+    expect(renderListing({ id: 'p', title: 'P', description: 'D' }, [{ slug: 'a' }], ['b'])).toBe(
       '# Topic: P\n\nD\n\n## Available subjects:\n\n- a\n\nUse the `learn` tool with the `subjects` argument to learn specific subjects.\n\n## Already learned (in system prompt):\n\n- b\n',
     );
   });
   test('no subject left: (none)', () => {
     expect(renderListing({ id: 'p' }, [], [])).toContain('## Available subjects:\n\n(none)\n\n');
+  });
+  test('a description follows its slug on the same line', () => {
+    const text = renderListing({ id: 'p' }, [{ slug: 'a', description: 'What a is.' }, { slug: 'b' }], []);
+    expect(text).toContain('\n- a: What a is.\n- b\n');
+  });
+  test('a description with line breaks and control characters stays on one line', () => {
+    const text = renderListing({ id: 'p' }, [{ slug: 'a', description: 'one\n- FORGED\r\n\u001b[31mred\u0007' }], []);
+    expect(text).toContain('- a: one - FORGED \\u001b[31mred\\u0007\n');
+    expect(text).not.toContain('\n- FORGED');
+  });
+});
+
+describe('oneLine', () => {
+  test('short text is kept whole, white space runs become one space', () => {
+    expect(oneLine('  a\n\n b\tc  ')).toBe('a b c');
+  });
+  test('long text is cut near the limit at a space, with an ellipsis', () => {
+    const words = Array.from({ length: 100 }, (_, i) => `word${i}`).join(' ');
+    const cut = oneLine(words);
+    expect(Array.from(cut).length).toBeLessThanOrEqual(DESCRIPTION_CHARS);
+    expect(Array.from(cut).length).toBeGreaterThan(DESCRIPTION_CHARS * 0.8);
+    expect(cut.endsWith('…')).toBe(true);
+    expect(words.startsWith(cut.slice(0, -1))).toBe(true);
+  });
+  test('never splits a surrogate pair', () => {
+    const cut = oneLine('😀'.repeat(500));
+    expect(cut).toBe(`${'😀'.repeat(DESCRIPTION_CHARS - 1)}…`);
+  });
+});
+
+describe('renderSkillFiles', () => {
+  test('the directory and each bundled file with its slug and path', () => {
+    expect(renderSkillFiles('skills/pdf', [{ slug: 'pdf/scripts/fill', path: 'scripts/fill.py' }])).toBe(
+      '\nSkill directory: skills/pdf\nBundled files (load one with `learn` by its exact slug; paths are relative to the skill directory):\n- pdf/scripts/fill (scripts/fill.py)\n',
+    );
+  });
+  test('no bundled files', () => {
+    expect(renderSkillFiles('s', [])).toContain('Bundled files: (none)');
+  });
+  test('a long list is cut, and says how many more', () => {
+    const files = Array.from({ length: MAX_BUNDLED_SHOWN + 5 }, (_, i) => ({ slug: `s/f${i}`, path: `f${i}.txt` }));
+    expect(renderSkillFiles('s', files)).toContain('- … and 5 more\n');
   });
 });
 

@@ -1,0 +1,84 @@
+// YAML frontmatter: what a subject says about itself (its `description`;
+// a skill's `name`). The probe finds the frontmatter's text in the file's
+// head (kb/fs/probe.ts); this module reads fields from it.
+//
+// Parsing is the `yaml` package's, loaded on demand (`loadYaml`): most
+// frontmatter is a few `key: value` lines, which a fast path reads without
+// it, giving exactly what the package gives (tests/property checks the two
+// against each other). Anything else (quotes, block scalars, lists,
+// nesting, comments after a value, numbers, booleans...) goes to the
+// package.
+
+/** The parts of the `yaml` package kb uses. */
+export interface YamlModule {
+  parse(text: string, options?: { uniqueKeys?: boolean; maxAliasCount?: number }): unknown;
+}
+
+let yaml: Promise<YamlModule> | undefined;
+
+/** The `yaml` package, imported once, on first use. */
+export function loadYaml(): Promise<YamlModule> {
+  return (yaml ??= import('yaml') as Promise<YamlModule>);
+}
+
+/** The fast path could not decide: the frontmatter needs the parser. */
+export const NEEDS_YAML = Symbol('needs yaml');
+
+/** What frontmatter holds, parsed: its top-level mapping, or why it could
+ *  not be read. */
+export type Parsed = { ok: true; data: Record<string, unknown> } | { ok: false; reason: string };
+
+// `key: value`, the key a plain word, the value a plain scalar that YAML
+// reads as this very string: no indicator first, no ` #` comment, no `: `,
+// nothing YAML would read as null, a boolean or a number.
+const SIMPLE_LINE = /^([A-Za-z_][A-Za-z0-9_-]*):(?:[ \t]+(.*?))?[ \t]*$/;
+const UNSAFE_START = /^[-?:,[\]{}#&*!|>'"%@`~+.0-9]/;
+const NOT_A_STRING = /^(?:null|Null|NULL|true|True|TRUE|false|False|FALSE|yes|Yes|YES|no|No|NO|on|On|ON|off|Off|OFF|y|Y|n|N)$/;
+
+/** The fast path: the top-level fields of frontmatter made only of simple
+ *  `key: value` lines (and blank lines), or NEEDS_YAML. */
+export function simpleFields(front: string): Record<string, string | null> | typeof NEEDS_YAML {
+  const out: Record<string, string | null> = Object.create(null);
+  for (const raw of front.split('\n')) {
+    const line = raw.endsWith('\r') ? raw.slice(0, -1) : raw;
+    if (line.trim() === '') continue;
+    const m = SIMPLE_LINE.exec(line);
+    if (m === null) return NEEDS_YAML;
+    const [, key, value] = m;
+    if (key in out) return NEEDS_YAML; // a duplicate key: the parser's error
+    if (value === undefined || value === '') {
+      // `key:` alone is null, unless indented lines follow (nesting): those
+      // fail SIMPLE_LINE above or below.
+      out[key] = null;
+      continue;
+    }
+    if (UNSAFE_START.test(value) || value.includes(': ') || value.includes(' #') || value.includes('\t') || value.endsWith(':') || NOT_A_STRING.test(value)) {
+      return NEEDS_YAML;
+    }
+    out[key] = value;
+  }
+  return out;
+}
+
+/** Parses frontmatter with the `yaml` package: its top-level mapping, or
+ *  why it is not one. Aliases are capped, so a hostile file cannot make a
+ *  billion laughs. */
+export function parseFrontmatter(front: string, lib: YamlModule): Parsed {
+  let data: unknown;
+  try {
+    data = lib.parse(front, { uniqueKeys: true, maxAliasCount: 100 });
+  } catch (err) {
+    const first = String((err as Error)?.message ?? err).split('\n')[0];
+    return { ok: false, reason: first };
+  }
+  if (data === null || data === undefined) return { ok: true, data: {} };
+  if (typeof data !== 'object' || Array.isArray(data)) return { ok: false, reason: 'frontmatter is not a mapping of fields' };
+  return { ok: true, data: data as Record<string, unknown> };
+}
+
+/** A description field's value as a description: a non-empty string
+ *  (anything else is none). */
+export function descriptionValue(value: unknown): string | undefined {
+  if (typeof value !== 'string') return undefined;
+  return value.trim() === '' ? undefined : value;
+}

@@ -1,0 +1,163 @@
+// Files a topic leaves out: `.gitignore` and `.kbignore` files inside the
+// subjects directory (gitignore syntax, each file's patterns relative to its
+// own directory, a deeper file overriding a shallower one, `.kbignore`
+// overriding `.gitignore` in the same directory), then built-in defaults:
+// `node_modules/` and package managers' lockfiles. The control files
+// themselves are never subjects.
+//
+// An ignored directory is not walked at all (as in git, a file inside an
+// excluded directory cannot be re-included). Ignored entries are recorded
+// with the rule that left them out, for `kb list --ignored`.
+//
+// The patterns are matched by the `ignore` package (gitignore semantics,
+// as eslint and prettier use them): only topics holding a control file
+// build a matcher; the defaults are two set lookups per entry.
+
+import { closeSync, fstatSync, openSync } from 'node:fs';
+import ignore, { type Ignore } from 'ignore';
+import { OPEN_FLAGS, readFully } from './probe.ts';
+
+/** The control files, in the order their rules apply (later wins). */
+export const IGNORE_FILES = ['.gitignore', '.kbignore'] as const;
+
+/** Directories never walked unless a control file re-includes them. */
+const DEFAULT_DIRS = new Set(['node_modules']);
+
+/** Lockfiles: generated, large, and never knowledge. */
+const DEFAULT_FILES = new Set([
+  'package-lock.json',
+  'npm-shrinkwrap.json',
+  'yarn.lock',
+  'pnpm-lock.yaml',
+  'bun.lock',
+  'bun.lockb',
+  'deno.lock',
+  'Cargo.lock',
+  'poetry.lock',
+  'Pipfile.lock',
+  'uv.lock',
+  'pdm.lock',
+  'Gemfile.lock',
+  'composer.lock',
+  'go.sum',
+  'mix.lock',
+  'pubspec.lock',
+  'Podfile.lock',
+  'flake.lock',
+  'gradle.lockfile',
+  'packages.lock.json',
+]);
+
+/** Why an entry was left out. */
+export interface Ignored {
+  /** Relative to the subjects directory, `/`-separated; a directory ends
+   *  with `/`. */
+  readonly path: string;
+  /** The control file whose rule matched (relative to the subjects
+   *  directory), or `built-in`. */
+  readonly source: string;
+  /** The rule, as written. */
+  readonly rule: string;
+}
+
+/** The rules of one directory's control files. */
+interface RuleSet {
+  /** Directory of the control files, relative, '' or ending with `/`. */
+  readonly base: string;
+  readonly ig: Ignore;
+}
+
+/** What the walk asks of the ignore rules, per directory. */
+export class IgnoreRules {
+  /** Every ignored entry, in walk order. */
+  readonly ignored: Ignored[] = [];
+  /** Control files that could not be read (not regular, too large,
+   *  unreadable): their rules are not applied. */
+  readonly unread: string[] = [];
+  /** Rule sets by directory (relative, '' or ending with `/`), inherited
+   *  by subdirectories; absent when the directory adds none. */
+  private readonly sets = new Map<string, readonly RuleSet[]>();
+
+  /** Told of a directory's entries before any is visited: reads its
+   *  control files, if it has any. `abs` is the directory's absolute
+   *  path, `rel` its path relative to the subjects directory ('' for the
+   *  root), `parentRel` its parent's. */
+  enter(abs: string, rel: string, parentRel: string | null, names: readonly string[], sep: string): void {
+    const inherited = parentRel === null ? [] : (this.sets.get(parentRel === '' ? '' : parentRel + '/') ?? []);
+    const base = rel === '' ? '' : rel + '/';
+    let own: Ignore | undefined;
+    for (const file of IGNORE_FILES) {
+      if (!names.includes(file)) continue;
+      const text = readControlFile(abs + sep + file);
+      if (text === undefined) {
+        this.unread.push(base + file);
+        continue;
+      }
+      own ??= ignore();
+      const mark = base + file;
+      own.add(
+        text
+          .split(/\r?\n/)
+          .slice(0, MAX_RULES)
+          .map((pattern) => ({ pattern, mark })),
+      );
+    }
+    const sets = own === undefined ? inherited : [...inherited, { base, ig: own }];
+    if (sets.length > 0) this.sets.set(base, sets);
+  }
+
+  /** Whether the entry `name` of directory `rel` is left out (and then
+   *  records why). Control files are always left out, unrecorded. */
+  skip(rel: string, name: string, isDir: boolean): boolean {
+    if (!isDir && (name === '.gitignore' || name === '.kbignore')) return true;
+    const base = rel === '' ? '' : rel + '/';
+    const path = base + name + (isDir ? '/' : '');
+    const sets = this.sets.get(base);
+    if (sets !== undefined) {
+      // The deepest set with an opinion decides.
+      for (let i = sets.length - 1; i >= 0; i--) {
+        const { base: at, ig } = sets[i];
+        const r = ig.test(path.slice(at.length));
+        if (r.ignored) {
+          this.ignored.push({ path, source: r.rule?.mark ?? at, rule: r.rule?.pattern ?? '' });
+          return true;
+        }
+        if (r.unignored) return false;
+      }
+    }
+    if (isDir ? DEFAULT_DIRS.has(name) : DEFAULT_FILES.has(name)) {
+      this.ignored.push({ path, source: 'built-in', rule: isDir ? `${name}/` : name });
+      return true;
+    }
+    return false;
+  }
+}
+
+/** Lines read from one control file, at most. */
+const MAX_RULES = 10_000;
+
+/** The largest control file read: far above any real one. */
+export const MAX_CONTROL_BYTES = 256 * 1024;
+
+/** A control file's text; undefined when it is not a regular file, is
+ *  larger than MAX_CONTROL_BYTES, or cannot be read (never blocks: a FIFO
+ *  is opened non-blocking and refused). */
+function readControlFile(abs: string): string | undefined {
+  let fd: number;
+  try {
+    fd = openSync(abs, OPEN_FLAGS);
+  } catch {
+    return undefined;
+  }
+  try {
+    const st = fstatSync(fd);
+    if (!st.isFile() || st.size > MAX_CONTROL_BYTES) return undefined;
+    const buf = new Uint8Array(st.size);
+    const n = readFully(fd, buf, 0, buf.length, st.size);
+    return new TextDecoder().decode(buf.subarray(0, n));
+  } catch {
+    return undefined;
+  } finally {
+    closeSync(fd);
+  }
+}

@@ -1,0 +1,110 @@
+import { describe, expect, test } from 'bun:test';
+import fc from 'fast-check';
+import * as yaml from 'yaml';
+import { descriptionValue, NEEDS_YAML, parseFrontmatter, simpleFields } from '../../../src/kb/content/frontmatter.ts';
+import { frontmatterSpan, probeFile, SNIFF_BYTES, UNCLOSED } from '../../../src/kb/fs/probe.ts';
+import { tempFiles } from '../../support/temp.ts';
+
+const enc = new TextEncoder();
+const span = (text: string, whole = true) => {
+  const b = enc.encode(text);
+  const r = frontmatterSpan(b, b.length, whole);
+  return r === undefined || r === UNCLOSED ? r : new TextDecoder().decode(b.subarray(r[0], r[1]));
+};
+
+describe('frontmatterSpan', () => {
+  test('the text between the fences', () => {
+    expect(span('---\ndescription: x\n---\nbody')).toBe('description: x\n');
+    expect(span('---\r\na: 1\r\n---\r\n')).toBe('a: 1\r\n');
+    expect(span('\ufeff---\na: 1\n...\n')).toBe('a: 1\n');
+    expect(span('---  \na: 1\n---\t\n')).toBe('a: 1\n');
+    expect(span('---\n---\n')).toBe('');
+  });
+  test('a closing fence at the very end of a whole file', () => {
+    expect(span('---\na: 1\n---')).toBe('a: 1\n');
+    // ...but not at the end of a head that is not the whole file.
+    expect(span('---\na: 1\n---', false)).toBe(UNCLOSED);
+  });
+  test('no frontmatter', () => {
+    expect(span('# Title\n---\n')).toBeUndefined();
+    expect(span('----\na\n---\n')).toBeUndefined();
+    expect(span('--- x\n')).toBeUndefined();
+    expect(span('')).toBeUndefined();
+  });
+  test('an opening fence with no closing one is unclosed', () => {
+    expect(span('---\na: 1\n')).toBe(UNCLOSED);
+    expect(span('---\na: 1\n----\n')).toBe(UNCLOSED);
+  });
+  test('bytes past n are never looked at', () => {
+    const b = enc.encode('---\na: 1\n---\n');
+    expect(frontmatterSpan(b, 9, false)).toBe(UNCLOSED);
+  });
+});
+
+describe('probeFile finds frontmatter in the head it reads', () => {
+  const { file } = tempFiles('kb-front-');
+  test('text with frontmatter, text without, binary', () => {
+    expect(probeFile(file('---\ndescription: d\n---\n# x\n'))).toEqual({ kind: 'text', front: 'description: d\n' });
+    expect(probeFile(file('# x\n'))).toEqual({ kind: 'text' });
+    expect(probeFile(file(new Uint8Array([0x2d, 0x2d, 0x2d, 0x0a, 0])))).toEqual({ kind: 'binary' });
+  });
+  test('frontmatter not closed within the first 8 KiB is unclosed', () => {
+    expect(probeFile(file(`---\n${'a: b\n'.repeat(SNIFF_BYTES / 5 + 10)}---\n`))).toEqual({ kind: 'text', front: null });
+  });
+});
+
+describe('simpleFields (the fast path)', () => {
+  test('plain key: value lines', () => {
+    expect({ ...(simpleFields('name: pdf\ndescription: Use this for PDFs.\n') as object) }).toEqual({ name: 'pdf', description: 'Use this for PDFs.' });
+  });
+  test('anything else goes to the parser', () => {
+    for (const front of ['description: "quoted"', 'description: |\n  block', 'a: 1', 'a: true', 'tags:\n  - x', 'a: b # comment', 'a: b\na: c', 'a: x: y', '  a: b', '- x']) {
+      expect(simpleFields(front)).toBe(NEEDS_YAML);
+    }
+  });
+});
+
+describe('parseFrontmatter', () => {
+  test('a mapping', () => {
+    expect(parseFrontmatter('description: |-\n  one\n  two\n', yaml)).toEqual({ ok: true, data: { description: 'one\ntwo' } });
+  });
+  test('malformed YAML and non-mappings are reasons, never throws', () => {
+    expect(parseFrontmatter('description: [unclosed', yaml).ok).toBe(false);
+    expect(parseFrontmatter('a: 1\na: 2', yaml).ok).toBe(false);
+    expect(parseFrontmatter('- a\n- b', yaml)).toEqual({ ok: false, reason: 'frontmatter is not a mapping of fields' });
+    expect(parseFrontmatter('', yaml)).toEqual({ ok: true, data: {} });
+  });
+  test('alias bombs are refused', () => {
+    const bomb = ['a: &a ["x","x","x","x","x","x","x","x","x"]', ...Array.from({ length: 8 }, (_, i) => `${String.fromCharCode(98 + i)}: &${String.fromCharCode(98 + i)} [*${String.fromCharCode(97 + i)},*${String.fromCharCode(97 + i)},*${String.fromCharCode(97 + i)},*${String.fromCharCode(97 + i)},*${String.fromCharCode(97 + i)},*${String.fromCharCode(97 + i)},*${String.fromCharCode(97 + i)},*${String.fromCharCode(97 + i)},*${String.fromCharCode(97 + i)}]`)].join('\n');
+    expect(parseFrontmatter(bomb, yaml).ok).toBe(false);
+  });
+  test('descriptionValue: non-empty strings only', () => {
+    expect(descriptionValue('x')).toBe('x');
+    expect(descriptionValue('  ')).toBeUndefined();
+    expect(descriptionValue(3)).toBeUndefined();
+    expect(descriptionValue(null)).toBeUndefined();
+  });
+});
+
+describe('the fast path reads what the yaml package reads', () => {
+  const key = fc.stringMatching(/^[A-Za-z_][A-Za-z0-9_-]{0,8}$/);
+  const value = fc.oneof(
+    fc.string({ maxLength: 30 }),
+    fc.stringMatching(/^[ -~]{0,30}$/),
+    fc.constantFrom('true', 'null', '1.5', 'a: b', 'a #b', 'x:', '"q"', "'q'", '|', '- a', '~', '.inf', 'yes', 'é ü', 'a\tb'),
+  );
+  const line = fc.tuple(key, value).map(([k, v]) => `${k}: ${v}`);
+  test('whenever the fast path decides, it agrees with the parser', () => {
+    fc.assert(
+      fc.property(fc.array(fc.oneof(line, fc.constant(''), key.map((k) => `${k}:`)), { maxLength: 6 }), (lines) => {
+        const front = lines.join('\n');
+        const fast = simpleFields(front);
+        if (fast === NEEDS_YAML) return;
+        const slow = parseFrontmatter(front, yaml);
+        expect(slow.ok).toBe(true);
+        if (slow.ok) expect({ ...fast }).toEqual(slow.data as Record<string, string | null>);
+      }),
+      { numRuns: 3000 },
+    );
+  });
+});
