@@ -6,8 +6,11 @@
 // do not.
 import { isAbsolute, relative } from 'node:path';
 import type { Config, Topic } from '../config/types.ts';
+import { loadYaml, NEEDS_YAML, parseFrontmatter, simpleFields, type YamlModule } from '../kb/content/frontmatter.ts';
 import { readSubject } from '../kb/fs/read.ts';
+import { probed } from '../kb/index/describe.ts';
 import { findBySlug } from '../kb/index/resolve.ts';
+import type { Subject } from '../kb/index/types.ts';
 import { kindOf, type TopicView } from '../kb/index/view.ts';
 import type { CheckSummary } from '../render/check.ts';
 import type { Problem, Severity } from '../shared/problem.ts';
@@ -28,13 +31,15 @@ const NOTICE_CODES: Record<string, { code: string; severity: Severity }> = {
 };
 
 /** What `kb check` finds in `kb`'s configuration and topics. */
-export function check(kb: KnowledgeBase): CheckSummary {
+export async function check(kb: KnowledgeBase): Promise<CheckSummary> {
   const { config } = kb;
   const problems = [...config.diagnostics];
   const topics: CheckSummary['topics'] = [];
   for (const topic of config.topics) {
-    const found = checkTopic(config, topic, kb.view(topic));
+    const view = kb.view(topic);
+    const found = checkTopic(config, topic, view);
     problems.push(...found.problems);
+    problems.push(...(await checkFrontmatter(config, topic, view)));
     topics.push({ id: topic.id, enabled: topic.enable, subjects: found.subjects });
   }
   return { topics, diagnostics: problems };
@@ -66,6 +71,9 @@ function checkTopic(config: Config, topic: Topic, view: TopicView): { problems: 
   }
   for (const s of view.index.subjects) {
     if (view.disabled.has(s.slug)) continue;
+    // A skill's bundled files are whatever the skill needs (fonts,
+    // archives, scripts): never listed, so nothing to warn about.
+    if (s.bundled) continue;
     const r = readSubject(s.abs);
     const where = rel(config.root, topic.subjectsDir, s.path);
     if (r.kind === 'binary') add('warning', 'binary-subject', `topic "${topic.id}": subject "${s.slug}" is a binary file; it is never listed or loaded`, where);
@@ -73,6 +81,61 @@ function checkTopic(config: Config, topic: Topic, view: TopicView): { problems: 
     else if (r.replaced) add('warning', 'invalid-utf8', `topic "${topic.id}": subject "${s.slug}" is not valid ${r.encoding === 'utf-8' ? 'UTF-8' : 'UTF-16'}; invalid bytes are replaced when loaded`, where);
   }
   return { problems: out, subjects: view.index.subjects.length };
+}
+
+/** The Agent Skills specification's rules for `name`: 1-64 characters of
+ *  a-z, 0-9 and `-`, no leading, trailing or doubled hyphen. */
+const SKILL_NAME = /^(?!-)(?!.*--)[a-z0-9-]{1,64}(?<!-)$/;
+const MAX_SKILL_DESCRIPTION = 1024;
+
+/** Frontmatter that cannot be read (no description, a warning), and
+ *  skills that break the Agent Skills specification (warnings). Loads the
+ *  YAML parser only when some frontmatter needs it. */
+async function checkFrontmatter(config: Config, topic: Topic, view: TopicView): Promise<Problem[]> {
+  const out: Problem[] = [];
+  const add = (code: string, message: string, s: Subject) =>
+    out.push({ severity: 'warning', code, message: `topic "${topic.id}": ${message}`, where: rel(config.root, topic.subjectsDir, s.path), topic: topic.id });
+  let lib: YamlModule | undefined;
+  for (const s of view.index.subjects) {
+    if (view.disabled.has(s.slug) || s.bundled) continue;
+    const front = probed(view, s)?.front;
+    if (front === null) {
+      add('frontmatter', `subject "${s.slug}" starts with a frontmatter fence (---) that is not closed within its first 8 KiB; it has no description`, s);
+      if (s.skill) add('skill', `skill "${s.slug}" has no readable frontmatter; the Agent Skills specification requires name and description`, s);
+      continue;
+    }
+    if (front === undefined) {
+      if (s.skill) add('skill', `skill "${s.slug}" has no frontmatter; the Agent Skills specification requires name and description`, s);
+      continue;
+    }
+    let fields = simpleFields(front) as Record<string, unknown> | typeof NEEDS_YAML;
+    if (fields === NEEDS_YAML) {
+      const parsed = parseFrontmatter(front, (lib ??= await loadYaml()));
+      if (!parsed.ok) {
+        add('frontmatter', `subject "${s.slug}" has frontmatter that is not valid YAML (${parsed.reason}); it has no description`, s);
+        continue;
+      }
+      fields = parsed.data;
+    }
+    if (s.skill) checkSkill(s, fields, (message) => add('skill', message, s));
+  }
+  return out;
+}
+
+/** A skill's frontmatter against the Agent Skills specification. Fields
+ *  that clients add (when_to_use, allowed-tools, license, metadata...) are
+ *  fine. */
+function checkSkill(s: Subject, fields: Record<string, unknown>, warn: (message: string) => void): void {
+  const dir = s.skill!.dir.slice(s.skill!.dir.lastIndexOf('/') + 1);
+  const name = fields.name;
+  if (typeof name !== 'string' || name === '') warn(`skill "${s.slug}" has no name (a string, the directory's name)`);
+  else if (!SKILL_NAME.test(name)) warn(`skill "${s.slug}": name ${JSON.stringify(name)} must be 1-64 characters of a-z, 0-9 and -, with no leading, trailing or doubled hyphen`);
+  else if (name !== dir) warn(`skill "${s.slug}": name ${JSON.stringify(name)} differs from its directory's name ${JSON.stringify(dir)}`);
+  const description = fields.description;
+  if (typeof description !== 'string' || description.trim() === '') warn(`skill "${s.slug}" has no description (a string of 1-${MAX_SKILL_DESCRIPTION} characters)`);
+  else if (Array.from(description).length > MAX_SKILL_DESCRIPTION) {
+    warn(`skill "${s.slug}": description is ${Array.from(description).length} characters; at most ${MAX_SKILL_DESCRIPTION}`);
+  }
 }
 
 function isBinary(view: TopicView, slug: string): boolean {

@@ -3,6 +3,7 @@
 import type { Topic } from '../config/types.ts';
 import type { TopicView } from '../kb/index/view.ts';
 import type { PatternResult } from '../kb/index/types.ts';
+import { isVerbose } from '../shared/log.ts';
 import { warning, type Problem } from '../shared/problem.ts';
 
 /** A learn call's topic resolves by exact ID, then by
@@ -16,10 +17,27 @@ export function resolveTopic(topics: readonly Topic[], name: string): Topic | un
 }
 
 /** What a topic's walk noticed (a missing directory, a dangling link, a
- *  symlink loop, a slug collision...), as warnings. */
+ *  symlink loop, a slug collision...), as warnings. Slug collisions, which
+ *  real folders have by the hundred (Cargo.toml beside Cargo.lock), are
+ *  summed up in one line; `--verbose` (and `kb check`) gives each. */
 export function noticeProblems(view: TopicView): Problem[] {
   const id = view.topic.id;
-  return view.index.notices.map((n) => warning(n.code, `topic "${id}": ${n.message}`));
+  const detailed = isVerbose();
+  const out: Problem[] = [];
+  let collisions = 0;
+  for (const n of view.index.notices) {
+    if (n.code === 'slug-collision' && !detailed) collisions++;
+    else out.push(warning(n.code, `topic "${id}": ${n.message}`));
+  }
+  if (collisions > 0) {
+    out.push(
+      warning(
+        'slug-collision',
+        `topic "${id}": ${collisions} file${collisions === 1 ? ' shares its slug' : 's share their slugs'} with another file; each stays loadable by its slug plus extension (kb check, or --verbose, lists them)`,
+      ),
+    );
+  }
+  return out;
 }
 
 /** A learned pattern that is invalid or matches no subject, or undefined. */

@@ -16,12 +16,14 @@ export interface Listed {
   description?: string;
 }
 
-/** Characters of a description a listing shows: enough for the first
- *  sentence or two, where descriptions say what a subject is and when to
- *  use it (the median description of a public skills collection is about
- *  200 characters); a longer one ends with an ellipsis. The subject's
- *  content always has the whole of it. */
-export const DESCRIPTION_CHARS = 240;
+/** Characters of a description a listing shows, about 80 tokens: the
+ *  median description in a public skills collection (anthropics/skills,
+ *  17 skills: 204 to 1068 characters) is 319 characters, so half are shown
+ *  whole and the rest keep their first sentences, where descriptions say
+ *  what a subject is and when to use it; a hundred described subjects
+ *  then cost at most about 8k tokens. A longer one ends with an ellipsis;
+ *  the subject's content always has the whole of it. */
+export const DESCRIPTION_CHARS = 320;
 
 /** A description on one line: runs of white space (line breaks included)
  *  become one space, control characters are escaped, and past `max`

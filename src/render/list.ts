@@ -1,11 +1,25 @@
 // kb list: a human overview of every topic and its subjects.
+import { escapeControls } from '../shared/controls.ts';
 import { humanSize } from '../shared/text.ts';
+import { oneLine } from './learn.ts';
 
 export interface ListRow {
   slug: string;
   size: number;
-  marks: string[]; // hidden, disabled, learned, binary
+  marks: string[]; // skill, bundled, hidden, disabled, learned, binary
+  /** From the subject's frontmatter. */
+  description?: string;
 }
+
+/** What an ignore file or a built-in default left out. */
+export interface IgnoredRow {
+  path: string;
+  source: string;
+  rule: string;
+}
+
+/** Characters of a description `kb list` shows on a subject's row. */
+const LIST_DESCRIPTION_CHARS = 72;
 
 export interface ListTopic {
   id: string;
@@ -14,6 +28,8 @@ export interface ListTopic {
   dir: string;
   rows: ListRow[];
   problems: string[];
+  /** With `--ignored`. */
+  ignored?: IgnoredRow[];
 }
 
 export function renderList(topics: ListTopic[]): string {
@@ -26,9 +42,14 @@ export function renderList(topics: ListTopic[]): string {
     const sw = Math.max(0, ...sizes.map((s) => s.length));
     t.rows.forEach((r, i) => {
       const marks = r.marks.length > 0 ? `  ${r.marks.join(', ')}` : '';
-      out.push(`  ${r.slug.padEnd(w)}  ${sizes[i].padStart(sw)}${marks}`.trimEnd());
+      const about = r.description === undefined ? '' : `  ${oneLine(r.description, LIST_DESCRIPTION_CHARS)}`;
+      out.push(`  ${r.slug.padEnd(w)}  ${sizes[i].padStart(sw)}${marks}${about}`.trimEnd());
     });
     if (t.rows.length === 0) out.push('  (no subjects)');
+    if (t.ignored !== undefined) {
+      out.push(t.ignored.length === 0 ? '  ignored: (nothing)' : '  ignored:');
+      for (const x of t.ignored) out.push(`    ${escapeControls(x.path)}  (${escapeControls(x.rule)}, ${x.source === 'built-in' ? 'built-in default' : escapeControls(x.source)})`);
+    }
     for (const p of t.problems) out.push(`  ! ${p}`);
     out.push('');
   }

@@ -17,7 +17,7 @@ const command: Command = {
     noArguments('check', ctx.positionals);
     const kb = await KnowledgeBase.open(workspaceOptions(ctx));
     if (isVerbose()) await explain(kb.config);
-    const summary = check(kb);
+    const summary = await check(kb);
     print(ctx.flags.format === 'json' ? renderCheckJson(summary) : renderCheckText(summary));
     return summary.diagnostics.some((d) => d.severity === 'error') ? 1 : 0;
   },

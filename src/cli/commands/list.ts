@@ -1,5 +1,7 @@
-// kb list: every topic and its subjects, marking hidden, disabled, learned
-// and binary ones, with sizes. For people; the learn tool is for models.
+// kb list: every topic and its subjects, marking skills, bundled, hidden,
+// disabled, learned and binary ones, with sizes and descriptions; with
+// --ignored, what ignore files left out. For people; the learn tool is for
+// models.
 import { relative } from 'node:path';
 import { list } from '../../app/list.ts';
 import { renderList } from '../../render/list.ts';
@@ -9,11 +11,13 @@ import { print } from '../output.ts';
 import { openKnowledgeBase } from '../workspace.ts';
 
 const command: Command = {
-  args: {},
+  args: {
+    ignored: { type: 'boolean', description: 'Also show what .gitignore, .kbignore and the built-in defaults leave out, and by which rule' },
+  },
   async run(ctx) {
     noArguments('list', ctx.positionals);
     const kb = await openKnowledgeBase(ctx);
-    print(renderList(list(kb, (dir) => relative(kb.config.root, dir) || '.')));
+    print(renderList(await list(kb, (dir) => relative(kb.config.root, dir) || '.', { ignored: ctx.flags.ignored === true })));
     return 0;
   },
 };

@@ -515,7 +515,7 @@ describe('check()', () => {
   test('a good workspace: no diagnostics; every topic and subject counted', async () => {
     const kb = await open(workspace(RFD_FILES, RFD_CONFIG));
     expect(kb.fatal()).toBeUndefined();
-    expect(check(kb)).toEqual({
+    expect(await check(kb)).toEqual({
       topics: [
         { id: 'project', enabled: true, subjects: 4 },
         { id: 'skills', enabled: true, subjects: 2 },
@@ -539,7 +539,7 @@ describe('check()', () => {
     const kb = await open(root);
     expect(kb.fatal()).toBeUndefined();
     expect(kb.problems).toEqual([]);
-    expect(check(kb)).toEqual({
+    expect(await check(kb)).toEqual({
       topics: [
         { id: 'gone', enabled: true, subjects: 0 },
         { id: 't', enabled: true, subjects: 3 },
@@ -563,7 +563,7 @@ describe('check()', () => {
 
   test('a slug collision is a warning where the second file is', async () => {
     const kb = await open(workspace({ 'c/a.md': 'a', 'c/a.txt': 'a' }, '[kb.topic.collide]\nsubjects = "c"\n'));
-    expect(check(kb).diagnostics).toEqual([
+    expect((await check(kb)).diagnostics).toEqual([
       {
         severity: 'warning',
         code: 'slug-collision',
@@ -580,7 +580,7 @@ describe('check()', () => {
     expect(kb.fatal()).toEqual(wrong);
     expect(kb.problems).toEqual([wrong]);
     expect(kb.topics.map((t) => [t.id, t.enable, t.subjects])).toEqual([['w', true, 't']]);
-    expect(check(kb)).toEqual({ topics: [{ id: 'w', enabled: true, subjects: 1 }], diagnostics: [wrong] });
+    expect(await check(kb)).toEqual({ topics: [{ id: 'w', enabled: true, subjects: 1 }], diagnostics: [wrong] });
   });
 
   test('a TOML syntax error is fatal; an unknown key is a problem but not fatal', async () => {
@@ -599,7 +599,7 @@ describe('list()', () => {
   test('every subject with its size and marks: as kb list prints it', async () => {
     const root = workspace(RFD_FILES, RFD_CONFIG);
     const kb = await open(root, { knowledge: ['project/maintainers/jean'] });
-    const topics = list(kb, (dir) => relative(kb.config.root, dir) || '.');
+    const topics = await list(kb, (dir) => relative(kb.config.root, dir) || '.');
     expect(topics).toEqual([
       {
         id: 'project',
@@ -642,7 +642,7 @@ skills (Learnable Assistant Skills): .jp/kb/skills
 
   test('disabled (even when learned), binary, disabled topics, a missing directory', async () => {
     const kb = await open(workspace(MCP_FILES, `${MCP_CONFIG}\n[kb.topic.gone]\nsubjects = "nowhere"\n`), { knowledge: ['project/maintainers/ryan'] });
-    const topics = list(kb, (dir) => relative(kb.config.root, dir));
+    const topics = await list(kb, (dir) => relative(kb.config.root, dir));
     expect(topics.map((t) => ({ id: t.id, enabled: t.enabled, dir: t.dir, problems: t.problems }))).toEqual([
       { id: 'project', enabled: true, dir: '.jp/kb/project', problems: [] },
       { id: 'skills', enabled: true, dir: '.jp/kb/skills', problems: [] },
@@ -789,7 +789,7 @@ describe('a pluggable probe', () => {
     kb.learnTool();
     kb.tools();
     subjects(kb);
-    list(kb, (d) => d);
+    await list(kb, (d) => d);
     await learnBoth(kb, args('project'));
     await call(kb, { topic: 'skills', subjects: '*' });
     const counts = new Map<string, number>();
@@ -809,7 +809,7 @@ describe('a pluggable probe', () => {
     const kb = await open(root, {}, { probe: lying.probe });
     expect((await learnBoth(kb, args('t'))).text).toBe('# Topic: t\n\n## Available subjects:\n\n- a\n\nUse the `learn` tool with the `subjects` argument to learn specific subjects.\n');
     expect(subjects(kb).map((s) => s.slug)).toEqual(['a']);
-    expect(list(kb, (d) => d)[0].rows.map((r) => [r.slug, r.marks])).toEqual([['a', []], ['b', ['binary']]]);
+    expect((await list(kb, (d) => d))[0].rows.map((r) => [r.slug, r.marks])).toEqual([['a', []], ['b', ['binary']]]);
     // The truthful default probe lists both.
     const honest = await open(root);
     expect((await learnBoth(honest, args('t'))).text).toContain('- a\n- b\n');
@@ -856,7 +856,7 @@ ${NOTE}
     expect((await learnBoth(kb, args('t'))).text).toBe(
       '# Topic: t\n\n## Available subjects:\n\n- other/c\n- top\n\nUse the `learn` tool with the `subjects` argument to learn specific subjects.\n\n## Already learned (in system prompt):\n\n- notes/a\n- notes/b\n',
     );
-    expect(check(kb).diagnostics).toEqual([]);
+    expect((await check(kb)).diagnostics).toEqual([]);
   });
 
   test("a call's glob patterns: *, ?, braces, **", async () => {
