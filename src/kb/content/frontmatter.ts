@@ -68,7 +68,7 @@ export function parseFrontmatter(front: string, lib: YamlModule): Parsed {
   try {
     data = lib.parse(front, { uniqueKeys: true, maxAliasCount: 100 });
   } catch (err) {
-    const first = String((err as Error)?.message ?? err).split('\n')[0];
+    const first = String((err as Error)?.message ?? err).split('\n')[0].replace(/:\s*$/, '');
     return { ok: false, reason: first };
   }
   if (data === null || data === undefined) return { ok: true, data: {} };
