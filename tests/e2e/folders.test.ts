@@ -181,7 +181,7 @@ for (const runner of [BINARY, DENO_RUNNER] as Runner[]) {
       expect(run(runner, root, ['learn', 'book', 'listing-01-02/output']).out).toBe('out\n');
       expect(run(runner, root, ['learn', 'book', 'listing-01-02/output.rs']).out).toBe('```rust\nfn main() {}\n```\n');
       expect(run(runner, root, ['learn', 'book', 'rfd/priority']).out).toBe('# priority\n');
-      expect(run(runner, root, ['learn', 'book', 'rfd/priority.json']).out).toBe('{"p": 1}\n');
+      expect(run(runner, root, ['learn', 'book', 'rfd/priority.json']).out).toBe('```json\n{"p": 1}\n```\n');
     });
 
     test('other commands sum collisions up in one line per topic; --verbose gives each', () => {
