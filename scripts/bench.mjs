@@ -12,7 +12,7 @@ import { existsSync, mkdirSync, openSync, readFileSync, rmSync, writeFileSync } 
 import { cpus, loadavg, tmpdir, totalmem, release } from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { BIG_BINARY_BYTES, ensureTinyWorkspace, ensureWorkspace, TEXT_EXTS } from './lib/bench-workspace.mjs';
+import { BIG_BINARY_BYTES, ensureDescribedWorkspace, ensureTinyWorkspace, ensureWorkspace, TEXT_EXTS } from './lib/bench-workspace.mjs';
 import { FLAGS as KB_BUILD_FLAGS } from './build.mjs';
 
 const REPO = resolve(dirname(fileURLToPath(import.meta.url)), '..');
@@ -358,6 +358,23 @@ async function main() {
   log('measuring: list ...');
   const list = compare(s.list, s.listRef, o.runs);
   add({ id: 'list', what: 'list: `kb learn docs`', kb: list.a, ref: list.b, refName: '`find … \\| xargs head -c 8192`', ratio: list.a / list.b, best: list.aMin / list.bMin, target: 1.3, cmp: '<=' });
+
+  // 2b. Listing with descriptions: the same subjects, each Markdown file
+  // with frontmatter, against the plain listing.
+  log('measuring: list with descriptions ...');
+  const described = ensureDescribedWorkspace(ws, log);
+  const listDescribed = compare(cmd('kb learn docs (described)', [o.kb, 'learn', 'docs'], described.root), s.list, o.runs);
+  add({
+    id: 'describedList',
+    what: `list with descriptions: \`kb learn docs\`, ${described.described} subjects with frontmatter`,
+    kb: listDescribed.a,
+    ref: listDescribed.b,
+    refName: 'the same listing without frontmatter',
+    ratio: listDescribed.a / listDescribed.b,
+    best: listDescribed.aMin / listDescribed.bMin,
+    target: 1.1,
+    cmp: '<=',
+  });
 
   // 3. Start-up.
   log('measuring: start-up ...');

@@ -8,7 +8,7 @@
 // `<root>/.jp/config.toml` with one topic `docs` whose subjects are in
 // `<root>/docs`.
 
-import { existsSync, mkdirSync, openSync, readFileSync, rmSync, writeFileSync, writeSync, closeSync } from 'node:fs';
+import { existsSync, mkdirSync, openSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync, writeSync, closeSync } from 'node:fs';
 import { join } from 'node:path';
 
 /** Bump when the generator's output changes (invalidates cached trees). */
@@ -323,4 +323,47 @@ export function ensureWorkspace(baseDir, subjects, seed, log = () => {}) {
   };
   writeFileSync(stamp, JSON.stringify(meta, null, 2));
   return { root, ...meta };
+}
+
+/**
+ * The same workspace with a description in every Markdown subject: YAML
+ * frontmatter before its content, two thirds plain `description: ...`
+ * lines (read without the YAML package), one third quoted (read with it).
+ * What listing with descriptions costs is this workspace's listing against
+ * the plain one's. The big binary is linked, not copied.
+ */
+export function ensureDescribedWorkspace(ws, log = () => {}) {
+  const root = `${ws.root}-described`;
+  const stamp = join(root, '.generated');
+  if (existsSync(stamp)) {
+    try {
+      const meta = JSON.parse(readFileSync(stamp, 'utf8'));
+      if (meta.version === GENERATOR_VERSION && meta.from === ws.root) return { root, ...meta };
+    } catch {
+      // Regenerate below.
+    }
+  }
+  log(`describing the subjects in ${root} ...`);
+  rmSync(root, { recursive: true, force: true });
+  let described = 0;
+  const copy = (from, to) => {
+    mkdirSync(to, { recursive: true });
+    for (const e of readdirSync(from, { withFileTypes: true })) {
+      const a = join(from, e.name);
+      const b = join(to, e.name);
+      if (e.isDirectory()) copy(a, b);
+      else if (e.name === 'dataset.bin') symlinkSync(a, b);
+      else if (e.name.endsWith('.md')) {
+        const text = readFileSync(a, 'utf8');
+        const title = /^# (.*)$/m.exec(text)?.[1] ?? e.name;
+        const description = described % 3 === 2 ? `"${title}: what it covers, and when to read it."` : `${title}, what it covers and when to read it.`;
+        writeFileSync(b, `---\ndescription: ${description}\n---\n${text}`);
+        described++;
+      } else writeFileSync(b, readFileSync(a));
+    }
+  };
+  copy(ws.root, root);
+  const meta = { ...ws, root: undefined, version: GENERATOR_VERSION, from: ws.root, described };
+  writeFileSync(stamp, JSON.stringify(meta, null, 2));
+  return { ...meta, root };
 }

@@ -37,9 +37,11 @@ export async function check(kb: KnowledgeBase): Promise<CheckSummary> {
   const topics: CheckSummary['topics'] = [];
   for (const topic of config.topics) {
     const view = kb.view(topic);
+    // Frontmatter first: it probes each subject's head, and the file checks
+    // below then read no binary file again.
+    const front = await checkFrontmatter(config, topic, view);
     const found = checkTopic(config, topic, view);
-    problems.push(...found.problems);
-    problems.push(...(await checkFrontmatter(config, topic, view)));
+    problems.push(...found.problems, ...front);
     topics.push({ id: topic.id, enabled: topic.enable, subjects: found.subjects });
   }
   return { topics, diagnostics: problems };
@@ -74,7 +76,7 @@ function checkTopic(config: Config, topic: Topic, view: TopicView): { problems: 
     // A skill's bundled files are whatever the skill needs (fonts,
     // archives, scripts): never listed, so nothing to warn about.
     if (s.bundled) continue;
-    const r = readSubject(s.abs);
+    const r = view.probed.get(s.slug)?.kind === 'binary' ? ({ kind: 'binary' } as const) : readSubject(s.abs);
     const where = rel(config.root, topic.subjectsDir, s.path);
     if (r.kind === 'binary') add('warning', 'binary-subject', `topic "${topic.id}": subject "${s.slug}" is a binary file; it is never listed or loaded`, where);
     else if (r.kind === 'error') add('warning', 'unreadable', `topic "${topic.id}": cannot read subject "${s.slug}": ${r.message}`, where);

@@ -328,9 +328,9 @@ Use the \`learn\` tool with the \`subjects\` argument to learn specific subjects
       const text = run(r, root, ['check']);
       expect(text.code).toBe(1);
       expect(text.out).toContain('error: topic "gone": subjects directory "does/not/exist" does not exist (.jp/config.toml:9)\n');
-      expect(text.out).toContain('error: topic "collide": slug "a" is used by both a.md and a.txt; a.md is used, a.txt is ignored (c/a.txt)\n');
-      expect(text.out).toEndWith('failed: 4 topics, 3 subjects, 6 errors, 0 warnings\n');
-      for (const d of report.diagnostics) expect(d.severity).toBe('error');
+      expect(text.out).toContain('warning: topic "collide": slug "a" is used by both a.md and a.txt; "a" loads a.md, "a.txt" loads a.txt (c/a.txt)\n');
+      expect(text.out).toEndWith('failed: 4 topics, 3 subjects, 5 errors, 1 warning\n');
+      for (const d of report.diagnostics) expect(d.severity).toBe(d.code === 'slug-collision' ? 'warning' : 'error');
     });
 
     test('binary and non-UTF-8 subjects are warnings: exit 0', () => {
