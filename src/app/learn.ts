@@ -4,16 +4,13 @@
 // chunk, one subject at a time, so a large load never has to be held in
 // memory by `kb learn`.
 import { compilePatterns } from '../glob/index.ts';
-import { relative } from 'node:path';
 import { descriptions } from '../kb/index/describe.ts';
-import type { Subject } from '../kb/index/types.ts';
 import { isRaw, listable, loadPatterns, kindOf, type ReadAs } from '../kb/index/view.ts';
 import {
   rawContent,
   renderBadArguments,
   renderListing,
   renderNote,
-  renderSkillFiles,
   renderUnknownTopic,
   subjectBlock,
   type Chunk,
@@ -23,7 +20,7 @@ import {
 import type { Problem } from '../shared/problem.ts';
 import { validateLearnArgs, type LearnArgs } from './args.ts';
 import type { KnowledgeBase } from './knowledge-base.ts';
-import { replacedProblem } from './topics.ts';
+import { replacedProblem, skillFiles } from './topics.ts';
 
 /** Where a learn call's result goes. */
 export interface LearnSink {
@@ -72,7 +69,7 @@ export async function learn(kb: KnowledgeBase, args: LearnArgs, sink: LearnSink)
       const waiting = sink.problem(replacedProblem(topic.id, item.slug));
       if (waiting) await waiting;
     }
-    const after = item.subject.skill ? skillFiles(kb, topic.subjectsDir, item.subject) : '';
+    const after = skillFiles(kb, topic, item.subject);
     const out = raw ? rawContent(item.content, after) : subjectBlock(loaded > 0 ? '\n\n' : '', item.slug, item.content, after);
     sink.write(out.head);
     sink.write(out.body);
@@ -82,17 +79,6 @@ export async function learn(kb: KnowledgeBase, args: LearnArgs, sink: LearnSink)
   if (notes.length > 0) sink.write(`${loaded > 0 ? '\n\n' : ''}${notes.map((n) => renderNote(n, topic.id)).join('\n')}`);
   if (!raw || loaded === 0) sink.write('\n');
   return loaded === 0;
-}
-
-/** A loaded skill's directory (workspace-relative) and bundled files. */
-function skillFiles(kb: KnowledgeBase, subjectsDir: string, subject: Subject): string {
-  const skill = subject.skill!;
-  const dir = relative(kb.config.root, `${subjectsDir}/${skill.dir}`) || '.';
-  const from = skill.dir.length + 1;
-  return renderSkillFiles(
-    dir,
-    skill.files.map((f) => ({ slug: f.slug, path: f.path.slice(from) })),
-  );
 }
 
 export interface LearnResult {

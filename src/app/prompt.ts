@@ -6,7 +6,7 @@ import { renderPrompt, type PreloadedTopic } from '../render/prompt.ts';
 import type { TopicLabel } from '../render/topic.ts';
 import { warning, type Problem } from '../shared/problem.ts';
 import type { KnowledgeBase } from './knowledge-base.ts';
-import { viewProblems } from './topics.ts';
+import { skillFiles, viewProblems } from './topics.ts';
 
 export interface Section {
   /** The whole section, or '' when there is nothing to show. */
@@ -25,7 +25,7 @@ export function prompt(kb: KnowledgeBase): Section {
     problems.push(...viewProblems(view));
     const subjects: PreloadedTopic['subjects'] = [];
     for (const item of loadLearned(view)) {
-      if (item.kind === 'subject') subjects.push({ slug: item.slug, content: item.content });
+      if (item.kind === 'subject') subjects.push({ slug: item.slug, content: item.content, after: skillFiles(kb, topic, item.subject) });
       else if (item.kind === 'binary') problems.push(warning('binary-subject', `learned subject "${item.slug}" of topic "${topic.id}" is a binary file; skipped`));
       else if (item.kind === 'unreadable') problems.push(warning('unreadable', `cannot read learned subject "${item.slug}" of topic "${topic.id}": ${item.message}`));
     }

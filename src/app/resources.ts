@@ -6,7 +6,7 @@ import { kindOf, loadExact } from '../kb/index/view.ts';
 import { rawContent } from '../render/learn.ts';
 import type { Problem } from '../shared/problem.ts';
 import type { KnowledgeBase } from './knowledge-base.ts';
-import { replacedProblem } from './topics.ts';
+import { replacedProblem, skillFiles } from './topics.ts';
 
 /** One subject of an enabled topic. */
 export interface SubjectEntry {
@@ -45,7 +45,7 @@ export function read(kb: KnowledgeBase, topicId: string, slug: string): SubjectR
   const item = loadExact(kb.view(topic), slug, 'text');
   if (item?.kind === 'subject') {
     const problems = item.replaced ? [replacedProblem(topic.id, item.slug)] : [];
-    return { kind: 'text', text: formattedText(rawContent(item.content)), mimeType: mimeTypeOf(item.subject.ext), problems };
+    return { kind: 'text', text: formattedText(rawContent(item.content, skillFiles(kb, topic, item.subject))), mimeType: mimeTypeOf(item.subject.ext), problems };
   }
   if (item?.kind === 'binary') return { kind: 'not-found', why: 'a binary file' };
   if (item?.kind === 'unreadable') return { kind: 'error', message: item.message };

@@ -1,6 +1,9 @@
 // Topics as the application sees them: resolving a learn call's topic, and
 // the problems a topic's view reports, each sentence written once.
+import { relative } from 'node:path';
 import type { Topic } from '../config/types.ts';
+import type { Subject } from '../kb/index/types.ts';
+import { renderSkillFiles } from '../render/learn.ts';
 import type { TopicView } from '../kb/index/view.ts';
 import type { PatternResult } from '../kb/index/types.ts';
 import { isVerbose } from '../shared/log.ts';
@@ -60,4 +63,18 @@ export function viewProblems(view: TopicView): Problem[] {
 /** A subject whose invalid bytes were replaced when it was decoded. */
 export function replacedProblem(topicId: string, slug: string): Problem {
   return warning('invalid-utf8', `subject "${slug}" of topic "${topicId}" has byte sequences that are invalid in its encoding; they were replaced with U+FFFD`);
+}
+
+/** What follows a loaded skill's SKILL.md wherever it is loaded (learn,
+ *  the prompt, an MCP resource): its directory (workspace-relative) and
+ *  bundled files. '' for any other subject. */
+export function skillFiles(kb: { config: { root: string } }, topic: Topic, subject: Subject): string {
+  const skill = subject.skill;
+  if (skill === undefined) return '';
+  const dir = relative(kb.config.root, `${topic.subjectsDir}/${skill.dir}`) || '.';
+  const from = skill.dir.length + 1;
+  return renderSkillFiles(
+    dir,
+    skill.files.map((f) => ({ slug: f.slug, path: f.path.slice(from) })),
+  );
 }

@@ -29,7 +29,10 @@ export const DESCRIPTION_CHARS = 320;
  *  become one space, control characters are escaped, and past `max`
  *  characters it is cut (at a space when one is near) and ends with `…`. */
 export function oneLine(text: string, max = DESCRIPTION_CHARS): string {
-  const flat = escapeControls(text.replace(/[\s\u0085\u2028\u2029]+/g, ' ').trim());
+  // Most descriptions are one line already: one test instead of a replace.
+  const flat = escapeControls(NOT_ONE_LINE.test(text) ? text.replace(/[\s\u0085]+/g, ' ').trim() : text);
+  // No more code units than `max`: no more characters either.
+  if (flat.length <= max) return flat;
   const chars = Array.from(flat);
   if (chars.length <= max) return flat;
   let cut = chars.slice(0, max - 1).join('');
@@ -37,6 +40,9 @@ export function oneLine(text: string, max = DESCRIPTION_CHARS): string {
   if (space >= max * 0.8) cut = cut.slice(0, space);
   return `${cut.trimEnd()}…`;
 }
+
+/** White space other than single spaces between words. */
+const NOT_ONE_LINE = /\s\s|[^\S ]|^\s|\s$|\u0085/;
 
 /** One listing line's text: `slug`, or `slug: description`. */
 function listedLine(s: Listed): string {

@@ -11,13 +11,15 @@ exposing too much irrelevant knowledge upfront)`;
 
 export interface PreloadedTopic extends TopicLabel {
   description?: string;
-  subjects: { slug: string; content: Formatted }[];
+  /** `after`: what follows the content inside the block (a skill's
+   *  directory and bundled files). */
+  subjects: { slug: string; content: Formatted; after?: string }[];
 }
 
 function preloadedBlock(t: PreloadedTopic): string {
   const parts = [`<topic ${quoted(headingOf(t))}>`];
   if (t.description?.trim()) parts.push(t.description.trim());
-  for (const s of t.subjects) parts.push(formattedText(subjectBlock('', s.slug, s.content)));
+  for (const s of t.subjects) parts.push(formattedText(subjectBlock('', s.slug, s.content, s.after)));
   return `${parts.join('\n\n')}\n</topic>`;
 }
 

@@ -106,6 +106,14 @@ for (const runner of [BINARY, DENO_RUNNER] as Runner[]) {
       expect(r.out).toContain('- canvas/fonts/Work-Bold (fonts/Work-Bold.ttf)\n');
     });
 
+    test('a pre-loaded skill names its directory and bundled files in the prompt too', () => {
+      const root = skillsRepo();
+      const r = run(runner, root, ['-k', 'skills/pdf', 'prompt']);
+      expect(r.code).toBe(0);
+      expect(r.out).toContain('How to pdf.\n\nSkill directory: skills/pdf\nBundled files');
+      expect(r.out).toContain('- pdf/scripts/fill_form (scripts/fill_form.py)\n</subject>\n</topic>');
+    });
+
     test('bundled files load by exact slug, never by a glob', () => {
       const root = skillsRepo();
       const exact = run(runner, root, ['learn', 'skills', 'pdf/scripts/fill_form']);

@@ -3,11 +3,11 @@
 // head (kb/fs/probe.ts); this module reads fields from it.
 //
 // Parsing is the `yaml` package's, loaded on demand (`loadYaml`): most
-// frontmatter is a few `key: value` lines, which a fast path reads without
-// it, giving exactly what the package gives (tests/property checks the two
-// against each other). Anything else (quotes, block scalars, lists,
-// nesting, comments after a value, numbers, booleans...) goes to the
-// package.
+// frontmatter is a few `key: value` lines, plain or quoted, which a fast
+// path reads without it, giving exactly what the package gives (a property
+// test checks the two against each other). Anything else (escapes, block
+// scalars, lists, nesting, comments after a value, numbers, booleans...)
+// goes to the package.
 
 /** The parts of the `yaml` package kb uses. */
 export interface YamlModule {
@@ -33,6 +33,9 @@ export type Parsed = { ok: true; data: Record<string, unknown> } | { ok: false; 
 // nothing YAML would read as null, a boolean or a number.
 const SIMPLE_LINE = /^([A-Za-z_][A-Za-z0-9_-]*):(?:[ \t]+(.*?))?[ \t]*$/;
 const UNSAFE_START = /^[-?:,[\]{}#&*!|>'"%@`~+.0-9]/;
+/** A quoted scalar with nothing to unescape: "..." without `\` or `"`,
+ *  '...' without `'`. */
+const QUOTED = /^(?:"([^"\\]*)"|'([^']*)')$/;
 const NOT_A_STRING = /^(?:null|Null|NULL|true|True|TRUE|false|False|FALSE|yes|Yes|YES|no|No|NO|on|On|ON|off|Off|OFF|y|Y|n|N)$/;
 
 /** The fast path: the top-level fields of frontmatter made only of simple
@@ -50,6 +53,11 @@ export function simpleFields(front: string): Record<string, string | null> | typ
       // `key:` alone is null, unless indented lines follow (nesting): those
       // fail SIMPLE_LINE above or below.
       out[key] = null;
+      continue;
+    }
+    const quoted = QUOTED.exec(value);
+    if (quoted !== null) {
+      out[key] = quoted[1] ?? quoted[2];
       continue;
     }
     if (UNSAFE_START.test(value) || value.includes(': ') || value.includes(' #') || value.includes('\t') || value.endsWith(':') || NOT_A_STRING.test(value)) {

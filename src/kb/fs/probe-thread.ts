@@ -48,21 +48,30 @@ export const SNIFF_UNCLOSED = 5;
 /** Text with frontmatter that did not fit the region: probe again. */
 export const SNIFF_AGAIN = 6;
 
-/** The shared region for frontmatter: word 0 is the next free byte, then
- *  an offset and a length per file; the bytes follow. */
+/** Where frontmatter crosses between the threads: a pool of bytes shared
+ *  by every batch of a job (`alloc` is its next free byte, taken by an
+ *  atomic add), and per batch the offset and length of each file's bytes
+ *  (`spans`, two words per file). */
 export interface FrontRegion {
-  words: Int32Array;
+  alloc: Int32Array;
   bytes: Uint8Array;
+  spans: Int32Array;
 }
 
-/** Bytes of frontmatter room per file in a job (more is probed again). */
-const FRONT_BYTES_PER_FILE = 512;
-const FRONT_BYTES_MIN = 64 * 1024;
+/** Bytes of frontmatter room per file, and at most per pool: a file whose
+ *  frontmatter does not fit is probed again by the main thread. */
+const POOL_BYTES_PER_FILE = 512;
+const POOL_BYTES_MAX = 4 * 1024 * 1024;
 
-export function frontRegion(files: number, shared?: SharedArrayBuffer): { shared: SharedArrayBuffer; region: FrontRegion } {
-  const wordBytes = (1 + 2 * files) * 4;
-  shared ??= new SharedArrayBuffer(wordBytes + FRONT_BYTES_MIN + FRONT_BYTES_PER_FILE * files);
-  return { shared, region: { words: new Int32Array(shared, 0, 1 + 2 * files), bytes: new Uint8Array(shared, wordBytes) } };
+/** A pool for `files` files (zeroed memory is only touched where written). */
+export function frontPool(files: number): SharedArrayBuffer {
+  return new SharedArrayBuffer(4 + Math.min(POOL_BYTES_MAX, 4096 + POOL_BYTES_PER_FILE * files));
+}
+
+/** The region over a pool and a batch's spans (made when not given). */
+export function frontRegion(pool: SharedArrayBuffer, files: number, spans?: SharedArrayBuffer): { spans: SharedArrayBuffer; region: FrontRegion } {
+  spans ??= new SharedArrayBuffer(8 * files);
+  return { spans, region: { alloc: new Int32Array(pool, 0, 1), bytes: new Uint8Array(pool, 4), spans: new Int32Array(spans) } };
 }
 
 const encoder = new TextEncoder();
@@ -75,11 +84,11 @@ export function sniffCode(r: ProbeResult, i = 0, region?: FrontRegion): number {
   if (r.front === null) return SNIFF_UNCLOSED;
   if (region === undefined) return SNIFF_AGAIN;
   const bytes = encoder.encode(r.front);
-  const at = Atomics.add(region.words, 0, bytes.length);
+  const at = Atomics.add(region.alloc, 0, bytes.length);
   if (at + bytes.length > region.bytes.length) return SNIFF_AGAIN;
   region.bytes.set(bytes, at);
-  region.words[1 + 2 * i] = at;
-  region.words[2 + 2 * i] = bytes.length;
+  region.spans[2 * i] = at;
+  region.spans[2 * i + 1] = bytes.length;
   return SNIFF_FRONT;
 }
 
@@ -92,8 +101,9 @@ export function probeResultOf(code: number, i = 0, region?: FrontRegion, path?: 
       return PROBED.binary;
     case SNIFF_FRONT: {
       if (region === undefined) return PROBED.text;
-      const at = region.words[1 + 2 * i];
-      return textWithFront(decoder.decode(region.bytes.subarray(at, at + region.words[2 + 2 * i])));
+      const at = region.spans[2 * i];
+      // Copied out first: TextDecoder may refuse a view of shared memory.
+      return textWithFront(decoder.decode(region.bytes.slice(at, at + region.spans[2 * i + 1])));
     }
     case SNIFF_UNCLOSED:
       return textWithFront(null);
@@ -111,8 +121,9 @@ export interface SniffJob {
   paths: string;
   /** Control words, then one result byte per file. */
   shared: SharedArrayBuffer;
-  /** The frontmatter region (FrontRegion). */
-  front: SharedArrayBuffer;
+  /** The frontmatter pool, and this batch's spans (FrontRegion). */
+  pool: SharedArrayBuffer;
+  spans: SharedArrayBuffer;
 }
 
 export const PATH_SEPARATOR = '\0';
@@ -163,7 +174,8 @@ export interface ReaderThread extends Probe {
 interface SniffBatch {
   paths: readonly string[];
   shared: SharedArrayBuffer;
-  front: SharedArrayBuffer;
+  pool: SharedArrayBuffer;
+  spans: SharedArrayBuffer;
   region: FrontRegion;
   control: Int32Array;
   results: Uint8Array;
@@ -171,13 +183,14 @@ interface SniffBatch {
   posted: boolean;
 }
 
-function sniffBatch(paths: readonly string[]): SniffBatch {
+function sniffBatch(paths: readonly string[], pool: SharedArrayBuffer = frontPool(paths.length)): SniffBatch {
   const shared = new SharedArrayBuffer(CONTROL_WORDS * 4 + paths.length);
-  const front = frontRegion(paths.length);
+  const front = frontRegion(pool, paths.length);
   return {
     paths,
     shared,
-    front: front.shared,
+    pool,
+    spans: front.spans,
     region: front.region,
     control: new Int32Array(shared, 0, CONTROL_WORDS),
     results: new Uint8Array(shared, CONTROL_WORDS * 4, paths.length),
@@ -221,6 +234,9 @@ function resultsOf(batch: SniffBatch): ProbeResult[] {
   return out;
 }
 
+/** Files whose frontmatter one pool of a feed holds. */
+const POOL_FILES = 4096;
+
 /** Files per batch of a sniff feed. */
 const FEED_BATCH = 256;
 
@@ -259,7 +275,7 @@ export function readerThread(url: string, minFiles = MIN_PARALLEL_FILES): Reader
     }
   };
   const postBatch = (batch: SniffBatch, size = batch.paths.length): void => {
-    batch.posted = post({ kind: 'sniff', paths: batch.paths.join(PATH_SEPARATOR), shared: batch.shared, front: batch.front }, size);
+    batch.posted = post({ kind: 'sniff', paths: batch.paths.join(PATH_SEPARATOR), shared: batch.shared, pool: batch.pool, spans: batch.spans }, size);
   };
   let files = 0;
   let byMain = 0;
@@ -285,11 +301,22 @@ export function readerThread(url: string, minFiles = MIN_PARALLEL_FILES): Reader
       const batches: SniffBatch[] = [];
       let pending: string[] = [];
       let fed = 0;
+      // One frontmatter pool per POOL_FILES files fed.
+      let pool: SharedArrayBuffer | undefined;
+      let poolFiles = 0;
+      const poolFor = (n: number): SharedArrayBuffer => {
+        if (pool === undefined || poolFiles + n > POOL_FILES) {
+          pool = frontPool(POOL_FILES);
+          poolFiles = 0;
+        }
+        poolFiles += n;
+        return pool;
+      };
       return {
         add(path) {
           pending.push(path);
           if (pending.length < FEED_BATCH) return;
-          const batch = sniffBatch(pending);
+          const batch = sniffBatch(pending, poolFor(pending.length));
           batches.push(batch);
           fed += pending.length;
           pending = [];
@@ -297,7 +324,7 @@ export function readerThread(url: string, minFiles = MIN_PARALLEL_FILES): Reader
           postBatch(batch, fed);
         },
         finish() {
-          if (pending.length > 0) batches.push(sniffBatch(pending));
+          if (pending.length > 0) batches.push(sniffBatch(pending, poolFor(pending.length)));
           pending = [];
           complete(batches);
           const out: ProbeResult[] = [];

@@ -25,13 +25,11 @@ export async function descriptions(view: TopicView, subjects: readonly Subject[]
   let pending: { i: number; slug: string; front: string }[] | undefined;
   for (let i = 0; i < subjects.length; i++) {
     const s = subjects[i];
+    // Most subjects have no frontmatter: one lookup each.
+    const front = (view.probed.get(s.slug) ?? probed(view, s))?.front;
+    if (typeof front !== 'string') continue;
     if (known.has(s.slug)) {
       out[i] = known.get(s.slug);
-      continue;
-    }
-    const front = view.probed.get(s.slug)?.front ?? probed(view, s)?.front;
-    if (typeof front !== 'string') {
-      known.set(s.slug, undefined);
       continue;
     }
     const fields = simpleFields(front);

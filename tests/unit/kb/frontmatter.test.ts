@@ -54,11 +54,14 @@ describe('probeFile finds frontmatter in the head it reads', () => {
 });
 
 describe('simpleFields (the fast path)', () => {
+  test('quoted values with nothing to unescape', () => {
+    expect({ ...(simpleFields(`a: "x: y # z"\nb: 'say "hi"'\nc: ""`) as object) }).toEqual({ a: 'x: y # z', b: 'say "hi"', c: '' });
+  });
   test('plain key: value lines', () => {
     expect({ ...(simpleFields('name: pdf\ndescription: Use this for PDFs.\n') as object) }).toEqual({ name: 'pdf', description: 'Use this for PDFs.' });
   });
   test('anything else goes to the parser', () => {
-    for (const front of ['description: "quoted"', 'description: |\n  block', 'a: 1', 'a: true', 'tags:\n  - x', 'a: b # comment', 'a: b\na: c', 'a: x: y', '  a: b', '- x']) {
+    for (const front of ['description: "esc\\"aped"', 'description: |\n  block', "a: 'it''s'", 'a: "x" # c', 'a: 1', 'a: true', 'tags:\n  - x', 'a: b # comment', 'a: b\na: c', 'a: x: y', '  a: b', '- x']) {
       expect(simpleFields(front)).toBe(NEEDS_YAML);
     }
   });
@@ -91,7 +94,9 @@ describe('the fast path reads what the yaml package reads', () => {
   const value = fc.oneof(
     fc.string({ maxLength: 30 }),
     fc.stringMatching(/^[ -~]{0,30}$/),
-    fc.constantFrom('true', 'null', '1.5', 'a: b', 'a #b', 'x:', '"q"', "'q'", '|', '- a', '~', '.inf', 'yes', 'é ü', 'a\tb'),
+    fc.constantFrom('true', 'null', '1.5', 'a: b', 'a #b', 'x:', '"q"', "'q'", '|', '- a', '~', '.inf', 'yes', 'é ü', 'a\tb', '"a: b # c"', "'it''s'", '"\\t"', '""', "''", '"x" y'),
+    fc.string({ maxLength: 20 }).map((v) => `"${v}"`),
+    fc.string({ maxLength: 20 }).map((v) => `'${v}'`),
   );
   const line = fc.tuple(key, value).map(([k, v]) => `${k}: ${v}`);
   test('whenever the fast path decides, it agrees with the parser', () => {

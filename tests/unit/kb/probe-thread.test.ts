@@ -6,7 +6,7 @@ import { describe, test, expect } from 'bun:test';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { PROBED, sniffFile, type ProbeResult } from '../../../src/kb/fs/probe.ts';
-import { CONTROL_WORDS, DONE, frontRegion, MIN_PARALLEL_FILES, PATH_SEPARATOR, probeResultOf, readerThread as startReaderThread, type SniffJob } from '../../../src/kb/fs/probe-thread.ts';
+import { CONTROL_WORDS, DONE, frontPool, frontRegion, MIN_PARALLEL_FILES, PATH_SEPARATOR, probeResultOf, readerThread as startReaderThread, type SniffJob } from '../../../src/kb/fs/probe-thread.ts';
 import { makeTempDir } from '../../support/temp.ts';
 
 /** The reader thread's entry point, as the CLI's entry module names it. */
@@ -132,8 +132,9 @@ describe('the reader thread on its own (src/reader-thread.ts)', () => {
     const control = new Int32Array(shared, 0, CONTROL_WORDS);
     const worker = new Worker(READER_THREAD_URL, { type: 'module' });
     try {
-      const front = frontRegion(paths.length);
-      worker.postMessage({ kind: 'sniff', paths: paths.join(PATH_SEPARATOR), shared, front: front.shared } satisfies SniffJob);
+      const pool = frontPool(paths.length);
+      const front = frontRegion(pool, paths.length);
+      worker.postMessage({ kind: 'sniff', paths: paths.join(PATH_SEPARATOR), shared, pool, spans: front.spans } satisfies SniffJob);
       const until = Date.now() + 20_000;
       while (Atomics.load(control, DONE) < paths.length && Date.now() < until) await Bun.sleep(5);
       expect(Atomics.load(control, DONE)).toBe(paths.length);
