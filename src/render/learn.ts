@@ -2,7 +2,7 @@
 // (a formatted body between two strings): the sink that receives them
 // decides whether to stream them (the CLI) or join them (MCP).
 import { trimTrailingNewlines, type Formatted } from '../kb/content/format.ts';
-import { escapeControls } from '../shared/controls.ts';
+import { CONTROL, escapeControls } from '../shared/controls.ts';
 import { quoted } from './text.ts';
 import { headingOf, type TopicLabel } from './topic.ts';
 
@@ -29,8 +29,9 @@ export const DESCRIPTION_CHARS = 320;
  *  become one space, control characters are escaped, and past `max`
  *  characters it is cut (at a space when one is near) and ends with `…`. */
 export function oneLine(text: string, max = DESCRIPTION_CHARS): string {
-  // Most descriptions are one line already: one test instead of a replace.
-  const flat = escapeControls(NOT_ONE_LINE.test(text) ? text.replace(/[\s\u0085]+/g, ' ').trim() : text);
+  // Most descriptions are one short line already: one test, nothing else.
+  if (text.length <= max && !NOT_ONE_LINE.test(text)) return text;
+  const flat = escapeControls(text.replace(/[\s\u0085]+/g, ' ').trim());
   // No more code units than `max`: no more characters either.
   if (flat.length <= max) return flat;
   const chars = Array.from(flat);
@@ -41,8 +42,9 @@ export function oneLine(text: string, max = DESCRIPTION_CHARS): string {
   return `${cut.trimEnd()}…`;
 }
 
-/** White space other than single spaces between words. */
-const NOT_ONE_LINE = /\s\s|[^\S ]|^\s|\s$|\u0085/;
+/** White space other than single spaces between words, or a control
+ *  character. */
+const NOT_ONE_LINE = new RegExp(`\\s\\s|[^\\S ]|^\\s|\\s$|\\u0085|${CONTROL.source}`);
 
 /** One listing line's text: `slug`, or `slug: description`. */
 function listedLine(s: Listed): string {

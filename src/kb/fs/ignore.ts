@@ -82,12 +82,15 @@ export class IgnoreRules {
    *  control files, if it has any. `abs` is the directory's absolute
    *  path, `rel` its path relative to the subjects directory ('' for the
    *  root), `parentRel` its parent's. */
-  enter(abs: string, rel: string, parentRel: string | null, names: readonly string[], sep: string): void {
+  enter(abs: string, rel: string, parentRel: string | null, entries: readonly { name: string }[], sep: string): void {
+    // Most directories of most topics hold no control file and inherit
+    // none: nothing to do.
+    if (this.sets.size === 0 && !entries.some((e) => isControlFile(e.name))) return;
     const inherited = parentRel === null ? [] : (this.sets.get(parentRel === '' ? '' : parentRel + '/') ?? []);
     const base = rel === '' ? '' : rel + '/';
     let own: Ignore | undefined;
     for (const file of IGNORE_FILES) {
-      if (!names.includes(file)) continue;
+      if (!entries.some((e) => e.name === file)) continue;
       const text = readControlFile(abs + sep + file);
       if (text === undefined) {
         this.unread.push(base + file);
@@ -109,11 +112,10 @@ export class IgnoreRules {
   /** Whether the entry `name` of directory `rel` is left out (and then
    *  records why). Control files are always left out, unrecorded. */
   skip(rel: string, name: string, isDir: boolean): boolean {
-    if (!isDir && (name === '.gitignore' || name === '.kbignore')) return true;
-    const base = rel === '' ? '' : rel + '/';
-    const path = base + name + (isDir ? '/' : '');
-    const sets = this.sets.get(base);
+    if (!isDir && isControlFile(name)) return true;
+    const sets = this.sets.size === 0 ? undefined : this.sets.get(rel === '' ? '' : rel + '/');
     if (sets !== undefined) {
+      const path = (rel === '' ? '' : rel + '/') + name + (isDir ? '/' : '');
       // The deepest set with an opinion decides.
       for (let i = sets.length - 1; i >= 0; i--) {
         const { base: at, ig } = sets[i];
@@ -126,11 +128,16 @@ export class IgnoreRules {
       }
     }
     if (isDir ? DEFAULT_DIRS.has(name) : DEFAULT_FILES.has(name)) {
+      const path = (rel === '' ? '' : rel + '/') + name + (isDir ? '/' : '');
       this.ignored.push({ path, source: 'built-in', rule: isDir ? `${name}/` : name });
       return true;
     }
     return false;
   }
+}
+
+function isControlFile(name: string): boolean {
+  return name.charCodeAt(0) === 46 && (name === '.gitignore' || name === '.kbignore');
 }
 
 /** Lines read from one control file, at most. */

@@ -15,7 +15,7 @@
 // thread was measured slower, as the two threads and the engine's compiler
 // threads then compete for the two cores.)
 
-import { PROBED, sniff, textWithFront, type Probe, type ProbeFeed, type ProbeResult } from './probe.ts';
+import { decodeFront, PROBED, sniff, sniffRaw, textWithFront, UNCLOSED_RESULT, type Probe, type ProbeFeed, type ProbeResult } from './probe.ts';
 
 // --- The protocol the two threads share (probe-worker.ts imports it) -----
 //
@@ -53,39 +53,67 @@ export const SNIFF_AGAIN = 6;
  *  atomic add), and per batch the offset and length of each file's bytes
  *  (`spans`, two words per file). */
 export interface FrontRegion {
+  pool: SharedArrayBuffer;
   alloc: Int32Array;
+  /** Length-tracking: sees the pool as it grows. */
   bytes: Uint8Array;
   spans: Int32Array;
 }
 
-/** Bytes of frontmatter room per file, and at most per pool: a file whose
- *  frontmatter does not fit is probed again by the main thread. */
-const POOL_BYTES_PER_FILE = 512;
-const POOL_BYTES_MAX = 4 * 1024 * 1024;
+/** A pool starts small and grows as frontmatter arrives (a growable
+ *  SharedArrayBuffer: memory is committed only as it grows, where a fixed
+ *  one of the largest size would be zeroed up front, about 0.3 ms per MiB).
+ *  A file whose frontmatter does not fit the largest pool is probed again
+ *  by the main thread. */
+const POOL_START = 64 * 1024;
+const POOL_MAX = 64 * 1024 * 1024;
 
-/** A pool for `files` files (zeroed memory is only touched where written). */
-export function frontPool(files: number): SharedArrayBuffer {
-  return new SharedArrayBuffer(4 + Math.min(POOL_BYTES_MAX, 4096 + POOL_BYTES_PER_FILE * files));
+/** A frontmatter pool. */
+export function frontPool(): SharedArrayBuffer {
+  try {
+    return new (SharedArrayBuffer as new (n: number, o: { maxByteLength: number }) => SharedArrayBuffer)(POOL_START, { maxByteLength: POOL_MAX });
+  } catch {
+    return new SharedArrayBuffer(POOL_START); // no growable memory here: small and fixed
+  }
+}
+
+/** Grows `pool` to hold `end` bytes, if it can; whether it does. Either
+ *  thread may grow it: a smaller length than the current one is refused,
+ *  so a race is settled by reading the length again. */
+function reserve(pool: SharedArrayBuffer, end: number): boolean {
+  if (end <= pool.byteLength) return true;
+  const g = pool as SharedArrayBuffer & { growable?: boolean; grow?: (n: number) => void };
+  if (!g.growable || end > POOL_MAX) return false;
+  try {
+    g.grow!(Math.min(POOL_MAX, Math.max(end, pool.byteLength * 2)));
+  } catch {
+    // The other thread grew it meanwhile (or the memory is not there).
+  }
+  return end <= pool.byteLength;
 }
 
 /** The region over a pool and a batch's spans (made when not given). */
 export function frontRegion(pool: SharedArrayBuffer, files: number, spans?: SharedArrayBuffer): { spans: SharedArrayBuffer; region: FrontRegion } {
   spans ??= new SharedArrayBuffer(8 * files);
-  return { spans, region: { alloc: new Int32Array(pool, 0, 1), bytes: new Uint8Array(pool, 4), spans: new Int32Array(spans) } };
+  return { spans, region: { pool, alloc: new Int32Array(pool, 0, 1), bytes: new Uint8Array(pool, 4), spans: new Int32Array(spans) } };
 }
 
 const encoder = new TextEncoder();
-const decoder = new TextDecoder();
 
-/** File `i`'s probe result as a code (and its frontmatter in `region`). */
-export function sniffCode(r: ProbeResult, i = 0, region?: FrontRegion): number {
-  if (r.kind !== 'text') return r.kind === 'binary' ? SNIFF_BINARY : SNIFF_ERROR;
-  if (r.front === undefined) return SNIFF_TEXT;
-  if (r.front === null) return SNIFF_UNCLOSED;
+/** File `i`'s probe result (as `sniffRaw` gives it) as a code, and its
+ *  frontmatter in `region`. */
+export function sniffCode(r: ProbeResult | Uint8Array, i = 0, region?: FrontRegion): number {
+  let bytes: Uint8Array;
+  if (r instanceof Uint8Array) bytes = r;
+  else {
+    if (r.kind !== 'text') return r.kind === 'binary' ? SNIFF_BINARY : SNIFF_ERROR;
+    if (r.front === undefined) return SNIFF_TEXT;
+    if (r.front === null) return SNIFF_UNCLOSED;
+    bytes = encoder.encode(r.front);
+  }
   if (region === undefined) return SNIFF_AGAIN;
-  const bytes = encoder.encode(r.front);
   const at = Atomics.add(region.alloc, 0, bytes.length);
-  if (at + bytes.length > region.bytes.length) return SNIFF_AGAIN;
+  if (!reserve(region.pool, 4 + at + bytes.length)) return SNIFF_AGAIN;
   region.bytes.set(bytes, at);
   region.spans[2 * i] = at;
   region.spans[2 * i + 1] = bytes.length;
@@ -103,10 +131,10 @@ export function probeResultOf(code: number, i = 0, region?: FrontRegion, path?: 
       if (region === undefined) return PROBED.text;
       const at = region.spans[2 * i];
       // Copied out first: TextDecoder may refuse a view of shared memory.
-      return textWithFront(decoder.decode(region.bytes.slice(at, at + region.spans[2 * i + 1])));
+      return textWithFront(decodeFront(region.bytes.slice(at, at + region.spans[2 * i + 1])));
     }
     case SNIFF_UNCLOSED:
-      return textWithFront(null);
+      return UNCLOSED_RESULT;
     case SNIFF_AGAIN:
       return path === undefined ? PROBED.text : sniff(path);
     default:
@@ -139,7 +167,7 @@ export function sniffShare(paths: readonly string[], control: Int32Array, result
     const from = Atomics.add(control, NEXT, SNIFF_CHUNK);
     if (from >= n) return mine;
     const to = Math.min(from + SNIFF_CHUNK, n);
-    for (let i = from; i < to; i++) results[i] = sniffCode(sniff(paths[i]), i, region);
+    for (let i = from; i < to; i++) results[i] = sniffCode(sniffRaw(paths[i]), i, region);
     Atomics.add(control, DONE, to - from);
     Atomics.notify(control, DONE);
     mine += to - from;
@@ -183,7 +211,7 @@ interface SniffBatch {
   posted: boolean;
 }
 
-function sniffBatch(paths: readonly string[], pool: SharedArrayBuffer = frontPool(paths.length)): SniffBatch {
+function sniffBatch(paths: readonly string[], pool: SharedArrayBuffer = frontPool()): SniffBatch {
   const shared = new SharedArrayBuffer(CONTROL_WORDS * 4 + paths.length);
   const front = frontRegion(pool, paths.length);
   return {
@@ -217,7 +245,7 @@ function awaitBatch(batch: SniffBatch): number {
       let here = 0;
       for (let i = 0; i < n; i++) {
         if (Atomics.load(results, i) !== 0) continue;
-        results[i] = sniffCode(sniff(paths[i]), i, region);
+        results[i] = sniffCode(sniffRaw(paths[i]), i, region);
         here++;
       }
       return here;
@@ -233,9 +261,6 @@ function resultsOf(batch: SniffBatch): ProbeResult[] {
   for (let i = 0; i < out.length; i++) out[i] = probeResultOf(batch.results[i], i, batch.region, batch.paths[i]);
   return out;
 }
-
-/** Files whose frontmatter one pool of a feed holds. */
-const POOL_FILES = 4096;
 
 /** Files per batch of a sniff feed. */
 const FEED_BATCH = 256;
@@ -301,22 +326,14 @@ export function readerThread(url: string, minFiles = MIN_PARALLEL_FILES): Reader
       const batches: SniffBatch[] = [];
       let pending: string[] = [];
       let fed = 0;
-      // One frontmatter pool per POOL_FILES files fed.
+      // One frontmatter pool for the whole feed.
       let pool: SharedArrayBuffer | undefined;
-      let poolFiles = 0;
-      const poolFor = (n: number): SharedArrayBuffer => {
-        if (pool === undefined || poolFiles + n > POOL_FILES) {
-          pool = frontPool(POOL_FILES);
-          poolFiles = 0;
-        }
-        poolFiles += n;
-        return pool;
-      };
+      const poolFor = (): SharedArrayBuffer => (pool ??= frontPool());
       return {
         add(path) {
           pending.push(path);
           if (pending.length < FEED_BATCH) return;
-          const batch = sniffBatch(pending, poolFor(pending.length));
+          const batch = sniffBatch(pending, poolFor());
           batches.push(batch);
           fed += pending.length;
           pending = [];
@@ -324,7 +341,7 @@ export function readerThread(url: string, minFiles = MIN_PARALLEL_FILES): Reader
           postBatch(batch, fed);
         },
         finish() {
-          if (pending.length > 0) batches.push(sniffBatch(pending, poolFor(pending.length)));
+          if (pending.length > 0) batches.push(sniffBatch(pending, poolFor()));
           pending = [];
           complete(batches);
           const out: ProbeResult[] = [];

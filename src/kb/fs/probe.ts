@@ -154,6 +154,22 @@ function lineEnd(bytes: Uint8Array, n: number, i: number): number {
 
 const utf8 = new TextDecoder();
 
+/** Frontmatter bytes as text. Most frontmatter is ASCII: decoded without
+ *  the decoder's per-call cost. */
+export function decodeFront(bytes: Uint8Array): string {
+  if (bytes.length < 4096) {
+    let ascii = true;
+    for (let i = 0; i < bytes.length; i++) {
+      if (bytes[i] >= 0x80) {
+        ascii = false;
+        break;
+      }
+    }
+    if (ascii) return String.fromCharCode.apply(null, bytes as unknown as number[]);
+  }
+  return utf8.decode(bytes);
+}
+
 /** Sniffs a file: 'text', 'binary', or 'error' when it cannot be read. */
 export function sniffFile(abs: string): ProbeKind {
   return sniff(abs).kind;
@@ -161,6 +177,18 @@ export function sniffFile(abs: string): ProbeKind {
 
 /** Probes a file: its kind, and for a text file its frontmatter. */
 export function sniff(abs: string): ProbeResult {
+  const r = sniffRaw(abs);
+  if (r === PROBED.text || r === PROBED.binary || r === PROBED.error) return r;
+  return textWithFront(r === UNCLOSED_RESULT ? null : decodeFront(r as Uint8Array));
+}
+
+/** What `sniffRaw` returns for frontmatter that is not closed. */
+export const UNCLOSED_RESULT = Object.freeze({ kind: 'text', front: null }) as ProbeResult;
+
+/** `sniff` without decoding: PROBED.text, .binary or .error, UNCLOSED_RESULT,
+ *  or the frontmatter's bytes (a view into a buffer that the next sniff
+ *  reuses: copy it before then). */
+export function sniffRaw(abs: string): ProbeResult | Uint8Array {
   let fd: number;
   try {
     fd = openSync(abs, OPEN_FLAGS);
@@ -177,7 +205,7 @@ export function sniff(abs: string): ProbeResult {
     if (isBinaryHead(head, n)) return PROBED.binary;
     const span = frontmatterSpan(head, n, n < SNIFF_BYTES);
     if (span === undefined) return PROBED.text;
-    return textWithFront(span === UNCLOSED ? null : utf8.decode(head.subarray(span[0], span[1])));
+    return span === UNCLOSED ? UNCLOSED_RESULT : head.subarray(span[0], span[1]);
   } catch {
     return PROBED.error;
   } finally {

@@ -164,7 +164,7 @@ export function walkFiles(dir: string, visit: FileVisitor, rules?: IgnoreRules):
       continue;
     }
     if (entries.length > 1) entries.sort((a, b) => compareCodeUnits(a.name, b.name));
-    if (rules !== undefined) rules.enter(frame.abs, frame.rel, frame.parent === null ? null : frame.parent.rel, entries.map((e) => e.name), sep);
+    if (rules !== undefined) rules.enter(frame.abs, frame.rel, frame.parent === null ? null : frame.parent.rel, entries, sep);
 
     const subdirs: Frame[] = [];
     for (const entry of entries) {

@@ -93,7 +93,7 @@ export const SKILL_FILE = 'SKILL.md';
  *  Files left out by `.gitignore`, `.kbignore` or the built-in defaults
  *  (kb/fs/ignore.ts) are not subjects at all. */
 export function indexSubjects(dir: string, found?: FileFound): SubjectIndex {
-  const all: IndexedSubject[] = [];
+  let bySlug = new Map<string, IndexedSubject | IndexedSubject[]>();
   // Directories holding SKILL.md, relative ('' never: a SKILL.md at the
   // root of a topic is an ordinary subject).
   let skillDirs: Set<string> | undefined;
@@ -133,18 +133,19 @@ export function indexSubjects(dir: string, found?: FileFound): SubjectIndex {
         const skill = name === SKILL_FILE && d.rel !== '';
         found(abs, skill ? slugPrefix.slice(0, -1) : s.slug, s.hidden || (inSkill && !skill));
       }
-      all.push(s);
+      add(bySlug, s);
     },
     rules,
   );
   const aliases = new Map<string, Alias>();
-  if (skillDirs !== undefined) gatherSkills(all, skillDirs, aliases);
-  const bySlug = new Map<string, IndexedSubject | IndexedSubject[]>();
-  for (const s of all) {
-    const seen = bySlug.get(s.slug);
-    if (seen === undefined) bySlug.set(s.slug, s);
-    else if (Array.isArray(seen)) seen.push(s);
-    else bySlug.set(s.slug, [seen, s]);
+  if (skillDirs !== undefined) {
+    // Skills change slugs (and hidden-ness): index again.
+    const all: IndexedSubject[] = [];
+    for (const v of bySlug.values()) if (Array.isArray(v)) all.push(...v);
+    else all.push(v);
+    gatherSkills(all, skillDirs, aliases);
+    bySlug = new Map();
+    for (const s of all) add(bySlug, s);
   }
   // The slugs in code-unit order (the built-in string sort, as
   // compareCodeUnits, without a comparator call per comparison).
@@ -183,6 +184,14 @@ export function indexSubjects(dir: string, found?: FileFound): SubjectIndex {
   // An alias that is some subject's slug names that subject.
   for (const name of aliases.keys()) if (bySlug.has(name)) aliases.delete(name);
   return { dir, subjects, notices, ignored: rules.ignored, aliases };
+}
+
+/** Files by slug: one, or several that collide. */
+function add(bySlug: Map<string, IndexedSubject | IndexedSubject[]>, s: IndexedSubject): void {
+  const seen = bySlug.get(s.slug);
+  if (seen === undefined) bySlug.set(s.slug, s);
+  else if (Array.isArray(seen)) seen.push(s);
+  else bySlug.set(s.slug, [seen, s]);
 }
 
 /** `rel` is one of `dirs` or below one. */

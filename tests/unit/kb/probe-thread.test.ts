@@ -5,7 +5,7 @@
 import { describe, test, expect } from 'bun:test';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { PROBED, sniffFile, type ProbeResult } from '../../../src/kb/fs/probe.ts';
+import { PROBED, sniff, sniffFile, type ProbeResult } from '../../../src/kb/fs/probe.ts';
 import { CONTROL_WORDS, DONE, frontPool, frontRegion, MIN_PARALLEL_FILES, PATH_SEPARATOR, probeResultOf, readerThread as startReaderThread, type SniffJob } from '../../../src/kb/fs/probe-thread.ts';
 import { makeTempDir } from '../../support/temp.ts';
 
@@ -132,7 +132,7 @@ describe('the reader thread on its own (src/reader-thread.ts)', () => {
     const control = new Int32Array(shared, 0, CONTROL_WORDS);
     const worker = new Worker(READER_THREAD_URL, { type: 'module' });
     try {
-      const pool = frontPool(paths.length);
+      const pool = frontPool();
       const front = frontRegion(pool, paths.length);
       worker.postMessage({ kind: 'sniff', paths: paths.join(PATH_SEPARATOR), shared, pool, spans: front.spans } satisfies SniffJob);
       const until = Date.now() + 20_000;
@@ -143,5 +143,39 @@ describe('the reader thread on its own (src/reader-thread.ts)', () => {
     } finally {
       worker.terminate();
     }
+  });
+});
+
+describe('frontmatter through the reader thread', () => {
+  /** Files with frontmatter of every size up to about 7 KiB (far more, all
+   *  together, than a pool starts with), unclosed ones, and plain text. */
+  function described(n: number): string[] {
+    const dir = makeTempDir('kb-thread-front-');
+    const paths: string[] = [];
+    for (let i = 0; i < n; i++) {
+      const p = join(dir, `d${i}.md`);
+      if (i % 5 === 4) writeFileSync(p, `---\ndescription: never closed ${i}\n`);
+      else if (i % 5 === 3) writeFileSync(p, `# plain ${i}\n`);
+      else writeFileSync(p, `---\ndescription: "é ${i}"\nnotes: ${'x'.repeat((i * 97) % 7000)}\n---\nbody\n`);
+      paths.push(p);
+    }
+    return paths;
+  }
+
+  test('the thread and the main thread give sniff()\'s results, frontmatter included', () => {
+    const paths = described(2 * MIN_PARALLEL_FILES);
+    const expected = paths.map(sniff);
+    const thread = readerThread();
+    try {
+      expect(thread.probe(paths)).toEqual(expected);
+      expect(thread.stats().started).toBe(true);
+      const feed = thread.feed();
+      for (const p of paths) feed.add(p);
+      expect(feed.finish()).toEqual(expected);
+    } finally {
+      thread.close();
+    }
+    expect(expected.filter((r) => typeof r.front === 'string').length).toBeGreaterThan(MIN_PARALLEL_FILES);
+    expect(expected.some((r) => r.front === null)).toBe(true);
   });
 });
