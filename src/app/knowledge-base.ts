@@ -14,12 +14,18 @@ import { loadConfig, type LoadOptions } from '../config/load.ts';
 import type { Config, Topic } from '../config/types.ts';
 import { compilePatterns, type CompiledPattern } from '../glob/index.ts';
 import type { Probe } from '../kb/fs/probe.ts';
-import { hasLearnable, listable, openTopic, type TopicView } from '../kb/index/view.ts';
+import { hasLearnable, listable, loadLearned, openTopic, type TopicView } from '../kb/index/view.ts';
 import type { Problem } from '../shared/problem.ts';
+import { estimateTokensOfBody } from '../kb/content/tokens.ts';
+import { BLOCK_TOKENS, DEFAULT_MAX_TOKENS, promptReserve } from './budget.ts';
 import { learnTool, type ToolDefinition } from './tools.ts';
 import { noticeProblems, resolveTopic } from './topics.ts';
 
-export type WorkspaceOptions = LoadOptions;
+export interface WorkspaceOptions extends LoadOptions {
+  /** The token budget (app/budget.ts): Infinity for none; default
+   *  DEFAULT_MAX_TOKENS. */
+  maxTokens?: number;
+}
 
 /** Problems that make a configuration unusable for anything but `kb check`. */
 const FATAL = new Set(['toml-syntax', 'wrong-type', 'extends-cycle', 'missing-subjects']);
@@ -34,13 +40,25 @@ export interface OpenOptions {
   probe?: Probe;
 }
 
+/** A pre-loaded subject the prompt's budget leaves out. */
+export interface CutSubject {
+  slug: string;
+  tokens: number;
+}
+
 export class KnowledgeBase {
   private readonly views = new Map<Topic, TopicView>();
+  /** Pre-loaded subjects the prompt's budget leaves out, by topic; set
+   *  once, when a view with pre-loaded subjects is first opened. */
+  private cut: Map<Topic, CutSubject[]> | undefined;
+  private cutting = false;
 
   private constructor(
     readonly config: Config,
     private readonly learned: ReadonlyMap<Topic, readonly CompiledPattern[]>,
     private readonly probe: Probe | undefined,
+    /** The token budget: Infinity for none. */
+    readonly maxTokens: number,
   ) {}
 
   /** Loads the workspace's configuration and compiles every topic's
@@ -51,7 +69,7 @@ export class KnowledgeBase {
     const config = await loadConfig(options);
     const learned = new Map<Topic, CompiledPattern[]>();
     for (const topic of config.topics) learned.set(topic, await compilePatterns(topic.learned));
-    return new KnowledgeBase(config, learned, opts.probe);
+    return new KnowledgeBase(config, learned, opts.probe, options.maxTokens ?? DEFAULT_MAX_TOKENS);
   }
 
   get topics(): readonly Topic[] {
@@ -76,8 +94,63 @@ export class KnowledgeBase {
     if (view === undefined) {
       view = openTopic(topic, { learned: this.learned.get(topic) ?? [], probe: this.probe, probeAll });
       this.views.set(topic, view);
+      if (this.cut === undefined && !this.cutting && view.learned.length > 0) this.cutPreloaded();
     }
     return view;
+  }
+
+  /** The pre-loaded subjects of `topic` that the prompt names but does not
+   *  expand (over the budget): loadable with learn, not "already
+   *  learned". */
+  preloadedCut(topic: Topic): readonly CutSubject[] {
+    this.view(topic);
+    return this.cut?.get(topic) ?? [];
+  }
+
+  /**
+   * The prompt section stays within the budget: pre-loaded subjects are
+   * expanded in configuration order (topic by topic, each in learned
+   * order) while they fit; from the first that does not, the rest are only
+   * named. Those are taken out of their views' pre-loaded sets, so every
+   * front end treats them alike. Reads no file while the pre-loaded files
+   * together have fewer bytes than the budget has tokens (a token is never
+   * less than a byte).
+   */
+  private cutPreloaded(): void {
+    this.cutting = true;
+    const cut = new Map<Topic, CutSubject[]>();
+    try {
+      if (!Number.isFinite(this.maxTokens)) return;
+      const enabled = this.config.topics.filter((t) => t.enable);
+      const views = enabled.map((t) => [t, this.view(t)] as const);
+      const budget = this.maxTokens - promptReserve(enabled.length);
+      let bytes = 0;
+      for (const [, v] of views) for (const m of v.learned) bytes += Math.max(0, m.subject.size);
+      if (bytes <= budget) return;
+      let used = 0;
+      let over = false;
+      for (const [topic, view] of views) {
+        const out: CutSubject[] = [];
+        for (const item of loadLearned(view)) {
+          if (item.kind !== 'subject') continue;
+          const tokens = estimateTokensOfBody(item.content.body) + BLOCK_TOKENS;
+          if (!over && used + tokens <= budget) {
+            used += tokens;
+            continue;
+          }
+          over = true;
+          out.push({ slug: item.slug, tokens });
+        }
+        if (out.length === 0) continue;
+        cut.set(topic, out);
+        const gone = new Set(out.map((c) => c.slug));
+        for (const slug of gone) view.learnedSlugs.delete(slug);
+        view.learned = view.learned.filter((m) => !gone.has(m.subject.slug));
+      }
+    } finally {
+      this.cut = cut;
+      this.cutting = false;
+    }
   }
 
   /** The enabled topics with something left to learn. */

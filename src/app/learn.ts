@@ -3,21 +3,29 @@
 // the configured topics writes the model-facing text into a sink, chunk by
 // chunk, one subject at a time, so a large load never has to be held in
 // memory by `kb learn`.
-import { compilePatterns } from '../glob/index.ts';
+import { compilePatterns, type CompiledPattern } from '../glob/index.ts';
+import { bodyText, type Body } from '../kb/content/body.ts';
+import { fenceTag } from '../kb/content/format.ts';
+import { estimateTokensOfBody, estimateTokensOfBytes } from '../kb/content/tokens.ts';
+import { charStart, lineAt, windowEnd } from '../kb/content/window.ts';
 import { descriptions } from '../kb/index/describe.ts';
-import { isRaw, listable, loadPatterns, kindOf, type ReadAs } from '../kb/index/view.ts';
+import { isRaw, listable, loadOrder, loadPatterns, kindOf, type ReadAs, type TopicView } from '../kb/index/view.ts';
 import {
   rawContent,
   renderBadArguments,
   renderListing,
+  renderLeftOut,
   renderNote,
+  renderWindowNote,
+  windowBlock,
   renderUnknownTopic,
   subjectBlock,
   type Chunk,
   type Listed,
   type Note,
 } from '../render/learn.ts';
-import type { Problem } from '../shared/problem.ts';
+import { warning, type Problem } from '../shared/problem.ts';
+import { BLOCK_TOKENS, BYTES_PER_TOKEN_ESTIMATE, tokensText } from './budget.ts';
 import { validateLearnArgs, type LearnArgs } from './args.ts';
 import type { KnowledgeBase } from './knowledge-base.ts';
 import { replacedProblem, skillFiles } from './topics.ts';
@@ -55,30 +63,133 @@ export async function learn(kb: KnowledgeBase, args: LearnArgs, sink: LearnSink)
     sink.write(renderListing(topic, listed, learned.map((m) => m.subject.slug)));
     return false;
   }
-  const patterns = await compilePatterns(args.subjects);
+  const { patterns: given, from } = continuation(args.subjects);
+  const patterns = await compilePatterns(given);
   const view = kb.view(topic);
-  const raw = isRaw(view, patterns);
+  const budget = kb.maxTokens;
+  // A continuation is never raw: its notes must be there.
+  const raw = from === undefined && isRaw(view, patterns);
   const notes: Note[] = [];
+  const tail: string[] = [];
   let loaded = 0;
-  for (const item of loadPatterns(view, patterns, sink.as)) {
+  let used = 0;
+  let windowed = false;
+  const callFrom = (slug: string, offset: number) => callText(topic.id, given, slug, offset);
+  for (const item of loadPatterns(view, patterns, sink.as, from?.slug)) {
     if (item.kind !== 'subject') {
       notes.push(item);
       continue;
+    }
+    let start = from !== undefined && item.slug === from.slug ? from.offset : 0;
+    const tokens = (start === 0 ? estimateTokensOfBody(item.content.body) : estimateTokensOfBody(sliceBody(item.body, start))) + BLOCK_TOKENS;
+    if (loaded > 0 && used + tokens > budget) {
+      // Over the budget: this subject and the rest wait for the next call.
+      tail.push(leftOut(kb, view, patterns, item.slug, callFrom(item.slug, 0)));
+      break;
     }
     if (item.replaced) {
       const waiting = sink.problem(replacedProblem(topic.id, item.slug));
       if (waiting) await waiting;
     }
+    const prefix = loaded > 0 ? '\n\n' : '';
+    if (start > 0 || tokens > budget) {
+      // One subject larger than the budget (or a later window of one):
+      // a window of it, and the call for the next.
+      const bytes = bodyBytes(item.body);
+      start = charStart(bytes, start);
+      const end = windowEnd(bytes, start, Math.max(1, budget - BLOCK_TOKENS - used));
+      const out = windowBlock(prefix, item.slug, fenceTag(item.subject.ext), sink.as === 'bytes' ? bytes.subarray(start, end) : bodyText(bytes.subarray(start, end)));
+      sink.write(out.head);
+      sink.write(out.body);
+      sink.write(out.tail);
+      loaded++;
+      windowed = true;
+      const next = end < bytes.length ? callFrom(item.slug, end) : undefined;
+      tail.push(renderWindowNote(item.slug, start, end, bytes.length, [lineAt(bytes, start), lineAt(bytes, Math.max(start, end - 1))], tokensText(budget), next));
+      if (next !== undefined) {
+        const rest = leftOutAfter(kb, view, patterns, item.slug);
+        if (rest !== undefined) tail.push(rest);
+        await problem(sink, warning('budget', `learn ${topic.id}: subject "${item.slug}" is larger than the ${tokensText(budget)}-token budget; returned bytes ${start}-${end} of ${bytes.length}, the model was told how to continue`));
+        break;
+      }
+      used += estimateTokensOfBytes(bytes, start, end) + BLOCK_TOKENS;
+      continue;
+    }
     const after = skillFiles(kb, topic, item.subject);
-    const out = raw ? rawContent(item.content, after) : subjectBlock(loaded > 0 ? '\n\n' : '', item.slug, item.content, after);
+    const out = raw ? rawContent(item.content, after) : subjectBlock(prefix, item.slug, item.content, after);
     sink.write(out.head);
     sink.write(out.body);
     sink.write(out.tail);
     loaded++;
+    used += tokens;
   }
-  if (notes.length > 0) sink.write(`${loaded > 0 ? '\n\n' : ''}${notes.map((n) => renderNote(n, topic.id)).join('\n')}`);
-  if (!raw || loaded === 0) sink.write('\n');
+  if (tail.length > 0 && tail[0].startsWith('[') && !tail[0].startsWith('[Subject')) {
+    await problem(sink, warning('budget', `learn ${topic.id}: ${tail[0].slice(1, tail[0].indexOf(' to stay'))} to stay within ${tokensText(budget)} tokens; the model was told how to continue`));
+  }
+  const lines = [...notes.map((n) => renderNote(n, topic.id)), ...tail];
+  if (lines.length > 0) sink.write(`${loaded > 0 ? '\n\n' : ''}${lines.join('\n')}`);
+  if (!raw || loaded === 0 || windowed || lines.length > 0) sink.write('\n');
   return loaded === 0;
+}
+
+/** The `subjects` element that continues a cut result: `@from:OFFSET:SLUG`
+ *  starts at subject SLUG (at byte OFFSET of it, for the next window of a
+ *  large one), skipping what the patterns select before it. */
+export const FROM_PREFIX = '@from:';
+
+/** A call's patterns and its continuation point, if any. */
+function continuation(subjects: readonly string[]): { patterns: string[]; from?: { slug: string; offset: number } } {
+  let from: { slug: string; offset: number } | undefined;
+  const patterns: string[] = [];
+  for (const s of subjects) {
+    const m = s.startsWith(FROM_PREFIX) ? /^@from:(\d{1,15}):(.+)$/s.exec(s) : null;
+    if (m === null) patterns.push(s);
+    else from = { offset: Number(m[1]), slug: m[2] };
+  }
+  return from === undefined ? { patterns } : { patterns, from };
+}
+
+/** The arguments of the call that continues at `slug` (byte `offset`). */
+function callText(topic: string, patterns: readonly string[], slug: string, offset: number): string {
+  return JSON.stringify({ topic, subjects: [...patterns, `${FROM_PREFIX}${offset}:${slug}`] });
+}
+
+/** The note for what is left from `slug` on (it included). */
+function leftOut(kb: KnowledgeBase, view: TopicView, patterns: readonly CompiledPattern[], slug: string, call: string): string {
+  const order = loadOrder(view, patterns);
+  const at = order.findIndex((s) => s.slug === slug);
+  const rest = at < 0 ? [] : order.slice(at);
+  const tokens = rest.reduce((n, s) => n + Math.ceil(Math.max(0, s.size) / BYTES_PER_TOKEN_ESTIMATE), 0);
+  return renderLeftOut(rest.length, tokensText(tokens), tokensText(kb.maxTokens), call);
+}
+
+/** The note for the subjects after `slug`, when a window of it ends a
+ *  result (undefined when there are none): they come after its last
+ *  window. */
+function leftOutAfter(kb: KnowledgeBase, view: TopicView, patterns: readonly CompiledPattern[], slug: string): string | undefined {
+  const order = loadOrder(view, patterns);
+  const at = order.findIndex((s) => s.slug === slug);
+  const rest = at < 0 ? [] : order.slice(at + 1);
+  if (rest.length === 0) return undefined;
+  const tokens = rest.reduce((n, s) => n + Math.ceil(Math.max(0, s.size) / BYTES_PER_TOKEN_ESTIMATE), 0);
+  return `[${rest.length} more subject${rest.length === 1 ? '' : 's'} (~${tokensText(tokens)} tokens) follow${rest.length === 1 ? 's' : ''} after the last window of ${JSON.stringify(slug)}.]`;
+}
+
+async function problem(sink: LearnSink, p: Problem): Promise<void> {
+  const waiting = sink.problem(p);
+  if (waiting) await waiting;
+}
+
+const encoder = new TextEncoder();
+
+/** A body as UTF-8 bytes. */
+function bodyBytes(body: Body): Uint8Array {
+  return typeof body === 'string' ? encoder.encode(body) : body;
+}
+
+/** A body from byte `start` on. */
+function sliceBody(body: Body, start: number): Uint8Array {
+  return bodyBytes(body).subarray(start);
 }
 
 export interface LearnResult {

@@ -6,6 +6,7 @@ import { renderPrompt, type PreloadedTopic } from '../render/prompt.ts';
 import type { TopicLabel } from '../render/topic.ts';
 import { warning, type Problem } from '../shared/problem.ts';
 import type { KnowledgeBase } from './knowledge-base.ts';
+import { MAX_TOKENS_ENV, tokensText } from './budget.ts';
 import { skillFiles, viewProblems } from './topics.ts';
 
 export interface Section {
@@ -29,8 +30,18 @@ export function prompt(kb: KnowledgeBase): Section {
       else if (item.kind === 'binary') problems.push(warning('binary-subject', `learned subject "${item.slug}" of topic "${topic.id}" is a binary file; skipped`));
       else if (item.kind === 'unreadable') problems.push(warning('unreadable', `cannot read learned subject "${item.slug}" of topic "${topic.id}": ${item.message}`));
     }
-    if (subjects.length > 0) preloaded.push({ ...topic, subjects });
+    const cut = kb.preloadedCut(topic);
+    if (subjects.length > 0 || cut.length > 0) preloaded.push({ ...topic, subjects, cut: cut.map((c) => c.slug) });
     if (hasListable(view)) available.push(topic);
+    if (cut.length > 0) {
+      const tokens = cut.reduce((n, c) => n + c.tokens, 0);
+      problems.push(
+        warning(
+          'budget',
+          `topic "${topic.id}": ${cut.length} pre-loaded subject${cut.length === 1 ? '' : 's'} (~${tokensText(tokens)} tokens) named but not expanded, to keep the prompt within ${tokensText(kb.maxTokens)} tokens (--max-tokens, ${MAX_TOKENS_ENV})`,
+        ),
+      );
+    }
   }
   return { text: renderPrompt(preloaded, available), problems };
 }

@@ -8,6 +8,7 @@ import type { Config } from '../config/types.ts';
 import { ConfigError } from '../shared/errors.ts';
 import { debug, isVerbose, warn } from '../shared/log.ts';
 import { formatProblem, type Problem } from '../shared/problem.ts';
+import { maxTokensOf } from './budget.ts';
 import type { RunContext } from './command.ts';
 
 /** Where the knowledge base is, as the command line and environment say. */
@@ -19,6 +20,7 @@ export function workspaceOptions(ctx: RunContext): WorkspaceOptions {
     knowledge: ctx.globals.knowledge,
     env: ctx.env,
     home: homedir(),
+    maxTokens: maxTokensOf(ctx),
   };
 }
 

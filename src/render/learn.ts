@@ -1,6 +1,7 @@
 // The learn tool's model-facing texts. Subject contents come as chunks
 // (a formatted body between two strings): the sink that receives them
 // decides whether to stream them (the CLI) or join them (MCP).
+import { longestBacktickRun, type Body } from '../kb/content/body.ts';
 import { trimTrailingNewlines, type Formatted } from '../kb/content/format.ts';
 import { CONTROL, escapeControls } from '../shared/controls.ts';
 import { quoted } from './text.ts';
@@ -76,7 +77,8 @@ export type Note =
   | { kind: 'binary'; slug: string }
   | { kind: 'no-match'; pattern: string }
   | { kind: 'invalid-pattern'; pattern: string; reason: string }
-  | { kind: 'unreadable'; slug: string; message: string };
+  | { kind: 'unreadable'; slug: string; message: string }
+  | { kind: 'from-missing'; slug: string };
 
 /** One line telling the model why something was not returned. */
 export function renderNote(n: Note, topicId: string): string {
@@ -91,7 +93,33 @@ export function renderNote(n: Note, topicId: string): string {
       return `Invalid pattern ${quoted(n.pattern)}: ${n.reason}.`;
     case 'unreadable':
       return `Could not read ${quoted(n.slug)}: ${n.message}.`;
+    case 'from-missing':
+      return `Cannot continue from ${quoted(n.slug)}: the patterns do not select it in topic ${quoted(topicId)} (any more). Call \`learn\` again without the "@from:..." element.`;
   }
+}
+
+/** Subjects left out of a result to stay within the budget, and the call
+ *  that continues. */
+export function renderLeftOut(count: number, tokens: string, budget: string, call: string): string {
+  return `[${count} more subject${count === 1 ? '' : 's'} (~${tokens} tokens) matched but ${count === 1 ? 'was' : 'were'} left out to stay within the ${budget}-token budget. To continue, call \`learn\` with ${call}]`;
+}
+
+/** A subject too large for the budget, shown in windows. */
+export function renderWindowNote(slug: string, from: number, to: number, total: number, lines: [number, number], budget: string, call: string | undefined): string {
+  const part = `[Subject ${quoted(slug)} is larger than the ${budget}-token budget, so it comes in windows: this is bytes ${from}-${to} of ${total} (lines ${lines[0]}-${lines[1]}).`;
+  return call === undefined ? `${part} It is the last window.]` : `${part} For the next window, call \`learn\` with ${call}]`;
+}
+
+/** A window of a subject's body: the bytes as they are (so the windows put
+ *  together are the file), in a fence for a fenced format, in a
+ *  `<subject>` block. */
+export function windowBlock(prefix: string, slug: string, fenceTag: string | undefined, window: Body): Formatted {
+  const endsWithNewline = window.length > 0 && (typeof window === 'string' ? window.endsWith('\n') : window[window.length - 1] === 0x0a);
+  const nl = endsWithNewline || window.length === 0 ? '' : '\n';
+  if (fenceTag === undefined) return { head: `${prefix}<subject ${quoted(slug)}>\n`, body: window, tail: `${nl}</subject>` };
+  const run = longestBacktickRun(window);
+  const fence = run < 3 ? '```' : '`'.repeat(run + 1);
+  return { head: `${prefix}<subject ${quoted(slug)}>\n${fence}${fenceTag}\n`, body: window, tail: `${nl}${fence}\n</subject>` };
 }
 
 /** An unknown topic; the error lists the valid ones. */

@@ -14,19 +14,25 @@ export interface PreloadedTopic extends TopicLabel {
   /** `after`: what follows the content inside the block (a skill's
    *  directory and bundled files). */
   subjects: { slug: string; content: Formatted; after?: string }[];
+  /** Pre-loaded subjects left out to stay within the token budget: named,
+   *  not expanded. */
+  cut?: string[];
 }
 
 function preloadedBlock(t: PreloadedTopic): string {
   const parts = [`<topic ${quoted(headingOf(t))}>`];
   if (t.description?.trim()) parts.push(t.description.trim());
   for (const s of t.subjects) parts.push(formattedText(subjectBlock('', s.slug, s.content, s.after)));
+  if (t.cut !== undefined && t.cut.length > 0) {
+    parts.push(`Also pre-loaded, but not expanded here to stay within the token budget (load them with \`learn\`): ${t.cut.map(quoted).join(', ')}.`);
+  }
   return `${parts.join('\n\n')}\n</topic>`;
 }
 
 /** The whole section, or '' when there is nothing to show. */
 export function renderPrompt(preloaded: PreloadedTopic[], available: TopicLabel[]): string {
   const parts: string[] = [];
-  const blocks = preloaded.filter((t) => t.subjects.length > 0);
+  const blocks = preloaded.filter((t) => t.subjects.length > 0 || (t.cut?.length ?? 0) > 0);
   if (blocks.length > 0) {
     parts.push('The following knowledge has been pre-loaded into your system prompt:');
     for (const t of blocks) parts.push(preloadedBlock(t));

@@ -8,6 +8,7 @@ import { renderBadArguments } from '../../render/learn.ts';
 import { UsageError } from '../../shared/errors.ts';
 import { debug, warn } from '../../shared/log.ts';
 import { formatProblem } from '../../shared/problem.ts';
+import { MAX_TOKENS_ARG } from '../budget.ts';
 import type { Command } from '../command.ts';
 import { Output, print } from '../output.ts';
 import { openKnowledgeBase } from '../workspace.ts';
@@ -17,6 +18,7 @@ const command: Command = {
     topic: { type: 'positional', required: false, description: 'Topic ID or title' },
     pattern: { type: 'positional', required: false, description: 'Subject slugs or glob patterns (any number); none lists the topic' },
     args: { type: 'string', valueHint: 'json', description: 'The tool-call arguments as JSON, or - to read them from stdin' },
+    ...MAX_TOKENS_ARG,
   },
   async run(ctx) {
     const parsed = learnArgs(ctx.flags.args as string | undefined, ctx.positionals);

@@ -5,6 +5,7 @@
 // MCP front end never import each other.
 import type { WorkspaceOptions } from '../../app/knowledge-base.ts';
 import { noArguments } from '../argv.ts';
+import { MAX_TOKENS_ARG } from '../budget.ts';
 import type { Command } from '../command.ts';
 import { workspaceOptions } from '../workspace.ts';
 
@@ -12,7 +13,7 @@ export type Serve = (options: WorkspaceOptions) => Promise<number>;
 
 export function mcpCommand(serve: Serve): Command {
   return {
-    args: {},
+    args: { ...MAX_TOKENS_ARG },
     run(ctx) {
       noArguments('mcp', ctx.positionals);
       return serve(workspaceOptions(ctx));

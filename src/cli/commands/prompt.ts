@@ -1,12 +1,13 @@
 // kb prompt: the <knowledge> system-prompt section.
 import { prompt } from '../../app/prompt.ts';
+import { MAX_TOKENS_ARG } from '../budget.ts';
 import type { Command } from '../command.ts';
 import { print } from '../output.ts';
 import { noArguments } from '../argv.ts';
 import { openKnowledgeBase, report } from '../workspace.ts';
 
 const command: Command = {
-  args: {},
+  args: { ...MAX_TOKENS_ARG },
   async run(ctx) {
     noArguments('prompt', ctx.positionals);
     const { text, problems } = prompt(await openKnowledgeBase(ctx));

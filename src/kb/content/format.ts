@@ -40,7 +40,7 @@ const tags = new Map<string, string | undefined>();
 /** The fence tag for `ext`, or undefined when the format passes through. A
  *  tag that cannot appear on a backtick fence line (a backtick or
  *  whitespace in it) is left out. */
-function fenceTag(ext: string): string | undefined {
+export function fenceTag(ext: string): string | undefined {
   if (tags.has(ext)) return tags.get(ext);
   const e = ext.toLowerCase();
   let tag: string | undefined;

@@ -1,6 +1,7 @@
 // What the kb layer knows about a topic directory.
 
 import type { PatternKind } from '../../glob/index.ts';
+import type { Body } from '../content/body.ts';
 import type { Formatted } from '../content/format.ts';
 import type { Notice } from '../fs/walk.ts';
 
@@ -88,7 +89,20 @@ export interface PatternResult {
 
 /** One item produced while loading subjects (see view.ts `loadPatterns`). */
 export type LoadItem =
-  | { kind: 'subject'; slug: string; subject: Subject; /** formatted by extension */ content: Formatted; /** invalid input was replaced */ replaced: boolean }
+  | {
+      kind: 'subject';
+      slug: string;
+      subject: Subject;
+      /** formatted by extension */
+      content: Formatted;
+      /** the body as read, before formatting (windows are cut from it) */
+      body: Body;
+      /** invalid input was replaced */
+      replaced: boolean;
+    }
+  /** A continuation (`@from:...`) named a subject the patterns do not
+   *  select (any more). */
+  | { kind: 'from-missing'; slug: string }
   /** Only for exactly named binaries (glob-matched binaries are dropped silently). */
   | { kind: 'binary'; slug: string }
   /** Matched but pre-loaded through `learned`: not returned again. */

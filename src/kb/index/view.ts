@@ -213,6 +213,7 @@ function load(view: TopicView, match: Match, as: ReadAs): LoadItem | undefined {
       slug: subject.slug,
       subject,
       content: formatContent(subject.ext, result.body),
+      body: result.body,
       replaced: result.replaced,
     };
   }
@@ -259,8 +260,19 @@ export function* loadLearned(view: TopicView): Generator<LoadItem> {
  *    exactly (a glob that matched only binaries; the binaries are dropped
  *    silently unless another pattern names them exactly).
  */
-export function* loadPatterns(view: TopicView, patterns: readonly CompiledPattern[], as: ReadAs): Generator<LoadItem> {
-  const { matches, perPattern } = resolvePatterns(view.index.subjects, patterns, view.disabled, view.index.aliases);
+export function* loadPatterns(view: TopicView, patterns: readonly CompiledPattern[], as: ReadAs, from?: string): Generator<LoadItem> {
+  const { matches: all, perPattern } = resolvePatterns(view.index.subjects, patterns, view.disabled, view.index.aliases);
+  // A continuation starts at the subject `from`: the ones before it are
+  // neither read nor noted.
+  let matches = all;
+  if (from !== undefined) {
+    const at = all.findIndex((m) => m.subject.slug === from);
+    if (at < 0) {
+      yield { kind: 'from-missing', slug: from };
+      return;
+    }
+    matches = all.slice(at);
+  }
   const learnedNotes: LoadItem[] = [];
   const binaryNotes: LoadItem[] = [];
   const unreadableNotes: LoadItem[] = [];
@@ -288,6 +300,13 @@ export function* loadPatterns(view: TopicView, patterns: readonly CompiledPatter
     if (p.kind === 'invalid') yield { kind: 'invalid-pattern', pattern: p.pattern, reason: p.reason ?? 'invalid pattern' };
     else if (selectedNothing(p, patterns[i].pattern, binaries)) yield { kind: 'no-match', pattern: p.pattern };
   }
+}
+
+/** The subjects a learn call with `patterns` loads, in order (pre-loaded
+ *  ones left out: they are noted, not loaded). Reads no file. */
+export function loadOrder(view: TopicView, patterns: readonly CompiledPattern[]): Subject[] {
+  const { matches } = resolvePatterns(view.index.subjects, patterns, view.disabled, view.index.aliases);
+  return matches.filter((m) => !view.learnedSlugs.has(m.subject.slug)).map((m) => m.subject);
 }
 
 /** A valid pattern selected nothing but binaries it did not name exactly
