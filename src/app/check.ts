@@ -14,6 +14,8 @@ import type { Subject } from '../kb/index/types.ts';
 import { kindOf, type TopicView } from '../kb/index/view.ts';
 import type { CheckSummary } from '../render/check.ts';
 import type { Problem, Severity } from '../shared/problem.ts';
+import { estimateTokens } from '../kb/content/tokens.ts';
+import { parseBudget, tokensText } from './budget.ts';
 import type { KnowledgeBase } from './knowledge-base.ts';
 import { learnedPatternProblem } from './topics.ts';
 
@@ -31,8 +33,9 @@ const NOTICE_CODES: Record<string, { code: string; severity: Severity }> = {
 };
 
 /** What `kb check` finds in `kb`'s configuration and topics. */
-export async function check(kb: KnowledgeBase): Promise<CheckSummary> {
+export async function check(kb: KnowledgeBase, env: Record<string, string | undefined> = {}): Promise<CheckSummary> {
   const { config } = kb;
+  const preloadWarn = preloadWarnOf(env);
   const problems = [...config.diagnostics];
   const topics: CheckSummary['topics'] = [];
   for (const topic of config.topics) {
@@ -42,12 +45,34 @@ export async function check(kb: KnowledgeBase): Promise<CheckSummary> {
     const front = await checkFrontmatter(config, topic, view);
     const found = checkTopic(config, topic, view);
     problems.push(...found.problems, ...front);
-    topics.push({ id: topic.id, enabled: topic.enable, subjects: found.subjects });
+    topics.push({ id: topic.id, enabled: topic.enable, subjects: found.subjects, preloaded: found.preloaded, preloadedTokens: found.preloadedTokens });
+    if (found.preloadedTokens > preloadWarn) {
+      problems.push({
+        severity: 'warning',
+        code: 'preloaded-tokens',
+        message: `topic "${topic.id}": pre-loaded subjects hold ~${tokensText(found.preloadedTokens)} tokens, more than ${tokensText(preloadWarn)} (${PRELOAD_WARN_ENV}); every conversation pays for them`,
+        where: topic.where?.learned ?? topic.sources.learned,
+        topic: topic.id,
+      });
+    }
   }
   return { topics, diagnostics: problems };
 }
 
-function checkTopic(config: Config, topic: Topic, view: TopicView): { problems: Problem[]; subjects: number } {
+/** Pre-loaded tokens above which `kb check` warns: 10k by default (a
+ *  system prompt section every conversation pays for), or the
+ *  environment's KB_PRELOAD_WARN_TOKENS. */
+export const PRELOAD_WARN_ENV = 'KB_PRELOAD_WARN_TOKENS';
+const PRELOAD_WARN_DEFAULT = 10_000;
+
+function preloadWarnOf(env: Record<string, string | undefined>): number {
+  const v = env[PRELOAD_WARN_ENV];
+  if (v === undefined || v === '') return PRELOAD_WARN_DEFAULT;
+  const b = parseBudget(v);
+  return b.ok ? b.tokens : PRELOAD_WARN_DEFAULT;
+}
+
+function checkTopic(config: Config, topic: Topic, view: TopicView): { problems: Problem[]; subjects: number; preloaded: number; preloadedTokens: number } {
   const out: Problem[] = [];
   const at = (field: keyof Topic['sources']) => topic.where?.[field] ?? whereOf(config.root, topic.sources[field]);
   const add = (severity: Severity, code: string, message: string, where?: string) => out.push({ severity, code, message, where, topic: topic.id });
@@ -71,6 +96,8 @@ function checkTopic(config: Config, topic: Topic, view: TopicView): { problems: 
   for (const d of topic.disabled) {
     if (!slugs.has(d)) add('error', 'disabled-no-match', `topic "${topic.id}": disabled slug "${d}" matches no subject`, at('disabled'));
   }
+  let preloaded = 0;
+  let preloadedTokens = 0;
   for (const s of view.index.subjects) {
     if (view.disabled.has(s.slug)) continue;
     // A skill's bundled files are whatever the skill needs (fonts,
@@ -78,11 +105,15 @@ function checkTopic(config: Config, topic: Topic, view: TopicView): { problems: 
     if (s.bundled) continue;
     const r = view.probed.get(s.slug)?.kind === 'binary' ? ({ kind: 'binary' } as const) : readSubject(s.abs);
     const where = rel(config.root, topic.subjectsDir, s.path);
+    if (r.kind === 'text' && view.learnedSlugs.has(s.slug)) {
+      preloaded++;
+      preloadedTokens += estimateTokens(r.text);
+    }
     if (r.kind === 'binary') add('warning', 'binary-subject', `topic "${topic.id}": subject "${s.slug}" is a binary file; it is never listed or loaded`, where);
     else if (r.kind === 'error') add('warning', 'unreadable', `topic "${topic.id}": cannot read subject "${s.slug}": ${r.message}`, where);
     else if (r.replaced) add('warning', 'invalid-utf8', `topic "${topic.id}": subject "${s.slug}" is not valid ${r.encoding === 'utf-8' ? 'UTF-8' : 'UTF-16'}; invalid bytes are replaced when loaded`, where);
   }
-  return { problems: out, subjects: view.index.subjects.length };
+  return { problems: out, subjects: view.index.subjects.length, preloaded, preloadedTokens };
 }
 
 /** The Agent Skills specification's rules for `name`: 1-64 characters of

@@ -21,11 +21,12 @@ import {
   renderUnknownTopic,
   subjectBlock,
   type Chunk,
-  type Listed,
+  type ListingFit,
   type Note,
 } from '../render/learn.ts';
 import { warning, type Problem } from '../shared/problem.ts';
 import { BLOCK_TOKENS, BYTES_PER_TOKEN_ESTIMATE, tokensText } from './budget.ts';
+import { fitListing } from './listing.ts';
 import { validateLearnArgs, type LearnArgs } from './args.ts';
 import type { KnowledgeBase } from './knowledge-base.ts';
 import { replacedProblem, skillFiles } from './topics.ts';
@@ -53,17 +54,24 @@ export async function learn(kb: KnowledgeBase, args: LearnArgs, sink: LearnSink)
     sink.write(renderUnknownTopic(args.topic, kb.topics.filter((t) => t.enable)));
     return true;
   }
-  if (args.subjects === null) {
+  const folder = args.subjects === null ? undefined : folderOf(args.subjects);
+  if (args.subjects === null || folder !== undefined) {
     const view = kb.view(topic, true);
     // Binaries matched by a learned glob were never pre-loaded: not named.
     const learned = view.learned.filter((m) => kindOf(view, m.subject) !== 'binary');
-    const available = listable(view);
-    const about = await descriptions(view, available);
-    const listed: Listed[] = available.map((s, i) => (about[i] === undefined ? { slug: s.slug } : { slug: s.slug, description: about[i] }));
-    sink.write(renderListing(topic, listed, learned.map((m) => m.subject.slug)));
-    return false;
+    let available = listable(view);
+    if (folder !== undefined) available = available.filter((s) => s.slug.startsWith(`${folder}/`));
+    if (folder === undefined || available.length > 0) {
+      const about = await descriptions(view, available);
+      const listing = fitListing(topic, available, about, folder === undefined ? learned.map((m) => m.subject.slug) : [], kb.maxTokens, folder);
+      sink.write(listing.text);
+      if (listing.fit !== undefined) {
+        await problem(sink, warning('budget', `learn ${topic.id}: the listing of ${available.length} subjects was shortened to stay within ${tokensText(kb.maxTokens)} tokens (${fitWords(listing.fit)})`));
+      }
+      return false;
+    }
   }
-  const { patterns: given, from } = continuation(args.subjects);
+  const { patterns: given, from } = continuation(args.subjects ?? []);
   const patterns = await compilePatterns(given);
   const view = kb.view(topic);
   const budget = kb.maxTokens;
@@ -130,6 +138,24 @@ export async function learn(kb: KnowledgeBase, args: LearnArgs, sink: LearnSink)
   if (lines.length > 0) sink.write(`${loaded > 0 ? '\n\n' : ''}${lines.join('\n')}`);
   if (!raw || loaded === 0 || windowed || lines.length > 0) sink.write('\n');
   return loaded === 0;
+}
+
+/** A call whose one pattern is a folder (`folder/`, no glob characters)
+ *  lists inside that folder: the folder, else undefined. */
+function folderOf(subjects: readonly string[]): string | undefined {
+  if (subjects.length !== 1) return undefined;
+  const p = subjects[0];
+  if (!p.endsWith('/') || p.length < 2 || /[*?[\]{}!]/.test(p)) return undefined;
+  const folder = p.replace(/^\.\//, '').replace(/\/+$/, '');
+  return folder === '' ? undefined : folder;
+}
+
+function fitWords(fit: ListingFit): string {
+  const words: string[] = [];
+  if (fit.descriptionChars !== undefined) words.push(fit.descriptionChars === 0 ? 'descriptions left out' : `descriptions cut to ${fit.descriptionChars} characters`);
+  if (fit.collapsed) words.push('folders summed up');
+  if (fit.omitted) words.push(`${fit.omitted} subjects not listed`);
+  return words.join(', ');
 }
 
 /** The `subjects` element that continues a cut result: `@from:OFFSET:SLUG`

@@ -1,4 +1,6 @@
 // `kb list`: every topic and its subjects, for people.
+import { estimateTokensOfBody } from '../kb/content/tokens.ts';
+import { readBody } from '../kb/fs/read.ts';
 import { descriptions } from '../kb/index/describe.ts';
 import { kindOf } from '../kb/index/view.ts';
 import type { ListTopic } from '../render/list.ts';
@@ -13,6 +15,13 @@ export interface ListOptions {
  *  binary, skill, bundled), sizes and descriptions, and what its walk
  *  noticed. `relativeDir` shows a subjects directory as the front end
  *  wants it. */
+/** A text file's estimated tokens (read as bytes: no decoding); undefined
+ *  when it cannot be read. */
+function tokensOf(abs: string): number | undefined {
+  const r = readBody(abs, 'bytes');
+  return r.kind === 'text' ? estimateTokensOfBody(r.body) : undefined;
+}
+
 export async function list(kb: KnowledgeBase, relativeDir: (dir: string) => string, opts: ListOptions = {}): Promise<ListTopic[]> {
   const out: ListTopic[] = [];
   for (const topic of kb.topics) {
@@ -31,8 +40,10 @@ export async function list(kb: KnowledgeBase, relativeDir: (dir: string) => stri
         else if (s.hidden) marks.push('hidden');
         if (view.disabled.has(s.slug)) marks.push('disabled');
         else if (view.learnedSlugs.has(s.slug)) marks.push('learned');
+        let tokens: number | undefined;
         if (kindOf(view, s) === 'binary') marks.push('binary');
-        const row = { slug: s.slug, size: s.size, marks };
+        else tokens = tokensOf(s.abs);
+        const row = { slug: s.slug, size: s.size, marks, ...(tokens === undefined ? {} : { tokens }) };
         return about[i] === undefined ? row : { ...row, description: about[i] };
       }),
       problems: view.index.notices.map((n) => n.message),

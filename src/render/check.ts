@@ -2,7 +2,7 @@
 import { formatProblem, type Problem } from '../shared/problem.ts';
 
 export interface CheckSummary {
-  topics: { id: string; enabled: boolean; subjects: number }[];
+  topics: { id: string; enabled: boolean; subjects: number; /** estimated tokens of its pre-loaded subjects */ preloadedTokens: number; preloaded: number }[];
   diagnostics: Problem[];
 }
 
@@ -12,6 +12,9 @@ function count(n: number, word: string): string {
 
 export function renderCheckText(s: CheckSummary): string {
   const lines = s.diagnostics.map((d) => `${d.severity}: ${formatProblem(d)}`);
+  for (const t of s.topics) {
+    if (t.preloaded > 0) lines.push(`topic "${t.id}": ${count(t.preloaded, 'pre-loaded subject')}, ~${t.preloadedTokens.toLocaleString('en-US')} tokens`);
+  }
   const errors = s.diagnostics.filter((d) => d.severity === 'error').length;
   const warnings = s.diagnostics.length - errors;
   const subjects = s.topics.reduce((n, t) => n + t.subjects, 0);

@@ -11,10 +11,20 @@ export interface ListingTopic extends TopicLabel {
   description?: string;
 }
 
-/** A listed subject: its slug, and its description when it has one. */
-export interface Listed {
-  slug: string;
-  description?: string;
+/** A listed subject: its slug, and its description when it has one; or a
+ *  folder collapsed to fit the budget. */
+export type Listed = { slug: string; description?: string; folder?: undefined } | { folder: string; subjects: number; tokens: string };
+
+/** How a listing was made to fit its budget. */
+export interface ListingFit {
+  /** Descriptions were cut to this many characters (0: left out). */
+  descriptionChars?: number;
+  /** Some folders are shown as one line each. */
+  collapsed?: boolean;
+  /** Subjects not listed at all (a flat topic too large even so). */
+  omitted?: number;
+  /** The budget, for the note. */
+  budget?: string;
 }
 
 /** Characters of a description a listing shows, about 80 tokens: the
@@ -47,18 +57,26 @@ export function oneLine(text: string, max = DESCRIPTION_CHARS): string {
  *  character. */
 const NOT_ONE_LINE = new RegExp(`\\s\\s|[^\\S ]|^\\s|\\s$|\\u0085|${CONTROL.source}`);
 
-/** One listing line's text: `slug`, or `slug: description`. */
-function listedLine(s: Listed): string {
-  return s.description === undefined ? s.slug : `${s.slug}: ${oneLine(s.description)}`;
+/** One listing line's text: `slug`, `slug: description`, or
+ *  `folder/ (N subjects, ~T tokens)`. */
+function listedLine(s: Listed, chars = DESCRIPTION_CHARS): string {
+  if (s.folder !== undefined) return `${s.folder}/ (${s.subjects} subject${s.subjects === 1 ? '' : 's'}, ~${s.tokens} tokens)`;
+  return s.description === undefined || chars === 0 ? s.slug : `${s.slug}: ${oneLine(s.description, chars)}`;
 }
 
 /** `learn(topic)` without subjects: the RFD's listing, with each
  *  subject's description when it has one. */
-export function renderListing(t: ListingTopic, available: readonly Listed[], learned: string[]): string {
+export function renderListing(t: ListingTopic, available: readonly Listed[], learned: string[], fit: ListingFit = {}, folder?: string): string {
   const parts = [`# Topic: ${headingOf(t)}`];
   if (t.description?.trim()) parts.push(t.description.trim());
-  parts.push('## Available subjects:');
-  parts.push(available.length > 0 ? bullets(available.map(listedLine)) : '(none)');
+  parts.push(folder === undefined ? '## Available subjects:' : `## Available subjects in ${folder}/:`);
+  const chars = fit.descriptionChars ?? DESCRIPTION_CHARS;
+  parts.push(available.length > 0 ? bullets(available.map((s) => listedLine(s, chars))) : '(none)');
+  const notes: string[] = [];
+  if (fit.omitted) notes.push(`${fit.omitted} more subject${fit.omitted === 1 ? ' is' : 's are'} not listed`);
+  if (fit.collapsed) notes.push('folders marked `/` are summed up: list one with the pattern `folder/`');
+  if (fit.descriptionChars !== undefined) notes.push(fit.descriptionChars === 0 ? 'descriptions are left out' : `descriptions are cut to ${fit.descriptionChars} characters`);
+  if (notes.length > 0) parts.push(`[To stay within the ${fit.budget ?? ''}-token budget, ${notes.join('; ')}.${fit.omitted ? ' Use a glob pattern to load or narrow them.' : ''}]`);
   parts.push('Use the `learn` tool with the `subjects` argument to learn specific subjects.');
   if (learned.length > 0) {
     parts.push('## Already learned (in system prompt):');

@@ -9,6 +9,8 @@ export interface ListRow {
   marks: string[]; // skill, bundled, hidden, disabled, learned, binary
   /** From the subject's frontmatter. */
   description?: string;
+  /** Estimated tokens (text subjects). */
+  tokens?: number;
 }
 
 /** What an ignore file or a built-in default left out. */
@@ -40,11 +42,15 @@ export function renderList(topics: ListTopic[]): string {
     const w = Math.max(0, ...t.rows.map((r) => r.slug.length));
     const sizes = t.rows.map((r) => humanSize(r.size));
     const sw = Math.max(0, ...sizes.map((s) => s.length));
+    const tokens = t.rows.map((r) => (r.tokens === undefined ? '' : `~${tokensText(r.tokens)} tok`));
+    const tw = Math.max(0, ...tokens.map((s) => s.length));
     t.rows.forEach((r, i) => {
       const marks = r.marks.length > 0 ? `  ${r.marks.join(', ')}` : '';
       const about = r.description === undefined ? '' : `  ${oneLine(r.description, LIST_DESCRIPTION_CHARS)}`;
-      out.push(`  ${r.slug.padEnd(w)}  ${sizes[i].padStart(sw)}${marks}${about}`.trimEnd());
+      out.push(`  ${r.slug.padEnd(w)}  ${sizes[i].padStart(sw)}  ${tokens[i].padStart(tw)}${marks}${about}`.trimEnd());
     });
+    const total = t.rows.reduce((n, r) => n + (r.tokens ?? 0), 0);
+    if (t.rows.length > 0) out.push(`  (~${tokensText(total)} tokens in all)`);
     if (t.rows.length === 0) out.push('  (no subjects)');
     if (t.ignored !== undefined) {
       out.push(t.ignored.length === 0 ? '  ignored: (nothing)' : '  ignored:');
@@ -56,4 +62,15 @@ export function renderList(topics: ListTopic[]): string {
   const subjects = topics.reduce((n, t) => n + t.rows.length, 0);
   out.push(`${topics.length} topic${topics.length === 1 ? '' : 's'}, ${subjects} subject${subjects === 1 ? '' : 's'}`);
   return `${out.join('\n')}\n`;
+}
+
+/** `kb list --format json`: the same, for machines (sizes in bytes,
+ *  tokens estimated, per subject and per topic). */
+export function renderListJson(topics: ListTopic[]): string {
+  const out = topics.map((t) => ({ ...t, tokens: t.rows.reduce((n, r) => n + (r.tokens ?? 0), 0) }));
+  return `${JSON.stringify({ topics: out }, null, 2)}\n`;
+}
+
+function tokensText(n: number): string {
+  return Math.round(n).toLocaleString('en-US');
 }

@@ -467,7 +467,7 @@ d: t [topic disabled]
       for (let i = 0; i < 200; i++) writeFileSync(join(root, 't', `f${i}.md`), 'x'.repeat(4000));
       const [cmd, ...pre] = r.argv;
       const { spawnSync } = require('node:child_process');
-      const res = spawnSync('sh', ['-c', `"$0" "$@" | head -c 10 >/dev/null; exit $?`, cmd, ...pre, 'learn', 't', '**'], { cwd: root, encoding: 'utf8', env: { ...process.env, HOME: root, NO_COLOR: '1' } });
+      const res = spawnSync('sh', ['-c', `"$0" "$@" | head -c 10 >/dev/null; exit $?`, cmd, ...pre, 'learn', '--max-tokens', '0', 't', '**'], { cwd: root, encoding: 'utf8', env: { ...process.env, HOME: root, NO_COLOR: '1' } });
       expect(res.status).toBe(0);
       expect(res.stderr).toBe('');
     });

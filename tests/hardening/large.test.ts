@@ -28,8 +28,8 @@ describe('100,000 files in one folder', () => {
   }, 120_000);
   afterAll(() => rmSync(join(root, 't'), { recursive: true, force: true }), 120_000);
 
-  test('listing: every subject, in order', () => {
-    const r = run(root, ['learn', 't']);
+  test('listing: every subject, in order (no budget)', () => {
+    const r = run(root, ['learn', '--max-tokens', '0', 't']);
     expect(r.err).toBe('');
     expect(r.code).toBe(0);
     const lines = r.out.split('\n').filter((l) => l.startsWith('- '));
@@ -50,8 +50,15 @@ describe('100,000 files in one folder', () => {
     expect({ out: check.out, err: check.err, code: check.code }).toEqual({ out: `ok: 1 topic, ${N} subjects, no problems\n`, err: '', code: 0 });
   }, 120_000);
 
+  test('with the default budget, the listing fits and says how many more there are', () => {
+    const r = run(root, ['learn', 't']);
+    expect(r.code).toBe(0);
+    expect(r.out).toMatch(/\[To stay within the 20,000-token budget, \d+ more subjects are not listed\./);
+    expect(r.err).toContain('subjects not listed');
+  }, 120_000);
+
   test('loading all of them streams: memory stays bounded', () => {
-    const r = run(root, ['learn', 't', '**']);
+    const r = run(root, ['learn', '--max-tokens', '0', 't', '**']);
     expect(r.code).toBe(0);
     expect(r.out.match(/<subject "/g)?.length).toBe(N);
     expect(r.maxRss).toBeLessThan(512 * MiB);

@@ -15,9 +15,10 @@ const command: Command = {
   },
   async run(ctx) {
     noArguments('check', ctx.positionals);
-    const kb = await KnowledgeBase.open(workspaceOptions(ctx));
+    // The whole pre-loaded set, whatever the prompt's budget.
+    const kb = await KnowledgeBase.open({ ...workspaceOptions(ctx), maxTokens: Infinity });
     if (isVerbose()) await explain(kb.config);
-    const summary = await check(kb);
+    const summary = await check(kb, ctx.env);
     print(ctx.flags.format === 'json' ? renderCheckJson(summary) : renderCheckText(summary));
     return summary.diagnostics.some((d) => d.severity === 'error') ? 1 : 0;
   },

@@ -4,7 +4,7 @@
 // models.
 import { relative } from 'node:path';
 import { list } from '../../app/list.ts';
-import { renderList } from '../../render/list.ts';
+import { renderList, renderListJson } from '../../render/list.ts';
 import { noArguments } from '../argv.ts';
 import type { Command } from '../command.ts';
 import { print } from '../output.ts';
@@ -12,12 +12,14 @@ import { openKnowledgeBase } from '../workspace.ts';
 
 const command: Command = {
   args: {
+    format: { type: 'enum', options: ['text', 'json'], default: 'text', description: 'Output format' },
     ignored: { type: 'boolean', description: 'Also show what .gitignore, .kbignore and the built-in defaults leave out, and by which rule' },
   },
   async run(ctx) {
     noArguments('list', ctx.positionals);
     const kb = await openKnowledgeBase(ctx);
-    print(renderList(await list(kb, (dir) => relative(kb.config.root, dir) || '.', { ignored: ctx.flags.ignored === true })));
+    const topics = await list(kb, (dir) => relative(kb.config.root, dir) || '.', { ignored: ctx.flags.ignored === true });
+    print(ctx.flags.format === 'json' ? renderListJson(topics) : renderList(topics));
     return 0;
   },
 };

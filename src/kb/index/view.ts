@@ -204,6 +204,9 @@ export type ReadAs = 'text' | 'bytes';
  *  (glob-matched) binary. */
 function load(view: TopicView, match: Match, as: ReadAs): LoadItem | undefined {
   const { subject, exact } = match;
+  // Known to be binary already: not read again (at most 8192 bytes of a
+  // binary file are ever read).
+  if (view.probed.get(subject.slug)?.kind === 'binary') return exact ? { kind: 'binary', slug: subject.slug } : undefined;
   const result = readBody(subject.abs, as);
   if (result.kind === 'text') {
     // Not recorded as sniffed: nothing sniffs a subject once it is loaded,

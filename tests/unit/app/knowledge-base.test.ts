@@ -517,8 +517,8 @@ describe('check()', () => {
     expect(kb.fatal()).toBeUndefined();
     expect(await check(kb)).toEqual({
       topics: [
-        { id: 'project', enabled: true, subjects: 4 },
-        { id: 'skills', enabled: true, subjects: 2 },
+        { id: 'project', enabled: true, subjects: 4, preloaded: 0, preloadedTokens: 0 },
+        { id: 'skills', enabled: true, subjects: 2, preloaded: 0, preloadedTokens: 0 },
       ],
       diagnostics: [],
     });
@@ -541,8 +541,8 @@ describe('check()', () => {
     expect(kb.problems).toEqual([]);
     expect(await check(kb)).toEqual({
       topics: [
-        { id: 'gone', enabled: true, subjects: 0 },
-        { id: 't', enabled: true, subjects: 3 },
+        { id: 'gone', enabled: true, subjects: 0, preloaded: 0, preloadedTokens: 0 },
+        { id: 't', enabled: true, subjects: 3, preloaded: 1, preloadedTokens: 1 },
       ],
       diagnostics: [
         { severity: 'error', code: 'subjects-not-found', message: 'topic "gone": subjects directory "does/not/exist" does not exist', where: '.jp/config.toml:2', topic: 'gone' },
@@ -580,7 +580,7 @@ describe('check()', () => {
     expect(kb.fatal()).toEqual(wrong);
     expect(kb.problems).toEqual([wrong]);
     expect(kb.topics.map((t) => [t.id, t.enable, t.subjects])).toEqual([['w', true, 't']]);
-    expect(await check(kb)).toEqual({ topics: [{ id: 'w', enabled: true, subjects: 1 }], diagnostics: [wrong] });
+    expect(await check(kb)).toEqual({ topics: [{ id: 'w', enabled: true, subjects: 1, preloaded: 0, preloadedTokens: 0 }], diagnostics: [wrong] });
   });
 
   test('a TOML syntax error is fatal; an unknown key is a problem but not fatal', async () => {
@@ -607,10 +607,10 @@ describe('list()', () => {
         enabled: true,
         dir: '.jp/kb/project',
         rows: [
-          { slug: 'code-quality', size: 32, marks: [] },
-          { slug: 'internal-notes', size: 22, marks: ['hidden'] },
-          { slug: 'maintainers/jean', size: 24, marks: ['learned'] },
-          { slug: 'maintainers/ryan', size: 31, marks: [] },
+          { slug: 'code-quality', size: 32, marks: [], tokens: 8 },
+          { slug: 'internal-notes', size: 22, marks: ['hidden'], tokens: 6 },
+          { slug: 'maintainers/jean', size: 24, marks: ['learned'], tokens: 6 },
+          { slug: 'maintainers/ryan', size: 31, marks: [], tokens: 8 },
         ],
         problems: [],
       },

@@ -181,7 +181,10 @@ describe('kb list and kb check renderers', () => {
     );
   });
   test('check summary line', () => {
-    expect(renderCheckText({ topics: [{ id: 't', enabled: true, subjects: 1 }], diagnostics: [] })).toBe('ok: 1 topic, 1 subject, no problems\n');
+    expect(renderCheckText({ topics: [{ id: 't', enabled: true, subjects: 1, preloaded: 0, preloadedTokens: 0 }], diagnostics: [] })).toBe('ok: 1 topic, 1 subject, no problems\n');
+    expect(renderCheckText({ topics: [{ id: 't', enabled: true, subjects: 3, preloaded: 2, preloadedTokens: 12345 }], diagnostics: [] })).toBe(
+      'topic "t": 2 pre-loaded subjects, ~12,345 tokens\nok: 1 topic, 3 subjects, no problems\n',
+    );
     expect(renderCheckText({ topics: [], diagnostics: [{ severity: 'error', code: 'x', message: 'm', where: 'f:1' }] })).toBe('error: m (f:1)\nfailed: 0 topics, 0 subjects, 1 error, 0 warnings\n');
   });
 });
