@@ -269,9 +269,9 @@ const findAll = (d) => `find ${d} -type f -not -path '*/.*' -print0`;
 
 function suite(ws, kb) {
   return {
-    load: cmd(`kb learn docs '**'`, [kb, 'learn', 'docs', '**'], ws.root),
+    load: cmd(`kb learn --max-tokens 0 docs '**'`, [kb, 'learn', '--max-tokens', '0', 'docs', '**'], ws.root),
     loadRef: cmd('find + xargs cat', [`${findText('docs')} | xargs -0 cat`], ws.root, { shell: true }),
-    list: cmd('kb learn docs', [kb, 'learn', 'docs'], ws.root),
+    list: cmd('kb learn --max-tokens 0 docs', [kb, 'learn', '--max-tokens', '0', 'docs'], ws.root),
     listRef: cmd('find + xargs head', [`${findAll('docs')} | xargs -0 head -q -c 8192`], ws.root, { shell: true }),
   };
 }
@@ -363,7 +363,7 @@ async function main() {
   // with frontmatter, against the plain listing.
   log('measuring: list with descriptions ...');
   const described = ensureDescribedWorkspace(ws, log);
-  const listDescribed = compare(cmd('kb learn docs (described)', [o.kb, 'learn', 'docs'], described.root), s.list, o.runs);
+  const listDescribed = compare(cmd('kb learn docs (described)', [o.kb, 'learn', '--max-tokens', '0', 'docs'], described.root), s.list, o.runs);
   add({
     id: 'describedList',
     what: `list with descriptions: \`kb learn docs\`, ${described.described} subjects with frontmatter`,
