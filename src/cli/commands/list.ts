@@ -10,6 +10,12 @@ import { openKnowledgeBase } from '../workspace.ts';
 
 const command: Command = {
   args: {},
+  help: {
+    examples: [
+      ['kb list', 'The topics and subjects of the workspace around the working directory'],
+      ['kb -w examples list', 'Those of the workspace in examples/'],
+    ],
+  },
   async run(ctx) {
     noArguments('list', ctx.positionals);
     const kb = await openKnowledgeBase(ctx);
