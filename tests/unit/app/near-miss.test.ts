@@ -26,6 +26,7 @@ const FILES: Record<string, string | Uint8Array> = {
   'docs/architecture/overview.md': '# Overview\n',
   'docs/guide/install.md': '# Install\n',
   'docs/internal.md': 'disabled\n',
+  'docs/internals.md': '# Internals\n',
   'docs/.drafts/plan.md': 'hidden plan\n',
   'book/src/SUMMARY.md': '- [What is ownership?](ch04-01-what-is-ownership.md)\n',
   'book/src/ch04-01-what-is-ownership.md': '# What Is Ownership?\n',
@@ -105,15 +106,24 @@ describe('learn: near misses', () => {
     );
   });
 
-  test('disabled subjects never appear', async () => {
-    for (const p of ['internal.md', 'Internal', 'internl']) {
-      expect(await learnCall('docs', p)).toEqual({ text: `No subjects match "${p}" in topic "docs". ${LIST_HINT}\n`, isError: true, warnings: [] });
+  test('disabled subjects never appear: neither read as, nor suggested', async () => {
+    // `internal` is disabled; `internals` is one edit further.
+    for (const p of ['internal', 'internal.md', 'Internal', 'internl']) {
+      expect(await learnCall('docs', p)).toEqual({
+        text: `No subjects match "${p}" in topic "docs". Closest subjects: "internals". ${LIST_HINT}\n`,
+        isError: true,
+        warnings: [],
+      });
     }
   });
 
-  test('exact hits keep the RFD\'s results: raw content, no note', async () => {
+  test('exact hits keep the RFD\'s results (raw content, no note) beside a rescued pattern', async () => {
     expect((await learnCall('skills', 'ast-grep')).text).toBe(FILES['.jp/kb/skills/ast-grep.md'] as string);
     expect((await learnCall('docs', 'architecture/overview')).text).toBe('# Overview\n');
+    expect((await learnCall('docs', ['architecture/overview', 'guide/install.md'])).text).toBe(
+      '<subject "architecture/overview">\n# Overview\n</subject>\n\n<subject "guide/install">\n# Install\n</subject>\n\n' +
+        'Note: "guide/install.md" matched no subject; used "guide/install" instead (slugs have no file extension).\n',
+    );
   });
 
   test('the streaming sink (`kb learn`) writes what `call` (MCP, --args) returns', async () => {
