@@ -58,15 +58,9 @@ describe('patterns that try to leave the topic', () => {
   }
 
   test('look-alikes that stay inside simply match nothing', () => {
-    for (const p of ['%2e%2e/secret', '..secret', '...']) {
+    for (const p of ['%2e%2e/secret', '..secret', 'sub/..x', '...']) {
       expect(result(call({ topic: 't', subjects: p }))).toEqual({ out: `${noMatch(p)}\n`, err: '', code: 1 });
     }
-    // A near miss of a subject inside the topic is suggested, nothing more.
-    expect(result(call({ topic: 't', subjects: 'sub/..x' }))).toEqual({
-      out: `${noMatch('sub/..x').replace('. Call', '. Closest subjects: "sub/x". Call')}\n`,
-      err: '',
-      code: 1,
-    });
   });
 
   test('with a good pattern beside them: the good result, then the notes, exit 0', () => {

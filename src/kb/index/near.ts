@@ -305,14 +305,15 @@ class Near {
    * best first: by edit distance of the whole slug, then of its last
    * component (from another folder), then slugs whose last component
    * contains the pattern's; ties in slug order. At most 3 edits, fewer for
-   * short names (a third of the name's length).
+   * short names (a third of the name's length, rounded down: none below 3
+   * characters, where one edit is a different name).
    */
   suggest(pattern: string): string[] {
     const readings = this.readings(pattern);
     const q = readings[readings.length - 1].slug.toLowerCase();
     if (q.length === 0 || q.length > MAX_DISTANCE_INPUT) return [];
     const qBase = q.slice(q.lastIndexOf('/') + 1);
-    const limit = Math.max(1, Math.min(3, Math.floor(qBase.length / 3)));
+    const limit = Math.min(3, Math.floor(qBase.length / 3));
     const scored: { subject: Subject; score: number }[] = [];
     const { view } = this;
     for (const v of this.visible()) {

@@ -240,6 +240,8 @@ describe('rule 7: suggestions', () => {
       ch04: { suggestions: ['src/ch04-00-understanding-ownership', 'src/ch04-01-what-is-ownership', 'src/ch04-02-references-and-borrowing', 'src/ch04-03-slices'] },
     });
     expect((await plan(v, ['nope'])).hints).toEqual({});
+    // Below three characters, one edit makes another name: nothing close.
+    expect((await plan(view({ 'ab.md': 'x\n', 'abc.md': 'y\n' }), ['ad'])).hints).toEqual({});
   });
 
   test('never hidden, disabled, pre-loaded or binary subjects', async () => {
