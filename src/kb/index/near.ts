@@ -25,8 +25,9 @@
 // considered at all. Every rule that substitutes (1-6) is reported as a
 // `Fallback`, which the reply shows the model, so it learns the real slug.
 //
-// Cost on a miss: a few linear passes over the topic's slugs (lower-cased
-// once, lazily), and for suggestions a length-filtered, banded edit
+// Cost on a miss: one binary search per reading for rule 1; then, for the
+// first MAX_SCANNED_MISSES missing patterns of a call only, a few linear
+// passes over the topic's slugs (lower-cased once, lazily), and for suggestions a length-filtered, banded edit
 // distance (at most 3 edits) per slug: bounded by the topic's size, like a
 // listing, and far cheaper than one (no file is read, but the heads of the
 // few suggested or listed subjects).
@@ -66,6 +67,10 @@ export interface Plan {
 export const MAX_SUGGESTIONS = 5;
 /** How many slugs a folder's listing shows. */
 export const MAX_FOLDER_LISTING = 50;
+/** How many missing patterns of one call get the rules that scan the
+ *  whole topic (2-5 and 7): a call may hold 1000 patterns. The others get
+ *  rules 1 and 6 (lookups) and the plain no-match line. */
+export const MAX_SCANNED_MISSES = 16;
 /** Patterns longer than this get no edit distance (nothing is that close). */
 const MAX_DISTANCE_INPUT = 256;
 
@@ -87,6 +92,7 @@ export async function planPatterns(view: TopicView, patterns: readonly CompiledP
 
 async function planOne(near: Near, c: CompiledPattern, plan: Plan, maySplit: boolean): Promise<void> {
   const { view } = near;
+  let scan = false;
   if (c.kind === 'invalid') {
     plan.patterns.push(c);
     return;
@@ -97,7 +103,8 @@ async function planOne(near: Near, c: CompiledPattern, plan: Plan, maySplit: boo
       plan.patterns.push(c);
       return;
     }
-    const rescue = near.rescue(c.pattern);
+    scan = near.mayScan();
+    const rescue = near.rescue(c.pattern, scan);
     if (rescue?.kind === 'slug') {
       plan.patterns.push({ kind: 'exact', pattern: rescue.slug, raw: rescue.slug });
       plan.fallbacks.push({ ...rescue, kind: 'read-as', pattern: c.raw });
@@ -107,9 +114,10 @@ async function planOne(near: Near, c: CompiledPattern, plan: Plan, maySplit: boo
       plan.fallbacks.push({ ...rescue, pattern: c.raw });
       return;
     }
-  } else if (!mayBeList(c.pattern) || resolvePatterns(view.index.subjects, [c], view.disabled).perPattern[0].slugs.length > 0) {
-    // A glob: only a list in one string is rescued; the rest is
-    // resolve.ts's (which counts the hidden subjects a miss skipped).
+  } else if (!maySplit || splitList(c.pattern) === undefined || !near.mayScan() || resolvePatterns(view.index.subjects, [c], view.disabled).perPattern[0].slugs.length > 0) {
+    // A glob: only a list in one string is rescued (finding out whether it
+    // matches is a scan); the rest is resolve.ts's (which counts the
+    // hidden subjects a miss skipped).
     plan.patterns.push(c);
     return;
   }
@@ -120,15 +128,10 @@ async function planOne(near: Near, c: CompiledPattern, plan: Plan, maySplit: boo
     return;
   }
   plan.patterns.push(c);
-  if (c.kind === 'exact') {
+  if (c.kind === 'exact' && scan) {
     const suggestions = near.suggest(c.pattern);
     if (suggestions.length > 0) plan.hints.set(c.raw, { suggestions });
   }
-}
-
-/** Holds a comma that may separate a list. */
-function mayBeList(pattern: string): boolean {
-  return pattern.includes(',');
 }
 
 /**
@@ -192,10 +195,19 @@ class Near {
   readonly view: TopicView;
   readonly #prefixes: string[];
   #visible: { subject: Subject; lower: string }[] | undefined;
+  #scansLeft = MAX_SCANNED_MISSES;
 
   constructor(view: TopicView) {
     this.view = view;
     this.#prefixes = directoryPrefixes(view.topic.subjects);
+  }
+
+  /** Whether the next missing pattern may scan the topic (one of the
+   *  first MAX_SCANNED_MISSES of the call). */
+  mayScan(): boolean {
+    if (this.#scansLeft === 0) return false;
+    this.#scansLeft--;
+    return true;
   }
 
   /** Visible, non-disabled subjects with their lower-cased slugs. */
@@ -229,8 +241,9 @@ class Near {
     return out;
   }
 
-  /** Rules 1-5 (see the top of this file), or undefined. */
-  rescue(pattern: string): Rescue | undefined {
+  /** Rules 1-5 (see the top of this file; only rule 1 unless `scan`), or
+   *  undefined. */
+  rescue(pattern: string, scan: boolean): Rescue | undefined {
     const { view } = this;
     const readings = this.readings(pattern);
     const fits = (s: Subject, r: Reading): boolean => r.ext === undefined || r.ext === '' || s.ext === r.ext || DOCUMENT_EXTENSIONS.has(r.ext);
@@ -241,6 +254,7 @@ class Near {
       const s = findBySlug(view.index.subjects, r.slug);
       if (s !== undefined && !view.disabled.has(s.slug) && fits(s, r)) return slug(s, r);
     }
+    if (!scan) return undefined;
     // 2. A folder.
     for (const r of readings) {
       if (r.ext !== undefined) continue;

@@ -7,7 +7,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { engine } from '../../../src/glob/engine.ts';
 import { compileWith } from '../../../src/glob/pattern.ts';
-import { directoryPrefixes, distance, planPatterns, splitList, type Plan } from '../../../src/kb/index/near.ts';
+import { MAX_SCANNED_MISSES, directoryPrefixes, distance, planPatterns, splitList, type Plan } from '../../../src/kb/index/near.ts';
 import { resolvePatterns } from '../../../src/kb/index/resolve.ts';
 import { loadPatterns, openTopic, type TopicSpec, type TopicView } from '../../../src/kb/index/view.ts';
 import { makeTempDir } from '../../support/temp.ts';
@@ -273,6 +273,22 @@ describe('rule 7: suggestions', () => {
       const full = plain(a, b);
       expect(distance(a, b, limit)).toBe(full <= limit ? full : Infinity);
     }
+  });
+});
+
+describe('bounded: a call of many missing patterns', () => {
+  test(`only the first ${MAX_SCANNED_MISSES} misses scan the topic; rule 1 (lookups) applies to all`, async () => {
+    const v = view(DOCS);
+    // Distinct typos, one letter off each: `architecture/xverview`, ...
+    const typo = (slug: string, i: number) => `${slug.slice(0, i)}x${slug.slice(i + 1)}`;
+    const typos = [
+      ...Array.from({ length: 8 }, (_, i) => typo('architecture/overview', 13 + i)),
+      ...Array.from({ length: 14 }, (_, i) => typo('architecture/knowledge-base', 13 + i)),
+    ];
+    expect(new Set(typos).size).toBe(22);
+    const p = await plan(v, [...typos, 'guide/install.md']);
+    expect(Object.keys(p.hints)).toEqual(typos.slice(0, MAX_SCANNED_MISSES));
+    expect(p.load.at(-1)).toBe('guide/install');
   });
 });
 
