@@ -5,8 +5,10 @@
 // memory by `kb learn`.
 import { compilePatterns } from '../glob/index.ts';
 import { descriptions } from '../kb/index/describe.ts';
+import { planPatterns } from '../kb/index/near.ts';
 import { isRaw, listable, loadPatterns, kindOf, type ReadAs } from '../kb/index/view.ts';
 import {
+  fallbackSummary,
   rawContent,
   renderBadArguments,
   renderListing,
@@ -17,7 +19,7 @@ import {
   type Listed,
   type Note,
 } from '../render/learn.ts';
-import type { Problem } from '../shared/problem.ts';
+import { warning, type Problem } from '../shared/problem.ts';
 import { validateLearnArgs, type LearnArgs } from './args.ts';
 import type { KnowledgeBase } from './knowledge-base.ts';
 import { replacedProblem, skillFiles } from './topics.ts';
@@ -36,8 +38,14 @@ export interface LearnSink {
 
 /**
  * Runs one learn call and returns whether it is an error: an unknown topic,
- * or subjects asked for and none returned (`kb learn` exits 1, MCP sets
- * `isError`).
+ * or subjects asked for and none returned nor a folder listed (`kb learn`
+ * exits 1, MCP sets `isError`).
+ *
+ * Patterns that match nothing as written go through the near-miss rules
+ * (kb/index/near.ts): each fallback is a note for the model, after the
+ * subjects and before the other notes, and a warning for the user. A call
+ * rescued by a fallback is never raw: its subject comes in a
+ * `<subject "slug">` block, which names the real slug.
  */
 export async function learn(kb: KnowledgeBase, args: LearnArgs, sink: LearnSink): Promise<boolean> {
   const topic = kb.resolveTopic(args.topic);
@@ -55,12 +63,17 @@ export async function learn(kb: KnowledgeBase, args: LearnArgs, sink: LearnSink)
     sink.write(renderListing(topic, listed, learned.map((m) => m.subject.slug)));
     return false;
   }
-  const patterns = await compilePatterns(args.subjects);
   const view = kb.view(topic);
-  const raw = isRaw(view, patterns);
-  const notes: Note[] = [];
+  const plan = await planPatterns(view, await compilePatterns(args.subjects));
+  const { patterns, fallbacks } = plan;
+  const raw = fallbacks.length === 0 && isRaw(view, patterns);
+  const notes: Note[] = [...fallbacks];
+  for (const f of fallbacks) {
+    const waiting = sink.problem(warning('near-miss', `topic "${topic.id}": ${fallbackSummary(f)}`));
+    if (waiting) await waiting;
+  }
   let loaded = 0;
-  for (const item of loadPatterns(view, patterns, sink.as)) {
+  for (const item of loadPatterns(view, patterns, sink.as, plan.hints)) {
     if (item.kind !== 'subject') {
       notes.push(item);
       continue;
@@ -78,7 +91,7 @@ export async function learn(kb: KnowledgeBase, args: LearnArgs, sink: LearnSink)
   }
   if (notes.length > 0) sink.write(`${loaded > 0 ? '\n\n' : ''}${notes.map((n) => renderNote(n, topic.id)).join('\n')}`);
   if (!raw || loaded === 0) sink.write('\n');
-  return loaded === 0;
+  return loaded === 0 && !fallbacks.some((f) => f.kind === 'folder');
 }
 
 export interface LearnResult {
