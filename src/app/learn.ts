@@ -9,8 +9,10 @@ import { fenceTag } from '../kb/content/format.ts';
 import { estimateTokensOfBody, estimateTokensOfBytes } from '../kb/content/tokens.ts';
 import { charStart, lineAt, windowEnd } from '../kb/content/window.ts';
 import { descriptions } from '../kb/index/describe.ts';
+import { planPatterns } from '../kb/index/near.ts';
 import { isRaw, listable, loadOrder, loadPatterns, kindOf, type ReadAs, type TopicView } from '../kb/index/view.ts';
 import {
+  fallbackSummary,
   rawContent,
   renderBadArguments,
   renderListing,
@@ -45,8 +47,14 @@ export interface LearnSink {
 
 /**
  * Runs one learn call and returns whether it is an error: an unknown topic,
- * or subjects asked for and none returned (`kb learn` exits 1, MCP sets
- * `isError`).
+ * or subjects asked for and none returned nor a folder listed (`kb learn`
+ * exits 1, MCP sets `isError`).
+ *
+ * Patterns that match nothing as written go through the near-miss rules
+ * (kb/index/near.ts): each fallback is a note for the model, after the
+ * subjects and before the other notes, and a warning for the user. A call
+ * rescued by a fallback is never raw: its subject comes in a
+ * `<subject "slug">` block, which names the real slug.
  */
 export async function learn(kb: KnowledgeBase, args: LearnArgs, sink: LearnSink): Promise<boolean> {
   const topic = kb.resolveTopic(args.topic);
@@ -72,18 +80,20 @@ export async function learn(kb: KnowledgeBase, args: LearnArgs, sink: LearnSink)
     }
   }
   const { patterns: given, from } = continuation(args.subjects ?? []);
-  const patterns = await compilePatterns(given);
   const view = kb.view(topic);
+  const plan = await planPatterns(view, await compilePatterns(given));
+  const { patterns, fallbacks } = plan;
   const budget = kb.maxTokens;
   // A continuation is never raw: its notes must be there.
-  const raw = from === undefined && isRaw(view, patterns);
-  const notes: Note[] = [];
+  const raw = from === undefined && fallbacks.length === 0 && isRaw(view, patterns);
+  const notes: Note[] = [...fallbacks];
+  for (const f of fallbacks) await problem(sink, warning('near-miss', `topic "${topic.id}": ${fallbackSummary(f)}`));
   const tail: string[] = [];
   let loaded = 0;
   let used = 0;
   let windowed = false;
   const callFrom = (slug: string, offset: number) => callText(topic.id, given, slug, offset);
-  for (const item of loadPatterns(view, patterns, sink.as, from?.slug)) {
+  for (const item of loadPatterns(view, patterns, sink.as, plan.hints, from?.slug)) {
     if (item.kind !== 'subject') {
       notes.push(item);
       continue;
@@ -137,7 +147,7 @@ export async function learn(kb: KnowledgeBase, args: LearnArgs, sink: LearnSink)
   const lines = [...notes.map((n) => renderNote(n, topic.id)), ...tail];
   if (lines.length > 0) sink.write(`${loaded > 0 ? '\n\n' : ''}${lines.join('\n')}`);
   if (!raw || loaded === 0 || windowed || lines.length > 0) sink.write('\n');
-  return loaded === 0;
+  return loaded === 0 && !fallbacks.some((f) => f.kind === 'folder');
 }
 
 /** A call whose one pattern is a folder (`folder/`, no glob characters)

@@ -1,7 +1,8 @@
 // The command line's one tokenizer, and the strict parser built on it.
 // citty keeps only the last value of a repeated flag and turns an undeclared
 // `--flag value` into a boolean plus a positional, so kb parses argv itself,
-// driven by the same citty argument definitions that render --help.
+// driven by argument definitions in citty's format, which --help (help.ts)
+// renders too.
 // Repeatable flags collect every value in order; an unknown flag is a usage
 // error (exit 2). Completion (commands/complete.ts) reads half-typed command
 // lines with the same tokenizer, leniently.
@@ -68,7 +69,9 @@ export function findFlag(defs: ArgsDef, key: string): { name: string; def: ArgDe
   return undefined;
 }
 
-export function parseArgv(argv: readonly string[], defs: ArgsDef): Parsed {
+/** `where` names the command line an unknown option was given to (`kb
+ *  learn`), whose --help lists the valid ones; by default the option itself. */
+export function parseArgv(argv: readonly string[], defs: ArgsDef, where?: string): Parsed {
   const flags: Parsed['flags'] = {};
   const positionals: string[] = [];
   for (const name of REPEATABLE) if (defs[name]) flags[name] = [];
@@ -85,7 +88,7 @@ export function parseArgv(argv: readonly string[], defs: ArgsDef): Parsed {
       continue;
     }
     const flag = findFlag(defs, word.key);
-    if (!flag) throw new UsageError(`unknown option ${word.long ? '--' : '-'}${word.key}`, arg);
+    if (!flag) throw new UsageError(`unknown option ${word.long ? '--' : '-'}${word.key}`, where ?? arg);
     const { name, def } = flag;
     if (!takesValue(def)) {
       if (word.inline !== undefined) throw new UsageError(`option --${name} takes no value`, arg);

@@ -1,7 +1,8 @@
 // What a command is. Commands are thin: parse arguments -> the knowledge
 // base (app/) -> render -> write. Each is imported only when it runs (or
 // shows its help). To add one: a module in cli/commands/ whose default
-// export is a `Command`, and a line in the command table (src/cli.ts).
+// export is a `Command` (its arguments, help examples and `run`), and a line
+// in the command table (src/cli.ts).
 import type { ArgsDef } from 'citty';
 import type { Globals } from './globals.ts';
 
@@ -18,8 +19,18 @@ export interface RunContext {
   readerThreadUrl: string;
 }
 
+/** What `kb <command> --help` shows beyond the arguments' definitions. */
+export interface CommandHelp {
+  /** The usage lines after `kb <command> [OPTIONS]`, when the positional
+   *  arguments alone do not tell (learn: TOPIC [PATTERN...], or --args). */
+  usage?: readonly string[];
+  /** At least one: a command line, and what it does. */
+  examples: readonly (readonly [string, string])[];
+}
+
 export interface Command {
   args: ArgsDef;
+  help: CommandHelp;
   /** Returns the exit code. */
   run(ctx: RunContext): Promise<number> | number;
 }

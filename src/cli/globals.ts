@@ -1,5 +1,5 @@
-// Options every command takes, in citty's argument-definition format so that
-// --help lists them.
+// Options every command takes, in citty's argument-definition format, which
+// both the parser (argv.ts) and --help (help.ts) read.
 import type { ArgsDef } from 'citty';
 
 export const GLOBAL_ARGS = {
@@ -7,6 +7,7 @@ export const GLOBAL_ARGS = {
   cfg: { type: 'string', alias: 'c', valueHint: 'value', description: 'Configuration override: KEY=VALUE, KEY+=VALUE, KEY:=JSON, KEY:+=JSON, @PATH or a load path (repeatable)' },
   knowledge: { type: 'string', alias: 'k', valueHint: 'topic/pattern', description: 'Pre-load subjects: append PATTERN to the topic\'s learned list (repeatable)' },
   verbose: { type: 'boolean', description: 'Say which files were read and which file set each value; show stack traces' },
+  quiet: { type: 'boolean', alias: 'q', description: 'Print no warnings on stderr (errors still print); not with --verbose' },
   help: { type: 'boolean', alias: 'h', description: 'Show this help' },
 } as const satisfies ArgsDef;
 
@@ -15,6 +16,8 @@ export interface Globals {
   cfg: string[];
   knowledge: string[];
   verbose: boolean;
+  /** No warnings on stderr (shared/log.ts). */
+  quiet: boolean;
 }
 
 export function globalsOf(flags: Record<string, string | boolean | string[]>): Globals {
@@ -23,5 +26,6 @@ export function globalsOf(flags: Record<string, string | boolean | string[]>): G
     cfg: (flags.cfg as string[]) ?? [],
     knowledge: (flags.knowledge as string[]) ?? [],
     verbose: flags.verbose === true,
+    quiet: flags.quiet === true,
   };
 }

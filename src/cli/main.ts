@@ -5,9 +5,14 @@ import { KbError, UsageError, describe } from '../shared/errors.ts';
 import { parseArgv } from './argv.ts';
 import type { CommandTable } from './command.ts';
 import { GLOBAL_ARGS, globalsOf } from './globals.ts';
-import { setVerbose } from '../shared/log.ts';
+import { setQuiet, setVerbose } from '../shared/log.ts';
 import { PipeClosed, print } from './output.ts';
 import { VERSION } from '../shared/version.ts';
+
+/** The help pages: imported only when asked for. */
+async function help(): Promise<typeof import('./help.ts')> {
+  return import('./help.ts');
+}
 
 const VALUE_FLAGS = new Set(['-w', '--workspace', '-c', '--cfg', '-k', '--knowledge']);
 
@@ -23,70 +28,53 @@ function commandIndex(argv: readonly string[]): number {
   return -1;
 }
 
-const ROOT_META = { name: 'kb', version: VERSION, description: 'A file-based knowledge base for LLM assistants' };
-
-/** citty renders --help; it is loaded only then. Colours only on a terminal. */
-async function citty(): Promise<typeof import('citty')> {
-  const { isatty } = await import('node:tty');
-  if (!isatty(1)) process.env.NO_COLOR ??= '1';
-  return import('citty');
-}
-
 function visibleCommands(commands: CommandTable) {
   return Object.entries(commands).filter(([, c]) => !c.hidden);
-}
-
-async function rootUsage(commands: CommandTable): Promise<string> {
-  const { defineCommand, renderUsage } = await citty();
-  const sub = Object.fromEntries(visibleCommands(commands).map(([name, c]) => [name, { meta: { name, description: c.description } }]));
-  const root = defineCommand({ meta: ROOT_META, args: { ...GLOBAL_ARGS, version: { type: 'boolean', description: 'Print the version' } } as ArgsDef, subCommands: sub });
-  return renderUsage(root);
-}
-
-async function commandUsage(name: string, description: string, args: ArgsDef): Promise<string> {
-  const { defineCommand, renderUsage } = await citty();
-  const cmd = defineCommand({ meta: { name, description }, args: { ...args, ...GLOBAL_ARGS } as ArgsDef });
-  return renderUsage(cmd, defineCommand({ meta: { name: 'kb' } }));
 }
 
 export async function main(argv: readonly string[], commands: CommandTable, readerThreadUrl: string): Promise<number> {
   let verbose = argv.includes('--verbose');
   setVerbose(verbose);
+  /** The command line whose --help a usage error points at. */
+  let where = 'kb';
   try {
     const at = commandIndex(argv);
     if (at === -1) {
-      const { flags } = parseArgv(argv, { ...GLOBAL_ARGS, version: { type: 'boolean' } } as ArgsDef);
+      const { flags } = parseArgv(argv, { ...GLOBAL_ARGS, version: { type: 'boolean' } } as ArgsDef, where);
       if (flags.version) { print(`${VERSION}\n`); return 0; }
-      if (flags.help) { print(`${await rootUsage(commands)}\n`); return 0; }
-      process.stderr.write(`${await rootUsage(commands)}\n`);
+      if (flags.help) { print((await help()).rootHelp(commands)); return 0; }
+      process.stderr.write((await help()).rootHelp(commands));
       throw new UsageError('no command given');
     }
     const name = argv[at];
     const entry = Object.hasOwn(commands, name) ? commands[name] : undefined;
     if (!entry) throw new UsageError(`unknown command "${name}"; commands: ${visibleCommands(commands).map(([n]) => n).join(', ')}`);
+    where = `kb ${name}`;
     const cmd = await entry.load();
     const rest = [...argv.slice(0, at), ...argv.slice(at + 1)];
     const defs = { ...cmd.args, ...GLOBAL_ARGS } as ArgsDef;
     // After `--` every word is an argument, `--help` included.
     const options = rest.includes('--') ? rest.slice(0, rest.indexOf('--')) : rest;
     if (options.includes('--help') || options.includes('-h')) {
-      print(`${await commandUsage(name, entry.description, cmd.args)}\n`);
+      print((await help()).commandHelp(name, entry.description, cmd));
       return 0;
     }
-    const { flags, positionals } = parseArgv(rest, defs);
+    const { flags, positionals } = parseArgv(rest, defs, where);
     const globals = globalsOf(flags);
+    if (globals.quiet && globals.verbose) throw new UsageError('--quiet and --verbose cannot be combined', where);
     verbose = globals.verbose;
+    setQuiet(globals.quiet);
     return await cmd.run({ flags, positionals, globals, cwd: process.cwd(), env: process.env, commands, readerThreadUrl });
   } catch (err) {
-    return report(err, verbose);
+    return report(err, verbose, where);
   }
 }
 
-function report(err: unknown, verbose: boolean): number {
+function report(err: unknown, verbose: boolean, where: string): number {
   if (err instanceof PipeClosed) return 0;
   if (err instanceof KbError) {
     process.stderr.write(`error: ${describe(err)}\n`);
-    if (err instanceof UsageError) process.stderr.write('Run `kb --help` for usage.\n');
+    if (err instanceof UsageError) process.stderr.write(`run '${where} --help' for usage\n`);
     if (verbose && err.stack) process.stderr.write(`${err.stack}\n`);
     return err.exitCode;
   }

@@ -8,10 +8,22 @@ import { printError } from './stdio.ts';
 
 let logger: ConsolaInstance | undefined;
 let verbose = false;
+/** -q: errors only. */
+let quiet = false;
+
+/** consola's levels: 0 errors, 1 warnings, 3 information, 4 debug. */
+function level(): number {
+  return quiet ? 0 : verbose ? 4 : 3;
+}
 
 export function setVerbose(v: boolean): void {
   verbose = v;
-  if (logger) logger.level = v ? 4 : 3;
+  if (logger) logger.level = level();
+}
+
+export function setQuiet(q: boolean): void {
+  quiet = q;
+  if (logger) logger.level = level();
 }
 
 export function isVerbose(): boolean {
@@ -22,7 +34,7 @@ async function get(): Promise<ConsolaInstance> {
   if (!logger) {
     const { createConsola } = await import('consola/core');
     logger = createConsola({
-      level: verbose ? 4 : 3,
+      level: level(),
       reporters: [{ log: (o: LogObject) => printError(`${label(o.type)}${o.args.map(String).join(' ')}\n`) }],
     });
   }
@@ -38,7 +50,9 @@ function label(type: string): string {
   }
 }
 
+/** Nothing with -q (not even loading consola). */
 export async function warn(message: string): Promise<void> {
+  if (quiet) return;
   (await get()).warn(message);
 }
 
@@ -47,6 +61,7 @@ export async function error(message: string): Promise<void> {
 }
 
 export async function info(message: string): Promise<void> {
+  if (quiet) return;
   (await get()).info(message);
 }
 

@@ -270,6 +270,25 @@ describe('kb mcp re-reads configuration and files on each request', () => {
       await c.client.close();
     }
   });
+
+  test('kb mcp -q: no warnings on stderr; the answers are the same', async () => {
+    const root = fixture(RFD_FILES, RFD_CONFIG.replace('[kb.topic.skills]', '[kb.topic.skills]\ncolour = "blue"'));
+    const loud = await connect(root);
+    try {
+      expect(text(await loud.client.callTool({ name: 'learn', arguments: { topic: 'skills', subjects: ['ast-grep/rules'] } }))).toBe('RULES-BODY\n');
+      expect(loud.stderr()).toStartWith('warning: unknown key `colour`');
+    } finally {
+      await loud.client.close();
+    }
+    const c = await connect(root, BINARY, ['-q']);
+    try {
+      expect(text(await c.client.callTool({ name: 'learn', arguments: { topic: 'skills', subjects: ['ast-grep/rules'] } }))).toBe('RULES-BODY\n');
+      expect(c.stderr()).toBe('');
+      expect(c.errors).toEqual([]);
+    } finally {
+      await c.client.close();
+    }
+  });
 });
 
 describe('kb mcp start and stop', () => {

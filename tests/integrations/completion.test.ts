@@ -40,6 +40,14 @@ describe('kb __complete', () => {
     expect(complete(['--'])).not.toContain('-k');
   });
 
+  test('-q / --quiet: offered everywhere; takes no value, so the command follows it', () => {
+    expect(complete(['--q'])).toEqual(['--quiet']);
+    expect(complete(['learn', '--qu'])).toEqual(['--quiet']);
+    expect(complete(['check', '-'])).toContain('-q');
+    expect(complete(['-q', 'le'])).toEqual(['learn']);
+    expect(complete(['learn', '-q', ''])).toEqual(['project', 'skills']);
+  });
+
   test('topic IDs after `learn`: enabled topics only', () => {
     expect(complete(['learn', ''])).toEqual(['project', 'skills']);
     expect(complete(['learn', 'sk'])).toEqual(['skills']);
@@ -151,6 +159,7 @@ printf '%s\\n' "\${COMPREPLY[@]}"`;
     expect(bash(['learn', ''])).toEqual(['project', 'skills']);
     expect(bash(['learn', 'project', 'ma'])).toEqual(['maintainers/jean', 'maintainers/ryan']);
     expect(bash(['-k', 'sk'])).toEqual(['skills/ast-grep']);
+    expect(bash(['--qu'])).toEqual(['--quiet']);
   });
 
   test('with -w from elsewhere, and bash\'s word splitting at = (COMP_WORDBREAKS)', () => {

@@ -33,6 +33,7 @@ describe('the README shows both pre-commit set-ups', () => {
     expect(LOCAL).toContain('entry: kb check');
     expect(LOCAL).toContain('pass_filenames: false');
     expect(REMOTE).toContain('- id: kb-check');
+    for (const block of [LOCAL, REMOTE]) expect(block).toMatch(/^ +always_run: true$/m);
     const hooks = readFileSync(join(REPO, '.pre-commit-hooks.yaml'), 'utf8');
     expect(hooks).toContain('- id: kb-check');
     expect(hooks).toContain('pass_filenames: false');
@@ -75,15 +76,29 @@ describeWith(['pre-commit', 'git'], 'pre-commit, repo: local (kb on PATH)', () =
     expect(commit.all).toMatch(/kb check\.+Passed/);
     expect(commit.code).toBe(0);
 
-    // A change to a subject outside .jp/ runs the hook (the `files` regex).
+    // always_run: a change to a subject outside .jp/ runs the hook, and so
+    // does a change elsewhere.
     writeFileSync(join(w.root, 'docs/knowledge/setup.md'), 'Run npm ci, then npm test.\n');
     w.run('git', 'add', '-A');
     const subject = w.run('git', 'commit', '-q', '-m', 'subject');
     expect(subject.all).toMatch(/kb check\.+Passed/);
-    // A change elsewhere does not.
     writeFileSync(join(w.root, 'src/main.txt'), 'more code\n');
     w.run('git', 'add', '-A');
-    expect(w.run('git', 'commit', '-q', '-m', 'code').all).toMatch(/kb check\.+\(no files to check\)Skipped/);
+    expect(w.run('git', 'commit', '-q', '-m', 'code').all).toMatch(/kb check\.+Passed/);
+  }, 120_000);
+
+  test('deleting the only subject a learned pattern names fails the commit (always_run)', () => {
+    const w = workspace(LOCAL!, env);
+    w.setConfig(CONFIG.replace('subjects = "docs/knowledge"', 'subjects = "docs/knowledge"\nlearned = ["setup"]'));
+    expect(w.run('pre-commit', 'install').code).toBe(0);
+    expect(w.run('git', 'commit', '-q', '-m', 'knowledge base').code).toBe(0);
+    expect(w.run('git', 'rm', '-q', 'docs/knowledge/setup.md').code).toBe(0);
+    const report = w.check();
+    expect(report).toContain('learned pattern "setup" matches no subject');
+    const commit = w.run('git', 'commit', '-q', '-m', 'remove setup');
+    expect(commit.all).toMatch(/kb check\.+Failed/);
+    expect(commit.all).toContain(report);
+    expect(commit.code).not.toBe(0);
   }, 120_000);
 
   test('a misspelled key fails the commit with kb check\'s message', () => {

@@ -13,6 +13,12 @@ const command: Command = {
   args: {
     format: { type: 'enum', options: ['text', 'json'], default: 'text', description: 'Report format' },
   },
+  help: {
+    examples: [
+      ['kb check', 'Report errors (exit 1) and warnings (exit 0) on stdout'],
+      ['kb check --format json', 'The same report as JSON, for other tools'],
+    ],
+  },
   async run(ctx) {
     noArguments('check', ctx.positionals);
     // The whole pre-loaded set, whatever the prompt's budget.

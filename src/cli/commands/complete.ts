@@ -205,7 +205,7 @@ export function liveSources(ctx: RunContext, commands: CommandTable = ctx.comman
     async knowledge(line) {
       const attempt = async (cfg: string[], knowledge: string[]): Promise<KnowledgeBase | undefined> => {
         try {
-          const globals = { workspace: expandHome(line.workspace), cfg: cfg.map((c) => expandHome(c)!), knowledge, verbose: false };
+          const globals = { workspace: expandHome(line.workspace), cfg: cfg.map((c) => expandHome(c)!), knowledge, verbose: false, quiet: false };
           return await KnowledgeBase.open(workspaceOptions({ ...ctx, globals }));
         } catch {
           return undefined;
@@ -219,6 +219,7 @@ export function liveSources(ctx: RunContext, commands: CommandTable = ctx.comman
 
 const command: Command = {
   args: {},
+  help: { examples: [['kb __complete -- learn ""', 'The candidates after `kb learn `: topic IDs']] },
   async run(ctx) {
     let out: string[] = [];
     try {

@@ -12,6 +12,12 @@ const command: Command = {
   args: {
     shell: { type: 'positional', required: true, description: `The shell: ${SHELLS.join(', ')}` },
   },
+  help: {
+    examples: [
+      ['source <(kb completion bash)', 'Complete kb in this bash (add the line to ~/.bashrc to keep it)'],
+      ['kb completion fish > ~/.config/fish/completions/kb.fish', 'Complete kb in every new fish'],
+    ],
+  },
   run(ctx) {
     const [shell, ...extra] = ctx.positionals;
     if (shell === undefined) throw new UsageError(`kb completion needs a shell: ${SHELLS.join(', ')}`);

@@ -7,6 +7,9 @@ import { print } from '../output.ts';
 
 const command: Command = {
   args: {},
+  help: {
+    examples: [['kb config-schema > .jp/kb-config.schema.json', "Save it beside the configuration, for the editor's `#:schema` directive"]],
+  },
   run(ctx) {
     noArguments('config-schema', ctx.positionals);
     print(renderConfigSchema());

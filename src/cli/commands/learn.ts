@@ -15,10 +15,18 @@ import { openKnowledgeBase } from '../workspace.ts';
 
 const command: Command = {
   args: {
-    topic: { type: 'positional', required: false, description: 'Topic ID or title' },
+    topic: { type: 'positional', required: false, description: 'Topic ID or title (unless --args gives the call)' },
     pattern: { type: 'positional', required: false, description: 'Subject slugs or glob patterns (any number); none lists the topic' },
     args: { type: 'string', valueHint: 'json', description: 'The tool-call arguments as JSON, or - to read them from stdin' },
     ...MAX_TOKENS_ARG,
+  },
+  help: {
+    usage: ['TOPIC [PATTERN...]', '--args <json>'],
+    examples: [
+      ['kb learn skills', 'List the subjects of topic skills, as the model sees them'],
+      ["kb learn project 'maintainers/*' release", 'Load the subjects under maintainers/, and release'],
+      [`kb learn --args '{"topic":"skills","subjects":["ast-grep"]}'`, 'Run a tool call exactly as a model sends it'],
+    ],
   },
   async run(ctx) {
     const parsed = learnArgs(ctx.flags.args as string | undefined, ctx.positionals);

@@ -15,6 +15,13 @@ const command: Command = {
     format: { type: 'enum', options: ['text', 'json'], default: 'text', description: 'Output format' },
     ignored: { type: 'boolean', description: 'Also show what .gitignore, .kbignore and the built-in defaults leave out, and by which rule' },
   },
+  help: {
+    examples: [
+      ['kb list', 'The topics and subjects of the workspace around the working directory'],
+      ['kb -w examples list', 'Those of the workspace in examples/'],
+      ['kb list --ignored', 'Also what ignore files and the built-in defaults leave out'],
+    ],
+  },
   async run(ctx) {
     noArguments('list', ctx.positionals);
     const kb = await openKnowledgeBase(ctx);

@@ -14,6 +14,12 @@ export type Serve = (options: WorkspaceOptions) => Promise<number>;
 export function mcpCommand(serve: Serve): Command {
   return {
     args: { ...MAX_TOKENS_ARG },
+    help: {
+      examples: [
+        ['kb mcp', 'Serve the workspace around the working directory'],
+        ['claude mcp add kb -- kb mcp', 'Register it with Claude Code, for this project'],
+      ],
+    },
     run(ctx) {
       noArguments('mcp', ctx.positionals);
       return serve(workspaceOptions(ctx));

@@ -8,6 +8,12 @@ import { openKnowledgeBase, report } from '../workspace.ts';
 
 const command: Command = {
   args: { ...MAX_TOKENS_ARG },
+  help: {
+    examples: [
+      ['kb prompt', 'The section for the workspace around the working directory'],
+      ["kb prompt -k 'project/maintainers/*'", 'Also pre-load the subjects under maintainers/ of topic project'],
+    ],
+  },
   async run(ctx) {
     noArguments('prompt', ctx.positionals);
     const { text, problems } = prompt(await openKnowledgeBase(ctx));

@@ -16,6 +16,12 @@ const command: Command = {
       description: 'Tool format: generic (the RFD\'s), openai (strict function tool), anthropic, gemini (function declaration), mcp (tools/list entry)',
     },
   },
+  help: {
+    examples: [
+      ['kb schema', "The tool definition in the RFD's format"],
+      ['kb schema --format openai', 'The same tool as an OpenAI strict function tool'],
+    ],
+  },
   async run(ctx) {
     noArguments('schema', ctx.positionals);
     const format = (ctx.flags.format as SchemaFormat | undefined) ?? 'generic';

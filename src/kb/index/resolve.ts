@@ -13,6 +13,9 @@
 //   against this topic (see glob/pattern.ts): it is reported as invalid, with
 //   nothing of what it had matched so far, so results never depend on where
 //   the budget ran out.
+// - A glob that selects nothing counts the hidden subjects it would have
+//   matched (`hiddenSkipped`), so the reply can say that globs skip them
+//   (without naming them).
 
 import { Budget, PatternTooExpensive, type CompiledPattern } from '../../glob/index.ts';
 import type { Alias, Match, PatternResult, Subject } from './types.ts';
@@ -99,11 +102,29 @@ export function resolvePatterns(
         continue;
       }
     }
-    perPattern.push({ pattern: raw, kind: c.kind, slugs: selected.map((m) => m.subject.slug) });
+    const result: PatternResult = { pattern: raw, kind: c.kind, slugs: selected.map((m) => m.subject.slug) };
+    if (c.kind === 'glob' && selected.length === 0) {
+      const hidden = countHidden(subjects, c.test!, disabled, budget);
+      if (hidden > 0) result.hiddenSkipped = hidden;
+    }
+    perPattern.push(result);
     // One pattern selects each subject at most once: no de-duplication (a
     // glob over a whole topic selects thousands).
     if (patterns.length === 1) return { matches: selected, perPattern };
     for (const m of selected) add(m.subject, m.exact);
   }
   return { matches: [...bySlug.values()], perPattern };
+}
+
+/** How many hidden, non-disabled subjects `isMatch` matches (0 once the
+ *  budget runs out: the count is a courtesy, never worth an error). */
+function countHidden(subjects: readonly Subject[], isMatch: NonNullable<CompiledPattern['test']>, disabled: ReadonlySet<string>, budget: Budget): number {
+  let n = 0;
+  try {
+    for (const s of subjects) if (s.hidden && !disabled.has(s.slug) && isMatch(s.slug, budget)) n++;
+  } catch (err) {
+    if (!(err instanceof PatternTooExpensive)) throw err;
+    return 0;
+  }
+  return n;
 }

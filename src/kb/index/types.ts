@@ -85,6 +85,9 @@ export interface PatternResult {
   /** Every slug this pattern selected, sorted, including slugs an earlier
    *  pattern already selected. */
   slugs: string[];
+  /** A glob that selected nothing: how many hidden subjects it would have
+   *  matched (globs skip them); absent when none. */
+  hiddenSkipped?: number;
 }
 
 /** One item produced while loading subjects (see view.ts `loadPatterns`). */
@@ -108,6 +111,14 @@ export type LoadItem =
   /** Matched but pre-loaded through `learned`: not returned again. */
   | { kind: 'already-learned'; slug: string }
   /** The pattern selected nothing that could be returned or noted. */
-  | { kind: 'no-match'; pattern: string }
+  | { kind: 'no-match'; pattern: string; /** near-miss details (near.ts) */ hint?: MissHint }
   | { kind: 'invalid-pattern'; pattern: string; reason: string }
   | { kind: 'unreadable'; slug: string; message: string };
+
+/** Why a pattern matched nothing, for the model (kb/index/near.ts). */
+export interface MissHint {
+  /** Up to five visible slugs close to an exact pattern, best first. */
+  suggestions?: string[];
+  /** A glob: how many hidden subjects it skipped (never which). */
+  hidden?: number;
+}

@@ -17,7 +17,7 @@ import { readBody } from '../fs/read.ts';
 import { findExact, resolvePatterns } from './resolve.ts';
 import { indexSubjects, type FileFound } from './subjects.ts';
 import { notice, type Notice } from '../fs/walk.ts';
-import type { LoadItem, Match, PatternResult, Subject, SubjectIndex } from './types.ts';
+import type { LoadItem, Match, MissHint, PatternResult, Subject, SubjectIndex } from './types.ts';
 
 export type { LoadItem } from './types.ts';
 
@@ -28,6 +28,9 @@ export interface TopicSpec {
   readonly subjectsDir: string;
   /** Exact slugs that nothing selects. */
   readonly disabled: readonly string[];
+  /** The subjects directory as configured (relative to the workspace
+   *  root): a pattern that repeats it is a near miss (near.ts). */
+  readonly subjects?: string;
 }
 
 export interface OpenOptions {
@@ -182,6 +185,25 @@ export function listable(view: TopicView): Subject[] {
   return view.index.subjects.filter((s) => isListableCheap(view, s) && kindOf(view, s) === 'text');
 }
 
+/** The listable subjects (as `listable`) below the folder `folder`
+ *  (slugs starting with `folder/`), in slug order. Probes only those. */
+export function listableUnder(view: TopicView, folder: string): Subject[] {
+  const prefix = `${folder}/`;
+  const all = view.index.subjects;
+  // Slugs with one prefix are contiguous in slug order: find the first.
+  let lo = 0;
+  let hi = all.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (all[mid].slug < prefix) lo = mid + 1;
+    else hi = mid;
+  }
+  const below: Subject[] = [];
+  for (let i = lo; i < all.length && all[i].slug.startsWith(prefix); i++) if (isListableCheap(view, all[i])) below.push(all[i]);
+  probeUnknown(view, below);
+  return below.filter((s) => kindOf(view, s) === 'text');
+}
+
 /** Whether `listable(view)` is non-empty; stops at the first text subject. */
 export function hasListable(view: TopicView): boolean {
   return view.index.subjects.some((s) => isListableCheap(view, s) && kindOf(view, s) === 'text');
@@ -261,9 +283,17 @@ export function* loadLearned(view: TopicView): Generator<LoadItem> {
  * 5. per pattern, in pattern order: `invalid-pattern`, or `no-match` when the
  *    pattern selected nothing at all, or only binaries it did not name
  *    exactly (a glob that matched only binaries; the binaries are dropped
- *    silently unless another pattern names them exactly).
+ *    silently unless another pattern names them exactly). A `no-match`
+ *    carries the near-miss details: `hints` by raw pattern (near.ts
+ *    `planPatterns`), and for a glob the hidden subjects it skipped.
  */
-export function* loadPatterns(view: TopicView, patterns: readonly CompiledPattern[], as: ReadAs, from?: string): Generator<LoadItem> {
+export function* loadPatterns(
+  view: TopicView,
+  patterns: readonly CompiledPattern[],
+  as: ReadAs,
+  hints?: ReadonlyMap<string, MissHint>,
+  from?: string,
+): Generator<LoadItem> {
   const { matches: all, perPattern } = resolvePatterns(view.index.subjects, patterns, view.disabled, view.index.aliases);
   // A continuation starts at the subject `from`: the ones before it are
   // neither read nor noted.
@@ -301,7 +331,7 @@ export function* loadPatterns(view: TopicView, patterns: readonly CompiledPatter
   for (let i = 0; i < perPattern.length; i++) {
     const p = perPattern[i];
     if (p.kind === 'invalid') yield { kind: 'invalid-pattern', pattern: p.pattern, reason: p.reason ?? 'invalid pattern' };
-    else if (selectedNothing(p, patterns[i].pattern, binaries)) yield { kind: 'no-match', pattern: p.pattern };
+    else if (selectedNothing(p, patterns[i].pattern, binaries)) yield noMatch(p, hints);
   }
 }
 
@@ -310,6 +340,13 @@ export function* loadPatterns(view: TopicView, patterns: readonly CompiledPatter
 export function loadOrder(view: TopicView, patterns: readonly CompiledPattern[]): Subject[] {
   const { matches } = resolvePatterns(view.index.subjects, patterns, view.disabled, view.index.aliases);
   return matches.filter((m) => !view.learnedSlugs.has(m.subject.slug)).map((m) => m.subject);
+}
+
+/** The `no-match` item of a pattern, with its near-miss details if any. */
+function noMatch(p: PatternResult, hints: ReadonlyMap<string, MissHint> | undefined): LoadItem {
+  const hint: MissHint = { ...hints?.get(p.pattern) };
+  if (p.hiddenSkipped !== undefined) hint.hidden = p.hiddenSkipped;
+  return hint.suggestions === undefined && hint.hidden === undefined ? { kind: 'no-match', pattern: p.pattern } : { kind: 'no-match', pattern: p.pattern, hint };
 }
 
 /** A valid pattern selected nothing but binaries it did not name exactly

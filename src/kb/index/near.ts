@@ -1,0 +1,397 @@
+// Near misses: what a `learn` pattern that matches nothing was most likely
+// meant to name. The rules live here and only here (`kb learn`,
+// `kb learn --args` and MCP all reach them through app/learn.ts), and they
+// apply only when a pattern matches nothing as written: a pattern that
+// matches keeps the RFD's behaviour, byte for byte.
+//
+// For an exact pattern that names no subject, in this order, the first
+// rule that finds one target wins:
+// 1. the same path spelled as a file: a leading path that repeats the
+//    topic's directory (`docs/`, or its trailing components) dropped, a
+//    known extension (the subject's own, or a document one: md, txt...)
+//    dropped, the leading `.` of hidden names dropped. These name one file
+//    exactly, so they may reach a hidden subject;
+// 2. a folder: the pattern names a folder of visible subjects;
+// 3. one visible subject whose slug equals it case-insensitively;
+// 4. one visible folder, case-insensitively;
+// 5. a bare file name (no `/`): the one visible subject whose last
+//    component is that name (exactly, else case-insensitively);
+// 6. a list in one string (`"a, b"`, or `"a,"`; commas outside braces):
+//    each part is a pattern of its own (and gets rules 1-5 and 7, not 6);
+// 7. else up to five visible slugs close to it are suggested.
+// A glob that matches nothing is split by rule 6 too; a glob that still
+// matches nothing says how many hidden subjects it skipped (resolve.ts).
+// Rules 2-7 never consider hidden subjects; disabled ones are never
+// considered at all. Every rule that substitutes (1-6) is reported as a
+// `Fallback`, which the reply shows the model, so it learns the real slug.
+//
+// Cost on a miss: one binary search per reading for rule 1; then, for the
+// first MAX_SCANNED_MISSES missing patterns of a call only, a few linear
+// passes over the topic's slugs (lower-cased once, lazily), and for suggestions a length-filtered, banded edit
+// distance (at most 3 edits) per slug: bounded by the topic's size, like a
+// listing, and far cheaper than one (no file is read, but the heads of the
+// few suggested or listed subjects).
+
+import { compilePatterns, type CompiledPattern } from '../../glob/index.ts';
+import { findBySlug, resolvePatterns } from './resolve.ts';
+import { describePath } from './slug.ts';
+import type { MissHint, Subject } from './types.ts';
+import { kindOf, listableUnder, type TopicView } from './view.ts';
+
+/** Why a pattern was read as another slug. */
+export type Reason = 'prefix' | 'extension' | 'dot' | 'case' | 'file-name';
+
+/** A pattern matched nothing as written, and was read otherwise. */
+export type Fallback =
+  /** Read as the slug `slug` (which is loaded, or noted as pre-loaded...);
+   *  `prefix`: the repeated directory dropped, with reason `prefix`. */
+  | { kind: 'read-as'; pattern: string; slug: string; reasons: Reason[]; prefix?: string }
+  /** A folder: answered with its listing (`more` left out past the cap). */
+  | { kind: 'folder'; pattern: string; folder: string; slugs: string[]; more: number; nested: boolean }
+  /** One string holding a list: read as its parts. */
+  | { kind: 'split'; pattern: string; parts: string[] };
+
+export interface Plan {
+  /** The patterns to load, in order (fallback slugs in place of the
+   *  patterns they rescue, parts in place of a split string; folders
+   *  left out: their listing is the answer). */
+  patterns: CompiledPattern[];
+  /** In pattern order. */
+  fallbacks: Fallback[];
+  /** Suggestions for exact patterns that still match nothing, by raw
+   *  pattern (view.ts `loadPatterns` attaches them to `no-match`). */
+  hints: Map<string, MissHint>;
+}
+
+/** How many suggestions a miss gets. */
+export const MAX_SUGGESTIONS = 5;
+/** How many slugs a folder's listing shows. */
+export const MAX_FOLDER_LISTING = 50;
+/** How many missing patterns of one call get the rules that scan the
+ *  whole topic (2-5 and 7): a call may hold 1000 patterns. The others get
+ *  rules 1 and 6 (lookups) and the plain no-match line. */
+export const MAX_SCANNED_MISSES = 16;
+/** Patterns longer than this get no edit distance (nothing is that close). */
+const MAX_DISTANCE_INPUT = 256;
+
+/** Extensions dropped from a pattern even when the subject's file has
+ *  another one (a link to `x.md` for a subject stored as `x.txt`). */
+const DOCUMENT_EXTENSIONS = new Set(['md', 'markdown', 'mdx', 'txt', 'text', 'rst', 'adoc', 'org']);
+
+/**
+ * Plans a call's patterns: those that match as written are kept; the
+ * others go through the near-miss rules (see the top of this file). Reads
+ * no file but the heads of the subjects a folder lists or a miss suggests.
+ */
+export async function planPatterns(view: TopicView, patterns: readonly CompiledPattern[]): Promise<Plan> {
+  const plan: Plan = { patterns: [], fallbacks: [], hints: new Map() };
+  const near = new Near(view);
+  for (const c of patterns) await planOne(near, c, plan, true);
+  return plan;
+}
+
+async function planOne(near: Near, c: CompiledPattern, plan: Plan, maySplit: boolean): Promise<void> {
+  const { view } = near;
+  let scan = false;
+  if (c.kind === 'invalid') {
+    plan.patterns.push(c);
+    return;
+  }
+  if (c.kind === 'exact') {
+    const hit = findBySlug(view.index.subjects, c.pattern);
+    if (hit !== undefined && !view.disabled.has(hit.slug)) {
+      plan.patterns.push(c);
+      return;
+    }
+    scan = near.mayScan();
+    const rescue = near.rescue(c.pattern, scan);
+    if (rescue?.kind === 'slug') {
+      plan.patterns.push({ kind: 'exact', pattern: rescue.slug, raw: rescue.slug });
+      plan.fallbacks.push({ ...rescue, kind: 'read-as', pattern: c.raw });
+      return;
+    }
+    if (rescue?.kind === 'folder') {
+      plan.fallbacks.push({ ...rescue, pattern: c.raw });
+      return;
+    }
+  } else if (!maySplit || splitList(c.pattern) === undefined || !near.mayScan() || resolvePatterns(view.index.subjects, [c], view.disabled).perPattern[0].slugs.length > 0) {
+    // A glob: only a list in one string is rescued (finding out whether it
+    // matches is a scan); the rest is resolve.ts's (which counts the
+    // hidden subjects a miss skipped).
+    plan.patterns.push(c);
+    return;
+  }
+  const parts = maySplit ? splitList(c.pattern) : undefined;
+  if (parts !== undefined) {
+    plan.fallbacks.push({ kind: 'split', pattern: c.raw, parts });
+    for (const part of await compilePatterns(parts)) await planOne(near, part, plan, false);
+    return;
+  }
+  plan.patterns.push(c);
+  if (c.kind === 'exact' && scan) {
+    const suggestions = near.suggest(c.pattern);
+    if (suggestions.length > 0) plan.hints.set(c.raw, { suggestions });
+  }
+}
+
+/**
+ * `"a, b"` -> `["a", "b"]`: the parts of a list given as one string,
+ * split at commas outside braces (`{a,b}` is a glob's), trimmed, quotes or
+ * backticks around a part dropped, empty parts dropped (`"a,"` -> `["a"]`).
+ * Undefined without such a comma, or when no part is left.
+ */
+export function splitList(pattern: string): string[] | undefined {
+  const parts: string[] = [];
+  let depth = 0;
+  let start = 0;
+  let commas = 0;
+  for (let i = 0; i <= pattern.length; i++) {
+    const ch = pattern[i];
+    if (ch === '\\') i++;
+    else if (ch === '{') depth++;
+    else if (ch === '}') depth = Math.max(0, depth - 1);
+    else if (i === pattern.length || (ch === ',' && depth === 0)) {
+      if (i < pattern.length) commas++;
+      const part = unquote(pattern.slice(start, i).trim());
+      if (part !== '') parts.push(part);
+      start = i + 1;
+    }
+  }
+  return commas > 0 && parts.length > 0 ? parts : undefined;
+}
+
+function unquote(s: string): string {
+  const q = s[0];
+  return s.length >= 2 && (q === '"' || q === "'" || q === '`') && s[s.length - 1] === q ? s.slice(1, -1).trim() : s;
+}
+
+/**
+ * The leading paths a pattern may repeat the topic's directory with,
+ * longest first: `.jp/kb/skills` -> `.jp/kb/skills/`, `kb/skills/`,
+ * `skills/`. None for the workspace root itself or an absolute path.
+ */
+export function directoryPrefixes(subjects: string | undefined): string[] {
+  if (subjects === undefined || subjects.startsWith('/') || /^[A-Za-z]:[\\/]/.test(subjects)) return [];
+  let parts = subjects.split(/[\\/]/).filter((p) => p !== '' && p !== '.');
+  const up = parts.lastIndexOf('..');
+  if (up >= 0) parts = parts.slice(up + 1);
+  return parts.map((_, i) => `${parts.slice(i).join('/')}/`);
+}
+
+/** One way of reading a pattern as a slug. */
+interface Reading {
+  slug: string;
+  /** The extension dropped, if one was. */
+  ext?: string;
+  reasons: Reason[];
+  prefix?: string;
+}
+
+type Rescue = { kind: 'slug'; slug: string; reasons: Reason[]; prefix?: string } | { kind: 'folder'; folder: string; slugs: string[]; more: number; nested: boolean };
+
+/** The near-miss rules over one view; the lower-cased slugs are computed
+ *  once, on the first rule that needs them. */
+class Near {
+  readonly view: TopicView;
+  readonly #prefixes: string[];
+  #visible: { subject: Subject; lower: string }[] | undefined;
+  #scansLeft = MAX_SCANNED_MISSES;
+
+  constructor(view: TopicView) {
+    this.view = view;
+    this.#prefixes = directoryPrefixes(view.topic.subjects);
+  }
+
+  /** Whether the next missing pattern may scan the topic (one of the
+   *  first MAX_SCANNED_MISSES of the call). */
+  mayScan(): boolean {
+    if (this.#scansLeft === 0) return false;
+    this.#scansLeft--;
+    return true;
+  }
+
+  /** Visible, non-disabled subjects with their lower-cased slugs. */
+  visible(): { subject: Subject; lower: string }[] {
+    if (this.#visible === undefined) {
+      const { disabled } = this.view;
+      this.#visible = [];
+      for (const s of this.view.index.subjects) if (!s.hidden && !disabled.has(s.slug)) this.#visible.push({ subject: s, lower: s.slug.toLowerCase() });
+    }
+    return this.#visible;
+  }
+
+  /** The readings of `pattern`: as written, then without a repeated
+   *  directory; each also as a file path (extension and dots dropped). */
+  readings(pattern: string): Reading[] {
+    const trimmed = pattern.length > 1 && pattern.endsWith('/') ? pattern.replace(/\/+$/, '') : pattern;
+    const forms: Reading[] = [{ slug: trimmed, reasons: [] }];
+    for (const prefix of this.#prefixes) {
+      if (trimmed.startsWith(prefix) && trimmed.length > prefix.length) forms.push({ slug: trimmed.slice(prefix.length), reasons: ['prefix'], prefix });
+    }
+    const out: Reading[] = [];
+    for (const f of forms) {
+      out.push(f);
+      const d = describePath(f.slug);
+      if (d.slug === f.slug || d.slug === '' || d.slug.endsWith('/')) continue;
+      const reasons: Reason[] = [...f.reasons];
+      if (d.ext !== '' || /\.$/.test(f.slug)) reasons.push('extension');
+      if (d.hidden) reasons.push('dot');
+      out.push({ ...f, slug: d.slug, ext: d.ext, reasons });
+    }
+    return out;
+  }
+
+  /** Rules 1-5 (see the top of this file; only rule 1 unless `scan`), or
+   *  undefined. */
+  rescue(pattern: string, scan: boolean): Rescue | undefined {
+    const { view } = this;
+    const readings = this.readings(pattern);
+    const fits = (s: Subject, r: Reading): boolean => r.ext === undefined || r.ext === '' || s.ext === r.ext || DOCUMENT_EXTENSIONS.has(r.ext);
+    const slug = (s: Subject, r: Reading, more: Reason[] = []): Rescue => ({ kind: 'slug', slug: s.slug, reasons: [...r.reasons, ...more], ...(r.prefix ? { prefix: r.prefix } : {}) });
+    // 1. The path, spelled as a file.
+    for (const r of readings) {
+      if (r.slug === pattern) continue; // tried as written already
+      const s = findBySlug(view.index.subjects, r.slug);
+      if (s !== undefined && !view.disabled.has(s.slug) && fits(s, r)) return slug(s, r);
+    }
+    if (!scan) return undefined;
+    // 2. A folder.
+    for (const r of readings) {
+      if (r.ext !== undefined) continue;
+      const folder = this.folder(r.slug);
+      if (folder !== undefined) return folder;
+    }
+    // 3. One subject, case-insensitively.
+    for (const r of readings) {
+      const lower = r.slug.toLowerCase();
+      const found = this.unique((v) => v.lower === lower && fits(v.subject, r));
+      if (found !== undefined) return slug(found, r, ['case']);
+    }
+    // 4. One folder, case-insensitively.
+    for (const r of readings) {
+      if (r.ext !== undefined) continue;
+      const lower = `${r.slug.toLowerCase()}/`;
+      const depth = r.slug.split('/').length;
+      const names = new Set<string>();
+      for (const v of this.visible()) if (v.lower.startsWith(lower)) names.add(v.subject.slug.split('/').slice(0, depth).join('/'));
+      if (names.size === 1) {
+        const folder = this.folder([...names][0]);
+        if (folder !== undefined) return folder;
+      }
+    }
+    // 5. A bare file name.
+    for (const r of readings) {
+      if (r.slug.includes('/')) continue;
+      const name = `/${r.slug}`;
+      const exact = this.unique((v) => v.subject.slug.endsWith(name) && fits(v.subject, r));
+      if (exact !== undefined) return slug(exact, r, ['file-name']);
+      const lower = name.toLowerCase();
+      const folded = this.unique((v) => v.lower.endsWith(lower) && fits(v.subject, r));
+      if (folded !== undefined) return slug(folded, r, ['file-name', 'case']);
+    }
+    return undefined;
+  }
+
+  /** The one visible subject `test` accepts, or undefined (none, or several). */
+  unique(test: (v: { subject: Subject; lower: string }) => boolean): Subject | undefined {
+    let found: Subject | undefined;
+    for (const v of this.visible()) {
+      if (!test(v)) continue;
+      if (found !== undefined) return undefined;
+      found = v.subject;
+    }
+    return found;
+  }
+
+  /** `name` as a folder of listable subjects, or undefined. */
+  folder(name: string): Rescue | undefined {
+    if (name === '' || name.endsWith('/')) return undefined;
+    const below = listableUnder(this.view, name);
+    if (below.length === 0) return undefined;
+    const depth = name.split('/').length + 1;
+    const slugs = below.slice(0, MAX_FOLDER_LISTING).map((s) => s.slug);
+    const nested = below.some((s) => s.slug.split('/').length > depth);
+    return { kind: 'folder', folder: name, slugs, more: below.length - slugs.length, nested };
+  }
+
+  /**
+   * Up to five visible, non-pre-loaded text subjects close to `pattern`,
+   * best first: by edit distance of the whole slug, then of its last
+   * component (from another folder), then slugs whose last component
+   * contains the pattern's; ties in slug order. At most 3 edits, fewer for
+   * short names (a third of the name's length, rounded down: none below 3
+   * characters, where one edit is a different name).
+   */
+  suggest(pattern: string): string[] {
+    const readings = this.readings(pattern);
+    const q = readings[readings.length - 1].slug.toLowerCase();
+    if (q.length === 0 || q.length > MAX_DISTANCE_INPUT) return [];
+    const qBase = q.slice(q.lastIndexOf('/') + 1);
+    const limit = Math.min(3, Math.floor(qBase.length / 3));
+    const scored: { subject: Subject; score: number }[] = [];
+    const { view } = this;
+    for (const v of this.visible()) {
+      const s = v.lower;
+      let score = Infinity;
+      if (Math.abs(s.length - q.length) <= limit) score = distance(q, s, limit);
+      const base = s.slice(s.lastIndexOf('/') + 1);
+      if (score > 0 && Math.abs(base.length - qBase.length) <= limit) score = Math.min(score, distance(qBase, base, limit) + 0.5);
+      if (score === Infinity && qBase.length >= 4 && base.includes(qBase)) score = limit + 1;
+      if (score !== Infinity) scored.push({ subject: v.subject, score });
+    }
+    scored.sort((a, b) => a.score - b.score || (a.subject.slug < b.subject.slug ? -1 : 1));
+    const out: string[] = [];
+    for (const { subject } of scored) {
+      if (view.learnedSlugs.has(subject.slug) || kindOf(view, subject) !== 'text') continue;
+      out.push(subject.slug);
+      if (out.length === MAX_SUGGESTIONS) break;
+    }
+    return out;
+  }
+}
+
+/** Rows of the edit distance, reused (one call at a time). */
+let row = new Int32Array(64);
+let prev = new Int32Array(64);
+
+/**
+ * The Levenshtein distance between `a` and `b` (code units) if it is at
+ * most `limit`, else Infinity. Only a band of `2 * limit + 1` cells per row
+ * is computed, and it stops as soon as a row exceeds the limit.
+ */
+export function distance(a: string, b: string, limit: number): number {
+  if (Math.abs(a.length - b.length) > limit) return Infinity;
+  if (a === b) return 0;
+  const n = b.length;
+  if (row.length <= n) {
+    row = new Int32Array(n + 1);
+    prev = new Int32Array(n + 1);
+  }
+  const big = limit + 1;
+  for (let j = 0; j <= n; j++) prev[j] = j <= limit ? j : big;
+  for (let i = 1; i <= a.length; i++) {
+    const lo = Math.max(1, i - limit);
+    const hi = Math.min(n, i + limit);
+    row[0] = i <= limit ? i : big;
+    if (lo > 1) row[lo - 1] = big;
+    let best = row[0];
+    const ca = a.charCodeAt(i - 1);
+    for (let j = lo; j <= hi; j++) {
+      const cost = ca === b.charCodeAt(j - 1) ? 0 : 1;
+      let v = prev[j - 1] + cost;
+      const up = (j <= i - 1 + limit ? prev[j] : big) + 1;
+      const left = row[j - 1] + 1;
+      if (up < v) v = up;
+      if (left < v) v = left;
+      if (v > big) v = big;
+      row[j] = v;
+      if (v < best) best = v;
+    }
+    if (hi < n) row[hi + 1] = big;
+    if (best > limit) return Infinity;
+    const t = prev;
+    prev = row;
+    row = t;
+  }
+  return prev[n] <= limit ? prev[n] : Infinity;
+}

@@ -1,0 +1,128 @@
+// End-to-end: near misses on dist/kb, as a model's calls reach it through
+// `kb learn PATTERN...`, `kb learn --args` and `kb mcp`, on a workspace
+// shaped like real folders: a docs tree (`docs/architecture/...`) and a
+// book whose chapters sit under `src/` and whose summary links them by file
+// name.
+import { describe, expect, test } from 'bun:test';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { BIN, BINARY, fixture, isolatedEnv, run } from './harness.ts';
+
+const CONFIG = `[kb.topic.docs]
+title = "Project docs"
+subjects = "docs"
+
+[kb.topic.book]
+title = "The Book"
+subjects = "book"
+`;
+
+const root = fixture(
+  {
+    'docs/architecture/knowledge-base.md': '# Knowledge base\n\nEach topic is a folder of subjects.\n',
+    'docs/architecture/mcp.md': '# MCP\n',
+    'docs/guide/install.md': '# Install\n',
+    'docs/guide/.notes.md': 'hidden notes\n',
+    'book/src/SUMMARY.md': '# Summary\n\n- [What is Ownership?](ch04-01-what-is-ownership.md)\n',
+    'book/src/ch04-00-understanding-ownership.md': '# Understanding Ownership\n',
+    'book/src/ch04-01-what-is-ownership.md': '# What Is Ownership?\n\nEach value has an owner.\n',
+    'book/src/ch04-02-references-and-borrowing.md': '# References and Borrowing\n',
+  },
+  CONFIG,
+);
+
+const kb = (...args: string[]) => run(BINARY, root, args);
+const LIST_HINT = 'Call `learn` with only the topic to list its subjects.';
+const KB_BLOCK = '<subject "architecture/knowledge-base">\n# Knowledge base\n\nEach topic is a folder of subjects.\n</subject>\n\n';
+
+describe('kb learn: near misses (dist/kb)', () => {
+  test('a path with its extension: loaded in a block, the real slug noted on stdout, a warning on stderr', () => {
+    expect(kb('learn', 'docs', 'architecture/knowledge-base.md')).toEqual({
+      out: `${KB_BLOCK}Note: "architecture/knowledge-base.md" matched no subject; used "architecture/knowledge-base" instead (slugs have no file extension).\n`,
+      err: 'warning: topic "docs": "architecture/knowledge-base.md" matched no subject; used "architecture/knowledge-base" instead\n',
+      code: 0,
+    });
+  });
+
+  test('the path from the workspace root', () => {
+    const r = kb('learn', 'docs', 'docs/architecture/knowledge-base.md');
+    expect(r.out).toBe(
+      `${KB_BLOCK}Note: "docs/architecture/knowledge-base.md" matched no subject; used "architecture/knowledge-base" instead (slugs are relative to the topic's directory: no leading "docs/"; slugs have no file extension).\n`,
+    );
+    expect(r.code).toBe(0);
+  });
+
+  test('another case', () => {
+    expect(kb('learn', 'docs', 'Architecture/Knowledge-Base').out).toBe(
+      `${KB_BLOCK}Note: "Architecture/Knowledge-Base" matched no subject; used "architecture/knowledge-base" instead (slugs are case-sensitive).\n`,
+    );
+  });
+
+  test('a folder: its listing, exit 0', () => {
+    expect(kb('learn', 'docs', 'architecture')).toEqual({
+      out: 'No subject is named "architecture"; it is a folder. Its subjects:\n- architecture/knowledge-base\n- architecture/mcp\nLoad one by its slug, or all of them with "architecture/*".\n',
+      err: 'warning: topic "docs": "architecture" matched no subject; it is a folder, listed instead\n',
+      code: 0,
+    });
+  });
+
+  test('a list in one string, through --args', () => {
+    const r = kb('learn', '--args', JSON.stringify({ topic: 'docs', subjects: 'guide/install, architecture/mcp' }));
+    expect(r.out).toBe(
+      '<subject "guide/install">\n# Install\n</subject>\n\n<subject "architecture/mcp">\n# MCP\n</subject>\n\n' +
+        'Note: "guide/install, architecture/mcp" matched no subject; read it as 2 patterns: "guide/install", "architecture/mcp" (give several subjects as an array of strings).\n',
+    );
+    expect(r.code).toBe(0);
+  });
+
+  test('a file name as the summary links it', () => {
+    expect(kb('learn', 'book', 'ch04-01-what-is-ownership.md').out).toBe(
+      '<subject "src/ch04-01-what-is-ownership">\n# What Is Ownership?\n\nEach value has an owner.\n</subject>\n\n' +
+        'Note: "ch04-01-what-is-ownership.md" matched no subject; used "src/ch04-01-what-is-ownership" instead (slugs have no file extension; it is the only subject with that file name; slugs include their folders).\n',
+    );
+  });
+
+  test('no rule fits: up to five closest slugs, exit 1, nothing on stderr', () => {
+    expect(kb('learn', 'book', 'ch04')).toEqual({
+      out: `No subjects match "ch04" in topic "book". Closest subjects: "src/ch04-00-understanding-ownership", "src/ch04-01-what-is-ownership", "src/ch04-02-references-and-borrowing". ${LIST_HINT}\n`,
+      err: '',
+      code: 1,
+    });
+    expect(kb('learn', 'docs', 'architecture/knowlege-base').out).toBe(
+      `No subjects match "architecture/knowlege-base" in topic "docs". Closest subjects: "architecture/knowledge-base". ${LIST_HINT}\n`,
+    );
+  });
+
+  test('hidden subjects: a glob says it skipped them, a suggestion never names them', () => {
+    expect(kb('learn', 'docs', 'guide/n*').out).toBe(
+      `No subjects match "guide/n*" in topic "docs". The glob skipped 1 hidden subject: hidden subjects load only by their exact slug. ${LIST_HINT}\n`,
+    );
+    expect(kb('learn', 'docs', 'guide/note').out).toBe(`No subjects match "guide/note" in topic "docs". ${LIST_HINT}\n`);
+    expect(kb('learn', 'docs', 'guide/notes').out).toBe('hidden notes\n');
+  });
+
+  test('kb mcp answers the same text', async () => {
+    const transport = new StdioClientTransport({ command: BIN, args: ['mcp'], cwd: root, env: isolatedEnv(root), stderr: 'pipe' });
+    const client = new Client({ name: 'kb-e2e', version: '1.0.0' });
+    await client.connect(transport);
+    const texts: string[] = [];
+    try {
+      for (const [topic, subjects] of [
+        ['docs', 'docs/architecture/knowledge-base.md'],
+        ['docs', 'architecture'],
+        ['book', 'ch04'],
+      ]) {
+        const result = (await client.callTool({ name: 'learn', arguments: { topic, subjects } })) as { content: { text: string }[]; isError?: boolean };
+        const cli = kb('learn', topic, subjects);
+        expect(result.content[0].text).toBe(cli.out);
+        expect(result.isError ?? false).toBe(cli.code === 1);
+        texts.push(result.content[0].text);
+      }
+      expect(texts[0]).toStartWith(KB_BLOCK);
+      expect(texts[1]).toStartWith('No subject is named "architecture"; it is a folder.');
+      expect(texts[2]).toContain('Closest subjects: ');
+    } finally {
+      await client.close();
+    }
+  });
+});
