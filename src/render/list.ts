@@ -47,10 +47,10 @@ export function renderList(topics: ListTopic[]): string {
     t.rows.forEach((r, i) => {
       const marks = r.marks.length > 0 ? `  ${r.marks.join(', ')}` : '';
       const about = r.description === undefined ? '' : `  ${oneLine(r.description, LIST_DESCRIPTION_CHARS)}`;
-      out.push(`  ${r.slug.padEnd(w)}  ${sizes[i].padStart(sw)}  ${tokens[i].padStart(tw)}${marks}${about}`.trimEnd());
+      const tok = tw === 0 ? '' : `  ${tokens[i].padStart(tw)}`;
+      out.push(`  ${r.slug.padEnd(w)}  ${sizes[i].padStart(sw)}${tok}${marks}${about}`.trimEnd());
     });
-    const total = t.rows.reduce((n, r) => n + (r.tokens ?? 0), 0);
-    if (t.rows.length > 0) out.push(`  (~${tokensText(total)} tokens in all)`);
+    if (tw > 0) out.push(`  (~${tokensText(t.rows.reduce((n, r) => n + (r.tokens ?? 0), 0))} tokens in all)`);
     if (t.rows.length === 0) out.push('  (no subjects)');
     if (t.ignored !== undefined) {
       out.push(t.ignored.length === 0 ? '  ignored: (nothing)' : '  ignored:');

@@ -17,6 +17,7 @@ import { list } from '../../../src/app/list.ts';
 import { prompt } from '../../../src/app/prompt.ts';
 import { read, subjects } from '../../../src/app/resources.ts';
 import { probeFile, PROBED, type Probe } from '../../../src/kb/fs/probe.ts';
+import { estimateTokens } from '../../../src/kb/content/tokens.ts';
 import { renderList } from '../../../src/render/list.ts';
 import type { Problem } from '../../../src/shared/problem.ts';
 import { makeTempDir, tempWorkspace } from '../../support/temp.ts';
@@ -595,6 +596,9 @@ describe('check()', () => {
   });
 });
 
+/** A fixture file's estimated tokens, as kb list reports them. */
+const tokensOf = (path: string) => estimateTokens(RFD_FILES[path]);
+
 describe('list()', () => {
   test('every subject with its size and marks: as kb list prints it', async () => {
     const root = workspace(RFD_FILES, RFD_CONFIG);
@@ -607,10 +611,10 @@ describe('list()', () => {
         enabled: true,
         dir: '.jp/kb/project',
         rows: [
-          { slug: 'code-quality', size: 32, marks: [], tokens: 8 },
-          { slug: 'internal-notes', size: 22, marks: ['hidden'], tokens: 6 },
-          { slug: 'maintainers/jean', size: 24, marks: ['learned'], tokens: 6 },
-          { slug: 'maintainers/ryan', size: 31, marks: [], tokens: 8 },
+          { slug: 'code-quality', size: 32, marks: [], tokens: tokensOf('.jp/kb/project/code-quality.md') },
+          { slug: 'internal-notes', size: 22, marks: ['hidden'], tokens: tokensOf('.jp/kb/project/.internal-notes.md') },
+          { slug: 'maintainers/jean', size: 24, marks: ['learned'], tokens: tokensOf('.jp/kb/project/maintainers/jean.md') },
+          { slug: 'maintainers/ryan', size: 31, marks: [], tokens: tokensOf('.jp/kb/project/maintainers/ryan.md') },
         ],
         problems: [],
       },
@@ -620,24 +624,23 @@ describe('list()', () => {
         enabled: true,
         dir: '.jp/kb/skills',
         rows: [
-          { slug: 'ast-grep', size: 65, marks: [] },
-          { slug: 'ast-grep/rules', size: 11, marks: ['hidden'] },
+          { slug: 'ast-grep', size: 65, marks: [], tokens: tokensOf('.jp/kb/skills/ast-grep.md') },
+          { slug: 'ast-grep/rules', size: 11, marks: ['hidden'], tokens: tokensOf('.jp/kb/skills/ast-grep/.rules.md') },
         ],
         problems: [],
       },
     ]);
-    expect(renderList(topics)).toBe(`project (General Project Knowledge): .jp/kb/project
-  code-quality      32 B
-  internal-notes    22 B  hidden
-  maintainers/jean  24 B  learned
-  maintainers/ryan  31 B
-
-skills (Learnable Assistant Skills): .jp/kb/skills
-  ast-grep        65 B
-  ast-grep/rules  11 B  hidden
-
-2 topics, 6 subjects
-`);
+    // Sizes, estimated tokens and marks in aligned columns; a total per topic.
+    const tok = (p: string) => `~${tokensOf(p)} tok`;
+    const lines = renderList(topics).split('\n');
+    expect(lines[0]).toBe('project (General Project Knowledge): .jp/kb/project');
+    expect(lines[1]).toMatch(new RegExp(`^  code-quality {6}32 B +${tok('.jp/kb/project/code-quality.md')}$`));
+    expect(lines[2]).toMatch(new RegExp(`^  internal-notes {4}22 B +${tok('.jp/kb/project/.internal-notes.md')}  hidden$`));
+    expect(lines[3]).toMatch(new RegExp(`^  maintainers/jean  24 B +${tok('.jp/kb/project/maintainers/jean.md')}  learned$`));
+    const total = ['code-quality.md', '.internal-notes.md', 'maintainers/jean.md', 'maintainers/ryan.md'].reduce((n, f) => n + tokensOf(`.jp/kb/project/${f}`), 0);
+    expect(lines[5]).toBe(`  (~${total} tokens in all)`);
+    expect(lines.at(-2)).toBe('2 topics, 6 subjects');
+    expect(new Set(lines.slice(1, 5).map((l) => l.indexOf(' B ')))).toHaveProperty('size', 1);
   });
 
   test('disabled (even when learned), binary, disabled topics, a missing directory', async () => {

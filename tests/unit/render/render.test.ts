@@ -175,7 +175,12 @@ describe('notes and errors', () => {
 
 describe('kb list and kb check renderers', () => {
   test.each([[0, '0 B'], [1023, '1023 B'], [1024, '1.0 KiB'], [15 * 1024, '15 KiB'], [5 * 1024 ** 3, '5.0 GiB']])('humanSize(%d)', (n, s) => expect(humanSize(n)).toBe(s));
-  test('list aligns columns and marks', () => {
+  test('list aligns columns: size, estimated tokens, marks; a total per topic', () => {
+    expect(renderList([{ id: 't', enabled: true, dir: 'd', rows: [{ slug: 'a', size: 1, marks: [], tokens: 1 }, { slug: 'bbb', size: 2048, marks: ['hidden'], tokens: 1500 }, { slug: 'img', size: 9, marks: ['binary'] }], problems: [] }])).toBe(
+      't: d\n  a        1 B      ~1 tok\n  bbb  2.0 KiB  ~1,500 tok  hidden\n  img      9 B              binary\n  (~1,501 tokens in all)\n\n1 topic, 3 subjects\n',
+    );
+  });
+  test('list aligns columns and marks (no text subjects: no token column)', () => {
     expect(renderList([{ id: 't', enabled: false, dir: 'd', rows: [{ slug: 'a', size: 1, marks: [] }, { slug: 'bbb', size: 2048, marks: ['hidden', 'binary'] }], problems: ['p'] }])).toBe(
       't: d [topic disabled]\n  a        1 B\n  bbb  2.0 KiB  hidden, binary\n  ! p\n\n1 topic, 2 subjects\n',
     );
