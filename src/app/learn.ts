@@ -21,6 +21,9 @@ export interface LearnSink {
   write(chunk: Chunk): void;
   /** Something the user should know (stderr, never the model). */
   problem(p: Problem): void | Promise<void>;
+  /** True once the sink takes no more text (a bound on one result, which
+   *  the sink itself reports): no further subject is read. */
+  full?(): boolean;
 }
 
 /**
@@ -60,6 +63,7 @@ export async function learn(kb: KnowledgeBase, args: LearnArgs, sink: LearnSink)
     sink.write(out.body);
     sink.write(out.tail);
     loaded++;
+    if (sink.full?.()) break;
   }
   if (notes.length > 0) sink.write(`${loaded > 0 ? '\n\n' : ''}${notes.map((n) => renderNote(n, topic.id)).join('\n')}`);
   if (!raw || loaded === 0) sink.write('\n');
