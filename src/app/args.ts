@@ -81,31 +81,47 @@ export function validateLearnArgs(value: unknown): ArgsResult {
   }
   const s = obj.subjects;
   if (s === undefined || s === null) return { ok: true, args: { topic: obj.topic, subjects: null } };
-  if (typeof s === 'string') return checkPatterns(obj.topic, [s]);
+  if (typeof s === 'string') return checked(obj.topic, [s]);
   if (!Array.isArray(s)) return { ok: false, problem: `"subjects" must be a string, an array of strings or null, not ${typeName(s)}` };
-  if (s.length > LIMITS.patterns) return { ok: false, problem: `"subjects" has ${s.length} patterns; at most ${LIMITS.patterns} are accepted` };
+  if (s.length > LIMITS.patterns) return { ok: false, problem: patternCountProblem('"subjects" has', s.length) };
   for (let i = 0; i < s.length; i++) {
     if (typeof s[i] !== 'string') return { ok: false, problem: `"subjects"[${i}] must be a string, not ${typeName(s[i])}` };
   }
   // An empty list asks for nothing in particular: the listing.
   if (s.length === 0) return { ok: true, args: { topic: obj.topic, subjects: null } };
-  return checkPatterns(obj.topic, s as string[]);
+  return checked(obj.topic, s as string[]);
 }
 
-function checkPatterns(topic: string, patterns: string[]): ArgsResult {
+function checked(topic: string, patterns: string[]): ArgsResult {
+  const problem = patternsProblem(patterns);
+  return problem === undefined ? { ok: true, args: { topic, subjects: patterns } } : { ok: false, problem };
+}
+
+function patternCountProblem(has: string, n: number): string {
+  return `${has} ${n} patterns; at most ${LIMITS.patterns} are accepted`;
+}
+
+/**
+ * The limits on patterns from a model or a client (the learn tool's
+ * `subjects`, the MCP prompt's `knowledge` argument): how many, how long
+ * each, how long in all. The problem, or undefined. `list` names the list,
+ * `item(i)` one of several patterns.
+ */
+export function patternsProblem(patterns: readonly string[], list = '"subjects" has', item = (i: number) => `"subjects"[${i}]`): string | undefined {
+  if (patterns.length > LIMITS.patterns) return patternCountProblem(list, patterns.length);
   let total = 0;
   for (let i = 0; i < patterns.length; i++) {
     const p = patterns[i];
     if (p.length > LIMITS.patternLength) {
-      const which = patterns.length > 1 ? `"subjects"[${i}]` : 'the pattern';
-      return { ok: false, problem: `${which} is ${p.length} characters long; at most ${LIMITS.patternLength} are accepted` };
+      const which = patterns.length > 1 ? item(i) : 'the pattern';
+      return `${which} is ${p.length} characters long; at most ${LIMITS.patternLength} are accepted`;
     }
     total += p.length;
   }
   if (total > LIMITS.totalPatternLength) {
-    return { ok: false, problem: `the patterns have ${total} characters in all; at most ${LIMITS.totalPatternLength} are accepted` };
+    return `the patterns have ${total} characters in all; at most ${LIMITS.totalPatternLength} are accepted`;
   }
-  return { ok: true, args: { topic, subjects: patterns } };
+  return undefined;
 }
 
 /** Reads the arguments from a file descriptor (stdin for `--args -`), but

@@ -43,6 +43,9 @@ export interface LearnSink {
   write(chunk: Chunk): void;
   /** Something the user should know (stderr, never the model). */
   problem(p: Problem): void | Promise<void>;
+  /** True once the sink takes no more text (a bound on one result, which
+   *  the sink itself reports): no further subject is read. */
+  full?(): boolean;
 }
 
 /**
@@ -140,6 +143,9 @@ export async function learn(kb: KnowledgeBase, args: LearnArgs, sink: LearnSink)
     sink.write(out.tail);
     loaded++;
     used += tokens;
+    // The front end holds no more (MCP's cap on one result, for when there
+    // is no budget).
+    if (sink.full?.()) break;
   }
   if (tail.length > 0 && tail[0].startsWith('[') && !tail[0].startsWith('[Subject')) {
     await problem(sink, warning('budget', `learn ${topic.id}: ${tail[0].slice(1, tail[0].indexOf(' to stay'))} to stay within ${tokensText(budget)} tokens; the model was told how to continue`));

@@ -13,10 +13,16 @@ export interface Section {
   /** The whole section, or '' when there is nothing to show. */
   text: string;
   problems: Problem[];
+  /** Pre-loading stopped at `maxLoaded` (the caller says so). */
+  stopped?: boolean;
 }
 
-/** The section for `kb`'s topics. */
-export function prompt(kb: KnowledgeBase): Section {
+/** The section for `kb`'s topics. Pre-loaded subjects are read until their
+ *  text reaches `maxLoaded` characters (a front end that must hold the
+ *  whole section bounds it); the rest are not read. */
+export function prompt(kb: KnowledgeBase, maxLoaded = Number.POSITIVE_INFINITY): Section {
+  let loaded = 0;
+  let stopped = false;
   const preloaded: PreloadedTopic[] = [];
   const available: TopicLabel[] = [];
   const problems: Problem[] = [];
@@ -25,9 +31,15 @@ export function prompt(kb: KnowledgeBase): Section {
     const view = kb.view(topic);
     problems.push(...viewProblems(view));
     const subjects: PreloadedTopic['subjects'] = [];
-    for (const item of loadLearned(view)) {
-      if (item.kind === 'subject') subjects.push({ slug: item.slug, content: item.content, after: skillFiles(kb, topic, item.subject) });
-      else if (item.kind === 'binary') problems.push(warning('binary-subject', `learned subject "${item.slug}" of topic "${topic.id}" is a binary file; skipped`));
+    for (const item of stopped ? [] : loadLearned(view)) {
+      if (item.kind === 'subject') {
+        subjects.push({ slug: item.slug, content: item.content, after: skillFiles(kb, topic, item.subject) });
+        loaded += item.content.head.length + item.content.body.length + item.content.tail.length;
+        if (loaded >= maxLoaded) {
+          stopped = true;
+          break;
+        }
+      } else if (item.kind === 'binary') problems.push(warning('binary-subject', `learned subject "${item.slug}" of topic "${topic.id}" is a binary file; skipped`));
       else if (item.kind === 'unreadable') problems.push(warning('unreadable', `cannot read learned subject "${item.slug}" of topic "${topic.id}": ${item.message}`));
     }
     const cut = kb.preloadedCut(topic);
@@ -43,5 +55,5 @@ export function prompt(kb: KnowledgeBase): Section {
       );
     }
   }
-  return { text: renderPrompt(preloaded, available), problems };
+  return { text: renderPrompt(preloaded, available), problems, ...(stopped ? { stopped } : {}) };
 }

@@ -1,35 +1,68 @@
-// `kb mcp`: a Model Context Protocol server on stdio, built on the official
-// TypeScript SDK. This is the only module that imports the SDK, and it is
-// itself imported only when `kb mcp` runs (the entry module, src/cli.ts,
-// hands it to the mcp command), so the other commands never load it.
+// `kb mcp`: a Model Context Protocol server on stdio (newline-delimited
+// JSON-RPC 2.0). It is imported only when `kb mcp` runs (the entry module,
+// src/cli.ts, hands it to the mcp command).
 //
-// The low-level `Server` is used rather than `McpServer`: the `learn` tool's
-// input schema must be the RFD's JSON Schema exactly, and McpServer derives
-// tool schemas from zod types.
+// kb speaks the protocol itself rather than through the MCP SDK: the few
+// methods it serves are below, and what the SDK's stdio transport and
+// protocol layer did not bound or answer is what this module exists for:
+// - memory: a message over 2 MiB is answered with an error, never held
+//   (stdio.ts); at most 32 requests (4 MiB) wait; reading stops while they do,
+//   and no new work starts while stdout holds more than 1 MiB the client has
+//   not read; one result holds at most 4 MiB of text (session.ts);
+// - replies go out as each request completes; a ping is answered at once
+//   and a cancelled request that has not started is dropped;
+// - bad input gets its JSON-RPC error (-32700, -32600, -32601, -32602) and
+//   one short line on stderr; ids are echoed as sent, 2^53 and above too;
+// - params are JSON as sent: a `"__proto__"` key in learn arguments reaches
+//   the same check as `kb learn --args`;
+// - a failed write to stdout ends the server, exit 1.
 //
 // stdout carries protocol messages only: everything else goes to stderr.
-// The server stops cleanly, exit 0, when stdin closes (the client went away)
-// or on SIGINT / SIGTERM, after answering the requests already received.
+// The server stops, exit 0, when stdin closes (the client went away) or on
+// SIGINT / SIGTERM, after answering the requests it has read; a second
+// signal exits at once, exit 1.
 import { setImmediate } from 'node:timers';
-import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
-import {
-  CallToolRequestSchema,
-  GetPromptRequestSchema,
-  ListPromptsRequestSchema,
-  ListResourcesRequestSchema,
-  ListResourceTemplatesRequestSchema,
-  ListToolsRequestSchema,
-  ReadResourceRequestSchema,
-} from '@modelcontextprotocol/sdk/types.js';
 import { KnowledgeBase, type WorkspaceOptions } from '../app/knowledge-base.ts';
-import { debug } from '../shared/log.ts';
+import { KbError } from '../shared/errors.ts';
+import { debug, warn } from '../shared/log.ts';
+import { printError } from '../shared/stdio.ts';
+import { humanSize } from '../shared/text.ts';
 import { VERSION } from '../shared/version.ts';
-import { INTERNAL_ERROR, KbSession, RequestError } from './session.ts';
+import { errorLine, INTERNAL_ERROR, INVALID_PARAMS, INVALID_REQUEST, METHOD_NOT_FOUND, parseMessage, resultLine, topLevelId, typeName, type Id } from './jsonrpc.ts';
+import { KbSession, RequestError } from './session.ts';
+import { LineReader, Writer, type Line } from './stdio.ts';
 
 const INSTRUCTIONS =
   'A file-based knowledge base of topics and subjects. The `knowledge` prompt is the system-prompt section that lists the topics; ' +
   'the `learn` tool lists a topic (topic only) or loads subjects by slug or glob; every listed subject is also a kb://<topic>/<slug> resource.';
+
+/** Protocol versions kb speaks, newest first: a client asking for another
+ *  gets the newest (MCP lifecycle, version negotiation). */
+const PROTOCOL_VERSIONS = ['2025-11-25', '2025-06-18', '2025-03-26', '2024-11-05'];
+
+const CAPABILITIES = { tools: { listChanged: false }, prompts: { listChanged: false }, resources: { listChanged: false, subscribe: false } };
+
+const MiB = 1024 * 1024;
+/** The longest message read (a learn call's arguments are refused past
+ *  1 MiB anyway). */
+export const MAX_MESSAGE = 2 * MiB;
+/** Requests read and waiting their turn: reading stops at either bound. */
+const MAX_QUEUED = 32;
+const MAX_QUEUED_BYTES = 4 * MiB;
+/** Output the client has not read: no new work starts past it. */
+const MAX_UNREAD = MiB;
+/** Replies the client has not read (pings, errors): reading stops past it. */
+const MAX_UNREAD_REPLIES = 64;
+
+interface Request {
+  id: Id;
+  idText: string;
+  method: string;
+  params: Record<string, unknown>;
+  bytes: number;
+  line: number;
+  cancelled: boolean;
+}
 
 export async function serve(options: WorkspaceOptions): Promise<number> {
   // Library code must not reach stdout through console.log either.
@@ -42,71 +75,235 @@ export async function serve(options: WorkspaceOptions): Promise<number> {
   await debug(`kb mcp: serving workspace ${kb.config.root} on stdio`);
 
   const session = new KbSession(options);
-  const server = new Server(
-    { name: 'kb', version: VERSION },
-    { capabilities: { tools: { listChanged: false }, prompts: { listChanged: false }, resources: { listChanged: false, subscribe: false } }, instructions: INSTRUCTIONS },
-  );
+  const queue: Request[] = [];
+  let queuedBytes = 0;
+  let running: Request | undefined;
+  let pumping = false;
+  let lineNo = 0;
+  let inputDone = false;
+  let stopping = false;
 
-  let inFlight = 0;
-  let idle: (() => void) | undefined;
-  // Each request runs against the files as they are now; kb errors become
-  // JSON-RPC errors with the same message kb would print.
-  // Requests run one at a time, in the order they arrive, each to its end
-  // (opening the knowledge base awaits its loaders): answers come in order,
-  // and a client that floods the server holds one request's work in
-  // memory, not one per request.
-  let previous: Promise<unknown> = Promise.resolve();
-  function handle<T>(work: () => T | Promise<T>): Promise<T> {
-    inFlight++;
-    const run = previous.then(work);
-    previous = run.catch(() => undefined);
-    return run
-      .catch((err: unknown) => {
-        // The SDK answers with the error's `code` and `message` as they are.
-        if (err instanceof RequestError) throw err;
-        throw new RequestError(INTERNAL_ERROR, err instanceof Error ? err.message : String(err));
-      })
-      .finally(() => {
-        inFlight--;
-        if (inFlight === 0) idle?.();
-      });
+  let finish!: (failure?: Error) => void;
+  const finished = new Promise<Error | undefined>((resolve) => (finish = resolve));
+
+  const writer = new Writer(process.stdout, () => {
+    // Nowhere to answer: stop reading and drop what waits.
+    reader.close();
+    queue.length = 0;
+    settle();
+  }, () => {
+    flow();
+    settle();
+  });
+
+  const reader = new LineReader(process.stdin, MAX_MESSAGE, (line) => onLine(line), (err) => {
+    if (err) void warn(`kb mcp: cannot read stdin: ${err.message}`);
+    inputDone = true;
+    settle();
+  });
+
+  /** One short line on stderr about a message kb could not take. */
+  function complain(line: number, what: string): void {
+    void warn(`kb mcp: line ${line}: ${what}`);
   }
 
-  server.setRequestHandler(ListToolsRequestSchema, () => handle(async () => ({ tools: await session.tools() })));
-  server.setRequestHandler(CallToolRequestSchema, (req) => handle(() => session.callTool(req.params.name, req.params.arguments)));
-  server.setRequestHandler(ListPromptsRequestSchema, () => handle(() => ({ prompts: session.prompts() })));
-  server.setRequestHandler(GetPromptRequestSchema, (req) => handle(() => session.getPrompt(req.params.name, req.params.arguments)));
-  server.setRequestHandler(ListResourcesRequestSchema, () => handle(async () => ({ resources: await session.resources() })));
-  server.setRequestHandler(ListResourceTemplatesRequestSchema, () => handle(() => ({ resourceTemplates: session.resourceTemplates() })));
-  server.setRequestHandler(ReadResourceRequestSchema, (req) => handle(() => session.readResource(req.params.uri)));
-  server.onerror = (err) => process.stderr.write(`kb mcp: ${err.message}\n`);
+  function onLine(line: Line): void {
+    lineNo++;
+    if (line.tooLarge) {
+      const idText = topLevelId(line.head) ?? 'null';
+      const message = `the message is ${humanSize(line.bytes)}, larger than the limit of ${humanSize(MAX_MESSAGE)}; it was not read`;
+      complain(lineNo, `${message}${idText === 'null' ? '' : ` (id ${idText})`}`);
+      writer.write(errorLine(idText, INVALID_REQUEST, message));
+      flow();
+      return;
+    }
+    if (line.text.trim() === '') return;
+    const msg = parseMessage(line.text);
+    switch (msg.kind) {
+      case 'invalid':
+        complain(lineNo, msg.message);
+        writer.write(errorLine(msg.idText, msg.code, msg.message));
+        break;
+      case 'response':
+        complain(lineNo, `a response (id ${msg.idText}) to a request kb never sent; ignored`);
+        break;
+      case 'notification':
+        onNotification(msg.method, msg.params);
+        break;
+      case 'request': {
+        if (msg.method === 'ping') {
+          writer.write(resultLine(msg.idText, '{}'));
+          break;
+        }
+        const problem = paramsProblem(msg.method, msg.params);
+        if (problem !== undefined) {
+          complain(lineNo, problem.message);
+          writer.write(errorLine(msg.idText, problem.code, problem.message));
+          break;
+        }
+        queue.push({ id: msg.id, idText: msg.idText, method: msg.method, params: msg.params, bytes: line.bytes, line: lineNo, cancelled: false });
+        queuedBytes += line.bytes;
+        void pump();
+        break;
+      }
+    }
+    flow();
+  }
 
-  let stop!: () => void;
-  const stopped = new Promise<void>((resolve) => (stop = resolve));
-  process.stdin.once('end', stop);
-  process.stdin.once('close', stop);
-  process.stdout.once('error', stop); // the client closed our stdout
-  server.onclose = stop;
-  const onSignal = () => stop();
-  process.once('SIGINT', onSignal);
-  process.once('SIGTERM', onSignal);
+  function onNotification(method: string, params: Record<string, unknown>): void {
+    if (method !== 'notifications/cancelled') return; // initialized, progress, roots...: nothing to do
+    const id = params.requestId;
+    for (const r of queue) if (r.id === id) r.cancelled = true;
+    if (running && running.id === id && running.method !== 'initialize') running.cancelled = true;
+  }
 
-  await server.connect(new StdioServerTransport());
-  await stopped;
-  // Answer what was already received: requests read just before the end of
-  // stdin start on a later tick, and their responses are written a few
-  // microtasks after their handlers finish.
-  await nextTurn();
-  if (inFlight > 0) await new Promise<void>((resolve) => (idle = resolve));
-  await nextTurn();
+  /** Reading stops while too much waits, and starts again once it drained. */
+  function flow(): void {
+    if (stopping || inputDone) return;
+    if (queue.length >= MAX_QUEUED || queuedBytes >= MAX_QUEUED_BYTES || writer.pendingWrites >= MAX_UNREAD_REPLIES) reader.pause();
+    else reader.resume();
+  }
+
+  async function pump(): Promise<void> {
+    if (pumping) return;
+    pumping = true;
+    // Start on a later turn: the rest of the chunk at hand is read first,
+    // so cancellations and pings in it get through.
+    await nextTurn();
+    while (queue.length > 0 && !writer.failure) {
+      await writer.below(MAX_UNREAD);
+      const req = queue.shift();
+      if (!req || writer.failure) break;
+      queuedBytes -= req.bytes;
+      flow();
+      if (req.cancelled) continue;
+      running = req;
+      session.request = req.idText;
+      const line = await answer(req);
+      running = undefined;
+      if (!req.cancelled) writer.write(line);
+      // A turn of the event loop between requests: the reply is written,
+      // and pings and cancellations read meanwhile are seen.
+      await nextTurn();
+      flow();
+    }
+    pumping = false;
+    settle();
+  }
+
+  async function answer(req: Request): Promise<string> {
+    try {
+      return resultLine(req.idText, JSON.stringify(await dispatch(session, req)));
+    } catch (err) {
+      if (err instanceof RequestError) return errorLine(req.idText, err.code, err.message);
+      const message = err instanceof Error ? err.message : String(err);
+      void warn(`kb mcp: request ${req.idText} (${req.method}) failed: ${message}`);
+      return errorLine(req.idText, INTERNAL_ERROR, message);
+    }
+  }
+
+  /** Done when the input ended (or a signal came) and everything read is
+   *  answered and written, or when stdout failed. */
+  function settle(): void {
+    if (writer.failure) return finish(writer.failure);
+    if ((inputDone || stopping) && queue.length === 0 && !running && !pumping && writer.pendingWrites === 0) finish();
+  }
+
+  let signals = 0;
+  const onSignal = () => {
+    signals++;
+    if (signals === 1) {
+      stopping = true;
+      reader.close();
+      void debug('kb mcp: stopping: answering the requests already read');
+      settle();
+      return;
+    }
+    const left = queue.filter((r) => !r.cancelled).length + (running ? 1 : 0);
+    printError(`error: stopped by a second signal; ${left} request${left === 1 ? '' : 's'} left unanswered (kb mcp)\n`);
+    process.exit(1);
+  };
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
+
+  reader.start();
+  const failure = await finished;
   process.off('SIGINT', onSignal);
   process.off('SIGTERM', onSignal);
-  await server.close();
+  reader.close();
   process.stdin.destroy();
+  if (failure) {
+    const code = (failure as { code?: string }).code;
+    const what = code === 'ENOSPC' ? 'no space left on device' : code === 'EPIPE' ? 'broken pipe (the client closed it)' : failure.message;
+    throw new KbError(`cannot write to stdout: ${what}`, 'stdout');
+  }
   await debug('kb mcp: stopped');
   return 0;
 }
 
 function nextTurn(): Promise<void> {
   return new Promise((resolve) => setImmediate(resolve));
+}
+
+// --- methods ---------------------------------------------------------------
+
+/** What a method's params must hold (the MCP schema's shapes): a -32602 or
+ *  -32601 error, or undefined. */
+function paramsProblem(method: string, p: Record<string, unknown>): { code: number; message: string } | undefined {
+  const bad = (message: string) => ({ code: INVALID_PARAMS, message: `invalid params: ${message}` });
+  const string = (key: string) => (typeof p[key] === 'string' ? undefined : bad(`"${key}" must be a string, not ${p[key] === undefined ? 'missing' : typeName(p[key])}`));
+  const object = (key: string) => (p[key] === undefined || typeName(p[key]) === 'object' ? undefined : bad(`"${key}" must be an object, not ${typeName(p[key])}`));
+  const cursor = () => (p.cursor === undefined || typeof p.cursor === 'string' ? undefined : bad(`"cursor" must be a string, not ${typeName(p.cursor)}`));
+  switch (method) {
+    case 'initialize':
+      return string('protocolVersion') ?? object('capabilities') ?? object('clientInfo');
+    case 'tools/list':
+    case 'prompts/list':
+    case 'resources/list':
+    case 'resources/templates/list':
+      return cursor();
+    case 'tools/call':
+      return string('name') ?? object('arguments');
+    case 'prompts/get': {
+      const problem = string('name') ?? object('arguments');
+      if (problem) return problem;
+      const args = (p.arguments ?? {}) as Record<string, unknown>;
+      for (const [k, v] of Object.entries(args)) if (typeof v !== 'string') return bad(`"arguments"."${k.slice(0, 40)}" must be a string, not ${typeName(v)}`);
+      return undefined;
+    }
+    case 'resources/read':
+      return string('uri');
+    default:
+      return { code: METHOD_NOT_FOUND, message: `method not found: ${method.length > 60 ? `${method.slice(0, 60)}…` : method}` };
+  }
+}
+
+async function dispatch(session: KbSession, req: Request): Promise<unknown> {
+  const p = req.params;
+  switch (req.method) {
+    case 'initialize': {
+      const asked = p.protocolVersion as string;
+      return {
+        protocolVersion: PROTOCOL_VERSIONS.includes(asked) ? asked : PROTOCOL_VERSIONS[0],
+        capabilities: CAPABILITIES,
+        serverInfo: { name: 'kb', version: VERSION },
+        instructions: INSTRUCTIONS,
+      };
+    }
+    case 'tools/list':
+      return { tools: await session.tools() };
+    case 'tools/call':
+      return session.callTool(p.name as string, p.arguments);
+    case 'prompts/list':
+      return { prompts: session.prompts() };
+    case 'prompts/get':
+      return session.getPrompt(p.name as string, p.arguments as Record<string, string> | undefined);
+    case 'resources/list':
+      return { resources: await session.resources() };
+    case 'resources/templates/list':
+      return { resourceTemplates: session.resourceTemplates() };
+    case 'resources/read':
+      return session.readResource(p.uri as string);
+  }
+  throw new RequestError(METHOD_NOT_FOUND, `method not found: ${req.method}`);
 }

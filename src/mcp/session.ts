@@ -3,20 +3,75 @@
 // request opens the knowledge base again, so edits apply without a restart.
 // Nothing here writes to stdout: warnings go to stderr, once per server for
 // each distinct message.
+import { LIMITS, patternsProblem, validateLearnArgs } from '../app/args.ts';
 import { KnowledgeBase, type WorkspaceOptions } from '../app/knowledge-base.ts';
-import { call } from '../app/learn.ts';
+import { learn, type LearnSink } from '../app/learn.ts';
 import { prompt } from '../app/prompt.ts';
 import { read, subjects } from '../app/resources.ts';
 import { LEARN_TOOL_NAME } from '../app/tools.ts';
+import { renderBadArguments } from '../render/learn.ts';
 import { toolInFormat } from '../render/providers.ts';
 import { describe, KbError } from '../shared/errors.ts';
 import { warn } from '../shared/log.ts';
 import { formatProblem, type Problem } from '../shared/problem.ts';
+import { humanSize } from '../shared/text.ts';
+import { INTERNAL_ERROR, INVALID_PARAMS } from './jsonrpc.ts';
 
-/** JSON-RPC error codes used by the server (MCP: -32002 resource not found). */
-export const INVALID_PARAMS = -32602;
-export const INTERNAL_ERROR = -32603;
+export { INTERNAL_ERROR, INVALID_PARAMS };
+/** MCP: a resource that does not exist. */
 export const RESOURCE_NOT_FOUND = -32002;
+
+/** The most text one result may hold (UTF-8 bytes): a tool result, a
+ *  prompt, a resource. The server holds a result whole (a JSON-RPC reply is
+ *  one line), so this bounds its memory; what goes past it is cut, with a
+ *  note for the model and a warning on stderr. */
+export const RESULT_LIMIT = 4 * 1024 * 1024;
+
+/** Text up to a number of UTF-8 bytes: what goes past it is dropped. */
+export class BoundedText {
+  private readonly parts: string[] = [];
+  private bytes = 0;
+  cut = false;
+
+  constructor(readonly limit = RESULT_LIMIT) {}
+
+  add(s: string): void {
+    if (this.cut || s.length === 0) return;
+    const n = utf8Length(s);
+    if (this.bytes + n <= this.limit) {
+      this.parts.push(s);
+      this.bytes += n;
+      return;
+    }
+    // Whole characters only: encodeInto never splits one.
+    const room = new Uint8Array(this.limit - this.bytes);
+    const { read } = new TextEncoder().encodeInto(s, room);
+    this.parts.push(s.slice(0, read));
+    this.bytes = this.limit;
+    this.cut = true;
+  }
+
+  /** The text, with the note for the model when it was cut. */
+  text(what: string): string {
+    const text = this.parts.join('');
+    if (!this.cut) return text;
+    return `${text}${text.endsWith('\n') ? '' : '\n'}\n${cutNote(what, this.limit)}\n`;
+  }
+}
+
+/** What the model reads where a result was cut. */
+export function cutNote(what: string, limit: number): string {
+  return `[The result was cut here: it reached the limit of ${humanSize(limit)} for one result. ${what}]`;
+}
+
+function utf8Length(s: string): number {
+  let n = s.length;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c >= 0x80) n += c >= 0x800 && (c < 0xd800 || c > 0xdfff) ? 2 : 1;
+  }
+  return n;
+}
 
 /** A request that fails as a whole (a JSON-RPC error, not a tool result). */
 export class RequestError extends Error {
@@ -82,16 +137,35 @@ export class KbSession {
    *  `isError` results the model can read. */
   async callTool(name: string, args: unknown): Promise<{ content: { type: 'text'; text: string }[]; isError: boolean }> {
     if (name !== LEARN_TOOL_NAME) throw new RequestError(INVALID_PARAMS, `unknown tool "${name}"; the only tool is "${LEARN_TOOL_NAME}"`);
+    const result = (text: string, isError: boolean) => ({ content: [{ type: 'text' as const, text }], isError });
     let kb: KnowledgeBase;
     try {
       kb = await this.open();
     } catch (err) {
       if (!(err instanceof RequestError)) throw err;
-      return { content: [{ type: 'text', text: `The knowledge base cannot be used right now: ${err.message}\n` }], isError: true };
+      return result(`The knowledge base cannot be used right now: ${err.message}\n`, true);
     }
-    const result = await call(kb, args ?? {});
-    for (const p of result.problems) this.note(p);
-    return { content: [{ type: 'text', text: result.text }], isError: result.isError };
+    // The arguments as the client sent them (own "__proto__" keys
+    // included), checked by the rule `kb learn --args` applies.
+    const parsed = validateLearnArgs(args ?? {});
+    if (!parsed.ok) return result(renderBadArguments(parsed.problem), true);
+    const out = new BoundedText();
+    const sink: LearnSink = {
+      as: 'text',
+      write: (chunk) => out.add(chunk as string),
+      problem: (p) => this.note(p),
+      full: () => out.cut,
+    };
+    const isError = await learn(kb, parsed.args, sink);
+    if (out.cut) this.noteCut('tools/call');
+    return result(out.text('What followed was not loaded; ask for fewer subjects at a time.'), isError);
+  }
+
+  /** Set by the server before each request: names it in warnings. */
+  request = '';
+
+  private noteCut(method: string): void {
+    void warn(`kb mcp: the result of request ${this.request} (${method}) was cut at ${humanSize(RESULT_LIMIT)}, the limit of one result; the model was told`);
   }
 
   // --- prompts -------------------------------------------------------------
@@ -117,9 +191,14 @@ export class KbSession {
    *  argument's values as `-k`); no message when it prints nothing. */
   async getPrompt(name: string, args: Record<string, string> | undefined) {
     if (name !== PROMPT_NAME) throw new RequestError(INVALID_PARAMS, `unknown prompt "${name}"; the only prompt is "${PROMPT_NAME}"`);
-    const knowledge = splitKnowledge(args?.[PROMPT_ARGUMENT] ?? '');
-    const { text, problems } = prompt(await this.open(knowledge));
-    for (const p of problems) this.note(p);
+    const knowledge = knowledgeArgument(args?.[PROMPT_ARGUMENT] ?? '');
+    const section = prompt(await this.open(knowledge), RESULT_LIMIT);
+    for (const p of section.problems) this.note(p);
+    const out = new BoundedText();
+    out.add(section.text);
+    if (section.stopped && !out.cut) out.cut = true;
+    if (out.cut) this.noteCut('prompts/get');
+    const text = out.text('The pre-loaded subjects that followed were not loaded; pre-load fewer subjects.');
     return {
       description: text === '' ? 'The knowledge base has nothing to show.' : 'The <knowledge> system-prompt section.',
       messages: text === '' ? [] : [{ role: 'user' as const, content: { type: 'text' as const, text } }],
@@ -169,7 +248,10 @@ export class KbSession {
     if (result.kind === 'not-found') throw new RequestError(RESOURCE_NOT_FOUND, `resource not found: ${uri} (${result.why})`);
     if (result.kind === 'error') throw new RequestError(INTERNAL_ERROR, `cannot read ${uri}: ${result.message}`);
     for (const p of result.problems) this.note(p);
-    return { contents: [{ uri, mimeType: result.mimeType, text: result.text }] };
+    const out = new BoundedText();
+    out.add(result.text);
+    if (out.cut) this.noteCut('resources/read');
+    return { contents: [{ uri, mimeType: result.mimeType, text: out.text('The rest of the subject is not shown.') }] };
   }
 }
 
@@ -189,6 +271,18 @@ export function parseSubjectUri(uri: string): { topic: string; slug: string } | 
   } catch {
     return undefined;
   }
+}
+
+/** The prompt argument's values, within the limits of the learn tool's
+ *  patterns (app/args.ts): a longer argument is refused before it is
+ *  split. */
+export function knowledgeArgument(value: string): string[] {
+  const bad = (why: string) => new RequestError(INVALID_PARAMS, `invalid "${PROMPT_ARGUMENT}" argument: ${why}`);
+  if (value.length > LIMITS.jsonBytes) throw bad(`it is ${value.length} characters long; at most ${LIMITS.jsonBytes} are accepted`);
+  const values = splitKnowledge(value);
+  const problem = patternsProblem(values, 'it has', (i) => `value ${i + 1}`);
+  if (problem !== undefined) throw bad(problem);
+  return values;
 }
 
 /** The prompt argument: TOPIC/PATTERN values separated by commas or new

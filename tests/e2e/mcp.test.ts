@@ -276,6 +276,8 @@ describe('kb mcp re-reads configuration and files on each request', () => {
     const loud = await connect(root);
     try {
       expect(text(await loud.client.callTool({ name: 'learn', arguments: { topic: 'skills', subjects: ['ast-grep/rules'] } }))).toBe('RULES-BODY\n');
+      // stderr and stdout are two pipes: the warning may arrive a moment later.
+      for (let i = 0; i < 100 && loud.stderr() === ''; i++) await new Promise((r) => setTimeout(r, 20));
       expect(loud.stderr()).toStartWith('warning: unknown key `colour`');
     } finally {
       await loud.client.close();
