@@ -1,6 +1,7 @@
 import { describe, expect, test } from 'bun:test';
+import { symlinkSync } from 'node:fs';
 import { join } from 'node:path';
-import { baseConfigFiles, displayPath, findWorkspace, globalConfigDir } from '../../../src/config/discover.ts';
+import { configSources, displayPath, findWorkspace, globalConfigDir, userDataDir, userWorkspaceDir, workspaceId } from '../../../src/config/discover.ts';
 import { ConfigError } from '../../../src/shared/errors.ts';
 import { tree } from './tmp.ts';
 
@@ -16,14 +17,24 @@ describe('NOTES 19: workspace root', () => {
     expect(findWorkspace(join(dir, cwd))).toBe(join(dir, root));
   });
 
-  test('-w overrides discovery, relative to cwd', () => {
+  // jp_cli lib.rs `load_workspace` -> jp_workspace `Workspace::find_root`:
+  // -w PATH walks up from PATH too.
+  test('-w overrides discovery, relative to cwd, and walks up from it', () => {
     expect(findWorkspace(join(dir, 'ws/nested/x'), '../..')).toBe(join(dir, 'ws'));
-    expect(findWorkspace(join(dir, 'ws'), join(dir, 'plain'))).toBe(join(dir, 'plain'));
+    expect(findWorkspace(join(dir, 'ws'), 'a/b')).toBe(join(dir, 'ws'));
+    expect(findWorkspace(join(dir, 'ws'), 'nested/x')).toBe(join(dir, 'ws/nested'));
   });
 
-  test('-w must be a directory', () => {
+  test('-w must exist', () => {
     expect(() => findWorkspace(dir, 'missing')).toThrow(ConfigError);
-    expect(() => findWorkspace(dir, 'missing')).toThrow(`workspace is not a directory: ${join(dir, 'missing')}`);
+    expect(() => findWorkspace(dir, 'missing')).toThrow(`could not locate workspace: ${join(dir, 'missing')} does not exist`);
+  });
+
+  test('-w ID: the workspace whose per-user directory ends in the ID', () => {
+    const data = tree({ 'workspace/ws-abcde/': '' });
+    symlinkSync(join(dir, 'ws/.jp'), join(data, 'workspace/ws-abcde/storage'));
+    expect(findWorkspace(dir, 'abcde', data)).toBe(join(dir, 'ws'));
+    expect(() => findWorkspace(dir, 'zzzzz', data)).toThrow('no workspace has the ID zzzzz');
   });
 
   test('no .jp anywhere: ConfigError', () => {
@@ -34,7 +45,7 @@ describe('NOTES 19: workspace root', () => {
     } catch (err) {
       expect(err).toBeInstanceOf(ConfigError);
       expect((err as ConfigError).exitCode).toBe(1);
-      expect((err as ConfigError).message).toBe(`no workspace found: no .jp directory in ${join(dir, 'plain')} or any parent; pass -w DIR`);
+      expect((err as ConfigError).message).toBe(`could not locate workspace: no .jp directory in ${join(dir, 'plain')} or any parent; pass -w DIR`);
     }
     if (outside !== undefined) expect(join(dir, 'plain').startsWith(outside)).toBe(true);
   });
@@ -54,26 +65,42 @@ describe('NOTES 20: user-global directory', () => {
   });
 });
 
-describe('NOTES 20: file layers, lowest first', () => {
-  test('global, workspace, then .jp.toml from the root down to cwd, each with its JSON twin', () => {
-    expect(baseConfigFiles('/ws', '/ws/a/b', '/g')).toEqual([
-      '/g/config.toml',
-      '/g/config.json',
-      '/ws/.jp/config.toml',
-      '/ws/.jp/config.json',
-      '/ws/.jp.toml',
-      '/ws/.jp.json',
-      '/ws/a/.jp.toml',
-      '/ws/a/.jp.json',
-      '/ws/a/b/.jp.toml',
-      '/ws/a/b/.jp.json',
+describe('NOTES 20: file sources, lowest first', () => {
+  const names = (sources: ReturnType<typeof configSources>) => sources.map((s) => [s.name, s.locations]);
+  test('global, workspace, .jp.* from the root down to cwd, then the per-user workspace file', () => {
+    expect(names(configSources('/ws', '/ws/a/b', '/g', '/data/workspace/ws-abcde'))).toEqual([
+      ['user-global', ['/g/config.toml']],
+      ['workspace', ['/ws/.jp/config.toml']],
+      ['directory', ['/ws/.jp.toml', '/ws/a/.jp.toml', '/ws/a/b/.jp.toml']],
+      ['user-workspace', ['/data/workspace/ws-abcde/config.toml']],
     ]);
   });
 
-  test('no .jp.toml files when cwd is outside the root', () => {
-    expect(baseConfigFiles('/ws', '/elsewhere', '/g')).toEqual(['/g/config.toml', '/g/config.json', '/ws/.jp/config.toml', '/ws/.jp/config.json']);
-    expect(baseConfigFiles('/ws', '/ws-sibling', '/g')).toHaveLength(4);
-    expect(baseConfigFiles('/ws', '/ws', '/g').slice(4)).toEqual(['/ws/.jp.toml', '/ws/.jp.json']);
+  test('no .jp.toml files when cwd is outside the root; no user-workspace file without its directory', () => {
+    expect(names(configSources('/ws', '/elsewhere', '/g'))).toEqual([
+      ['user-global', ['/g/config.toml']],
+      ['workspace', ['/ws/.jp/config.toml']],
+    ]);
+    expect(configSources('/ws', '/ws-sibling', '/g')).toHaveLength(2);
+    expect(names(configSources('/ws', '/ws', '/g'))[2]).toEqual(['directory', ['/ws/.jp.toml']]);
+  });
+
+  // jp_workspace lib.rs `user_data_dir`; jp_storage lib.rs `resolve_user_dir`.
+  test('the per-user data directory and the workspace directory in it', () => {
+    expect(userDataDir({ JP_USER_DATA_DIR: '/d', XDG_DATA_HOME: '/x' }, '/h', '/c')).toBe('/d');
+    expect(userDataDir({ JP_USER_DATA_DIR: '', XDG_DATA_HOME: '/x' }, '/h', '/c')).toBe('/x/jp');
+    expect(userDataDir({ XDG_DATA_HOME: 'rel' }, '/h', '/c')).toBe('/h/.local/share/jp');
+    const d = tree({
+      'ws/.jp/.id': 'DO NOT EDIT THIS FILE! IT IS AUTO-GENERATED BY JP.\nabcde\n',
+      'bad/.jp/.id': 'toolong\n',
+      'data/workspace/other-abcde/': '',
+      'data/workspace/ws-abcde/': '',
+      'data/workspace/abcdef/': '',
+    });
+    expect(workspaceId(join(d, 'ws'))).toBe('abcde');
+    expect(workspaceId(join(d, 'bad'))).toBeUndefined();
+    expect(userWorkspaceDir(join(d, 'data'), join(d, 'ws'))).toBe(join(d, 'data/workspace/ws-abcde'));
+    expect(userWorkspaceDir(join(d, 'data'), join(d, 'bad'))).toBeUndefined();
   });
 
   test('displayPath: relative inside the root, else absolute', () => {
