@@ -23,7 +23,7 @@ export function findWorkspace(cwd: string, workspace?: string, dataDir?: string)
     if (!exists(start)) {
       const byId = WORKSPACE_ID.test(workspace) && dataDir !== undefined ? workspaceById(dataDir, workspace) : undefined;
       if (byId === undefined) {
-        throw new ConfigError(`could not locate workspace: ${start} does not exist${WORKSPACE_ID.test(workspace) ? ` and no workspace has the ID ${workspace}` : ''}`, '-w');
+        throw new ConfigError(`no workspace found: ${start} does not exist${WORKSPACE_ID.test(workspace) ? ` and no workspace has the ID ${workspace}` : ''}`, '-w');
       }
       start = byId;
     }
@@ -33,7 +33,7 @@ export function findWorkspace(cwd: string, workspace?: string, dataDir?: string)
     if (dirname(dir) === dir) break;
   }
   const hint = workspace === undefined ? '; pass -w DIR' : '';
-  throw new ConfigError(`could not locate workspace: no .jp directory in ${start} or any parent${hint}`, workspace === undefined ? undefined : '-w');
+  throw new ConfigError(`no workspace found: no .jp directory in ${start} or any parent${hint}`, workspace === undefined ? undefined : '-w');
 }
 
 function exists(path: string): boolean {

@@ -27,7 +27,7 @@ describe('NOTES 19: workspace root', () => {
 
   test('-w must exist', () => {
     expect(() => findWorkspace(dir, 'missing')).toThrow(ConfigError);
-    expect(() => findWorkspace(dir, 'missing')).toThrow(`could not locate workspace: ${join(dir, 'missing')} does not exist`);
+    expect(() => findWorkspace(dir, 'missing')).toThrow(`no workspace found: ${join(dir, 'missing')} does not exist`);
   });
 
   test('-w ID: the workspace whose per-user directory ends in the ID', () => {
@@ -45,7 +45,7 @@ describe('NOTES 19: workspace root', () => {
     } catch (err) {
       expect(err).toBeInstanceOf(ConfigError);
       expect((err as ConfigError).exitCode).toBe(1);
-      expect((err as ConfigError).message).toBe(`could not locate workspace: no .jp directory in ${join(dir, 'plain')} or any parent; pass -w DIR`);
+      expect((err as ConfigError).message).toBe(`no workspace found: no .jp directory in ${join(dir, 'plain')} or any parent; pass -w DIR`);
     }
     if (outside !== undefined) expect(join(dir, 'plain').startsWith(outside)).toBe(true);
   });
