@@ -81,7 +81,7 @@ export function objectOp(value: Record<string, unknown>, raw: string, where: str
   const fail = (message: string): never => {
     throw new UsageError(message, where);
   };
-  return { path: [KB_KEY], value: normalize([KB_KEY], inSourceOrder(value[KB_KEY], indexJson(raw), [KB_KEY]), fail) };
+  return { path: [KB_KEY], value: normalize([KB_KEY], inSourceOrder(value[KB_KEY], () => indexJson(raw), [KB_KEY]), fail) };
 }
 
 /** The change an assignment makes, or undefined for a key outside `kb`. */
@@ -113,7 +113,7 @@ export function assignmentOp(path: string[], operator: Operator, raw: string, wh
   if (json) {
     const value = parseJson(raw, fail);
     if (append) return { path, value: Array.isArray(value) ? value : [value], append: true }; // a key kb does not know
-    return { path, value: normalize(path, inSourceOrder(value, indexJson(raw)), fail) };
+    return { path, value: normalize(path, inSourceOrder(value, () => indexJson(raw)), fail) };
   }
   if (append) return { path, value: [raw], append: true };
   return { path, value: coerce(expect, key, raw, fail) };

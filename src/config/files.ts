@@ -153,7 +153,7 @@ export async function readConfigFile(path: string, ctx: ReadContext, chain: read
       where: whereOf(origin, at),
     });
 
-  const own: Layer = { origin, ops: KB_KEY in data ? [{ path: [KB_KEY], value: inSourceOrder(data[KB_KEY], indexOf(origin), [KB_KEY]) }] : [] };
+  const own: Layer = { origin, ops: KB_KEY in data ? [{ path: [KB_KEY], value: inSourceOrder(data[KB_KEY], () => indexOf(origin), [KB_KEY]) }] : [] };
   if ('config_load_paths' in data) {
     if (isStringArray(data.config_load_paths)) own.loadPaths = data.config_load_paths;
     else wrongType('config_load_paths', 'an array of strings');

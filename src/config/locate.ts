@@ -186,17 +186,35 @@ function isIndexKey(key: string): boolean {
   return /^(?:0|[1-9]\d{0,9})$/.test(key) && Number(key) < 2 ** 32 - 1;
 }
 
+/** Whether a table anywhere in `value` has a key JavaScript would move to
+ *  the front. */
+function hasIndexKey(value: unknown): boolean {
+  if (typeof value !== 'object' || value === null || value instanceof Date || value instanceof Map) return false;
+  if (Array.isArray(value)) return value.some(hasIndexKey);
+  for (const key of Object.keys(value)) {
+    if (isIndexKey(key) || hasIndexKey((value as Record<string, unknown>)[key])) return true;
+  }
+  return false;
+}
+
 /**
- * `value` (parsed from a text whose key index is `index`; `path` is where
- * it sits in that text) with every table keeping the order its keys were
- * written in. A JavaScript object lists array-index keys (`10`) first, so
- * a table holding one becomes a Map in source order; the merge (merge.ts)
- * takes both. Keys the index does not know keep their relative order, last.
+ * `value` (parsed from a text whose key index `index()` gives; `path` is
+ * where it sits in that text) with every table keeping the order its keys
+ * were written in. A JavaScript object lists array-index keys (`10`) first,
+ * so a table holding one becomes a Map in source order; the merge
+ * (merge.ts) takes both. Keys the index does not know keep their relative
+ * order, last. `value` itself when no table has such a key (nearly always:
+ * the index is then not even built).
  */
-export function inSourceOrder(value: unknown, index: Index | undefined, path: readonly string[] = []): unknown {
+export function inSourceOrder(value: unknown, index: () => Index | undefined, path: readonly string[] = []): unknown {
+  if (!hasIndexKey(value)) return value;
+  return reorder(value, index(), path);
+}
+
+function reorder(value: unknown, index: Index | undefined, path: readonly string[]): unknown {
   if (typeof value !== 'object' || value === null || Array.isArray(value) || value instanceof Date || value instanceof Map) return value;
   const keys = Object.keys(value);
-  const entries: [string, unknown][] = keys.map((k) => [k, inSourceOrder((value as Record<string, unknown>)[k], index, [...path, k])]);
+  const entries: [string, unknown][] = keys.map((k) => [k, reorder((value as Record<string, unknown>)[k], index, [...path, k])]);
   if (!keys.some(isIndexKey)) {
     const out: Record<string, unknown> = {};
     for (const [k, v] of entries) Object.defineProperty(out, k, { value: v, enumerable: true, writable: true, configurable: true });
