@@ -57,12 +57,10 @@ export function locateConfigFile(path: string): Located {
   const candidates = [path, ...CONFIG_EXTENSIONS.map((ext) => withExtension(path, ext))];
   for (const candidate of new Set(candidates)) {
     try {
-      statSync(candidate);
+      if (statSync(candidate, { throwIfNoEntry: false }) === undefined) continue;
       return { path: candidate };
     } catch (err) {
-      const e = err as NodeJS.ErrnoException;
-      if (e.code === 'ENOENT') continue;
-      return { error: e, path: candidate };
+      return { error: err as NodeJS.ErrnoException, path: candidate };
     }
   }
   return { missing: true };
@@ -261,10 +259,9 @@ async function extendsTargets(entry: string, origin: Origin, ctx: ReadContext): 
 
 function locatedExists(path: string): boolean {
   try {
-    statSync(path);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code !== 'ENOENT';
+    return statSync(path, { throwIfNoEntry: false }) !== undefined;
+  } catch {
+    return true; // there, but not reachable: reading it says why
   }
 }
 

@@ -89,7 +89,7 @@ function identity(path: string): string | undefined {
 
 function tryStat(path: string) {
   try {
-    return statSync(path);
+    return statSync(path, { throwIfNoEntry: false });
   } catch {
     return undefined; // dangling link, no permission, vanished
   }

@@ -172,7 +172,7 @@ function findInLoadPath(candidate: string): string | undefined {
  *  permission on a directory on the way). */
 function tryStat(path: string) {
   try {
-    return statSync(path);
+    return statSync(path, { throwIfNoEntry: false });
   } catch {
     return undefined;
   }
