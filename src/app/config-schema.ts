@@ -28,6 +28,8 @@ type JsonObject = { [key: string]: Json };
 
 interface DirectiveDef {
   type: FieldType;
+  /** The items' schema, when not that of the type. */
+  items?: JsonObject;
   default?: boolean | readonly string[];
   description: string;
 }
@@ -37,17 +39,30 @@ interface DirectiveDef {
 const DIRECTIVES: Record<(typeof DIRECTIVE_KEYS)[number], DirectiveDef> = {
   extends: {
     type: 'string[]',
-    description: 'Configuration files merged before this one: paths or globs relative to this file.',
+    description:
+      'Configuration files merged with this one: paths or globs relative to this file, each a string (merged before this file) or { path, strategy = "before" | "after" }.',
+    // JP's `ExtendingRelativePath`: a path, or a table with a strategy.
+    items: {
+      anyOf: [
+        { type: 'string' },
+        {
+          type: 'object',
+          properties: { path: { type: 'string' }, strategy: { type: 'string', enum: ['before', 'after'], default: 'before' } },
+          required: ['path'],
+          additionalProperties: false,
+        },
+      ],
+    },
   },
   inherit: {
     type: 'boolean',
     default: true,
-    description: 'Set false to make this file authoritative: configuration files later in the load order are not merged on top of it.',
+    description: 'Set false to keep the configuration sources after this one out (the .jp.toml files, the per-user workspace file).',
   },
   config_load_paths: {
     type: 'string[]',
     default: DEFAULT_CONFIG_LOAD_PATHS,
-    description: 'Directories, relative to the workspace root, in which `--cfg NAME` looks for NAME.toml.',
+    description: 'Directories, relative to each configuration root, in which `--cfg NAME` looks for NAME (its extension optional); the lists of every file add up.',
   },
 };
 
@@ -82,7 +97,7 @@ export function configSchema(): JsonObject {
   const directives: JsonObject = {};
   for (const key of DIRECTIVE_KEYS) {
     const d = DIRECTIVES[key];
-    directives[key] = withDefault({ description: d.description, ...typeSchema(d.type) }, d.default);
+    directives[key] = withDefault({ description: d.description, ...typeSchema(d.type), ...(d.items ? { items: d.items } : {}) }, d.default);
   }
   return {
     $schema: CONFIG_SCHEMA_DRAFT,

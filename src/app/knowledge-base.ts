@@ -28,7 +28,17 @@ export interface WorkspaceOptions extends LoadOptions {
 }
 
 /** Problems that make a configuration unusable for anything but `kb check`. */
-const FATAL = new Set(['toml-syntax', 'wrong-type', 'extends-cycle', 'missing-subjects']);
+const FATAL = new Set([
+  'toml-syntax',
+  'json-syntax',
+  'json5-syntax',
+  'yaml-syntax',
+  'read-error',
+  'unknown-format',
+  'wrong-type',
+  'extends-cycle',
+  'missing-subjects',
+]);
 
 export function isFatal(p: Problem): boolean {
   return p.severity === 'error' && FATAL.has(p.code);

@@ -46,6 +46,7 @@ export async function report(problems: readonly Problem[]): Promise<void> {
 export async function explain(config: Config): Promise<void> {
   await debug(`workspace: ${config.root}`);
   for (const f of config.files) await debug(`read ${f}`);
+  for (const note of config.notes ?? []) await debug(note);
   for (const t of config.topics) {
     for (const [field, source] of Object.entries(t.sources)) {
       await debug(`kb.topic.${t.id}.${field} set by ${t.where?.[field as keyof typeof t.where] ?? source}`);

@@ -1,45 +1,68 @@
-// The --cfg grammar (also used by JP_CFG_* variables), as pure functions:
+// The --cfg grammar (also used by JP_CFG_* variables), as pure functions.
+// It follows JP's (jp_cli `KeyValueOrPath::from_str`, jp_config
+// `assignment.rs`):
 //
-//   KEY=VALUE     set; VALUE is coerced to the field's type (for a list: comma-separated values)
-//   KEY+=VALUE    append VALUE to an array field
+//   KEY=VALUE     set; VALUE is coerced to the field's type
+//   KEY+=VALUE    merge: a list appends (other fields are set, see below)
 //   KEY:=JSON     set to a JSON value
-//   KEY:+=JSON    append a JSON value (an array appends its items)
+//   KEY:+=JSON    merge a JSON value (`+:=` too: the `+` and `:` of an
+//                 operator come in either order)
+//   {JSON}        a whole configuration object, merged
 //   @PATH, PATH   load a configuration file (no `=`, or forced with `@`)
 //
-// KEY is dotted (`kb.topic.<id>.<field>`). Keys outside `kb` belong to other
-// tools and are accepted without effect. Errors are UsageErrors whose `where`
-// names the flag or variable.
+// A list takes a string (`=`, `+=`, or a JSON string) as comma-separated
+// items, trimmed, empty ones dropped (`try_vec`, `try_parse_vec`), or a
+// JSON array of strings. `KEY.N=VALUE` replaces item N, which must exist.
+// KEY is dotted (`kb.topic.<id>.<field>`). Keys outside `kb` belong to
+// other tools and are accepted without effect. Errors are UsageErrors whose
+// `where` names the flag or variable.
 
 import { UsageError } from '../shared/errors.ts';
-import { type FieldDef, KB_KEY, TOPIC_KEY, article, fieldDef, hasType, isTable, typeLabel, typeName } from './fields.ts';
+import { type FieldDef, KB_KEY, TOPIC_KEY, article, fieldDef, isTable, typeLabel, typeName } from './fields.ts';
 import type { Op } from './merge.ts';
 import { depthMessage, tooDeep } from './depth.ts';
+import { inSourceOrder, indexJson } from './locate.ts';
 
 export type Operator = '=' | '+=' | ':=' | ':+=';
 
-export type CfgValue = { kind: 'file'; path: string } | { kind: 'assign'; path: string[]; operator: Operator; raw: string };
+export type CfgValue =
+  | { kind: 'file'; path: string }
+  | { kind: 'assign'; path: string[]; operator: Operator; raw: string }
+  | { kind: 'object'; value: Record<string, unknown>; raw: string };
 
-/** Splits a --cfg value into a file reference or an assignment. */
+/** Splits a --cfg value into a file reference, a JSON object or an
+ *  assignment. */
 export function parseCfg(text: string): CfgValue {
   const where = `--cfg ${text}`;
   if (text.startsWith('@')) {
-    if (text.length === 1) throw new UsageError('missing file path after `@`', where);
-    return { kind: 'file', path: text.slice(1) };
+    const path = text.slice(1).trim();
+    if (path === '') throw new UsageError('missing file path after `@`', where);
+    return { kind: 'file', path };
+  }
+  if (text.startsWith('{')) {
+    const value = parseJson(text, (m) => {
+      throw new UsageError(m, where);
+    });
+    if (!isTable(value)) throw new UsageError(`a --cfg JSON value must be an object, got ${typeName(value)}`, where);
+    return { kind: 'object', value, raw: text };
   }
   const eq = text.indexOf('=');
   if (eq < 0) {
     if (text.trim() === '') throw new UsageError('empty --cfg value', where);
-    return { kind: 'file', path: text };
+    return { kind: 'file', path: text.trim() };
   }
+  // The operator's `:` (JSON) and `+` (merge), each at most once, in either
+  // order, before the `=` (JP's `try_from_cli`).
   let key = text.slice(0, eq);
-  let operator: Operator = '=';
-  for (const suffix of [':+', ':', '+'] as const) {
-    if (key.endsWith(suffix)) {
-      key = key.slice(0, -suffix.length);
-      operator = `${suffix}=`;
-      break;
-    }
+  let json = false;
+  let merge = false;
+  for (;;) {
+    if (!json && key.endsWith(':')) json = true;
+    else if (!merge && key.endsWith('+')) merge = true;
+    else break;
+    key = key.slice(0, -1);
   }
+  const operator: Operator = json ? (merge ? ':+=' : ':=') : merge ? '+=' : '=';
   return { kind: 'assign', path: parseKey(key, where), operator, raw: text.slice(eq + 1) };
 }
 
@@ -51,37 +74,66 @@ export function parseKey(key: string, where: string): string[] {
   return path;
 }
 
+/** The change a `{...}` --cfg value makes: its `kb` merged (deeply, as a
+ *  file's), or undefined when it has none. */
+export function objectOp(value: Record<string, unknown>, raw: string, where: string): Op | undefined {
+  if (!(KB_KEY in value)) return undefined;
+  const fail = (message: string): never => {
+    throw new UsageError(message, where);
+  };
+  return { path: [KB_KEY], value: normalize([KB_KEY], inSourceOrder(value[KB_KEY], () => indexJson(raw), [KB_KEY]), fail) };
+}
+
 /** The change an assignment makes, or undefined for a key outside `kb`. */
 export function assignmentOp(path: string[], operator: Operator, raw: string, where: string): Op | undefined {
   if (path[0] !== KB_KEY) return undefined;
-  const expect = expectAt(path);
   const key = path.join('.');
   const fail = (message: string): never => {
     throw new UsageError(message, where);
   };
+  const json = operator === ':=' || operator === ':+=';
   const append = operator === '+=' || operator === ':+=';
-  if (append && expect.kind === 'table') fail(`cannot append to \`${key}\`: it is a table`);
-  if (append && expect.kind === 'field' && expect.def.type !== 'string[]') {
-    fail(`cannot append to \`${key}\`: it is a ${typeLabel(expect.def.type)}, not an array; use \`=\``);
+
+  // KEY.N: item N of a list.
+  const item = listItem(path);
+  if (item) {
+    if (item.rest) fail(`\`${item.list.join('.')}\` holds strings: \`${key}\` names nothing`);
+    const value = json ? parseJson(raw, fail) : raw;
+    if (typeof value !== 'string') fail(`\`${key}\` must be a string, got ${typeName(value)}`);
+    return { path: item.list, index: item.index, value };
   }
 
-  switch (operator) {
-    case '=':
-      return { path, value: coerce(expect, key, raw, fail) };
-    case '+=':
-      return { path, value: [raw], append: true };
-    case ':=': {
-      const value = parseJson(raw, fail);
-      check(path, value, fail);
-      return { path, value };
-    }
-    case ':+=': {
-      const parsed = parseJson(raw, fail);
-      const items = Array.isArray(parsed) ? parsed : [parsed];
-      if (expect.kind === 'field') items.forEach((item) => typeof item === 'string' || fail(`\`${key}\` items must be strings, got ${typeName(item)}`));
-      return { path, value: items, append: true };
-    }
+  const expect = expectAt(path);
+  if (expect.kind === 'field' && expect.def.type === 'string[]') {
+    const items = listItems(json ? parseJson(raw, fail) : raw, key, fail);
+    return append ? { path, value: items, append: true } : { path, value: items };
   }
+  if (append && expect.kind === 'table') fail(`cannot append to \`${key}\`: it is a table`);
+  if (append && expect.kind === 'field') fail(`cannot append to \`${key}\`: it is a ${typeLabel(expect.def.type)}, not an array; use \`=\``);
+  if (json) {
+    const value = parseJson(raw, fail);
+    if (append) return { path, value: Array.isArray(value) ? value : [value], append: true }; // a key kb does not know
+    return { path, value: normalize(path, inSourceOrder(value, () => indexJson(raw)), fail) };
+  }
+  if (append) return { path, value: [raw], append: true };
+  return { path, value: coerce(expect, key, raw, fail) };
+}
+
+/** `kb.topic.<id>.<list field>.<N>[.more]`: the list, N, and whether more
+ *  segments follow. */
+function listItem(path: readonly string[]): { list: string[]; index: number; rest: boolean } | undefined {
+  if (path.length < 5 || path[1] !== TOPIC_KEY || fieldDef(path[3])?.type !== 'string[]' || !/^\d+$/.test(path[4])) return undefined;
+  return { list: path.slice(0, 4), index: Number(path[4]), rest: path.length > 5 };
+}
+
+/** A list's items from a string (comma-separated: trimmed, empty ones
+ *  dropped) or a JSON array of strings (JP's `try_vec`). */
+export function listItems(value: unknown, key: string, fail: (m: string) => never): string[] {
+  if (typeof value === 'string') return value.split(',').map((s) => s.trim()).filter((s) => s !== '');
+  if (!Array.isArray(value)) return fail(`\`${key}\` must be an array of strings or a comma-separated string, got ${typeName(value)}`);
+  const bad = value.findIndex((v) => typeof v !== 'string');
+  if (bad >= 0) fail(`\`${key}[${bad}]\` must be a string, got ${typeName(value[bad])}`);
+  return value as string[];
 }
 
 type Expect = { kind: 'table' } | { kind: 'field'; def: FieldDef } | { kind: 'free' };
@@ -105,18 +157,8 @@ function coerce(expect: Expect, key: string, raw: string, fail: (m: string) => n
     case 'boolean':
       if (raw === 'true' || raw === 'false') return raw === 'true';
       return fail(`\`${key}\` takes true or false, got "${raw}"`);
-    case 'string[]': {
-      // As in JP: a comma separates the values and space around a value is
-      // ignored; `learned=` clears the list; a missing value (a stray comma)
-      // is an error. A value with a comma in it (`{a,b}/*`) takes the JSON
-      // form (`learned:=["{a,b}/*"]`) or `+=`, which appends one value.
-      if (raw.trim() === '') return [];
-      const items = raw.split(',').map((s) => s.trim());
-      if (items.some((s) => s === '')) {
-        return fail(`\`${key}\` has an empty value in "${raw}"; a comma separates values (use \`${key}:=[...]\` for a value containing a comma)`);
-      }
-      return items;
-    }
+    case 'string[]':
+      return listItems(raw, key, fail);
     case 'string':
       return raw;
   }
@@ -132,16 +174,24 @@ function parseJson(raw: string, fail: (m: string) => never): unknown {
   return tooDeep(value) ? fail(`invalid JSON: ${depthMessage()}`) : value;
 }
 
-/** Checks a JSON value against the schema at `path`, descending tables. */
-function check(path: string[], value: unknown, fail: (m: string) => never): void {
+/** A JSON value checked against the schema at `path`, descending tables;
+ *  a string given for a list is split as in `KEY=VALUE`. Tables may be
+ *  Maps (source order). */
+function normalize(path: string[], value: unknown, fail: (m: string) => never): unknown {
   const expect = expectAt(path);
   const key = path.join('.');
   if (expect.kind === 'table') {
-    if (!isTable(value)) fail(`\`${key}\` must be a table, got ${typeName(value)}`);
-    for (const k of Object.keys(value as object)) check([...path, k], (value as Record<string, unknown>)[k], fail);
-  } else if (expect.kind === 'field' && !hasType(expect.def, value)) {
-    const bad = Array.isArray(value) ? value.findIndex((item) => typeof item !== 'string') : -1;
-    if (expect.def.type === 'string[]' && bad >= 0) fail(`\`${key}[${bad}]\` must be a string, got ${typeName((value as unknown[])[bad])}`);
-    fail(`\`${key}\` must be ${article(typeLabel(expect.def.type))}, got ${typeName(value)}`);
+    if (!isTable(value)) return fail(`\`${key}\` must be a table, got ${typeName(value)}`);
+    if (value instanceof Map) return new Map([...(value as Map<string, unknown>)].map(([k, v]) => [k, normalize([...path, k], v, fail)]));
+    const out: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(value)) {
+      Object.defineProperty(out, k, { value: normalize([...path, k], v, fail), enumerable: true, writable: true, configurable: true });
+    }
+    return out;
   }
+  if (expect.kind !== 'field') return value;
+  const def = expect.def;
+  if (def.type === 'string[]') return listItems(value, key, fail);
+  if (typeof value !== def.type) fail(`\`${key}\` must be ${article(typeLabel(def.type))}, got ${typeName(value)}`);
+  return value;
 }

@@ -1,28 +1,117 @@
 // Where the workspace is and which configuration files apply to it.
 
-import { statSync } from 'node:fs';
-import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
+import { readdirSync, readFileSync, realpathSync, statSync } from 'node:fs';
+import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { ConfigError } from '../shared/errors.ts';
 
 function isDirectory(path: string): boolean {
   return statSync(path, { throwIfNoEntry: false })?.isDirectory() ?? false;
 }
 
-/** The workspace root: `workspace` (resolved against `cwd`) when given,
- *  else the nearest ancestor of `cwd` (itself included) holding a `.jp/`
- *  directory. */
-export function findWorkspace(cwd: string, workspace?: string): string {
+/** A workspace ID as JP writes it in `.jp/.id`: five of [0-9a-z]. */
+const WORKSPACE_ID = /^[0-9a-z]{5}$/;
+
+/** The workspace root: the nearest directory, from `workspace` (resolved
+ *  against `cwd`) when given, else from `cwd`, upwards (itself included),
+ *  holding a `.jp/` directory (JP's `Workspace::find_root`). As in JP,
+ *  `-w` may also name a workspace by its ID when no such path exists: the
+ *  workspace whose per-user directory (in `dataDir`) ends in that ID. */
+export function findWorkspace(cwd: string, workspace?: string, dataDir?: string): string {
+  let start = resolve(cwd);
   if (workspace !== undefined) {
-    const root = resolve(cwd, workspace);
-    if (!isDirectory(root)) throw new ConfigError(`workspace is not a directory: ${root}`, '-w');
-    return root;
+    start = resolve(cwd, workspace);
+    if (!exists(start)) {
+      const byId = WORKSPACE_ID.test(workspace) && dataDir !== undefined ? workspaceById(dataDir, workspace) : undefined;
+      if (byId === undefined) {
+        throw new ConfigError(`no workspace found: ${start} does not exist${WORKSPACE_ID.test(workspace) ? ` and no workspace has the ID ${workspace}` : ''}`, '-w');
+      }
+      start = byId;
+    }
   }
-  const start = resolve(cwd);
   for (let dir = start; ; dir = dirname(dir)) {
     if (isDirectory(join(dir, '.jp'))) return dir;
     if (dirname(dir) === dir) break;
   }
-  throw new ConfigError(`no workspace found: no .jp directory in ${start} or any parent; pass -w DIR`);
+  const hint = workspace === undefined ? '; pass -w DIR' : '';
+  throw new ConfigError(`no workspace found: no .jp directory in ${start} or any parent${hint}`, workspace === undefined ? undefined : '-w');
+}
+
+function exists(path: string): boolean {
+  return statSync(path, { throwIfNoEntry: false }) !== undefined;
+}
+
+/** The per-user data directory (JP's `user_data_dir`): `JP_USER_DATA_DIR`
+ *  when set and not empty, else `$XDG_DATA_HOME/jp` (when absolute), else
+ *  `~/.local/share/jp`. */
+export function userDataDir(env: Record<string, string | undefined>, home: string, cwd: string): string {
+  if (env.JP_USER_DATA_DIR) return resolve(cwd, env.JP_USER_DATA_DIR);
+  const xdg = env.XDG_DATA_HOME;
+  if (xdg && isAbsolute(xdg)) return join(xdg, 'jp');
+  return join(home, '.local', 'share', 'jp');
+}
+
+/** The workspace's ID: the last line of `.jp/.id`, when it is one. */
+export function workspaceId(root: string): string | undefined {
+  let text: string;
+  try {
+    const path = join(root, '.jp', '.id');
+    // A small regular file, or nothing (a link to a device is not read).
+    const stat = statSync(path);
+    if (!stat.isFile() || stat.size > 4096) return undefined;
+    text = readFileSync(path, 'utf8');
+  } catch {
+    return undefined;
+  }
+  const last = text.split(/\r?\n/).filter((l, i, all) => i < all.length - 1 || l !== '').pop()?.trim();
+  return last !== undefined && WORKSPACE_ID.test(last) ? last : undefined;
+}
+
+/**
+ * The workspace's per-user directory, `<dataDir>/workspace/<name>-<id>`
+ * (JP's `resolve_user_dir`): among the directories named `<id>` or ending in
+ * `-<id>`, the one named after the workspace directory, else the most
+ * recently modified (ties: the last name). Undefined when the workspace has
+ * no ID or no such directory exists; kb never creates one (JP does).
+ */
+export function userWorkspaceDir(dataDir: string, root: string): string | undefined {
+  const id = workspaceId(root);
+  if (id === undefined) return undefined;
+  const matches = userDirs(dataDir, id);
+  const wanted = `${basename(root)}-${id}`;
+  const exact = matches.find((d) => d.name === wanted);
+  if (exact) return exact.path;
+  matches.sort((a, b) => a.mtime - b.mtime || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  return matches.at(-1)?.path;
+}
+
+function userDirs(dataDir: string, id: string): { name: string; path: string; mtime: number }[] {
+  const parent = join(dataDir, 'workspace');
+  let names: string[];
+  try {
+    names = readdirSync(parent);
+  } catch {
+    return [];
+  }
+  const out: { name: string; path: string; mtime: number }[] = [];
+  for (const name of names) {
+    if (name !== id && !name.endsWith(`-${id}`)) continue;
+    const path = join(parent, name);
+    const stat = statSync(path, { throwIfNoEntry: false });
+    if (stat?.isDirectory()) out.push({ name, path, mtime: stat.mtimeMs });
+  }
+  return out;
+}
+
+/** `-w ID`: the workspace a per-user directory's `storage` link points to. */
+function workspaceById(dataDir: string, id: string): string | undefined {
+  for (const dir of userDirs(dataDir, id).sort((a, b) => b.mtime - a.mtime)) {
+    try {
+      return realpathSync(join(dir.path, 'storage'));
+    } catch {
+      // No link: try the next.
+    }
+  }
+  return undefined;
 }
 
 /** The user-global configuration directory: `JP_GLOBAL_CONFIG_DIR` (a
@@ -39,22 +128,39 @@ export function globalConfigDir(env: Record<string, string | undefined>, home: s
   return join(home, '.config', 'jp');
 }
 
-/** The file layers, lowest precedence first, whether they exist or not:
- *  user-global, workspace, then `.jp.toml` from the root down to `cwd` (only
- *  when `cwd` is inside the root). Each TOML file is followed by its JSON
- *  twin. */
-export function baseConfigFiles(root: string, cwd: string, globalDir: string): string[] {
-  const files = [join(globalDir, 'config.toml'), join(globalDir, 'config.json')];
-  files.push(join(root, '.jp', 'config.toml'), join(root, '.jp', 'config.json'));
+/** One configuration source (RFD 079 "Implicit loading"): its
+ *  locations, each a path whose extension JP replaces in turn (files.ts
+ *  `locateConfigFile`). */
+export interface ConfigSource {
+  name: 'user-global' | 'workspace' | 'directory' | 'user-workspace';
+  locations: string[];
+  /** A missing or unreadable directory is no error here: the source is
+   *  skipped (a home the user cannot enter). */
+  optional: boolean;
+}
+
+/** The file sources, lowest precedence first (jp_cli
+ *  `load_partial_configs_from_files`): user-global `config.*`, the
+ *  workspace's `.jp/config.*`, `.jp.*` from the root down to `cwd` (only
+ *  when `cwd` is inside the root), and the per-user workspace `config.*`
+ *  when there is such a directory. */
+export function configSources(root: string, cwd: string, globalDir: string, userWorkspace?: string): ConfigSource[] {
+  const sources: ConfigSource[] = [
+    { name: 'user-global', locations: [join(globalDir, 'config.toml')], optional: true },
+    { name: 'workspace', locations: [join(root, '.jp', 'config.toml')], optional: false },
+  ];
   const rel = relative(root, resolve(cwd));
   if (isInside(rel)) {
+    const locations: string[] = [];
     let dir = root;
     for (const part of ['', ...rel.split(/[\\/]/).filter(Boolean)]) {
       dir = join(dir, part);
-      files.push(join(dir, '.jp.toml'), join(dir, '.jp.json'));
+      locations.push(join(dir, '.jp.toml'));
     }
+    sources.push({ name: 'directory', locations, optional: false });
   }
-  return files;
+  if (userWorkspace !== undefined) sources.push({ name: 'user-workspace', locations: [join(userWorkspace, 'config.toml')], optional: true });
+  return sources;
 }
 
 /** How a path is shown in messages: relative to the workspace root when

@@ -1,9 +1,12 @@
-// JP_CFG_KB_TOPIC_<ID>_<FIELD>=VALUE: an assignment like --cfg `=`. A value
-// starting with `+` appends, `:` means JSON, `+:` appends JSON. Other JP_CFG_*
-// variables configure other tools and are ignored.
+// JP_CFG_KB_TOPIC_<ID>_<FIELD>=VALUE: an assignment like --cfg `=`. As in
+// JP (`KvAssignment::try_from_env`): a leading `+` merges (a list appends),
+// a leading `:` means JSON, both in either order; `\+` and `\:` stand for a
+// literal first character. JP_CFG_CONFIG_LOAD_PATHS adds `config_load_paths`
+// entries. Other JP_CFG_* variables configure other tools and are ignored.
 
+import { UsageError } from '../shared/errors.ts';
 import type { Problem } from './types.ts';
-import { assignmentOp, type Operator } from './assign.ts';
+import { assignmentOp, listItems, type Operator } from './assign.ts';
 import { KB_KEY, TOPIC_FIELD_DEFS, TOPIC_KEY } from './fields.ts';
 import type { Layer } from './merge.ts';
 
@@ -13,6 +16,8 @@ const TOPIC_PREFIX = 'KB_TOPIC_';
 export interface EnvResult {
   layers: Layer[];
   diagnostics: Problem[];
+  /** JP_CFG_CONFIG_LOAD_PATHS's entries, when set. */
+  loadPaths?: string[];
 }
 
 /** One layer per variable, in name order (deterministic). `topicIds` are the
@@ -24,8 +29,25 @@ export function envLayers(env: Record<string, string | undefined>, topicIds: rea
     .sort();
   for (const name of names) {
     const rest = name.slice(PREFIX.length).toUpperCase();
-    if (rest !== KB_KEY.toUpperCase() && !rest.startsWith('KB_')) continue;
     const where = `env ${name}`;
+    if (rest === 'CONFIG_LOAD_PATHS') {
+      // JP merges it into the files' list (`append_vec`): `=` adds too.
+      const { operator, raw } = splitValue(env[name] as string);
+      const fail = (m: string): never => {
+        throw new UsageError(m, where);
+      };
+      let value: unknown = raw;
+      if (operator === ':=' || operator === ':+=') {
+        try {
+          value = JSON.parse(raw);
+        } catch (err) {
+          fail(`invalid JSON: ${(err as Error).message}`);
+        }
+      }
+      result.loadPaths = listItems(value, 'config_load_paths', fail);
+      continue;
+    }
+    if (rest !== KB_KEY.toUpperCase() && !rest.startsWith('KB_')) continue;
     const target = rest.startsWith(TOPIC_PREFIX) ? splitTopicVar(rest.slice(TOPIC_PREFIX.length)) : undefined;
     if (!target) {
       result.diagnostics.push({
@@ -64,9 +86,25 @@ export function matchTopic(id: string, topicIds: readonly string[]): string | un
   );
 }
 
-function splitValue(value: string): { operator: Operator; raw: string } {
-  if (value.startsWith('+:')) return { operator: ':+=', raw: value.slice(2) };
-  if (value.startsWith('+')) return { operator: '+=', raw: value.slice(1) };
-  if (value.startsWith(':')) return { operator: ':=', raw: value.slice(1) };
-  return { operator: '=', raw: value };
+/** A variable's value: the operator its first characters give, and the
+ *  rest. `+` (merge) and `:` (JSON), each at most once, in either order;
+ *  `\+` or `\:` ends them and stands for the character itself. */
+export function splitValue(value: string): { operator: Operator; raw: string } {
+  let json = false;
+  let merge = false;
+  let i = 0;
+  let lead = '';
+  for (; i < value.length; i++) {
+    const c = value[i];
+    if (c === '\\' && (value[i + 1] === '+' || value[i + 1] === ':')) {
+      lead = value[i + 1];
+      i += 2;
+      break;
+    }
+    if (c === ':' && !json) json = true;
+    else if (c === '+' && !merge) merge = true;
+    else break;
+  }
+  const operator: Operator = json ? (merge ? ':+=' : ':=') : merge ? '+=' : '=';
+  return { operator, raw: lead + value.slice(i) };
 }

@@ -1,25 +1,31 @@
-// Reading configuration files into layers: parsing, the file-level directives
-// (`extends`, `inherit`, `config_load_paths`) and recursion into extended
-// files. Problems become diagnostics; only `kb` and the directives are read,
-// every other top-level key belongs to another tool.
+// Reading configuration files into layers: finding a location's file (JP
+// tries each extension), reading it safely, parsing, the file-level
+// directives (`extends`, `inherit`, `config_load_paths`) and recursion into
+// extended files. Problems become diagnostics; only `kb` and the directives
+// are read, every other top-level key belongs to another tool.
 
-import { existsSync, readFileSync, realpathSync } from 'node:fs';
-import { dirname, resolve } from 'node:path';
+import { closeSync, constants, fstatSync, openSync, readSync, realpathSync, statSync } from 'node:fs';
+import { basename, dirname, join, resolve } from 'node:path';
 import type { Problem } from './types.ts';
 import { deepPosition, depthMessage, tooDeep } from './depth.ts';
 import { displayPath } from './discover.ts';
-import { KB_KEY, isStringArray, typeName } from './fields.ts';
+import { KB_KEY, isStringArray, isTable, typeName } from './fields.ts';
+import { CONFIG_EXTENSIONS, formatOf, parseConfig } from './formats.ts';
 import { globFiles } from './glob.ts';
-import { parseJson } from './json.ts';
-import { whereOf } from './locate.ts';
+import { inSourceOrder, indexOf, whereOf } from './locate.ts';
 import type { Layer, Origin } from './merge.ts';
-import { parseToml } from './toml.ts';
+
+/** The largest configuration file read: 1 MiB. Real ones are a few KiB; a
+ *  link to a device or a huge file must not be read whole. */
+export const MAX_CONFIG_BYTES = 1024 * 1024;
 
 export interface ReadContext {
   root: string;
   /** Every file read, in precedence order (appended to). */
   files: string[];
   diagnostics: Problem[];
+  /** What --verbose tells (a source skipped, and why). */
+  notes?: string[];
 }
 
 /** The files being extended, outermost first, to detect cycles. */
@@ -28,58 +34,143 @@ interface Link {
   label: string;
 }
 
-/** Reads `path` and, before it, everything it extends. Returns the layers,
- *  lowest precedence first; nothing when the file does not exist. */
+/** `path` with its extension replaced by `ext` (Rust's
+ *  `Path::with_extension`, which JP uses: `dev` -> `dev.toml`,
+ *  `.jp.toml` -> `.jp.json`, `web.v2` -> `web.toml`). */
+export function withExtension(path: string, ext: string): string {
+  const name = basename(path);
+  const dot = name.lastIndexOf('.');
+  const stem = dot > 0 ? name.slice(0, dot) : name;
+  return join(dirname(path), `${stem}.${ext}`);
+}
+
+export type Located = { path: string } | { missing: true } | { error: NodeJS.ErrnoException; path: string };
+
+/**
+ * The file for a configuration location, as JP's `load_config_file_at_path`
+ * finds it: `path` itself, else the same name with each extension in turn
+ * (toml, json, json5, yaml, yml); the first that exists, only that one.
+ * Anything that exists counts, so that a directory, a device or a FIFO in
+ * its place is reported rather than passed over.
+ */
+export function locateConfigFile(path: string): Located {
+  const candidates = [path, ...CONFIG_EXTENSIONS.map((ext) => withExtension(path, ext))];
+  for (const candidate of new Set(candidates)) {
+    try {
+      if (statSync(candidate, { throwIfNoEntry: false }) === undefined) continue;
+      return { path: candidate };
+    } catch (err) {
+      return { error: err as NodeJS.ErrnoException, path: candidate };
+    }
+  }
+  return { missing: true };
+}
+
+type ReadText = { text: string } | { missing: true } | { problem: string };
+
+/** A regular file's text, at most MAX_CONFIG_BYTES. Opened without
+ *  blocking (a FIFO would wait forever for a writer) and checked on the open
+ *  descriptor, so what is read is what was checked. */
+function readRegular(path: string): ReadText {
+  let fd: number;
+  try {
+    fd = openSync(path, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
+  } catch (err) {
+    const e = err as NodeJS.ErrnoException;
+    if (e.code === 'ENOENT') return { missing: true };
+    return { problem: `cannot read configuration file: ${e.code === 'EISDIR' ? 'it is a directory' : e.message}` };
+  }
+  try {
+    const stat = fstatSync(fd);
+    if (stat.isDirectory()) return { problem: 'cannot read configuration file: it is a directory' };
+    if (!stat.isFile()) return { problem: 'cannot read configuration file: not a regular file (a device, FIFO or socket)' };
+    const tooLarge = { problem: `configuration file is larger than ${MAX_CONFIG_BYTES / 1024 / 1024} MiB` };
+    if (stat.size > MAX_CONFIG_BYTES) return tooLarge;
+    // The size may lie (files under /proc say 0): read up to one byte past the cap.
+    const chunks: Buffer[] = [];
+    let total = 0;
+    for (;;) {
+      const chunk = Buffer.allocUnsafe(Math.min(64 * 1024, MAX_CONFIG_BYTES + 1 - total));
+      const got = readSync(fd, chunk, 0, chunk.length, null);
+      if (got === 0) break;
+      chunks.push(chunk.subarray(0, got));
+      total += got;
+      if (total > MAX_CONFIG_BYTES) return tooLarge;
+    }
+    return { text: Buffer.concat(chunks, total).toString('utf8') };
+  } catch (err) {
+    return { problem: `cannot read configuration file: ${(err as Error).message}` };
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** Reads `path` and the files it extends (those with `strategy = "before"`,
+ *  the default, first, the file itself, then those with `"after"`).
+ *  Returns the layers, lowest precedence first; nothing when the file does
+ *  not exist. */
 export async function readConfigFile(path: string, ctx: ReadContext, chain: readonly Link[] = []): Promise<Layer[]> {
   const label = displayPath(ctx.root, path);
-  let text: string;
-  try {
-    text = readFileSync(path, 'utf8');
-  } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code;
-    if (code !== 'ENOENT') {
-      ctx.diagnostics.push({ severity: 'error', code: 'read-error', message: `cannot read configuration file: ${(err as Error).message}`, where: label });
-    }
+  const read = readRegular(path);
+  if ('missing' in read) return [];
+  if ('problem' in read) {
+    ctx.diagnostics.push({ severity: 'error', code: 'read-error', message: read.problem, where: label });
     return [];
   }
+  const text = read.text;
   if (!ctx.files.includes(path)) ctx.files.push(path);
 
-  const format = path.endsWith('.json') ? 'json' : 'toml';
-  const parsed = format === 'json' ? parseJson(text, label) : await parseToml(text, label);
+  const format = formatOf(path);
+  if (format === undefined) {
+    ctx.diagnostics.push({
+      severity: 'error',
+      code: 'unknown-format',
+      message: 'not a configuration file: the name must end in .toml, .json, .json5, .yaml or .yml',
+      where: label,
+    });
+    return [];
+  }
+  const parsed = await parseConfig(text, format, label);
   if ('diagnostic' in parsed) {
     ctx.diagnostics.push(parsed.diagnostic);
     return [];
   }
   if (tooDeep(parsed.data)) {
     // Refused like a syntax error: deeper values would overflow the stack.
-    const where = label + (deepPosition(text) || ':1');
+    const where = label + ((format === 'yaml' ? '' : deepPosition(text)) || ':1');
     ctx.diagnostics.push({ severity: 'error', code: `${format}-syntax`, message: `invalid ${format.toUpperCase()}: ${depthMessage()}`, where });
     return [];
   }
   const data = parsed.data;
-  const origin: Origin = { source: path, label, text, format };
-  const wrongType = (key: string, expected: string) =>
+  const origin: Origin = { source: path, label, text, format, ...(parsed.index ? { index: parsed.index } : {}) };
+  const wrongType = (key: string, expected: string, value: unknown = data[key], at: string[] = [key]) =>
     ctx.diagnostics.push({
       severity: 'error',
       code: 'wrong-type',
-      message: `\`${key}\` must be ${expected}, got ${typeName(data[key])}`,
-      where: whereOf(origin, [key]),
+      message: `\`${at.join('.')}\` must be ${expected}, got ${typeName(value)}`,
+      where: whereOf(origin, at),
     });
 
-  const own: Layer = { origin, ops: KB_KEY in data ? [{ path: [KB_KEY], value: data[KB_KEY] }] : [] };
+  const own: Layer = { origin, ops: KB_KEY in data ? [{ path: [KB_KEY], value: inSourceOrder(data[KB_KEY], () => indexOf(origin), [KB_KEY]) }] : [] };
   if ('config_load_paths' in data) {
     if (isStringArray(data.config_load_paths)) own.loadPaths = data.config_load_paths;
     else wrongType('config_load_paths', 'an array of strings');
   }
-  if ('inherit' in data && typeof data.inherit !== 'boolean') wrongType('inherit', 'a boolean');
+  if ('inherit' in data) {
+    if (typeof data.inherit === 'boolean') own.inherit = data.inherit;
+    else wrongType('inherit', 'a boolean');
+  }
 
-  const layers: Layer[] = [];
+  const before: Layer[] = [];
+  const after: Layer[] = [];
   if ('extends' in data) {
-    if (!isStringArray(data.extends)) wrongType('extends', 'an array of strings');
+    if (!Array.isArray(data.extends)) wrongType('extends', 'an array of paths');
     else {
       const self: Link = { real: realPath(path), label };
-      for (const entry of data.extends) {
-        for (const target of await extendsTargets(entry, origin, ctx)) {
+      for (const [i, entry] of data.extends.entries()) {
+        const item = extendsEntry(entry, i, wrongType);
+        if (item === undefined) continue;
+        for (const target of await extendsTargets(item.path, origin, ctx)) {
           const real = realPath(target);
           const links = [...chain, self];
           const cycleAt = links.findIndex((l) => l.real === real);
@@ -93,30 +184,70 @@ export async function readConfigFile(path: string, ctx: ReadContext, chain: read
             });
             continue;
           }
-          layers.push(...(await readConfigFile(target, ctx, links)));
+          (item.after ? after : before).push(...(await readConfigFile(target, ctx, links)));
         }
       }
     }
   }
-  layers.push(own);
-  // `inherit = false` (JP): the file is authoritative; configuration files
-  // later in the load order are not merged on top of it.
-  if (data.inherit === false) layers[layers.length - 1] = { ...own, authoritative: true };
-  return layers;
+  return [...before, own, ...after];
+}
+
+/** An `extends` item: a path, or a table `{ path = "...", strategy =
+ *  "before" | "after" }` (JP's `ExtendingRelativePath`). */
+function extendsEntry(
+  entry: unknown,
+  i: number,
+  wrongType: (key: string, expected: string, value: unknown, at: string[]) => void,
+): { path: string; after: boolean } | undefined {
+  if (typeof entry === 'string') return { path: entry, after: false };
+  const at = ['extends', String(i)];
+  if (!isTable(entry)) {
+    wrongType('extends', 'a path or a table { path, strategy }', entry, at);
+    return undefined;
+  }
+  const table = entry as Record<string, unknown>;
+  let ok = true;
+  for (const key of Object.keys(table)) {
+    if (key !== 'path' && key !== 'strategy') {
+      wrongType('extends', 'a table with only `path` and `strategy`', table[key], [...at, key]);
+      ok = false;
+    }
+  }
+  if (table.path === undefined) {
+    wrongType('extends', 'a table with a `path`', table, at);
+    ok = false;
+  } else if (typeof table.path !== 'string') {
+    wrongType('extends', 'a string', table.path, [...at, 'path']);
+    ok = false;
+  }
+  const strategy = table.strategy ?? 'before';
+  if (strategy !== 'before' && strategy !== 'after') {
+    wrongType('extends', '"before" or "after"', strategy, [...at, 'strategy']);
+    ok = false;
+  }
+  return ok ? { path: table.path as string, after: strategy === 'after' } : undefined;
 }
 
 /** The files an `extends` entry names, relative to the declaring file. A
- *  missing plain path is a warning; a glob may match nothing, and never
- *  matches the declaring file itself (`extends = ["*.toml"]`). */
+ *  missing plain path is a warning; a glob may match nothing, and matches
+ *  hidden files (as JP's `glob` does). A glob that matches the declaring
+ *  file is a cycle, as in JP. */
 async function extendsTargets(entry: string, origin: Origin, ctx: ReadContext): Promise<string[]> {
   const dir = dirname(origin.source);
   const matched = await globFiles(dir, entry);
   if (matched !== undefined) {
-    const self = realPath(origin.source);
-    return matched.filter((file) => realPath(file) !== self);
+    if (matched.truncated) {
+      ctx.diagnostics.push({
+        severity: 'warning',
+        code: 'extends-truncated',
+        message: `extends glob ${entry}: stopped after walking ${matched.truncated} entries; files beyond them are not read`,
+        where: whereOf(origin, ['extends']),
+      });
+    }
+    return matched.files;
   }
   const target = resolve(dir, entry);
-  if (existsSync(target)) return [target];
+  if (locatedExists(target)) return [target];
   ctx.diagnostics.push({
     severity: 'warning',
     code: 'extends-not-found',
@@ -124,6 +255,14 @@ async function extendsTargets(entry: string, origin: Origin, ctx: ReadContext): 
     where: whereOf(origin, ['extends']),
   });
   return [];
+}
+
+function locatedExists(path: string): boolean {
+  try {
+    return statSync(path, { throwIfNoEntry: false }) !== undefined;
+  } catch {
+    return true; // there, but not reachable: reading it says why
+  }
 }
 
 function realPath(path: string): string {

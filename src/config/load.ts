@@ -1,17 +1,19 @@
-// The configuration entry point: layers, lowest precedence first, are the
-// user-global config, the workspace config, `.jp.toml` files from the root
-// down to the working directory, JP_CFG_* variables, --cfg values left to
-// right, then -k flags.
+// The configuration entry point, in JP's load order (RFD 079 "Full load
+// sequence"): the file sources (user-global, workspace, `.jp.*` from the
+// root down to the working directory, the per-user workspace file), each
+// read only while no source merged so far says `inherit = false`; then
+// JP_CFG_* variables, --cfg values left to right, then -k flags.
 
 import { statSync } from 'node:fs';
-import { resolve } from 'node:path';
-import { ConfigError } from '../shared/errors.ts';
+import { isAbsolute, join, resolve } from 'node:path';
+import { ConfigError, UsageError } from '../shared/errors.ts';
 import type { Config } from './types.ts';
-import { assignmentOp, parseCfg } from './assign.ts';
-import { baseConfigFiles, displayPath, findWorkspace, globalConfigDir } from './discover.ts';
+import { assignmentOp, objectOp, parseCfg } from './assign.ts';
+import { configSources, displayPath, findWorkspace, globalConfigDir, userDataDir, userWorkspaceDir } from './discover.ts';
 import { envLayers } from './env.ts';
 import { DEFAULT_CONFIG_LOAD_PATHS } from './fields.ts';
-import { type ReadContext, readConfigFile } from './files.ts';
+import { CONFIG_EXTENSIONS } from './formats.ts';
+import { type ReadContext, locateConfigFile, readConfigFile, withExtension } from './files.ts';
 import { knowledgeLayer, parseKnowledge } from './knowledge.ts';
 import { type Layer, merge } from './merge.ts';
 import { topicIds, validate } from './validate.ts';
@@ -45,77 +47,133 @@ export async function loadConfig(opts: LoadOptions): Promise<Config> {
   const cfg = opts.cfg.map(cfgStep);
   const knowledge = opts.knowledge.map(parseKnowledge);
 
-  const root = findWorkspace(opts.cwd, opts.workspace);
-  const ctx: ReadContext = { root, files: [], diagnostics: [] };
+  const dataDir = userDataDir(opts.env, opts.home, opts.cwd);
+  const root = findWorkspace(opts.cwd, opts.workspace, dataDir);
+  const globalDir = globalConfigDir(opts.env, opts.home, opts.cwd);
+  const userWorkspace = userWorkspaceDir(dataDir, root);
+  const ctx: ReadContext = { root, files: [], diagnostics: [], notes: [] };
   const layers: Layer[] = [];
-  for (const file of baseConfigFiles(root, opts.cwd, globalConfigDir(opts.env, opts.home, opts.cwd))) {
-    const read = await readConfigFile(file, ctx);
-    layers.push(...read);
-    // `inherit = false`: no configuration file after this one is merged.
-    // Environment variables, --cfg and -k still apply, as in JP.
-    if (read.some((l) => l.authoritative)) break;
+  for (const source of configSources(root, opts.cwd, globalDir, userWorkspace)) {
+    // `inherit = false` (JP's `load_partials_with_inheritance`): read from
+    // what is merged so far, it keeps every later source out.
+    const stop = lastInherit(layers);
+    if (stop?.inherit === false) {
+      ctx.notes!.push(`inherit = false in ${stop.origin.label}: the ${source.name} configuration and those after it are not read`);
+      break;
+    }
+    for (const location of source.locations) {
+      const found = locateConfigFile(location);
+      if ('missing' in found) continue;
+      if ('error' in found) {
+        const message = `cannot read configuration file: ${found.error.message}`;
+        // A home or data directory the user cannot enter is no error.
+        if (source.optional) ctx.notes!.push(`${source.name} configuration skipped: ${message}`);
+        else ctx.diagnostics.push({ severity: 'error', code: 'read-error', message, where: displayPath(root, found.path) });
+        continue;
+      }
+      layers.push(...(await readConfigFile(found.path, ctx)));
+    }
   }
 
   const env = envLayers(opts.env, topicIds(merge(layers)));
   ctx.diagnostics.push(...env.diagnostics);
+  // `config_load_paths` accumulate over the files and the environment (JP:
+  // `append_vec`, then `vec_dedup`); --cfg values do not change them.
+  const fromFiles = layers.flatMap((l) => l.loadPaths ?? []);
+  const set = layers.some((l) => l.loadPaths !== undefined) || env.loadPaths !== undefined;
+  const loadPaths = set ? [...new Set([...fromFiles, ...(env.loadPaths ?? [])])] : DEFAULT_CONFIG_LOAD_PATHS;
   layers.push(...env.layers);
 
+  const roots = [join(globalDir, 'config'), root, ...(userWorkspace ? [join(userWorkspace, 'config')] : [])];
   for (const step of cfg) {
     if ('layer' in step) layers.push(step.layer);
-    else layers.push(...(await readConfigFile(findCfgFile(step.file, step.text, opts.cwd, root, loadPaths(layers)), ctx)));
+    else for (const file of findCfgFiles(step.file, step.text, opts.cwd, root, roots, loadPaths)) layers.push(...(await readConfigFile(file, ctx)));
   }
 
-  let tree = merge(layers);
+  let tree = mergeOrThrow(layers);
   if (knowledge.length) {
     const ids = topicIds(tree);
     for (const k of knowledge) layers.push(knowledgeLayer(k, ids));
-    tree = merge(layers);
+    tree = mergeOrThrow(layers);
   }
 
   const { topics, diagnostics } = validate(tree, root);
-  return { root, topics, diagnostics: [...ctx.diagnostics, ...diagnostics], files: ctx.files };
+  return { root, topics, diagnostics: [...ctx.diagnostics, ...diagnostics], files: ctx.files, notes: ctx.notes };
+}
+
+/** The merged tree; an index assignment to a missing item (`--cfg
+ *  KEY.N=VALUE`) is a usage error naming it. */
+function mergeOrThrow(layers: readonly Layer[]) {
+  return merge(layers, (e) => {
+    throw new UsageError(e.message, e.origin.label);
+  });
+}
+
+/** The last layer that sets `inherit`. */
+function lastInherit(layers: readonly Layer[]): Layer | undefined {
+  for (let i = layers.length - 1; i >= 0; i--) if (layers[i].inherit !== undefined) return layers[i];
+  return undefined;
 }
 
 function cfgStep(text: string): CfgStep {
+  const where = `--cfg ${text}`;
   const value = parseCfg(text);
   if (value.kind === 'file') return { file: value.path, text };
-  const where = `--cfg ${text}`;
-  const op = assignmentOp(value.path, value.operator, value.raw, where);
+  const op = value.kind === 'object' ? objectOp(value.value, value.raw, where) : assignmentOp(value.path, value.operator, value.raw, where);
   return { layer: { origin: { source: where, label: where }, ops: op ? [op] : [] } };
 }
 
-/** The `config_load_paths` in effect: the last file that sets it. */
-function loadPaths(layers: readonly Layer[]): string[] {
-  for (let i = layers.length - 1; i >= 0; i--) {
-    const paths = layers[i].loadPaths;
-    if (paths) return paths;
-  }
-  return DEFAULT_CONFIG_LOAD_PATHS;
-}
-
-/** A --cfg file: relative to the working directory if it exists there, else
- *  in each `config_load_paths` directory (relative to the workspace root),
- *  where the `.toml` (or `.json`) extension is optional. */
-function findCfgFile(path: string, text: string, cwd: string, root: string, dirs: readonly string[]): string {
+/**
+ * A --cfg file (jp_cli `resolve_cfg_args`, RFD 035): the path itself,
+ * relative to the working directory, when it exists; else, in each root
+ * (the user-global `config/` directory, the workspace root, the per-user
+ * workspace `config/` directory), the first `config_load_paths` directory
+ * holding `NAME` or `NAME` with a configuration extension (jp_config
+ * `find_file_in_load_path`). The matches of every root are read, in that
+ * order (later ones win).
+ */
+function findCfgFiles(path: string, text: string, cwd: string, root: string, roots: readonly string[], dirs: readonly string[]): string[] {
   const direct = resolve(cwd, path);
-  if (isFile(direct)) return direct;
-  for (const dir of dirs) {
-    const base = resolve(root, dir, path);
-    for (const candidate of [base, `${base}.toml`, `${base}.json`]) {
-      if (isFile(candidate)) return candidate;
+  const stat = tryStat(direct);
+  if (stat !== undefined && !stat.isDirectory()) return [direct];
+  const matches: string[] = [];
+  const searched: string[] = [];
+  if (!isAbsolute(path)) {
+    for (const base of roots) {
+      for (const dir of dirs) {
+        const loadPath = resolve(base, dir);
+        searched.push(displayPath(root, loadPath));
+        const found = findInLoadPath(join(loadPath, path));
+        if (found !== undefined) {
+          matches.push(found);
+          break; // the first match within a root
+        }
+      }
     }
   }
-  const looked = dirs.map((d) => displayPath(root, resolve(root, d))).join(', ');
+  if (matches.length > 0) return matches;
+  const exts = CONFIG_EXTENSIONS.join(', ');
   throw new ConfigError(
-    `configuration file not found: ${path} (looked in the working directory, then for ${path}, ${path}.toml or ${path}.json in ${looked || 'no config_load_paths'})`,
+    `configuration file not found: ${path} (looked in the working directory, then for ${path} with no extension or ${exts} in ${searched.join(', ') || 'no config_load_paths'})`,
     `--cfg ${text}`,
   );
 }
 
-function isFile(path: string): boolean {
+/** `candidate` when it is a file, else the first of its extension
+ *  variants that is. */
+function findInLoadPath(candidate: string): string | undefined {
+  for (const file of [candidate, ...CONFIG_EXTENSIONS.map((ext) => withExtension(candidate, ext))]) {
+    if (tryStat(file)?.isFile()) return file;
+  }
+  return undefined;
+}
+
+/** A path's status; undefined when it cannot be had (missing, no
+ *  permission on a directory on the way). */
+function tryStat(path: string) {
   try {
-    return statSync(path).isFile();
+    return statSync(path, { throwIfNoEntry: false });
   } catch {
-    return false;
+    return undefined;
   }
 }

@@ -2,16 +2,9 @@
 // so messages can say `file:line`. Only used to describe problems; a key that
 // cannot be found is reported without a line.
 
-import type { Origin } from './merge.ts';
+import type { Entry, Index, Origin } from './merge.ts';
 
-interface Entry {
-  line: number;
-  /** The value on this line is an inline table or array: keys below it live
-   *  on the same line (or the next few). */
-  inline?: boolean;
-}
-
-type Index = Map<string, Entry>;
+export type { Entry, Index };
 
 const SEP = '\u0000';
 const cache = new WeakMap<Origin, Index>();
@@ -22,14 +15,27 @@ export function whereOf(origin: Origin, path: readonly string[]): string {
   return line === undefined ? origin.label : `${origin.label}:${line}`;
 }
 
-/** The 1-based line where `path` (a key or a table) is first set. */
-export function locate(origin: Origin, path: readonly string[]): number | undefined {
+/** The key index of an origin's text (built once). */
+export function indexOf(origin: Origin): Index | undefined {
+  if (origin.index) return origin.index;
   if (origin.text === undefined) return undefined;
   let index = cache.get(origin);
   if (!index) {
-    index = origin.format === 'json' ? indexJson(origin.text) : indexToml(origin.text);
+    index = origin.format === 'toml' || origin.format === undefined ? indexToml(origin.text) : indexJson(origin.text);
     cache.set(origin, index);
   }
+  return index;
+}
+
+/** The key of `path` in an index. */
+export function indexKey(path: readonly string[]): string {
+  return path.join(SEP);
+}
+
+/** The 1-based line where `path` (a key or a table) is first set. */
+export function locate(origin: Origin, path: readonly string[]): number | undefined {
+  const index = indexOf(origin);
+  if (index === undefined) return undefined;
   const exact = index.get(path.join(SEP));
   if (exact) return exact.line;
   // A key inside an inline table is reported on the inline table's line.
@@ -40,10 +46,10 @@ export function locate(origin: Origin, path: readonly string[]): number | undefi
   return undefined;
 }
 
-function record(index: Index, path: string[], line: number, inline = false): void {
+export function record(index: Index, path: readonly string[], line: number, pos: number, inline = false): void {
   for (let n = 1; n <= path.length; n++) {
     const key = path.slice(0, n).join(SEP);
-    if (!index.has(key)) index.set(key, n === path.length && inline ? { line, inline } : { line });
+    if (!index.has(key)) index.set(key, n === path.length && inline ? { line, pos, inline } : { line, pos });
   }
 }
 
@@ -54,8 +60,10 @@ export function indexToml(text: string): Index {
   const lines = text.split('\n');
   let table: string[] = [];
   let inString: string | undefined; // the delimiter of an open multi-line string
-  for (let i = 0; i < lines.length; i++) {
+  let offset = 0; // of the current line's start
+  for (let i = 0; i < lines.length; offset += lines[i].length + 1, i++) {
     const line = lines[i];
+    const pos = offset + (line.length - line.trimStart().length);
     if (inString) {
       if (line.includes(inString)) inString = undefined;
       continue;
@@ -66,14 +74,14 @@ export function indexToml(text: string): Index {
       const keys = parseKeys(s, s.startsWith('[[') ? 2 : 1);
       if (keys) {
         table = keys.keys;
-        record(index, table, i + 1);
+        record(index, table, i + 1, pos);
       }
       continue;
     }
     const keys = parseKeys(s, 0);
     if (!keys || s[keys.end] !== '=') continue;
     const value = s.slice(keys.end + 1).trimStart();
-    record(index, [...table, ...keys.keys], i + 1, value.startsWith('{') || value.startsWith('['));
+    record(index, [...table, ...keys.keys], i + 1, pos, value.startsWith('{') || value.startsWith('['));
     for (const delim of ['"""', "'''"]) {
       if (value.startsWith(delim) && !value.slice(3).includes(delim)) inString = delim;
     }
@@ -111,13 +119,15 @@ function parseKeys(s: string, pos: number): { keys: string[]; end: number } | un
   }
 }
 
-/** Character scanner for JSON: records each object key's line. */
+/** Character scanner for JSON (and JSON5, whose keys may be bare words or
+ *  single-quoted): records each object key's line. Comments (line, block
+ *  and `#`, which JP's JSON reader strips) are skipped. */
 export function indexJson(text: string): Index {
   const index: Index = new Map();
   // Each open container: its key path, and (objects) the key awaiting a value.
   const stack: { path: string[]; array: boolean; key?: string; item: number }[] = [];
   let line = 1;
-  let lastString: string | undefined;
+  let lastString: { value: string; pos: number } | undefined;
   const top = () => stack[stack.length - 1];
   const childPath = (): string[] => {
     const t = top();
@@ -127,22 +137,36 @@ export function indexJson(text: string): Index {
   for (let i = 0; i < text.length; i++) {
     const c = text[i];
     if (c === '\n') line++;
-    else if (c === '"') {
+    else if ((c === '/' && text[i + 1] === '/') || c === '#') {
+      while (i + 1 < text.length && text[i + 1] !== '\n') i++;
+    } else if (c === '/' && text[i + 1] === '*') {
+      const end = text.indexOf('*/', i + 2);
+      const stop = end === -1 ? text.length : end + 2;
+      for (let j = i; j < stop; j++) if (text[j] === '\n') line++;
+      i = stop - 1;
+    } else if (c === '"' || c === "'") {
       let j = i + 1;
       let str = '';
-      for (; j < text.length && text[j] !== '"'; j++) {
+      for (; j < text.length && text[j] !== c; j++) {
         if (text[j] === '\\') j++;
+        if (text[j] === '\n') line++;
         str += text[j] ?? '';
       }
+      lastString = { value: str, pos: i };
       i = j;
-      lastString = str;
+    } else if (/[A-Za-z_$]/.test(c) && top() && !top().array) {
+      // A bare JSON5 key (or a literal such as `true`, which no `:` follows).
+      let j = i;
+      while (j < text.length && /[\w$]/.test(text[j])) j++;
+      lastString = { value: text.slice(i, j), pos: i };
+      i = j - 1;
     } else if (c === ':' && top() && !top().array && lastString !== undefined) {
-      top().key = lastString;
-      record(index, [...top().path, lastString], line);
+      top().key = lastString.value;
+      record(index, [...top().path, lastString.value], line, lastString.pos);
       lastString = undefined;
     } else if (c === '{' || c === '[') {
       const path = childPath();
-      if (path.length) record(index, path, line, true);
+      if (path.length) record(index, path, line, i, true);
       stack.push({ path, array: c === '[', item: 0 });
     } else if (c === '}' || c === ']') {
       stack.pop();
@@ -154,4 +178,48 @@ export function indexJson(text: string): Index {
     }
   }
   return index;
+}
+
+/** Whether JavaScript enumerates `key` before the other keys of an object
+ *  (an array index: `0`, `10`), whatever the order it was written in. */
+function isIndexKey(key: string): boolean {
+  return /^(?:0|[1-9]\d{0,9})$/.test(key) && Number(key) < 2 ** 32 - 1;
+}
+
+/** Whether a table anywhere in `value` has a key JavaScript would move to
+ *  the front. */
+function hasIndexKey(value: unknown): boolean {
+  if (typeof value !== 'object' || value === null || value instanceof Date || value instanceof Map) return false;
+  if (Array.isArray(value)) return value.some(hasIndexKey);
+  for (const key of Object.keys(value)) {
+    if (isIndexKey(key) || hasIndexKey((value as Record<string, unknown>)[key])) return true;
+  }
+  return false;
+}
+
+/**
+ * `value` (parsed from a text whose key index `index()` gives; `path` is
+ * where it sits in that text) with every table keeping the order its keys
+ * were written in. A JavaScript object lists array-index keys (`10`) first,
+ * so a table holding one becomes a Map in source order; the merge
+ * (merge.ts) takes both. Keys the index does not know keep their relative
+ * order, last. `value` itself when no table has such a key (nearly always:
+ * the index is then not even built).
+ */
+export function inSourceOrder(value: unknown, index: () => Index | undefined, path: readonly string[] = []): unknown {
+  if (!hasIndexKey(value)) return value;
+  return reorder(value, index(), path);
+}
+
+function reorder(value: unknown, index: Index | undefined, path: readonly string[]): unknown {
+  if (typeof value !== 'object' || value === null || Array.isArray(value) || value instanceof Date || value instanceof Map) return value;
+  const keys = Object.keys(value);
+  const entries: [string, unknown][] = keys.map((k) => [k, reorder((value as Record<string, unknown>)[k], index, [...path, k])]);
+  if (!keys.some(isIndexKey)) {
+    const out: Record<string, unknown> = {};
+    for (const [k, v] of entries) Object.defineProperty(out, k, { value: v, enumerable: true, writable: true, configurable: true });
+    return out;
+  }
+  const pos = (k: string) => index?.get([...path, k].join(SEP))?.pos ?? Number.POSITIVE_INFINITY;
+  return new Map(entries.map((e, i) => [e, pos(e[0]), i] as const).sort((a, b) => a[1] - b[1] || a[2] - b[2]).map(([e]) => e));
 }

@@ -5,6 +5,22 @@
 import type { Source } from './types.ts';
 import { isTable } from './fields.ts';
 
+/** Where a key is set in a file's text (locate.ts). */
+export interface Entry {
+  line: number;
+  /** The offset in the text where the key is first set: the order in which
+   *  keys appear (configuration order, README "Configuration"). */
+  pos: number;
+  /** The value on this line is an inline table or array: keys below it live
+   *  on the same line (or the next few). */
+  inline?: boolean;
+}
+
+/** A file's keys (paths joined by NUL) and where each is first set. */
+export type Index = Map<string, Entry>;
+
+export type Format = 'toml' | 'json' | 'json5' | 'yaml';
+
 /** Where a layer comes from. */
 export interface Origin {
   /** For `Topic.sources`: absolute file path, `--cfg <text>`, `env NAME`, `-k <value>`. */
@@ -14,23 +30,29 @@ export interface Origin {
   label: string;
   /** A file's text and format, to find a key's line for messages. */
   text?: string;
-  format?: 'toml' | 'json';
+  format?: Format;
+  /** The key index, when the parser built it (YAML); else built from
+   *  `text` on demand (locate.ts). */
+  index?: Index;
 }
 
-/** One change: deep-merge `value` at `path`, or append `value`'s items to the
- *  array at `path`. */
+/** One change: deep-merge `value` at `path`, append `value`'s items to the
+ *  array at `path`, or (`index`) replace item `index` of that array, which
+ *  must exist (JP's `KEY.N=VALUE`). A table value may be a Map, which keeps
+ *  its keys in the order written (locate.ts `inSourceOrder`). */
 export interface Op {
   path: string[];
   value: unknown;
   append?: boolean;
+  index?: number;
 }
 
 export interface Layer {
   origin: Origin;
   ops: Op[];
-  /** `inherit = false` (JP): the file is authoritative; the configuration
-   *  files after it in the load order are not read. */
-  authoritative?: boolean;
+  /** The file's `inherit`, when it sets one: the last one set decides
+   *  whether the next configuration source is read (load.ts). */
+  inherit?: boolean;
   /** The file's `config_load_paths`, when it sets a valid one. */
   loadPaths?: string[];
 }
@@ -55,13 +77,46 @@ export type Node = Leaf | Table;
 
 export const DEFAULT_ORIGIN: Origin = { source: 'default', label: 'default' };
 
-/** Merges `layers`, lowest precedence first, into a fresh tree. */
-export function merge(layers: readonly Layer[]): Table {
+/** An index assignment whose item does not exist. */
+export interface MergeError {
+  message: string;
+  origin: Origin;
+}
+
+/** Merges `layers`, lowest precedence first, into a fresh tree. An index
+ *  assignment to a missing item changes nothing and is reported to
+ *  `onError`. */
+export function merge(layers: readonly Layer[], onError?: (e: MergeError) => void): Table {
   const root: Table = { kind: 'table', entries: new Map(), origin: DEFAULT_ORIGIN };
   for (const layer of layers) {
-    for (const op of layer.ops) apply(root, op, layer.origin);
+    for (const op of layer.ops) {
+      if (op.index === undefined) apply(root, op, layer.origin);
+      else {
+        const message = setItem(root, op, layer.origin);
+        if (message !== undefined) onError?.({ message, origin: layer.origin });
+      }
+    }
   }
   return root;
+}
+
+/** Replaces item `op.index` of the array at `op.path`; the reason when it
+ *  does not exist. */
+function setItem(root: Table, op: Op, origin: Origin): string | undefined {
+  const index = op.index as number;
+  const key = op.path.join('.');
+  const node = lookup(root, op.path);
+  const length = node?.kind === 'leaf' && Array.isArray(node.value) ? node.value.length : 0;
+  if (node?.kind !== 'leaf' || index >= length) {
+    return `unknown index ${index}: \`${key}\` has ${length === 1 ? '1 item' : `${length} items`}`;
+  }
+  const value = [...(node.value as unknown[])];
+  value[index] = op.value;
+  const items = [...(node.items ?? value.map(() => node.origin))];
+  items[index] = origin;
+  node.value = value;
+  node.items = items;
+  return undefined;
 }
 
 function apply(root: Table, op: Op, origin: Origin): void {
@@ -86,8 +141,9 @@ function apply(root: Table, op: Op, origin: Origin): void {
 function mergeInto(existing: Node | undefined, value: unknown, origin: Origin): Node {
   if (!isTable(value)) return leaf(value, origin);
   const table: Table = existing?.kind === 'table' ? existing : { kind: 'table', entries: new Map(), origin };
-  for (const key of Object.keys(value)) {
-    table.entries.set(key, mergeInto(table.entries.get(key), value[key], origin));
+  const entries = value instanceof Map ? [...(value as Map<string, unknown>)] : Object.entries(value);
+  for (const [key, v] of entries) {
+    table.entries.set(key, mergeInto(table.entries.get(key), v, origin));
   }
   return table;
 }

@@ -47,4 +47,6 @@ export interface Config {
   diagnostics: Problem[];
   /** The files that were read, lowest precedence first. */
   files: string[];
+  /** What --verbose tells besides: a configuration source skipped, and why. */
+  notes?: string[];
 }

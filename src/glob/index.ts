@@ -44,7 +44,8 @@ export async function compilePatterns(patterns: readonly string[]): Promise<Comp
 
 /** A file-path glob (configuration `extends` entries): the directory part
  *  before the first glob segment, and a matcher for paths relative to it.
- *  Hidden files match only a pattern that names the dot. */
+ *  Hidden files match as any other (`*` matches `.x`), as in JP, whose
+ *  `glob` crate leaves `require_literal_leading_dot` off. */
 export interface PathGlob {
   base: string;
   /** The glob part, relative to `base`. */
@@ -58,6 +59,6 @@ export async function pathGlob(pattern: string): Promise<PathGlob | undefined> {
   const { picomatch } = await loadEngine();
   const scan = picomatch.scan(pattern);
   if (!scan.isGlob) return undefined;
-  const matches = picomatch(scan.glob);
+  const matches = picomatch(scan.glob, { dot: true });
   return { base: scan.base, glob: scan.glob, matches: (p) => matches(p) };
 }

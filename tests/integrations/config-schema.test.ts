@@ -79,7 +79,7 @@ describe('the schema follows src/config/fields.ts', () => {
   test('the load directives', () => {
     const s = schema();
     for (const key of DIRECTIVE_KEYS) expect(s.properties).toHaveProperty(key);
-    expect(s.properties.extends).toMatchObject({ type: 'array', items: { type: 'string' } });
+    expect(s.properties.extends).toMatchObject({ type: 'array', items: { anyOf: [{ type: 'string' }, { type: 'object', required: ['path'] }] } });
     expect(s.properties.inherit).toMatchObject({ type: 'boolean', default: true });
     expect(s.properties.config_load_paths).toMatchObject({ type: 'array', items: { type: 'string' }, default: DEFAULT_CONFIG_LOAD_PATHS });
   });
@@ -113,6 +113,8 @@ describe('ajv (draft-07, strict mode)', () => {
     ['an empty subjects', '[kb.topic.a]\nsubjects = ""\n', false],
     ['a topic that is not a table', '[kb.topic]\na = "s"\n', false],
     ['extends as a string', 'extends = "base.toml"\n[kb.topic.a]\nsubjects = "s"\n', false],
+    ['an extends table', 'extends = [{ path = "base.toml", strategy = "after" }]\n[kb.topic.a]\nsubjects = "s"\n', true],
+    ['an extends table with another strategy', 'extends = [{ path = "base.toml", strategy = "later" }]\n[kb.topic.a]\nsubjects = "s"\n', false],
   ];
   const CONFIG_CODES = new Set(['unknown-key', 'wrong-type', 'missing-subjects']);
 

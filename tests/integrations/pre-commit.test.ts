@@ -38,6 +38,13 @@ describe('the README shows both pre-commit set-ups', () => {
     expect(hooks).toContain('- id: kb-check');
     expect(hooks).toContain('pass_filenames: false');
   });
+
+  test('the hook runs for every configuration file kb reads: .jp/ and .jp.{toml,json,json5,yaml,yml}', () => {
+    const hooks = readFileSync(join(REPO, '.pre-commit-hooks.yaml'), 'utf8');
+    const files = new RegExp(/^ {2}files: (.*)$/m.exec(hooks)![1]);
+    for (const path of ['.jp/config.toml', '.jp.toml', 'a/.jp.json', 'a/b/.jp.json5', '.jp.yaml', 'x/.jp.yml']) expect([path, files.test(path)]).toEqual([path, true]);
+    for (const path of ['src/main.txt', 'a/.jp.txt', 'docs/x.jp.toml']) expect([path, files.test(path)]).toEqual([path, false]);
+  });
 });
 
 /** A git repository holding a kb workspace and `.pre-commit-config.yaml`. */

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'bun:test';
-import { assignmentOp, parseCfg } from '../../../src/config/assign.ts';
+import { assignmentOp, objectOp, parseCfg } from '../../../src/config/assign.ts';
 import { UsageError } from '../../../src/shared/errors.ts';
 
 /** The op a --cfg assignment makes (parse + coerce). */
@@ -21,7 +21,18 @@ describe('NOTES 21: --cfg grammar', () => {
     ['kb.topic.project.enable=true', { path: [...T, 'enable'], value: true }],
     ['kb.topic.project.learned=maintainers/*', { path: [...T, 'learned'], value: ['maintainers/*'] }],
     ['kb.topic.project.learned=a/*, b ,c', { path: [...T, 'learned'], value: ['a/*', 'b', 'c'] }],
-    ['kb.topic.project.learned+={a,b}/*', { path: [...T, 'learned'], value: ['{a,b}/*'], append: true }],
+    // jp_config assignment.rs `try_parse_vec`: a comma always separates items
+    ['kb.topic.project.learned+={a,b}/*', { path: [...T, 'learned'], value: ['{a', 'b}/*'], append: true }],
+    ['kb.topic.project.learned=a,', { path: [...T, 'learned'], value: ['a'] }],
+    ['kb.topic.project.learned=a,,b', { path: [...T, 'learned'], value: ['a', 'b'] }],
+    ['kb.topic.project.learned+=a, b', { path: [...T, 'learned'], value: ['a', 'b'], append: true }],
+    ['kb.topic.project.learned:="a,b"', { path: [...T, 'learned'], value: ['a', 'b'] }],
+    ['kb.topic.project.learned:+="a, b"', { path: [...T, 'learned'], value: ['a', 'b'], append: true }],
+    ['kb.topic.project.learned+:=["c"]', { path: [...T, 'learned'], value: ['c'], append: true }],
+    ['kb:={"topic":{"a":{"learned":"x, y"}}}', { path: ['kb'], value: { topic: { a: { learned: ['x', 'y'] } } } }],
+    // jp_config assignment.rs `try_vec`: KEY.N sets item N (checked when merged)
+    ['kb.topic.project.learned.1=x,y', { path: [...T, 'learned'], index: 1, value: 'x,y' }],
+    ['kb.topic.project.learned.0:="z"', { path: [...T, 'learned'], index: 0, value: 'z' }],
     ['kb.topic.project.learned:=["{a,b}/*"]', { path: [...T, 'learned'], value: ['{a,b}/*'] }],
     ['kb.topic.project.learned=', { path: [...T, 'learned'], value: [] }],
     ['kb.topic.project.learned= ', { path: [...T, 'learned'], value: [] }],
@@ -47,6 +58,15 @@ describe('NOTES 21: --cfg grammar', () => {
     expect(op(text)).toEqual(expected);
   });
 
+  // jp_cli lib.rs `KeyValueOrPath::from_str`: `{...}` is a whole
+  // configuration object, merged.
+  test('a JSON object: its kb section is merged; a non-object is refused', () => {
+    expect(parseCfg('{"kb":{"topic":{"a":{"title":"T"}}},"assistant":{}}')).toMatchObject({ kind: 'object' });
+    const v = parseCfg('{"kb":{"topic":{"a":{"learned":"x,y"}}}}');
+    expect(v.kind === 'object' && objectOp(v.value, v.raw, 'w')).toEqual({ path: ['kb'], value: { topic: { a: { learned: ['x', 'y'] } } } });
+    expect(() => parseCfg('{"kb":')).toThrow('invalid JSON');
+  });
+
   test.each(['assistant.model.id=x', 'conversation.tools:={"a":1}', 'other+=x', 'x.y:+=[1]'])('%s: outside kb, no effect', (text) => {
     expect(op(text)).toBeUndefined();
   });
@@ -56,6 +76,7 @@ describe('NOTES 21: --cfg grammar', () => {
     ['./local.toml', './local.toml'],
     ['@./has=equals.toml', './has=equals.toml'],
     ['@kb/maintainers', 'kb/maintainers'],
+    ['@ spaced.toml ', 'spaced.toml'],
   ])('%s loads file %s', (text, path) => {
     expect(parseCfg(text)).toEqual({ kind: 'file', path });
   });
@@ -74,19 +95,19 @@ describe('NOTES 21: --cfg grammar', () => {
     ['kb.topic.project=x', '`kb.topic.project` is a table'],
     ['kb.topic=x', '`kb.topic` is a table'],
     ['kb=x', '`kb` is a table'],
-    ['kb.topic.project.learned=a,', '`kb.topic.project.learned` has an empty value in "a,"'],
-    ['kb.topic.project.learned=a,,b', '`kb.topic.project.learned` has an empty value in "a,,b"'],
     ['kb.topic.project.learned:=[1', 'invalid JSON'],
     ['kb.topic.project.learned:+=nope', 'invalid JSON'],
-    ['kb.topic.project.learned:="a"', '`kb.topic.project.learned` must be an array of strings, got string'],
+    ['kb.topic.project.learned:=1', '`kb.topic.project.learned` must be an array of strings or a comma-separated string, got integer'],
+    ['kb.topic.project.learned.0:=1', '`kb.topic.project.learned.0` must be a string, got integer'],
+    ['kb.topic.project.learned.0.x=a', '`kb.topic.project.learned` holds strings'],
     ['kb.topic.project.learned:=["a",1]', '`kb.topic.project.learned[1]` must be a string, got integer'],
     ['kb.topic.project.title:=["a"]', '`kb.topic.project.title` must be a string, got array'],
     ['kb.topic.project.enable:="no"', '`kb.topic.project.enable` must be a boolean, got string'],
     ['kb.topic.project.title:=null', '`kb.topic.project.title` must be a string, got null'],
     ['kb.topic.project:={"enable":"no"}', '`kb.topic.project.enable` must be a boolean, got string'],
     ['kb.topic.project:=[]', '`kb.topic.project` must be a table, got array'],
-    ['kb:={"topic":{"a":{"learned":"x"}}}', '`kb.topic.a.learned` must be an array of strings, got string'],
-    ['kb.topic.project.learned:+=[1]', '`kb.topic.project.learned` items must be strings, got integer'],
+    ['kb:={"topic":{"a":{"learned":1}}}', '`kb.topic.a.learned` must be an array of strings or a comma-separated string, got integer'],
+    ['kb.topic.project.learned:+=[1]', '`kb.topic.project.learned[0]` must be a string, got integer'],
   ])('%s -> UsageError', (text, message) => {
     let err: unknown;
     try {

@@ -42,7 +42,7 @@ describe('reading a file', () => {
   test('JSON files by extension', async () => {
     const r = await read(tree({ 'c.json': '{"kb": {"topic": {"a": {"subjects": "a"}}}, "inherit": false}' }), 'c.json');
     expect(r.kb).toEqual({ topic: { a: { subjects: 'a' } } });
-    expect(r.layers[0].authoritative).toBe(true);
+    expect(r.layers[0].inherit).toBe(false);
     expect(r.layers[0].origin.format).toBe('json');
   });
 
@@ -53,8 +53,8 @@ describe('reading a file', () => {
   });
 
   test.each([
-    ['extends = "x.toml"', '`extends` must be an array of strings, got string'],
-    ['extends = [1]', '`extends` must be an array of strings, got array'],
+    ['extends = "x.toml"', '`extends` must be an array of paths, got string'],
+    ['extends = [1]', '`extends.0` must be a path or a table { path, strategy }, got integer'],
     ['inherit = "no"', '`inherit` must be a boolean, got string'],
     ['config_load_paths = ".jp/x"', '`config_load_paths` must be an array of strings, got string'],
   ])('directive of the wrong type: %s', async (line, message) => {
@@ -62,7 +62,7 @@ describe('reading a file', () => {
     expect(r.diagnostics).toEqual([{ severity: 'error', code: 'wrong-type', message, where: 'c.toml:2' }]);
     expect(r.layers).toHaveLength(1);
     expect(r.layers[0].loadPaths).toBeUndefined();
-    expect(r.layers[0].authoritative).toBeUndefined();
+    expect(r.layers[0].inherit).toBeUndefined();
   });
 });
 
@@ -90,7 +90,9 @@ describe('NOTES 20: extends', () => {
     expect(r.kb).toEqual({ topic: { x: { title: 'b', subjects: 'c', learned: ['a'] } } });
   });
 
-  test('globs expand in code-unit order; hidden files need an explicit dot', async () => {
+  // jp_config util.rs `load_optional_paths`: the `glob` crate's defaults
+  // (`require_literal_leading_dot` off) let `*` match hidden files.
+  test('globs expand in code-unit order; hidden files match too', async () => {
     const root = tree({
       'main.toml': 'extends = ["config.d/**/*.toml"]\n',
       'config.d/b.toml': '[kb.topic.t]\nlearned = ["b"]\n',
@@ -101,15 +103,24 @@ describe('NOTES 20: extends', () => {
       'config.d/notes.md': 'not toml',
     });
     const r = await read(root, 'main.toml');
-    expect(r.layers.map((l) => l.origin.label)).toEqual(['config.d/B.toml', 'config.d/a-b.toml', 'config.d/a/z.toml', 'config.d/b.toml', 'main.toml']);
+    expect(r.layers.map((l) => l.origin.label)).toEqual([
+      'config.d/.hidden.toml',
+      'config.d/B.toml',
+      'config.d/a-b.toml',
+      'config.d/a/z.toml',
+      'config.d/b.toml',
+      'main.toml',
+    ]);
     expect(r.kb).toEqual({ topic: { t: { learned: ['b'] } } });
     expect(r.diagnostics).toEqual([]);
   });
 
-  test('a glob skips the declaring file itself', async () => {
+  // jp_config util.rs `ExtendsStack::try_push`: a glob matching the
+  // declaring file re-enters it, a cycle.
+  test('a glob matching the declaring file is a cycle; the other matches load', async () => {
     const root = tree({ 'main.toml': 'extends = ["*.toml"]\n', 'other.toml': '' });
     const r = await read(root, 'main.toml');
-    expect(r.diagnostics).toEqual([]);
+    expect(r.diagnostics.map((d) => [d.code, d.message])).toEqual([['extends-cycle', 'extends cycle: main.toml -> main.toml']]);
     expect(r.files).toEqual(['main.toml', 'other.toml']);
   });
 
@@ -156,12 +167,37 @@ describe('NOTES 20: extends', () => {
     expect(r.layers.map((l) => l.origin.label)).toEqual(['d.toml', 'b.toml', 'd.toml', 'c.toml', 'a.toml']);
   });
 
-  test('inherit = false marks the declaring file (not what it extends) as authoritative', async () => {
-    const root = tree({ 'a.toml': 'inherit = false\nextends = ["b.toml"]\n', 'b.toml': '' });
-    expect((await read(root, 'a.toml')).layers.map((l) => [l.origin.label, l.authoritative])).toEqual([
-      ['b.toml', undefined],
-      ['a.toml', true],
+  test('inherit is recorded on the layer of the file that sets it', async () => {
+    const root = tree({ 'a.toml': 'inherit = false\nextends = ["b.toml"]\n', 'b.toml': 'inherit = true\n' });
+    expect((await read(root, 'a.toml')).layers.map((l) => [l.origin.label, l.inherit])).toEqual([
+      ['b.toml', true],
+      ['a.toml', false],
     ]);
+  });
+
+  // jp_config types/extending_path.rs `ExtendingRelativePath`, util_tests.rs
+  // "complex extends": `before` entries, the file, then `after` entries.
+  test('extends tables: strategy "before" (the default) and "after"', async () => {
+    const root = tree({
+      'config.toml': 'extends = ["one.toml", { path = "two.toml", strategy = "before" }, { path = "three.toml", strategy = "after" }]\n',
+      'one.toml': 'extends = [{ path = "four.toml", strategy = "before" }]\n',
+      'two.toml': '',
+      'three.toml': '',
+      'four.toml': '',
+    });
+    const r = await read(root, 'config.toml');
+    expect(r.diagnostics).toEqual([]);
+    expect(r.layers.map((l) => l.origin.label)).toEqual(['four.toml', 'one.toml', 'two.toml', 'config.toml', 'three.toml']);
+  });
+
+  test.each([
+    ['extends = [{ strategy = "after" }]', '`extends.0` must be a table with a `path`, got table'],
+    ['extends = [{ path = "x.toml", strategy = "later" }]', '`extends.0.strategy` must be "before" or "after", got string'],
+    ['extends = [{ path = "x.toml", mode = 1 }]', '`extends.0.mode` must be a table with only `path` and `strategy`, got integer'],
+  ])('a bad extends table: %s', async (line, message) => {
+    const r = await read(tree({ 'c.toml': line, 'x.toml': '' }), 'c.toml');
+    expect(r.diagnostics.map((d) => [d.code, d.message])).toEqual([['wrong-type', message]]);
+    expect(r.files).toEqual(['c.toml']);
   });
 
   test('an unreadable extended file is reported', async () => {

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'bun:test';
-import { locate, whereOf } from '../../../src/config/locate.ts';
+import { inSourceOrder, indexToml, locate, whereOf } from '../../../src/config/locate.ts';
 import type { Origin } from '../../../src/config/merge.ts';
 
 const toml = (text: string): Origin => ({ source: '/ws/.jp/config.toml', label: '.jp/config.toml', text, format: 'toml' });
@@ -80,5 +80,22 @@ describe('locate (JSON)', () => {
     [['title'], 11],
   ])('%j -> line %d', (path, line) => {
     expect(locate(json(JSON_TEXT), path)).toBe(line);
+  });
+});
+
+describe('inSourceOrder', () => {
+  test('a table with a key that looks like a number becomes a Map in the order written', () => {
+    const text = '[kb.topic.zeta]\nsubjects = "z"\n[kb.topic.10]\nsubjects = "t"\n[kb.topic.2]\nsubjects = "t"\n';
+    const value = { topic: { zeta: { subjects: 'z' }, 10: { subjects: 't' }, 2: { subjects: 't' } } };
+    expect(Object.keys(value.topic)).toEqual(['2', '10', 'zeta']); // JavaScript's own order
+    const ordered = inSourceOrder(value, () => indexToml(text), ['kb']) as { topic: Map<string, unknown> };
+    expect([...ordered.topic.keys()]).toEqual(['zeta', '10', '2']);
+  });
+
+  test('nothing to reorder: the value itself, and the index is never built', () => {
+    const value = { topic: { a: { subjects: 'a' } } };
+    expect(inSourceOrder(value, () => {
+      throw new Error('built');
+    })).toBe(value);
   });
 });

@@ -83,7 +83,8 @@ describe('an extends glob in .jp/config.toml', () => {
     });
     const c = await load(ws, home);
     expect(c.diagnostics).toEqual([]);
-    expect(c.files).toEqual(['config.toml', 'conf.d/10.toml', 'conf.d/B.toml', 'conf.d/a.toml', 'conf.d/b.toml'].map((f) => join(ws, '.jp', f)));
+    // Hidden files match, as in JP (its `glob` crate's defaults).
+    expect(c.files).toEqual(['config.toml', 'conf.d/.hidden.toml', 'conf.d/10.toml', 'conf.d/B.toml', 'conf.d/a.toml', 'conf.d/b.toml'].map((f) => join(ws, '.jp', f)));
     // The last matched file sets the title; each field comes from the file
     // that set it last.
     expect(summary(c)).toEqual([{ id: 't', title: 'b', subjects: 't', learned: ['from-a'] }]);
@@ -132,6 +133,8 @@ describe('what loading imports (a fresh bun process per case)', () => {
         toml: has('/node_modules/@iarna/toml/'),
         picomatch: has('/node_modules/picomatch/'),
         engine: has('/src/glob/engine.ts'),
+        yaml: has('/node_modules/yaml/'),
+        json5: has('/node_modules/json5/'),
         topics: config.topics.map((t) => [t.id, t.title ?? null]),
         diagnostics: config.diagnostics.map((d) => d.code),
       }));
@@ -139,23 +142,30 @@ describe('what loading imports (a fresh bun process per case)', () => {
     // cwd: the workspace, away from the repository's bunfig.toml.
     const r = spawnSync(process.execPath, ['-e', script], { cwd: ws, encoding: 'utf8', timeout: 20_000 });
     expect({ status: r.status, stderr: r.stderr }).toEqual({ status: 0, stderr: '' });
-    return JSON.parse(r.stdout) as { registry: boolean; toml: boolean; picomatch: boolean; engine: boolean; topics: unknown[]; diagnostics: string[] };
+    return JSON.parse(r.stdout) as Record<string, unknown>;
   }
 
   const SIMPLE = 'extends = ["base.toml"]\n[kb.topic.docs]\nsubjects = "docs"\ntitle = "Docs"\nlearned = ["intro", "guide/*"]\n';
 
   test('a simple configuration imports neither @iarna/toml nor picomatch (nor the glob engine)', () => {
     const r = loadFresh({ '.jp/config.toml': SIMPLE, '.jp/base.toml': '[kb.topic.base]\nsubjects = "b"\n', '.jp.toml': '[kb.topic.docs]\ndisabled = ["old"]\n' });
-    expect(r).toEqual({ registry: true, toml: false, picomatch: false, engine: false, topics: [['base', null], ['docs', 'Docs']], diagnostics: [] });
+    expect(r).toEqual({ registry: true, toml: false, picomatch: false, engine: false, yaml: false, json5: false, topics: [['base', null], ['docs', 'Docs']], diagnostics: [] });
   }, 30_000);
 
   test('control: a file the fast path gives up on imports @iarna/toml, and only it', () => {
     const r = loadFresh({ '.jp/config.toml': `[assistant]\nmax_tokens = 1024\n${KB_TAIL}` });
-    expect(r).toEqual({ registry: true, toml: true, picomatch: false, engine: false, topics: [['docs', 'Docs']], diagnostics: [] });
+    expect(r).toEqual({ registry: true, toml: true, picomatch: false, engine: false, yaml: false, json5: false, topics: [['docs', 'Docs']], diagnostics: [] });
   }, 30_000);
 
   test('control: an extends glob imports picomatch, and not @iarna/toml', () => {
     const r = loadFresh({ '.jp/config.toml': 'extends = ["conf.d/*.toml"]\n', '.jp/conf.d/a.toml': KB_TAIL });
-    expect(r).toEqual({ registry: true, toml: false, picomatch: true, engine: true, topics: [['docs', 'Docs']], diagnostics: [] });
+    expect(r).toEqual({ registry: true, toml: false, picomatch: true, engine: true, yaml: false, json5: false, topics: [['docs', 'Docs']], diagnostics: [] });
+  }, 30_000);
+
+  test('control: a YAML file imports yaml, a JSON5 file json5, and only it', () => {
+    const y = loadFresh({ '.jp/config.yaml': 'kb:\n  topic:\n    docs:\n      subjects: docs\n      title: Docs\n' });
+    expect(y).toEqual({ registry: true, toml: false, picomatch: false, engine: false, yaml: true, json5: false, topics: [['docs', 'Docs']], diagnostics: [] });
+    const j = loadFresh({ '.jp/config.json5': "{kb: {topic: {docs: {subjects: 'docs', title: 'Docs',},},},}" });
+    expect(j).toEqual({ registry: true, toml: false, picomatch: false, engine: false, yaml: false, json5: true, topics: [['docs', 'Docs']], diagnostics: [] });
   }, 30_000);
 });

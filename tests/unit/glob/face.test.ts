@@ -178,7 +178,8 @@ describe('pathGlob', () => {
     expect(g!.base).toBe('conf.d');
     expect(g!.glob).toBe('*.toml');
     expect(g!.matches('x.toml')).toBe(true);
-    expect(g!.matches('.hidden.toml')).toBe(false);
+    // Hidden files match, as in JP (its `glob` crate's defaults).
+    expect(g!.matches('.hidden.toml')).toBe(true);
     expect(g!.matches('x.json')).toBe(false);
     expect(g!.matches('sub/x.toml')).toBe(false);
   });
