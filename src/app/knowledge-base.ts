@@ -14,12 +14,16 @@ import { loadConfig, type LoadOptions } from '../config/load.ts';
 import type { Config, Topic } from '../config/types.ts';
 import { compilePatterns, type CompiledPattern } from '../glob/index.ts';
 import type { Probe } from '../kb/fs/probe.ts';
+
+import type { IndexCache } from '../kb/index/cache.ts';
 import { hasLearnable, listable, loadLearned, openTopic, type TopicView } from '../kb/index/view.ts';
 import type { Problem } from '../shared/problem.ts';
 import { estimateTokensOfBody } from '../kb/content/tokens.ts';
 import { BLOCK_TOKENS, DEFAULT_MAX_TOKENS, promptReserve } from './budget.ts';
 import { learnTool, type ToolDefinition } from './tools.ts';
 import { noticeProblems, resolveTopic } from './topics.ts';
+
+export { IndexCache } from '../kb/index/cache.ts';
 
 export interface WorkspaceOptions extends LoadOptions {
   /** The token budget (app/budget.ts): Infinity for none; default
@@ -48,6 +52,9 @@ export interface OpenOptions {
   /** Probes files for the topic views (default: on the main thread). A
    *  front end plugs in the reader thread's probe here. */
   probe?: Probe;
+  /** Subject indexes kept between opens (a long-lived front end's:
+   *  `kb mcp`), revalidated by directory times (kb/index/cache.ts). */
+  cache?: IndexCache;
 }
 
 /** A pre-loaded subject the prompt's budget leaves out. */
@@ -69,6 +76,7 @@ export class KnowledgeBase {
     private readonly probe: Probe | undefined,
     /** The token budget: Infinity for none. */
     readonly maxTokens: number,
+    private readonly cache?: IndexCache,
   ) {}
 
   /** Loads the workspace's configuration and compiles every topic's
@@ -79,7 +87,7 @@ export class KnowledgeBase {
     const config = await loadConfig(options);
     const learned = new Map<Topic, CompiledPattern[]>();
     for (const topic of config.topics) learned.set(topic, await compilePatterns(topic.learned));
-    return new KnowledgeBase(config, learned, opts.probe, options.maxTokens ?? DEFAULT_MAX_TOKENS);
+    return new KnowledgeBase(config, learned, opts.probe, options.maxTokens ?? DEFAULT_MAX_TOKENS, opts.cache);
   }
 
   get topics(): readonly Topic[] {
@@ -102,7 +110,7 @@ export class KnowledgeBase {
   view(topic: Topic, probeAll = false): TopicView {
     let view = this.views.get(topic);
     if (view === undefined) {
-      view = openTopic(topic, { learned: this.learned.get(topic) ?? [], probe: this.probe, probeAll });
+      view = openTopic(topic, { learned: this.learned.get(topic) ?? [], probe: this.probe, probeAll, cache: this.cache });
       this.views.set(topic, view);
       if (this.cut === undefined && !this.cutting && view.learned.length > 0) this.cutPreloaded();
     }

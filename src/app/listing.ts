@@ -7,7 +7,7 @@
 // the same rules.
 import { estimateTokens } from '../kb/content/tokens.ts';
 import type { Subject } from '../kb/index/types.ts';
-import { renderListing, type Listed, type ListingFit, type ListingTopic } from '../render/learn.ts';
+import { listedLine, renderListing, type Listed, type ListingFit, type ListingTopic } from '../render/learn.ts';
 import { BYTES_PER_TOKEN_ESTIMATE, tokensText } from './budget.ts';
 
 /** The listing, and how it was fitted (undefined: it fits as it is). */
@@ -18,7 +18,10 @@ export interface FittedListing {
 
 const SHORTER = [160, 80, 0];
 
-/** Lists `subjects` (with their descriptions) within `budget` tokens. */
+/** Lists `subjects` (with their descriptions) within `budget` tokens.
+ *  The listing's cost is the frame's plus each line's (one estimate per
+ *  line, summed), so each way of fitting is weighed without rendering the
+ *  whole listing again; the one chosen is rendered once and checked. */
 export function fitListing(
   topic: ListingTopic,
   subjects: readonly Subject[],
@@ -29,16 +32,32 @@ export function fitListing(
 ): FittedListing {
   const listed: Listed[] = subjects.map((s, i) => (about[i] === undefined ? { slug: s.slug } : { slug: s.slug, description: about[i] }));
   const render = (items: readonly Listed[], fit?: ListingFit) => renderListing(topic, items, learned, fit, folder);
-  const whole = render(listed);
-  if (!Number.isFinite(budget) || estimateTokens(whole) <= budget) return { text: whole };
+  if (!Number.isFinite(budget)) return { text: render(listed) };
   const b = tokensText(budget);
+  const frame = (fit: ListingFit) => estimateTokens(render([], fit));
+  const lines = (items: readonly Listed[], chars?: number) => items.map((s) => estimateTokens(`- ${listedLine(s, chars)}\n`));
+  const sum = (costs: readonly number[]) => costs.reduce((n, c) => n + c, 0);
+  const fits = (items: readonly Listed[], fit: ListingFit, costs = lines(items, fit.descriptionChars)) => frame(fit) + sum(costs) <= budget;
+  const done = (items: readonly Listed[], fit?: ListingFit): FittedListing => checked(items, fit);
+  /** Rendered once; should the estimate of the whole exceed the sum of
+   *  its parts, fewer lines until it fits. */
+  const checked = (items: readonly Listed[], fit?: ListingFit): FittedListing => {
+    let text = render(items, fit);
+    let n = items.length;
+    while (estimateTokens(text) > budget && n > 0) {
+      n = Math.floor(n * 0.95);
+      fit = { ...(fit ?? { budget: b }), omitted: (fit?.omitted ?? 0) + (items.length - n) };
+      text = render(items.slice(0, n), fit);
+    }
+    return fit === undefined ? { text } : { text, fit };
+  };
+  if (fits(listed, {})) return done(listed);
   // 1. Shorter descriptions.
   let fit: ListingFit = { budget: b };
   if (about.some((d) => d !== undefined)) {
     for (const chars of SHORTER) {
       fit = { budget: b, descriptionChars: chars };
-      const text = render(listed, fit);
-      if (estimateTokens(text) <= budget) return { text, fit };
+      if (fits(listed, fit)) return done(listed, fit);
     }
   }
   // 2. The deepest folders, level by level.
@@ -47,19 +66,14 @@ export function fitListing(
   for (let depth = maxDepth(subjects); depth >= base + 1; depth--) {
     items = collapse(subjects, listed, depth);
     fit = { ...fit, collapsed: true };
-    const text = render(items, fit);
-    if (estimateTokens(text) <= budget) return { text, fit };
+    if (fits(items, fit)) return done(items, fit);
   }
   // 3. As many lines as fit.
-  let lo = 0;
-  let hi = items.length;
-  while (lo < hi) {
-    const mid = (lo + hi + 1) >>> 1;
-    if (estimateTokens(render(items.slice(0, mid), { ...fit, omitted: items.length - mid })) <= budget) lo = mid;
-    else hi = mid - 1;
-  }
-  const omittedFit = { ...fit, omitted: items.length - lo };
-  return { text: render(items.slice(0, lo), omittedFit), fit: omittedFit };
+  const costs = lines(items, fit.descriptionChars);
+  const room = budget - frame({ ...fit, omitted: items.length });
+  let n = 0;
+  for (let used = 0; n < costs.length && used + costs[n] <= room; n++) used += costs[n];
+  return done(items.slice(0, n), { ...fit, omitted: items.length - n });
 }
 
 /** Folder levels of the deepest subject (`a/b/c` has 2). */

@@ -299,7 +299,7 @@ async function dispatch(session: KbSession, req: Request): Promise<unknown> {
     case 'prompts/get':
       return session.getPrompt(p.name as string, p.arguments as Record<string, string> | undefined);
     case 'resources/list':
-      return { resources: await session.resources() };
+      return session.resources(typeof p.cursor === 'string' ? p.cursor : undefined);
     case 'resources/templates/list':
       return { resourceTemplates: session.resourceTemplates() };
     case 'resources/read':

@@ -3,8 +3,9 @@
 // request opens the knowledge base again, so edits apply without a restart.
 // Nothing here writes to stdout: warnings go to stderr, once per server for
 // each distinct message.
+import { Buffer } from 'node:buffer';
 import { LIMITS, patternsProblem, validateLearnArgs } from '../app/args.ts';
-import { KnowledgeBase, type WorkspaceOptions } from '../app/knowledge-base.ts';
+import { IndexCache, KnowledgeBase, type WorkspaceOptions } from '../app/knowledge-base.ts';
 import { learn, type LearnSink } from '../app/learn.ts';
 import { prompt } from '../app/prompt.ts';
 import { read, subjects } from '../app/resources.ts';
@@ -14,7 +15,7 @@ import { toolInFormat } from '../render/providers.ts';
 import { describe, KbError } from '../shared/errors.ts';
 import { warn } from '../shared/log.ts';
 import { formatProblem, type Problem } from '../shared/problem.ts';
-import { humanSize } from '../shared/text.ts';
+import { compareCodeUnits, humanSize } from '../shared/text.ts';
 import { INTERNAL_ERROR, INVALID_PARAMS } from './jsonrpc.ts';
 
 export { INTERNAL_ERROR, INVALID_PARAMS };
@@ -89,6 +90,9 @@ export const URI_SCHEME = 'kb://';
 
 export class KbSession {
   private readonly warned = new Set<string>();
+  /** Topic indexes between requests, revalidated on each (an added,
+   *  removed or renamed file shows in the next request). */
+  readonly cache = new IndexCache();
 
   constructor(private readonly options: WorkspaceOptions) {}
 
@@ -104,7 +108,7 @@ export class KbSession {
   async open(knowledge: readonly string[] = []): Promise<KnowledgeBase> {
     let kb: KnowledgeBase;
     try {
-      kb = await KnowledgeBase.open({ ...this.options, knowledge: [...this.options.knowledge, ...knowledge] });
+      kb = await KnowledgeBase.open({ ...this.options, knowledge: [...this.options.knowledge, ...knowledge] }, { cache: this.cache });
     } catch (err) {
       if (err instanceof KbError) throw new RequestError(knowledge.length > 0 ? INVALID_PARAMS : INTERNAL_ERROR, describe(err));
       throw err;
@@ -211,16 +215,34 @@ export class KbSession {
    *  and unreadable ones are never listed. Pre-loaded subjects are listed:
    *  resources are for people and clients to pick from, not the model's
    *  learn listing. */
-  async resources() {
+  async resources(cursor?: string) {
     const kb = await this.open();
     this.noteTopics(kb);
-    return subjects(kb).map(({ topic, slug, mimeType }) => ({
+    const all = subjects(kb);
+    let from = 0;
+    if (cursor !== undefined) {
+      const after = parseCursor(cursor);
+      if (after === undefined) throw new RequestError(INVALID_PARAMS, `invalid cursor: ${JSON.stringify(cursor.slice(0, 40))}`);
+      // The first subject after the cursor's, so that a page is neither
+      // repeated nor skipped when files come and go between requests.
+      const order = (topic: string) => kb.topics.findIndex((t) => t.id === topic);
+      const at = order(after.topic);
+      from = all.findIndex((e) => {
+        const t = order(e.topic.id);
+        return t > at || (t === at && compareCodeUnits(e.slug, after.slug) > 0);
+      });
+      if (from < 0) from = all.length;
+    }
+    const page = all.slice(from, from + RESOURCES_PAGE);
+    const resources = page.map(({ topic, slug, mimeType }) => ({
       uri: subjectUri(topic.id, slug),
       name: `${topic.id}/${slug}`,
       title: slug,
       description: `Subject "${slug}" of topic ${topic.title ? `${topic.id} (${topic.title})` : topic.id}`,
       mimeType,
     }));
+    const last = page.at(-1);
+    return from + RESOURCES_PAGE < all.length && last !== undefined ? { resources, nextCursor: cursorOf(last.topic.id, last.slug) } : { resources };
   }
 
   resourceTemplates() {
@@ -253,6 +275,27 @@ export class KbSession {
     if (out.cut) this.noteCut('resources/read');
     return { contents: [{ uri, mimeType: result.mimeType, text: out.text('The rest of the subject is not shown.') }] };
   }
+}
+
+/** Resources per `resources/list` page: about 120 KB of JSON. A topic of
+ *  9,000 subjects (2.5 MB in one reply before) comes in 18 pages, and one
+ *  reply never holds a large topic whole. */
+export const RESOURCES_PAGE = 500;
+
+/** An opaque cursor: the last subject of a page. */
+function cursorOf(topic: string, slug: string): string {
+  return Buffer.from(JSON.stringify([topic, slug])).toString('base64url');
+}
+
+function parseCursor(cursor: string): { topic: string; slug: string } | undefined {
+  if (cursor.length > 8192) return undefined;
+  try {
+    const v: unknown = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
+    if (Array.isArray(v) && v.length === 2 && typeof v[0] === 'string' && typeof v[1] === 'string') return { topic: v[0], slug: v[1] };
+  } catch {
+    // Not one of ours.
+  }
+  return undefined;
 }
 
 /** `kb://<topic>/<slug>`, each path component percent-encoded. */

@@ -61,7 +61,7 @@ const NOT_ONE_LINE = new RegExp(`\\s\\s|[^\\S ]|^\\s|\\s$|\\u0085|${CONTROL.sour
 
 /** One listing line's text: `slug`, `slug: description`, or
  *  `folder/ (N subjects, ~T tokens)`. */
-function listedLine(s: Listed, chars = DESCRIPTION_CHARS): string {
+export function listedLine(s: Listed, chars = DESCRIPTION_CHARS): string {
   if (s.folder !== undefined) return `${s.folder}/ (${s.subjects} subject${s.subjects === 1 ? '' : 's'}, ~${s.tokens} tokens)`;
   return s.description === undefined || chars === 0 ? s.slug : `${s.slug}: ${oneLine(s.description, chars)}`;
 }

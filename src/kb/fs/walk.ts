@@ -118,7 +118,7 @@ export function walk(dir: string): WalkResult {
 /** Walks `dir` recursively, calling `visit` for each regular file (the index
  *  builds its subjects this way, without an intermediate object per file).
  *  Returns the notices. Never throws. */
-export function walkFiles(dir: string, visit: FileVisitor, rules?: IgnoreRules): Notice[] {
+export function walkFiles(dir: string, visit: FileVisitor, rules?: IgnoreRules, onDir?: (abs: string) => void): Notice[] {
   const notices: Notice[] = [];
   const root = resolve(dir);
 
@@ -151,6 +151,7 @@ export function walkFiles(dir: string, visit: FileVisitor, rules?: IgnoreRules):
   while (stack.length > 0) {
     const frame = stack.pop()!;
     let entries: Dirent[];
+    if (onDir !== undefined) onDir(frame.abs);
     try {
       entries = readdirSync(frame.abs, { withFileTypes: true });
     } catch (err) {

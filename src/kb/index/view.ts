@@ -15,6 +15,7 @@ import { formatContent } from '../content/format.ts';
 import { PROBED, probeHere, type Probe, type ProbeKind, type ProbeResult } from '../fs/probe.ts';
 import { readBody } from '../fs/read.ts';
 import { findExact, resolvePatterns } from './resolve.ts';
+import { IndexCache, StampRecorder } from './cache.ts';
 import { indexSubjects, type FileFound } from './subjects.ts';
 import { notice, type Notice } from '../fs/walk.ts';
 import type { LoadItem, Match, MissHint, PatternResult, Subject, SubjectIndex } from './types.ts';
@@ -42,6 +43,8 @@ export interface OpenOptions {
    *  nearly every verdict): with a probe that has a feed, the probing
    *  starts while the walk goes on. */
   probeAll?: boolean;
+  /** Indexes kept between calls (a long-lived front end's). */
+  cache?: IndexCache;
 }
 
 export interface TopicView {
@@ -109,7 +112,14 @@ export function openTopic(topic: TopicSpec, opts: OpenOptions = {}): TopicView {
           feed.add(abs);
           slugs.push(slug);
         };
-  const index = sanitize(indexSubjects(topic.subjectsDir, found));
+  const cached = opts.cache?.get(topic.subjectsDir);
+  let index: SubjectIndex;
+  if (cached !== undefined) index = cached;
+  else {
+    const recorder = opts.cache === undefined ? undefined : new StampRecorder();
+    index = sanitize(indexSubjects(topic.subjectsDir, found, recorder));
+    if (recorder !== undefined) opts.cache!.set(topic.subjectsDir, index, recorder);
+  }
   const disabled = new Set(topic.disabled);
   const { matches, perPattern } = resolvePatterns(index.subjects, opts.learned ?? [], disabled, index.aliases);
   const view: TopicView = {
