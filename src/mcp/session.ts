@@ -13,7 +13,7 @@ import { LEARN_TOOL_NAME } from '../app/tools.ts';
 import { renderBadArguments } from '../render/learn.ts';
 import { toolInFormat } from '../render/providers.ts';
 import { describe, KbError } from '../shared/errors.ts';
-import { warn } from '../shared/log.ts';
+import { debug, warn } from '../shared/log.ts';
 import { formatProblem, type Problem } from '../shared/problem.ts';
 import { compareCodeUnits, humanSize } from '../shared/text.ts';
 import { INTERNAL_ERROR, INVALID_PARAMS } from './jsonrpc.ts';
@@ -161,6 +161,7 @@ export class KbSession {
       full: () => out.cut,
     };
     const isError = await learn(kb, parsed.args, sink);
+    void debug(`kb mcp: topic indexes kept between requests: ${this.cache.hits} reused, ${this.cache.misses} walked`);
     if (out.cut) this.noteCut('tools/call');
     return result(out.text('What followed was not loaded; ask for fewer subjects at a time.'), isError);
   }

@@ -3,7 +3,7 @@
 import { describe, expect, test } from 'bun:test';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, renameSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { BINARY, fixture, isolatedEnv } from './harness.ts';
 
@@ -62,11 +62,18 @@ describe('kb mcp within the budget', () => {
 
   test('the index is kept between requests, and an added, removed, renamed or edited file shows in the next one', async () => {
     const root = fixture({ 't/a.md': '---\ndescription: first\n---\nA\n', 't/sub/b.md': 'B\n' }, '[kb.topic.t]\nsubjects = "t"\n');
-    const c = await connect(root);
+    // Folders last changed a minute ago: an index of them is kept (one
+    // changed in the last two seconds is walked again, see README).
+    const past = new Date(Date.now() - 60_000);
+    for (const d of ['t', 't/sub']) utimesSync(join(root, d), past, past);
+    const c = await connect(root, ['--verbose']);
     const list = async () => textOf(await c.client.callTool({ name: 'learn', arguments: { topic: 't' } }));
     const load = async (slug: string) => textOf(await c.client.callTool({ name: 'learn', arguments: { topic: 't', subjects: [slug] } }));
     try {
       expect(await list()).toContain('- a: first\n- sub/b\n');
+      expect(await load('a')).toContain('A\n');
+      for (let i = 0; i < 100 && !c.stderr().includes('1 reused'); i++) await new Promise((r) => setTimeout(r, 20));
+      expect(c.stderr()).toContain('1 reused, 1 walked');
       writeFileSync(join(root, 't/sub/c.md'), 'C\n');
       expect(await list()).toContain('- sub/b\n- sub/c\n');
       expect(await load('sub/c')).toBe('C\n');

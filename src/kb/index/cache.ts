@@ -44,6 +44,9 @@ export class StampRecorder {
   }
 }
 
+/** Times closer than this to the build may not tell a later change. */
+const RACY_MS = 2000;
+
 interface Entry {
   index: SubjectIndex;
   stamps: Stamp[];
@@ -68,7 +71,14 @@ export class IndexCache {
     return undefined;
   }
 
-  set(dir: string, index: SubjectIndex, recorder: StampRecorder): void {
+  set(dir: string, index: SubjectIndex, recorder: StampRecorder, builtAt = Date.now()): void {
+    // Racily clean (as git calls it): a directory changed within the last
+    // two seconds could change again within the same tick of a coarse
+    // clock and keep its time. Such an index is not kept.
+    if (recorder.stamps.some((s) => builtAt - s.mtimeMs < RACY_MS)) {
+      this.entries.delete(dir);
+      return;
+    }
     // A bound on memory: a workspace has a handful of topics.
     if (this.entries.size >= 64) this.entries.clear();
     this.entries.set(dir, { index, stamps: recorder.stamps, missing: recorder.missing });
