@@ -12,6 +12,7 @@ import { existsSync, mkdirSync, openSync, readFileSync, rmSync, writeFileSync } 
 import { cpus, loadavg, tmpdir, totalmem, release } from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { mcpLatency } from './mcp-latency.mjs';
 import { BIG_BINARY_BYTES, ensureDescribedWorkspace, ensureTinyWorkspace, ensureWorkspace, TEXT_EXTS } from './lib/bench-workspace.mjs';
 import { FLAGS as KB_BUILD_FLAGS } from './build.mjs';
 
@@ -421,6 +422,17 @@ async function main() {
     log('strace not installed: the binary-read check is left to the test suite');
   }
 
+  // 5b. Context: a long MCP session on the same topic (issue targets:
+  // exact loads p50 <= 2 ms and p99 <= 10 ms, listings p50 <= 20 ms, and the
+  // server's peak RSS under 150 MiB), 2,000 sequential calls.
+  log('measuring: a long MCP session (2,000 exact loads, 200 listings) ...');
+  const session = await mcpLatency({ bin: o.kb, workspace: ws.root, topic: 'docs', calls: o.quick ? 300 : 2000 });
+  results.mcp = session;
+  add({ id: 'mcpExactP50', what: 'MCP session: exact load, p50', kbValue: session.exact.p50, unit: 'ms', target: 2, cmp: '<=' });
+  add({ id: 'mcpExactP99', what: 'MCP session: exact load, p99', kbValue: session.exact.p99, unit: 'ms', target: 10, cmp: '<=' });
+  add({ id: 'mcpListP50', what: 'MCP session: listing, p50', kbValue: session.listing.p50, unit: 'ms', target: 20, cmp: '<=' });
+  if (session.peakKiB !== null) add({ id: 'mcpRss', what: 'MCP session: peak RSS', kbValue: session.peakKiB, unit: 'KiB', target: 150 * 1024, cmp: '<=' });
+
   // 6. Peers.
   if (o.peers) {
     const rm = repomix(o.dir);
@@ -472,7 +484,8 @@ async function main() {
   };
   const targetText = (r) => {
     if (r.target === undefined) return '-';
-    if (r.id === 'rss') return `<= ${mib(r.target)}`;
+    if (r.id === 'rss' || r.unit === 'KiB') return `<= ${mib(r.target)}`;
+    if (r.unit === 'ms') return `<= ${r.target} ms`;
     if (r.id === 'binary') return `<= ${r.target} B`;
     return `${r.cmp === '<=' ? '<=' : '>='} ${r.target}x${r.speedup ? ' faster' : ''}`;
   };
@@ -486,7 +499,8 @@ async function main() {
     table(
       ['Measurement', 'kb', 'Reference', 'Ratio', 'Target', 'Result'],
       rows.map((r) => {
-        if (r.id === 'rss') return [r.what, mib(r.kbValue), '-', '-', targetText(r), verdict(r)];
+        if (r.id === 'rss' || r.unit === 'KiB') return [r.what, mib(r.kbValue), '-', '-', targetText(r), verdict(r)];
+        if (r.unit === 'ms') return [r.what, `${ms(r.kbValue)} ms`, '-', '-', targetText(r), verdict(r)];
         if (r.id === 'binary') return [r.what, `${r.kbValue} B`, '-', r.detail, targetText(r), verdict(r)];
         const ratio = r.speedup ? `${r.ratio.toFixed(1)}x faster` : `${x(r.ratio)}${r.best ? ` (fastest runs: ${x(r.best)})` : ''}`;
         return [r.what, `${ms(r.kb)} ms`, `${ms(r.ref)} ms ${r.refName}`, ratio, targetText(r), verdict(r)];
