@@ -1,8 +1,9 @@
 #!/usr/bin/env node
 // Latency of a long `kb mcp` session on a real-sized topic: N sequential
 // exact loads (random subjects) and N/10 sequential listings, each sent
-// when the previous reply came; p50 and p99 per kind, and the server's
-// peak RSS (Linux: VmHWM from /proc).
+// when the previous reply came, then a burst of N exact loads written at
+// once; p50 and p99 per kind, and the server's peak RSS over all of it
+// (Linux: VmHWM from /proc).
 //
 //   node scripts/mcp-latency.mjs --workspace DIR --topic ID [--bin dist/kb] [--calls 2000]
 //
@@ -61,6 +62,13 @@ export async function mcpLatency({ bin, workspace, topic, calls }) {
   };
   const exact = await time(calls, () => ({ topic, subjects: [pick()] }));
   const listing = await time(Math.max(10, Math.round(calls / 10)), () => ({ topic }));
+  // A burst: `calls` exact loads written at once.
+  const t0 = performance.now();
+  const burstMs = await Promise.all(
+    Array.from({ length: calls }, () => request('tools/call', { name: 'learn', arguments: { topic, subjects: [pick()] } }).then(() => performance.now() - t0)),
+  );
+  burstMs.sort((a, b) => a - b);
+  const burst = { p50: burstMs[Math.floor(burstMs.length * 0.5)], p99: burstMs[Math.min(burstMs.length - 1, Math.floor(burstMs.length * 0.99))] };
   let peakKiB = null;
   try {
     peakKiB = Number(/VmHWM:\s+(\d+)/.exec(readFileSync(`/proc/${child.pid}/status`, 'utf8'))?.[1]);
@@ -69,7 +77,7 @@ export async function mcpLatency({ bin, workspace, topic, calls }) {
   }
   child.stdin.end();
   await new Promise((r) => child.on('exit', r));
-  return { subjects: slugs.length, exact, listing, peakKiB };
+  return { subjects: slugs.length, exact, listing, burst, peakKiB };
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
@@ -80,5 +88,5 @@ if (import.meta.url === `file://${process.argv[1]}`) {
     calls: Number(opt('--calls', '2000')),
   });
   const f = (x) => x.toFixed(2);
-  console.log(`${r.subjects} subjects; exact load p50 ${f(r.exact.p50)} ms, p99 ${f(r.exact.p99)} ms; listing p50 ${f(r.listing.p50)} ms, p99 ${f(r.listing.p99)} ms; peak RSS ${r.peakKiB === null ? '?' : `${(r.peakKiB / 1024).toFixed(1)} MiB`}`);
+  console.log(`${r.subjects} subjects; exact load p50 ${f(r.exact.p50)} ms, p99 ${f(r.exact.p99)} ms; listing p50 ${f(r.listing.p50)} ms, p99 ${f(r.listing.p99)} ms; burst of ${Number(opt('--calls', '2000'))} p50 ${f(r.burst.p50)} ms, p99 ${f(r.burst.p99)} ms; peak RSS ${r.peakKiB === null ? '?' : `${(r.peakKiB / 1024).toFixed(1)} MiB`}`);
 }
