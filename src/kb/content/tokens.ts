@@ -1,12 +1,100 @@
-// PLACEHOLDER (replaced by the measured estimator): about four bytes a token.
-export function estimateTokens(text: string): number {
-  return Math.ceil(new TextEncoder().encode(text).length / 4);
+// Token estimates: how much of a model's context a text takes, without a
+// tokenizer. A BPE tokenizer (o200k and its kin) spends about one token on
+// a short word and more on a long one, one on most punctuation, more on
+// digits (groups of up to three) and on each character outside ASCII, and
+// almost nothing on white space. So the estimate counts those, in one pass
+// over the UTF-8 bytes (or the string's code units), and weighs them:
+//
+//   0.639 words + 0.104 letters + 1.141 digit groups + 0.644 punctuation
+//   + 0.782 non-ASCII characters
+//
+// The weights are a least-squares fit of o200k counts over four real
+// folders (a project's Markdown docs, a TypeScript code base, a book in
+// Markdown, a skills collection with Python); held out, a fifth (command
+// pages) comes within 1%. Bytes / 4, the usual rule, is off by up to 9% on
+// the same folders and 25% on single files (README, "Token estimates";
+// tests/unit/kb/tokens.test.ts holds it to the tokenizer within 10%).
+
+/** Byte classes. */
+const SPACE = 0;
+const LETTER = 1;
+const DIGIT = 2;
+const PUNCT = 3;
+const LEAD = 4; // the first byte of a character outside ASCII
+const CONT = 5; // a byte that continues one
+
+const CLASS = new Uint8Array(256);
+for (let c = 0; c < 256; c++) {
+  if ((c >= 0x41 && c <= 0x5a) || (c >= 0x61 && c <= 0x7a)) CLASS[c] = LETTER;
+  else if (c >= 0x30 && c <= 0x39) CLASS[c] = DIGIT;
+  else if (c === 0x20 || (c >= 0x09 && c <= 0x0d)) CLASS[c] = SPACE;
+  else if (c < 0x80) CLASS[c] = PUNCT;
+  else CLASS[c] = c >= 0xc0 ? LEAD : CONT;
 }
+
+const W_WORD = 0.639;
+const W_LETTER = 0.104;
+const W_DIGITS = 1.141;
+const W_PUNCT = 0.644;
+const W_NON_ASCII = 0.782;
+
+/** The weighted sum, from how many bytes of each class there are and how
+ *  many runs of each start. A run of n digits is ceil(n / 3) groups, about
+ *  1 + (n - 1) / 3: summed over runs, runs + (digits - runs) / 3. */
+function weigh(count: Int32Array, runs: Int32Array): number {
+  const digits = runs[DIGIT] + (count[DIGIT] - runs[DIGIT]) / 3;
+  const t = W_WORD * runs[LETTER] + W_LETTER * count[LETTER] + W_DIGITS * digits + W_PUNCT * count[PUNCT] + W_NON_ASCII * count[LEAD];
+  return t === 0 ? 0 : Math.max(1, Math.round(t));
+}
+
+// Scratch counters (the estimate is synchronous and never re-entered):
+// how often class b follows class a, at [a * 8 + b]: one increment a byte.
+const pairs = new Int32Array(64);
+const count = new Int32Array(8);
+const runs = new Int32Array(8);
+
+function tally(): number {
+  count.fill(0);
+  runs.fill(0);
+  for (let a = 0; a < 8; a++) {
+    for (let b = 0; b < 8; b++) {
+      const n = pairs[a * 8 + b];
+      count[b] += n;
+      if (a !== b) runs[b] += n;
+    }
+  }
+  pairs.fill(0);
+  return weigh(count, runs);
+}
+
+/** The estimated tokens of UTF-8 `bytes` from `start` to `end`: one table
+ *  look-up and one counter a byte. */
 export function estimateTokensOfBytes(bytes: Uint8Array, start = 0, end = bytes.length): number {
-  return Math.ceil((end - start) / 4);
+  let prev = SPACE;
+  for (let i = start; i < end; i++) {
+    const k = CLASS[bytes[i]];
+    pairs[(prev << 3) | k]++;
+    prev = k;
+  }
+  return tally();
+}
+
+/** The estimated tokens of a string: the same as of its UTF-8 bytes (a
+ *  character outside ASCII counts once, whatever its length). */
+export function estimateTokens(text: string): number {
+  let prev = SPACE;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    // A low surrogate continues the character its high one began.
+    const k = c < 0x80 ? CLASS[c] : c >= 0xdc00 && c <= 0xdfff && prev === LEAD ? CONT : LEAD;
+    pairs[(prev << 3) | k]++;
+    prev = k === CONT ? LEAD : k;
+  }
+  return tally();
 }
 
 import type { Body } from './body.ts';
+
 /** A body's estimate: text or UTF-8 bytes. */
 export function estimateTokensOfBody(body: Body): number {
   return typeof body === 'string' ? estimateTokens(body) : estimateTokensOfBytes(body);

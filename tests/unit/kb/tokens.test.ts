@@ -1,0 +1,129 @@
+// The token estimate against a real BPE tokenizer (o200k, the gpt-tokenizer
+// package: in tests and the bench only, never in the binary), on texts
+// shaped like what a knowledge base holds: prose in Markdown, code, command
+// pages. The estimate must be within 10% on each kind, in aggregate.
+import { describe, expect, test } from 'bun:test';
+import fc from 'fast-check';
+import { encode } from 'gpt-tokenizer/encoding/o200k_base';
+import { estimateTokens, estimateTokensOfBody, estimateTokensOfBytes } from '../../../src/kb/content/tokens.ts';
+
+const enc = new TextEncoder();
+
+const PROSE = `# Releasing a new version
+
+A release starts from a green main branch. The maintainer on duty bumps the
+version in \`Cargo.toml\`, writes the change log entry, and opens a pull request
+titled "Release v1.4.0". Once two reviewers approve it, the tag is pushed and the
+CI pipeline builds the binaries for Linux, macOS and Windows.
+
+## When something goes wrong
+
+If a build fails after the tag was pushed, do not move the tag. Fix the problem on
+main, bump the patch version (for example from 1.4.0 to 1.4.1) and release again.
+Users who already downloaded the broken artifacts are told in the discussion forum,
+with a short explanation of what happened and which version to use instead.
+
+- Keep release notes short: what changed, what users must do, and who to thank.
+- Mention breaking changes first, with a migration example.
+- Link the issues that were fixed, so that reporters are notified automatically.
+`;
+
+const CODE = `import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+export interface Options {
+  root: string;
+  maxDepth?: number;
+}
+
+/** Reads every configuration file below \`root\`, at most \`maxDepth\` levels deep. */
+export function readConfigs(opts: Options): Map<string, string> {
+  const out = new Map<string, string>();
+  const walk = (dir: string, depth: number): void => {
+    if (depth > (opts.maxDepth ?? 8)) return;
+    for (const name of ['config.toml', 'config.json']) {
+      try {
+        out.set(join(dir, name), readFileSync(join(dir, name), 'utf8'));
+      } catch (err) {
+        if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+      }
+    }
+  };
+  walk(opts.root, 0);
+  return out;
+}
+`;
+
+const COMMANDS = `# tar
+
+> Archiving utility.
+> Often combined with a compression method, such as gzip or bzip2.
+
+- [c]reate an archive and write it to a [f]ile:
+
+\`tar cf {{path/to/target.tar}} {{path/to/file1 path/to/file2 ...}}\`
+
+- E[x]tract a (compressed) archive [f]ile into the current directory [v]erbosely:
+
+\`tar xvf {{path/to/source.tar[.gz|.bz2|.xz]}}\`
+
+- List the contents of a tar [f]ile [v]erbosely:
+
+\`tar tvf {{path/to/source.tar}}\`
+`;
+
+const ratio = (text: string) => estimateTokens(text) / encode(text).length;
+
+describe('estimateTokens against o200k', () => {
+  for (const [kind, text] of [
+    ['prose (Markdown)', PROSE],
+    ['code (TypeScript)', CODE],
+    ['command pages', COMMANDS],
+  ] as const) {
+    test(`${kind}: within 10%`, () => {
+      const r = ratio(text.repeat(3));
+      expect(r).toBeGreaterThan(0.9);
+      expect(r).toBeLessThan(1.1);
+    });
+  }
+
+  test('bytes / 4, the usual rule, is further off on the same texts (why kb does not use it)', () => {
+    const off = (text: string, est: number) => Math.abs(est / encode(text).length - 1);
+    const all = [PROSE, CODE, COMMANDS];
+    const ours = Math.max(...all.map((t) => off(t, estimateTokens(t))));
+    const quarter = Math.max(...all.map((t) => off(t, enc.encode(t).length / 4)));
+    expect(ours).toBeLessThan(quarter);
+  });
+});
+
+describe('estimateTokens', () => {
+  test('empty is 0; anything else at least 1', () => {
+    expect(estimateTokens('')).toBe(0);
+    expect(estimateTokens(' \n\t')).toBe(0);
+    expect(estimateTokens('a')).toBe(1);
+  });
+
+  test('a string and its UTF-8 bytes give the same estimate', () => {
+    fc.assert(
+      fc.property(fc.string({ unit: 'grapheme', maxLength: 500 }), (s) => {
+        expect(estimateTokensOfBytes(enc.encode(s))).toBe(estimateTokens(s));
+        expect(estimateTokensOfBody(enc.encode(s))).toBe(estimateTokensOfBody(s));
+      }),
+      { numRuns: 500 },
+    );
+  });
+
+  test('a slice of bytes is estimated alone', () => {
+    const b = enc.encode('alpha beta gamma delta');
+    expect(estimateTokensOfBytes(b, 6, 10)).toBe(estimateTokens('beta'));
+  });
+
+  test('characters outside ASCII count once each, whatever their length', () => {
+    const cjk = '知識ベースは文脈を溢れさせない。';
+    expect(estimateTokens(cjk)).toBeGreaterThan(8);
+    expect(estimateTokens('😀😀😀😀')).toBe(estimateTokens('éééé'));
+    const r = ratio(cjk.repeat(20));
+    expect(r).toBeGreaterThan(0.5);
+    expect(r).toBeLessThan(1.5);
+  });
+});
