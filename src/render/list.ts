@@ -50,7 +50,10 @@ export function renderList(topics: ListTopic[]): string {
       const tok = tw === 0 ? '' : `  ${tokens[i].padStart(tw)}`;
       out.push(`  ${r.slug.padEnd(w)}  ${sizes[i].padStart(sw)}${tok}${marks}${about}`.trimEnd());
     });
-    if (tw > 0) out.push(`  (~${tokensText(t.rows.reduce((n, r) => n + (r.tokens ?? 0), 0))} tokens in all)`);
+    if (tw > 0) {
+      const total = t.rows.reduce((n, r) => n + (r.tokens ?? 0), 0);
+      out.push(`  (~${tokensText(total)} token${total === 1 ? '' : 's'} in all)`);
+    }
     if (t.rows.length === 0) out.push('  (no subjects)');
     if (t.ignored !== undefined) {
       out.push(t.ignored.length === 0 ? '  ignored: (nothing)' : '  ignored:');

@@ -349,14 +349,16 @@ Use the \`learn\` tool with the \`subjects\` argument to learn specific subjects
       expect(res.code).toBe(0);
       expect(res.err).toBe('');
       expect(res.out).toBe(`project (General Project Knowledge): .jp/kb/project
-  code-quality      32 B
-  internal-notes    22 B  hidden
-  maintainers/jean  24 B  learned
-  maintainers/ryan  31 B
+  code-quality      32 B  ~7 tok
+  internal-notes    22 B  ~4 tok  hidden
+  maintainers/jean  24 B  ~5 tok  learned
+  maintainers/ryan  31 B  ~6 tok
+  (~22 tokens in all)
 
 skills (Learnable Assistant Skills): .jp/kb/skills
-  ast-grep        65 B
-  ast-grep/rules  11 B  hidden
+  ast-grep        65 B  ~17 tok
+  ast-grep/rules  11 B   ~3 tok  hidden
+  (~20 tokens in all)
 
 2 topics, 6 subjects
 `);
@@ -369,10 +371,12 @@ skills (Learnable Assistant Skills): .jp/kb/skills
       );
       expect(run(r, ws, ['list'])).toEqual({
         out: `t: t
-  a  2 B
+  a  2 B  ~1 tok
+  (~1 token in all)
 
 d: t [topic disabled]
-  a  2 B  learned
+  a  2 B  ~1 tok  learned
+  (~1 token in all)
 
 2 topics, 2 subjects
 `,

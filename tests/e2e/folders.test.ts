@@ -172,7 +172,7 @@ for (const runner of [BINARY, DENO_RUNNER] as Runner[]) {
       expect(r.out).toContain(
         ['  ignored:', '    build/  (build/, .gitignore)', '    drafts/  (drafts/, .kbignore)', '    node_modules/  (node_modules/, built-in default)', ''].join('\n'),
       );
-      expect(r.out).toMatch(/ intro +\d+ B {2}What the project is: start here\.\n/);
+      expect(r.out).toMatch(/ intro +\d+ B +~\d+ tok {2}What the project is: start here\.\n/);
       expect(run(runner, docsTree(), ['list']).out).not.toContain('ignored');
     });
 

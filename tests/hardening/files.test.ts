@@ -83,7 +83,7 @@ describe('symbolic link loops', () => {
   test('list: the subjects, then the problems', () => {
     const r = run(root, ['list']);
     expect(r.code).toBe(0);
-    expect(r.out).toBe(`t: t\n  ok     3 B\n  sub/x  2 B\n${warnings.map((w) => `  ! ${w}\n`).join('')}\n1 topic, 2 subjects\n`);
+    expect(r.out).toBe(`t: t\n  ok     3 B  ~1 tok\n  sub/x  2 B  ~1 tok\n  (~2 tokens in all)\n${warnings.map((w) => `  ! ${w}\n`).join('')}\n1 topic, 2 subjects\n`);
   });
 });
 

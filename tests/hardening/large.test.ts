@@ -116,6 +116,6 @@ describe('a 1 GiB text subject', () => {
     });
     expect(check.maxRss).toBeLessThan(128 * MiB);
     // Too large to load, so no token estimate either.
-    expect(run(root, ['list']).out).toBe('t: t\n  a        2 B  ~1 tok\n  big  1.0 GiB\n  (~1 tokens in all)\n\n1 topic, 2 subjects\n');
+    expect(run(root, ['list']).out).toBe('t: t\n  a        2 B  ~1 tok\n  big  1.0 GiB\n  (~1 token in all)\n\n1 topic, 2 subjects\n');
   }, 120_000);
 });
