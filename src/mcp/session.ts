@@ -9,6 +9,7 @@ import { prompt } from '../app/prompt.ts';
 import { read, subjects } from '../app/resources.ts';
 import { LEARN_TOOL_NAME } from '../app/tools.ts';
 import { toolInFormat } from '../render/providers.ts';
+import { labelOf } from '../render/topic.ts';
 import { describe, KbError } from '../shared/errors.ts';
 import { warn } from '../shared/log.ts';
 import { formatProblem, type Problem } from '../shared/problem.ts';
@@ -139,7 +140,7 @@ export class KbSession {
       uri: subjectUri(topic.id, slug),
       name: `${topic.id}/${slug}`,
       title: slug,
-      description: `Subject "${slug}" of topic ${topic.title ? `${topic.id} (${topic.title})` : topic.id}`,
+      description: `Subject "${slug}" of topic ${labelOf(topic)}`,
       mimeType,
     }));
   }
