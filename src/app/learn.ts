@@ -3,16 +3,14 @@
 // the configured topics writes the model-facing text into a sink, chunk by
 // chunk, one subject at a time, so a large load never has to be held in
 // memory by `kb learn`.
+import type { Topic } from '../config/types.ts';
 import { compilePatterns } from '../glob/index.ts';
-import { isRaw, listable, loadPatterns, kindOf, type ReadAs } from '../kb/index/view.ts';
+import { isRaw, listable, loadPatterns, kindOf, type ReadAs, type TopicView } from '../kb/index/view.ts';
 import { rawContent, renderBadArguments, renderListing, renderNote, renderTopicNote, renderUnknownTopic, subjectBlock, type Chunk, type Note } from '../render/learn.ts';
-import type { Problem } from '../shared/problem.ts';
+import { warning, type Problem } from '../shared/problem.ts';
 import { validateLearnArgs, type LearnArgs } from './args.ts';
 import type { KnowledgeBase } from './knowledge-base.ts';
-import type { TopicView } from '../kb/index/view.ts';
-import type { Topic } from '../config/types.ts';
 import { directoryNotes, directoryNotices, replacedProblem } from './topics.ts';
-import { warning } from '../shared/problem.ts';
 
 /** Where a learn call's result goes. */
 export interface LearnSink {
