@@ -1,12 +1,16 @@
 // kb check's rules: everything a pre-commit hook should catch.
 // Configuration problems (TOML syntax, unknown keys, wrong types, missing
-// `subjects`), then each topic's files: a subjects directory that does not
-// exist, slug collisions, `learned` patterns and `disabled` slugs that match
-// nothing, binary or non-UTF-8 files. Errors fail the check, warnings alone
-// do not.
-import { isAbsolute, relative } from 'node:path';
+// `subjects`), then each topic's own text (control characters in its ID,
+// title, introduction or description) and files: a subjects directory that
+// does not exist or cannot be read, slug collisions, links that lead out of
+// the workspace, `learned` patterns and `disabled` slugs that match nothing,
+// binary or non-UTF-8 files. Errors fail the check, warnings alone do not.
+import { realpathSync } from 'node:fs';
+import { isAbsolute, relative, sep } from 'node:path';
 import type { Config, Topic } from '../config/types.ts';
 import { readSubject } from '../kb/fs/read.ts';
+import { realTarget } from '../kb/fs/walk.ts';
+import { controlsIn, escapeControls } from '../shared/controls.ts';
 import { findBySlug } from '../kb/index/resolve.ts';
 import { kindOf, type TopicView } from '../kb/index/view.ts';
 import type { CheckSummary } from '../render/check.ts';
@@ -25,33 +29,88 @@ const NOTICE_CODES: Record<string, { code: string; severity: Severity }> = {
   'symlink-loop': { code: 'symlink-loop', severity: 'warning' },
   unreadable: { code: 'unreadable', severity: 'warning' },
   vanished: { code: 'unreadable', severity: 'warning' },
+  'walked-elsewhere': { code: 'walked-elsewhere', severity: 'warning' },
+  'walk-limit': { code: 'walk-limit', severity: 'warning' },
+  'long-slug': { code: 'long-slug', severity: 'warning' },
+  'control-character': { code: 'control-character', severity: 'warning' },
 };
+
+/** Notices about the subjects directory as a whole (`where` '') that make
+ *  the topic unusable: errors, with what the directory is in kb check's
+ *  words. (The walk limit is a warning like the other notices.) */
+const DIRECTORY_CODES: Record<string, { code: string; what: (reason: string) => string }> = {
+  'missing-directory': { code: 'subjects-not-found', what: () => 'does not exist' },
+  vanished: { code: 'subjects-not-found', what: () => 'does not exist' },
+  'not-a-directory': { code: 'subjects-not-a-directory', what: () => 'is not a directory' },
+  'symlink-loop': { code: 'subjects-not-a-directory', what: () => 'is a symbolic link loop' },
+  unreadable: { code: 'subjects-unreadable', what: (reason) => `cannot be read: ${reason}` },
+};
+
+/** The one-line fields of a topic, and its description (which may span
+ *  lines): what kb check looks for control characters in. */
+const TEXT_FIELDS = ['title', 'introduction', 'description'] as const;
 
 /** What `kb check` finds in `kb`'s configuration and topics. */
 export function check(kb: KnowledgeBase): CheckSummary {
   const { config } = kb;
-  const problems = [...config.diagnostics];
+  const problems = [...kb.problems];
   const topics: CheckSummary['topics'] = [];
+  const root = realRoot(config.root);
   for (const topic of config.topics) {
-    const found = checkTopic(config, topic, kb.view(topic));
+    const found = checkTopic(config, root, topic, kb.view(topic));
     problems.push(...found.problems);
     topics.push({ id: topic.id, enabled: topic.enable, subjects: found.subjects });
   }
   return { topics, diagnostics: problems };
 }
 
-function checkTopic(config: Config, topic: Topic, view: TopicView): { problems: Problem[]; subjects: number } {
+function checkTopic(config: Config, root: string, topic: Topic, view: TopicView): { problems: Problem[]; subjects: number } {
   const out: Problem[] = [];
   const at = (field: keyof Topic['sources']) => topic.where?.[field] ?? whereOf(config.root, topic.sources[field]);
   const add = (severity: Severity, code: string, message: string, where?: string) => out.push({ severity, code, message, where, topic: topic.id });
+
+  // Control characters in the topic's own text are shown escaped (the
+  // description keeps its line breaks): say so, as the author meant
+  // something else.
+  const id = controlsIn(topic.id);
+  if (id.length > 0) add('warning', 'control-character', `topic "${escapeControls(topic.id)}": the topic ID holds ${list(id)}; it is shown escaped`, at('subjects'));
+  for (const field of TEXT_FIELDS) {
+    const value = topic[field];
+    if (value === undefined) continue;
+    const found = controlsIn(value, field === 'description');
+    if (found.length > 0) {
+      const kind = field === 'description' ? '' : ', and a one-line field stays on one line';
+      add('warning', 'control-character', `topic "${topic.id}": the ${field} holds ${list(found)}; it is shown escaped${kind}`, at(field));
+    }
+  }
+
   for (const n of view.index.notices) {
     const kind = NOTICE_CODES[n.code] ?? { code: n.code, severity: 'warning' };
-    if (n.code === 'missing-directory' || n.code === 'not-a-directory') {
-      const what = n.code === 'missing-directory' ? 'does not exist' : 'is not a directory';
-      add(kind.severity, kind.code, `topic "${topic.id}": subjects directory "${topic.subjects}" ${what}`, at('subjects'));
+    const directory = n.where === '' ? DIRECTORY_CODES[n.code] : undefined;
+    if (directory !== undefined) {
+      add('error', directory.code, `topic "${topic.id}": subjects directory "${topic.subjects}" ${directory.what(n.reason ?? 'unreadable')}`, at('subjects'));
       continue;
     }
     add(kind.severity, kind.code, `topic "${topic.id}": ${n.message}`, rel(config.root, topic.subjectsDir, n.where));
+  }
+
+  // Links are followed by design, wherever they lead: one that leads out of
+  // the workspace (a cloned repository linking to ~/.ssh) shows what it
+  // leads to to the model, so the user is told.
+  const subjectsReal = realTarget({ where: '', from: '', abs: topic.subjectsDir });
+  if (inside(config.root, topic.subjectsDir) && subjectsReal !== '' && !inside(root, subjectsReal)) {
+    add('warning', 'link-outside-workspace', `topic "${topic.id}": subjects directory "${topic.subjects}" leads outside the workspace, to ${subjectsReal}`, at('subjects'));
+  }
+  for (const link of view.index.links) {
+    if (!inside(root, link.from)) continue;
+    const target = realTarget(link);
+    if (target === '' || inside(root, target)) continue;
+    add(
+      'warning',
+      'link-outside-workspace',
+      `topic "${topic.id}": symbolic link leads outside the workspace: ${link.where} -> ${target}; what it leads to is given to the model`,
+      rel(config.root, topic.subjectsDir, link.where),
+    );
   }
   for (const p of view.learnedPatterns) {
     const problem = learnedPatternProblem(topic.id, p);
@@ -73,6 +132,27 @@ function checkTopic(config: Config, topic: Topic, view: TopicView): { problems: 
     else if (r.replaced) add('warning', 'invalid-utf8', `topic "${topic.id}": subject "${s.slug}" is not valid ${r.encoding === 'utf-8' ? 'UTF-8' : 'UTF-16'}; invalid bytes are replaced when loaded`, where);
   }
   return { problems: out, subjects: view.index.subjects.length };
+}
+
+/** `a`, `a and b`, `a, b and c`, each quoted with backquotes. */
+function list(items: string[]): string {
+  const q = items.map((i) => `\`${i}\``);
+  const words = q.length === 1 ? q[0] : `${q.slice(0, -1).join(', ')} and ${q[q.length - 1]}`;
+  return `${q.length === 1 ? 'a control character' : 'control characters'} (${words})`;
+}
+
+/** The workspace root's real path (links resolved), or the root. */
+function realRoot(root: string): string {
+  try {
+    return realpathSync(root);
+  } catch {
+    return root;
+  }
+}
+
+/** Whether `path` is `root` or below it. */
+function inside(root: string, path: string): boolean {
+  return path === root || path.startsWith(root.endsWith(sep) ? root : root + sep);
 }
 
 function isBinary(view: TopicView, slug: string): boolean {

@@ -3,13 +3,14 @@
 // the configured topics writes the model-facing text into a sink, chunk by
 // chunk, one subject at a time, so a large load never has to be held in
 // memory by `kb learn`.
+import type { Topic } from '../config/types.ts';
 import { compilePatterns } from '../glob/index.ts';
-import { isRaw, listable, loadPatterns, kindOf, type ReadAs } from '../kb/index/view.ts';
-import { rawContent, renderBadArguments, renderListing, renderNote, renderUnknownTopic, subjectBlock, type Chunk, type Note } from '../render/learn.ts';
-import type { Problem } from '../shared/problem.ts';
+import { isRaw, listable, loadPatterns, kindOf, type ReadAs, type TopicView } from '../kb/index/view.ts';
+import { rawContent, renderBadArguments, renderListing, renderNote, renderTopicNote, renderUnknownTopic, subjectBlock, type Chunk, type Note } from '../render/learn.ts';
+import { warning, type Problem } from '../shared/problem.ts';
 import { validateLearnArgs, type LearnArgs } from './args.ts';
 import type { KnowledgeBase } from './knowledge-base.ts';
-import { replacedProblem } from './topics.ts';
+import { directoryNotes, directoryNotices, replacedProblem } from './topics.ts';
 
 /** Where a learn call's result goes. */
 export interface LearnSink {
@@ -26,10 +27,21 @@ export interface LearnSink {
   full?(): boolean;
 }
 
+/** Tells the user (stderr) what the model is told about the topic's
+ *  directory as a whole: missing, unreadable, or walked only in part. */
+async function noteDirectory(topic: Topic, view: TopicView, sink: LearnSink): Promise<void> {
+  for (const n of directoryNotices(view)) {
+    const waiting = sink.problem(warning(n.code, `topic "${topic.id}": ${n.message}`));
+    if (waiting) await waiting;
+  }
+}
+
 /**
  * Runs one learn call and returns whether it is an error: an unknown topic,
- * or subjects asked for and none returned (`kb learn` exits 1, MCP sets
- * `isError`).
+ * a listing of a topic whose directory cannot be walked (missing,
+ * unreadable), or subjects asked for and none returned (`kb learn` exits 1,
+ * MCP sets `isError`). What the model is told about the topic's directory
+ * (render/learn.ts `TopicNote`) is also told to the user.
  */
 export async function learn(kb: KnowledgeBase, args: LearnArgs, sink: LearnSink): Promise<boolean> {
   const topic = kb.resolveTopic(args.topic);
@@ -39,13 +51,16 @@ export async function learn(kb: KnowledgeBase, args: LearnArgs, sink: LearnSink)
   }
   if (args.subjects === null) {
     const view = kb.view(topic, true);
+    await noteDirectory(topic, view, sink);
     // Binaries matched by a learned glob were never pre-loaded: not named.
     const learned = view.learned.filter((m) => kindOf(view, m.subject) !== 'binary');
-    sink.write(renderListing(topic, listable(view).map((s) => s.slug), learned.map((m) => m.subject.slug)));
-    return false;
+    const notes = directoryNotes(view, kb.walkLimit);
+    sink.write(renderListing(topic, listable(view).map((s) => s.slug), learned.map((m) => m.subject.slug), notes));
+    return notes.some((n) => n.kind === 'no-directory');
   }
   const patterns = await compilePatterns(args.subjects);
   const view = kb.view(topic);
+  await noteDirectory(topic, view, sink);
   const raw = isRaw(view, patterns);
   const notes: Note[] = [];
   let loaded = 0;
@@ -65,7 +80,11 @@ export async function learn(kb: KnowledgeBase, args: LearnArgs, sink: LearnSink)
     loaded++;
     if (sink.full?.()) break;
   }
-  if (notes.length > 0) sink.write(`${loaded > 0 ? '\n\n' : ''}${notes.map((n) => renderNote(n, topic.id)).join('\n')}`);
+  // The directory notes first; a raw result (one exact subject, found) is
+  // the content alone: the walk limit did not keep it from the model.
+  const lines = raw && loaded > 0 ? [] : directoryNotes(view, kb.walkLimit).map((n) => renderTopicNote(n, topic.id));
+  for (const n of notes) lines.push(renderNote(n, topic.id));
+  if (lines.length > 0) sink.write(`${loaded > 0 ? '\n\n' : ''}${lines.join('\n')}`);
   if (!raw || loaded === 0) sink.write('\n');
   return loaded === 0;
 }

@@ -1,4 +1,5 @@
 // kb check's report, for people (text) and machines (JSON).
+import { escapeControls } from '../shared/controls.ts';
 import { formatProblem, type Problem } from '../shared/problem.ts';
 
 export interface CheckSummary {
@@ -11,7 +12,8 @@ function count(n: number, word: string): string {
 }
 
 export function renderCheckText(s: CheckSummary): string {
-  const lines = s.diagnostics.map((d) => `${d.severity}: ${formatProblem(d)}`);
+  // One line per problem, whatever it quotes (shared/controls.ts).
+  const lines = s.diagnostics.map((d) => `${d.severity}: ${escapeControls(formatProblem(d))}`);
   const errors = s.diagnostics.filter((d) => d.severity === 'error').length;
   const warnings = s.diagnostics.length - errors;
   const subjects = s.topics.reduce((n, t) => n + t.subjects, 0);

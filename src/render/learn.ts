@@ -3,18 +3,30 @@
 // decides whether to stream them (the CLI) or join them (MCP).
 import { trimTrailingNewlines, type Formatted } from '../kb/content/format.ts';
 import { quoted } from './text.ts';
-import { headingOf, type TopicLabel } from './topic.ts';
+import { descriptionOf, headingLine, labelOf, type TopicLabel } from './topic.ts';
 
-export interface ListingTopic extends TopicLabel {
-  description?: string;
+export type ListingTopic = TopicLabel;
+
+/** What the model must know about a topic's directory as a whole: it
+ *  could not be walked (`why`: does not exist, cannot be read...), or the
+ *  walk stopped at its limit. */
+export type TopicNote = { kind: 'no-directory'; why: string } | { kind: 'walk-limit'; limit: number };
+
+/** One line about a topic's directory. */
+export function renderTopicNote(n: TopicNote, topicId: string): string {
+  if (n.kind === 'no-directory') return `Topic ${quoted(topicId)} has no subjects: its subjects directory ${n.why}.`;
+  return `Topic ${quoted(topicId)} is only partly listed: kb reads at most ${n.limit.toLocaleString('en-US')} directory entries per topic, so some subjects may be missing.`;
 }
 
-/** `learn(topic)` without subjects: the RFD's listing. */
-export function renderListing(t: ListingTopic, available: string[], learned: string[]): string {
-  const parts = [`# Topic: ${headingOf(t)}`];
-  if (t.description?.trim()) parts.push(t.description.trim());
+/** `learn(topic)` without subjects: the RFD's listing, and a line per
+ *  note about the topic's directory after the subjects. */
+export function renderListing(t: ListingTopic, available: string[], learned: string[], notes: readonly TopicNote[] = []): string {
+  const parts = [`# Topic: ${headingLine(t)}`];
+  const description = descriptionOf(t);
+  if (description) parts.push(description);
   parts.push('## Available subjects:');
   parts.push(available.length > 0 ? bullets(available) : '(none)');
+  for (const n of notes) parts.push(renderTopicNote(n, t.id));
   parts.push('Use the `learn` tool with the `subjects` argument to learn specific subjects.');
   if (learned.length > 0) {
     parts.push('## Already learned (in system prompt):');
@@ -53,7 +65,7 @@ export function renderNote(n: Note, topicId: string): string {
 
 /** An unknown topic; the error lists the valid ones. */
 export function renderUnknownTopic(topic: string, valid: TopicLabel[]): string {
-  const list = valid.length > 0 ? valid.map((t) => (t.title ? `${t.id} (${t.title})` : t.id)).join(', ') : '(none)';
+  const list = valid.length > 0 ? valid.map(labelOf).join(', ') : '(none)';
   return `Unknown topic ${quoted(topic)}. Valid topics: ${list}.\n`;
 }
 

@@ -1,5 +1,9 @@
-// kb list: a human overview of every topic and its subjects.
+// kb list: a human overview of every topic and its subjects. For a
+// terminal: configuration text, paths and notices are shown escaped
+// (shared/controls.ts); slugs never hold such characters (kb/index/view.ts).
+import { escapeControls } from '../shared/controls.ts';
 import { humanSize } from '../shared/text.ts';
+import { labelOf } from './topic.ts';
 
 export interface ListRow {
   slug: string;
@@ -19,7 +23,7 @@ export interface ListTopic {
 export function renderList(topics: ListTopic[]): string {
   const out: string[] = [];
   for (const t of topics) {
-    const head = `${t.id}${t.title ? ` (${t.title})` : ''}: ${t.dir}${t.enabled ? '' : ' [topic disabled]'}`;
+    const head = `${labelOf(t)}: ${escapeControls(t.dir)}${t.enabled ? '' : ' [topic disabled]'}`;
     out.push(head);
     const w = Math.max(0, ...t.rows.map((r) => r.slug.length));
     const sizes = t.rows.map((r) => humanSize(r.size));
@@ -29,7 +33,7 @@ export function renderList(topics: ListTopic[]): string {
       out.push(`  ${r.slug.padEnd(w)}  ${sizes[i].padStart(sw)}${marks}`.trimEnd());
     });
     if (t.rows.length === 0) out.push('  (no subjects)');
-    for (const p of t.problems) out.push(`  ! ${p}`);
+    for (const p of t.problems) out.push(`  ! ${escapeControls(p)}`);
     out.push('');
   }
   const subjects = topics.reduce((n, t) => n + t.rows.length, 0);

@@ -2,7 +2,7 @@
 import { formattedText, type Formatted } from '../kb/content/format.ts';
 import { subjectBlock } from './learn.ts';
 import { quoted } from './text.ts';
-import { headingOf, topicLine, type TopicLabel } from './topic.ts';
+import { descriptionOf, headingOf, topicLine, type TopicLabel } from './topic.ts';
 
 export const HIDDEN_NOTE = `(note: some topics may contain hidden subjects that are not listed via \`learn\`
 by default, but can be loaded manually if you are made aware of their names via
@@ -10,13 +10,13 @@ other means, such as by reading non-hidden subjects first. This prevents
 exposing too much irrelevant knowledge upfront)`;
 
 export interface PreloadedTopic extends TopicLabel {
-  description?: string;
   subjects: { slug: string; content: Formatted }[];
 }
 
 function preloadedBlock(t: PreloadedTopic): string {
   const parts = [`<topic ${quoted(headingOf(t))}>`];
-  if (t.description?.trim()) parts.push(t.description.trim());
+  const description = descriptionOf(t);
+  if (description) parts.push(description);
   for (const s of t.subjects) parts.push(formattedText(subjectBlock('', s.slug, s.content)));
   return `${parts.join('\n\n')}\n</topic>`;
 }

@@ -11,7 +11,7 @@ import { notice, type Notice } from '../fs/walk.ts';
 import type { Subject, SubjectIndex } from './types.ts';
 import { compareCodeUnits } from '../../shared/text.ts';
 import { describePath } from './slug.ts';
-import { statSize, walkFiles, type WalkDir } from '../fs/walk.ts';
+import { statSize, walkFiles, type WalkDir, type WalkOptions } from '../fs/walk.ts';
 
 /** A subject of the index. `size` is stat'ed on first access (a getter on
  *  the class; `toJSON` shows it as a plain value). */
@@ -54,14 +54,14 @@ export type FileFound = (abs: string, slug: string, hidden: boolean) => void;
 
 /** Walks `dir` and indexes its regular files by slug. Never throws: problems
  *  (missing directory, dangling links, loops, collisions...) are notices. */
-export function indexSubjects(dir: string, found?: FileFound): SubjectIndex {
+export function indexSubjects(dir: string, found?: FileFound, opts: WalkOptions = {}): SubjectIndex {
   const bySlug = new Map<string, Subject | Subject[]>();
   // Per directory: the path prefix, the slug prefix, hidden-ness.
   let last: WalkDir | null = null;
   let pathPrefix = '';
   let slugPrefix = '';
   let dirHidden = false;
-  const walkNotices = walkFiles(dir, (d, name, abs, size) => {
+  const walked = walkFiles(dir, (d, name, abs, size) => {
     if (d !== last) {
       last = d;
       pathPrefix = d.rel === '' ? '' : d.rel + '/';
@@ -82,12 +82,12 @@ export function indexSubjects(dir: string, found?: FileFound): SubjectIndex {
     if (seen === undefined) bySlug.set(s.slug, s);
     else if (Array.isArray(seen)) seen.push(s);
     else bySlug.set(s.slug, [seen, s]);
-  });
+  }, opts);
   // The slugs in code-unit order (the built-in string sort, as
   // compareCodeUnits, without a comparator call per comparison).
   const slugs = [...bySlug.keys()].sort();
   const subjects: Subject[] = new Array(slugs.length);
-  const notices: Notice[] = walkNotices;
+  const notices: Notice[] = walked.notices;
   for (let i = 0; i < slugs.length; i++) {
     const entry = bySlug.get(slugs[i])!;
     if (!Array.isArray(entry)) {
@@ -108,7 +108,7 @@ export function indexSubjects(dir: string, found?: FileFound): SubjectIndex {
       );
     }
   }
-  return { dir, subjects, notices };
+  return { dir, subjects, notices, links: walked.links };
 }
 
 function dropLeadingDot(component: string): string {

@@ -2,10 +2,10 @@
 
 import type { PatternKind } from '../../glob/index.ts';
 import type { Formatted } from '../content/format.ts';
-import type { Notice } from '../fs/walk.ts';
+import type { FollowedLink, Notice } from '../fs/walk.ts';
 
 export type { PatternKind };
-export type { Notice, NoticeCode } from '../fs/walk.ts';
+export type { FollowedLink, Notice, NoticeCode } from '../fs/walk.ts';
 
 /** One file found under a topic's subjects directory. */
 export interface Subject {
@@ -32,8 +32,12 @@ export interface SubjectIndex {
   /** One per slug (collisions resolved: non-hidden wins, then the
    *  lexicographically first path), sorted by slug in code-unit order. */
   subjects: Subject[];
-  /** Collisions, dangling links, loops, unreadable entries... */
+  /** Collisions, dangling links, loops, unreadable entries... Those about
+   *  the directory as a whole (missing, unreadable, the walk limit) have
+   *  the `where` ''. */
   notices: Notice[];
+  /** The symbolic links the walk followed. */
+  links: FollowedLink[];
 }
 
 /** A subject selected by a pattern. */
