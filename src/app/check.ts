@@ -1,14 +1,18 @@
 // kb check's rules: everything a pre-commit hook should catch.
 // Configuration problems (TOML syntax, unknown keys, wrong types, missing
-// `subjects`), then each topic's files: a subjects directory that does not
-// exist, slug collisions, `learned` patterns and `disabled` slugs that match
-// nothing, binary or non-UTF-8 files. Errors fail the check, warnings alone
-// do not.
-import { isAbsolute, relative } from 'node:path';
+// `subjects`), then each topic's own text (control characters in its ID,
+// title, introduction or description) and files: a subjects directory that
+// does not exist or cannot be read, slug collisions, links that lead out of
+// the workspace, `learned` patterns and `disabled` slugs that match nothing,
+// binary or non-UTF-8 files. Errors fail the check, warnings alone do not.
+import { realpathSync } from 'node:fs';
+import { isAbsolute, relative, sep } from 'node:path';
 import type { Config, Topic } from '../config/types.ts';
 import { loadYaml, NEEDS_YAML, parseFrontmatter, simpleFields, type YamlModule } from '../kb/content/frontmatter.ts';
 import { readSubject } from '../kb/fs/read.ts';
 import { probed } from '../kb/index/describe.ts';
+import { realTarget } from '../kb/fs/walk.ts';
+import { controlsIn, escapeControls } from '../shared/controls.ts';
 import { findBySlug } from '../kb/index/resolve.ts';
 import type { Subject } from '../kb/index/types.ts';
 import { kindOf, type TopicView } from '../kb/index/view.ts';
@@ -30,20 +34,40 @@ const NOTICE_CODES: Record<string, { code: string; severity: Severity }> = {
   'symlink-loop': { code: 'symlink-loop', severity: 'warning' },
   unreadable: { code: 'unreadable', severity: 'warning' },
   vanished: { code: 'unreadable', severity: 'warning' },
+  'walked-elsewhere': { code: 'walked-elsewhere', severity: 'warning' },
+  'walk-limit': { code: 'walk-limit', severity: 'warning' },
+  'long-slug': { code: 'long-slug', severity: 'warning' },
+  'control-character': { code: 'control-character', severity: 'warning' },
 };
+
+/** Notices about the subjects directory as a whole (`where` '') that make
+ *  the topic unusable: errors, with what the directory is in kb check's
+ *  words. (The walk limit is a warning like the other notices.) */
+const DIRECTORY_CODES: Record<string, { code: string; what: (reason: string) => string }> = {
+  'missing-directory': { code: 'subjects-not-found', what: () => 'does not exist' },
+  vanished: { code: 'subjects-not-found', what: () => 'does not exist' },
+  'not-a-directory': { code: 'subjects-not-a-directory', what: () => 'is not a directory' },
+  'symlink-loop': { code: 'subjects-not-a-directory', what: () => 'is a symbolic link loop' },
+  unreadable: { code: 'subjects-unreadable', what: (reason) => `cannot be read: ${reason}` },
+};
+
+/** The one-line fields of a topic, and its description (which may span
+ *  lines): what kb check looks for control characters in. */
+const TEXT_FIELDS = ['title', 'introduction', 'description'] as const;
 
 /** What `kb check` finds in `kb`'s configuration and topics. */
 export async function check(kb: KnowledgeBase, env: Record<string, string | undefined> = {}): Promise<CheckSummary> {
   const { config } = kb;
   const preloadWarn = preloadWarnOf(env);
-  const problems = [...config.diagnostics];
+  const problems = [...kb.problems];
   const topics: CheckSummary['topics'] = [];
+  const root = realRoot(config.root);
   for (const topic of config.topics) {
     const view = kb.view(topic);
     // Frontmatter first: it probes each subject's head, and the file checks
     // below then read no binary file again.
     const front = await checkFrontmatter(config, topic, view);
-    const found = checkTopic(config, topic, view);
+    const found = checkTopic(config, root, topic, view);
     problems.push(...found.problems, ...front);
     topics.push({ id: topic.id, enabled: topic.enable, subjects: found.subjects, preloaded: found.preloaded, preloadedTokens: found.preloadedTokens });
     if (found.preloadedTokens > preloadWarn) {
@@ -72,18 +96,53 @@ function preloadWarnOf(env: Record<string, string | undefined>): number {
   return b.ok ? b.tokens : PRELOAD_WARN_DEFAULT;
 }
 
-function checkTopic(config: Config, topic: Topic, view: TopicView): { problems: Problem[]; subjects: number; preloaded: number; preloadedTokens: number } {
+function checkTopic(config: Config, root: string, topic: Topic, view: TopicView): { problems: Problem[]; subjects: number; preloaded: number; preloadedTokens: number } {
   const out: Problem[] = [];
   const at = (field: keyof Topic['sources']) => topic.where?.[field] ?? whereOf(config.root, topic.sources[field]);
   const add = (severity: Severity, code: string, message: string, where?: string) => out.push({ severity, code, message, where, topic: topic.id });
+
+  // Control characters in the topic's own text are shown escaped (the
+  // description keeps its line breaks): say so, as the author meant
+  // something else.
+  const id = controlsIn(topic.id);
+  if (id.length > 0) add('warning', 'control-character', `topic "${escapeControls(topic.id)}": the topic ID holds ${list(id)}; it is shown escaped`, at('subjects'));
+  for (const field of TEXT_FIELDS) {
+    const value = topic[field];
+    if (value === undefined) continue;
+    const found = controlsIn(value, field === 'description');
+    if (found.length > 0) {
+      const kind = field === 'description' ? '' : ', and a one-line field stays on one line';
+      add('warning', 'control-character', `topic "${topic.id}": the ${field} holds ${list(found)}; it is shown escaped${kind}`, at(field));
+    }
+  }
+
   for (const n of view.index.notices) {
     const kind = NOTICE_CODES[n.code] ?? { code: n.code, severity: 'warning' };
-    if (n.code === 'missing-directory' || n.code === 'not-a-directory') {
-      const what = n.code === 'missing-directory' ? 'does not exist' : 'is not a directory';
-      add(kind.severity, kind.code, `topic "${topic.id}": subjects directory "${topic.subjects}" ${what}`, at('subjects'));
+    const directory = n.where === '' ? DIRECTORY_CODES[n.code] : undefined;
+    if (directory !== undefined) {
+      add('error', directory.code, `topic "${topic.id}": subjects directory "${topic.subjects}" ${directory.what(n.reason ?? 'unreadable')}`, at('subjects'));
       continue;
     }
     add(kind.severity, kind.code, `topic "${topic.id}": ${n.message}`, rel(config.root, topic.subjectsDir, n.where));
+  }
+
+  // Links are followed by design, wherever they lead: one that leads out of
+  // the workspace (a cloned repository linking to ~/.ssh) shows what it
+  // leads to to the model, so the user is told.
+  const subjectsReal = realTarget({ where: '', from: '', abs: topic.subjectsDir });
+  if (inside(config.root, topic.subjectsDir) && subjectsReal !== '' && !inside(root, subjectsReal)) {
+    add('warning', 'link-outside-workspace', `topic "${topic.id}": subjects directory "${topic.subjects}" leads outside the workspace, to ${subjectsReal}`, at('subjects'));
+  }
+  for (const link of view.index.links) {
+    if (!inside(root, link.from)) continue;
+    const target = realTarget(link);
+    if (target === '' || inside(root, target)) continue;
+    add(
+      'warning',
+      'link-outside-workspace',
+      `topic "${topic.id}": symbolic link leads outside the workspace: ${link.where} -> ${target}; what it leads to is given to the model`,
+      rel(config.root, topic.subjectsDir, link.where),
+    );
   }
   for (const p of view.learnedPatterns) {
     const problem = learnedPatternProblem(topic.id, p);
@@ -169,6 +228,27 @@ function checkSkill(s: Subject, fields: Record<string, unknown>, warn: (message:
   else if (Array.from(description).length > MAX_SKILL_DESCRIPTION) {
     warn(`skill "${s.slug}": description is ${Array.from(description).length} characters; at most ${MAX_SKILL_DESCRIPTION}`);
   }
+}
+
+/** `a`, `a and b`, `a, b and c`, each quoted with backquotes. */
+function list(items: string[]): string {
+  const q = items.map((i) => `\`${i}\``);
+  const words = q.length === 1 ? q[0] : `${q.slice(0, -1).join(', ')} and ${q[q.length - 1]}`;
+  return `${q.length === 1 ? 'a control character' : 'control characters'} (${words})`;
+}
+
+/** The workspace root's real path (links resolved), or the root. */
+function realRoot(root: string): string {
+  try {
+    return realpathSync(root);
+  } catch {
+    return root;
+  }
+}
+
+/** Whether `path` is `root` or below it. */
+function inside(root: string, path: string): boolean {
+  return path === root || path.startsWith(root.endsWith(sep) ? root : root + sep);
 }
 
 function isBinary(view: TopicView, slug: string): boolean {

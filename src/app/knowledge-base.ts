@@ -14,10 +14,11 @@ import { loadConfig, type LoadOptions } from '../config/load.ts';
 import type { Config, Topic } from '../config/types.ts';
 import { compilePatterns, type CompiledPattern } from '../glob/index.ts';
 import type { Probe } from '../kb/fs/probe.ts';
-
+import { MAX_WALK_ENTRIES } from '../kb/fs/walk.ts';
 import type { IndexCache } from '../kb/index/cache.ts';
 import { hasLearnable, listable, loadLearned, openTopic, type TopicView } from '../kb/index/view.ts';
-import type { Problem } from '../shared/problem.ts';
+import { warning, type Problem } from '../shared/problem.ts';
+import { shownLabel } from '../render/topic.ts';
 import { estimateTokensOfBody } from '../kb/content/tokens.ts';
 import { BLOCK_TOKENS, DEFAULT_MAX_TOKENS, promptReserve } from './budget.ts';
 import { learnTool, type ToolDefinition } from './tools.ts';
@@ -63,6 +64,24 @@ export interface CutSubject {
   tokens: number;
 }
 
+/** The environment variable that sets how many directory entries one
+ *  topic's walk reads at most (README, "Robustness"). */
+export const WALK_LIMIT_VAR = 'KB_WALK_LIMIT';
+
+/** The walk limit the environment sets, and a problem when its value is
+ *  not a whole number of at least 1 (the default is used then). */
+export function walkLimit(env: Record<string, string | undefined>): { limit: number; problem?: Problem } {
+  const raw = env[WALK_LIMIT_VAR];
+  if (raw === undefined || raw === '') return { limit: MAX_WALK_ENTRIES };
+  const n = /^[0-9]{1,15}$/.test(raw.trim()) ? Number(raw.trim()) : Number.NaN;
+  if (n >= 1) return { limit: n };
+  const shown = raw.length > 40 ? `${raw.slice(0, 40)}...` : raw;
+  return {
+    limit: MAX_WALK_ENTRIES,
+    problem: warning('bad-walk-limit', `${WALK_LIMIT_VAR} must be a whole number of at least 1, got "${shown}"; using ${MAX_WALK_ENTRIES}`, WALK_LIMIT_VAR),
+  };
+}
+
 export class KnowledgeBase {
   private readonly views = new Map<Topic, TopicView>();
   /** Pre-loaded subjects the prompt's budget leaves out, by topic; set
@@ -74,6 +93,7 @@ export class KnowledgeBase {
     readonly config: Config,
     private readonly learned: ReadonlyMap<Topic, readonly CompiledPattern[]>,
     private readonly probe: Probe | undefined,
+    private readonly walk: { limit: number; problem?: Problem },
     /** The token budget: Infinity for none. */
     readonly maxTokens: number,
     private readonly cache?: IndexCache,
@@ -87,16 +107,21 @@ export class KnowledgeBase {
     const config = await loadConfig(options);
     const learned = new Map<Topic, CompiledPattern[]>();
     for (const topic of config.topics) learned.set(topic, await compilePatterns(topic.learned));
-    return new KnowledgeBase(config, learned, opts.probe, options.maxTokens ?? DEFAULT_MAX_TOKENS, opts.cache);
+    return new KnowledgeBase(config, learned, opts.probe, walkLimit(options.env), options.maxTokens ?? DEFAULT_MAX_TOKENS, opts.cache);
   }
 
   get topics(): readonly Topic[] {
     return this.config.topics;
   }
 
+  /** The most directory entries a topic's walk reads. */
+  get walkLimit(): number {
+    return this.walk.limit;
+  }
+
   /** Every problem found in the configuration. */
   get problems(): readonly Problem[] {
-    return this.config.diagnostics;
+    return this.walk.problem ? [...this.config.diagnostics, this.walk.problem] : this.config.diagnostics;
   }
 
   /** The first problem that makes the configuration unusable (for anything
@@ -110,7 +135,7 @@ export class KnowledgeBase {
   view(topic: Topic, probeAll = false): TopicView {
     let view = this.views.get(topic);
     if (view === undefined) {
-      view = openTopic(topic, { learned: this.learned.get(topic) ?? [], probe: this.probe, probeAll, cache: this.cache });
+      view = openTopic(topic, { learned: this.learned.get(topic) ?? [], probe: this.probe, probeAll, maxEntries: this.walk.limit, cache: this.cache });
       this.views.set(topic, view);
       if (this.cut === undefined && !this.cutting && view.learned.length > 0) this.cutPreloaded();
     }
@@ -180,13 +205,13 @@ export class KnowledgeBase {
    *  none (`kb schema` then prints nothing; README, "The tool"). */
   learnTool(): ToolDefinition | undefined {
     const topics = this.learnableTopics();
-    return topics.length > 0 ? learnTool(topics) : undefined;
+    return topics.length > 0 ? learnTool(topics.map(shownLabel)) : undefined;
   }
 
   /** The tools a client that lists them once should see (MCP): the learn
    *  tool always; with nothing to learn, its description says so. */
   tools(): ToolDefinition[] {
-    return [learnTool(this.learnableTopics())];
+    return [learnTool(this.learnableTopics().map(shownLabel))];
   }
 
   /** What a topic's walk noticed, as warnings. */

@@ -3,6 +3,7 @@
 // the configured topics writes the model-facing text into a sink, chunk by
 // chunk, one subject at a time, so a large load never has to be held in
 // memory by `kb learn`.
+import type { Topic } from '../config/types.ts';
 import { compilePatterns, type CompiledPattern } from '../glob/index.ts';
 import { bodyText, type Body } from '../kb/content/body.ts';
 import { fenceTag } from '../kb/content/format.ts';
@@ -18,6 +19,7 @@ import {
   renderListing,
   renderLeftOut,
   renderNote,
+  renderTopicNote,
   renderWindowNote,
   windowBlock,
   renderUnknownTopic,
@@ -31,7 +33,7 @@ import { BLOCK_TOKENS, BYTES_PER_TOKEN_ESTIMATE, tokensText } from './budget.ts'
 import { fitListing } from './listing.ts';
 import { validateLearnArgs, type LearnArgs } from './args.ts';
 import type { KnowledgeBase } from './knowledge-base.ts';
-import { replacedProblem, skillFiles } from './topics.ts';
+import { directoryNotes, directoryNotices, replacedProblem, skillFiles } from './topics.ts';
 
 /** Where a learn call's result goes. */
 export interface LearnSink {
@@ -48,10 +50,22 @@ export interface LearnSink {
   full?(): boolean;
 }
 
+/** Tells the user (stderr) what the model is told about the topic's
+ *  directory as a whole: missing, unreadable, or walked only in part. */
+async function noteDirectory(topic: Topic, view: TopicView, sink: LearnSink): Promise<void> {
+  for (const n of directoryNotices(view)) {
+    const waiting = sink.problem(warning(n.code, `topic "${topic.id}": ${n.message}`));
+    if (waiting) await waiting;
+  }
+}
+
 /**
  * Runs one learn call and returns whether it is an error: an unknown topic,
- * or subjects asked for and none returned nor a folder listed (`kb learn`
- * exits 1, MCP sets `isError`).
+ * a listing of a topic whose directory cannot be walked (missing,
+ * unreadable), or subjects asked for and none returned nor a folder listed
+ * (`kb learn` exits 1, MCP sets `isError`). What the model is told about
+ * the topic's directory (render/learn.ts `TopicNote`) is also told to the
+ * user.
  *
  * Patterns that match nothing as written go through the near-miss rules
  * (kb/index/near.ts): each fallback is a note for the model, after the
@@ -68,18 +82,20 @@ export async function learn(kb: KnowledgeBase, args: LearnArgs, sink: LearnSink)
   const folder = args.subjects === null ? undefined : folderOf(args.subjects);
   if (args.subjects === null || folder !== undefined) {
     const view = kb.view(topic, true);
+    await noteDirectory(topic, view, sink);
     // Binaries matched by a learned glob were never pre-loaded: not named.
     const learned = view.learned.filter((m) => kindOf(view, m.subject) !== 'binary');
     let available = listable(view);
     if (folder !== undefined) available = available.filter((s) => s.slug.startsWith(`${folder}/`));
     if (folder === undefined || available.length > 0) {
       const about = await descriptions(view, available);
-      const listing = fitListing(topic, available, about, folder === undefined ? learned.map((m) => m.subject.slug) : [], kb.maxTokens, folder);
+      const topicNotes = directoryNotes(view, kb.walkLimit);
+      const listing = fitListing(topic, available, about, folder === undefined ? learned.map((m) => m.subject.slug) : [], kb.maxTokens, folder, topicNotes);
       sink.write(listing.text);
       if (listing.fit !== undefined) {
         await problem(sink, warning('budget', `learn ${topic.id}: the listing of ${available.length} subjects was shortened to stay within ${tokensText(kb.maxTokens)} tokens (${fitWords(listing.fit)})`));
       }
-      return false;
+      return topicNotes.some((n) => n.kind === 'no-directory');
     }
   }
   const { patterns: given, from } = continuation(args.subjects ?? []);
@@ -89,6 +105,7 @@ export async function learn(kb: KnowledgeBase, args: LearnArgs, sink: LearnSink)
   const budget = kb.maxTokens;
   // A continuation is never raw: its notes must be there.
   const raw = from === undefined && fallbacks.length === 0 && isRaw(view, patterns);
+  await noteDirectory(topic, view, sink);
   const notes: Note[] = [...fallbacks];
   for (const f of fallbacks) await problem(sink, warning('near-miss', `topic "${topic.id}": ${fallbackSummary(f)}`));
   const tail: string[] = [];
@@ -150,7 +167,11 @@ export async function learn(kb: KnowledgeBase, args: LearnArgs, sink: LearnSink)
   if (tail.length > 0 && tail[0].startsWith('[') && !tail[0].startsWith('[Subject')) {
     await problem(sink, warning('budget', `learn ${topic.id}: ${tail[0].slice(1, tail[0].indexOf(' to stay'))} to stay within ${tokensText(budget)} tokens; the model was told how to continue`));
   }
-  const lines = [...notes.map((n) => renderNote(n, topic.id)), ...tail];
+  // The directory notes first; a raw result (one exact subject, found) is
+  // the content alone: the walk limit did not keep it from the model.
+  const lines = raw && loaded > 0 ? [] : directoryNotes(view, kb.walkLimit).map((n) => renderTopicNote(n, topic.id));
+  for (const n of notes) lines.push(renderNote(n, topic.id));
+  lines.push(...tail);
   if (lines.length > 0) sink.write(`${loaded > 0 ? '\n\n' : ''}${lines.join('\n')}`);
   if (!raw || loaded === 0 || windowed || lines.length > 0) sink.write('\n');
   return loaded === 0 && !fallbacks.some((f) => f.kind === 'folder');

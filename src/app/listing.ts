@@ -7,7 +7,7 @@
 // the same rules.
 import { estimateTokens } from '../kb/content/tokens.ts';
 import type { Subject } from '../kb/index/types.ts';
-import { listedLine, renderListing, type Listed, type ListingFit, type ListingTopic } from '../render/learn.ts';
+import { listedLine, renderListing, type Listed, type ListingFit, type ListingTopic, type TopicNote } from '../render/learn.ts';
 import { BYTES_PER_TOKEN_ESTIMATE, tokensText } from './budget.ts';
 
 /** The listing, and how it was fitted (undefined: it fits as it is). */
@@ -29,9 +29,10 @@ export function fitListing(
   learned: string[],
   budget: number,
   folder?: string,
+  topicNotes: readonly TopicNote[] = [],
 ): FittedListing {
   const listed: Listed[] = subjects.map((s, i) => (about[i] === undefined ? { slug: s.slug } : { slug: s.slug, description: about[i] }));
-  const render = (items: readonly Listed[], fit?: ListingFit) => renderListing(topic, items, learned, fit, folder);
+  const render = (items: readonly Listed[], fit?: ListingFit) => renderListing(topic, items, learned, fit, folder, topicNotes);
   if (!Number.isFinite(budget)) return { text: render(listed) };
   const b = tokensText(budget);
   const frame = (fit: ListingFit) => estimateTokens(render([], fit));

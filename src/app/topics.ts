@@ -5,7 +5,8 @@ import type { Topic } from '../config/types.ts';
 import type { Subject } from '../kb/index/types.ts';
 import { renderSkillFiles } from '../render/learn.ts';
 import type { TopicView } from '../kb/index/view.ts';
-import type { PatternResult } from '../kb/index/types.ts';
+import type { Notice, PatternResult } from '../kb/index/types.ts';
+import type { TopicNote } from '../render/learn.ts';
 import { isVerbose } from '../shared/log.ts';
 import { warning, type Problem } from '../shared/problem.ts';
 
@@ -41,6 +42,32 @@ export function noticeProblems(view: TopicView): Problem[] {
     );
   }
   return out;
+}
+
+/** Notices about a topic's directory as a whole: it is missing, not a
+ *  directory, unreadable, a link loop, or the walk stopped at its limit. */
+export function directoryNotices(view: TopicView): Notice[] {
+  return view.index.notices.filter((n) => n.where === '');
+}
+
+/** What the model must be told about a topic's directory, one note per
+ *  directory notice (`limit`: the walk limit in force). */
+export function directoryNotes(view: TopicView, limit: number): TopicNote[] {
+  return directoryNotices(view).map((n): TopicNote => {
+    switch (n.code) {
+      case 'walk-limit':
+        return { kind: 'walk-limit', limit };
+      case 'missing-directory':
+      case 'vanished':
+        return { kind: 'no-directory', why: 'does not exist' };
+      case 'not-a-directory':
+        return { kind: 'no-directory', why: 'is not a directory' };
+      case 'symlink-loop':
+        return { kind: 'no-directory', why: 'is a symbolic link loop' };
+      default:
+        return { kind: 'no-directory', why: `cannot be read (${n.reason ?? 'unreadable'})` };
+    }
+  });
 }
 
 /** A learned pattern that is invalid or matches no subject, or undefined. */

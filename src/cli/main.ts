@@ -1,6 +1,7 @@
 // Finds the command, parses its arguments strictly, runs it, and turns every
 // failure into `error: <what> (<where>)` on stderr with a non-zero exit.
 import type { ArgsDef } from 'citty';
+import { escapeControls } from '../shared/controls.ts';
 import { KbError, UsageError, describe } from '../shared/errors.ts';
 import { parseArgv } from './argv.ts';
 import type { CommandTable } from './command.ts';
@@ -73,13 +74,13 @@ export async function main(argv: readonly string[], commands: CommandTable, read
 function report(err: unknown, verbose: boolean, where: string): number {
   if (err instanceof PipeClosed) return 0;
   if (err instanceof KbError) {
-    process.stderr.write(`error: ${describe(err)}\n`);
+    process.stderr.write(`error: ${escapeControls(describe(err))}\n`);
     if (err instanceof UsageError) process.stderr.write(`run '${where} --help' for usage\n`);
     if (verbose && err.stack) process.stderr.write(`${err.stack}\n`);
     return err.exitCode;
   }
   const e = err as Error;
-  process.stderr.write(`error: ${e?.message ?? String(err)}\n`);
+  process.stderr.write(`error: ${escapeControls(e?.message ?? String(err))}\n`);
   if (verbose && e?.stack) process.stderr.write(`${e.stack}\n`);
   else process.stderr.write('(run with --verbose for details)\n');
   return 1;

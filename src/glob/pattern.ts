@@ -29,10 +29,14 @@ export function mayBeGlob(pattern: string): boolean {
   return GLOB_CHARACTER.test(pattern);
 }
 
-/** `pattern` without its leading `./`s (a leading `./` is ignored). */
+/** `pattern` without its leading `./`s (a leading `./` is ignored, and so
+ *  are the slashes after it: `.//x` is `./x`, never the absolute `/x`). */
 export function withoutDotSlash(pattern: string): string {
   let p = pattern;
-  while (p.startsWith('./')) p = p.slice(2);
+  while (p.startsWith('./')) {
+    p = p.slice(2);
+    while (p.startsWith('/')) p = p.slice(1);
+  }
   return p;
 }
 

@@ -12,6 +12,7 @@ import { read, subjects } from '../app/resources.ts';
 import { LEARN_TOOL_NAME } from '../app/tools.ts';
 import { renderBadArguments } from '../render/learn.ts';
 import { toolInFormat } from '../render/providers.ts';
+import { labelOf } from '../render/topic.ts';
 import { describe, KbError } from '../shared/errors.ts';
 import { debug, warn } from '../shared/log.ts';
 import { formatProblem, type Problem } from '../shared/problem.ts';
@@ -239,7 +240,7 @@ export class KbSession {
       uri: subjectUri(topic.id, slug),
       name: `${topic.id}/${slug}`,
       title: slug,
-      description: `Subject "${slug}" of topic ${topic.title ? `${topic.id} (${topic.title})` : topic.id}`,
+      description: `Subject "${slug}" of topic ${labelOf(topic)}`,
       mimeType,
     }));
     const last = page.at(-1);

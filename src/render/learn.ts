@@ -7,10 +7,19 @@ import type { Fallback, Reason } from '../kb/index/near.ts';
 import type { MissHint } from '../kb/index/types.ts';
 import { CONTROL, escapeControls } from '../shared/controls.ts';
 import { quoted } from './text.ts';
-import { headingOf, type TopicLabel } from './topic.ts';
+import { descriptionOf, headingLine, labelOf, type TopicLabel } from './topic.ts';
 
-export interface ListingTopic extends TopicLabel {
-  description?: string;
+export type ListingTopic = TopicLabel;
+
+/** What the model must know about a topic's directory as a whole: it
+ *  could not be walked (`why`: does not exist, cannot be read...), or the
+ *  walk stopped at its limit. */
+export type TopicNote = { kind: 'no-directory'; why: string } | { kind: 'walk-limit'; limit: number };
+
+/** One line about a topic's directory. */
+export function renderTopicNote(n: TopicNote, topicId: string): string {
+  if (n.kind === 'no-directory') return `Topic ${quoted(topicId)} has no subjects: its subjects directory ${n.why}.`;
+  return `Topic ${quoted(topicId)} is only partly listed: kb reads at most ${n.limit.toLocaleString('en-US')} directory entries per topic, so some subjects may be missing.`;
 }
 
 /** A listed subject: its slug, and its description when it has one; or a
@@ -67,13 +76,24 @@ export function listedLine(s: Listed, chars = DESCRIPTION_CHARS): string {
 }
 
 /** `learn(topic)` without subjects: the RFD's listing, with each
- *  subject's description when it has one. */
-export function renderListing(t: ListingTopic, available: readonly Listed[], learned: string[], fit: ListingFit = {}, folder?: string): string {
-  const parts = [`# Topic: ${headingOf(t)}`];
-  if (t.description?.trim()) parts.push(t.description.trim());
+ *  subject's description when it has one, a line per note about the
+ *  topic's directory after the subjects, and what fitting the listing to
+ *  the budget did. */
+export function renderListing(
+  t: ListingTopic,
+  available: readonly Listed[],
+  learned: string[],
+  fit: ListingFit = {},
+  folder?: string,
+  topicNotes: readonly TopicNote[] = [],
+): string {
+  const parts = [`# Topic: ${headingLine(t)}`];
+  const description = descriptionOf(t);
+  if (description) parts.push(description);
   parts.push(folder === undefined ? '## Available subjects:' : `## Available subjects in ${folder}/:`);
   const chars = fit.descriptionChars ?? DESCRIPTION_CHARS;
   parts.push(available.length > 0 ? bullets(available.map((s) => listedLine(s, chars))) : '(none)');
+  for (const n of topicNotes) parts.push(renderTopicNote(n, t.id));
   const notes: string[] = [];
   if (fit.omitted) notes.push(`${fit.omitted} more subject${fit.omitted === 1 ? ' is' : 's are'} not listed`);
   if (fit.collapsed) notes.push('folders marked `/` are summed up: list one with the pattern `folder/`');
@@ -199,7 +219,7 @@ export function windowBlock(prefix: string, slug: string, fenceTag: string | und
 
 /** An unknown topic; the error lists the valid ones. */
 export function renderUnknownTopic(topic: string, valid: TopicLabel[]): string {
-  const list = valid.length > 0 ? valid.map((t) => (t.title ? `${t.id} (${t.title})` : t.id)).join(', ') : '(none)';
+  const list = valid.length > 0 ? valid.map(labelOf).join(', ') : '(none)';
   return `Unknown topic ${quoted(topic)}. Valid topics: ${list}.\n`;
 }
 

@@ -1,7 +1,10 @@
-// kb list: a human overview of every topic and its subjects.
+// kb list: a human overview of every topic and its subjects. For a
+// terminal: configuration text, paths and notices are shown escaped
+// (shared/controls.ts); slugs never hold such characters (kb/index/view.ts).
 import { escapeControls } from '../shared/controls.ts';
 import { humanSize } from '../shared/text.ts';
 import { oneLine } from './learn.ts';
+import { labelOf } from './topic.ts';
 
 export interface ListRow {
   slug: string;
@@ -37,7 +40,7 @@ export interface ListTopic {
 export function renderList(topics: ListTopic[]): string {
   const out: string[] = [];
   for (const t of topics) {
-    const head = `${t.id}${t.title ? ` (${t.title})` : ''}: ${t.dir}${t.enabled ? '' : ' [topic disabled]'}`;
+    const head = `${labelOf(t)}: ${escapeControls(t.dir)}${t.enabled ? '' : ' [topic disabled]'}`;
     out.push(head);
     const w = Math.max(0, ...t.rows.map((r) => r.slug.length));
     const sizes = t.rows.map((r) => humanSize(r.size));
@@ -59,7 +62,7 @@ export function renderList(topics: ListTopic[]): string {
       out.push(t.ignored.length === 0 ? '  ignored: (nothing)' : '  ignored:');
       for (const x of t.ignored) out.push(`    ${escapeControls(x.path)}  (${escapeControls(x.rule)}, ${x.source === 'built-in' ? 'built-in default' : escapeControls(x.source)})`);
     }
-    for (const p of t.problems) out.push(`  ! ${p}`);
+    for (const p of t.problems) out.push(`  ! ${escapeControls(p)}`);
     out.push('');
   }
   const subjects = topics.reduce((n, t) => n + t.rows.length, 0);

@@ -2,7 +2,7 @@
 import { formattedText, type Formatted } from '../kb/content/format.ts';
 import { subjectBlock } from './learn.ts';
 import { quoted } from './text.ts';
-import { headingOf, topicLine, type TopicLabel } from './topic.ts';
+import { descriptionOf, headingOf, topicLine, type TopicLabel } from './topic.ts';
 
 export const HIDDEN_NOTE = `(note: some topics may contain hidden subjects that are not listed via \`learn\`
 by default, but can be loaded manually if you are made aware of their names via
@@ -21,7 +21,8 @@ export interface PreloadedTopic extends TopicLabel {
 
 function preloadedBlock(t: PreloadedTopic): string {
   const parts = [`<topic ${quoted(headingOf(t))}>`];
-  if (t.description?.trim()) parts.push(t.description.trim());
+  const description = descriptionOf(t);
+  if (description) parts.push(description);
   for (const s of t.subjects) parts.push(formattedText(subjectBlock('', s.slug, s.content, s.after)));
   if (t.cut !== undefined && t.cut.length > 0) {
     parts.push(`Also pre-loaded, but not expanded here to stay within the token budget (load them with \`learn\`): ${t.cut.map(quoted).join(', ')}.`);

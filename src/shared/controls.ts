@@ -1,17 +1,67 @@
-// Control characters in names and texts that end up inside one line of
-// output: file names in listings and `<subject "...">` tags, patterns echoed
-// back to the model, notices.
+// Characters that must never reach a terminal or a model raw: the one rule
+// for every echo of configuration text (titles, introductions,
+// descriptions, topic IDs), file names, patterns and messages.
+//
+// - Control characters (C0 and C1, DEL) and the Unicode line and paragraph
+//   separators: a newline forges a line (`- FORGED` in a listing, a
+//   `</subject>` tag), ESC and the C1 CSI drive a terminal (colours, cursor
+//   moves, window titles), BEL rings, CR overwrites a line.
+// - Invisible formatting characters: the bidirectional controls (U+202A to
+//   U+202E, U+2066 to U+2069, U+200E, U+200F, U+061C), which make a name
+//   display as another (`evil\u202Egpj.md` shows as `evilmd.jpg`), and the
+//   zero-width characters (U+200B to U+200D, U+2060 to U+2064, U+FEFF),
+//   which make two different names look the same.
+//
+// All of them are written as escapes (`\n`, `\t`, `\u001b`, `\u202e`), so
+// the text stays on its line and shows what it holds. File names holding
+// any of them are left out of the index (kb/index/view.ts), with a notice
+// showing the name escaped; configuration text is escaped wherever it is
+// shown, and `kb check` warns about it (app/check.ts).
 
-/** C0 and C1 control characters (newline, tab, NUL, ESC...), DEL, and the
- *  Unicode line and paragraph separators. */
-export const CONTROL = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/;
-const CONTROL_ALL = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g;
+const CLASS = '\\u0000-\\u001f\\u007f-\\u009f\\u2028\\u2029\\u061c\\u200b-\\u200f\\u202a-\\u202e\\u2060-\\u2064\\u2066-\\u2069\\ufeff';
 
-/** `s` with every control character written as an escape (`\n`, `\t`,
- *  `\u001b`), so that it stays on one line, and visible. */
+/** One character that is escaped wherever text is shown (see above). */
+export const CONTROL = new RegExp(`[${CLASS}]`);
+const CONTROL_ALL = new RegExp(`[${CLASS}]`, 'g');
+
+/** The same, but for text that may span lines (a topic's description):
+ *  everything but the newline and the tab, and a carriage return only when
+ *  it is not followed by a newline (CRLF line ends are kept). */
+const IN_TEXT = new RegExp(`[${CLASS.replace('\\u0000-\\u001f', '\\u0000-\\u0008\\u000b\\u000c\\u000e-\\u001f')}]|\\r(?!\\n)`);
+const IN_TEXT_ALL = new RegExp(IN_TEXT.source, 'g');
+
+function escape(c: string): string {
+  return c === '\n' ? '\\n' : c === '\r' ? '\\r' : c === '\t' ? '\\t' : `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`;
+}
+
+/** `s` with every such character written as an escape (`\n`, `\t`,
+ *  `\u001b`, `\u202e`), so that it stays on one line, and visible. For
+ *  one-line text: a title, an introduction, a topic ID, a file name, a
+ *  message. */
 export function escapeControls(s: string): string {
   if (!CONTROL.test(s)) return s;
-  return s.replace(CONTROL_ALL, (c) =>
-    c === '\n' ? '\\n' : c === '\r' ? '\\r' : c === '\t' ? '\\t' : `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
-  );
+  return s.replace(CONTROL_ALL, escape);
+}
+
+/** `s` with every such character escaped but newlines, tabs and CRLF line
+ *  ends: for text made of lines (a topic's description). */
+export function escapeText(s: string): string {
+  if (!IN_TEXT.test(s)) return s;
+  return s.replace(IN_TEXT_ALL, escape);
+}
+
+/** The characters of `s` that `escapeControls` escapes, each once, escaped
+ *  (`\n`, `\u001b`), for a message naming them. */
+export function controlsIn(s: string, multiLine = false): string[] {
+  const seen = new Set<string>();
+  for (const m of s.matchAll(multiLine ? IN_TEXT_ALL : CONTROL_ALL)) seen.add(escape(m[0][0]));
+  return [...seen];
+}
+
+const LINE_OR_TERMINAL = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/;
+
+/** What `s` holds, for a message: `a control character` (newline, ESC...)
+ *  or `a bidirectional or zero-width character`. */
+export function controlWord(s: string): string {
+  return LINE_OR_TERMINAL.test(s) ? 'a control character' : 'a bidirectional or zero-width character';
 }

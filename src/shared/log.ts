@@ -4,6 +4,7 @@
 // stdio streams at load time, which a compiled binary would pay on every
 // start, silent or not. The reporter below is all the formatting kb needs.
 import type { ConsolaInstance, LogObject } from 'consola';
+import { escapeControls } from './controls.ts';
 import { printError } from './stdio.ts';
 
 let logger: ConsolaInstance | undefined;
@@ -35,7 +36,9 @@ async function get(): Promise<ConsolaInstance> {
     const { createConsola } = await import('consola/core');
     logger = createConsola({
       level: level(),
-      reporters: [{ log: (o: LogObject) => printError(`${label(o.type)}${o.args.map(String).join(' ')}\n`) }],
+      // One line per message, whatever it quotes (a title, a file name):
+      // never a raw control character on the terminal (controls.ts).
+      reporters: [{ log: (o: LogObject) => printError(`${label(o.type)}${escapeControls(o.args.map(String).join(' '))}\n`) }],
     });
   }
   return logger;

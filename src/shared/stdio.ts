@@ -1,7 +1,10 @@
 // Writing to stdout and stderr, synchronously and whole: a slow reader
 // (EAGAIN) is waited for, a closed pipe (`kb learn docs '**' | head`) ends
-// the output quietly (PipeClosed, which the front ends treat as success).
+// the output quietly (PipeClosed, which the front ends treat as success),
+// any other failure (a full disk, an I/O error) is a KbError that says
+// where: `error: cannot write the output: no space left on device (stdout)`.
 import { writeSync } from 'node:fs';
+import { KbError } from './errors.ts';
 
 const sleeper = new Int32Array(new SharedArrayBuffer(4));
 const encoder = new TextEncoder();
@@ -20,9 +23,28 @@ export function writeAll(fd: number, data: Uint8Array): void {
         continue;
       }
       if (code === 'EPIPE') throw new PipeClosed();
-      throw e;
+      throw new KbError(`cannot write the output: ${reasonOf(e)}`, fd === 1 ? 'stdout' : fd === 2 ? 'stderr' : `file descriptor ${fd}`);
     }
   }
+}
+
+/** Why a write failed, in a few words (the message without its code). */
+function reasonOf(e: unknown): string {
+  const { code, message } = e as NodeJS.ErrnoException;
+  switch (code) {
+    case 'ENOSPC':
+      return 'no space left on device';
+    case 'EDQUOT':
+      return 'disk quota exceeded';
+    case 'EFBIG':
+      return 'file too large';
+    case 'EIO':
+      return 'input/output error';
+    case 'EBADF':
+      return 'it is closed';
+  }
+  const text = String(message ?? e);
+  return code && text.startsWith(`${code}: `) ? text.slice(code.length + 2) : text;
 }
 
 /** Writes one whole text to stdout (used for small outputs). */

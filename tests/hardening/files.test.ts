@@ -148,13 +148,14 @@ describe.skipIf(permissions.skip !== undefined)(`unreadable files and folders ($
     expect(r.code).toBe(0);
   });
 
-  test('check: one warning each, exit 0', () => {
+  test('check: one warning each, exit 0 (and the link that leads out of the workspace)', () => {
     expect(run(root, ['check'], as)).toEqual({
       out:
         'warning: topic "t": cannot read directory locked: permission denied (t/locked)\n' +
         'warning: topic "t": cannot read directory shared: permission denied (t/shared)\n' +
+        `warning: topic "t": symbolic link leads outside the workspace: shared -> ${join(outside, 'private')}; what it leads to is given to the model (t/shared)\n` +
         'warning: topic "t": cannot read subject "secret": permission denied (t/secret.md)\n' +
-        'ok: 1 topic, 3 subjects, 0 errors, 3 warnings\n',
+        'ok: 1 topic, 3 subjects, 0 errors, 4 warnings\n',
       err: '',
       code: 0,
     });

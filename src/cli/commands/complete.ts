@@ -19,6 +19,7 @@ import { aliasesOf, findFlag, flagWord, takesValue, type ArgDef } from '../argv.
 import type { Command, CommandTable, RunContext } from '../command.ts';
 import { GLOBAL_ARGS } from '../globals.ts';
 import { print } from '../output.ts';
+import { CONTROL } from '../../shared/controls.ts';
 import { workspaceOptions } from '../workspace.ts';
 
 export const SHELLS = ['bash', 'zsh', 'fish'] as const;
@@ -227,6 +228,10 @@ const command: Command = {
     } catch {
       out = [];
     }
+    // One candidate per line: a topic ID holding a newline or an escape
+    // sequence is not offered (completion prints nothing but candidates;
+    // `kb check` warns about such an ID).
+    out = out.filter((c) => !CONTROL.test(c));
     if (out.length > 0) print(`${out.join('\n')}\n`);
     return 0;
   },

@@ -14,7 +14,7 @@ import { notice, type Notice } from '../fs/walk.ts';
 import type { Alias, SkillInfo, Subject, SubjectIndex } from './types.ts';
 import { compareCodeUnits } from '../../shared/text.ts';
 import { describePath } from './slug.ts';
-import { statSize, walkFiles, type WalkDir } from '../fs/walk.ts';
+import { statSize, walkFiles, type WalkDir, type WalkOptions } from '../fs/walk.ts';
 
 /** A subject of the index. `size` is stat'ed on first access (a getter on
  *  the class; `toJSON` shows it as a plain value). */
@@ -94,7 +94,7 @@ export const SKILL_FILE = 'SKILL.md';
  *  (missing directory, dangling links, loops, collisions...) are notices.
  *  Files left out by `.gitignore`, `.kbignore` or the built-in defaults
  *  (kb/fs/ignore.ts) are not subjects at all. */
-export function indexSubjects(dir: string, found?: FileFound, recorder?: StampRecorder): SubjectIndex {
+export function indexSubjects(dir: string, found?: FileFound, recorder?: StampRecorder, opts: WalkOptions = {}): SubjectIndex {
   let bySlug = new Map<string, IndexedSubject | IndexedSubject[]>();
   // Directories holding SKILL.md, relative ('' never: a SKILL.md at the
   // root of a topic is an ordinary subject).
@@ -107,7 +107,7 @@ export function indexSubjects(dir: string, found?: FileFound, recorder?: StampRe
   // Inside a skill found so far: its files need no probing for a listing.
   let inSkill = false;
   const rules = new IgnoreRules();
-  const walkNotices = walkFiles(
+  const walked = walkFiles(
     dir,
     (d, name, abs, size) => {
       if (d !== last) {
@@ -137,8 +137,7 @@ export function indexSubjects(dir: string, found?: FileFound, recorder?: StampRe
       }
       add(bySlug, s);
     },
-    rules,
-    recorder === undefined ? undefined : (abs) => recorder.record(abs),
+    { ...opts, rules, onDir: recorder === undefined ? undefined : (abs) => recorder.record(abs) },
   );
   if (recorder !== undefined) {
     if (!existsSync(dir)) recorder.record(dir);
@@ -158,7 +157,7 @@ export function indexSubjects(dir: string, found?: FileFound, recorder?: StampRe
   // compareCodeUnits, without a comparator call per comparison).
   const slugs = [...bySlug.keys()].sort();
   const subjects: Subject[] = new Array(slugs.length);
-  const notices: Notice[] = walkNotices;
+  const notices: Notice[] = walked.notices;
   for (const path of rules.unread) {
     notices.push(notice('unreadable', path, `cannot read ${path} (not a regular file, too large, or unreadable); its rules are not applied`));
   }
@@ -190,7 +189,7 @@ export function indexSubjects(dir: string, found?: FileFound, recorder?: StampRe
   }
   // An alias that is some subject's slug names that subject.
   for (const name of aliases.keys()) if (bySlug.has(name)) aliases.delete(name);
-  return { dir, subjects, notices, ignored: rules.ignored, aliases };
+  return { dir, subjects, notices, ignored: rules.ignored, aliases, links: walked.links };
 }
 
 /** Files by slug: one, or several that collide. */

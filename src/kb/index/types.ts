@@ -3,10 +3,10 @@
 import type { PatternKind } from '../../glob/index.ts';
 import type { Body } from '../content/body.ts';
 import type { Formatted } from '../content/format.ts';
-import type { Notice } from '../fs/walk.ts';
+import type { FollowedLink, Notice } from '../fs/walk.ts';
 
 export type { PatternKind };
-export type { Notice, NoticeCode } from '../fs/walk.ts';
+export type { FollowedLink, Notice, NoticeCode } from '../fs/walk.ts';
 
 /** One file found under a topic's subjects directory. */
 export interface Subject {
@@ -58,12 +58,16 @@ export interface SubjectIndex {
   /** One per slug (collisions resolved: non-hidden wins, then the
    *  lexicographically first path), sorted by slug in code-unit order. */
   subjects: Subject[];
-  /** Collisions, dangling links, loops, unreadable entries... */
+  /** Collisions, dangling links, loops, unreadable entries... Those about
+   *  the directory as a whole (missing, unreadable, the walk limit) have
+   *  the `where` ''. */
   notices: Notice[];
   /** What `.gitignore`, `.kbignore` and the built-in defaults left out. */
   ignored: readonly import('../fs/ignore.ts').Ignored[];
   /** Exact names beside the slugs (see Alias); none is a slug. */
   aliases: ReadonlyMap<string, Alias>;
+  /** The symbolic links the walk followed. */
+  links: FollowedLink[];
 }
 
 /** A subject selected by a pattern. */

@@ -9,8 +9,8 @@
 // files; a glob-matched binary is dropped when the subjects are loaded, so
 // it neither counts as pre-loaded nor as learnable.
 
-import type { CompiledPattern } from '../../glob/index.ts';
-import { CONTROL, escapeControls } from '../../shared/controls.ts';
+import { MAX_PATTERN_LENGTH, type CompiledPattern } from '../../glob/index.ts';
+import { CONTROL, controlWord, escapeControls } from '../../shared/controls.ts';
 import { formatContent } from '../content/format.ts';
 import { PROBED, probeHere, type Probe, type ProbeKind, type ProbeResult } from '../fs/probe.ts';
 import { readBody } from '../fs/read.ts';
@@ -45,6 +45,8 @@ export interface OpenOptions {
   probeAll?: boolean;
   /** Indexes kept between calls (a long-lived front end's). */
   cache?: IndexCache;
+  /** The most directory entries the walk reads (fs/walk.ts). */
+  maxEntries?: number;
 }
 
 export interface TopicView {
@@ -65,22 +67,34 @@ export interface TopicView {
 
 /** Subjects whose path holds a control character are left out, with a
  *  notice: in a listing or a `<subject "...">` tag, a name holding a newline
- *  could forge a line or a closing tag. Every notice is made printable on
+ *  could forge a line or a closing tag, one holding a bidirectional or
+ *  zero-width character would show as another name (shared/controls.ts).
+ *  So are subjects whose slug is longer than a pattern may be: no call could
+ *  load them by the name a listing shows. Every notice is made printable on
  *  one line. */
 function sanitize(index: SubjectIndex): SubjectIndex {
   const notices: Notice[] = index.notices.map((n) =>
     CONTROL.test(n.message) || CONTROL.test(n.where) ? { ...n, where: escapeControls(n.where), message: escapeControls(n.message) } : n,
   );
   // One test per name in the common case: neither a control character nor
-  // U+FFFD (what undecodable() looks for) is in it.
-  if (!index.subjects.some((s) => SUSPECT.test(s.path) && (CONTROL.test(s.path) || undecodable(s)))) return { ...index, notices };
+  // U+FFFD (what undecodable() looks for) is in it, and it is short.
+  const suspect = (s: Subject) => (SUSPECT.test(s.path) && (CONTROL.test(s.path) || undecodable(s))) || s.slug.length > MAX_PATTERN_LENGTH;
+  if (!index.subjects.some(suspect)) return { ...index, notices };
   const subjects: Subject[] = [];
   for (const s of index.subjects) {
     if (CONTROL.test(s.path)) {
       const path = escapeControls(s.path);
-      notices.push(notice('control-character', path, `file name contains a control character, skipped: ${path}`));
+      notices.push(notice('control-character', path, `file name contains ${controlWord(s.path)}, skipped: ${path}`));
     } else if (undecodable(s)) {
       notices.push(notice('unreadable', s.path, `file name is not valid UTF-8, skipped: ${s.path}`));
+    } else if (s.slug.length > MAX_PATTERN_LENGTH) {
+      notices.push(
+        notice(
+          'long-slug',
+          s.path,
+          `slug longer than ${MAX_PATTERN_LENGTH} characters (${s.slug.length}), skipped: no pattern can name it: ${s.path.slice(0, 60)}...`,
+        ),
+      );
     } else {
       subjects.push(s);
     }
@@ -117,7 +131,7 @@ export function openTopic(topic: TopicSpec, opts: OpenOptions = {}): TopicView {
   if (cached !== undefined) index = cached;
   else {
     const recorder = opts.cache === undefined ? undefined : new StampRecorder();
-    index = sanitize(indexSubjects(topic.subjectsDir, found, recorder));
+    index = sanitize(indexSubjects(topic.subjectsDir, found, recorder, { maxEntries: opts.maxEntries }));
     if (recorder !== undefined) opts.cache!.set(topic.subjectsDir, index, recorder);
   }
   const disabled = new Set(topic.disabled);

@@ -92,14 +92,14 @@ describe('compilePatterns', () => {
   test('invalid patterns: kind, pattern and reason, no matcher', async () => {
     const nested = `${'{a,'.repeat(11)}b${'}'.repeat(11)}`;
     const long = 'a'.repeat(MAX_PATTERN_LENGTH + 1);
-    const compiled = await compilePatterns(['', './', '../x', 'a/../../x', '/abs', './/abs', 'C:/x', 'a\0b', long, `${long.slice(1)}*`, nested]);
+    const compiled = await compilePatterns(['', './', '../x', 'a/../../x', '/abs', '//abs', 'C:/x', 'a\0b', long, `${long.slice(1)}*`, nested]);
     expect(compiled.map((c) => [c.kind, c.raw.length > MAX_PATTERN_LENGTH ? 'long' : c.pattern, c.test])).toEqual([
       ['invalid', '', undefined],
       ['invalid', './', undefined],
       ['invalid', '../x', undefined],
       ['invalid', 'a/../../x', undefined],
       ['invalid', '/abs', undefined],
-      ['invalid', '/abs', undefined],
+      ['invalid', '//abs', undefined],
       ['invalid', 'C:/x', undefined],
       ['invalid', 'a\0b', undefined],
       ['invalid', 'long', undefined],
@@ -156,11 +156,12 @@ describe('needsEngine and mayBeGlob', () => {
   test('`**` (with or without ./) needs no machinery; other globs do; plain names never', () => {
     expect(['**', './**', 'a*', 'abc'].map((p) => needsEngine(p))).toEqual([false, false, true, false]);
     expect(['**', './**', 'a*', 'abc'].map((p) => mayBeGlob(p))).toEqual([true, true, true, false]);
-    expect(['a/**', '**/x', './/**', '{a,b}', '[ab]', 'a?', '@(a)'].every((p) => needsEngine(p))).toBe(true);
+    expect(['a/**', '**/x', './/*', '{a,b}', '[ab]', 'a?', '@(a)'].every((p) => needsEngine(p))).toBe(true);
+    expect(needsEngine('.//**')).toBe(false);
   });
 
-  test('withoutDotSlash drops every leading ./ and nothing else', () => {
-    expect(['./a', '././a', './/a', 'a/./b', '.a', './'].map(withoutDotSlash)).toEqual(['a', 'a', '/a', 'a/./b', '.a', '']);
+  test('withoutDotSlash drops every leading ./ (with the slashes after it) and nothing else', () => {
+    expect(['./a', '././a', './/a', './/./a', 'a/./b', '.a', './', '/a', 'a//b'].map(withoutDotSlash)).toEqual(['a', 'a', 'a', 'a', 'a/./b', '.a', '', '/a', 'a//b']);
   });
 });
 

@@ -36,7 +36,7 @@ describe('mayBeGlob', () => {
   });
 
   test('`**` needs no machinery; other globs do', () => {
-    expect(['**', './**', './/**'].map((p) => needsEngine(p))).toEqual([false, false, true]);
+    expect(['**', './**', './/**', './*/**'].map((p) => needsEngine(p))).toEqual([false, false, false, true]);
     expect(['*', 'a/**', '**/x', 'notes'].map((p) => needsEngine(p))).toEqual([true, true, true, false]);
     expect(classifyPattern('./**', engine)).toEqual({ kind: 'glob', pattern: '**' });
     // What needsEngine promises: these classify without the machinery.

@@ -17,6 +17,9 @@ describe('classifyPattern', () => {
     ['maintainers/jean', 'exact', 'maintainers/jean'],
     ['./code-quality', 'exact', 'code-quality'],
     ['././a/b', 'exact', 'a/b'],
+    // The slashes after a leading `./` go with it: `.//x` is `./x`.
+    ['.//etc/passwd', 'exact', 'etc/passwd'],
+    ['.//./a', 'exact', 'a'],
     ['*', 'glob', '*'],
     ['**', 'glob', '**'],
     ['maintainers/*', 'glob', 'maintainers/*'],
@@ -43,7 +46,7 @@ describe('classifyPattern', () => {
     ['./', /empty/],
     ['/etc/passwd', /absolute/],
     ['/**', /absolute/],
-    ['.//etc/passwd', /absolute/],
+    ['.//', /empty/],
     ['\\windows', /absolute/],
     ['C:/x', /absolute/],
     ['..', /\.\./],

@@ -74,17 +74,65 @@ describe('walk', () => {
     expect(kinds(root)).toEqual(['symlink-loop:a/b/up', 'symlink-loop:a/self', 'symlink-loop:a/top']);
   });
 
-  test('a loop through two links is detected', () => {
+  test('links between two directories of the tree: each directory is walked once, under its own name', () => {
     const root = tree({ 'p/x.md': 'x', 'q/y.md': 'y', 'p/to-q': { link: '../q' }, 'q/to-p': { link: '../p' } });
-    // Each directory is walked once directly and once through the other link.
-    expect(paths(root)).toEqual(['p/to-q/y.md', 'p/x.md', 'q/to-p/x.md', 'q/y.md']);
-    expect(kinds(root)).toEqual(['symlink-loop:p/to-q/to-p', 'symlink-loop:q/to-p/to-q']);
+    expect(paths(root)).toEqual(['p/x.md', 'q/y.md']);
+    expect(kinds(root)).toEqual(['walked-elsewhere:p/to-q', 'walked-elsewhere:q/to-p']);
+    expect(walk(root).notices.map((n) => n.message)).toEqual([
+      'symbolic link to a directory walked elsewhere skipped: p/to-q -> ../q (walked as q)',
+      'symbolic link to a directory walked elsewhere skipped: q/to-p -> ../p (walked as p)',
+    ]);
   });
 
-  test('a symlink to a sibling directory is not a loop', () => {
+  test('a symlink to a sibling directory is not a loop, but the sibling is walked under its own name', () => {
     const root = tree({ 'a/x.md': 'x', 'b/alias': { link: '../a' } });
-    expect(paths(root)).toEqual(['a/x.md', 'b/alias/x.md']);
-    expect(kinds(root)).toEqual([]);
+    expect(paths(root)).toEqual(['a/x.md']);
+    expect(kinds(root)).toEqual(['walked-elsewhere:b/alias']);
+  });
+
+  test('a loop through two directories outside the tree is walked once, then detected', () => {
+    const shared = tree({ 'p/x.md': 'x', 'q/y.md': 'y', 'p/to-q': { link: '../q' }, 'q/to-p': { link: '../p' } });
+    const root = tree({ team: { link: join(shared, 'p') } });
+    expect(paths(root)).toEqual(['team/to-q/y.md', 'team/x.md']);
+    expect(kinds(root)).toEqual(['symlink-loop:team/to-q/to-p']);
+  });
+
+  test('links that fan out: each directory outside the tree once, by device and inode', () => {
+    // d0..d11 outside the tree, each with links a and b to the next: 4096
+    // paths to d11 before; now one walk of each directory.
+    const spec: Record<string, string | { link: string }> = {};
+    for (let i = 0; i < 12; i++) {
+      spec[`d${i}/f${i}.md`] = `${i}`;
+      if (i < 11) {
+        spec[`d${i}/a`] = { link: `../d${i + 1}` };
+        spec[`d${i}/b`] = { link: `../d${i + 1}` };
+      }
+    }
+    const shared = tree(spec);
+    const root = tree({ top: { link: join(shared, 'd0') }, again: { link: join(shared, 'd5') } });
+    const got = walk(root);
+    expect(got.files.length).toBe(12);
+    // 'again' comes first in name order: d5..d11 are walked through it.
+    expect(got.files.map((f) => f.path).sort()).toContain('again/a/a/a/a/a/a/f11.md');
+    expect(got.files.map((f) => f.path).sort()).toContain('top/a/a/a/a/f4.md');
+    const skipped = got.notices.filter((n) => n.code === 'walked-elsewhere').map((n) => n.where);
+    expect(skipped).toHaveLength(12); // b in d0..d3 and d5..d10, a and b in d4
+    expect(skipped).toContain('top/a/a/a/a/a');
+    expect(got.notices.find((n) => n.where === 'top/a/a/a/a/a')!.message).toBe(
+      'symbolic link to a directory walked elsewhere skipped: top/a/a/a/a/a -> ../d5 (walked as again)',
+    );
+    // Every link followed is known, with what it leads to.
+    expect(got.links.filter((l) => l.real !== undefined).length).toBe(2 + 22);
+  });
+
+  test('the walk reads at most maxEntries entries, then stops with a notice about the whole directory', () => {
+    const root = tree({ 'a.md': 'a', 'b.md': 'b', 'c/d.md': 'd', 'c/e.md': 'e', 'f.md': 'f' });
+    const got = walk(root, { maxEntries: 5 });
+    // Root: a.md, b.md, c, f.md (4 entries), then c: only d.md of its 2.
+    expect(got.files.map((f) => f.path).sort()).toEqual(['a.md', 'b.md', 'c/d.md', 'f.md']);
+    expect(got.notices.map((n) => `${n.code}:${n.where}`)).toEqual(['walk-limit:']);
+    expect(got.notices[0].message).toBe('the walk stopped after 5 directory entries, its limit; the rest is left out');
+    expect(walk(root, { maxEntries: 6 }).notices).toEqual([]);
   });
 
   test('dangling and self-referencing links are skipped with notices', () => {
