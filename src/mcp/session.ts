@@ -5,9 +5,10 @@
 // each distinct message.
 import { KnowledgeBase, type WorkspaceOptions } from '../app/knowledge-base.ts';
 import { call } from '../app/learn.ts';
+import { call as searchCall } from '../app/search.ts';
 import { prompt } from '../app/prompt.ts';
 import { read, subjects } from '../app/resources.ts';
-import { LEARN_TOOL_NAME } from '../app/tools.ts';
+import { LEARN_TOOL_NAME, SEARCH_TOOL_NAME } from '../app/tools.ts';
 import { toolInFormat } from '../render/providers.ts';
 import { describe, KbError } from '../shared/errors.ts';
 import { warn } from '../shared/log.ts';
@@ -81,7 +82,9 @@ export class KbSession {
    *  arguments, unknown topic, nothing loaded, unusable configuration) are
    *  `isError` results the model can read. */
   async callTool(name: string, args: unknown): Promise<{ content: { type: 'text'; text: string }[]; isError: boolean }> {
-    if (name !== LEARN_TOOL_NAME) throw new RequestError(INVALID_PARAMS, `unknown tool "${name}"; the only tool is "${LEARN_TOOL_NAME}"`);
+    if (name !== LEARN_TOOL_NAME && name !== SEARCH_TOOL_NAME) {
+      throw new RequestError(INVALID_PARAMS, `unknown tool "${name}"; the tools are "${LEARN_TOOL_NAME}" and "${SEARCH_TOOL_NAME}"`);
+    }
     let kb: KnowledgeBase;
     try {
       kb = await this.open();
@@ -89,7 +92,7 @@ export class KbSession {
       if (!(err instanceof RequestError)) throw err;
       return { content: [{ type: 'text', text: `The knowledge base cannot be used right now: ${err.message}\n` }], isError: true };
     }
-    const result = await call(kb, args ?? {});
+    const result = name === SEARCH_TOOL_NAME ? await searchCall(kb, args ?? {}) : await call(kb, args ?? {});
     for (const p of result.problems) this.note(p);
     return { content: [{ type: 'text', text: result.text }], isError: result.isError };
   }

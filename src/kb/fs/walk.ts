@@ -115,10 +115,18 @@ export function walk(dir: string): WalkResult {
   return { files, notices };
 }
 
+/** What a walk went through, for a cache to revalidate against (the
+ *  search index, kb/search/): every directory read, and every ignore
+ *  control file met (`.gitignore`, `.kbignore`), as absolute paths. */
+export interface WalkTrace {
+  dirs: string[];
+  controls: string[];
+}
+
 /** Walks `dir` recursively, calling `visit` for each regular file (the index
  *  builds its subjects this way, without an intermediate object per file).
  *  Returns the notices. Never throws. */
-export function walkFiles(dir: string, visit: FileVisitor, rules?: IgnoreRules): Notice[] {
+export function walkFiles(dir: string, visit: FileVisitor, rules?: IgnoreRules, trace?: WalkTrace): Notice[] {
   const notices: Notice[] = [];
   const root = resolve(dir);
 
@@ -150,6 +158,7 @@ export function walkFiles(dir: string, visit: FileVisitor, rules?: IgnoreRules):
   const stack: Frame[] = [{ abs: root, rel: '', real: rootReal, parent: null }];
   while (stack.length > 0) {
     const frame = stack.pop()!;
+    trace?.dirs.push(frame.abs);
     let entries: Dirent[];
     try {
       entries = readdirSync(frame.abs, { withFileTypes: true });
@@ -188,6 +197,7 @@ export function walkFiles(dir: string, visit: FileVisitor, rules?: IgnoreRules):
       }
 
       if (isFile) {
+        if (trace !== undefined && (name === '.gitignore' || name === '.kbignore')) trace.controls.push(abs);
         if (rules === undefined || !rules.skip(frame.rel, name, false)) visit(frame, name, abs, undefined);
         continue;
       }

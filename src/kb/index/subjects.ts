@@ -12,7 +12,7 @@ import { notice, type Notice } from '../fs/walk.ts';
 import type { Alias, SkillInfo, Subject, SubjectIndex } from './types.ts';
 import { compareCodeUnits } from '../../shared/text.ts';
 import { describePath } from './slug.ts';
-import { statSize, walkFiles, type WalkDir } from '../fs/walk.ts';
+import { statSize, walkFiles, type WalkDir, type WalkTrace } from '../fs/walk.ts';
 
 /** A subject of the index. `size` is stat'ed on first access (a getter on
  *  the class; `toJSON` shows it as a plain value). */
@@ -92,7 +92,7 @@ export const SKILL_FILE = 'SKILL.md';
  *  (missing directory, dangling links, loops, collisions...) are notices.
  *  Files left out by `.gitignore`, `.kbignore` or the built-in defaults
  *  (kb/fs/ignore.ts) are not subjects at all. */
-export function indexSubjects(dir: string, found?: FileFound): SubjectIndex {
+export function indexSubjects(dir: string, found?: FileFound, trace?: WalkTrace): SubjectIndex {
   let bySlug = new Map<string, IndexedSubject | IndexedSubject[]>();
   // Directories holding SKILL.md, relative ('' never: a SKILL.md at the
   // root of a topic is an ordinary subject).
@@ -136,6 +136,7 @@ export function indexSubjects(dir: string, found?: FileFound): SubjectIndex {
       add(bySlug, s);
     },
     rules,
+    trace,
   );
   const aliases = new Map<string, Alias>();
   if (skillDirs !== undefined) {

@@ -16,7 +16,7 @@ import { PROBED, probeHere, type Probe, type ProbeKind, type ProbeResult } from 
 import { readBody } from '../fs/read.ts';
 import { findExact, resolvePatterns } from './resolve.ts';
 import { indexSubjects, type FileFound } from './subjects.ts';
-import { notice, type Notice } from '../fs/walk.ts';
+import { notice, type Notice, type WalkTrace } from '../fs/walk.ts';
 import type { LoadItem, Match, MissHint, PatternResult, Subject, SubjectIndex } from './types.ts';
 
 export type { LoadItem } from './types.ts';
@@ -42,6 +42,9 @@ export interface OpenOptions {
    *  nearly every verdict): with a probe that has a feed, the probing
    *  starts while the walk goes on. */
   probeAll?: boolean;
+  /** Filled with the directories and ignore files the walk went through
+   *  (a cache revalidates against them: kb/search/). */
+  trace?: WalkTrace;
 }
 
 export interface TopicView {
@@ -109,7 +112,7 @@ export function openTopic(topic: TopicSpec, opts: OpenOptions = {}): TopicView {
           feed.add(abs);
           slugs.push(slug);
         };
-  const index = sanitize(indexSubjects(topic.subjectsDir, found));
+  const index = sanitize(indexSubjects(topic.subjectsDir, found, opts.trace));
   const disabled = new Set(topic.disabled);
   const { matches, perPattern } = resolvePatterns(index.subjects, opts.learned ?? [], disabled, index.aliases);
   const view: TopicView = {

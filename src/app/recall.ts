@@ -1,0 +1,155 @@
+// Recall: the read path of a memory. The subjects most relevant to a text
+// (a user's prompt) are searched (search.ts `rank`), then packed within
+// the token budget, best first: a whole subject when it fits, else its
+// sections most relevant to the text (in their order in the file), else it
+// is named in the closing note. The result is a `<knowledge>` block, ready
+// to put in front of a prompt (README, "Search and recall").
+
+import { formatContent } from '../kb/content/format.ts';
+import { estimateTokens } from '../kb/content/tokens.ts';
+import { readBody } from '../kb/fs/read.ts';
+import { scoreText, sectionsOf } from '../kb/search/snippet.ts';
+import { queryTerms } from '../kb/search/tokenize.ts';
+import { renderRecall, RECALL_HEAD, type RecalledTopic } from '../render/search.ts';
+import { warning, type Problem } from '../shared/problem.ts';
+import { BLOCK_TOKENS, tokensText } from './budget.ts';
+import type { KnowledgeBase } from './knowledge-base.ts';
+import { QUERY_LIMITS, rank, type IndexReport } from './search.ts';
+
+export interface RecallOptions {
+  /** A topic ID or title; undefined: every enabled topic. */
+  topic?: string;
+}
+
+/** Subjects considered at most, and how relevant one must be against the
+ *  best (its score's share of the best score). */
+export const RECALL_CANDIDATES = 20;
+export const RECALL_MIN_SHARE = 0.3;
+
+export interface RecalledItem {
+  topic: string;
+  slug: string;
+  tokens: number;
+  /** Whole, or which sections (headings or line numbers). */
+  sections?: string[];
+  score: number;
+}
+
+export interface RecallOutcome {
+  /** The `<knowledge>` block, or '' when nothing is relevant. */
+  text: string;
+  items: RecalledItem[];
+  /** Relevant subjects left out by the budget. */
+  leftOut: { topic: string; slug: string; tokens: number }[];
+  problems: Problem[];
+  indexes: IndexReport[];
+  /** An unknown topic: the message. */
+  error?: string;
+}
+
+/** Recalls knowledge for `text`. */
+export async function recall(kb: KnowledgeBase, text: string, opts: RecallOptions = {}): Promise<RecallOutcome> {
+  const problems: Problem[] = [];
+  let topics = kb.topics.filter((t) => t.enable);
+  if (opts.topic !== undefined) {
+    const t = kb.resolveTopic(opts.topic);
+    if (t === undefined) return { text: '', items: [], leftOut: [], problems, indexes: [], error: `unknown topic "${opts.topic}"` };
+    topics = [t];
+  }
+  let query = text;
+  if (query.length > QUERY_LIMITS.chars) {
+    problems.push(warning('recall', `recall: only the first ${QUERY_LIMITS.chars} of ${query.length} characters of the text were used to search`));
+    query = query.slice(0, QUERY_LIMITS.chars);
+  }
+  if (queryTerms(query).length > QUERY_LIMITS.terms) {
+    problems.push(warning('recall', `recall: only the first ${QUERY_LIMITS.terms} distinct words of the text were used to search`));
+  }
+  const ranked = await rank(kb, topics, query);
+  problems.push(...ranked.problems);
+  const best = ranked.found[0]?.score ?? 0;
+  const candidates = ranked.found.filter((f) => f.score >= best * RECALL_MIN_SHARE).slice(0, RECALL_CANDIDATES);
+  const budget = kb.maxTokens;
+  let used = estimateTokens(RECALL_HEAD) + 40;
+  const byTopic = new Map<string, RecalledTopic>();
+  const items: RecalledItem[] = [];
+  const leftOut: RecallOutcome['leftOut'] = [];
+  for (const f of candidates) {
+    const read = readBody(f.abs, 'text');
+    if (read.kind !== 'text') continue; // changed since indexed: the next search indexes it again
+    const body = read.body as string;
+    const ext = f.path.includes('.') ? f.path.slice(f.path.lastIndexOf('.') + 1).toLowerCase() : '';
+    const tokens = estimateTokens(body) + BLOCK_TOKENS;
+    const topic = byTopic.get(f.topic.id) ?? { id: f.topic.id, ...(f.topic.title !== undefined ? { title: f.topic.title } : {}), subjects: [] };
+    const topicCost = byTopic.has(f.topic.id) ? 0 : 10;
+    if (used + topicCost + tokens <= budget) {
+      topic.subjects.push({ slug: f.slug, content: formatContent(ext, body) });
+      byTopic.set(f.topic.id, topic);
+      used += topicCost + tokens;
+      items.push({ topic: f.topic.id, slug: f.slug, tokens, score: f.score });
+      continue;
+    }
+    // Too big: its most relevant sections that fit.
+    const room = budget - used - topicCost - BLOCK_TOKENS - 60;
+    const picked = room > 50 ? pickSections(body, ext, f.index, ranked.matched.get(f.topic) ?? new Set(), room) : undefined;
+    if (picked === undefined) {
+      leftOut.push({ topic: f.topic.id, slug: f.slug, tokens });
+      continue;
+    }
+    const call = JSON.stringify({ topic: f.topic.id, subjects: [f.slug] });
+    const partial = `[Only the sections most relevant to the request (${picked.names.join('; ')}); the whole subject has ~${tokensText(tokens)} tokens: learn ${call}]`;
+    topic.subjects.push({ slug: f.slug, content: formatContent(ext, picked.text), partial });
+    byTopic.set(f.topic.id, topic);
+    used += topicCost + picked.tokens + BLOCK_TOKENS + estimateTokens(partial);
+    items.push({ topic: f.topic.id, slug: f.slug, tokens: picked.tokens, sections: picked.names, score: f.score });
+  }
+  const notes: string[] = [];
+  if (leftOut.length > 0) {
+    const list = leftOut.map((l) => `${l.topic}: ${l.slug} (~${tokensText(l.tokens)} tokens)`).join(', ');
+    notes.push(`[Also relevant, left out to stay within the ${tokensText(budget)}-token budget (load them with \`learn\`): ${list}.]`);
+    problems.push(warning('budget', `recall: ${leftOut.length} relevant subject${leftOut.length === 1 ? '' : 's'} left out to stay within ${tokensText(budget)} tokens; the model was told`));
+  }
+  const partials = items.filter((i) => i.sections !== undefined).length;
+  if (partials > 0) {
+    problems.push(warning('budget', `recall: ${partials} subject${partials === 1 ? '' : 's'} larger than the room left in ${tokensText(budget)} tokens came as their most relevant sections; the model was told`));
+  }
+  // In configuration order of the topics, each topic's subjects best first.
+  const ordered = topics.map((t) => byTopic.get(t.id)).filter((t): t is RecalledTopic => t !== undefined);
+  return { text: renderRecall(ordered, notes), items, leftOut, problems, indexes: ranked.indexes };
+}
+
+/** The sections of `body` most relevant to the matched terms that fit in
+ *  `room` tokens, in file order; undefined when none has a matched term or
+ *  none fits. */
+function pickSections(
+  body: string,
+  ext: string,
+  index: { idf(t: string): number },
+  matched: ReadonlySet<string>,
+  room: number,
+): { text: string; names: string[]; tokens: number } | undefined {
+  const weights = new Map<string, number>();
+  for (const t of matched) weights.set(t, index.idf(t));
+  const sections = sectionsOf(body, ext).map((s) => ({ ...s, score: scoreText(body.slice(s.start, s.end), weights) }));
+  const order = sections.map((_, i) => i).filter((i) => sections[i].score > 0).sort((a, b) => sections[b].score - sections[a].score || a - b);
+  const chosen: number[] = [];
+  let tokens = 0;
+  for (const i of order) {
+    const t = estimateTokens(body.slice(sections[i].start, sections[i].end)) + 2;
+    if (tokens + t > room) continue;
+    chosen.push(i);
+    tokens += t;
+  }
+  if (chosen.length === 0) return undefined;
+  chosen.sort((a, b) => a - b);
+  const parts: string[] = [];
+  let prevEnd = 0;
+  for (const i of chosen) {
+    const s = sections[i];
+    if (s.start > prevEnd) parts.push('[…]\n');
+    parts.push(body.slice(s.start, s.end));
+    prevEnd = s.end;
+  }
+  if (prevEnd < body.length) parts.push('\n[…]');
+  const names = chosen.map((i) => (sections[i].heading !== undefined ? JSON.stringify(sections[i].heading) : `line ${sections[i].line}`));
+  return { text: parts.join(''), names, tokens };
+}
