@@ -22,12 +22,15 @@ import { forEachWord, MAX_TERM, termOf } from './tokenize.ts';
 export const FIELDS = ['slug', 'description', 'headings', 'body'] as const;
 export const NFIELDS = FIELDS.length;
 
-/** Field weights (chosen on the labelled query set, README). */
-export const WEIGHTS: readonly number[] = [3, 2.5, 2, 1];
-
-/** BM25 parameters. */
-const K1 = 1.2;
-const B = 0.75;
+/** Field weights, and BM25's k1 and b (chosen on the labelled query set,
+ *  README "Search and recall"). */
+export const TUNING = {
+  weights: [1.5, 1.5, 1.5, 1],
+  k1: 1.2,
+  b: 0.75,
+  prefix: 0.4,
+  fuzzy: 0.6,
+};
 
 /** What a document's file was when it was indexed. */
 export const KIND_TEXT = 0;
@@ -285,8 +288,6 @@ export interface QueryResult {
 
 /** Expansions per query term at most (prefixes, typos): bounded work. */
 const MAX_EXPANSIONS = 32;
-const PREFIX_WEIGHT = 0.4;
-const FUZZY_WEIGHT = 0.6;
 
 export class SearchIndex {
   readonly avg: number[];
@@ -384,7 +385,7 @@ export class SearchIndex {
       for (let i = from; i < this.df.length && this.terms.startsWith(q, this.termStarts[i]); i++) found.push(i);
       // The most frequent ones, when there are many.
       if (found.length > MAX_EXPANSIONS) found.sort((a, b) => this.df[b] - this.df[a]).length = MAX_EXPANSIONS;
-      for (const i of found) out.push([i, PREFIX_WEIGHT * (q.length / (this.termStarts[i + 1] - this.termStarts[i]))]);
+      for (const i of found) out.push([i, TUNING.prefix * (q.length / (this.termStarts[i + 1] - this.termStarts[i]))]);
     }
     if (opts.fuzzy && exact < 0 && q.length >= 4) {
       const max = q.length >= 8 ? 2 : 1;
@@ -409,7 +410,7 @@ export class SearchIndex {
       found.sort((a, b) => a[1] - b[1] || this.df[b[0]] - this.df[a[0]]);
       if (found.length > MAX_EXPANSIONS) found.length = MAX_EXPANSIONS;
       if (found.length > 0) corrected.set(q, found.map(([i]) => this.term(i)));
-      for (const [i, d] of found) out.push([i, FUZZY_WEIGHT / d]);
+      for (const [i, d] of found) out.push([i, TUNING.fuzzy / d]);
     }
     return out;
   }
@@ -438,13 +439,14 @@ export class SearchIndex {
         matched.add(this.term(i));
         const df = this.df[i];
         const idf = Math.log(1 + (N - df + 0.5) / (df + 0.5));
+        const { weights, k1, b } = TUNING;
         this.postings(i, (doc, tf) => {
           let s = 0;
           const base = doc * NFIELDS;
           for (let f = 0; f < NFIELDS; f++) {
             const x = tf[f];
             if (x === 0) continue;
-            s += (WEIGHTS[f] * (x * (K1 + 1))) / (x + K1 * (1 - B + (B * this.lens[base + f]) / this.avg[f]));
+            s += (weights[f] * (x * (k1 + 1))) / (x + k1 * (1 - b + (b * this.lens[base + f]) / this.avg[f]));
           }
           s *= idf * weight;
           if (best[doc] === 0) touched.push(doc);
