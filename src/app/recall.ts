@@ -89,32 +89,53 @@ export async function recall(kb: KnowledgeBase, text: string, opts: RecallOption
       continue;
     }
     // Too big: its most relevant sections that fit.
-    const room = budget - used - topicCost - BLOCK_TOKENS - 60;
+    const room = budget - used - topicCost - BLOCK_TOKENS - 150;
     const picked = room > 50 ? pickSections(body, ext, f.index, ranked.matched.get(f.topic) ?? new Set(), room) : undefined;
     if (picked === undefined) {
       leftOut.push({ topic: f.topic.id, slug: f.slug, tokens });
       continue;
     }
     const call = JSON.stringify({ topic: f.topic.id, subjects: [f.slug] });
-    const partial = `[Only the sections most relevant to the request (${picked.names.join('; ')}); the whole subject has ~${tokensText(tokens)} tokens: learn ${call}]`;
+    const names = picked.names.length > 6 ? `${picked.names.slice(0, 6).join('; ')} and ${picked.names.length - 6} more` : picked.names.join('; ');
+    const partial = `[Only the sections most relevant to the request (${names}); the whole subject has ~${tokensText(tokens)} tokens: learn ${call}]`;
     topic.subjects.push({ slug: f.slug, content: formatContent(ext, picked.text), partial });
     byTopic.set(f.topic.id, topic);
     used += topicCost + picked.tokens + BLOCK_TOKENS + estimateTokens(partial);
     items.push({ topic: f.topic.id, slug: f.slug, tokens: picked.tokens, sections: picked.names, score: f.score });
   }
-  const notes: string[] = [];
+  // In configuration order of the topics, each topic's subjects best first.
+  const render = (): string => {
+    const notes: string[] = [];
+    if (leftOut.length > 0) {
+      const list = leftOut.map((l) => `${l.topic}: ${l.slug} (~${tokensText(l.tokens)} tokens)`).join(', ');
+      notes.push(`[Also relevant, left out to stay within the ${tokensText(budget)}-token budget (load them with \`learn\`): ${list}.]`);
+    }
+    const ordered = topics.map((t) => byTopic.get(t.id)).filter((t): t is RecalledTopic => t !== undefined && t.subjects.length > 0);
+    return renderRecall(ordered, notes);
+  };
+  let out = render();
+  // The estimates above are per part: the whole is checked, and the least
+  // relevant subjects go to the closing note until it fits.
+  while (estimateTokens(out) > budget && items.length > 0) {
+    const last = items.pop()!;
+    const t = byTopic.get(last.topic)!;
+    t.subjects = t.subjects.filter((x) => x.slug !== last.slug);
+    leftOut.unshift({ topic: last.topic, slug: last.slug, tokens: last.tokens });
+    out = render();
+  }
+  if (estimateTokens(out) > budget) {
+    // Not even the closing note fits: nothing, said on stderr.
+    problems.push(warning('budget', `recall: the ${tokensText(budget)}-token budget is too small to name what was found; nothing printed`));
+    return { text: '', items: [], leftOut, problems, indexes: ranked.indexes };
+  }
   if (leftOut.length > 0) {
-    const list = leftOut.map((l) => `${l.topic}: ${l.slug} (~${tokensText(l.tokens)} tokens)`).join(', ');
-    notes.push(`[Also relevant, left out to stay within the ${tokensText(budget)}-token budget (load them with \`learn\`): ${list}.]`);
     problems.push(warning('budget', `recall: ${leftOut.length} relevant subject${leftOut.length === 1 ? '' : 's'} left out to stay within ${tokensText(budget)} tokens; the model was told`));
   }
   const partials = items.filter((i) => i.sections !== undefined).length;
   if (partials > 0) {
-    problems.push(warning('budget', `recall: ${partials} subject${partials === 1 ? '' : 's'} larger than the room left in ${tokensText(budget)} tokens came as their most relevant sections; the model was told`));
+    problems.push(warning('budget', `recall: ${partials} subject${partials === 1 ? '' : 's'} larger than the room left in ${tokensText(budget)} tokens came as ${partials === 1 ? 'its' : 'their'} most relevant sections; the model was told`));
   }
-  // In configuration order of the topics, each topic's subjects best first.
-  const ordered = topics.map((t) => byTopic.get(t.id)).filter((t): t is RecalledTopic => t !== undefined);
-  return { text: renderRecall(ordered, notes), items, leftOut, problems, indexes: ranked.indexes };
+  return { text: out, items, leftOut, problems, indexes: ranked.indexes };
 }
 
 /** The sections of `body` most relevant to the matched terms that fit in

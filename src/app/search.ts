@@ -123,7 +123,8 @@ function topicsOf(kb: KnowledgeBase, name: string | undefined): Topic[] | undefi
 /** Every subject matching `query` in `topics`, best first. Scores of
  *  different topics are compared as they are (each topic's BM25). */
 export async function rank(kb: KnowledgeBase, topics: readonly Topic[], query: string): Promise<Ranked> {
-  const terms = queryTerms(query).slice(0, QUERY_LIMITS.terms);
+  const words = new Map<string, string>();
+  const terms = queryTerms(query, words).slice(0, QUERY_LIMITS.terms);
   const found: Found[] = [];
   const matched = new Map<Topic, Set<string>>();
   const indexes: IndexReport[] = [];
@@ -162,8 +163,8 @@ export async function rank(kb: KnowledgeBase, topics: readonly Topic[], query: s
   }
   found.sort((a, b) => b.score - a.score || (a.topic.id < b.topic.id ? -1 : a.topic.id > b.topic.id ? 1 : a.slug < b.slug ? -1 : a.slug > b.slug ? 1 : 0));
   // A word is unknown when no searched topic has it.
-  const unknown = [...unknownIn].filter(([, n]) => n === topics.length).map(([u]) => u);
-  return { found, matched, unknown, corrected: [...corrected].map(([q, s]) => [q, [...s]]), indexes, problems };
+  const unknown = [...unknownIn].filter(([, n]) => n === topics.length).map(([u]) => words.get(u) ?? u);
+  return { found, matched, unknown, corrected: [...corrected].map(([q, s]) => [words.get(q) ?? q, [...s]]), indexes, problems };
 }
 
 /** One result, as shown. */
@@ -235,22 +236,32 @@ export async function search(kb: KnowledgeBase, args: SearchArgs): Promise<Searc
     results.push(result);
     rows.push(row);
   }
-  const beyondLimit = Math.max(0, total - results.length - cut);
-  const notes = renderSearchNotes({
-    unknown: ranked.unknown,
-    corrected: ranked.corrected,
-    beyondLimit,
-    ...(cut > 0 ? { cut: { results: cut, budget: tokensText(budget) } } : {}),
-  });
+  const render = (): { text: string; notes: string[] } => {
+    const beyondLimit = Math.max(0, total - results.length - cut);
+    const notes = renderSearchNotes({
+      unknown: ranked.unknown,
+      corrected: ranked.corrected,
+      beyondLimit,
+      ...(cut > 0 ? { cut: { results: cut, budget: tokensText(budget) } } : {}),
+    });
+    if (total === 0) notes.push(NO_MATCH_HINT);
+    const parts = [renderSearchHead(args.query, where, total, results.length + cut)];
+    if (rows.length > 0) parts.push(rows.join('\n\n'));
+    if (notes.length > 0) parts.push(notes.join('\n'));
+    return { text: `${parts.join('\n\n')}\n`, notes };
+  };
+  let out = render();
+  // The estimate above is per row: the whole is checked too.
+  while (estimateTokens(out.text) > budget && rows.length > 0) {
+    rows.pop();
+    results.pop();
+    cut++;
+    out = render();
+  }
   if (cut > 0) {
     problems.push(warning('budget', `search: ${cut} result${cut === 1 ? '' : 's'} left out to stay within ${tokensText(budget)} tokens; the model was told`));
   }
-  const head = renderSearchHead(args.query, where, total, results.length + cut);
-  const parts = [head];
-  if (rows.length > 0) parts.push(rows.join('\n\n'));
-  if (total === 0) notes.push(NO_MATCH_HINT);
-  if (notes.length > 0) parts.push(notes.join('\n'));
-  return { text: `${parts.join('\n\n')}\n`, results, total, cut, notes, isError: false, problems, indexes: ranked.indexes };
+  return { text: out.text, results, total, cut, notes: out.notes, isError: false, problems, indexes: ranked.indexes };
 }
 
 function toRow(r: SearchResult): ResultRow {

@@ -53,8 +53,12 @@ export interface SearchNotes {
 
 export function renderSearchNotes(n: SearchNotes): string[] {
   const out: string[] = [];
-  for (const [q, terms] of n.corrected) out.push(`[No subject has the word ${JSON.stringify(q)}; also searched for ${terms.slice(0, 5).map((t) => JSON.stringify(t)).join(', ')}.]`);
-  if (n.unknown.length > 0) out.push(`[No subject has ${n.unknown.length === 1 ? 'the word' : 'the words'} ${n.unknown.map((t) => JSON.stringify(t)).join(', ')}.]`);
+  for (const [q, terms] of n.corrected.slice(0, 5)) out.push(`[No subject has the word ${JSON.stringify(q)}; also searched for ${terms.slice(0, 5).map((t) => JSON.stringify(t)).join(', ')}.]`);
+  if (n.corrected.length > 5) out.push(`[${n.corrected.length - 5} more words were also looked up with typos.]`);
+  if (n.unknown.length > 0) {
+    const shown = n.unknown.slice(0, 10).map((t) => JSON.stringify(t)).join(', ');
+    out.push(`[No subject has ${n.unknown.length === 1 ? 'the word' : 'the words'} ${shown}${n.unknown.length > 10 ? ` and ${n.unknown.length - 10} more` : ''}.]`);
+  }
   if (n.cut !== undefined) {
     out.push(`[${n.cut.results} more result${n.cut.results === 1 ? '' : 's'} left out to stay within the ${n.cut.budget}-token budget; search with fewer words or a smaller limit to see others.]`);
   }

@@ -43,12 +43,18 @@ export function stem(w: string): string {
   if (s.endsWith('ies') && n > 4) s = `${s.slice(0, -3)}y`;
   else if (s.endsWith('sses')) s = s.slice(0, -2);
   else if (s.endsWith('s') && !s.endsWith('ss') && !s.endsWith('us') && !s.endsWith('is') && n > 3) s = s.slice(0, -1);
-  if (s.length > 5 && s.endsWith('ing') && VOWEL.test(s.slice(0, -3))) s = s.slice(0, -3);
-  else if (s.length > 4 && s.endsWith('ed') && VOWEL.test(s.slice(0, -2))) s = s.slice(0, -2);
-  if (s.length > 4 && (s.endsWith('e') || s.endsWith('y'))) s = s.slice(0, -1);
+  let stripped = false;
+  if (s.length > 5 && s.endsWith('ing') && VOWEL.test(s.slice(0, -3))) {
+    s = s.slice(0, -3);
+    stripped = true;
+  } else if (s.length > 4 && s.endsWith('ed') && VOWEL.test(s.slice(0, -2))) {
+    s = s.slice(0, -2);
+    stripped = true;
+  }
   // a doubled final consonant left by -ing/-ed: "running" -> "runn" -> "run"
   const m = s.length;
-  if (m > 3 && s.charCodeAt(m - 1) === s.charCodeAt(m - 2) && !/[aeiouslz]/.test(s[m - 1])) s = s.slice(0, -1);
+  if (stripped && m > 3 && s.charCodeAt(m - 1) === s.charCodeAt(m - 2) && !/[aeiouslz]/.test(s[m - 1])) s = s.slice(0, -1);
+  else if (s.length > 4 && (s.endsWith('e') || s.endsWith('y'))) s = s.slice(0, -1);
   return s;
 }
 
@@ -103,14 +109,23 @@ export function terms(text: string): string[] {
 }
 
 /** A query's terms, each once, in order. When every word is a function
- *  word ("how do I"), those words are the terms. */
-export function queryTerms(query: string): string[] {
+ *  word ("how do I"), those words are the terms. `words` is told the word
+ *  each term first came from (to name it back to the user). */
+export function queryTerms(query: string, words?: Map<string, string>): string[] {
   const seen = new Set<string>();
-  forEachTerm(query, (t) => seen.add(t));
+  const lower = query.toLowerCase();
+  forEachWord(lower, (a, b) => {
+    const w = lower.slice(a, b);
+    const t = termOf(w);
+    if (t === '' || seen.has(t)) return;
+    seen.add(t);
+    words?.set(t, w);
+  });
   if (seen.size === 0) {
-    const lower = query.toLowerCase();
     forEachWord(lower, (a, b) => {
-      if (b - a <= MAX_TERM) seen.add(lower.slice(a, b));
+      if (b - a > MAX_TERM) return;
+      seen.add(lower.slice(a, b));
+      words?.set(lower.slice(a, b), lower.slice(a, b));
     });
   }
   return [...seen];
