@@ -64,7 +64,7 @@ export async function recall(kb: KnowledgeBase, text: string, opts: RecallOption
   if (queryTerms(query).length > QUERY_LIMITS.terms) {
     problems.push(warning('recall', `recall: only the first ${QUERY_LIMITS.terms} distinct words of the text were used to search`));
   }
-  const ranked = await rank(kb, topics, query);
+  const ranked = await rank(kb, topics, query, RECALL_CANDIDATES);
   problems.push(...ranked.problems);
   const best = ranked.found[0]?.score ?? 0;
   const candidates = ranked.found.filter((f) => f.score >= best * RECALL_MIN_SHARE).slice(0, RECALL_CANDIDATES);

@@ -87,6 +87,8 @@ export interface IndexReport {
   subjects: number;
   read: number;
   ms: number;
+  /** Of `ms`: reading the cache, revalidating, building. */
+  times: { load: number; check: number; build: number };
 }
 
 /** A subject found, ranked. */
@@ -103,7 +105,10 @@ export interface Found {
 }
 
 export interface Ranked {
+  /** The best subjects of every topic searched, best first. */
   found: Found[];
+  /** How many subjects matched in all. */
+  total: number;
   /** Index terms matched, by topic (snippets and sections). */
   matched: Map<Topic, Set<string>>;
   unknown: string[];
@@ -120,9 +125,10 @@ function topicsOf(kb: KnowledgeBase, name: string | undefined): Topic[] | undefi
   return t === undefined ? undefined : [t];
 }
 
-/** Every subject matching `query` in `topics`, best first. Scores of
- *  different topics are compared as they are (each topic's BM25). */
-export async function rank(kb: KnowledgeBase, topics: readonly Topic[], query: string): Promise<Ranked> {
+/** The `top` subjects matching `query` in each of `topics`, best first,
+ *  and how many matched. Scores of different topics are compared as they
+ *  are (each topic's BM25). */
+export async function rank(kb: KnowledgeBase, topics: readonly Topic[], query: string, top: number): Promise<Ranked> {
   const words = new Map<string, string>();
   const terms = queryTerms(query, words).slice(0, QUERY_LIMITS.terms);
   const found: Found[] = [];
@@ -130,15 +136,17 @@ export async function rank(kb: KnowledgeBase, topics: readonly Topic[], query: s
   const indexes: IndexReport[] = [];
   const problems: Problem[] = [];
   const unknownIn = new Map<string, number>();
+  let total = 0;
   const corrected = new Map<string, Set<string>>();
   for (const topic of topics) {
     const started = performance.now();
     const got = await topicIndex(topic, { cacheDir: kb.searchCacheDir });
     const { index } = got;
-    indexes.push({ topic: topic.id, status: got.status, subjects: index.docs.length, read: got.read, ms: performance.now() - started });
+    indexes.push({ topic: topic.id, status: got.status, subjects: index.docs.length, read: got.read, ms: performance.now() - started, times: got.times });
     if (got.cacheProblem !== undefined) problems.push(warning('search-cache', `topic "${topic.id}": ${got.cacheProblem}`));
     const disabled = new Set(topic.disabled);
-    const r = index.query(terms, { prefix: true, fuzzy: true, exclude: disabled.size === 0 ? undefined : (d) => disabled.has(index.docs[d].slug) });
+    const r = index.query(terms, { prefix: true, fuzzy: true, top, exclude: disabled.size === 0 ? undefined : (d) => disabled.has(index.docs[d].slug) });
+    total += r.total;
     matched.set(topic, r.matched);
     for (const u of r.unknown) unknownIn.set(u, (unknownIn.get(u) ?? 0) + 1);
     for (const [q, ts] of r.corrected) {
@@ -164,7 +172,7 @@ export async function rank(kb: KnowledgeBase, topics: readonly Topic[], query: s
   found.sort((a, b) => b.score - a.score || (a.topic.id < b.topic.id ? -1 : a.topic.id > b.topic.id ? 1 : a.slug < b.slug ? -1 : a.slug > b.slug ? 1 : 0));
   // A word is unknown when no searched topic has it.
   const unknown = [...unknownIn].filter(([, n]) => n === topics.length).map(([u]) => words.get(u) ?? u);
-  return { found, matched, unknown, corrected: [...corrected].map(([q, s]) => [words.get(q) ?? q, [...s]]), indexes, problems };
+  return { found, total, matched, unknown, corrected: [...corrected].map(([q, s]) => [words.get(q) ?? q, [...s]]), indexes, problems };
 }
 
 /** One result, as shown. */
@@ -198,12 +206,14 @@ export async function search(kb: KnowledgeBase, args: SearchArgs): Promise<Searc
   if (topics === undefined) {
     return { text: renderUnknownTopic(args.topic!, kb.topics.filter((t) => t.enable)), results: [], total: 0, cut: 0, notes: [], isError: true, problems: [], indexes: [] };
   }
-  const ranked = await rank(kb, topics, args.query);
+  // A few more than the limit: a result whose file changed since it was
+  // indexed is left out.
+  const ranked = await rank(kb, topics, args.query, args.limit + 16);
   const problems = [...ranked.problems];
   const where = args.topic === undefined ? undefined : topics[0].id;
   const results: SearchResult[] = [];
   const rows: string[] = [];
-  let total = ranked.found.length;
+  let total = ranked.total;
   const budget = kb.maxTokens;
   let used = estimateTokens(renderSearchHead(args.query, where, total, Math.min(total, args.limit))) + 60;
   let cut = 0;

@@ -36,7 +36,7 @@ const command: Command = {
     if (r.error !== undefined) throw new UsageError(r.error, '--topic');
     for (const p of r.problems) await warn(formatProblem(p));
     for (const i of r.indexes) {
-      await debug(`recall: topic "${i.topic}": index ${i.status} (${i.subjects} files, ${i.read} read, ${i.ms.toFixed(1)} ms)`);
+      await debug(`recall: topic "${i.topic}": index ${i.status} (${i.subjects} files, ${i.read} read, ${i.ms.toFixed(1)} ms: cache read ${i.times.load.toFixed(1)}, checked ${i.times.check.toFixed(1)}, built ${i.times.build.toFixed(1)})`);
     }
     if (ctx.flags.format === 'json') {
       print(`${JSON.stringify({ text: r.text, subjects: r.items, left_out: r.leftOut }, null, 2)}\n`);

@@ -42,10 +42,12 @@ const command: Command = {
       return 1;
     }
     const kb = await openKnowledgeBase(ctx);
+    const started = performance.now();
     const r = await search(kb, parsed.args);
+    await debug(() => `search: ${(performance.now() - started).toFixed(1)} ms in all`);
     for (const p of r.problems) await warn(formatProblem(p));
     for (const i of r.indexes) {
-      await debug(`search: topic "${i.topic}": index ${i.status} (${i.subjects} files, ${i.read} read, ${i.ms.toFixed(1)} ms)`);
+      await debug(`search: topic "${i.topic}": index ${i.status} (${i.subjects} files, ${i.read} read, ${i.ms.toFixed(1)} ms: cache read ${i.times.load.toFixed(1)}, checked ${i.times.check.toFixed(1)}, built ${i.times.build.toFixed(1)})`);
     }
     if (ctx.flags.format === 'json') {
       print(`${JSON.stringify({ query: parsed.args.query, ...(parsed.args.topic !== undefined ? { topic: parsed.args.topic } : {}), total: r.total, results: r.results, left_out: r.cut, notes: r.notes, ...(r.isError ? { error: r.text.trim() } : {}) }, null, 2)}\n`);

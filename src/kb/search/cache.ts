@@ -17,7 +17,7 @@ import { dirname, join } from 'node:path';
 import { NFIELDS, SearchIndex, type DocMeta } from './engine.ts';
 
 /** Bump when the file's layout or the tokenizer changes. */
-export const FORMAT_VERSION = 1;
+export const FORMAT_VERSION = 2;
 const MAGIC = 0x4b425331; // "KBS1"
 
 /** A cache file larger than this is not read (a hostile or broken one). */
@@ -99,18 +99,15 @@ export function writeCache(file: string, entry: CacheEntry, subjectsDir: string)
 
 // ---------------------------------------------------------------------------
 // Layout: MAGIC, FORMAT_VERSION, the header's length, the header (JSON:
-// strings and counts), padding to 8, then the sections, each padded to 8:
-// sizes (f64), mtimes (f64), field lengths (u32), document frequencies
-// (u32), term starts (u32), postings starts (u32), kinds (u8), terms (UTF-8),
-// postings (bytes).
+// the trace, descriptions and counts), padding to 8, then the sections,
+// each padded to 8: sizes (f64), mtimes (f64), field lengths (u32),
+// document frequencies (u32), term starts (u32), postings starts (u32),
+// kinds (u8), terms (UTF-8), postings (bytes), paths and slugs (UTF-8,
+// joined by newlines).
 
 interface Header {
   subjectsDir: string;
   trace: Trace;
-  /** Paths and slugs joined by newlines (no subject's path holds a
-   *  control character: the view leaves those out). */
-  paths: string;
-  slugs: string;
   /** Descriptions by document number, for those that have one. */
   descriptions: Record<string, string>;
   docs: number;
@@ -119,6 +116,10 @@ interface Header {
 }
 
 const pad8 = (n: number) => (n + 7) & ~7;
+
+/** sizes, mtimes, field lengths, document frequencies, term starts,
+ *  postings starts, kinds, terms, postings, paths, slugs. */
+const SECTIONS = 11;
 
 function encode(entry: CacheEntry, subjectsDir: string): Uint8Array {
   const { index, trace } = entry;
@@ -132,16 +133,19 @@ function encode(entry: CacheEntry, subjectsDir: string): Uint8Array {
     mtimes[d] = docs[d].mtime;
     kinds[d] = docs[d].kind;
   }
-  const terms = new TextEncoder().encode(index.terms);
-  const sections: Uint8Array[] = [sizes, mtimes, index.lens, index.df, index.termStarts, index.postStarts, kinds, terms, index.post].map(
+  const encoder = new TextEncoder();
+  const terms = encoder.encode(index.terms);
+  // Paths and slugs joined by newlines: no subject's path holds a control
+  // character (the view leaves those out).
+  const paths = encoder.encode(docs.map((d) => d.path).join('\n'));
+  const slugs = encoder.encode(docs.map((d) => d.slug).join('\n'));
+  const sections: Uint8Array[] = [sizes, mtimes, index.lens, index.df, index.termStarts, index.postStarts, kinds, terms, index.post, paths, slugs].map(
     (a) => new Uint8Array(a.buffer, a.byteOffset, a.byteLength),
   );
   const header: Header = {
     subjectsDir,
     // NaN (a time not to trust) is not JSON: -1 never equals a real time.
     trace: { dirs: trace.dirs.map(([p, m]) => [p, Number.isNaN(m) ? -1 : m]), controls: trace.controls.map(([p, s, m]) => [p, s, Number.isNaN(m) ? -1 : m]) },
-    paths: docs.map((d) => d.path).join('\n'),
-    slugs: docs.map((d) => d.slug).join('\n'),
     descriptions: Object.fromEntries(docs.flatMap((d, i) => (d.description === null ? [] : [[String(i), d.description]]))),
     docs: n,
     terms: index.df.length,
@@ -180,17 +184,14 @@ function decode(bytes: Uint8Array, subjectsDir: string): CacheEntry {
   const h = JSON.parse(new TextDecoder().decode(bytes.subarray(12, 12 + headLen))) as Header;
   if (h === null || typeof h !== 'object' || h.subjectsDir !== subjectsDir) fail('another subjects directory');
   const n = h.docs;
-  if (!Number.isInteger(n) || n < 0 || typeof h.paths !== 'string' || typeof h.slugs !== 'string') fail('bad document lists');
-  const paths = n === 0 ? [] : h.paths.split('\n');
-  const slugs = n === 0 ? [] : h.slugs.split('\n');
-  if (paths.length !== n || slugs.length !== n || h.descriptions === null || typeof h.descriptions !== 'object') fail('bad document lists');
-  if (!Array.isArray(h.sections) || h.sections.length !== 9) fail('bad sections');
+  if (!Number.isInteger(n) || n < 0 || h.descriptions === null || typeof h.descriptions !== 'object') fail('bad document lists');
+  if (!Array.isArray(h.sections) || h.sections.length !== SECTIONS) fail('bad sections');
   const nt = h.terms;
   if (!Number.isInteger(nt) || nt < 0) fail('bad term count');
-  const expect = [8 * n, 8 * n, 4 * NFIELDS * n, 4 * nt, 4 * (nt + 1), 4 * (nt + 1), n, -1, -1];
+  const expect = [8 * n, 8 * n, 4 * NFIELDS * n, 4 * nt, 4 * (nt + 1), 4 * (nt + 1), n, -1, -1, -1, -1];
   let at = pad8(12 + headLen);
   const parts: Uint8Array[] = [];
-  for (let i = 0; i < 9; i++) {
+  for (let i = 0; i < SECTIONS; i++) {
     const len = h.sections[i];
     if (!Number.isInteger(len) || len < 0 || (expect[i] >= 0 && len !== expect[i])) fail(`bad section ${i}`);
     if (at + len > bytes.length) fail(`section ${i} out of bounds`);
@@ -208,9 +209,14 @@ function decode(bytes: Uint8Array, subjectsDir: string): CacheEntry {
   const kinds = parts[6];
   const terms = new TextDecoder().decode(parts[7]);
   const post = parts[8];
+  const paths = n === 0 ? [] : new TextDecoder().decode(parts[9]).split('\n');
+  const slugs = n === 0 ? [] : new TextDecoder().decode(parts[10]).split('\n');
+  if (paths.length !== n || slugs.length !== n) fail('bad document lists');
+  // Offsets in between are not checked one by one (a search's time): the
+  // index clamps them where it uses them (engine.ts), so a corrupt file
+  // gives wrong results at worst, never a crash or a long loop.
   if (termStarts[0] !== 0 || termStarts[nt] !== terms.length) fail('bad term offsets');
   if (postStarts[0] !== 0 || postStarts[nt] !== post.length) fail('bad postings offsets');
-  for (let i = 0; i < nt; i++) if (termStarts[i] > termStarts[i + 1] || postStarts[i] > postStarts[i + 1]) fail('offsets out of order');
   const docs: DocMeta[] = new Array(n);
   for (let d = 0; d < n; d++) {
     const description = Object.hasOwn(h.descriptions, d) ? h.descriptions[d] : null;

@@ -273,12 +273,17 @@ export interface QueryOptions {
   fuzzy?: boolean;
   /** Documents that are not results (disabled subjects). */
   exclude?: (doc: number) => boolean;
+  /** Only the best `top` hits are returned (all are counted). */
+  top?: number;
 }
 
 /** What a query matched: ranked documents and, for snippets, every
  *  index term that counted. */
 export interface QueryResult {
+  /** The best hits (all, or `top`), best first. */
   hits: Hit[];
+  /** How many documents matched. */
+  total: number;
   matched: Set<string>;
   /** Query terms that matched nothing, even with prefixes or typos. */
   unknown: string[];
@@ -324,6 +329,13 @@ export class SearchIndex {
     return this.terms.slice(this.termStarts[i], this.termStarts[i + 1]);
   }
 
+  /** Term `i`'s postings: [start, end) in `post`, clamped (a corrupt
+   *  cache file's offsets are not trusted: cache.ts). */
+  private postRange(i: number): [number, number] {
+    const end = Math.min(this.postStarts[i + 1], this.post.length);
+    return [Math.min(this.postStarts[i], end), end];
+  }
+
   /** The first term index >= `t` in sort order. */
   private lowerBound(t: string): number {
     let lo = 0;
@@ -346,8 +358,7 @@ export class SearchIndex {
   postings(i: number, each: (doc: number, tf: Uint8Array) => void): void {
     const p = this.post;
     const tf = new Uint8Array(NFIELDS);
-    let k = this.postStarts[i];
-    const end = this.postStarts[i + 1];
+    let [k, end] = this.postRange(i);
     let doc = 0;
     while (k < end) {
       let v = 0;
@@ -396,7 +407,7 @@ export class SearchIndex {
       for (let i = 0; i < this.df.length; i++) {
         const at = this.termStarts[i];
         const len = this.termStarts[i + 1] - at;
-        if (Math.abs(len - q.length) > max) continue;
+        if (len < 0 || Math.abs(len - q.length) > max) continue;
         // One edit leaves the first or the second character in place, or
         // swaps them.
         if (max === 1) {
@@ -435,35 +446,82 @@ export class SearchIndex {
         continue;
       }
       touched.length = 0;
+      const { weights, k1, b } = TUNING;
+      const p = this.post;
+      const lens = this.lens;
+      const avg = this.avg;
       for (const [i, weight] of expansions) {
         matched.add(this.term(i));
         const df = this.df[i];
-        const idf = Math.log(1 + (N - df + 0.5) / (df + 0.5));
-        const { weights, k1, b } = TUNING;
-        this.postings(i, (doc, tf) => {
+        const idf = Math.log(1 + (N - df + 0.5) / (df + 0.5)) * weight;
+        // The postings, decoded inline (postings() does the same, with a
+        // callback): this loop is most of a query's time.
+        let [k, end] = this.postRange(i);
+        let doc = 0;
+        while (k < end) {
+          let v = 0;
+          let shift = 0;
+          let byte: number;
+          do {
+            byte = p[k++];
+            v += (byte & 0x7f) * 2 ** shift;
+            shift += 7;
+          } while (byte & 0x80 && shift < 35);
+          doc += v;
+          if (doc >= n) break; // a corrupt file: no further
+          const mask = p[k++];
           let s = 0;
           const base = doc * NFIELDS;
           for (let f = 0; f < NFIELDS; f++) {
-            const x = tf[f];
-            if (x === 0) continue;
-            s += (weights[f] * (x * (k1 + 1))) / (x + k1 * (1 - b + (b * this.lens[base + f]) / this.avg[f]));
+            if ((mask & (1 << f)) === 0) continue;
+            const x = p[k++];
+            s += (weights[f] * (x * (k1 + 1))) / (x + k1 * (1 - b + (b * lens[base + f]) / avg[f]));
           }
-          s *= idf * weight;
+          s *= idf;
           if (best[doc] === 0) touched.push(doc);
           if (s > best[doc]) best[doc] = s;
-        });
+        }
       }
       for (const doc of touched) {
         total[doc] += best[doc];
         best[doc] = 0;
       }
     }
-    const hits: Hit[] = [];
+    // The best `top` (a bounded min-heap), or all, by score then slug.
+    const top = opts.top ?? n;
+    const better = (a: Hit, c: Hit) => a.score > c.score || (a.score === c.score && this.docs[a.doc].slug < this.docs[c.doc].slug);
+    const heap: Hit[] = [];
+    let count = 0;
     for (let d = 0; d < n; d++) {
-      if (total[d] > 0 && this.docs[d].kind === KIND_TEXT && !(opts.exclude?.(d) ?? false)) hits.push({ doc: d, score: total[d] });
+      if (total[d] <= 0 || this.docs[d].kind !== KIND_TEXT || (opts.exclude?.(d) ?? false)) continue;
+      count++;
+      const h = { doc: d, score: total[d] };
+      if (heap.length < top) {
+        heap.push(h);
+        let c = heap.length - 1;
+        while (c > 0) {
+          const parent = (c - 1) >> 1;
+          if (!better(heap[parent], heap[c])) break;
+          [heap[parent], heap[c]] = [heap[c], heap[parent]];
+          c = parent;
+        }
+      } else if (top > 0 && better(h, heap[0])) {
+        heap[0] = h;
+        let c = 0;
+        for (;;) {
+          const l = 2 * c + 1;
+          const r = l + 1;
+          let m = c;
+          if (l < heap.length && better(heap[m], heap[l])) m = l;
+          if (r < heap.length && better(heap[m], heap[r])) m = r;
+          if (m === c) break;
+          [heap[m], heap[c]] = [heap[c], heap[m]];
+          c = m;
+        }
+      }
     }
-    hits.sort((a, b) => b.score - a.score || (this.docs[a.doc].slug < this.docs[b.doc].slug ? -1 : 1));
-    return { hits, matched, unknown, corrected };
+    heap.sort((a, c) => (better(a, c) ? -1 : better(c, a) ? 1 : 0));
+    return { hits: heap, total: count, matched, unknown, corrected };
   }
 
   /** Every document's terms and packed frequencies (to carry unchanged

@@ -201,8 +201,10 @@ describe('the cache file', () => {
     const file = join(dir, 'three.idx');
     writeCache(file, { index, trace }, '/subjects');
     const bytes = readFileSync(file);
-    // The postings are the file's last section: make every doc delta huge.
-    for (let i = bytes.length - index.post.length; i < bytes.length; i++) bytes[i] = 0x7f;
+    // Make every doc delta in the postings huge.
+    const at = bytes.indexOf(Buffer.from(index.post));
+    expect(at).toBeGreaterThan(0);
+    for (let i = at; i < at + index.post.length; i++) bytes[i] = 0x7f;
     writeFileSync(file, bytes);
     const r = readCache(file, '/subjects');
     if (r.kind === 'hit') expect(() => r.entry.index.query(['beta'])).not.toThrow();
