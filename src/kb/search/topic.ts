@@ -22,7 +22,7 @@ import { statSync } from 'node:fs';
 import { descriptionValue, loadYaml, NEEDS_YAML, parseFrontmatter, simpleFields, type YamlModule } from '../content/frontmatter.ts';
 import { decodeFront, frontmatterSpan, SNIFF_BYTES } from '../fs/probe.ts';
 import { readBody } from '../fs/read.ts';
-import type { WalkTrace } from '../fs/walk.ts';
+import type { Notice, WalkTrace } from '../fs/walk.ts';
 import { openTopic, type TopicSpec } from '../index/view.ts';
 import { cacheFile, readCache, writeCache, type CacheEntry, type Trace } from './cache.ts';
 import { IndexBuilder, KIND_SKIPPED, KIND_TEXT, type DocFields, type DocMeta, type SearchIndex } from './engine.ts';
@@ -44,6 +44,9 @@ export interface TopicIndex {
   read: number;
   /** What the user should know about the cache (stderr). */
   cacheProblem?: string;
+  /** What the walk noticed about the subjects directory itself (missing,
+   *  not a directory, unreadable), when the topic was walked. */
+  notices?: Notice[];
   /** The cache file, when one is used. */
   file?: string;
   /** Milliseconds spent reading the cache, revalidating it, and building
@@ -84,7 +87,7 @@ export async function topicIndex(topic: TopicSpec, opts: TopicIndexOptions): Pro
     else if (r.kind === 'corrupt') cacheProblem = `the search cache ${file} could not be read (${r.why}); rebuilt`;
   }
   times.load = lap();
-  let result: { index: SearchIndex; trace: Trace; read: number };
+  let result: { index: SearchIndex; trace: Trace; read: number; notices?: Notice[] };
   let status: IndexStatus;
   if (old !== undefined && sameTree(old.trace)) {
     const changed = changedDocs(topic, old.index);
@@ -101,7 +104,15 @@ export async function topicIndex(topic: TopicSpec, opts: TopicIndexOptions): Pro
     if (why !== undefined) cacheProblem = `the search cache could not be written (${why}); the index is kept in memory for this search only`;
   }
   times.build = lap();
-  return { index: result.index, status, read: result.read, file, times, ...(cacheProblem ? { cacheProblem } : {}) };
+  return {
+    index: result.index,
+    status,
+    read: result.read,
+    file,
+    times,
+    ...(cacheProblem ? { cacheProblem } : {}),
+    ...(result.notices !== undefined && result.notices.length > 0 ? { notices: result.notices } : {}),
+  };
 }
 
 /** A topic's cache key besides its subjects directory. */
@@ -155,10 +166,14 @@ interface Candidate {
 
 /** Walks the topic and indexes its non-hidden subjects, carrying over the
  *  unchanged ones from `old`. */
-async function walkAndBuild(topic: TopicSpec, old: CacheEntry | undefined): Promise<{ index: SearchIndex; trace: Trace; read: number }> {
+async function walkAndBuild(topic: TopicSpec, old: CacheEntry | undefined): Promise<{ index: SearchIndex; trace: Trace; read: number; notices: Notice[] }> {
   const walked: WalkTrace = { dirs: [], controls: [] };
   const started = Date.now();
   const view = openTopic(topic, { trace: walked });
+  // A subjects directory that could not be read is watched too: once it
+  // exists, the next search walks it.
+  if (!walked.dirs.includes(topic.subjectsDir)) walked.dirs.unshift(topic.subjectsDir);
+  const notices = view.index.notices.filter((n) => ROOT_NOTICES.has(n.code));
   const candidates: Candidate[] = [];
   for (const s of view.index.subjects) if (!s.hidden) candidates.push({ path: s.path, slug: s.slug, abs: s.abs });
   const trace: Trace = { dirs: [], controls: [] };
@@ -180,10 +195,15 @@ async function walkAndBuild(topic: TopicSpec, old: CacheEntry | undefined): Prom
       const at = byPath.get(`${c.slug}\0${c.path}`);
       if (at !== undefined) reuse.set(i, at);
     });
-    return rebuild(candidates, old, undefined, trace, reuse);
+    return { ...(await rebuild(candidates, old, undefined, trace, reuse)), notices };
   }
-  return rebuild(candidates, undefined, undefined, trace);
+  return { ...(await rebuild(candidates, undefined, undefined, trace)), notices };
 }
+
+/** What a search says of a walk: the subjects directory itself is
+ *  missing or unreadable (the other notices are for listings and `kb
+ *  check`). */
+const ROOT_NOTICES = new Set(['missing-directory', 'not-a-directory']);
 
 /**
  * Indexes `candidates` in order. A candidate whose old document (`reuse`:

@@ -289,6 +289,17 @@ describe('a topic index stays fresh', () => {
     expect((await topicIndex(t.spec, { cacheDir: t.cache })).status).toBe('hit');
   });
 
+  test('a subjects directory that does not exist yet: said, and found once it does', async () => {
+    const t = topic({});
+    rmSync(t.dir, { recursive: true });
+    const first = await topicIndex(t.spec, { cacheDir: t.cache });
+    expect(first.index.docs).toHaveLength(0);
+    expect(first.notices?.map((n) => n.code)).toEqual(['missing-directory']);
+    mkdirSync(t.dir);
+    writeFileSync(join(t.dir, 'a.md'), 'alpha');
+    expect((await slugsFor(t, 'alpha')).slugs).toEqual(['a']);
+  });
+
   test('no cache directory: built in memory, nothing written', async () => {
     const t = topic({ 'a.md': 'alpha' });
     const r = await topicIndex(t.spec, {});
