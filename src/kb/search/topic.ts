@@ -22,7 +22,7 @@ import { statSync } from 'node:fs';
 import { descriptionValue, loadYaml, NEEDS_YAML, parseFrontmatter, simpleFields, type YamlModule } from '../content/frontmatter.ts';
 import { decodeFront, frontmatterSpan, SNIFF_BYTES } from '../fs/probe.ts';
 import { readBody } from '../fs/read.ts';
-import type { Notice, WalkTrace } from '../fs/walk.ts';
+import { notice, type Notice, type WalkTrace } from '../fs/walk.ts';
 import { openTopic, type TopicSpec } from '../index/view.ts';
 import { cacheFile, readCache, writeCache, type CacheEntry, type Trace } from './cache.ts';
 import { IndexBuilder, KIND_SKIPPED, KIND_TEXT, type DocFields, type DocMeta, type SearchIndex } from './engine.ts';
@@ -45,7 +45,8 @@ export interface TopicIndex {
   /** What the user should know about the cache (stderr). */
   cacheProblem?: string;
   /** What the walk noticed about the subjects directory itself (missing,
-   *  not a directory, unreadable), when the topic was walked. */
+   *  not a directory), when the topic was walked, and files that could not
+   *  be indexed (unreadable, too large), when they were read. */
   notices?: Notice[];
   /** The cache file, when one is used. */
   file?: string;
@@ -195,9 +196,11 @@ async function walkAndBuild(topic: TopicSpec, old: CacheEntry | undefined): Prom
       const at = byPath.get(`${c.slug}\0${c.path}`);
       if (at !== undefined) reuse.set(i, at);
     });
-    return { ...(await rebuild(candidates, old, undefined, trace, reuse)), notices };
+    const built = await rebuild(candidates, old, undefined, trace, reuse);
+    return { ...built, notices: [...notices, ...built.notices] };
   }
-  return { ...(await rebuild(candidates, undefined, undefined, trace)), notices };
+  const built = await rebuild(candidates, undefined, undefined, trace);
+  return { ...built, notices: [...notices, ...built.notices] };
 }
 
 /** What a search says of a walk: the subjects directory itself is
@@ -217,7 +220,7 @@ async function rebuild(
   changed: Map<number, Stat | undefined> | undefined,
   trace: Trace,
   reuse?: Map<number, number>,
-): Promise<{ index: SearchIndex; trace: Trace; read: number }> {
+): Promise<{ index: SearchIndex; trace: Trace; read: number; notices: Notice[] }> {
   const builder = new IndexBuilder();
   const oldOf = (i: number): number | undefined => (old === undefined ? undefined : reuse === undefined ? i : reuse.get(i));
   // Which old documents are carried over, decided first (one pass over
@@ -241,6 +244,7 @@ async function rebuild(
   const carried = old === undefined || keep.size === 0 ? new Map() : old.index.uninvert((d) => keep.has(d));
   let yaml: YamlModule | undefined;
   let read = 0;
+  const unreadable: Notice[] = [];
   for (let i = 0; i < candidates.length; i++) {
     const c = candidates[i];
     const o = oldOf(i);
@@ -256,6 +260,8 @@ async function rebuild(
     read++;
     const r = readBody(c.abs, 'bytes');
     if (r.kind !== 'text') {
+      // Binary files are expected; an unreadable or too large one is said.
+      if (r.kind === 'error') unreadable.push(notice('unreadable', c.path, `cannot index ${c.path}: ${r.message}; it is not searched`));
       builder.add({ path: c.path, slug: c.slug, size: st.size, mtime: st.mtime, kind: KIND_SKIPPED, description: null });
       continue;
     }
@@ -276,7 +282,7 @@ async function rebuild(
     const fields: DocFields = [c.slug, about ?? '', `${titles}\n${headingsOf(text, ext)}`, text];
     builder.add({ path: c.path, slug: c.slug, size: st.size, mtime: st.mtime, kind: KIND_TEXT, description: about ?? null }, fields);
   }
-  return { index: builder.finish(), trace, read };
+  return { index: builder.finish(), trace, read, notices: unreadable };
 }
 
 const decoder = new TextDecoder();

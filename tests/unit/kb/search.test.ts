@@ -1,7 +1,7 @@
 // The search core: words, the BM25 index, its file in the cache, snippets
 // and sections (src/kb/search/).
 import { describe, expect, test } from 'bun:test';
-import { chmodSync, existsSync, readdirSync, readFileSync, renameSync, rmSync, statSync, utimesSync, writeFileSync, mkdirSync } from 'node:fs';
+import { chmodSync, existsSync, readdirSync, readFileSync, renameSync, rmSync, statSync, truncateSync, utimesSync, writeFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { cacheDir, cacheFile, readCache, writeCache } from '../../../src/kb/search/cache.ts';
 import { editDistance, IndexBuilder, KIND_SKIPPED, KIND_TEXT, type DocMeta } from '../../../src/kb/search/engine.ts';
@@ -298,6 +298,15 @@ describe('a topic index stays fresh', () => {
     mkdirSync(t.dir);
     writeFileSync(join(t.dir, 'a.md'), 'alpha');
     expect((await slugsFor(t, 'alpha')).slugs).toEqual(['a']);
+  });
+
+  test('a text file too large to index is said, not searched', async () => {
+    const t = topic({ 'a.md': 'alpha', 'big.txt': 'alpha '.repeat(2000) });
+    truncateSync(join(t.dir, 'big.txt'), 17 * 1024 * 1024); // the rest is a sparse hole
+    const r = await topicIndex(t.spec, { cacheDir: t.cache });
+    expect(r.notices?.map((n) => [n.code, n.where])).toEqual([['unreadable', 'big.txt']]);
+    expect(r.notices?.[0].message).toContain('it is not searched');
+    expect(r.index.query(['alpha']).hits.map((h) => r.index.docs[h.doc].slug)).toEqual(['a']);
   });
 
   test('no cache directory: built in memory, nothing written', async () => {
