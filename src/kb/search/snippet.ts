@@ -34,6 +34,10 @@ function lineScore(line: string, matched: ReadonlySet<string>): { distinct: numb
  *  characters dropped; '' when no line holds a matched term (a slug or
  *  description match): then the first line with words. */
 export function snippetOf(text: string, matched: ReadonlySet<string>): string {
+  // A term is nearly always the start of the words it stands for (suffixes
+  // are what stemming strips): a line holding none of them as a substring
+  // is not looked at word by word.
+  const needles = [...matched];
   let best = '';
   let bestScore = { distinct: 0, all: 0, first: -1 };
   let fallback = '';
@@ -44,12 +48,17 @@ export function snippetOf(text: string, matched: ReadonlySet<string>): string {
     const line = text.slice(start, end);
     start = end + 1;
     if (line.length > 10_000) continue; // minified: not a snippet
+    if (fallback === '' && /[\p{L}\p{N}]/u.test(line) && !/^\s*(---|\.\.\.)\s*$/.test(line)) fallback = line;
+    const lower = line.toLowerCase();
+    if (!needles.some((t) => lower.includes(t))) {
+      if (end === text.length) break;
+      continue;
+    }
     const s = lineScore(line, matched);
     if (s.distinct > bestScore.distinct || (s.distinct === bestScore.distinct && s.all > bestScore.all)) {
       best = line;
       bestScore = s;
     }
-    if (fallback === '' && /[\p{L}\p{N}]/u.test(line) && !/^\s*(---|\.\.\.)\s*$/.test(line)) fallback = line;
     if (end === text.length) break;
   }
   if (bestScore.distinct === 0) return clip(fallback, 0);
