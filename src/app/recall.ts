@@ -85,7 +85,7 @@ export async function recall(kb: KnowledgeBase, text: string, opts: RecallOption
       topic.subjects.push({ slug: f.slug, content: formatContent(ext, body) });
       byTopic.set(f.topic.id, topic);
       used += topicCost + tokens;
-      items.push({ topic: f.topic.id, slug: f.slug, tokens, score: f.score });
+      items.push({ topic: f.topic.id, slug: f.slug, tokens, score: Math.round(f.score * 1000) / 1000 });
       continue;
     }
     // Too big: its most relevant sections that fit.
@@ -101,7 +101,7 @@ export async function recall(kb: KnowledgeBase, text: string, opts: RecallOption
     topic.subjects.push({ slug: f.slug, content: formatContent(ext, picked.text), partial });
     byTopic.set(f.topic.id, topic);
     used += topicCost + picked.tokens + BLOCK_TOKENS + estimateTokens(partial);
-    items.push({ topic: f.topic.id, slug: f.slug, tokens: picked.tokens, sections: picked.names, score: f.score });
+    items.push({ topic: f.topic.id, slug: f.slug, tokens: picked.tokens, sections: picked.names, score: Math.round(f.score * 1000) / 1000 });
   }
   // In configuration order of the topics, each topic's subjects best first.
   const render = (): string => {

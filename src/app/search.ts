@@ -218,8 +218,7 @@ export async function search(kb: KnowledgeBase, args: SearchArgs): Promise<Searc
   const budget = kb.maxTokens;
   let used = estimateTokens(renderSearchHead(args.query, where, total, Math.min(total, args.limit))) + 60;
   let cut = 0;
-  let i = 0;
-  for (; i < ranked.found.length && results.length + cut < args.limit; i++) {
+  for (let i = 0; i < ranked.found.length && results.length + cut < args.limit; i++) {
     const f = ranked.found[i];
     const read = readBody(f.abs, 'text');
     if (read.kind !== 'text') {

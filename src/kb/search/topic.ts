@@ -27,6 +27,12 @@ import { openTopic, type TopicSpec } from '../index/view.ts';
 import { cacheFile, readCache, writeCache, type CacheEntry, type Trace } from './cache.ts';
 import { IndexBuilder, KIND_SKIPPED, KIND_TEXT, type DocFields, type DocMeta, type SearchIndex } from './engine.ts';
 
+/** A topic as search needs it: the view's spec and its ID (the cache's
+ *  key). */
+export interface SearchTopic extends TopicSpec {
+  readonly id: string;
+}
+
 export interface TopicIndexOptions {
   /** The cache directory; undefined: no cache (`--no-cache`). */
   cacheDir?: string;
@@ -70,8 +76,8 @@ function statOf(abs: string): Stat | undefined {
 }
 
 /** The index of `topic`'s subjects. Never throws for the cache's sake. */
-export async function topicIndex(topic: TopicSpec, opts: TopicIndexOptions): Promise<TopicIndex> {
-  const file = opts.cacheDir === undefined ? undefined : cacheFile(opts.cacheDir, topicKey(topic), topic.subjectsDir);
+export async function topicIndex(topic: SearchTopic, opts: TopicIndexOptions): Promise<TopicIndex> {
+  const file = opts.cacheDir === undefined ? undefined : cacheFile(opts.cacheDir, topic.id, topic.subjectsDir);
   let cacheProblem: string | undefined;
   let old: CacheEntry | undefined;
   const times = { load: 0, check: 0, build: 0 };
@@ -114,11 +120,6 @@ export async function topicIndex(topic: TopicSpec, opts: TopicIndexOptions): Pro
     ...(cacheProblem ? { cacheProblem } : {}),
     ...(result.notices !== undefined && result.notices.length > 0 ? { notices: result.notices } : {}),
   };
-}
-
-/** A topic's cache key besides its subjects directory. */
-function topicKey(topic: TopicSpec): string {
-  return (topic as { id?: string }).id ?? '';
 }
 
 function absOf(topic: TopicSpec, path: string): string {
