@@ -10,7 +10,7 @@ import { estimateTokens } from '../kb/content/tokens.ts';
 import { readBody } from '../kb/fs/read.ts';
 import { scoreText, sectionsOf } from '../kb/search/snippet.ts';
 import { queryTerms } from '../kb/search/tokenize.ts';
-import { renderRecall, RECALL_HEAD, type RecalledTopic } from '../render/search.ts';
+import { renderRecall, RECALL_HEAD, type RecalledSubject, type RecalledTopic } from '../render/search.ts';
 import { warning, type Problem } from '../shared/problem.ts';
 import { BLOCK_TOKENS, tokensText } from './budget.ts';
 import type { KnowledgeBase } from './knowledge-base.ts';
@@ -24,12 +24,18 @@ export interface RecallOptions {
 /** Subjects considered at most, and how relevant one must be against the
  *  best (its score's share of the best score). */
 export const RECALL_CANDIDATES = 20;
+
+/** Tokens reckoned for the note after a subject's sections. */
+const NOTE_TOKENS = 80;
 export const RECALL_MIN_SHARE = 0.3;
 
 export interface RecalledItem {
   topic: string;
   slug: string;
+  /** What went in (the sections' tokens, for a partial subject). */
   tokens: number;
+  /** The whole subject's tokens. */
+  whole: number;
   /** Whole, or which sections (headings or line numbers). */
   sections?: string[];
   score: number;
@@ -73,6 +79,8 @@ export async function recall(kb: KnowledgeBase, text: string, opts: RecallOption
   const byTopic = new Map<string, RecalledTopic>();
   const items: RecalledItem[] = [];
   const leftOut: RecallOutcome['leftOut'] = [];
+  /** For a subject that came as sections: its sections within fewer tokens. */
+  const shrinkers = new Map<string, { topic: string; partialOf: (within: number) => { content: RecalledSubject; tokens: number; names: string[] } | undefined }>();
   for (const f of candidates) {
     const read = readBody(f.abs, 'text');
     if (read.kind !== 'text') continue; // changed since indexed: the next search indexes it again
@@ -85,29 +93,39 @@ export async function recall(kb: KnowledgeBase, text: string, opts: RecallOption
       topic.subjects.push({ slug: f.slug, content: formatContent(ext, body) });
       byTopic.set(f.topic.id, topic);
       used += topicCost + tokens;
-      items.push({ topic: f.topic.id, slug: f.slug, tokens, score: Math.round(f.score * 1000) / 1000 });
+      items.push({ topic: f.topic.id, slug: f.slug, tokens, whole: tokens, score: Math.round(f.score * 1000) / 1000 });
       continue;
     }
     // Too big: its most relevant sections that fit.
-    const room = budget - used - topicCost - BLOCK_TOKENS - 150;
-    const picked = room > 50 ? pickSections(body, ext, f.index, ranked.matched.get(f.topic) ?? new Set(), room) : undefined;
-    if (picked === undefined) {
+    const room = budget - used - topicCost - BLOCK_TOKENS - 70;
+    const matched = ranked.matched.get(f.topic) ?? new Set<string>();
+    /** Its best sections and the note after them, within `within` tokens
+     *  (the note taken as about NOTE_TOKENS). */
+    const partialOf = (within: number): { content: RecalledSubject; tokens: number; names: string[] } | undefined => {
+      const picked = within - NOTE_TOKENS > 50 ? pickSections(body, ext, f.index, matched, within - NOTE_TOKENS) : undefined;
+      if (picked === undefined) return undefined;
+      const call = JSON.stringify({ topic: f.topic.id, subjects: [f.slug] });
+      const names = picked.names.length > 6 ? `${picked.names.slice(0, 6).join('; ')} and ${picked.names.length - 6} more` : picked.names.join('; ');
+      const partial = `[Only the sections most relevant to the request (${names}); the whole subject has ~${tokensText(tokens)} tokens: learn ${call}]`;
+      return { content: { slug: f.slug, content: formatContent(ext, picked.text), partial }, tokens: picked.tokens + estimateTokens(partial), names: picked.names };
+    };
+    const first = partialOf(room);
+    if (first === undefined) {
       leftOut.push({ topic: f.topic.id, slug: f.slug, tokens });
       continue;
     }
-    const call = JSON.stringify({ topic: f.topic.id, subjects: [f.slug] });
-    const names = picked.names.length > 6 ? `${picked.names.slice(0, 6).join('; ')} and ${picked.names.length - 6} more` : picked.names.join('; ');
-    const partial = `[Only the sections most relevant to the request (${names}); the whole subject has ~${tokensText(tokens)} tokens: learn ${call}]`;
-    topic.subjects.push({ slug: f.slug, content: formatContent(ext, picked.text), partial });
+    topic.subjects.push(first.content);
     byTopic.set(f.topic.id, topic);
-    used += topicCost + picked.tokens + BLOCK_TOKENS + estimateTokens(partial);
-    items.push({ topic: f.topic.id, slug: f.slug, tokens: picked.tokens, sections: picked.names, score: Math.round(f.score * 1000) / 1000 });
+    used += topicCost + first.tokens + BLOCK_TOKENS;
+    items.push({ topic: f.topic.id, slug: f.slug, tokens: first.tokens, whole: tokens, sections: first.names, score: Math.round(f.score * 1000) / 1000 });
+    shrinkers.set(f.slug, { topic: f.topic.id, partialOf });
   }
   // In configuration order of the topics, each topic's subjects best first.
   const render = (): string => {
     const notes: string[] = [];
     if (leftOut.length > 0) {
-      const list = leftOut.map((l) => `${l.topic}: ${l.slug} (~${tokensText(l.tokens)} tokens)`).join(', ');
+      const named = leftOut.slice(0, 10).map((l) => `${l.topic}: ${l.slug} (~${tokensText(l.tokens)} tokens)`);
+      const list = leftOut.length > 10 ? `${named.join(', ')} and ${leftOut.length - 10} more` : named.join(', ');
       notes.push(`[Also relevant, left out to stay within the ${tokensText(budget)}-token budget (load them with \`learn\`): ${list}.]`);
     }
     const ordered = topics.map((t) => byTopic.get(t.id)).filter((t): t is RecalledTopic => t !== undefined && t.subjects.length > 0);
@@ -116,11 +134,24 @@ export async function recall(kb: KnowledgeBase, text: string, opts: RecallOption
   let out = render();
   // The estimates above are per part: the whole is checked, and the least
   // relevant subjects go to the closing note until it fits.
+  // A subject that came as sections first gives up sections.
   while (estimateTokens(out) > budget && items.length > 0) {
-    const last = items.pop()!;
+    const last = items[items.length - 1];
     const t = byTopic.get(last.topic)!;
-    t.subjects = t.subjects.filter((x) => x.slug !== last.slug);
-    leftOut.unshift({ topic: last.topic, slug: last.slug, tokens: last.tokens });
+    const shrink = last.sections !== undefined ? shrinkers.get(last.slug) : undefined;
+    const target = last.tokens - (estimateTokens(out) - budget) - 10;
+    let smaller = shrink?.partialOf(target);
+    // A longer note than reckoned: once more, with its excess off.
+    if (smaller !== undefined && smaller.tokens > target) smaller = shrink?.partialOf(2 * target - smaller.tokens - 5);
+    if (smaller !== undefined && smaller.tokens < last.tokens) {
+      t.subjects = t.subjects.map((x) => (x.slug === last.slug ? smaller.content : x));
+      last.tokens = smaller.tokens;
+      last.sections = smaller.names;
+    } else {
+      items.pop();
+      t.subjects = t.subjects.filter((x) => x.slug !== last.slug);
+      leftOut.unshift({ topic: last.topic, slug: last.slug, tokens: last.whole });
+    }
     out = render();
   }
   if (estimateTokens(out) > budget) {
