@@ -9,8 +9,10 @@ import { main } from './cli/main.ts';
 
 const COMMANDS: CommandTable = {
   prompt: { description: 'Print the <knowledge> system-prompt section', load: async () => (await import('./cli/commands/prompt.ts')).default },
-  schema: { description: 'Print the learn tool definition as JSON', load: async () => (await import('./cli/commands/schema.ts')).default },
+  schema: { description: 'Print a tool definition (learn, or search) as JSON', load: async () => (await import('./cli/commands/schema.ts')).default },
   learn: { description: 'Run the learn tool: list a topic, or load subjects', load: async () => (await import('./cli/commands/learn.ts')).default },
+  search: { description: 'Search the subjects by what they say, best first', load: async () => (await import('./cli/commands/search.ts')).default },
+  recall: { description: 'Print the subjects most relevant to a text, packed within a token budget', load: async () => (await import('./cli/commands/recall.ts')).default },
   check: { description: 'Validate the knowledge-base configuration and files', load: async () => (await import('./cli/commands/check.ts')).default },
   list: { description: 'Show every topic and its subjects, for people', load: async () => (await import('./cli/commands/list.ts')).default },
   mcp: {

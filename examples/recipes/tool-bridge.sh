@@ -1,14 +1,16 @@
 #!/bin/sh
-# A tool-bridge loop: a model answers QUESTION and may call the `learn` tool;
-# the arguments of each call go to `kb learn --args -` and the result goes
-# back to the model, until it answers in text (printed on stdout).
+# A tool-bridge loop: a model answers QUESTION and may call the `learn` and
+# `search` tools; the arguments of each call go to `kb learn --args -` or
+# `kb search --args -` and the result goes back to the model, until it
+# answers in text (printed on stdout).
 #
 #   LLM_CMD='my-chat-client' examples/recipes/tool-bridge.sh "How do we release?"
 #
 # LLM_CMD is a shell command that reads an OpenAI Chat Completions request
 # body (JSON: "messages", "tools", and "model" when LLM_MODEL is set) on
 # stdin and prints the response body; any client of an OpenAI-compatible
-# endpoint fits. The system message is `kb prompt`; the tool is `kb schema`.
+# endpoint fits. The system message is `kb prompt`; the tools are `kb schema`
+# and `kb schema --tool search`.
 # KB is the kb command and its flags (default: kb). MAX_TURNS bounds the
 # model calls (default: 8). Needs jq.
 set -euf
@@ -20,6 +22,7 @@ dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
 $KB prompt > "$dir/system"
 $KB schema > "$dir/tool"
+$KB schema --tool search >> "$dir/tool"
 printf '%s' "$*" > "$dir/question"
 jq -n --rawfile system "$dir/system" --rawfile question "$dir/question" \
   '[if $system != "" then {role: "system", content: $system} else empty end, {role: "user", content: $question}]' \
@@ -48,10 +51,11 @@ while [ "$turn" -lt "$max_turns" ]; do
   fi
   while IFS= read -r call; do
     printf '%s\n' "$call" > "$dir/call"
-    if [ "$(jq -r '.function.name' "$dir/call")" = learn ]; then
+    name=$(jq -r '.function.name' "$dir/call")
+    if [ "$name" = learn ] || [ "$name" = search ]; then
       # The arguments are a JSON string (an object from some servers).
       jq -r '.function.arguments | if type == "string" then . else tojson end' "$dir/call" \
-        | $KB learn --args - > "$dir/result" || true    # a tool error is text for the model
+        | $KB "$name" --args - > "$dir/result" || true    # a tool error (or no match) is text for the model
     else
       jq -r '"unknown tool: \(.function.name)"' "$dir/call" > "$dir/result"
     fi

@@ -21,7 +21,8 @@ import { warning, type Problem } from '../shared/problem.ts';
 import { shownLabel } from '../render/topic.ts';
 import { estimateTokensOfBody } from '../kb/content/tokens.ts';
 import { BLOCK_TOKENS, DEFAULT_MAX_TOKENS, promptReserve } from './budget.ts';
-import { learnTool, type ToolDefinition } from './tools.ts';
+import { learnTool, searchTool, type ToolDefinition } from './tools.ts';
+import { cacheDir } from '../kb/search/where.ts';
 import { noticeProblems, resolveTopic } from './topics.ts';
 
 export { IndexCache } from '../kb/index/cache.ts';
@@ -30,6 +31,8 @@ export interface WorkspaceOptions extends LoadOptions {
   /** The token budget (app/budget.ts): Infinity for none; default
    *  DEFAULT_MAX_TOKENS. */
   maxTokens?: number;
+  /** Use the search index cache (default); false: `--no-cache`. */
+  searchCache?: boolean;
 }
 
 /** Problems that make a configuration unusable for anything but `kb check`. */
@@ -96,7 +99,9 @@ export class KnowledgeBase {
     private readonly walk: { limit: number; problem?: Problem },
     /** The token budget: Infinity for none. */
     readonly maxTokens: number,
-    private readonly cache?: IndexCache,
+    private readonly cache: IndexCache | undefined,
+    /** Where search indexes are cached; undefined: not cached. */
+    readonly searchCacheDir: string | undefined,
   ) {}
 
   /** Loads the workspace's configuration and compiles every topic's
@@ -107,7 +112,8 @@ export class KnowledgeBase {
     const config = await loadConfig(options);
     const learned = new Map<Topic, CompiledPattern[]>();
     for (const topic of config.topics) learned.set(topic, await compilePatterns(topic.learned));
-    return new KnowledgeBase(config, learned, opts.probe, walkLimit(options.env), options.maxTokens ?? DEFAULT_MAX_TOKENS, opts.cache);
+    const searchCache = options.searchCache === false ? undefined : cacheDir(options.env, options.home);
+    return new KnowledgeBase(config, learned, opts.probe, walkLimit(options.env), options.maxTokens ?? DEFAULT_MAX_TOKENS, opts.cache, searchCache);
   }
 
   get topics(): readonly Topic[] {
@@ -209,9 +215,18 @@ export class KnowledgeBase {
   }
 
   /** The tools a client that lists them once should see (MCP): the learn
-   *  tool always; with nothing to learn, its description says so. */
+   *  tool and the search tool, always; with nothing to learn, their
+   *  descriptions say so. */
   tools(): ToolDefinition[] {
-    return [learnTool(this.learnableTopics().map(shownLabel))];
+    const topics = this.learnableTopics().map(shownLabel);
+    return [learnTool(topics), searchTool(topics)];
+  }
+
+  /** The search tool for the learnable topics; undefined when there is
+   *  none (as `learnTool`). */
+  searchTool(): ToolDefinition | undefined {
+    const topics = this.learnableTopics().map(shownLabel);
+    return topics.length > 0 ? searchTool(topics) : undefined;
   }
 
   /** What a topic's walk noticed, as warnings. */

@@ -8,9 +8,10 @@
 //
 // Pure data: this file imports nothing but types.
 //
-// `learn` is the only tool today. Its parameters are the RFD's schema, fixed
-// text included, and never change with the configuration; its description
-// names the topics that can be learned (README, "The tool").
+// `learn`'s parameters are the RFD's schema, fixed text included, and never
+// change with the configuration; its description names the topics that can
+// be learned (README, "The tool"). `search` is kb's own, beside it, with a
+// fixed schema too (README, "Search and recall").
 
 import type { JsonSchemaObject, ToolDefinition } from '../shared/tool.ts';
 
@@ -72,5 +73,61 @@ export function learnTool(topics: ToolTopic[]): ToolDefinition {
     parameters: LEARN_PARAMETERS,
     annotations: LEARN_ANNOTATIONS,
     nullDescriptions: LEARN_NULL_DESCRIPTIONS,
+  };
+}
+
+// ---------------------------------------------------------------------------
+// search
+
+export const SEARCH_TOOL_NAME = 'search';
+
+/** Results a search returns by default, and at most. */
+export const SEARCH_DEFAULT_LIMIT = 10;
+export const SEARCH_MAX_LIMIT = 50;
+
+export const SEARCH_PARAMETERS = {
+  type: 'object',
+  properties: {
+    query: {
+      type: 'string',
+      description: 'What to look for, in words (e.g. "how are releases tagged"). Matches slugs, descriptions, headings and content, best first.',
+    },
+    topic: {
+      type: 'string',
+      description: 'The topic ID or title to search. Omit to search every topic.',
+    },
+    limit: {
+      type: 'integer',
+      minimum: 1,
+      maximum: SEARCH_MAX_LIMIT,
+      description: `How many subjects to return at most (default ${SEARCH_DEFAULT_LIMIT}).`,
+    },
+  },
+  required: ['query'],
+  additionalProperties: false,
+} as const satisfies JsonSchemaObject;
+
+const SEARCH_NULL_DESCRIPTIONS = {
+  topic: 'The topic ID or title to search. Use null to search every topic.',
+  limit: `How many subjects to return at most. Use null for the default (${SEARCH_DEFAULT_LIMIT}).`,
+} as const;
+
+export function searchDescription(topics: ToolTopic[]): string {
+  const lines = topics.map((t) => (t.title ? `- ${t.id} (${t.title})` : `- ${t.id}`));
+  const head =
+    'Search the knowledge base for subjects about something, when you do not know their slugs. ' +
+    'Returns matching subjects, best first, each with its topic, slug, description, a snippet and its size in tokens; load one with the `learn` tool.';
+  return topics.length > 0 ? `${head}\n\nTopics:\n${lines.join('\n')}` : `${head}\n\nNo topic has subjects at the moment.`;
+}
+
+/** The search tool for `topics` (the enabled ones with subjects). */
+export function searchTool(topics: ToolTopic[]): ToolDefinition {
+  return {
+    name: SEARCH_TOOL_NAME,
+    title: 'Search',
+    description: searchDescription(topics),
+    parameters: SEARCH_PARAMETERS,
+    annotations: LEARN_ANNOTATIONS,
+    nullDescriptions: SEARCH_NULL_DESCRIPTIONS,
   };
 }

@@ -21,6 +21,7 @@ export function workspaceOptions(ctx: RunContext): WorkspaceOptions {
     env: ctx.env,
     home: homedir(),
     maxTokens: maxTokensOf(ctx),
+    searchCache: ctx.flags['no-cache'] !== true,
   };
 }
 

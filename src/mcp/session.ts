@@ -9,7 +9,8 @@ import { IndexCache, KnowledgeBase, type WorkspaceOptions } from '../app/knowled
 import { learn, type LearnSink } from '../app/learn.ts';
 import { prompt } from '../app/prompt.ts';
 import { read, subjects } from '../app/resources.ts';
-import { LEARN_TOOL_NAME } from '../app/tools.ts';
+import { call as searchCall } from '../app/search.ts';
+import { LEARN_TOOL_NAME, SEARCH_TOOL_NAME } from '../app/tools.ts';
 import { renderBadArguments } from '../render/learn.ts';
 import { toolInFormat } from '../render/providers.ts';
 import { labelOf } from '../render/topic.ts';
@@ -141,7 +142,9 @@ export class KbSession {
    *  arguments, unknown topic, nothing loaded, unusable configuration) are
    *  `isError` results the model can read. */
   async callTool(name: string, args: unknown): Promise<{ content: { type: 'text'; text: string }[]; isError: boolean }> {
-    if (name !== LEARN_TOOL_NAME) throw new RequestError(INVALID_PARAMS, `unknown tool "${name}"; the only tool is "${LEARN_TOOL_NAME}"`);
+    if (name !== LEARN_TOOL_NAME && name !== SEARCH_TOOL_NAME) {
+      throw new RequestError(INVALID_PARAMS, `unknown tool "${name}"; the tools are "${LEARN_TOOL_NAME}" and "${SEARCH_TOOL_NAME}"`);
+    }
     const result = (text: string, isError: boolean) => ({ content: [{ type: 'text' as const, text }], isError });
     let kb: KnowledgeBase;
     try {
@@ -149,6 +152,16 @@ export class KbSession {
     } catch (err) {
       if (!(err instanceof RequestError)) throw err;
       return result(`The knowledge base cannot be used right now: ${err.message}\n`, true);
+    }
+    if (name === SEARCH_TOOL_NAME) {
+      // Search results are bounded by the budget (app/search.ts), far
+      // below the cap on one result.
+      const found = await searchCall(kb, args ?? {});
+      for (const p of found.problems) this.note(p);
+      const out = new BoundedText();
+      out.add(found.text);
+      if (out.cut) this.noteCut('tools/call');
+      return result(out.text('What followed was not shown; ask for fewer results.'), found.isError);
     }
     // The arguments as the client sent them (own "__proto__" keys
     // included), checked by the rule `kb learn --args` applies.

@@ -67,6 +67,7 @@ export function isolatedEnv(root: string, extra: Record<string, string> = {}): R
     NO_COLOR: '1',
     HOME: root,
     XDG_CONFIG_HOME: join(root, '.xdg'),
+    XDG_CACHE_HOME: join(root, '.xdg-cache'),
     JP_GLOBAL_CONFIG_DIR: join(root, '.global'),
     DENO_NO_UPDATE_CHECK: '1',
     ...extra,

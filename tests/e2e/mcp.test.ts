@@ -82,11 +82,22 @@ describe('kb mcp (dist/kb, SDK client over stdio)', () => {
     expect(c.client.getInstructions()).toContain('learn');
   });
 
-  test('tools/list: the learn tool with the RFD schema, as `kb schema --format mcp` prints it', async () => {
+  test('tools/list: the learn tool with the RFD schema and the search tool, as `kb schema --format mcp` prints them', async () => {
     const { tools } = await c.client.listTools();
-    expect(tools).toEqual([JSON.parse(cli('schema', '--format', 'mcp').out)]);
-    expect(tools[0].name).toBe('learn');
+    expect(tools).toEqual([JSON.parse(cli('schema', '--format', 'mcp').out), JSON.parse(cli('schema', '--tool', 'search', '--format', 'mcp').out)]);
+    expect(tools.map((t) => t.name)).toEqual(['learn', 'search']);
     expect(tools[0].inputSchema).toEqual(JSON.parse(cli('schema').out).parameters);
+  });
+
+  test('tools/call search: the same text as kb search --args; bad arguments are an error result', async () => {
+    for (const args of [{ query: 'maintainers' }, { query: 'ast grep rules', topic: 'skills', limit: 2 }, { query: 'xylophone' }]) {
+      const r = await c.client.callTool({ name: 'search', arguments: args });
+      expect(text(r)).toBe(cli('search', '--args', JSON.stringify(args)).out);
+      expect(r.isError).toBe(false);
+    }
+    const bad = await c.client.callTool({ name: 'search', arguments: { topic: 'skills' } });
+    expect(bad.isError).toBe(true);
+    expect(text(bad)).toStartWith('Invalid arguments for `search`: "query" is required.');
   });
 
   test('tools/call: listing, load, hidden exact: the same text as kb learn', async () => {
@@ -285,6 +296,8 @@ describe('kb mcp re-reads configuration and files on each request', () => {
     const c = await connect(root, BINARY, ['-q']);
     try {
       expect(text(await c.client.callTool({ name: 'learn', arguments: { topic: 'skills', subjects: ['ast-grep/rules'] } }))).toBe('RULES-BODY\n');
+      const search = await c.client.callTool({ name: 'search', arguments: { query: 'code quality' } });
+      expect(text(search)).toBe(run(BINARY, root, ['search', '--args', '{"query":"code quality"}']).out);
       expect(c.stderr()).toBe('');
       expect(c.errors).toEqual([]);
     } finally {
@@ -375,6 +388,8 @@ describe('kb mcp under deno (same sources)', () => {
     try {
       expect(c.client.getServerVersion()?.name).toBe('kb');
       expect(text(await c.client.callTool({ name: 'learn', arguments: { topic: 'skills', subjects: ['ast-grep/rules'] } }))).toBe('RULES-BODY\n');
+      const search = await c.client.callTool({ name: 'search', arguments: { query: 'code quality' } });
+      expect(text(search)).toBe(run(BINARY, root, ['search', '--args', '{"query":"code quality"}']).out);
       expect((await c.client.listResources()).resources.map((r) => r.uri)).toEqual(['kb://project/code-quality', 'kb://project/maintainers/jean', 'kb://project/maintainers/ryan', 'kb://skills/ast-grep']);
       expect(c.errors).toEqual([]);
     } finally {

@@ -32,8 +32,14 @@ describe('the README shows the recipes exactly as they are in examples/recipes/'
   const section = readmeSection();
   const blocks = [...section.matchAll(/<!-- recipe: (\S+) -->\n```sh\n([\s\S]*?)```/g)];
 
-  test('three recipes, each a verbatim copy of its script', () => {
-    expect(blocks.map((m) => m[1])).toEqual(['examples/recipes/system-prompt.sh', 'examples/recipes/tool-bridge.sh', 'examples/recipes/pre-commit']);
+  test('five recipes, each a verbatim copy of its script', () => {
+    expect(blocks.map((m) => m[1])).toEqual([
+      'examples/recipes/system-prompt.sh',
+      'examples/recipes/tool-bridge.sh',
+      'examples/recipes/pre-commit',
+      'examples/recipes/recall-pipe.sh',
+      'examples/recipes/claude-code-recall.sh',
+    ]);
     for (const [, path, body] of blocks) expect({ path, body }).toEqual({ path, body: readFileSync(join(REPO, path), 'utf8') });
   });
 });
@@ -105,6 +111,21 @@ sed -n "\${n}p" "${dir}/responses.jsonl"
   const toolTurn = (...calls: object[]) => ({ choices: [{ message: { role: 'assistant', content: null, tool_calls: calls } }] });
   const textTurn = (content: string) => ({ choices: [{ message: { role: 'assistant', content } }] });
 
+  test('the search tool beside learn: its calls go to kb search --args - and back', () => {
+    const search = (args: object | string) => ({ id: 's1', type: 'function', function: { name: 'search', arguments: typeof args === 'string' ? args : JSON.stringify(args) } });
+    const model = standIn([toolTurn(search({ query: 'who maintains the CLI' }), { ...search('{"query": 3}'), id: 's2' }), textTurn('Jean.')]);
+    const r = sh(recipe, ['Who maintains the CLI?'], { cwd: ws, env: env({ LLM_CMD: model.cmd }) });
+    expect(r).toEqual({ out: 'Jean.\n', err: '', code: 0 });
+    expect(model.request(1).tools).toEqual([
+      { type: 'function', function: JSON.parse(kb(['schema'])) },
+      { type: 'function', function: JSON.parse(kb(['schema', '--tool', 'search'])) },
+    ]);
+    const results = model.request(2).messages.filter((m: any) => m.role === 'tool');
+    expect(results[0]).toEqual({ role: 'tool', tool_call_id: 's1', content: kb(['search', '--args', '{"query":"who maintains the CLI"}']) });
+    expect(results[0].content).toContain('project: maintainers/jean');
+    expect(results[1].content).toStartWith('Invalid arguments for `search`: "query" must be a string, not number.');
+  });
+
   test('system = kb prompt, tool = kb schema; each call goes to kb learn --args - and back; the answer is printed', () => {
     const model = standIn([
       toolTurn(call('c1', { topic: 'skills' })),
@@ -120,7 +141,10 @@ sed -n "\${n}p" "${dir}/responses.jsonl"
       { role: 'system', content: kb(['prompt']) },
       { role: 'user', content: 'Which skills?' },
     ]);
-    expect(first.tools).toEqual([{ type: 'function', function: JSON.parse(kb(['schema'])) }]);
+    expect(first.tools).toEqual([
+      { type: 'function', function: JSON.parse(kb(['schema'])) },
+      { type: 'function', function: JSON.parse(kb(['schema', '--tool', 'search'])) },
+    ]);
 
     const learn = (json: string) => sh(BIN, ['learn', '--args', json], { cwd: ws, env: env() }).out;
     const third = model.request(3);
@@ -155,12 +179,12 @@ sed -n "\${n}p" "${dir}/responses.jsonl"
   });
 
   test('an unknown tool is answered with an error; MAX_TURNS bounds the loop', () => {
-    const other = { id: 'x', type: 'function', function: { name: 'search', arguments: '{}' } };
+    const other = { id: 'x', type: 'function', function: { name: 'forget', arguments: '{}' } };
     const model = standIn([toolTurn(other), toolTurn(other), toolTurn(other)]);
     const r = sh(recipe, ['q'], { cwd: ws, env: env({ LLM_CMD: model.cmd, MAX_TURNS: '2' }) });
     expect(r.code).toBe(1);
     expect(r.err).toBe('tool-bridge: no answer after 2 model calls\n');
-    expect(model.request(2).messages.at(-1)).toEqual({ role: 'tool', tool_call_id: 'x', content: 'unknown tool: search\n' });
+    expect(model.request(2).messages.at(-1)).toEqual({ role: 'tool', tool_call_id: 'x', content: 'unknown tool: forget\n' });
   });
 
   test('without LLM_CMD, or with a response that is not a chat completion: a clear error', () => {
@@ -180,6 +204,69 @@ sed -n "\${n}p" "${dir}/responses.jsonl"
     const r = sh(recipe, ['q'], { cwd: empty, env: env({ LLM_CMD: model.cmd }) });
     expect(r).toEqual({ out: 'nothing to learn\n', err: '', code: 0 });
     expect(model.request(1)).toEqual({ messages: [{ role: 'user', content: 'q' }] });
+  });
+});
+
+describeWith(['sh'], 'recall-pipe.sh: kb recall "$q" | llm "$q"', () => {
+  const record = tempDir();
+  const standIns = tempDir();
+  script(standIns, 'llm', `#!/bin/sh
+: > "$RECORD/args"
+for a in "$@"; do printf '%s\\0' "$a" >> "$RECORD/args"; done
+cat > "$RECORD/stdin"
+echo "stand-in answer"
+`);
+  const recipe = join(RECIPES, 'recall-pipe.sh');
+  const withLlm = (extra: Record<string, string> = {}) => env({ PATH: `${standIns}:${env().PATH}`, RECORD: record, ...extra });
+
+  test('the recalled knowledge on stdin, the question as arguments; the answer printed', () => {
+    const r = sh(recipe, ['Who maintains the CLI?'], { cwd: ws, env: withLlm() });
+    expect(r).toEqual({ out: 'stand-in answer\n', err: '', code: 0 });
+    expect(readFileSync(join(record, 'args'), 'utf8').split('\0').slice(0, -1)).toEqual(['Who maintains the CLI?']);
+    const stdin = readFileSync(join(record, 'stdin'), 'utf8');
+    expect(stdin).toBe(kb(['recall', '--max-tokens', '4000', 'Who maintains the CLI?']).replace(/\n$/, ''));
+    expect(stdin).toContain('<subject "maintainers/jean">\nJean maintains the CLI.\n</subject>');
+  });
+
+  test('KB_RECALL_TOKENS bounds it; nothing relevant gives the question alone; a kb failure stops before the model', () => {
+    sh(recipe, ['Who maintains the CLI?'], { cwd: ws, env: withLlm({ KB_RECALL_TOKENS: '30' }) });
+    expect(readFileSync(join(record, 'stdin'), 'utf8')).toBe(kb(['recall', '--max-tokens', '30', 'Who maintains the CLI?']).replace(/\n$/, ''));
+    expect(sh(recipe, ['xylophone'], { cwd: ws, env: withLlm() }).code).toBe(0);
+    expect(readFileSync(join(record, 'stdin'), 'utf8')).toBe('');
+    const failed = sh(recipe, ['q'], { cwd: tempDir(), env: withLlm({ RECORD: join(record, 'never') }) });
+    expect(failed.code).toBe(1);
+    expect(failed.err).toContain('no workspace found');
+  });
+});
+
+describeWith(['sh', 'jq'], 'claude-code-recall.sh: a UserPromptSubmit hook', () => {
+  const recipe = join(RECIPES, 'claude-code-recall.sh');
+  const hookInput = (prompt: string, cwd: string) =>
+    JSON.stringify({ session_id: 's', transcript_path: '/dev/null', cwd, hook_event_name: 'UserPromptSubmit', prompt });
+
+  test('the prompt from the JSON on stdin; the recalled knowledge as additionalContext on stdout', () => {
+    // Run from elsewhere: the hook goes to the input's cwd.
+    const r = sh(recipe, [], { cwd: tempDir(), env: env(), input: hookInput('Who maintains the CLI?', ws) });
+    expect(r.code).toBe(0);
+    expect(r.err).toBe('');
+    const out = JSON.parse(r.out);
+    expect(Object.keys(out)).toEqual(['hookSpecificOutput']);
+    expect(out.hookSpecificOutput.hookEventName).toBe('UserPromptSubmit');
+    expect(out.hookSpecificOutput.additionalContext).toBe(kb(['recall', '--max-tokens', '2000', 'Who maintains the CLI?']).replace(/\n$/, ''));
+    expect(out.hookSpecificOutput.additionalContext).toContain('Jean maintains the CLI.');
+  });
+
+  test('nothing relevant, or no prompt: nothing printed, exit 0', () => {
+    expect(sh(recipe, [], { cwd: ws, env: env(), input: hookInput('xylophone', ws) })).toEqual({ out: '', err: '', code: 0 });
+    expect(sh(recipe, [], { cwd: ws, env: env(), input: '{}' })).toEqual({ out: '', err: '', code: 0 });
+  });
+
+  test('a kb failure exits 1 (Claude Code shows it and goes on), never 2 (which would block the prompt)', () => {
+    const r = sh(recipe, [], { cwd: ws, env: env(), input: hookInput('q', tempDir()) });
+    expect(r.code).toBe(1);
+    expect(r.err).toContain('no workspace found');
+    expect(r.err).toContain('claude-code-recall: kb recall failed');
+    expect(r.out).toBe('');
   });
 });
 

@@ -20,6 +20,7 @@ import {
   type ToolDefinition,
 } from '../../src/app/tools.ts';
 import { validateLearnArgs } from '../../src/app/args.ts';
+import { searchTool } from '../../src/app/tools.ts';
 
 const TOPICS = [{ id: 'project', title: 'General Project Knowledge' }, { id: 'skills' }];
 const DESCRIPTION = 'Learn about knowledge base topics and subjects.\n\nAvailable topics:\n- project (General Project Knowledge)\n- skills';
@@ -693,7 +694,11 @@ function nodes(schema: Schema, depth = 1): [Schema, number][] {
   return out;
 }
 
-const TOOLS: [string, (f: SchemaFormat) => any][] = [['learn', tool], ['search (made up)', search]];
+// kb's own search tool (app/tools.ts) goes through the same converter.
+const KB_SEARCH = searchTool([{ id: 'docs', title: 'Docs' }]);
+const kbSearch = (f: SchemaFormat) => JSON.parse(JSON.stringify(toolInFormat(f, KB_SEARCH)));
+
+const TOOLS: [string, (f: SchemaFormat) => any][] = [['learn', tool], ['search (made up)', search], ['search', kbSearch]];
 
 for (const [toolName, toolIn] of TOOLS) {
   describe(`OpenAI strict mode: ${toolName}`, () => {
@@ -796,7 +801,7 @@ for (const [toolName, toolIn] of TOOLS) {
     test('parses as the SDK\'s Tool, with an object input schema equal to the definition\'s', () => {
       const parsed = ToolSchema.safeParse(t);
       expect(parsed.success).toBe(true);
-      expect(t.inputSchema).toEqual(toolName === 'learn' ? RFD_SCHEMA : SEARCH.parameters);
+      expect(t.inputSchema).toEqual(toolName === 'learn' ? RFD_SCHEMA : toolName === 'search' ? KB_SEARCH.parameters : SEARCH.parameters);
     });
 
     test('the name follows the MCP naming rules (1-64 of A-Z a-z 0-9 _ - .)', () => {

@@ -8,12 +8,13 @@ import { noArguments } from '../argv.ts';
 import { MAX_TOKENS_ARG } from '../budget.ts';
 import type { Command } from '../command.ts';
 import { workspaceOptions } from '../workspace.ts';
+import { NO_CACHE_ARG } from '../cache-flag.ts';
 
 export type Serve = (options: WorkspaceOptions) => Promise<number>;
 
 export function mcpCommand(serve: Serve): Command {
   return {
-    args: { ...MAX_TOKENS_ARG },
+    args: { ...MAX_TOKENS_ARG, ...NO_CACHE_ARG },
     help: {
       examples: [
         ['kb mcp', 'Serve the workspace around the working directory'],

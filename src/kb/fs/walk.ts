@@ -149,6 +149,8 @@ export interface WalkOptions {
   rules?: IgnoreRules;
   /** Told of each directory before it is read (the index cache stamps it). */
   onDir?: (abs: string) => void;
+  /** Filled with what the walk went through (the search index's cache). */
+  trace?: WalkTrace;
 }
 
 export interface WalkOutcome {
@@ -176,6 +178,14 @@ export function walk(dir: string, opts: WalkOptions = {}): WalkResult & { links:
     opts,
   );
   return { files, notices, links };
+}
+
+/** What a walk went through, for a cache to revalidate against (the
+ *  search index, kb/search/): every directory read, and every ignore
+ *  control file met (`.gitignore`, `.kbignore`), as absolute paths. */
+export interface WalkTrace {
+  dirs: string[];
+  controls: string[];
 }
 
 /**
@@ -238,6 +248,7 @@ export function walkFiles(dir: string, visit: FileVisitor, opts: WalkOptions = {
   const stack: Frame[] = [{ abs: root, rel: '', real: rootReal, parent: null, outside: false }];
   while (stack.length > 0) {
     const frame = stack.pop()!;
+    opts.trace?.dirs.push(frame.abs);
     let entries: Dirent[];
     if (opts.onDir !== undefined) opts.onDir(frame.abs);
     try {
@@ -286,6 +297,7 @@ export function walkFiles(dir: string, visit: FileVisitor, opts: WalkOptions = {
       }
 
       if (isFile) {
+        if (opts.trace !== undefined && (name === '.gitignore' || name === '.kbignore')) opts.trace.controls.push(abs);
         if (rules === undefined || !rules.skip(frame.rel, name, false)) visit(frame, name, abs, undefined);
         continue;
       }

@@ -17,7 +17,7 @@ import { readBody } from '../fs/read.ts';
 import { findExact, resolvePatterns } from './resolve.ts';
 import { IndexCache, StampRecorder } from './cache.ts';
 import { indexSubjects, type FileFound } from './subjects.ts';
-import { notice, type Notice } from '../fs/walk.ts';
+import { notice, type Notice, type WalkTrace } from '../fs/walk.ts';
 import type { LoadItem, Match, MissHint, PatternResult, Subject, SubjectIndex } from './types.ts';
 
 export type { LoadItem } from './types.ts';
@@ -47,6 +47,9 @@ export interface OpenOptions {
   cache?: IndexCache;
   /** The most directory entries the walk reads (fs/walk.ts). */
   maxEntries?: number;
+  /** Filled with the directories and ignore files the walk went through
+   *  (a cache revalidates against them: kb/search/). */
+  trace?: WalkTrace;
 }
 
 export interface TopicView {
@@ -131,7 +134,7 @@ export function openTopic(topic: TopicSpec, opts: OpenOptions = {}): TopicView {
   if (cached !== undefined) index = cached;
   else {
     const recorder = opts.cache === undefined ? undefined : new StampRecorder();
-    index = sanitize(indexSubjects(topic.subjectsDir, found, recorder, { maxEntries: opts.maxEntries }));
+    index = sanitize(indexSubjects(topic.subjectsDir, found, recorder, { maxEntries: opts.maxEntries, trace: opts.trace }));
     if (recorder !== undefined) opts.cache!.set(topic.subjectsDir, index, recorder);
   }
   const disabled = new Set(topic.disabled);

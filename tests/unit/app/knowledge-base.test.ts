@@ -206,7 +206,7 @@ describe('prompt()', () => {
   });
 });
 
-describe('learnTool() and tools()', () => {
+describe('learnTool(), searchTool() and tools()', () => {
   const ALL = 'Learn about knowledge base topics and subjects.\n\nAvailable topics:\n- project (General Project Knowledge)\n- skills (Learnable Assistant Skills)';
   const NONE = 'Learn about knowledge base topics and subjects.\n\nNo topic has subjects to learn at the moment.';
 
@@ -217,7 +217,9 @@ describe('learnTool() and tools()', () => {
     expect(tool?.description).toBe(ALL);
     // The RFD's schema, literally: tests/e2e/cli.test.ts spells it out.
     expect(tool?.parameters).toBe(LEARN_PARAMETERS);
-    expect(kb.tools()).toEqual([tool!]);
+    expect(kb.tools().map((t) => t.name)).toEqual(['learn', 'search']);
+    expect(kb.tools()[0]).toEqual(tool!);
+    expect(kb.tools()[1]).toEqual(kb.searchTool()!);
     expect(kb.learnableTopics().map((t) => t.id)).toEqual(['project', 'skills']);
   });
 
@@ -228,7 +230,8 @@ describe('learnTool() and tools()', () => {
     );
     const kb = await open(root, { knowledge: ['skills/*', 'skills/ast-grep/rules'] });
     expect(kb.learnTool()?.description).toBe('Learn about knowledge base topics and subjects.\n\nAvailable topics:\n- project (General Project Knowledge)');
-    expect(kb.tools().map((t) => t.description)).toEqual(['Learn about knowledge base topics and subjects.\n\nAvailable topics:\n- project (General Project Knowledge)']);
+    expect(kb.tools()[0].description).toBe('Learn about knowledge base topics and subjects.\n\nAvailable topics:\n- project (General Project Knowledge)');
+    expect(kb.tools()[1].description).toEndWith('\n\nTopics:\n- project (General Project Knowledge)');
   });
 
   test('a topic with only hidden subjects left keeps the tool', async () => {
@@ -236,16 +239,17 @@ describe('learnTool() and tools()', () => {
     expect(kb.learnTool()?.description).toBe(ALL);
   });
 
-  test('nothing learnable: learnTool() is undefined; tools() still lists learn, saying so', async () => {
+  test('nothing learnable: learnTool() and searchTool() are undefined; tools() still lists both, saying so', async () => {
     const kb = await open(workspace({ 't/a.md': 'a' }, '[kb.topic.t]\nsubjects = "t"\nlearned = ["a"]\n'));
     expect(kb.learnTool()).toBeUndefined();
     const tools = kb.tools();
-    expect(tools).toHaveLength(1);
-    expect(tools[0].name).toBe('learn');
+    expect(tools.map((t) => t.name)).toEqual(['learn', 'search']);
     expect(tools[0].description).toBe(NONE);
+    expect(tools[1].description).toEndWith('No topic has subjects at the moment.');
+    expect(kb.searchTool()).toBeUndefined();
     const empty = await open(workspace({}, ''));
     expect(empty.learnTool()).toBeUndefined();
-    expect(empty.tools().map((t) => t.description)).toEqual([NONE]);
+    expect(empty.tools()[0].description).toBe(NONE);
   });
 });
 

@@ -1,0 +1,189 @@
+#!/usr/bin/env node
+// The search benchmark: kb search on the benchmark's synthetic workspace
+// (scripts/lib/bench-workspace.mjs: 10,000 subjects, about 36 MB), beside
+// `grep -ril` over the same folder in the same run (README, "Search and
+// recall"):
+//
+// - the first search with no cache (building the index), and with
+//   --no-cache;
+// - warm searches: p50 over 100 different queries, each a new process,
+//   alternating with grep -ril for the query's first word;
+// - the search after one file was edited (the index brought up to date);
+// - peak RSS while indexing; the index's size on disk.
+//
+//   npm run bench:search [-- --subjects N --dir DIR --kb PATH --json FILE]
+//
+// Exit status: 0 when every target is met, 1 when one is missed.
+
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { ensureWorkspace, prng } from './lib/bench-workspace.mjs';
+
+const REPO = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const argv = process.argv.slice(2);
+const opt = { subjects: 10000, dir: join(REPO, '.bench'), kb: join(REPO, 'dist/kb'), json: null, queries: 100 };
+for (let i = 0; i < argv.length; i++) {
+  const a = argv[i];
+  if (a === '--subjects') opt.subjects = Number(argv[++i]);
+  else if (a === '--dir') opt.dir = resolve(argv[++i]);
+  else if (a === '--kb') opt.kb = resolve(argv[++i]);
+  else if (a === '--json') opt.json = resolve(argv[++i]);
+  else if (a === '--queries') opt.queries = Number(argv[++i]);
+  else {
+    process.stderr.write('usage: node scripts/search-bench.mjs [--subjects N] [--dir DIR] [--kb PATH] [--queries N] [--json FILE]\n');
+    process.exit(2);
+  }
+}
+
+const TARGETS = { firstSearchMs: 2000, warmP50Ms: 50, peakRssMiB: 200 };
+
+mkdirSync(opt.dir, { recursive: true });
+const ws = ensureWorkspace(opt.dir, opt.subjects, 1, (m) => process.stderr.write(`${m}\n`));
+const root = ws.root;
+const docs = join(root, 'docs');
+const cacheHome = join(tmpdir(), `kb-search-bench-${process.pid}`);
+const env = { ...process.env, XDG_CACHE_HOME: cacheHome, NO_COLOR: '1' };
+
+function timed(cmd, args, extraEnv = {}) {
+  const t = performance.now();
+  const r = spawnSync(cmd, args, { cwd: root, env: { ...env, ...extraEnv }, stdio: ['ignore', 'ignore', 'pipe'], encoding: 'utf8' });
+  const ms = performance.now() - t;
+  if (r.status !== 0 && r.status !== 1) throw new Error(`${cmd} ${args.join(' ')}: exit ${r.status}: ${r.stderr}`);
+  return { ms, err: r.stderr };
+}
+
+/** Peak RSS (MiB) of one run, by GNU time. */
+function peakMiB(args) {
+  const out = join(tmpdir(), `kb-search-bench-time-${process.pid}`);
+  const r = spawnSync('/usr/bin/time', ['-f', '%M', '-o', out, opt.kb, ...args], { cwd: root, env, stdio: 'ignore' });
+  if (r.error || r.status > 1) return NaN;
+  const kib = Number(readFileSync(out, 'utf8').trim().split('\n').pop());
+  rmSync(out, { force: true });
+  return kib / 1024;
+}
+
+const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+const pct = (xs, p) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(xs.length * p))];
+
+// The generator's vocabulary (bench-workspace.mjs): queries of one to three
+// words, some misspelt.
+const WORDS = ('knowledge base model prompt tool learn load list glob pattern slug hidden binary text config workspace root ' +
+  'layer merge value table array string number boolean error warning notice index walk read write output stream ' +
+  'buffer memory time start cost build test check release version change issue review code quality maintainer ' +
+  'owner module function method class struct trait enum match return async await promise future thread lock ' +
+  'channel queue cache store fetch parse render format fence block heading section paragraph example note').split(' ');
+const r = prng(7);
+const queries = [];
+for (let i = 0; i < opt.queries; i++) {
+  const n = 1 + r.int(3);
+  const words = Array.from({ length: n }, () => r.pick(WORDS));
+  if (r.next() < 0.2) {
+    const w = words[0];
+    const at = 1 + r.int(w.length - 2);
+    words[0] = w.slice(0, at) + w[at + 1] + w[at] + w.slice(at + 2); // swapped letters
+  }
+  queries.push(words.join(' '));
+}
+
+const report = { subjects: opt.subjects, corpusMiB: 0 };
+{
+  let bytes = 0;
+  (function walk(d) {
+    for (const e of readdirSync(d, { withFileTypes: true })) {
+      const p = join(d, e.name);
+      if (e.isDirectory()) walk(p);
+      else if (e.isFile() && !/\.(png|bin|pdf|gz)$/.test(e.name)) bytes += statSync(p).size;
+    }
+  })(docs);
+  report.corpusMiB = bytes / 2 ** 20;
+}
+
+// --- first search: no cache ---------------------------------------------------
+const cold = [];
+const noCache = [];
+for (let i = 0; i < 3; i++) {
+  rmSync(cacheHome, { recursive: true, force: true });
+  cold.push(timed(opt.kb, ['search', '-t', 'docs', queries[i]]).ms);
+  noCache.push(timed(opt.kb, ['search', '--no-cache', '-t', 'docs', queries[i]]).ms);
+}
+let peak = 0;
+for (let i = 0; i < 3; i++) {
+  rmSync(cacheHome, { recursive: true, force: true });
+  peak = Math.max(peak, peakMiB(['search', '-t', 'docs', queries[i]]));
+}
+report.firstSearchMs = median(cold);
+report.noCacheSearchMs = median(noCache);
+report.peakRssMiB = peak;
+const cacheDir = join(cacheHome, 'kb', 'search');
+report.indexBytes = readdirSync(cacheDir).reduce((n, f) => n + statSync(join(cacheDir, f)).size, 0);
+
+// --- warm searches beside grep -ril ---------------------------------------------
+timed(opt.kb, ['search', '-t', 'docs', 'warm']);
+timed('grep', ['-ril', 'warm', docs]);
+const warm = [];
+const grep = [];
+let hits = 0;
+queries.forEach((q, i) => {
+  const runKb = () => {
+    const t = timed(opt.kb, ['--verbose', 'search', '-t', 'docs', q]);
+    warm.push(t.ms);
+    if (/index hit/.test(t.err)) hits++;
+  };
+  const runGrep = () => grep.push(timed('grep', ['-ril', q.split(' ')[0], docs]).ms);
+  if (i % 2 === 0) {
+    runKb();
+    runGrep();
+  } else {
+    runGrep();
+    runKb();
+  }
+});
+report.warmP50Ms = median(warm);
+report.warmP90Ms = pct(warm, 0.9);
+report.grepP50Ms = median(grep);
+report.cacheHits = `${hits}/${queries.length}`;
+
+// --- after an edit ----------------------------------------------------------------
+const edited = [];
+{
+  const some = readdirSync(docs).find((f) => f.endsWith('.md'));
+  const file = join(docs, some);
+  const text = readFileSync(file, 'utf8');
+  for (let i = 0; i < 3; i++) {
+    writeFileSync(file, `${text}\nedited ${i}\n`);
+    const later = new Date(Date.now() + 1000 * (i + 1));
+    utimesSync(file, later, later);
+    const t = timed(opt.kb, ['--verbose', 'search', '-t', 'docs', 'edited']);
+    if (!/index updated \(\d+ files, 1 read/.test(t.err)) throw new Error(`expected an update reading one file: ${t.err}`);
+    edited.push(t.ms);
+  }
+  writeFileSync(file, text);
+}
+report.afterEditMs = median(edited);
+rmSync(cacheHome, { recursive: true, force: true });
+
+const ok = {
+  firstSearchMs: report.firstSearchMs <= TARGETS.firstSearchMs,
+  warmP50Ms: report.warmP50Ms <= TARGETS.warmP50Ms,
+  peakRssMiB: report.peakRssMiB <= TARGETS.peakRssMiB,
+};
+const mark = (k) => (ok[k] ? 'PASS' : 'FAIL');
+process.stdout.write(
+  [
+    `search on ${report.subjects} subjects (${report.corpusMiB.toFixed(1)} MiB of text), ${queries.length} queries`,
+    `first search, no cache (index built, cache written): ${report.firstSearchMs.toFixed(0)} ms   target <= ${TARGETS.firstSearchMs} ms  ${mark('firstSearchMs')}`,
+    `  with --no-cache (built in memory only):           ${report.noCacheSearchMs.toFixed(0)} ms`,
+    `peak RSS while indexing:                           ${report.peakRssMiB.toFixed(0)} MiB   target <= ${TARGETS.peakRssMiB} MiB  ${mark('peakRssMiB')}`,
+    `index on disk:                                     ${(report.indexBytes / 2 ** 20).toFixed(1)} MiB`,
+    `warm search p50 (p90):                             ${report.warmP50Ms.toFixed(1)} ms (${report.warmP90Ms.toFixed(1)} ms)   target <= ${TARGETS.warmP50Ms} ms  ${mark('warmP50Ms')}`,
+    `grep -ril p50, same folder, same run:              ${report.grepP50Ms.toFixed(1)} ms (warm search / grep: ${(report.warmP50Ms / report.grepP50Ms).toFixed(2)}x)`,
+    `cache hits:                                        ${report.cacheHits}`,
+    `search after editing one file (index updated):     ${report.afterEditMs.toFixed(0)} ms`,
+    '',
+  ].join('\n'),
+);
+if (opt.json) writeFileSync(opt.json, `${JSON.stringify({ ...report, targets: TARGETS, ok }, null, 2)}\n`);
+process.exit(Object.values(ok).every(Boolean) ? 0 : 1);

@@ -1,0 +1,288 @@
+// Search: subjects ranked by what they say (kb/search/), shared by `kb
+// search` and the MCP tool `search`, and the first step of `kb recall`.
+// Each topic's index comes from the cache when the files are unchanged
+// (kb/search/topic.ts). Results are bounded by the limit and the token
+// budget; every cut is said in the text and once on stderr.
+
+import type { Topic } from '../config/types.ts';
+import { estimateTokens, estimateTokensOfBody } from '../kb/content/tokens.ts';
+import { readBody } from '../kb/fs/read.ts';
+import { KIND_TEXT, type SearchIndex } from '../kb/search/engine.ts';
+import { snippetOf } from '../kb/search/snippet.ts';
+import { queryTerms } from '../kb/search/tokenize.ts';
+import { topicIndex, type IndexStatus } from '../kb/search/topic.ts';
+import {
+  NO_MATCH_HINT,
+  renderBadSearchArguments,
+  renderResult,
+  renderSearchHead,
+  renderSearchNotes,
+  type ResultRow,
+} from '../render/search.ts';
+import { renderUnknownTopic } from '../render/learn.ts';
+import { warning, type Problem } from '../shared/problem.ts';
+import { tokensText } from './budget.ts';
+import type { KnowledgeBase } from './knowledge-base.ts';
+import { SEARCH_DEFAULT_LIMIT, SEARCH_MAX_LIMIT } from './tools.ts';
+
+export interface SearchArgs {
+  query: string;
+  /** A topic ID or title; undefined: every enabled topic. */
+  topic?: string;
+  limit: number;
+}
+
+/** Bounds on a query: characters, and distinct terms looked up. */
+export const QUERY_LIMITS = { chars: 4096, terms: 64 } as const;
+
+export type SearchArgsResult = { ok: true; args: SearchArgs } | { ok: false; problem: string };
+
+const KEYS = new Set(['query', 'topic', 'limit']);
+
+function typeName(v: unknown): string {
+  return v === null ? 'null' : Array.isArray(v) ? 'array' : typeof v;
+}
+
+/** A search call's arguments as a model sends them (untrusted). */
+export function validateSearchArgs(value: unknown): SearchArgsResult {
+  if (typeName(value) !== 'object') return { ok: false, problem: `the arguments must be a JSON object, not ${typeName(value)}` };
+  const obj = value as Record<string, unknown>;
+  const unknown = Object.keys(obj).filter((k) => !KEYS.has(k));
+  if (unknown.length > 0) return { ok: false, problem: `unknown argument${unknown.length > 1 ? 's' : ''} ${unknown.slice(0, 5).map((k) => JSON.stringify(k.length > 40 ? `${k.slice(0, 40)}…` : k)).join(', ')}` };
+  if (typeof obj.query !== 'string') return { ok: false, problem: obj.query === undefined ? '"query" is required' : `"query" must be a string, not ${typeName(obj.query)}` };
+  if (obj.query.trim() === '') return { ok: false, problem: '"query" must not be empty' };
+  if (obj.query.length > QUERY_LIMITS.chars) return { ok: false, problem: `"query" is ${obj.query.length} characters long; at most ${QUERY_LIMITS.chars} are accepted` };
+  const args: SearchArgs = { query: obj.query, limit: SEARCH_DEFAULT_LIMIT };
+  if (obj.topic !== undefined && obj.topic !== null) {
+    if (typeof obj.topic !== 'string') return { ok: false, problem: `"topic" must be a string or null, not ${typeName(obj.topic)}` };
+    if (obj.topic.length > 1024) return { ok: false, problem: `"topic" is ${obj.topic.length} characters long; at most 1024 are accepted` };
+    args.topic = obj.topic;
+  }
+  if (obj.limit !== undefined && obj.limit !== null) {
+    const l = obj.limit;
+    if (typeof l !== 'number' || !Number.isInteger(l)) return { ok: false, problem: `"limit" must be an integer or null, not ${typeof l === 'number' ? l : typeName(l)}` };
+    if (l < 1 || l > SEARCH_MAX_LIMIT) return { ok: false, problem: `"limit" must be between 1 and ${SEARCH_MAX_LIMIT}, not ${l}` };
+    args.limit = l;
+  }
+  return { ok: true, args };
+}
+
+/** A search call's arguments as JSON text. */
+export function parseSearchArgs(json: string): SearchArgsResult {
+  if (json.length > 1 << 20) return { ok: false, problem: `the arguments are larger than ${1 << 20} bytes` };
+  let value: unknown;
+  try {
+    value = JSON.parse(json);
+  } catch (e) {
+    const why = e instanceof RangeError ? 'nested too deeply' : (e as Error).message;
+    return { ok: false, problem: `the arguments are not valid JSON (${why.length > 200 ? `${why.slice(0, 200)}…` : why})` };
+  }
+  return validateSearchArgs(value);
+}
+
+/** How one topic's index was had (for --verbose and the bench). */
+export interface IndexReport {
+  topic: string;
+  status: IndexStatus;
+  subjects: number;
+  read: number;
+  ms: number;
+  /** Of `ms`: reading the cache, revalidating, building. */
+  times: { load: number; check: number; build: number };
+}
+
+/** A subject found, ranked. */
+export interface Found {
+  topic: Topic;
+  index: SearchIndex;
+  doc: number;
+  slug: string;
+  /** Relative to the topic's subjects directory. */
+  path: string;
+  abs: string;
+  description?: string;
+  score: number;
+}
+
+export interface Ranked {
+  /** The best subjects of every topic searched, best first. */
+  found: Found[];
+  /** How many subjects matched in all. */
+  total: number;
+  /** Index terms matched, by topic (snippets and sections). */
+  matched: Map<Topic, Set<string>>;
+  unknown: string[];
+  corrected: [string, string[]][];
+  indexes: IndexReport[];
+  problems: Problem[];
+}
+
+/** The topics a call searches: one (by ID, then title), or every enabled
+ *  one; undefined for an unknown topic. */
+function topicsOf(kb: KnowledgeBase, name: string | undefined): Topic[] | undefined {
+  if (name === undefined) return kb.topics.filter((t) => t.enable);
+  const t = kb.resolveTopic(name);
+  return t === undefined ? undefined : [t];
+}
+
+/** The `top` subjects matching `query` in each of `topics`, best first,
+ *  and how many matched. Scores of different topics are compared as they
+ *  are (each topic's BM25). */
+export async function rank(kb: KnowledgeBase, topics: readonly Topic[], query: string, top: number): Promise<Ranked> {
+  const words = new Map<string, string>();
+  const terms = queryTerms(query, words).slice(0, QUERY_LIMITS.terms);
+  const found: Found[] = [];
+  const matched = new Map<Topic, Set<string>>();
+  const indexes: IndexReport[] = [];
+  const problems: Problem[] = [];
+  const unknownIn = new Map<string, number>();
+  let total = 0;
+  const corrected = new Map<string, Set<string>>();
+  for (const topic of topics) {
+    const started = performance.now();
+    const got = await topicIndex(topic, { cacheDir: kb.searchCacheDir });
+    const { index } = got;
+    indexes.push({ topic: topic.id, status: got.status, subjects: index.docs.length, read: got.read, ms: performance.now() - started, times: got.times });
+    if (got.cacheProblem !== undefined) problems.push(warning('search-cache', `topic "${topic.id}": ${got.cacheProblem}`));
+    for (const n of got.notices ?? []) problems.push(warning(n.code, `topic "${topic.id}": ${n.message}`));
+    const disabled = new Set(topic.disabled);
+    const r = index.query(terms, { prefix: true, fuzzy: true, top, exclude: disabled.size === 0 ? undefined : (d) => disabled.has(index.docs[d].slug) });
+    total += r.total;
+    matched.set(topic, r.matched);
+    for (const u of r.unknown) unknownIn.set(u, (unknownIn.get(u) ?? 0) + 1);
+    for (const [q, ts] of r.corrected) {
+      const set = corrected.get(q) ?? new Set();
+      for (const t of ts) set.add(t);
+      corrected.set(q, set);
+    }
+    for (const h of r.hits) {
+      const d = index.docs[h.doc];
+      if (d.kind !== KIND_TEXT) continue;
+      found.push({
+        topic,
+        index,
+        doc: h.doc,
+        slug: d.slug,
+        path: d.path,
+        abs: `${topic.subjectsDir}/${d.path}`,
+        ...(d.description !== null ? { description: d.description } : {}),
+        score: h.score,
+      });
+    }
+  }
+  found.sort((a, b) => b.score - a.score || (a.topic.id < b.topic.id ? -1 : a.topic.id > b.topic.id ? 1 : a.slug < b.slug ? -1 : a.slug > b.slug ? 1 : 0));
+  // A word is unknown when no searched topic has it.
+  const unknown = [...unknownIn].filter(([, n]) => n === topics.length).map(([u]) => words.get(u) ?? u);
+  return { found, total, matched, unknown, corrected: [...corrected].map(([q, s]) => [words.get(q) ?? q, [...s]]), indexes, problems };
+}
+
+/** One result, as shown. */
+export interface SearchResult {
+  topic: string;
+  slug: string;
+  description?: string;
+  snippet: string;
+  tokens: number;
+  score: number;
+}
+
+export interface SearchOutcome {
+  /** The model-facing text. */
+  text: string;
+  /** For `--format json`. */
+  results: SearchResult[];
+  total: number;
+  /** Results left out by the budget. */
+  cut: number;
+  notes: string[];
+  isError: boolean;
+  problems: Problem[];
+  indexes: IndexReport[];
+}
+
+/** Runs one search. An unknown topic is an error result; no match is
+ *  not (the text says so). */
+export async function search(kb: KnowledgeBase, args: SearchArgs): Promise<SearchOutcome> {
+  const topics = topicsOf(kb, args.topic);
+  if (topics === undefined) {
+    return { text: renderUnknownTopic(args.topic!, kb.topics.filter((t) => t.enable)), results: [], total: 0, cut: 0, notes: [], isError: true, problems: [], indexes: [] };
+  }
+  // A few more than the limit: a result whose file changed since it was
+  // indexed is left out.
+  const ranked = await rank(kb, topics, args.query, args.limit + 16);
+  const problems = [...ranked.problems];
+  const where = args.topic === undefined ? undefined : topics[0].id;
+  const results: SearchResult[] = [];
+  const rows: string[] = [];
+  let total = ranked.total;
+  const budget = kb.maxTokens;
+  let used = estimateTokens(renderSearchHead(args.query, where, total, Math.min(total, args.limit))) + 60;
+  let cut = 0;
+  for (let i = 0; i < ranked.found.length && results.length + cut < args.limit; i++) {
+    const f = ranked.found[i];
+    const read = readBody(f.abs, 'text');
+    if (read.kind !== 'text') {
+      // Changed since it was indexed (the next search indexes it again).
+      total--;
+      problems.push(warning('search-stale', `topic "${f.topic.id}": subject "${f.slug}" could not be read for its snippet (${read.kind === 'error' ? read.message : 'now binary'}); left out`));
+      continue;
+    }
+    const text = read.body as string;
+    const result: SearchResult = {
+      topic: f.topic.id,
+      slug: f.slug,
+      ...(f.description !== undefined ? { description: f.description } : {}),
+      snippet: snippetOf(text, ranked.matched.get(f.topic) ?? new Set()),
+      tokens: estimateTokensOfBody(text),
+      score: Math.round(f.score * 1000) / 1000,
+    };
+    const row = renderResult(results.length + 1, toRow(result));
+    const cost = estimateTokens(row) + 1;
+    if (cut > 0 || used + cost > budget) {
+      cut++;
+      continue;
+    }
+    used += cost;
+    results.push(result);
+    rows.push(row);
+  }
+  const render = (): { text: string; notes: string[] } => {
+    const beyondLimit = Math.max(0, total - results.length - cut);
+    const notes = renderSearchNotes({
+      unknown: ranked.unknown,
+      corrected: ranked.corrected,
+      beyondLimit,
+      ...(cut > 0 ? { cut: { results: cut, budget: tokensText(budget) } } : {}),
+    });
+    if (total === 0) notes.push(NO_MATCH_HINT);
+    const parts = [renderSearchHead(args.query, where, total, results.length + cut)];
+    if (rows.length > 0) parts.push(rows.join('\n\n'));
+    if (notes.length > 0) parts.push(notes.join('\n'));
+    return { text: `${parts.join('\n\n')}\n`, notes };
+  };
+  let out = render();
+  // The estimate above is per row: the whole is checked too.
+  while (estimateTokens(out.text) > budget && rows.length > 0) {
+    rows.pop();
+    results.pop();
+    cut++;
+    out = render();
+  }
+  if (cut > 0) {
+    problems.push(warning('budget', `search: ${cut} result${cut === 1 ? '' : 's'} left out to stay within ${tokensText(budget)} tokens; the model was told`));
+  }
+  return { text: out.text, results, total, cut, notes: out.notes, isError: false, problems, indexes: ranked.indexes };
+}
+
+function toRow(r: SearchResult): ResultRow {
+  return { topic: r.topic, slug: r.slug, ...(r.description !== undefined ? { description: r.description } : {}), snippet: r.snippet, tokens: tokensText(r.tokens) };
+}
+
+/** A whole search call, arguments exactly as a model sent them (MCP, `kb
+ *  search --args`): bad arguments are an error result. */
+export async function call(kb: KnowledgeBase, value: unknown): Promise<{ text: string; isError: boolean; problems: Problem[] }> {
+  const parsed = validateSearchArgs(value);
+  if (!parsed.ok) return { text: renderBadSearchArguments(parsed.problem), isError: true, problems: [] };
+  const r = await search(kb, parsed.args);
+  return { text: r.text, isError: r.isError, problems: r.problems };
+}

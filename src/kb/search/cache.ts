@@ -1,0 +1,231 @@
+// The search index on disk: one file per topic in the user's cache
+// directory ($XDG_CACHE_HOME/kb/search, else ~/.cache/kb/search), never in
+// the workspace. The file holds the index (engine.ts) and what it was built
+// from: each directory the walk read (its mtime), each ignore file (size
+// and mtime) and each indexed file (size and mtime), so that a search can
+// tell cheaply whether it is still right (topic.ts).
+//
+// Reading never throws: a missing file is a miss, anything unexpected in
+// it (a short file, another format, offsets out of bounds) is a corrupt
+// cache, rebuilt. Writing goes to a temporary file renamed into place, so
+// a reader never sees half a file; a cache that cannot be written is said
+// once, and the search goes on with the index in memory.
+
+import { createHash } from 'node:crypto';
+import { closeSync, fstatSync, mkdirSync, openSync, readSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { NFIELDS, SearchIndex, type DocMeta } from './engine.ts';
+
+/** Bump when the file's layout or the tokenizer changes. */
+export const FORMAT_VERSION = 2;
+const MAGIC = 0x4b425331; // "KBS1"
+
+/** A cache file larger than this is not read (a hostile or broken one). */
+export const MAX_CACHE_BYTES = 1 << 30;
+
+/** What an index was built from, to revalidate it. */
+export interface Trace {
+  /** [absolute path, mtime] of every directory the walk read. */
+  dirs: [string, number][];
+  /** [absolute path, size, mtime] of every ignore file met. */
+  controls: [string, number, number][];
+}
+
+export interface CacheEntry {
+  index: SearchIndex;
+  trace: Trace;
+}
+
+export { cacheDir } from './where.ts';
+
+/** The file of one topic: keyed by the topic's ID and subjects directory,
+ *  and the format. */
+export function cacheFile(dir: string, topicId: string, subjectsDir: string): string {
+  const key = createHash('sha256').update(`${FORMAT_VERSION}\0${topicId}\0${subjectsDir}`).digest('hex').slice(0, 32);
+  return join(dir, `${key}.idx`);
+}
+
+export type ReadResult = { kind: 'hit'; entry: CacheEntry } | { kind: 'missing' } | { kind: 'corrupt'; why: string };
+
+/** Reads a cache file. Never throws. */
+export function readCache(file: string, subjectsDir: string): ReadResult {
+  let bytes: Uint8Array;
+  try {
+    const fd = openSync(file, 'r');
+    try {
+      const size = fstatSync(fd).size;
+      if (size > MAX_CACHE_BYTES) return { kind: 'corrupt', why: `larger than ${MAX_CACHE_BYTES} bytes` };
+      bytes = new Uint8Array(size);
+      let filled = 0;
+      while (filled < size) {
+        const n = readSync(fd, bytes, filled, size - filled, null);
+        if (n === 0) break;
+        filled += n;
+      }
+      if (filled !== size) return { kind: 'corrupt', why: 'shorter than its size' };
+    } finally {
+      closeSync(fd);
+    }
+  } catch (err) {
+    const code = (err as { code?: string }).code;
+    if (code === 'ENOENT' || code === 'ENOTDIR') return { kind: 'missing' };
+    return { kind: 'corrupt', why: (err as Error).message };
+  }
+  try {
+    return { kind: 'hit', entry: decode(bytes, subjectsDir) };
+  } catch (err) {
+    return { kind: 'corrupt', why: (err as Error).message };
+  }
+}
+
+/** Writes a cache file; returns why it could not be written, if so. */
+export function writeCache(file: string, entry: CacheEntry, subjectsDir: string): string | undefined {
+  const dir = dirname(file);
+  const temp = `${file}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
+  try {
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
+    writeFileSync(temp, encode(entry, subjectsDir), { mode: 0o600 });
+    renameSync(temp, file);
+    return undefined;
+  } catch (err) {
+    try {
+      rmSync(temp, { force: true });
+    } catch {
+      // nothing to clean up
+    }
+    return (err as Error).message;
+  }
+}
+
+// ---------------------------------------------------------------------------
+// Layout: MAGIC, FORMAT_VERSION, the header's length, the header (JSON:
+// the trace, descriptions and counts), padding to 8, then the sections,
+// each padded to 8: sizes (f64), mtimes (f64), field lengths (u32),
+// document frequencies (u32), term starts (u32), postings starts (u32),
+// kinds (u8), terms (UTF-8), postings (bytes), paths and slugs (UTF-8,
+// joined by newlines).
+
+interface Header {
+  subjectsDir: string;
+  trace: Trace;
+  /** Descriptions by document number, for those that have one. */
+  descriptions: Record<string, string>;
+  docs: number;
+  terms: number;
+  sections: number[];
+}
+
+const pad8 = (n: number) => (n + 7) & ~7;
+
+/** sizes, mtimes, field lengths, document frequencies, term starts,
+ *  postings starts, kinds, terms, postings, paths, slugs. */
+const SECTIONS = 11;
+
+function encode(entry: CacheEntry, subjectsDir: string): Uint8Array {
+  const { index, trace } = entry;
+  const docs = index.docs;
+  const n = docs.length;
+  const sizes = new Float64Array(n);
+  const mtimes = new Float64Array(n);
+  const kinds = new Uint8Array(n);
+  for (let d = 0; d < n; d++) {
+    sizes[d] = docs[d].size;
+    mtimes[d] = docs[d].mtime;
+    kinds[d] = docs[d].kind;
+  }
+  const encoder = new TextEncoder();
+  const terms = encoder.encode(index.terms);
+  // Paths and slugs joined by newlines: no subject's path holds a control
+  // character (the view leaves those out).
+  const paths = encoder.encode(docs.map((d) => d.path).join('\n'));
+  const slugs = encoder.encode(docs.map((d) => d.slug).join('\n'));
+  const sections: Uint8Array[] = [sizes, mtimes, index.lens, index.df, index.termStarts, index.postStarts, kinds, terms, index.post, paths, slugs].map(
+    (a) => new Uint8Array(a.buffer, a.byteOffset, a.byteLength),
+  );
+  const header: Header = {
+    subjectsDir,
+    // NaN (a time not to trust) is not JSON: -1 never equals a real time.
+    trace: { dirs: trace.dirs.map(([p, m]) => [p, Number.isNaN(m) ? -1 : m]), controls: trace.controls.map(([p, s, m]) => [p, s, Number.isNaN(m) ? -1 : m]) },
+    descriptions: Object.fromEntries(docs.flatMap((d, i) => (d.description === null ? [] : [[String(i), d.description]]))),
+    docs: n,
+    terms: index.df.length,
+    sections: sections.map((s) => s.byteLength),
+  };
+  const head = new TextEncoder().encode(JSON.stringify(header));
+  let total = pad8(12 + head.length);
+  for (const s of sections) total += pad8(s.byteLength);
+  const out = new Uint8Array(total);
+  const view = new DataView(out.buffer);
+  view.setUint32(0, MAGIC, true);
+  view.setUint32(4, FORMAT_VERSION, true);
+  view.setUint32(8, head.length, true);
+  out.set(head, 12);
+  let at = pad8(12 + head.length);
+  for (const s of sections) {
+    out.set(s, at);
+    at += pad8(s.byteLength);
+  }
+  return out;
+}
+
+function fail(why: string): never {
+  throw new Error(why);
+}
+
+function decode(bytes: Uint8Array, subjectsDir: string): CacheEntry {
+  // Typed arrays over the file need 8-byte alignment.
+  if (bytes.byteOffset % 8 !== 0) bytes = bytes.slice();
+  if (bytes.length < 12) fail('too short');
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  if (view.getUint32(0, true) !== MAGIC) fail('not a kb search index');
+  if (view.getUint32(4, true) !== FORMAT_VERSION) fail('another format version');
+  const headLen = view.getUint32(8, true);
+  if (12 + headLen > bytes.length) fail('header out of bounds');
+  const h = JSON.parse(new TextDecoder().decode(bytes.subarray(12, 12 + headLen))) as Header;
+  if (h === null || typeof h !== 'object' || h.subjectsDir !== subjectsDir) fail('another subjects directory');
+  const n = h.docs;
+  if (!Number.isInteger(n) || n < 0 || h.descriptions === null || typeof h.descriptions !== 'object') fail('bad document lists');
+  if (!Array.isArray(h.sections) || h.sections.length !== SECTIONS) fail('bad sections');
+  const nt = h.terms;
+  if (!Number.isInteger(nt) || nt < 0) fail('bad term count');
+  const expect = [8 * n, 8 * n, 4 * NFIELDS * n, 4 * nt, 4 * (nt + 1), 4 * (nt + 1), n, -1, -1, -1, -1];
+  let at = pad8(12 + headLen);
+  const parts: Uint8Array[] = [];
+  for (let i = 0; i < SECTIONS; i++) {
+    const len = h.sections[i];
+    if (!Number.isInteger(len) || len < 0 || (expect[i] >= 0 && len !== expect[i])) fail(`bad section ${i}`);
+    if (at + len > bytes.length) fail(`section ${i} out of bounds`);
+    parts.push(bytes.subarray(at, at + len));
+    at += pad8(len);
+  }
+  const f64 = (p: Uint8Array) => new Float64Array(p.buffer, p.byteOffset, p.byteLength / 8);
+  const u32 = (p: Uint8Array) => new Uint32Array(p.buffer, p.byteOffset, p.byteLength / 4);
+  const sizes = f64(parts[0]);
+  const mtimes = f64(parts[1]);
+  const lens = u32(parts[2]);
+  const df = u32(parts[3]);
+  const termStarts = u32(parts[4]);
+  const postStarts = u32(parts[5]);
+  const kinds = parts[6];
+  const terms = new TextDecoder().decode(parts[7]);
+  const post = parts[8];
+  const paths = n === 0 ? [] : new TextDecoder().decode(parts[9]).split('\n');
+  const slugs = n === 0 ? [] : new TextDecoder().decode(parts[10]).split('\n');
+  if (paths.length !== n || slugs.length !== n) fail('bad document lists');
+  // Offsets in between are not checked one by one (a search's time): the
+  // index clamps them where it uses them (engine.ts), so a corrupt file
+  // gives wrong results at worst, never a crash or a long loop.
+  if (termStarts[0] !== 0 || termStarts[nt] !== terms.length) fail('bad term offsets');
+  if (postStarts[0] !== 0 || postStarts[nt] !== post.length) fail('bad postings offsets');
+  const docs: DocMeta[] = new Array(n);
+  for (let d = 0; d < n; d++) {
+    const description = Object.hasOwn(h.descriptions, d) ? h.descriptions[d] : null;
+    if (description !== null && typeof description !== 'string') fail('bad document');
+    docs[d] = { path: paths[d], slug: slugs[d], size: sizes[d], mtime: mtimes[d], kind: kinds[d], description };
+  }
+  const trace = h.trace;
+  if (trace === null || typeof trace !== 'object' || !Array.isArray(trace.dirs) || !Array.isArray(trace.controls)) fail('bad trace');
+  for (const d of trace.dirs) if (!Array.isArray(d) || typeof d[0] !== 'string' || typeof d[1] !== 'number') fail('bad trace');
+  for (const c of trace.controls) if (!Array.isArray(c) || typeof c[0] !== 'string' || typeof c[1] !== 'number' || typeof c[2] !== 'number') fail('bad trace');
+  return { index: new SearchIndex(docs, lens, terms, termStarts, df, postStarts, post), trace };
+}

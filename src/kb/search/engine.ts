@@ -1,0 +1,583 @@
+// The search index: BM25 over four fields of each subject (slug,
+// description, headings, body), with field weights, prefix matching and
+// typo tolerance. Pure (no I/O): cache.ts stores it, topic.ts builds it
+// from a topic's files.
+//
+// Why not a library: on the benchmark's 10,000 subjects (36 MB), minisearch
+// took 3.4 s and 1 GiB to index and 0.8 s to load its JSON back, orama 4.9 s
+// and 870 MiB, flexsearch 2.6 s (and ranks without BM25). A search that
+// starts a process each time needs an index that loads without parsing:
+// this one is a few typed arrays in one file, read as they are, and only
+// the postings of the query's terms are decoded (README, "Search and
+// recall").
+//
+// Layout: the terms, sorted, as one string with their start offsets; per
+// term its document frequency and a byte range of postings. A posting is
+// the document's number as a varint delta from the previous one, a byte
+// whose low four bits say which fields hold the term, and one byte (term
+// frequency, capped at 255) per field present.
+
+import { forEachWord, MAX_TERM, termOf } from './tokenize.ts';
+
+export const FIELDS = ['slug', 'description', 'headings', 'body'] as const;
+export const NFIELDS = FIELDS.length;
+
+/** Field weights, and BM25's k1 and b (chosen on the labelled query set,
+ *  README "Search and recall"). */
+export const TUNING = {
+  weights: [1.5, 1.5, 1.5, 1],
+  k1: 1.2,
+  b: 0.75,
+  prefix: 0.4,
+  fuzzy: 0.6,
+};
+
+/** What a document's file was when it was indexed. */
+export const KIND_TEXT = 0;
+/** Binary or unreadable: tracked (its size and time), never a result. */
+export const KIND_SKIPPED = 1;
+
+export interface DocMeta {
+  /** Relative to the subjects directory, `/`-separated. */
+  path: string;
+  slug: string;
+  size: number;
+  mtime: number;
+  kind: number;
+  description: string | null;
+}
+
+/** The text of a document's fields, in FIELDS order. */
+export type DocFields = readonly [string, string, string, string];
+
+/** A growable Uint32 list, in chunks (no copying as it grows: a large
+ *  topic's postings would otherwise briefly need twice their memory). */
+class U32List {
+  private static readonly CHUNK = 1 << 16;
+  private chunks: Uint32Array[] = [];
+  private cur = new Uint32Array(0);
+  private at = U32List.CHUNK;
+  n = 0;
+  push(v: number): void {
+    if (this.at === U32List.CHUNK) {
+      this.cur = new Uint32Array(U32List.CHUNK);
+      this.chunks.push(this.cur);
+      this.at = 0;
+    }
+    this.cur[this.at++] = v;
+    this.n++;
+  }
+  get(i: number): number {
+    return this.chunks[i >>> 16][i & 0xffff];
+  }
+  /** The values, in one array. */
+  toArray(): Uint32Array {
+    const out = new Uint32Array(this.n);
+    for (let c = 0; c < this.chunks.length; c++) out.set(c === this.chunks.length - 1 ? this.chunks[c].subarray(0, this.at) : this.chunks[c], c << 16);
+    return out;
+  }
+  /** Lets the memory go. */
+  clear(): void {
+    this.chunks = [];
+    this.cur = new Uint32Array(0);
+    this.at = U32List.CHUNK;
+    this.n = 0;
+  }
+}
+
+/** A growable byte list. */
+class ByteList {
+  a = new Uint8Array(1 << 16);
+  n = 0;
+  private room(k: number): void {
+    if (this.n + k <= this.a.length) return;
+    let len = this.a.length * 2;
+    while (len < this.n + k) len *= 2;
+    const b = new Uint8Array(len);
+    b.set(this.a.subarray(0, this.n));
+    this.a = b;
+  }
+  byte(v: number): void {
+    this.room(1);
+    this.a[this.n++] = v;
+  }
+  varint(v: number): void {
+    this.room(5);
+    while (v >= 0x80) {
+      this.a[this.n++] = (v & 0x7f) | 0x80;
+      v >>>= 7;
+    }
+    this.a[this.n++] = v;
+  }
+}
+
+/** Field term frequencies packed in one number: 8 bits per field. */
+const SHIFT = [1, 256, 65536, 16777216];
+
+/** Builds an index document by document, in the order they are added. */
+export class IndexBuilder {
+  private readonly ids = new Map<string, number>();
+  private readonly words: string[] = [];
+  /** Per (document, term): the term and its packed frequencies, in
+   *  document order. */
+  private readonly pTerm = new U32List();
+  private readonly pTf = new U32List();
+  private readonly docs: DocMeta[] = [];
+  private readonly lens = new U32List();
+  /** Where each document's postings end in pTerm/pTf. */
+  private readonly ends = new U32List();
+
+  get size(): number {
+    return this.docs.length;
+  }
+
+  /** Adds a document; `fields` undefined: tracked, not searchable. */
+  add(meta: DocMeta, fields?: DocFields): void {
+    this.docs.push(meta);
+    const touched = this.touched;
+    touched.length = 0;
+    for (let f = 0; f < NFIELDS; f++) {
+      let len = 0;
+      if (fields !== undefined && fields[f] !== '') {
+        const unit = SHIFT[f];
+        const lower = fields[f].toLowerCase();
+        forEachWord(lower, (a, b) => {
+          const w = lower.slice(a, b);
+          let id = this.wordIds.get(w);
+          if (id === undefined) {
+            id = this.idOfTerm(termOf(w));
+            this.wordIds.set(w, id);
+          }
+          if (id < 0) return;
+          len++;
+          const v = this.tfs[id];
+          if (v === 0) touched.push(id);
+          if (Math.floor(v / unit) % 256 < 255) this.tfs[id] = v + unit;
+        });
+      }
+      this.lens.push(len);
+    }
+    for (const id of touched) {
+      this.pTerm.push(id);
+      this.pTf.push(this.tfs[id]);
+      this.tfs[id] = 0;
+    }
+    this.ends.push(this.pTerm.n);
+  }
+
+  /** Lower-cased words seen so far -> term id (-1: no term). Bounded by
+   *  the distinct words of the topic. */
+  private readonly wordIds = new Map<string, number>();
+  /** Per term id: its packed frequencies in the document being added. */
+  private tfs = new Float64Array(1 << 12);
+  private readonly touched: number[] = [];
+
+  private idOfTerm(t: string): number {
+    if (t === '') return -1;
+    let id = this.ids.get(t);
+    if (id === undefined) {
+      id = this.words.length;
+      this.ids.set(t, id);
+      this.words.push(t);
+      if (id >= this.tfs.length) {
+        const b = new Float64Array(this.tfs.length * 2);
+        b.set(this.tfs);
+        this.tfs = b;
+      }
+    }
+    return id;
+  }
+
+  /** Adds a document with its terms already counted (an unchanged
+   *  document carried over from an earlier index). */
+  addCounted(meta: DocMeta, lens: ArrayLike<number>, terms: readonly string[], packed: ArrayLike<number>): void {
+    this.docs.push(meta);
+    for (let f = 0; f < NFIELDS; f++) this.lens.push(lens[f]);
+    for (let i = 0; i < terms.length; i++) {
+      const id = this.idOfTerm(terms[i]);
+      this.pTerm.push(id);
+      this.pTf.push(packed[i]);
+    }
+    this.ends.push(this.pTerm.n);
+  }
+
+  /** The finished index. */
+  finish(): SearchIndex {
+    const nt = this.words.length;
+    const order = Array.from({ length: nt }, (_, i) => i).sort((a, b) => (this.words[a] < this.words[b] ? -1 : this.words[a] > this.words[b] ? 1 : 0));
+    const rank = new Uint32Array(nt);
+    for (let r = 0; r < nt; r++) rank[order[r]] = r;
+    // Counting sort of the postings by term rank; each term's postings stay
+    // in document order.
+    const np = this.pTerm.n;
+    const df = new Uint32Array(nt);
+    const pTerm = this.pTerm.toArray();
+    this.pTerm.clear();
+    for (let i = 0; i < np; i++) df[rank[pTerm[i]]]++;
+    const at = new Uint32Array(nt + 1);
+    for (let r = 0; r < nt; r++) at[r + 1] = at[r] + df[r];
+    const fill = at.slice(0, nt);
+    const sDoc = new Uint32Array(np);
+    const sTf = new Uint32Array(np);
+    let doc = 0;
+    const ends = this.ends.toArray();
+    for (let i = 0; i < np; i++) {
+      while (i >= ends[doc]) doc++;
+      const r = rank[pTerm[i]];
+      const k = fill[r]++;
+      sDoc[k] = doc;
+      sTf[k] = this.pTf.get(i);
+    }
+    this.pTf.clear();
+    const post = new ByteList();
+    const postStarts = new Uint32Array(nt + 1);
+    for (let r = 0; r < nt; r++) {
+      postStarts[r] = post.n;
+      let prev = 0;
+      for (let k = at[r]; k < at[r + 1]; k++) {
+        post.varint(sDoc[k] - prev);
+        prev = sDoc[k];
+        const v = sTf[k];
+        let mask = 0;
+        for (let f = 0; f < NFIELDS; f++) if (Math.floor(v / SHIFT[f]) % 256 > 0) mask |= 1 << f;
+        post.byte(mask);
+        for (let f = 0; f < NFIELDS; f++) if (mask & (1 << f)) post.byte(Math.floor(v / SHIFT[f]) % 256);
+      }
+    }
+    postStarts[nt] = post.n;
+    const sorted = order.map((i) => this.words[i]);
+    const termStarts = new Uint32Array(nt + 1);
+    for (let r = 0; r < nt; r++) termStarts[r + 1] = termStarts[r] + sorted[r].length;
+    return new SearchIndex(this.docs, this.lens.toArray(), sorted.join(''), termStarts, df, postStarts, post.a.slice(0, post.n));
+  }
+
+}
+
+/** One document's terms and packed frequencies (to carry it over). */
+export interface CountedDoc {
+  lens: number[];
+  terms: string[];
+  packed: number[];
+}
+
+export interface Hit {
+  doc: number;
+  score: number;
+}
+
+export interface QueryOptions {
+  /** Terms that start with a query term count too (less). */
+  prefix?: boolean;
+  /** A query term absent from the index is looked up with one or two
+   *  typos. */
+  fuzzy?: boolean;
+  /** Documents that are not results (disabled subjects). */
+  exclude?: (doc: number) => boolean;
+  /** Only the best `top` hits are returned (all are counted). */
+  top?: number;
+}
+
+/** What a query matched: ranked documents and, for snippets, every
+ *  index term that counted. */
+export interface QueryResult {
+  /** The best hits (all, or `top`), best first. */
+  hits: Hit[];
+  /** How many documents matched. */
+  total: number;
+  matched: Set<string>;
+  /** Query terms that matched nothing, even with prefixes or typos. */
+  unknown: string[];
+  /** Query terms looked up with typos, and what they matched. */
+  corrected: Map<string, string[]>;
+}
+
+/** Expansions per query term at most (prefixes, typos): bounded work. */
+const MAX_EXPANSIONS = 32;
+
+export class SearchIndex {
+  readonly avg: number[];
+
+  constructor(
+    readonly docs: DocMeta[],
+    /** NFIELDS lengths (in terms) per document. */
+    readonly lens: Uint32Array,
+    readonly terms: string,
+    readonly termStarts: Uint32Array,
+    readonly df: Uint32Array,
+    readonly postStarts: Uint32Array,
+    readonly post: Uint8Array,
+  ) {
+    const n = docs.length;
+    this.avg = new Array(NFIELDS).fill(0);
+    let texts = 0;
+    for (let d = 0; d < n; d++) {
+      if (docs[d].kind !== KIND_TEXT) continue;
+      texts++;
+      for (let f = 0; f < NFIELDS; f++) this.avg[f] += lens[d * NFIELDS + f];
+    }
+    for (let f = 0; f < NFIELDS; f++) this.avg[f] = texts === 0 ? 1 : Math.max(1, this.avg[f] / texts);
+    this.texts = texts;
+  }
+
+  readonly texts: number;
+
+  get termCount(): number {
+    return this.df.length;
+  }
+
+  term(i: number): string {
+    return this.terms.slice(this.termStarts[i], this.termStarts[i + 1]);
+  }
+
+  /** Term `i`'s postings: [start, end) in `post`, clamped (a corrupt
+   *  cache file's offsets are not trusted: cache.ts). */
+  private postRange(i: number): [number, number] {
+    const end = Math.min(this.postStarts[i + 1], this.post.length);
+    return [Math.min(this.postStarts[i], end), end];
+  }
+
+  /** The first term index >= `t` in sort order. */
+  private lowerBound(t: string): number {
+    let lo = 0;
+    let hi = this.df.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (this.term(mid) < t) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
+  }
+
+  /** The index of term `t`, or -1. */
+  find(t: string): number {
+    const i = this.lowerBound(t);
+    return i < this.df.length && this.term(i) === t ? i : -1;
+  }
+
+  /** Calls `each(doc, fieldTfs)` for every posting of term `i`. */
+  postings(i: number, each: (doc: number, tf: Uint8Array) => void): void {
+    const p = this.post;
+    const tf = new Uint8Array(NFIELDS);
+    let [k, end] = this.postRange(i);
+    let doc = 0;
+    while (k < end) {
+      let v = 0;
+      let shift = 0;
+      let b: number;
+      do {
+        b = p[k++];
+        v += (b & 0x7f) * 2 ** shift;
+        shift += 7;
+      } while (b & 0x80 && shift < 35);
+      doc += v;
+      if (doc >= this.docs.length) return; // a corrupt file: no further
+      const mask = p[k++];
+      for (let f = 0; f < NFIELDS; f++) tf[f] = mask & (1 << f) ? p[k++] : 0;
+      each(doc, tf);
+    }
+  }
+
+  /** A term's inverse document frequency (0 for an unknown term). */
+  idf(t: string): number {
+    const i = this.find(t);
+    if (i < 0) return 0;
+    const df = this.df[i];
+    return Math.log(1 + (this.texts - df + 0.5) / (df + 0.5));
+  }
+
+  /** The index terms a query term stands for, with their weights. */
+  private expand(q: string, opts: QueryOptions, corrected: Map<string, string[]>): [number, number][] {
+    const out: [number, number][] = [];
+    const exact = this.find(q);
+    if (exact >= 0) out.push([exact, 1]);
+    if (opts.prefix && q.length >= 3) {
+      const from = exact >= 0 ? exact + 1 : this.lowerBound(q);
+      const found: number[] = [];
+      for (let i = from; i < this.df.length && this.terms.startsWith(q, this.termStarts[i]); i++) found.push(i);
+      // The most frequent ones, when there are many.
+      if (found.length > MAX_EXPANSIONS) found.sort((a, b) => this.df[b] - this.df[a]).length = MAX_EXPANSIONS;
+      for (const i of found) out.push([i, TUNING.prefix * (q.length / (this.termStarts[i + 1] - this.termStarts[i]))]);
+    }
+    if (opts.fuzzy && exact < 0 && q.length >= 4) {
+      const max = q.length >= 8 ? 2 : 1;
+      const found: [number, number][] = [];
+      const terms = this.terms;
+      const q0 = q.charCodeAt(0);
+      const q1 = q.charCodeAt(1);
+      for (let i = 0; i < this.df.length; i++) {
+        const at = this.termStarts[i];
+        const len = this.termStarts[i + 1] - at;
+        if (len < 0 || Math.abs(len - q.length) > max) continue;
+        // One edit leaves the first or the second character in place, or
+        // swaps them.
+        if (max === 1) {
+          const t0 = terms.charCodeAt(at);
+          const t1 = terms.charCodeAt(at + 1);
+          if (t0 !== q0 && t1 !== q1 && t0 !== q1 && t1 !== q0) continue;
+        }
+        const d = editDistance(q, terms, at, len, max);
+        if (d <= max) found.push([i, d]);
+      }
+      found.sort((a, b) => a[1] - b[1] || this.df[b[0]] - this.df[a[0]]);
+      if (found.length > MAX_EXPANSIONS) found.length = MAX_EXPANSIONS;
+      if (found.length > 0) corrected.set(q, found.map(([i]) => this.term(i)));
+      for (const [i, d] of found) out.push([i, TUNING.fuzzy / d]);
+    }
+    return out;
+  }
+
+  /** Ranks the text documents for `queryTerms` (already through
+   *  tokenize.ts `queryTerms`): BM25 per field, weighted, summed over the
+   *  query's terms; a query term's best expansion counts per document. */
+  query(queryTerms: readonly string[], opts: QueryOptions = {}): QueryResult {
+    const n = this.docs.length;
+    const total = new Float64Array(n);
+    const best = new Float64Array(n);
+    const touched: number[] = [];
+    const matched = new Set<string>();
+    const unknown: string[] = [];
+    const corrected = new Map<string, string[]>();
+    const N = this.texts;
+    for (const q of queryTerms) {
+      if (q.length > MAX_TERM) continue;
+      const expansions = this.expand(q, opts, corrected);
+      if (expansions.length === 0) {
+        unknown.push(q);
+        continue;
+      }
+      touched.length = 0;
+      const { weights, k1, b } = TUNING;
+      const p = this.post;
+      const lens = this.lens;
+      const avg = this.avg;
+      for (const [i, weight] of expansions) {
+        matched.add(this.term(i));
+        const df = this.df[i];
+        const idf = Math.log(1 + (N - df + 0.5) / (df + 0.5)) * weight;
+        // The postings, decoded inline (postings() does the same, with a
+        // callback): this loop is most of a query's time.
+        let [k, end] = this.postRange(i);
+        let doc = 0;
+        while (k < end) {
+          let v = 0;
+          let shift = 0;
+          let byte: number;
+          do {
+            byte = p[k++];
+            v += (byte & 0x7f) * 2 ** shift;
+            shift += 7;
+          } while (byte & 0x80 && shift < 35);
+          doc += v;
+          if (doc >= n) break; // a corrupt file: no further
+          const mask = p[k++];
+          let s = 0;
+          const base = doc * NFIELDS;
+          for (let f = 0; f < NFIELDS; f++) {
+            if ((mask & (1 << f)) === 0) continue;
+            const x = p[k++];
+            s += (weights[f] * (x * (k1 + 1))) / (x + k1 * (1 - b + (b * lens[base + f]) / avg[f]));
+          }
+          s *= idf;
+          if (best[doc] === 0) touched.push(doc);
+          if (s > best[doc]) best[doc] = s;
+        }
+      }
+      for (const doc of touched) {
+        total[doc] += best[doc];
+        best[doc] = 0;
+      }
+    }
+    // The best `top` (a bounded min-heap), or all, by score then slug.
+    const top = opts.top ?? n;
+    const better = (a: Hit, c: Hit) => a.score > c.score || (a.score === c.score && this.docs[a.doc].slug < this.docs[c.doc].slug);
+    const heap: Hit[] = [];
+    let count = 0;
+    for (let d = 0; d < n; d++) {
+      if (total[d] <= 0 || this.docs[d].kind !== KIND_TEXT || (opts.exclude?.(d) ?? false)) continue;
+      count++;
+      const h = { doc: d, score: total[d] };
+      if (heap.length < top) {
+        heap.push(h);
+        let c = heap.length - 1;
+        while (c > 0) {
+          const parent = (c - 1) >> 1;
+          if (!better(heap[parent], heap[c])) break;
+          [heap[parent], heap[c]] = [heap[c], heap[parent]];
+          c = parent;
+        }
+      } else if (top > 0 && better(h, heap[0])) {
+        heap[0] = h;
+        let c = 0;
+        for (;;) {
+          const l = 2 * c + 1;
+          const r = l + 1;
+          let m = c;
+          if (l < heap.length && better(heap[m], heap[l])) m = l;
+          if (r < heap.length && better(heap[m], heap[r])) m = r;
+          if (m === c) break;
+          [heap[m], heap[c]] = [heap[c], heap[m]];
+          c = m;
+        }
+      }
+    }
+    heap.sort((a, c) => (better(a, c) ? -1 : better(c, a) ? 1 : 0));
+    return { hits: heap, total: count, matched, unknown, corrected };
+  }
+
+  /** Every document's terms and packed frequencies (to carry unchanged
+   *  documents over into a new index), for the documents `want` selects. */
+  uninvert(want: (doc: number) => boolean): Map<number, CountedDoc> {
+    const out = new Map<number, CountedDoc>();
+    for (let d = 0; d < this.docs.length; d++) {
+      if (!want(d)) continue;
+      const lens: number[] = [];
+      for (let f = 0; f < NFIELDS; f++) lens.push(this.lens[d * NFIELDS + f]);
+      out.set(d, { lens, terms: [], packed: [] });
+    }
+    if (out.size === 0) return out;
+    for (let i = 0; i < this.df.length; i++) {
+      let term: string | undefined;
+      this.postings(i, (doc, tf) => {
+        const c = out.get(doc);
+        if (c === undefined) return;
+        term ??= this.term(i);
+        c.terms.push(term);
+        c.packed.push(tf[0] + tf[1] * SHIFT[1] + tf[2] * SHIFT[2] + tf[3] * SHIFT[3]);
+      });
+    }
+    return out;
+  }
+}
+
+/** Rows of the edit-distance table, reused. */
+let rows = [new Int32Array(64), new Int32Array(64), new Int32Array(64)];
+
+/** Damerau-Levenshtein distance (adjacent transpositions) between `a` and
+ *  `s.slice(at, at + n)`, or max + 1 once it is known to exceed `max`. */
+export function editDistance(a: string, s: string, at: number, n: number, max: number): number {
+  const m = a.length;
+  if (Math.abs(m - n) > max) return max + 1;
+  if (rows[0].length < n + 1) rows = [new Int32Array(n + 1), new Int32Array(n + 1), new Int32Array(n + 1)];
+  let [prev2, prev, cur] = rows;
+  for (let j = 0; j <= n; j++) prev[j] = j;
+  for (let i = 1; i <= m; i++) {
+    cur[0] = i;
+    let rowMin = i;
+    const ai = a.charCodeAt(i - 1);
+    for (let j = 1; j <= n; j++) {
+      const bj = s.charCodeAt(at + j - 1);
+      let v = prev[j - 1] + (ai === bj ? 0 : 1);
+      if (prev[j] + 1 < v) v = prev[j] + 1;
+      if (cur[j - 1] + 1 < v) v = cur[j - 1] + 1;
+      if (i > 1 && j > 1 && ai === s.charCodeAt(at + j - 2) && a.charCodeAt(i - 2) === bj && prev2[j - 2] + 1 < v) v = prev2[j - 2] + 1;
+      cur[j] = v;
+      if (v < rowMin) rowMin = v;
+    }
+    if (rowMin > max) return max + 1;
+    const t = prev2;
+    prev2 = prev;
+    prev = cur;
+    cur = t;
+  }
+  return prev[n];
+}

@@ -1,0 +1,157 @@
+// What a search shows of a subject, and what recall keeps of one too big
+// for the budget: the line that holds most of the query's words (a
+// snippet), and the subject's sections ranked by the query (markdown
+// headings, else blank-line-separated blocks). Pure.
+
+import { CONTROL } from '../../shared/controls.ts';
+import { forEachWord, termOf } from './tokenize.ts';
+
+/** Characters of a snippet at most. */
+export const SNIPPET_CHARS = 200;
+
+/** Lines looked at for a snippet at most: bounded work on a huge file. */
+const SNIPPET_LINES = 20_000;
+
+/** Which terms of `line` are in `matched`: distinct ones, all, and where
+ *  the first is. */
+function lineScore(line: string, matched: ReadonlySet<string>): { distinct: number; all: number; first: number } {
+  const lower = line.toLowerCase();
+  const seen = new Set<string>();
+  let all = 0;
+  let first = -1;
+  forEachWord(lower, (a, b) => {
+    const t = termOf(lower.slice(a, b));
+    if (t === '' || !matched.has(t)) return;
+    all++;
+    seen.add(t);
+    if (first < 0) first = a;
+  });
+  return { distinct: seen.size, all, first };
+}
+
+/** One line of `text` around the query's matched terms (index terms), at
+ *  most SNIPPET_CHARS characters, white space collapsed, control
+ *  characters dropped; '' when no line holds a matched term (a slug or
+ *  description match): then the first line with words. */
+export function snippetOf(text: string, matched: ReadonlySet<string>): string {
+  // A term is nearly always the start of the words it stands for (suffixes
+  // are what stemming strips): a line holding none of them as a substring
+  // is not looked at word by word.
+  const needles = [...matched];
+  let best = '';
+  let bestScore = { distinct: 0, all: 0, first: -1 };
+  let fallback = '';
+  let start = 0;
+  for (let n = 0; n < SNIPPET_LINES && start <= text.length; n++) {
+    let end = text.indexOf('\n', start);
+    if (end < 0) end = text.length;
+    const line = text.slice(start, end);
+    start = end + 1;
+    if (line.length > 10_000) continue; // minified: not a snippet
+    if (fallback === '' && /[\p{L}\p{N}]/u.test(line) && !/^\s*(---|\.\.\.)\s*$/.test(line)) fallback = line;
+    const lower = line.toLowerCase();
+    if (!needles.some((t) => lower.includes(t))) {
+      if (end === text.length) break;
+      continue;
+    }
+    const s = lineScore(line, matched);
+    if (s.distinct > bestScore.distinct || (s.distinct === bestScore.distinct && s.all > bestScore.all)) {
+      best = line;
+      bestScore = s;
+    }
+    if (end === text.length) break;
+  }
+  if (bestScore.distinct === 0) return clip(fallback, 0);
+  return clip(best, bestScore.first);
+}
+
+/** `line` with white space collapsed and control characters dropped, cut
+ *  to SNIPPET_CHARS around `at` with an ellipsis where cut. */
+function clip(line: string, at: number): string {
+  let s = line;
+  let from = 0;
+  if (s.length > SNIPPET_CHARS) {
+    from = Math.max(0, Math.min(at - 40, s.length - SNIPPET_CHARS));
+    s = s.slice(from, from + SNIPPET_CHARS);
+  }
+  const cutEnd = from + SNIPPET_CHARS < line.length;
+  s = s.replace(new RegExp(CONTROL.source, 'g'), ' ').replace(/\s+/g, ' ').trim();
+  return `${from > 0 ? '…' : ''}${s}${cutEnd ? '…' : ''}`;
+}
+
+/** A part of a subject's text. */
+export interface Section {
+  /** [start, end) in the text, in UTF-16 code units. */
+  start: number;
+  end: number;
+  /** Its heading line, if it starts with one. */
+  heading?: string;
+  /** 1-based line of its start. */
+  line: number;
+}
+
+const MD_EXTS = new Set(['md', 'markdown', 'mdx', 'mdown', 'mkd']);
+/** A block of a non-markdown file grows to about this many characters. */
+const BLOCK_CHARS = 2000;
+
+/** The sections of a text: for markdown, from each heading (outside code
+ *  fences) to the next; otherwise blank-line-separated blocks joined up to
+ *  about BLOCK_CHARS characters. Together they cover the text. */
+export function sectionsOf(text: string, ext: string): Section[] {
+  const out: Section[] = [];
+  const md = MD_EXTS.has(ext);
+  let start = 0;
+  let line = 1;
+  let sectionLine = 1;
+  let heading: string | undefined;
+  let fence: string | undefined;
+  let pos = 0;
+  let blank = false;
+  while (pos < text.length) {
+    let end = text.indexOf('\n', pos);
+    if (end < 0) end = text.length;
+    const l = text.slice(pos, end);
+    let boundary = false;
+    if (md) {
+      const f = /^ {0,3}(`{3,}|~{3,})/.exec(l);
+      if (f !== null) {
+        if (fence === undefined) fence = f[1];
+        else if (f[1][0] === fence[0] && f[1].length >= fence.length) fence = undefined;
+      } else if (fence === undefined && /^ {0,3}#{1,6}[ \t]/.test(l)) {
+        boundary = true;
+      }
+    } else {
+      boundary = blank && l.trim() !== '' && pos - start >= BLOCK_CHARS;
+      blank = l.trim() === '';
+    }
+    if (boundary && pos > start) {
+      out.push({ start, end: pos, line: sectionLine, ...(heading !== undefined ? { heading } : {}) });
+      start = pos;
+      sectionLine = line;
+      heading = undefined;
+    }
+    if (boundary && md) heading = l.replace(/^ {0,3}#{1,6}[ \t]+/, '').replace(/[ \t#]*$/, '');
+    pos = end + 1;
+    line++;
+  }
+  if (start < text.length || out.length === 0) out.push({ start, end: text.length, line: sectionLine, ...(heading !== undefined ? { heading } : {}) });
+  return out;
+}
+
+/** How much a piece of text is about the query: BM25-like, with the
+ *  terms' weights (idf) given. */
+export function scoreText(text: string, weights: ReadonlyMap<string, number>): number {
+  const lower = text.toLowerCase();
+  const tf = new Map<string, number>();
+  let len = 0;
+  forEachWord(lower, (a, b) => {
+    const t = termOf(lower.slice(a, b));
+    if (t === '') return;
+    len++;
+    if (weights.has(t)) tf.set(t, (tf.get(t) ?? 0) + 1);
+  });
+  let s = 0;
+  const norm = 1 - 0.75 + 0.75 * (len / 300);
+  for (const [t, n] of tf) s += (weights.get(t)! * (n * 2.2)) / (n + 1.2 * norm);
+  return s;
+}

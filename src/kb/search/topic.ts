@@ -1,0 +1,313 @@
+// A topic's search index, as fresh as its files: from the cache when
+// nothing changed, else brought up to date and stored again.
+//
+// Revalidation, cheapest first:
+// 1. every directory the last walk read, and every ignore file, still has
+//    the mtime (and size) it had: no file was added, removed or renamed,
+//    and no ignore rule changed, so the subjects are the same and the
+//    topic is not walked again;
+// 2. every indexed file still has its size and mtime: the index is used
+//    as it is (a hit);
+// 3. otherwise only the files that changed are read again; the others'
+//    terms are carried over from the old index.
+// A directory changed: the topic is walked, and the files whose size and
+// mtime are unchanged are carried over the same way.
+//
+// What a subject is follows the view (kb/index/view.ts): hidden subjects
+// (and a skill's bundled files) are never indexed; binary and unreadable
+// files are tracked but never results; disabled subjects are left out at
+// query time (configuration, not files, disables them).
+
+import { statSync } from 'node:fs';
+import { descriptionValue, loadYaml, NEEDS_YAML, parseFrontmatter, simpleFields, type YamlModule } from '../content/frontmatter.ts';
+import { decodeFront, frontmatterSpan, SNIFF_BYTES } from '../fs/probe.ts';
+import { readBody } from '../fs/read.ts';
+import { notice, type Notice, type WalkTrace } from '../fs/walk.ts';
+import { openTopic, type TopicSpec } from '../index/view.ts';
+import { cacheFile, readCache, writeCache, type CacheEntry, type Trace } from './cache.ts';
+import { IndexBuilder, KIND_SKIPPED, KIND_TEXT, type DocFields, type DocMeta, type SearchIndex } from './engine.ts';
+
+/** A topic as search needs it: the view's spec and its ID (the cache's
+ *  key). */
+export interface SearchTopic extends TopicSpec {
+  readonly id: string;
+}
+
+export interface TopicIndexOptions {
+  /** The cache directory; undefined: no cache (`--no-cache`). */
+  cacheDir?: string;
+}
+
+/** How the index was had: `hit` (the cache, unchanged), `updated` (the
+ *  cache, some files read again), `built` (every file read), `memory`
+ *  (built, and no cache used). */
+export type IndexStatus = 'hit' | 'updated' | 'built' | 'memory';
+
+export interface TopicIndex {
+  index: SearchIndex;
+  status: IndexStatus;
+  /** Files read to index. */
+  read: number;
+  /** What the user should know about the cache (stderr). */
+  cacheProblem?: string;
+  /** What the walk noticed about the subjects directory itself (missing,
+   *  not a directory), when the topic was walked, and files that could not
+   *  be indexed (unreadable, too large), when they were read. */
+  notices?: Notice[];
+  /** The cache file, when one is used. */
+  file?: string;
+  /** Milliseconds spent reading the cache, revalidating it, and building
+   *  (or updating) the index and writing it back. */
+  times: { load: number; check: number; build: number };
+}
+
+interface Stat {
+  size: number;
+  mtime: number;
+}
+
+function statOf(abs: string): Stat | undefined {
+  try {
+    const st = statSync(abs, { throwIfNoEntry: false });
+    return st === undefined ? undefined : { size: st.size, mtime: st.mtimeMs };
+  } catch {
+    return undefined;
+  }
+}
+
+/** The index of `topic`'s subjects. Never throws for the cache's sake. */
+export async function topicIndex(topic: SearchTopic, opts: TopicIndexOptions): Promise<TopicIndex> {
+  const file = opts.cacheDir === undefined ? undefined : cacheFile(opts.cacheDir, topic.id, topic.subjectsDir);
+  let cacheProblem: string | undefined;
+  let old: CacheEntry | undefined;
+  const times = { load: 0, check: 0, build: 0 };
+  let t = performance.now();
+  const lap = (): number => {
+    const now = performance.now();
+    const ms = now - t;
+    t = now;
+    return ms;
+  };
+  if (file !== undefined) {
+    const r = readCache(file, topic.subjectsDir);
+    if (r.kind === 'hit') old = r.entry;
+    else if (r.kind === 'corrupt') cacheProblem = `the search cache ${file} could not be read (${r.why}); rebuilt`;
+  }
+  times.load = lap();
+  let result: { index: SearchIndex; trace: Trace; read: number; notices?: Notice[] };
+  let status: IndexStatus;
+  if (old !== undefined && sameTree(old.trace)) {
+    const changed = changedDocs(topic, old.index);
+    times.check = lap();
+    if (changed.size === 0) return { index: old.index, status: 'hit', read: 0, file, times, ...(cacheProblem ? { cacheProblem } : {}) };
+    result = await rebuild(old.index.docs.map((d) => ({ path: d.path, slug: d.slug, abs: absOf(topic, d.path) })), old, changed, old.trace);
+    status = 'updated';
+  } else {
+    result = await walkAndBuild(topic, old);
+    status = file === undefined ? 'memory' : old !== undefined ? 'updated' : 'built';
+  }
+  if (file !== undefined) {
+    const why = writeCache(file, { index: result.index, trace: result.trace }, topic.subjectsDir);
+    if (why !== undefined) cacheProblem = `the search cache could not be written (${why}); the index is kept in memory for this search only`;
+  }
+  times.build = lap();
+  return {
+    index: result.index,
+    status,
+    read: result.read,
+    file,
+    times,
+    ...(cacheProblem ? { cacheProblem } : {}),
+    ...(result.notices !== undefined && result.notices.length > 0 ? { notices: result.notices } : {}),
+  };
+}
+
+function absOf(topic: TopicSpec, path: string): string {
+  return `${topic.subjectsDir}/${path}`;
+}
+
+/** No directory or ignore file changed since `trace` was taken. */
+function sameTree(trace: Trace): boolean {
+  for (const [dir, mtime] of trace.dirs) {
+    const st = statOf(dir);
+    if (st === undefined || st.mtime !== mtime) return false;
+  }
+  for (const [path, size, mtime] of trace.controls) {
+    const st = statOf(path);
+    if (st === undefined || st.size !== size || st.mtime !== mtime) return false;
+  }
+  return true;
+}
+
+/** The documents whose file's size or mtime changed, with their new
+ *  stat (undefined: gone). */
+function changedDocs(topic: TopicSpec, index: SearchIndex): Map<number, Stat | undefined> {
+  const out = new Map<number, Stat | undefined>();
+  const docs = index.docs;
+  const prefix = `${topic.subjectsDir}/`;
+  // One stat per file: a search's largest cost on a large topic.
+  for (let d = 0; d < docs.length; d++) {
+    const doc = docs[d];
+    let st;
+    try {
+      st = statSync(prefix + doc.path, { throwIfNoEntry: false });
+    } catch {
+      st = undefined;
+    }
+    if (st === undefined) out.set(d, undefined);
+    else if (st.size !== doc.size || st.mtimeMs !== doc.mtime) out.set(d, { size: st.size, mtime: st.mtimeMs });
+  }
+  return out;
+}
+
+interface Candidate {
+  path: string;
+  slug: string;
+  abs: string;
+}
+
+/** Walks the topic and indexes its non-hidden subjects, carrying over the
+ *  unchanged ones from `old`. */
+async function walkAndBuild(topic: TopicSpec, old: CacheEntry | undefined): Promise<{ index: SearchIndex; trace: Trace; read: number; notices: Notice[] }> {
+  const walked: WalkTrace = { dirs: [], controls: [] };
+  const started = Date.now();
+  const view = openTopic(topic, { trace: walked });
+  // A subjects directory that could not be read is watched too: once it
+  // exists, the next search walks it.
+  if (!walked.dirs.includes(topic.subjectsDir)) walked.dirs.unshift(topic.subjectsDir);
+  const notices = view.index.notices.filter((n) => ROOT_NOTICES.has(n.code));
+  const candidates: Candidate[] = [];
+  for (const s of view.index.subjects) if (!s.hidden) candidates.push({ path: s.path, slug: s.slug, abs: s.abs });
+  const trace: Trace = { dirs: [], controls: [] };
+  for (const dir of walked.dirs) {
+    const st = statOf(dir);
+    // Changed while the walk went on: not to be trusted next time.
+    trace.dirs.push([dir, st === undefined || st.mtime >= started ? NaN : st.mtime]);
+  }
+  for (const path of walked.controls) {
+    const st = statOf(path);
+    trace.controls.push([path, st?.size ?? -1, st === undefined || st.mtime >= started ? NaN : st.mtime]);
+  }
+  if (old !== undefined) {
+    // Old documents by path: carried over when the file is the same.
+    const byPath = new Map<string, number>();
+    old.index.docs.forEach((d, i) => byPath.set(`${d.slug}\0${d.path}`, i));
+    const reuse = new Map<number, number>();
+    candidates.forEach((c, i) => {
+      const at = byPath.get(`${c.slug}\0${c.path}`);
+      if (at !== undefined) reuse.set(i, at);
+    });
+    const built = await rebuild(candidates, old, undefined, trace, reuse);
+    return { ...built, notices: [...notices, ...built.notices] };
+  }
+  const built = await rebuild(candidates, undefined, undefined, trace);
+  return { ...built, notices: [...notices, ...built.notices] };
+}
+
+/** What a search says of a walk: the subjects directory itself is
+ *  missing or unreadable (the other notices are for listings and `kb
+ *  check`). */
+const ROOT_NOTICES = new Set(['missing-directory', 'not-a-directory']);
+
+/**
+ * Indexes `candidates` in order. A candidate whose old document (`reuse`:
+ * candidate -> old document; by default the same position) is unchanged
+ * (not in `changed`, and when `changed` is not given, the same size and
+ * mtime now) has its terms carried over; the others are read.
+ */
+async function rebuild(
+  candidates: readonly Candidate[],
+  old: CacheEntry | undefined,
+  changed: Map<number, Stat | undefined> | undefined,
+  trace: Trace,
+  reuse?: Map<number, number>,
+): Promise<{ index: SearchIndex; trace: Trace; read: number; notices: Notice[] }> {
+  const builder = new IndexBuilder();
+  const oldOf = (i: number): number | undefined => (old === undefined ? undefined : reuse === undefined ? i : reuse.get(i));
+  // Which old documents are carried over, decided first (one pass over
+  // the old postings carries them all).
+  const stats: (Stat | undefined)[] = new Array(candidates.length);
+  const keep = new Set<number>();
+  for (let i = 0; i < candidates.length; i++) {
+    const o = oldOf(i);
+    if (o !== undefined && changed !== undefined) {
+      if (!changed.has(o)) {
+        keep.add(o);
+        continue;
+      }
+      stats[i] = changed.get(o);
+      continue;
+    }
+    const st = statOf(candidates[i].abs);
+    stats[i] = st;
+    if (o !== undefined && st !== undefined && old!.index.docs[o].size === st.size && old!.index.docs[o].mtime === st.mtime) keep.add(o);
+  }
+  const carried = old === undefined || keep.size === 0 ? new Map() : old.index.uninvert((d) => keep.has(d));
+  let yaml: YamlModule | undefined;
+  let read = 0;
+  const unreadable: Notice[] = [];
+  for (let i = 0; i < candidates.length; i++) {
+    const c = candidates[i];
+    const o = oldOf(i);
+    if (o !== undefined && keep.has(o)) {
+      const doc = old!.index.docs[o];
+      const counted = carried.get(o);
+      const meta: DocMeta = { ...doc, slug: c.slug, path: c.path };
+      if (counted === undefined) builder.add(meta);
+      else builder.addCounted(meta, counted.lens, counted.terms, counted.packed);
+      continue;
+    }
+    const st = stats[i] ?? { size: -1, mtime: NaN };
+    read++;
+    const r = readBody(c.abs, 'bytes');
+    if (r.kind !== 'text') {
+      // Binary files are expected; an unreadable or too large one is said.
+      if (r.kind === 'error') unreadable.push(notice('unreadable', c.path, `cannot index ${c.path}: ${r.message}; it is not searched`));
+      builder.add({ path: c.path, slug: c.slug, size: st.size, mtime: st.mtime, kind: KIND_SKIPPED, description: null });
+      continue;
+    }
+    const bytes = r.body as Uint8Array;
+    const { description, names, needsYaml } = frontOf(bytes);
+    let about = description;
+    let titles = names;
+    if (needsYaml !== undefined) {
+      yaml ??= await loadYaml();
+      const parsed = parseFrontmatter(needsYaml, yaml);
+      if (parsed.ok) {
+        about = descriptionValue(parsed.data.description) ?? null;
+        titles = [parsed.data.name, parsed.data.title].filter((v): v is string => typeof v === 'string').join('\n');
+      }
+    }
+    const text = decoder.decode(bytes);
+    const ext = c.path.slice(c.path.lastIndexOf('.') + 1).toLowerCase();
+    const fields: DocFields = [c.slug, about ?? '', `${titles}\n${headingsOf(text, ext)}`, text];
+    builder.add({ path: c.path, slug: c.slug, size: st.size, mtime: st.mtime, kind: KIND_TEXT, description: about ?? null }, fields);
+  }
+  return { index: builder.finish(), trace, read, notices: unreadable };
+}
+
+const decoder = new TextDecoder();
+
+/** A file's frontmatter: its description and name/title, or the text
+ *  the YAML parser must read. */
+function frontOf(bytes: Uint8Array): { description: string | null; names: string; needsYaml?: string } {
+  const n = Math.min(bytes.length, SNIFF_BYTES);
+  const span = frontmatterSpan(bytes, n, n === bytes.length);
+  if (span === undefined || span === -1) return { description: null, names: '' };
+  const front = decodeFront(bytes.subarray(span[0], span[1]));
+  const fields = simpleFields(front);
+  if (fields === NEEDS_YAML) return { description: null, names: '', needsYaml: front };
+  return { description: descriptionValue(fields.description) ?? null, names: [fields.name, fields.title].filter((v) => typeof v === 'string').join('\n') };
+}
+
+const MD_EXTS = new Set(['md', 'markdown', 'mdx', 'mdown', 'mkd']);
+const HEADING = /^ {0,3}#{1,6}[ \t]+(.+?)[ \t#]*$/gm;
+
+/** Markdown headings, one a line. */
+export function headingsOf(text: string, ext: string): string {
+  if (!MD_EXTS.has(ext)) return '';
+  const out: string[] = [];
+  HEADING.lastIndex = 0;
+  for (let m = HEADING.exec(text); m !== null; m = HEADING.exec(text)) out.push(m[1]);
+  return out.join('\n');
+}

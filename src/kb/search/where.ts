@@ -1,0 +1,12 @@
+// Where search indexes are cached: apart from cache.ts, so that opening a
+// knowledge base (which every command does) loads nothing of search.
+import { isAbsolute, join } from 'node:path';
+
+/** The cache directory for an environment: $XDG_CACHE_HOME/kb/search
+ *  when that is an absolute path (the XDG rule), else ~/.cache/kb/search;
+ *  undefined without a home. */
+export function cacheDir(env: Record<string, string | undefined>, home: string | undefined): string | undefined {
+  const xdg = env.XDG_CACHE_HOME;
+  if (xdg !== undefined && isAbsolute(xdg)) return join(xdg, 'kb', 'search');
+  return home ? join(home, '.cache', 'kb', 'search') : undefined;
+}

@@ -1,0 +1,106 @@
+// Search results and recalled knowledge as text for a model, and search
+// results as JSON for scripts (README, "Search and recall"). Pure.
+
+import { formattedText, type Formatted } from '../kb/content/format.ts';
+import { escapeControls } from '../shared/controls.ts';
+import { subjectBlock } from './learn.ts';
+import { quoted } from './text.ts';
+import { headingOf, type TopicLabel } from './topic.ts';
+
+export interface ResultRow {
+  topic: string;
+  slug: string;
+  description?: string;
+  snippet: string;
+  tokens: string;
+}
+
+/** One result, numbered: `N. topic: slug (~T tokens)`, then the
+ *  description and the snippet, indented. */
+export function renderResult(n: number, r: ResultRow): string {
+  const lines = [`${n}. ${escapeControls(r.topic)}: ${escapeControls(r.slug)} (~${r.tokens} tokens)`];
+  if (r.description !== undefined) lines.push(`   ${oneLine(r.description)}`);
+  if (r.snippet !== '') lines.push(`   > ${r.snippet}`);
+  return lines.join('\n');
+}
+
+function oneLine(s: string): string {
+  const t = escapeControls(s.replace(/\s*\n\s*/g, ' ').trim());
+  return t.length > 300 ? `${t.slice(0, 299)}…` : t;
+}
+
+/** The line above the results. */
+export function renderSearchHead(query: string, where: string | undefined, total: number, shown: number): string {
+  const q = JSON.stringify(query.length > 200 ? `${query.slice(0, 200)}…` : query);
+  const scope = where === undefined ? '' : ` in topic ${JSON.stringify(where)}`;
+  if (total === 0) return `No subjects match ${q}${scope}.`;
+  const count = total === 1 ? '1 subject matches' : `${total} subjects match`;
+  const which = shown === total ? (total === 1 ? '' : ', best first') : `; the ${shown} best, best first`;
+  return `${count} ${q}${scope}${which}. Load one with the \`learn\` tool (topic and slug as shown).`;
+}
+
+/** What a search says besides its results, one bracketed line each. */
+export interface SearchNotes {
+  /** Query terms found nowhere. */
+  unknown: string[];
+  /** Query terms read with typos: what they matched. */
+  corrected: [string, string[]][];
+  /** Results left out by the limit. */
+  beyondLimit: number;
+  /** Results left out by the token budget, and the budget. */
+  cut?: { results: number; budget: string };
+}
+
+export function renderSearchNotes(n: SearchNotes): string[] {
+  const out: string[] = [];
+  for (const [q, terms] of n.corrected.slice(0, 5)) out.push(`[No subject has the word ${JSON.stringify(q)}; also searched for ${terms.slice(0, 5).map((t) => JSON.stringify(t)).join(', ')}.]`);
+  if (n.corrected.length > 5) out.push(`[${n.corrected.length - 5} more words were also looked up with typos.]`);
+  if (n.unknown.length > 0) {
+    const shown = n.unknown.slice(0, 10).map((t) => JSON.stringify(t)).join(', ');
+    out.push(`[No subject has ${n.unknown.length === 1 ? 'the word' : 'the words'} ${shown}${n.unknown.length > 10 ? ` and ${n.unknown.length - 10} more` : ''}.]`);
+  }
+  if (n.cut !== undefined) {
+    out.push(`[${n.cut.results} more result${n.cut.results === 1 ? '' : 's'} left out to stay within the ${n.cut.budget}-token budget; search with fewer words or a smaller limit to see others.]`);
+  }
+  if (n.beyondLimit > 0) out.push(`[${n.beyondLimit} more subject${n.beyondLimit === 1 ? '' : 's'} match beyond the limit; raise \`limit\` to see them.]`);
+  return out;
+}
+
+/** When nothing matches: how to go on. */
+export const NO_MATCH_HINT = 'Try other words, or list a topic with the `learn` tool.';
+
+export function renderBadSearchArguments(problem: string): string {
+  return `Invalid arguments for \`search\`: ${problem}. Expected {"query": string, "topic"?: string | null, "limit"?: integer | null}.\n`;
+}
+
+// ---------------------------------------------------------------------------
+// recall
+
+/** A recalled subject: whole, or some of its sections. */
+export interface RecalledSubject {
+  slug: string;
+  content: Formatted;
+  /** Only some sections: the note at the end of the block. */
+  partial?: string;
+}
+
+export interface RecalledTopic extends TopicLabel {
+  subjects: RecalledSubject[];
+}
+
+export const RECALL_HEAD = 'The following knowledge was recalled from the knowledge base as relevant to this request:';
+
+/** The recalled knowledge as a `<knowledge>` block, like the prompt
+ *  section's pre-loaded topics; '' when nothing was recalled and nothing
+ *  left out. */
+export function renderRecall(topics: RecalledTopic[], notes: string[]): string {
+  const blocks = topics.filter((t) => t.subjects.length > 0);
+  if (blocks.length === 0 && notes.length === 0) return '';
+  const parts = [RECALL_HEAD];
+  for (const t of blocks) {
+    const inner = t.subjects.map((s) => formattedText(subjectBlock('', s.slug, s.content, s.partial === undefined ? '' : `${s.partial}\n`)));
+    parts.push(`<topic ${quoted(headingOf(t))}>\n${inner.join('\n\n')}\n</topic>`);
+  }
+  parts.push(...notes);
+  return `<knowledge>\n${parts.join('\n\n')}\n</knowledge>\n`;
+}

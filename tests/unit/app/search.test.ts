@@ -1,0 +1,202 @@
+// Search and recall in process (app/search.ts, app/recall.ts), through
+// `KnowledgeBase.open`, on fixture workspaces; the search cache in a temp
+// XDG_CACHE_HOME. What the CLI and the MCP tool print is this text
+// (tests/e2e/search.test.ts).
+import { describe, expect, test } from 'bun:test';
+import { existsSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { KnowledgeBase, type WorkspaceOptions } from '../../../src/app/knowledge-base.ts';
+import { recall } from '../../../src/app/recall.ts';
+import { call, search, validateSearchArgs, type SearchArgs } from '../../../src/app/search.ts';
+import { SEARCH_PARAMETERS } from '../../../src/app/tools.ts';
+import { estimateTokens } from '../../../src/kb/content/tokens.ts';
+import { makeTempDir, tempWorkspace } from '../../support/temp.ts';
+
+const HOME = makeTempDir('kb-search-home-');
+
+function open(root: string, more: Partial<WorkspaceOptions> = {}): Promise<KnowledgeBase> {
+  const cache = join(root, '.cache-home');
+  return KnowledgeBase.open({ cwd: root, cfg: [], knowledge: [], env: { XDG_CACHE_HOME: cache }, home: HOME, ...more });
+}
+
+const args = (query: string, more: Partial<SearchArgs> = {}): SearchArgs => ({ query, limit: 10, ...more });
+
+const CONFIG = `[kb.topic.docs]
+title = "Project docs"
+subjects = "docs"
+disabled = ["old"]
+
+[kb.topic.notes]
+subjects = "notes"
+`;
+
+const FILES: Record<string, string | Uint8Array> = {
+  'docs/release.md': '---\ndescription: How releases are tagged and published\n---\n# Releasing\n\nBump the version, tag the release, push the tag.\n',
+  'docs/style.md': '# Style\n\nFormatting and naming rules for code review.\n',
+  'docs/old.md': 'The old release process, disabled.\n',
+  'docs/.secret.md': 'The release signing key lives here.\n',
+  'docs/.kbignore': 'drafts/\n',
+  'docs/drafts/next.md': 'A draft about the next release.\n',
+  'docs/logo.png': new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0, 0, 0, 0, 1, 2, 3]),
+  'docs/skills/tagger/SKILL.md': '---\nname: tagger\ndescription: Tags a release in git\n---\nRun the tagging script.\n',
+  'docs/skills/tagger/scripts/tag.sh': '#!/bin/sh\n# release tag helper\ngit tag "$1"\n',
+  'notes/meeting.txt': 'We agreed to tag every release on Fridays.\n',
+};
+
+describe('search', () => {
+  const root = tempWorkspace('kb-search-', FILES, CONFIG);
+
+  test('ranked subjects with topic, description, snippet and tokens; hidden, disabled, ignored, binary and bundled never appear', async () => {
+    const kb = await open(root);
+    const r = await search(kb, args('tag release'));
+    expect(r.isError).toBe(false);
+    const slugs = r.results.map((x) => `${x.topic}:${x.slug}`);
+    expect(slugs.sort()).toEqual(['docs:release', 'docs:skills/tagger', 'notes:meeting']);
+    const release = r.results.find((x) => x.slug === 'release')!;
+    expect(release.description).toBe('How releases are tagged and published');
+    expect(release.snippet).toBe('Bump the version, tag the release, push the tag.');
+    expect(release.tokens).toBeGreaterThan(0);
+    expect(r.results.find((x) => x.slug === 'skills/tagger')!.description).toBe('Tags a release in git');
+    expect(r.text).toStartWith('3 subjects match "tag release", best first. Load one with the `learn` tool (topic and slug as shown).\n\n1. ');
+    expect(r.text).toContain(': release (~');
+    expect(r.text).toContain('   How releases are tagged and published\n   > Bump the version, tag the release, push the tag.');
+    for (const gone of ['old', 'secret', 'drafts', 'logo', 'tag.sh', 'scripts']) expect(r.text).not.toContain(gone);
+  });
+
+  test('one topic, by ID or title; an unknown topic is an error result', async () => {
+    const kb = await open(root);
+    expect((await search(kb, args('tag', { topic: 'Project docs' }))).results.every((x) => x.topic === 'docs')).toBe(true);
+    expect((await search(kb, args('tag', { topic: 'notes' }))).results.map((x) => x.slug)).toEqual(['meeting']);
+    const bad = await search(kb, args('tag', { topic: 'nope' }));
+    expect(bad.isError).toBe(true);
+    expect(bad.text).toBe('Unknown topic "nope". Valid topics: docs (Project docs), notes.\n');
+  });
+
+  test('no match: said, with a hint, not an error; misspelt words are read with typos and said', async () => {
+    const kb = await open(root);
+    const none = await search(kb, args('xylophone'));
+    expect(none.total).toBe(0);
+    expect(none.isError).toBe(false);
+    expect(none.text).toBe('No subjects match "xylophone".\n\n[No subject has the word "xylophone".]\nTry other words, or list a topic with the `learn` tool.\n');
+    const typo = await search(kb, args('relase'));
+    expect(typo.results[0].slug).toBe('release');
+    expect(typo.text).toContain('[No subject has the word "relase"; also searched for "releas"');
+  });
+
+  test('the limit, then the budget: every cut is said to the model and on stderr', async () => {
+    const kb = await open(root);
+    const limited = await search(kb, args('tag release', { limit: 1 }));
+    expect(limited.results).toHaveLength(1);
+    expect(limited.text).toContain('3 subjects match "tag release"; the 1 best, best first.');
+    expect(limited.text).toEndWith('[2 more subjects match beyond the limit; raise `limit` to see them.]\n');
+    const small = await search(await open(root, { maxTokens: 90 }), args('tag release'));
+    expect(small.cut).toBeGreaterThan(0);
+    expect(estimateTokens(small.text)).toBeLessThanOrEqual(90);
+    expect(small.text).toContain(`left out to stay within the 90-token budget`);
+    expect(small.problems.map((p) => p.code)).toContain('budget');
+  });
+
+  test('the cache: written under XDG_CACHE_HOME/kb/search, one file per topic; none with searchCache false', async () => {
+    const fresh = tempWorkspace('kb-search-', FILES, CONFIG);
+    const r = await search(await open(fresh, { searchCache: false }), args('tag'));
+    expect(r.indexes.map((i) => i.status)).toEqual(['memory', 'memory']);
+    expect(existsSync(join(fresh, '.cache-home'))).toBe(false);
+    const first = await search(await open(fresh), args('tag'));
+    expect(first.indexes.map((i) => i.status)).toEqual(['built', 'built']);
+    expect(readdirSync(join(fresh, '.cache-home', 'kb', 'search'))).toHaveLength(2);
+    expect(first.text).toBe(r.text);
+  });
+
+  test('a cache that cannot be written: the search answers, and stderr says so', async () => {
+    const fresh = tempWorkspace('kb-search-', { ...FILES, 'not-a-dir': 'x' }, CONFIG);
+    const kb = await KnowledgeBase.open({ cwd: fresh, cfg: [], knowledge: [], env: { XDG_CACHE_HOME: join(fresh, 'not-a-dir') }, home: HOME });
+    const r = await search(kb, args('tag'));
+    expect(r.total).toBe(3);
+    expect(r.problems.map((p) => p.code)).toEqual(['search-cache', 'search-cache']);
+  });
+});
+
+describe('the search tool call', () => {
+  const root = tempWorkspace('kb-search-', FILES, CONFIG);
+
+  test.each([
+    [{ query: 'tag' }, { query: 'tag', limit: 10 }],
+    [{ query: 'tag', topic: null, limit: null }, { query: 'tag', limit: 10 }],
+    [{ query: 'tag', topic: 'docs', limit: 3 }, { query: 'tag', topic: 'docs', limit: 3 }],
+  ])('%j is accepted', (value, expected) => expect(validateSearchArgs(value)).toEqual({ ok: true, args: expected }));
+
+  test.each([
+    [null, 'the arguments must be a JSON object, not null'],
+    [{}, '"query" is required'],
+    [{ query: 3 }, '"query" must be a string, not number'],
+    [{ query: '  ' }, '"query" must not be empty'],
+    [{ query: 'x'.repeat(4097) }, '"query" is 4097 characters long; at most 4096 are accepted'],
+    [{ query: 'x', limit: 0 }, '"limit" must be between 1 and 50, not 0'],
+    [{ query: 'x', limit: 2.5 }, '"limit" must be an integer or null, not 2.5'],
+    [{ query: 'x', topic: 1 }, '"topic" must be a string or null, not number'],
+    [{ query: 'x', subjects: 'a' }, 'unknown argument "subjects"'],
+  ])('%j is refused', (value, problem) => expect(validateSearchArgs(value)).toEqual({ ok: false, problem }));
+
+  test('bad arguments are an error result the model can read', async () => {
+    const r = await call(await open(root), { q: 'x' });
+    expect(r).toEqual({
+      text: 'Invalid arguments for `search`: unknown argument "q". Expected {"query": string, "topic"?: string | null, "limit"?: integer | null}.\n',
+      isError: true,
+      problems: [],
+    });
+    expect((await call(await open(root), { query: 'tag' })).text).toBe((await search(await open(root), args('tag'))).text);
+  });
+
+  test('its schema is fixed: query required, topic and limit optional', () => {
+    expect(SEARCH_PARAMETERS.required).toEqual(['query']);
+    expect(Object.keys(SEARCH_PARAMETERS.properties)).toEqual(['query', 'topic', 'limit']);
+  });
+});
+
+describe('recall', () => {
+  const big = ['# Big guide', '', 'Intro text.', ''];
+  for (let i = 0; i < 40; i++) big.push(`## Part ${i}`, '', `${'filler words about nothing in particular. '.repeat(20)}`, '');
+  big.push('## Rollback', '', 'To roll back a deployment, run the rollback command and check the canary.', '');
+  const files = {
+    'docs/deploy.md': '# Deploying\n\nDeploy with the deploy script after the canary passes.\n',
+    'docs/guide.md': big.join('\n'),
+    'docs/style.md': '# Style\n\nNaming rules.\n',
+  };
+  const root = tempWorkspace('kb-recall-', files, '[kb.topic.docs]\nsubjects = "docs"\n');
+
+  test('whole subjects in a <knowledge> block, best first, within the budget', async () => {
+    const r = await recall(await open(root), 'how do I deploy after the canary?');
+    expect(r.text).toStartWith('<knowledge>\nThe following knowledge was recalled from the knowledge base as relevant to this request:\n\n<topic "docs">\n<subject "deploy">\n# Deploying\n');
+    expect(r.text).toEndWith('</subject>\n</topic>\n</knowledge>\n');
+    expect(r.items[0]).toMatchObject({ topic: 'docs', slug: 'deploy' });
+    expect(r.text).not.toContain('Naming rules');
+  });
+
+  test('a subject too big for the room left comes as its most relevant sections, with a note naming the call for all of it', async () => {
+    const r = await recall(await open(root, { maxTokens: 600 }), 'roll back a deployment');
+    expect(estimateTokens(r.text)).toBeLessThanOrEqual(600);
+    expect(r.text).toContain('## Rollback\n\nTo roll back a deployment');
+    expect(r.text).toContain('[Only the sections most relevant to the request ("Rollback"');
+    expect(r.text).toContain('learn {"topic":"docs","subjects":["guide"]}]');
+    expect(r.text).not.toContain('## Part 3\n');
+    expect(r.problems.some((p) => p.code === 'budget')).toBe(true);
+  });
+
+  test('never over the budget; what does not fit is named in the closing note', async () => {
+    for (const budget of [120, 200, 400, 1000, 3000]) {
+      const r = await recall(await open(root, { maxTokens: budget }), 'deploy canary rollback deployment guide');
+      expect([budget, estimateTokens(r.text) <= budget]).toEqual([budget, true]);
+      for (const l of r.leftOut) expect(r.text).toContain(`docs: ${l.slug} (~`);
+    }
+  });
+
+  test('nothing relevant: nothing at all', async () => {
+    const r = await recall(await open(root), 'xylophone zebra');
+    expect(r.text).toBe('');
+    expect(r.items).toEqual([]);
+  });
+
+  test('an unknown topic is said', async () => {
+    expect((await recall(await open(root), 'deploy', { topic: 'nope' })).error).toBe('unknown topic "nope"');
+  });
+});

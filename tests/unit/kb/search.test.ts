@@ -1,0 +1,327 @@
+// The search core: words, the BM25 index, its file in the cache, snippets
+// and sections (src/kb/search/).
+import { describe, expect, test } from 'bun:test';
+import { chmodSync, existsSync, readdirSync, readFileSync, renameSync, rmSync, statSync, truncateSync, utimesSync, writeFileSync, mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { cacheDir, cacheFile, readCache, writeCache } from '../../../src/kb/search/cache.ts';
+import { editDistance, IndexBuilder, KIND_SKIPPED, KIND_TEXT, type DocMeta } from '../../../src/kb/search/engine.ts';
+import { scoreText, sectionsOf, snippetOf } from '../../../src/kb/search/snippet.ts';
+import { queryTerms, stem, terms } from '../../../src/kb/search/tokenize.ts';
+import { topicIndex } from '../../../src/kb/search/topic.ts';
+import { makeTempDir } from '../../support/temp.ts';
+
+const meta = (slug: string, kind = KIND_TEXT): DocMeta => ({ path: `${slug}.md`, slug, size: 1, mtime: 1, kind, description: null });
+
+function build(docs: [string, string, string?, string?][]) {
+  const b = new IndexBuilder();
+  for (const [slug, body, description = '', headings = ''] of docs) b.add(meta(slug), [slug, description, headings, body]);
+  return b.finish();
+}
+
+const ranked = (index: ReturnType<typeof build>, q: string, opts = { prefix: true, fuzzy: true }) =>
+  index.query(queryTerms(q), opts).hits.map((h) => index.docs[h.doc].slug);
+
+describe('words', () => {
+  test.each([
+    ['archives', 'archiv'],
+    ['archived', 'archiv'],
+    ['archiving', 'archiv'],
+    ['archive', 'archiv'],
+    ['policies', 'polic'],
+    ['policy', 'polic'],
+    ['running', 'run'],
+    ['status', 'status'],
+    ['class', 'class'],
+    ['zzzzqqq', 'zzzzqqq'],
+    ['café', 'café'],
+    ['2026', '2026'],
+  ])('%s -> %s', (w, s) => expect(stem(w)).toBe(s));
+
+  test('lower-cased, split on punctuation, function words dropped, long runs left out', () => {
+    expect(terms('How do I tag a Release—quickly? e.g. v1.2')).toEqual(['tag', 'releas', 'quickl', 'e', 'g', 'v1', '2']);
+    expect(terms(`x ${'a'.repeat(33)} y`)).toEqual(['x', 'y']);
+  });
+
+  test('a query of function words only keeps them', () => {
+    expect(queryTerms('how do I')).toEqual(['how', 'do', 'i']);
+    expect(queryTerms('the release, the RELEASES')).toEqual(['releas']);
+  });
+
+  test('the word each term came from is told', () => {
+    const words = new Map<string, string>();
+    queryTerms('Archived tickets', words);
+    expect(words).toEqual(new Map([['archiv', 'archived'], ['ticket', 'tickets']]));
+  });
+});
+
+describe('the index', () => {
+  const index = build([
+    ['release', 'How we tag a release: bump the version, tag it, push the tag.', 'Tagging and publishing releases', 'Releases\nTagging'],
+    ['style', 'Code style: formatting, naming, and how to review a change.'],
+    ['notes/deploy', 'Deploying the service after a release is tagged.'],
+    ['misc', 'Nothing about that here. '.repeat(50)],
+  ]);
+
+  test('BM25 ranks the subject about the words first; every match is a hit', () => {
+    expect(ranked(index, 'tag a release')).toEqual(['release', 'notes/deploy']);
+    expect(ranked(index, 'review naming')).toEqual(['style']);
+  });
+
+  test('the slug, description and headings count more than the body', () => {
+    const i = build([
+      ['a', 'how to deploy, and other words'],
+      ['deploy', 'other words, and how to deploy'],
+    ]);
+    expect(ranked(i, 'deploy')[0]).toBe('deploy');
+  });
+
+  test('prefixes: a word that starts a longer one matches it, less than the word itself', () => {
+    expect(ranked(index, 'publi')).toEqual(['release']);
+    expect(ranked(index, 'publi', { prefix: false, fuzzy: false })).toEqual([]);
+  });
+
+  test('typos: a word absent from the index is looked up with one edit (two from eight letters)', () => {
+    const r = index.query(queryTerms('relase'), { prefix: true, fuzzy: true });
+    expect(r.corrected.get('relas')).toContain('releas');
+    expect(index.docs[r.hits[0].doc].slug).toBe('release');
+    expect(ranked(index, 'reveiw')).toEqual(['style']);
+    expect(ranked(index, 'relase', { prefix: true, fuzzy: false })).toEqual([]);
+  });
+
+  test('unknown words are reported; excluded and skipped documents are never hits', () => {
+    const r = index.query(queryTerms('xyzzy release'), { fuzzy: true });
+    expect(r.unknown).toEqual(['xyzz']); // the stem: kb names the user's word (app/search.ts)
+    const b = new IndexBuilder();
+    b.add(meta('bin', KIND_SKIPPED));
+    b.add(meta('a'), ['a', '', '', 'release']);
+    b.add(meta('b'), ['b', '', '', 'release']);
+    const i = b.finish();
+    expect(i.query(['releas'], { exclude: (d) => i.docs[d].slug === 'a' }).hits.map((h) => i.docs[h.doc].slug)).toEqual(['b']);
+  });
+
+  test('carrying documents over gives the same index as building them again', () => {
+    const counted = index.uninvert(() => true);
+    const b = new IndexBuilder();
+    index.docs.forEach((d, i) => b.addCounted(d, counted.get(i)!.lens, counted.get(i)!.terms, counted.get(i)!.packed));
+    const again = b.finish();
+    for (const q of ['tag a release', 'review', 'deploy service']) expect(ranked(again, q)).toEqual(ranked(index, q));
+    expect(again.terms).toBe(index.terms);
+    expect([...again.post]).toEqual([...index.post]);
+  });
+
+  test('edit distance counts a swap of neighbours as one edit', () => {
+    expect(editDistance('release', 'relaese', 0, 7, 2)).toBe(1);
+    expect(editDistance('abc', 'xabcx', 1, 3, 1)).toBe(0);
+    expect(editDistance('abcdef', 'uvwxyz', 0, 6, 1)).toBe(2);
+  });
+});
+
+describe('snippets and sections', () => {
+  test('the line with most of the matched words, cut around them', () => {
+    const text = `# Title\n\nunrelated line\nwe tag the release here\n${'x '.repeat(200)}release tag end\n`;
+    expect(snippetOf(text, new Set(['tag', 'releas']))).toBe('we tag the release here');
+    const long = `${'word '.repeat(100)}the release ${'more '.repeat(100)}`;
+    const s = snippetOf(long, new Set(['releas']));
+    expect(s.length).toBeLessThanOrEqual(202);
+    expect(s).toContain('release');
+    expect(s.startsWith('…') && s.endsWith('…')).toBe(true);
+  });
+
+  test('no matched word in the text (a slug match): the first line with words', () => {
+    expect(snippetOf('---\ndescription: x\n---\n\n  Hello there\n', new Set(['zzz']))).toBe('description: x');
+    expect(snippetOf('a\tb\u001bc\n', new Set(['a']))).toBe('a b c');
+  });
+
+  test('markdown sections start at headings outside code fences and cover the text', () => {
+    const text = 'intro\n# One\ntext\n```\n# not a heading\n```\n## Two\nmore\n';
+    const s = sectionsOf(text, 'md');
+    expect(s.map((x) => x.heading)).toEqual([undefined, 'One', 'Two']);
+    expect(s.map((x) => text.slice(x.start, x.end)).join('')).toBe(text);
+    expect(s.map((x) => x.line)).toEqual([1, 2, 7]);
+  });
+
+  test('other files: blank-line-separated blocks of about 2000 characters', () => {
+    const para = `${'word '.repeat(100)}\n\n`;
+    const text = para.repeat(20);
+    const s = sectionsOf(text, 'txt');
+    expect(s.length).toBeGreaterThan(2);
+    expect(s.map((x) => text.slice(x.start, x.end)).join('')).toBe(text);
+  });
+
+  test('a section holding the words scores above one that does not', () => {
+    const w = new Map([['releas', 2]]);
+    expect(scoreText('the release', w)).toBeGreaterThan(scoreText('nothing here', w));
+  });
+});
+
+describe('the cache file', () => {
+  const dir = makeTempDir('kb-search-cache-');
+  const index = build([['a', 'alpha beta'], ['b', 'beta gamma']]);
+  const trace = { dirs: [['/x', 5]] as [string, number][], controls: [] };
+
+  test('XDG_CACHE_HOME when absolute, else ~/.cache; keyed by topic and directory', () => {
+    expect(cacheDir({ XDG_CACHE_HOME: '/c' }, '/h')).toBe('/c/kb/search');
+    expect(cacheDir({ XDG_CACHE_HOME: 'relative' }, '/h')).toBe('/h/.cache/kb/search');
+    expect(cacheDir({}, '/h')).toBe('/h/.cache/kb/search');
+    expect(cacheFile('/c', 'a', '/d')).not.toBe(cacheFile('/c', 'b', '/d'));
+    expect(cacheFile('/c', 'a', '/d')).not.toBe(cacheFile('/c', 'a', '/e'));
+  });
+
+  test('written and read back, it answers the same', () => {
+    const file = join(dir, 'one.idx');
+    expect(writeCache(file, { index, trace }, '/subjects')).toBeUndefined();
+    const r = readCache(file, '/subjects');
+    expect(r.kind).toBe('hit');
+    if (r.kind !== 'hit') return;
+    expect(r.entry.trace).toEqual(trace);
+    expect(ranked(r.entry.index, 'beta')).toEqual(ranked(index, 'beta'));
+    expect(r.entry.index.docs).toEqual(index.docs);
+  });
+
+  test('missing is a miss; anything else unexpected is corrupt, never a throw', () => {
+    expect(readCache(join(dir, 'none.idx'), '/s')).toEqual({ kind: 'missing' });
+    const file = join(dir, 'two.idx');
+    writeCache(file, { index, trace }, '/subjects');
+    expect(readCache(file, '/elsewhere').kind).toBe('corrupt');
+    const good = readFileSync(file);
+    const cases: Uint8Array[] = [new Uint8Array(0), good.subarray(0, 20), good.subarray(0, good.length - 9), Buffer.from('garbage'.repeat(10))];
+    const flipped = Buffer.from(good);
+    flipped.writeUInt32LE(99, 4); // another version
+    cases.push(flipped);
+    const badHeader = Buffer.from(good);
+    badHeader.writeUInt32LE(good.length * 2, 8);
+    cases.push(badHeader);
+    for (const bytes of cases) {
+      writeFileSync(file, bytes);
+      expect(readCache(file, '/subjects').kind).toBe('corrupt');
+    }
+  });
+
+  test('postings pointing past the documents stop there', () => {
+    const file = join(dir, 'three.idx');
+    writeCache(file, { index, trace }, '/subjects');
+    const bytes = readFileSync(file);
+    // Make every doc delta in the postings huge.
+    const at = bytes.indexOf(Buffer.from(index.post));
+    expect(at).toBeGreaterThan(0);
+    for (let i = at; i < at + index.post.length; i++) bytes[i] = 0x7f;
+    writeFileSync(file, bytes);
+    const r = readCache(file, '/subjects');
+    if (r.kind === 'hit') expect(() => r.entry.index.query(['beta'])).not.toThrow();
+  });
+
+  test('a cache that cannot be written says why', () => {
+    const ro = join(dir, 'ro');
+    mkdirSync(ro);
+    chmodSync(ro, 0o500);
+    const why = writeCache(join(ro, 'sub', 'x.idx'), { index, trace }, '/s');
+    chmodSync(ro, 0o700);
+    if (process.getuid?.() !== 0) expect(why).toBeString();
+    expect(writeCache(join(dir, 'file-as-dir'), { index, trace }, '/s')).toBeUndefined();
+    expect(writeCache(join(dir, 'file-as-dir', 'x.idx'), { index, trace }, '/s')).toBeString();
+  });
+});
+
+describe('a topic index stays fresh', () => {
+  function topic(files: Record<string, string>) {
+    const root = makeTempDir('kb-search-topic-');
+    const subjectsDir = join(root, 'docs');
+    mkdirSync(subjectsDir);
+    for (const [p, c] of Object.entries(files)) {
+      mkdirSync(join(subjectsDir, p, '..'), { recursive: true });
+      writeFileSync(join(subjectsDir, p), c);
+    }
+    // Made a while ago: a directory changed while the index was built is
+    // not trusted (topic.ts), and here everything would be that new.
+    const past = new Date(Date.now() - 60_000);
+    const age = (p: string) => {
+      utimesSync(p, past, past);
+      if (statSync(p).isDirectory()) for (const e of readdirSync(p)) age(join(p, e));
+    };
+    age(subjectsDir);
+    return { spec: { id: 'docs', subjectsDir, disabled: [] as string[] }, cache: join(root, 'cache'), dir: subjectsDir };
+  }
+  const slugsFor = async (t: ReturnType<typeof topic>, q: string) => {
+    const r = await topicIndex(t.spec, { cacheDir: t.cache });
+    return { status: r.status, read: r.read, slugs: r.index.query(queryTerms(q)).hits.map((h) => r.index.docs[h.doc].slug) };
+  };
+
+  test('built, then a hit, then only what changed is read again: edit, add, delete, rename', async () => {
+    const t = topic({ 'a.md': 'alpha', 'sub/b.md': 'beta', 'sub/c.txt': 'gamma', '.hidden.md': 'alpha secret' });
+    expect(await slugsFor(t, 'alpha')).toEqual({ status: 'built', read: 3, slugs: ['a'] });
+    expect(await slugsFor(t, 'alpha')).toEqual({ status: 'hit', read: 0, slugs: ['a'] });
+    // edit in place (same size), no directory change
+    writeFileSync(join(t.dir, 'sub/b.md'), 'alpha');
+    utimesSync(join(t.dir, 'sub/b.md'), new Date(), new Date(Date.now() + 5000));
+    expect(await slugsFor(t, 'alpha')).toEqual({ status: 'updated', read: 1, slugs: ['a', 'sub/b'] });
+    // add
+    writeFileSync(join(t.dir, 'sub/d.md'), 'alpha delta');
+    expect((await slugsFor(t, 'delta')).slugs).toEqual(['sub/d']);
+    // delete
+    rmSync(join(t.dir, 'a.md'));
+    expect((await slugsFor(t, 'alpha')).slugs.sort()).toEqual(['sub/b', 'sub/d']);
+    // rename
+    renameSync(join(t.dir, 'sub/c.txt'), join(t.dir, 'sub/renamed.txt'));
+    const before = new Date(Date.now() - 30_000);
+    utimesSync(join(t.dir, 'sub'), before, before); // else too new to be trusted
+    const r = await slugsFor(t, 'gamma');
+    expect(r).toEqual({ status: 'updated', read: 1, slugs: ['sub/renamed'] });
+    expect(await slugsFor(t, 'gamma')).toEqual({ status: 'hit', read: 0, slugs: ['sub/renamed'] });
+  });
+
+  test('an ignore file that changes in place changes the subjects', async () => {
+    const t = topic({ '.kbignore': 'x.md\n', 'x.md': 'omega', 'y.md': 'omega' });
+    expect((await slugsFor(t, 'omega')).slugs).toEqual(['y']);
+    writeFileSync(join(t.dir, '.kbignore'), 'y.md\n');
+    utimesSync(join(t.dir, '.kbignore'), new Date(), new Date(Date.now() + 5000));
+    expect((await slugsFor(t, 'omega')).slugs).toEqual(['x']);
+  });
+
+  test('binaries are tracked, never hits; a corrupt cache is rebuilt and said', async () => {
+    const t = topic({ 'a.md': 'alpha', 'b.bin': 'alpha\0\0binary' });
+    expect((await slugsFor(t, 'alpha')).slugs).toEqual(['a']);
+    const files = readdirSync(t.cache);
+    expect(files).toHaveLength(1);
+    writeFileSync(join(t.cache, files[0]), 'not an index');
+    const r = await topicIndex(t.spec, { cacheDir: t.cache });
+    expect(r.status).toBe('built');
+    expect(r.cacheProblem).toContain('could not be read');
+    expect((await topicIndex(t.spec, { cacheDir: t.cache })).status).toBe('hit');
+  });
+
+  test('a subjects directory that does not exist yet: said, and found once it does', async () => {
+    const t = topic({});
+    rmSync(t.dir, { recursive: true });
+    const first = await topicIndex(t.spec, { cacheDir: t.cache });
+    expect(first.index.docs).toHaveLength(0);
+    expect(first.notices?.map((n) => n.code)).toEqual(['missing-directory']);
+    mkdirSync(t.dir);
+    writeFileSync(join(t.dir, 'a.md'), 'alpha');
+    expect((await slugsFor(t, 'alpha')).slugs).toEqual(['a']);
+  });
+
+  test('a text file too large to index is said, not searched', async () => {
+    const t = topic({ 'a.md': 'alpha', 'big.txt': 'alpha '.repeat(2000) });
+    truncateSync(join(t.dir, 'big.txt'), 17 * 1024 * 1024); // the rest is a sparse hole
+    const r = await topicIndex(t.spec, { cacheDir: t.cache });
+    expect(r.notices?.map((n) => [n.code, n.where])).toEqual([['unreadable', 'big.txt']]);
+    expect(r.notices?.[0].message).toContain('it is not searched');
+    expect(r.index.query(['alpha']).hits.map((h) => r.index.docs[h.doc].slug)).toEqual(['a']);
+  });
+
+  test('no cache directory: built in memory, nothing written', async () => {
+    const t = topic({ 'a.md': 'alpha' });
+    const r = await topicIndex(t.spec, {});
+    expect(r.status).toBe('memory');
+    expect(existsSync(t.cache)).toBe(false);
+  });
+
+  test('an unwritable cache still answers, and says so', async () => {
+    const t = topic({ 'a.md': 'alpha' });
+    writeFileSync(t.cache, 'a file where the directory should be');
+    const r = await topicIndex(t.spec, { cacheDir: t.cache });
+    expect(r.index.query(['alpha']).hits).toHaveLength(1);
+    expect(r.cacheProblem).toContain('could not be written');
+    expect(statSync(t.cache).isFile()).toBe(true);
+  });
+});
