@@ -72,7 +72,7 @@ describe('hostile configuration text', () => {
 
   test('kb list, for a terminal', () => {
     const r = run(root, ['list']);
-    expect(r.out).toStartWith(`t (${SHOWN}): t\n  ok  3 B\n\nx\\u001b[2Jy: x\n`);
+    expect(r.out).toStartWith(`t (${SHOWN}): t\n  ok  3 B  ~1 tok\n  (~1 token in all)\n\nx\\u001b[2Jy: x\n`);
   });
 
   // (The configuration locates keys written with escapes by file only.)
@@ -94,7 +94,7 @@ describe('hostile configuration text', () => {
 
   test('errors on stderr: escaped too', () => {
     const r = run(root, ['-w', 'no\u001b[31mwhere', 'prompt']);
-    expect(r.err).toBe(`error: workspace is not a directory: ${join(root, 'no\\u001b[31mwhere')} (-w)\n`);
+    expect(r.err).toBe(`error: no workspace found: ${join(root, 'no\\u001b[31mwhere')} does not exist (-w)\n`);
     expect(r.code).toBe(1);
   });
 
@@ -120,7 +120,7 @@ describe('file names with bidirectional and zero-width characters', () => {
     );
     expect(run(root, ['prompt']).err).toBe(notices.map((n) => `warning: topic "t": ${n}\n`).join(''));
     const list = run(root, ['list']);
-    expect(list.out).toBe(`t: t\n  jean   5 B\n  ok     3 B\n  plain  6 B\n${notices.map((n) => `  ! ${n}\n`).join('')}\n1 topic, 3 subjects\n`);
+    expect(list.out).toBe(`t: t\n  jean   5 B  ~1 tok\n  ok     3 B  ~1 tok\n  plain  6 B  ~1 tok\n  (~3 tokens in all)\n${notices.map((n) => `  ! ${n}\n`).join('')}\n1 topic, 3 subjects\n`);
     const check = run(root, ['check']);
     expect(check.out).toContain(`warning: topic "t": ${notices[0]} (t/evil\\u202egpj.md)\n`);
     expect(check.code).toBe(0);
@@ -128,7 +128,8 @@ describe('file names with bidirectional and zero-width characters', () => {
 
   test('a pattern holding one is echoed escaped', () => {
     const r = run(root, ['learn', 't', 'je\u200ban']);
-    expect(r.out).toBe('No subjects match "je\\u200ban" in topic "t". Call `learn` with only the topic to list its subjects.\n');
+    // Escaped in the echo; the near-miss rules suggest the subject it looks like.
+    expect(r.out).toBe('No subjects match "je\\u200ban" in topic "t". Closest subjects: "jean". Call `learn` with only the topic to list its subjects.\n');
     expect(r.code).toBe(1);
   });
 });
