@@ -190,6 +190,24 @@ describe('recall', () => {
     }
   });
 
+  test('with a long closing note, a subject that came as sections keeps its place with fewer sections', async () => {
+    const guide = ['# Rollback guide', ''];
+    for (let i = 0; i < 40; i++) guide.push(`## Step ${i}`, '', `Rollback step ${i} of a deployment: check the canary. ${'Other words. '.repeat(25)}`, '');
+    const many: Record<string, string> = { 'docs/rollback-guide.md': guide.join('\n') };
+    for (let i = 0; i < 14; i++) {
+      many[`docs/notes/rollback-guide-for-a-deployment-with-a-long-name-${i}.md`] = `${'Rollback of a deployment, canary. Other words about other things. '.repeat(100)}\n`;
+    }
+    const root2 = tempWorkspace('kb-recall-', many, '[kb.topic.docs]\nsubjects = "docs"\n');
+    for (const budget of [900, 1200]) {
+      const r = await recall(await open(root2, { maxTokens: budget }), 'rollback guide for a deployment with a canary');
+      expect([budget, estimateTokens(r.text) <= budget]).toEqual([budget, true]);
+      expect(r.items.map((i) => i.slug)).toEqual(['rollback-guide']);
+      expect(r.items[0].sections!.length).toBeGreaterThan(3);
+      expect(r.text).toContain('[Only the sections most relevant to the request ("Rollback guide"; "Step 0";');
+      expect(r.text).toMatch(/ tokens\) and 4 more\.\]\n<\/knowledge>\n$/); // the note names ten of 14
+    }
+  });
+
   test('nothing relevant: nothing at all', async () => {
     const r = await recall(await open(root), 'xylophone zebra');
     expect(r.text).toBe('');
