@@ -26,7 +26,7 @@ const blocks = (out: string) => [...out.matchAll(/<subject "([^"]+)">/g)].map((m
 
 for (const runner of [BINARY, DENO_RUNNER] as Runner[]) {
   describe(`budgets (${runner.name})`, () => {
-    test('a glob over budget: whole subjects in order, a note, and the call that continues; all arrive once', () => {
+    test('a glob over budget: whole subjects in order, a note, and the call that continues; all arrive once', { timeout: 60_000 }, () => {
       const root = library();
       const seen: string[] = [];
       let args: { topic: string; subjects: string[] } | undefined = { topic: 'docs', subjects: ['page-*'] };
@@ -97,7 +97,7 @@ for (const runner of [BINARY, DENO_RUNNER] as Runner[]) {
           expect(args).toBeUndefined();
           expect(Buffer.concat(parts).equals(file_)).toBe(true);
         }
-      });
+      }, 120_000);
     }
 
     test('prompt --max-tokens: pre-loaded subjects beyond it are named, not expanded, and then loadable', () => {

@@ -146,7 +146,7 @@ describe('the walk limit', () => {
 
   test('loads: a subject past the limit is not found, and the model is told why', () => {
     const past = run(root, ['learn', 't', 'f20'], LIMIT);
-    expect(past.out).toBe(`${NOTE}\nNo subjects match "f20" in topic "t". Call \`learn\` with only the topic to list its subjects.\n`);
+    expect(past.out).toBe(`${NOTE}\nNo subjects match "f20" in topic "t". Closest subjects: "f00". Call \`learn\` with only the topic to list its subjects.\n`);
     expect(past.err).toBe(WARNING);
     expect(past.code).toBe(1);
     // One exact subject found: its content alone (the limit took nothing from it).
