@@ -1,0 +1,59 @@
+// When two texts say the same thing: the duplicate rules of `kb remember`
+// (README, "Remembering"). Pure (no I/O).
+//
+// - Exact duplicates: equal after Unicode normalisation (NFKC), lower-casing
+//   and collapsing every run of white space; leading and trailing space
+//   does not count.
+// - Near duplicates: the cosine of the two texts' term vectors (the search
+//   index's terms: lower-cased words, function words dropped, light
+//   suffix stripping), each term weighted 1 + ln(count). At or above
+//   NEAR_THRESHOLD, a text is a near duplicate. (Adding adjacent term
+//   pairs, a Jaccard of term sets or containment measured worse.)
+//   The threshold was calibrated on paraphrase pairs written about a real
+//   docs folder (scripts/dedup-calibration.ts; README gives the figures).
+
+import { terms } from '../search/tokenize.ts';
+
+/** Calibrated by scripts/dedup-calibration.ts (README, "Remembering"). */
+export const NEAR_THRESHOLD = 0.5;
+
+/** Terms compared at most per text (bounded work on a huge subject). */
+const MAX_TERMS = 20_000;
+
+/** The text as the exact-duplicate rule sees it. */
+export function normalise(text: string): string {
+  return text.normalize('NFKC').toLowerCase().replace(/\s+/gu, ' ').trim();
+}
+
+/** A text's weighted term vector, unit length. */
+export interface Profile {
+  readonly weights: ReadonlyMap<string, number>;
+}
+
+export function profile(text: string): Profile {
+  const ts = terms(text.length > MAX_TERMS * 16 ? text.slice(0, MAX_TERMS * 16) : text).slice(0, MAX_TERMS);
+  const counts = new Map<string, number>();
+  const add = (k: string, w: number) => counts.set(k, (counts.get(k) ?? 0) + w);
+  for (const t of ts) add(t, 1);
+  const weights = new Map<string, number>();
+  let sum = 0;
+  for (const [k, n] of counts) {
+    const w = 1 + Math.log(n);
+    weights.set(k, w);
+    sum += w * w;
+  }
+  const norm = Math.sqrt(sum);
+  if (norm > 0) for (const [k, w] of weights) weights.set(k, w / norm);
+  return { weights };
+}
+
+/** Cosine similarity of two profiles: 0 (nothing shared) to 1. */
+export function similarity(a: Profile, b: Profile): number {
+  const [small, large] = a.weights.size <= b.weights.size ? [a.weights, b.weights] : [b.weights, a.weights];
+  let dot = 0;
+  for (const [k, w] of small) {
+    const v = large.get(k);
+    if (v !== undefined) dot += w * v;
+  }
+  return Math.min(1, dot);
+}
