@@ -24,6 +24,7 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import { KnowledgeBase, type WorkspaceOptions } from '../app/knowledge-base.ts';
 import { debug } from '../shared/log.ts';
+import { UsageError } from '../shared/errors.ts';
 import { VERSION } from '../shared/version.ts';
 import { INTERNAL_ERROR, KbSession, RequestError } from './session.ts';
 
@@ -31,7 +32,9 @@ const INSTRUCTIONS =
   'A file-based knowledge base of topics and subjects. The `knowledge` prompt is the system-prompt section that lists the topics; ' +
   'the `learn` tool lists a topic (topic only) or loads subjects by slug or glob; every listed subject is also a kb://<topic>/<slug> resource.';
 
-export async function serve(options: WorkspaceOptions): Promise<number> {
+const WRITE_INSTRUCTIONS = 'The `remember` tool saves a new subject to a writable topic (never a duplicate); `forget` removes one.';
+
+export async function serve(options: WorkspaceOptions, serving: { write: readonly string[] } = { write: [] }): Promise<number> {
   // Library code must not reach stdout through console.log either.
   console.log = console.info = console.debug = console.error;
 
@@ -40,11 +43,23 @@ export async function serve(options: WorkspaceOptions): Promise<number> {
   // request instead, so that fixing them needs no restart.
   const kb = await KnowledgeBase.open(options);
   await debug(`kb mcp: serving workspace ${kb.config.root} on stdio`);
+  // Writing is opt-in, per topic: the --write topics, checked now.
+  const writable = new Set<string>();
+  for (const name of serving.write) {
+    const t = kb.resolveTopic(name);
+    if (t === undefined) throw new UsageError(`--write: unknown topic "${name}"; the topics are ${kb.topics.map((x) => x.id).join(', ') || '(none)'}`, '--write');
+    if (!t.enable) throw new UsageError(`--write: topic "${t.id}" is disabled`, '--write');
+    writable.add(t.id);
+  }
+  if (writable.size > 0) await debug(`kb mcp: remember and forget may write to ${[...writable].join(', ')}`);
 
-  const session = new KbSession(options);
+  const session = new KbSession(options, writable);
   const server = new Server(
     { name: 'kb', version: VERSION },
-    { capabilities: { tools: { listChanged: false }, prompts: { listChanged: false }, resources: { listChanged: false, subscribe: false } }, instructions: INSTRUCTIONS },
+    {
+      capabilities: { tools: { listChanged: false }, prompts: { listChanged: false }, resources: { listChanged: false, subscribe: false } },
+      instructions: writable.size > 0 ? `${INSTRUCTIONS} ${WRITE_INSTRUCTIONS}` : INSTRUCTIONS,
+    },
   );
 
   let inFlight = 0;

@@ -6,9 +6,10 @@
 import { KnowledgeBase, type WorkspaceOptions } from '../app/knowledge-base.ts';
 import { call } from '../app/learn.ts';
 import { call as searchCall } from '../app/search.ts';
+import { call as writeCall } from '../app/memory.ts';
 import { prompt } from '../app/prompt.ts';
 import { read, subjects } from '../app/resources.ts';
-import { LEARN_TOOL_NAME, SEARCH_TOOL_NAME } from '../app/tools.ts';
+import { FORGET_TOOL_NAME, LEARN_TOOL_NAME, REMEMBER_TOOL_NAME, SEARCH_TOOL_NAME } from '../app/tools.ts';
 import { toolInFormat } from '../render/providers.ts';
 import { describe, KbError } from '../shared/errors.ts';
 import { warn } from '../shared/log.ts';
@@ -36,7 +37,16 @@ export const URI_SCHEME = 'kb://';
 export class KbSession {
   private readonly warned = new Set<string>();
 
-  constructor(private readonly options: WorkspaceOptions) {}
+  /** The topics the remember and forget tools may write (`kb mcp --write`);
+   *  none: the tools are not served. */
+  constructor(
+    private readonly options: WorkspaceOptions,
+    private readonly writable: ReadonlySet<string> = new Set(),
+  ) {}
+
+  private toolNames(): string[] {
+    return this.writable.size > 0 ? [LEARN_TOOL_NAME, SEARCH_TOOL_NAME, REMEMBER_TOOL_NAME, FORGET_TOOL_NAME] : [LEARN_TOOL_NAME, SEARCH_TOOL_NAME];
+  }
 
   /** A warning on stderr, the first time it is seen. */
   private note(problem: Problem): void {
@@ -73,7 +83,9 @@ export class KbSession {
    *  description says so and calls answer with the listing or an error. */
   async tools() {
     const kb = await this.open();
-    const tools = kb.tools().map((tool) => toolInFormat('mcp', tool));
+    const defs = kb.tools();
+    if (this.writable.size > 0) defs.push(kb.rememberTool(this.writable), kb.forgetTool(this.writable));
+    const tools = defs.map((tool) => toolInFormat('mcp', tool));
     this.noteTopics(kb);
     return tools;
   }
@@ -82,8 +94,10 @@ export class KbSession {
    *  arguments, unknown topic, nothing loaded, unusable configuration) are
    *  `isError` results the model can read. */
   async callTool(name: string, args: unknown): Promise<{ content: { type: 'text'; text: string }[]; isError: boolean }> {
-    if (name !== LEARN_TOOL_NAME && name !== SEARCH_TOOL_NAME) {
-      throw new RequestError(INVALID_PARAMS, `unknown tool "${name}"; the tools are "${LEARN_TOOL_NAME}" and "${SEARCH_TOOL_NAME}"`);
+    const names = this.toolNames();
+    if (!names.includes(name)) {
+      const hint = name === REMEMBER_TOOL_NAME || name === FORGET_TOOL_NAME ? ' (writing is off: start the server with kb mcp --write TOPIC)' : '';
+      throw new RequestError(INVALID_PARAMS, `unknown tool "${name}"${hint}; the tools are ${names.map((n) => `"${n}"`).join(', ')}`);
     }
     let kb: KnowledgeBase;
     try {
@@ -92,7 +106,12 @@ export class KbSession {
       if (!(err instanceof RequestError)) throw err;
       return { content: [{ type: 'text', text: `The knowledge base cannot be used right now: ${err.message}\n` }], isError: true };
     }
-    const result = name === SEARCH_TOOL_NAME ? await searchCall(kb, args ?? {}) : await call(kb, args ?? {});
+    const result =
+      name === SEARCH_TOOL_NAME
+        ? await searchCall(kb, args ?? {})
+        : name === LEARN_TOOL_NAME
+          ? await call(kb, args ?? {})
+          : await writeCall(kb, name, args ?? {}, { source: 'model', writable: this.writable });
     for (const p of result.problems) this.note(p);
     return { content: [{ type: 'text', text: result.text }], isError: result.isError };
   }

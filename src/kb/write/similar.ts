@@ -57,3 +57,17 @@ export function similarity(a: Profile, b: Profile): number {
   }
   return Math.min(1, dot);
 }
+
+/** A file's text without its YAML frontmatter (a `---` line, then lines up
+ *  to a closing `---` or `...` line), as duplicates are compared. */
+export function bodyOf(text: string): string {
+  const t = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+  const m = /^---[ \t]*\r?\n/.exec(t);
+  if (m === null) return t;
+  const close = /^(?:---|\.\.\.)[ \t]*$/m;
+  const rest = t.slice(m[0].length);
+  const c = close.exec(rest);
+  if (c === null) return t;
+  const after = rest.slice(c.index + c[0].length);
+  return after.replace(/^\r?\n/, '');
+}
