@@ -71,3 +71,37 @@ export function bodyOf(text: string): string {
   const after = rest.slice(c.index + c[0].length);
   return after.replace(/^\r?\n/, '');
 }
+
+/** Subjects compared by nearPairs, at most this large (bytes). */
+export const PAIR_MAX_BYTES = 64 * 1024;
+/** A term in more texts than this is left out of the pair search (it
+ *  bounds the work; such a term adds little to a cosine). */
+const PAIR_MAX_DF = 200;
+
+/** The pairs of `texts` (indices, i < j) at least `threshold` similar,
+ *  most similar first. Work is bounded by PAIR_MAX_DF. */
+export function nearPairs(texts: readonly string[], threshold = NEAR_THRESHOLD): { a: number; b: number; similarity: number }[] {
+  const profiles = texts.map(profile);
+  const postings = new Map<string, { doc: number; w: number }[]>();
+  profiles.forEach((p, doc) => {
+    for (const [t, w] of p.weights) {
+      let list = postings.get(t);
+      if (list === undefined) postings.set(t, (list = []));
+      list.push({ doc, w });
+    }
+  });
+  const dots = new Map<number, number>();
+  const n = texts.length;
+  for (const list of postings.values()) {
+    if (list.length < 2 || list.length > PAIR_MAX_DF) continue;
+    for (let i = 0; i < list.length; i++) {
+      for (let j = i + 1; j < list.length; j++) {
+        const key = list[i].doc * n + list[j].doc;
+        dots.set(key, (dots.get(key) ?? 0) + list[i].w * list[j].w);
+      }
+    }
+  }
+  const out: { a: number; b: number; similarity: number }[] = [];
+  for (const [key, dot] of dots) if (dot >= threshold) out.push({ a: Math.floor(key / n), b: key % n, similarity: Math.min(1, dot) });
+  return out.sort((x, y) => y.similarity - x.similarity || x.a - y.a || x.b - y.b);
+}

@@ -7,11 +7,12 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync, utimesSy
 import { join } from 'node:path';
 import { KnowledgeBase } from '../../../src/app/knowledge-base.ts';
 import { call as learnCall } from '../../../src/app/learn.ts';
+import { check } from '../../../src/app/check.ts';
 import { call, descriptionFrom, forget, remember, subjectFile, validateRememberArgs, type RememberArgs } from '../../../src/app/memory.ts';
 import { search } from '../../../src/app/search.ts';
 import { TEMP_PREFIX } from '../../../src/kb/write/file.ts';
 import { badSlug, slugFromText, uniqueSlug } from '../../../src/kb/write/slug.ts';
-import { bodyOf, NEAR_THRESHOLD, normalise, profile, similarity } from '../../../src/kb/write/similar.ts';
+import { bodyOf, NEAR_THRESHOLD, nearPairs, normalise, profile, similarity } from '../../../src/kb/write/similar.ts';
 import { makeTempDir, tempWorkspace } from '../../support/temp.ts';
 
 const HOME = makeTempDir('kb-memory-home-');
@@ -247,5 +248,29 @@ describe('forget', () => {
     await refused('linked/keep', 'outside');
     expect(existsSync(join(outside, 'd/keep.md'))).toBe(true);
     expect(existsSync(join(root, 'notes/.secret.md'))).toBe(true);
+  });
+});
+
+describe('kb check reports near duplicates', () => {
+  test('pairs, most similar first; never between unrelated subjects', () => {
+    const pairs = nearPairs(['Releases are tagged every second Tuesday.', 'Alice owns billing.', 'Every second Tuesday, releases are tagged.', 'Bob owns billing.']);
+    expect(pairs.map((p) => [p.a, p.b])).toEqual([[0, 2], [1, 3]]);
+    expect(pairs[0].similarity).toBeCloseTo(1, 5);
+  });
+
+  test('a warning per pair of visible subjects; hidden and disabled ones are left out; nothing is removed', async () => {
+    const root = workspace({
+      'notes/a.md': '---\ndescription: one\n---\nThe staging database is reset every night at 02:00.\n',
+      'notes/b.md': 'Every night at 02:00 the staging database is reset.\n',
+      'notes/.c.md': 'The staging database is reset every night at 02:00.\n',
+      'notes/old.md': 'The staging database is reset every night.\n',
+      'notes/d.md': 'Alice owns the billing module.\n',
+    });
+    const summary = await check(await open(root));
+    const near = summary.diagnostics.filter((p) => p.code === 'near-duplicate');
+    expect(near).toHaveLength(1);
+    expect(near[0]).toMatchObject({ severity: 'warning', topic: 'notes', where: 'notes/a.md' });
+    expect(near[0].message).toContain('subjects "a" and "b" say nearly the same');
+    expect(readdirSync(join(root, 'notes')).sort()).toEqual(['.c.md', 'a.md', 'b.md', 'd.md', 'old.md']);
   });
 });
