@@ -21,7 +21,7 @@
 //     mcp/      MCP front end
 //     config/   configuration loading
 //     glob/     glob module: ONE face, glob/index.ts; the rest is private
-//     kb/       core: kb/content/ (pure), kb/fs/ (reads), kb/index/, kb/search/
+//     kb/       core: kb/content/ (pure), kb/fs/ (reads), kb/index/, kb/search/, kb/write/
 //     render/   pure data -> text
 //     shared/   problem type, errors, text utilities, stdio
 //
@@ -433,7 +433,7 @@ function edgeRules(from, to, imp) {
   // below index/ (subjects, views), which is below search/.
   if (f === 'kb' && g === 'kb') {
     const part = (p) => p.split('/')[1];
-    const rank = { content: 0, fs: 1, index: 2, search: 3 };
+    const rank = { content: 0, fs: 1, index: 2, search: 3, write: 4 };
     const a = rank[part(from)];
     const b = rank[part(to)];
     if (a !== undefined && b !== undefined && b > a) broken.push(`rule 10: kb/${part(from)}/ must not import from kb/${part(to)}/`);

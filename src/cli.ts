@@ -9,15 +9,17 @@ import { main } from './cli/main.ts';
 
 const COMMANDS: CommandTable = {
   prompt: { description: 'Print the <knowledge> system-prompt section', load: async () => (await import('./cli/commands/prompt.ts')).default },
-  schema: { description: 'Print a tool definition (learn, or search) as JSON', load: async () => (await import('./cli/commands/schema.ts')).default },
+  schema: { description: 'Print a tool definition (learn, search, remember or forget) as JSON', load: async () => (await import('./cli/commands/schema.ts')).default },
   learn: { description: 'Run the learn tool: list a topic, or load subjects', load: async () => (await import('./cli/commands/learn.ts')).default },
   search: { description: 'Search the subjects by what they say, best first', load: async () => (await import('./cli/commands/search.ts')).default },
   recall: { description: 'Print the subjects most relevant to a text, packed within a token budget', load: async () => (await import('./cli/commands/recall.ts')).default },
+  remember: { description: 'Write a new subject to a topic (never a duplicate)', load: async () => (await import('./cli/commands/remember.ts')).default },
+  forget: { description: 'Remove a subject from a topic (git keeps its history)', load: async () => (await import('./cli/commands/forget.ts')).default },
   check: { description: 'Validate the knowledge-base configuration and files', load: async () => (await import('./cli/commands/check.ts')).default },
   list: { description: 'Show every topic and its subjects, for people', load: async () => (await import('./cli/commands/list.ts')).default },
   mcp: {
     description: 'Serve the knowledge base to MCP clients on stdio',
-    load: async () => (await import('./cli/commands/mcp.ts')).mcpCommand(async (options) => (await import('./mcp/server.ts')).serve(options)),
+    load: async () => (await import('./cli/commands/mcp.ts')).mcpCommand(async (options, serving) => (await import('./mcp/server.ts')).serve(options, serving)),
   },
   'config-schema': { description: 'Print the JSON Schema of the configuration, for editors', load: async () => (await import('./cli/commands/config-schema.ts')).default },
   completion: { description: 'Print the shell completion script for bash, zsh or fish', load: async () => (await import('./cli/commands/completion.ts')).default },

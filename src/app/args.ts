@@ -129,7 +129,13 @@ export function patternsProblem(patterns: readonly string[], list = '"subjects" 
  *  and `parseLearnArgs` then refuses it, without all of it ever being held
  *  in memory. */
 export function readArgs(fd: number): string {
-  const buf = new Uint8Array(LIMITS.jsonBytes + 1);
+  return readInput(fd, LIMITS.jsonBytes);
+}
+
+/** Reads text from a file descriptor, never more than one byte past
+ *  `limit` (the caller refuses a longer text). */
+export function readInput(fd: number, limit: number): string {
+  const buf = new Uint8Array(limit + 1);
   let filled = 0;
   while (filled < buf.length) {
     let n: number;

@@ -22,6 +22,7 @@ import { estimateTokens } from '../kb/content/tokens.ts';
 import { parseBudget, tokensText } from './budget.ts';
 import type { KnowledgeBase } from './knowledge-base.ts';
 import { learnedPatternProblem } from './topics.ts';
+import { bodyOf, nearPairs, PAIR_MAX_BYTES } from '../kb/write/similar.ts';
 
 export type { CheckSummary } from '../render/check.ts';
 
@@ -69,6 +70,7 @@ export async function check(kb: KnowledgeBase, env: Record<string, string | unde
     const front = await checkFrontmatter(config, topic, view);
     const found = checkTopic(config, root, topic, view);
     problems.push(...found.problems, ...front);
+    if (topic.enable) problems.push(...nearDuplicates(config, topic, view));
     topics.push({ id: topic.id, enabled: topic.enable, subjects: found.subjects, preloaded: found.preloaded, preloadedTokens: found.preloadedTokens });
     if (found.preloadedTokens > preloadWarn) {
       problems.push({
@@ -173,6 +175,28 @@ function checkTopic(config: Config, root: string, topic: Topic, view: TopicView)
     else if (r.replaced) add('warning', 'invalid-utf8', `topic "${topic.id}": subject "${s.slug}" is not valid ${r.encoding === 'utf-8' ? 'UTF-8' : 'UTF-16'}; invalid bytes are replaced when loaded`, where);
   }
   return { problems: out, subjects: view.index.subjects.length, preloaded, preloadedTokens };
+}
+
+/** Pairs of visible subjects that say nearly the same (README,
+ *  "Remembering"): a report only; kb never removes either. Subjects larger
+ *  than PAIR_MAX_BYTES are not compared. */
+function nearDuplicates(config: Config, topic: Topic, view: TopicView): Problem[] {
+  const slugs: Subject[] = [];
+  const texts: string[] = [];
+  for (const s of view.index.subjects) {
+    if (s.hidden || s.bundled || view.disabled.has(s.slug) || s.size > PAIR_MAX_BYTES || view.probed.get(s.slug)?.kind === 'binary') continue;
+    const r = readSubject(s.abs, PAIR_MAX_BYTES);
+    if (r.kind !== 'text') continue;
+    slugs.push(s);
+    texts.push(bodyOf(r.text));
+  }
+  return nearPairs(texts).map(({ a, b, similarity }) => ({
+    severity: 'warning' as const,
+    code: 'near-duplicate',
+    message: `topic "${topic.id}": subjects "${slugs[a].slug}" and "${slugs[b].slug}" say nearly the same (similarity ${similarity.toFixed(2)}); merge them or forget one (kb never removes either by itself)`,
+    where: rel(config.root, topic.subjectsDir, slugs[a].path),
+    topic: topic.id,
+  }));
 }
 
 /** The Agent Skills specification's rules for `name`: 1-64 characters of

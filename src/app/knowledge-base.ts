@@ -21,7 +21,7 @@ import { warning, type Problem } from '../shared/problem.ts';
 import { shownLabel } from '../render/topic.ts';
 import { estimateTokensOfBody } from '../kb/content/tokens.ts';
 import { BLOCK_TOKENS, DEFAULT_MAX_TOKENS, promptReserve } from './budget.ts';
-import { learnTool, searchTool, type ToolDefinition } from './tools.ts';
+import { forgetTool, learnTool, rememberTool, searchTool, type ToolDefinition } from './tools.ts';
 import { cacheDir } from '../kb/search/where.ts';
 import { noticeProblems, resolveTopic } from './topics.ts';
 
@@ -227,6 +227,22 @@ export class KnowledgeBase {
   searchTool(): ToolDefinition | undefined {
     const topics = this.learnableTopics().map(shownLabel);
     return topics.length > 0 ? searchTool(topics) : undefined;
+  }
+
+  /** The enabled topics a write may go to: those named in `ids` (the MCP
+   *  server's `--write` topics), or every enabled one. */
+  writableTopics(ids?: ReadonlySet<string>): Topic[] {
+    return this.config.topics.filter((t) => t.enable && (ids === undefined || ids.has(t.id)));
+  }
+
+  /** The remember and forget tools for the writable topics (README,
+   *  "Remembering"). */
+  rememberTool(ids?: ReadonlySet<string>): ToolDefinition {
+    return rememberTool(this.writableTopics(ids));
+  }
+
+  forgetTool(ids?: ReadonlySet<string>): ToolDefinition {
+    return forgetTool(this.writableTopics(ids));
   }
 
   /** What a topic's walk noticed, as warnings. */

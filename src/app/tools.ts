@@ -131,3 +131,79 @@ export function searchTool(topics: ToolTopic[]): ToolDefinition {
     nullDescriptions: SEARCH_NULL_DESCRIPTIONS,
   };
 }
+
+// ---------------------------------------------------------------------------
+// remember and forget: the write path, served over MCP only for the topics
+// the server was started with (`kb mcp --write TOPIC`; README,
+// "Remembering"). Fixed schemas; the descriptions name the writable topics.
+
+export const REMEMBER_TOOL_NAME = 'remember';
+export const FORGET_TOOL_NAME = 'forget';
+
+/** A remembered text's size, at most (UTF-8 bytes). */
+export const REMEMBER_MAX_BYTES = 8 * 1024 * 1024;
+/** Tags at most, and a tag's and a description's length. */
+export const REMEMBER_LIMITS = { tags: 20, tag: 64, description: 1024 } as const;
+
+export const REMEMBER_PARAMETERS = {
+  type: 'object',
+  properties: {
+    topic: { type: 'string', description: 'The topic ID or title to remember in (one of the writable topics).' },
+    text: { type: 'string', description: 'What to remember, in Markdown: one fact, decision or instruction, written so that it can be understood on its own later.' },
+    slug: { type: 'string', description: 'The new subject\'s slug (letters, digits, ".", "_", "-"; "/" for a folder). Omit to derive a short one from the text.' },
+    description: { type: 'string', description: 'One line saying what the subject is about, shown in listings. Omit to use the text\'s first line.' },
+    tags: { type: 'array', items: { type: 'string' }, maxItems: REMEMBER_LIMITS.tags, description: 'Tags for the subject. Omit for none.' },
+    force: { type: 'boolean', description: 'Write even when a similar subject exists (never when an identical one does). Omit for false.' },
+  },
+  required: ['topic', 'text'],
+  additionalProperties: false,
+} as const satisfies JsonSchemaObject;
+
+const REMEMBER_NULL_DESCRIPTIONS = {
+  slug: REMEMBER_PARAMETERS.properties.slug.description.replace('Omit to', 'Use null to'),
+  description: REMEMBER_PARAMETERS.properties.description.description.replace('Omit to', 'Use null to'),
+  tags: 'Tags for the subject. Use null for none.',
+  force: 'Write even when a similar subject exists (never when an identical one does). Use null for false.',
+} as const;
+
+export const FORGET_PARAMETERS = {
+  type: 'object',
+  properties: {
+    topic: { type: 'string', description: 'The topic ID or title (one of the writable topics).' },
+    slug: { type: 'string', description: 'The exact slug of the subject to remove, as listed by learn.' },
+  },
+  required: ['topic', 'slug'],
+  additionalProperties: false,
+} as const satisfies JsonSchemaObject;
+
+function writableLines(topics: ToolTopic[]): string {
+  return topics.length > 0 ? `Writable topics:\n${topics.map((t) => (t.title ? `- ${t.id} (${t.title})` : `- ${t.id}`)).join('\n')}` : 'No topic is writable at the moment.';
+}
+
+/** The remember tool for the writable `topics`. */
+export function rememberTool(topics: ToolTopic[]): ToolDefinition {
+  return {
+    name: REMEMBER_TOOL_NAME,
+    title: 'Remember',
+    description:
+      'Save something worth knowing later (a fact, a decision, a preference) as a new subject of the knowledge base: a Markdown file that people review under version control. ' +
+      'Search first: an identical subject is never written twice, and a similar one is named back to you instead of writing (then pass force: true only if it says something new).\n\n' +
+      writableLines(topics),
+    parameters: REMEMBER_PARAMETERS,
+    annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+    nullDescriptions: REMEMBER_NULL_DESCRIPTIONS,
+  };
+}
+
+/** The forget tool for the writable `topics`. */
+export function forgetTool(topics: ToolTopic[]): ToolDefinition {
+  return {
+    name: FORGET_TOOL_NAME,
+    title: 'Forget',
+    description:
+      'Remove a subject that is wrong or no longer true from the knowledge base (its file is deleted; version control keeps its history). Hidden and disabled subjects cannot be removed.\n\n' +
+      writableLines(topics),
+    parameters: FORGET_PARAMETERS,
+    annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
+  };
+}

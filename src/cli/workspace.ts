@@ -5,7 +5,7 @@
 import { homedir } from 'node:os';
 import { KnowledgeBase, type OpenOptions, type WorkspaceOptions } from '../app/knowledge-base.ts';
 import type { Config } from '../config/types.ts';
-import { ConfigError } from '../shared/errors.ts';
+import { ConfigError, UsageError } from '../shared/errors.ts';
 import { debug, isVerbose, warn } from '../shared/log.ts';
 import { formatProblem, type Problem } from '../shared/problem.ts';
 import { maxTokensOf } from './budget.ts';
@@ -53,4 +53,17 @@ export async function explain(config: Config): Promise<void> {
       await debug(`kb.topic.${t.id}.${field} set by ${t.where?.[field as keyof typeof t.where] ?? source}`);
     }
   }
+}
+
+/** The topic IDs `--write` names (IDs or titles), for the write tools; an
+ *  unknown or disabled topic is a usage error. */
+export function writeTopics(kb: KnowledgeBase, names: readonly string[]): Set<string> {
+  const ids = new Set<string>();
+  for (const name of names) {
+    const t = kb.resolveTopic(name);
+    if (t === undefined) throw new UsageError(`--write: unknown topic "${name}"; the topics are ${kb.topics.map((x) => x.id).join(', ') || '(none)'}`, '--write');
+    if (!t.enable) throw new UsageError(`--write: topic "${t.id}" is disabled`, '--write');
+    ids.add(t.id);
+  }
+  return ids;
 }

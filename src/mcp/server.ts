@@ -23,7 +23,7 @@
 // signal exits at once, exit 1.
 import { setImmediate } from 'node:timers';
 import { KnowledgeBase, type WorkspaceOptions } from '../app/knowledge-base.ts';
-import { KbError } from '../shared/errors.ts';
+import { KbError, UsageError } from '../shared/errors.ts';
 import { debug, warn } from '../shared/log.ts';
 import { printError } from '../shared/stdio.ts';
 import { humanSize } from '../shared/text.ts';
@@ -34,7 +34,10 @@ import { LineReader, Writer, type Line } from './stdio.ts';
 
 const INSTRUCTIONS =
   'A file-based knowledge base of topics and subjects. The `knowledge` prompt is the system-prompt section that lists the topics; ' +
-  'the `learn` tool lists a topic (topic only) or loads subjects by slug or glob; every listed subject is also a kb://<topic>/<slug> resource.';
+  'the `learn` tool lists a topic (topic only) or loads subjects by slug or glob; the `search` tool finds subjects by what they say; ' +
+  'every listed subject is also a kb://<topic>/<slug> resource.';
+
+const WRITE_INSTRUCTIONS = 'The `remember` tool saves a new subject to a writable topic (never a duplicate); `forget` removes one.';
 
 /** Protocol versions kb speaks, newest first: a client asking for another
  *  gets the newest (MCP lifecycle, version negotiation). */
@@ -64,7 +67,7 @@ interface Request {
   cancelled: boolean;
 }
 
-export async function serve(options: WorkspaceOptions): Promise<number> {
+export async function serve(options: WorkspaceOptions, serving: { write: readonly string[] } = { write: [] }): Promise<number> {
   // Library code must not reach stdout through console.log either.
   console.log = console.info = console.debug = console.error;
 
@@ -74,7 +77,17 @@ export async function serve(options: WorkspaceOptions): Promise<number> {
   const kb = await KnowledgeBase.open(options);
   await debug(`kb mcp: serving workspace ${kb.config.root} on stdio`);
 
-  const session = new KbSession(options);
+  // Writing is opt-in, per topic: the --write topics, checked now.
+  const writable = new Set<string>();
+  for (const name of serving.write) {
+    const t = kb.resolveTopic(name);
+    if (t === undefined) throw new UsageError(`--write: unknown topic "${name}"; the topics are ${kb.topics.map((x) => x.id).join(', ') || '(none)'}`, '--write');
+    if (!t.enable) throw new UsageError(`--write: topic "${t.id}" is disabled`, '--write');
+    writable.add(t.id);
+  }
+  if (writable.size > 0) await debug(`kb mcp: remember and forget may write to ${[...writable].join(', ')}`);
+
+  const session = new KbSession(options, writable);
   const queue: Request[] = [];
   let queuedBytes = 0;
   let running: Request | undefined;
@@ -287,7 +300,7 @@ async function dispatch(session: KbSession, req: Request): Promise<unknown> {
         protocolVersion: PROTOCOL_VERSIONS.includes(asked) ? asked : PROTOCOL_VERSIONS[0],
         capabilities: CAPABILITIES,
         serverInfo: { name: 'kb', version: VERSION },
-        instructions: INSTRUCTIONS,
+        instructions: writable.size > 0 ? `${INSTRUCTIONS} ${WRITE_INSTRUCTIONS}` : INSTRUCTIONS,
       };
     }
     case 'tools/list':

@@ -10,7 +10,8 @@ import { learn, type LearnSink } from '../app/learn.ts';
 import { prompt } from '../app/prompt.ts';
 import { read, subjects } from '../app/resources.ts';
 import { call as searchCall } from '../app/search.ts';
-import { LEARN_TOOL_NAME, SEARCH_TOOL_NAME } from '../app/tools.ts';
+import { call as writeCall } from '../app/memory.ts';
+import { FORGET_TOOL_NAME, LEARN_TOOL_NAME, REMEMBER_TOOL_NAME, SEARCH_TOOL_NAME } from '../app/tools.ts';
 import { renderBadArguments } from '../render/learn.ts';
 import { toolInFormat } from '../render/providers.ts';
 import { labelOf } from '../render/topic.ts';
@@ -96,7 +97,16 @@ export class KbSession {
    *  removed or renamed file shows in the next request). */
   readonly cache = new IndexCache();
 
-  constructor(private readonly options: WorkspaceOptions) {}
+  /** The topics the remember and forget tools may write (`kb mcp --write`);
+   *  none: the tools are not served. */
+  constructor(
+    private readonly options: WorkspaceOptions,
+    private readonly writable: ReadonlySet<string> = new Set(),
+  ) {}
+
+  private toolNames(): string[] {
+    return this.writable.size > 0 ? [LEARN_TOOL_NAME, SEARCH_TOOL_NAME, REMEMBER_TOOL_NAME, FORGET_TOOL_NAME] : [LEARN_TOOL_NAME, SEARCH_TOOL_NAME];
+  }
 
   /** A warning on stderr, the first time it is seen. */
   private note(problem: Problem): void {
@@ -133,7 +143,9 @@ export class KbSession {
    *  description says so and calls answer with the listing or an error. */
   async tools() {
     const kb = await this.open();
-    const tools = kb.tools().map((tool) => toolInFormat('mcp', tool));
+    const defs = kb.tools();
+    if (this.writable.size > 0) defs.push(kb.rememberTool(this.writable), kb.forgetTool(this.writable));
+    const tools = defs.map((tool) => toolInFormat('mcp', tool));
     this.noteTopics(kb);
     return tools;
   }
@@ -142,8 +154,10 @@ export class KbSession {
    *  arguments, unknown topic, nothing loaded, unusable configuration) are
    *  `isError` results the model can read. */
   async callTool(name: string, args: unknown): Promise<{ content: { type: 'text'; text: string }[]; isError: boolean }> {
-    if (name !== LEARN_TOOL_NAME && name !== SEARCH_TOOL_NAME) {
-      throw new RequestError(INVALID_PARAMS, `unknown tool "${name}"; the tools are "${LEARN_TOOL_NAME}" and "${SEARCH_TOOL_NAME}"`);
+    const names = this.toolNames();
+    if (!names.includes(name)) {
+      const hint = name === REMEMBER_TOOL_NAME || name === FORGET_TOOL_NAME ? ' (writing is off: start the server with kb mcp --write TOPIC)' : '';
+      throw new RequestError(INVALID_PARAMS, `unknown tool "${name}"${hint}; the tools are ${names.map((n) => `"${n}"`).join(', ')}`);
     }
     const result = (text: string, isError: boolean) => ({ content: [{ type: 'text' as const, text }], isError });
     let kb: KnowledgeBase;
@@ -153,10 +167,10 @@ export class KbSession {
       if (!(err instanceof RequestError)) throw err;
       return result(`The knowledge base cannot be used right now: ${err.message}\n`, true);
     }
-    if (name === SEARCH_TOOL_NAME) {
+    if (name === SEARCH_TOOL_NAME || name === REMEMBER_TOOL_NAME || name === FORGET_TOOL_NAME) {
       // Search results are bounded by the budget (app/search.ts), far
-      // below the cap on one result.
-      const found = await searchCall(kb, args ?? {});
+      // below the cap on one result; remember and forget answer briefly.
+      const found = name === SEARCH_TOOL_NAME ? await searchCall(kb, args ?? {}) : await writeCall(kb, name, args ?? {}, { source: 'model', writable: this.writable });
       for (const p of found.problems) this.note(p);
       const out = new BoundedText();
       out.add(found.text);

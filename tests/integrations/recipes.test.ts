@@ -32,13 +32,14 @@ describe('the README shows the recipes exactly as they are in examples/recipes/'
   const section = readmeSection();
   const blocks = [...section.matchAll(/<!-- recipe: (\S+) -->\n```sh\n([\s\S]*?)```/g)];
 
-  test('five recipes, each a verbatim copy of its script', () => {
+  test('six recipes, each a verbatim copy of its script', () => {
     expect(blocks.map((m) => m[1])).toEqual([
       'examples/recipes/system-prompt.sh',
       'examples/recipes/tool-bridge.sh',
       'examples/recipes/pre-commit',
       'examples/recipes/recall-pipe.sh',
       'examples/recipes/claude-code-recall.sh',
+      'examples/recipes/mcp-memory.sh',
     ]);
     for (const [, path, body] of blocks) expect({ path, body }).toEqual({ path, body: readFileSync(join(REPO, path), 'utf8') });
   });
@@ -324,5 +325,29 @@ describeWith(['git', 'sh'], 'pre-commit: kb check as a plain Git hook', () => {
     const r = git('commit', '-q', '-m', 'sub');
     expect(r.code).toBe(1);
     expect(r.out + r.err).toContain('subjects directory "missing" does not exist');
+  });
+});
+
+describeWith(['sh', 'jq'], 'mcp-memory.sh: one MCP session remembers, another recalls', () => {
+  const recipe = join(RECIPES, 'mcp-memory.sh');
+  // The script stands in for the MCP client and its model: one session
+  // each, exactly the messages a client sends.
+  test('a fact remembered on a --write server is found by a read-only server; a near duplicate is refused', () => {
+    const root = fixture({ 'notes/.keep': '' }, '[kb.topic.notes]\nsubjects = "notes"\n');
+    const run = (...args: string[]) => sh('sh', [recipe, ...args], { cwd: root, env: env() });
+    const before = run('recall', 'When is the staging database reset?');
+    expect(before.out).not.toContain('staging-database');
+    const saved = run('remember', 'notes', 'The staging database is reset every night at 02:00.');
+    expect(saved).toMatchObject({ code: 0, err: '' });
+    expect(saved.out).toBe('Remembered as subject "staging-database-reset-every-night-02" of topic "notes" (notes/staging-database-reset-every-night-02.md). Load it with learn, topic "notes", subjects "staging-database-reset-every-night-02".\n');
+    expect(readFileSync(join(root, 'notes/staging-database-reset-every-night-02.md'), 'utf8')).toContain('source: model');
+    const recalled = run('recall', 'When is the staging database reset?');
+    expect(recalled.code).toBe(0);
+    expect(recalled.out).toContain('1. notes: staging-database-reset-every-night-02');
+    expect(recalled.out).toContain('The staging database is reset every night at 02:00.');
+    const again = run('remember', 'notes', 'Every night at 02:00 the staging database is reset.');
+    expect(again.code).toBe(1);
+    expect(again.out).toContain('Not written');
+    expect(run('remember', 'nope', 'x').code).toBe(1);
   });
 });

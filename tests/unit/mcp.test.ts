@@ -63,7 +63,7 @@ describe('kb mcp speaks the protocol itself; its server is loaded only by kb mcp
     expect(importers).toEqual(['cli.ts']);
     const entry = sources.find((s) => s.path === 'cli.ts')!.text;
     // Inside the function the mcp command calls, not when the command loads.
-    expect(entry).toContain("mcpCommand(async (options) => (await import('./mcp/server.ts')).serve(options))");
+    expect(entry).toContain("mcpCommand(async (options, serving) => (await import('./mcp/server.ts')).serve(options, serving))");
     expect(entry).not.toMatch(/^import .*mcp\/server/m);
   });
 });

@@ -10,20 +10,31 @@ import type { Command } from '../command.ts';
 import { workspaceOptions } from '../workspace.ts';
 import { NO_CACHE_ARG } from '../cache-flag.ts';
 
-export type Serve = (options: WorkspaceOptions) => Promise<number>;
+/** What the server offers beyond reading: the topics `--write` names (IDs
+ *  or titles), which the remember and forget tools may write. */
+export interface ServeOptions {
+  write: string[];
+}
+
+export type Serve = (options: WorkspaceOptions, serve: ServeOptions) => Promise<number>;
 
 export function mcpCommand(serve: Serve): Command {
   return {
-    args: { ...MAX_TOKENS_ARG, ...NO_CACHE_ARG },
+    args: {
+      write: { type: 'string', valueHint: 'topic', description: 'Serve the remember and forget tools for this topic (repeatable; writing is off by default)' },
+      ...MAX_TOKENS_ARG,
+      ...NO_CACHE_ARG,
+    },
     help: {
       examples: [
         ['kb mcp', 'Serve the workspace around the working directory'],
         ['claude mcp add kb -- kb mcp', 'Register it with Claude Code, for this project'],
+        ['kb mcp --write notes', 'Also let the model remember and forget subjects of topic notes'],
       ],
     },
     run(ctx) {
       noArguments('mcp', ctx.positionals);
-      return serve(workspaceOptions(ctx));
+      return serve(workspaceOptions(ctx), { write: (ctx.flags.write as string[] | undefined) ?? [] });
     },
   };
 }

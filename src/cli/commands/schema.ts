@@ -1,12 +1,15 @@
 // kb schema: the learn tool definition, or nothing when no topic has a
 // subject left to learn (README, "The tool"). `--format` picks the provider's tool
 // format (src/render/providers.ts); `generic` is the RFD's. `--tool search`
-// prints the search tool instead (README, "Search and recall").
+// prints the search tool instead (README, "Search and recall"); `--tool
+// remember|forget` the write tools, for the topics `--write` names (every
+// enabled topic by default; README, "Remembering").
 import { SCHEMA_FORMATS, toolInFormat, type SchemaFormat } from '../../render/providers.ts';
 import { noArguments } from '../argv.ts';
 import type { Command } from '../command.ts';
 import { print } from '../output.ts';
-import { openKnowledgeBase } from '../workspace.ts';
+import { openKnowledgeBase, writeTopics } from '../workspace.ts';
+import { UsageError } from '../../shared/errors.ts';
 
 const command: Command = {
   args: {
@@ -16,20 +19,26 @@ const command: Command = {
       default: 'generic',
       description: 'Tool format: generic (the RFD\'s), openai (strict function tool), anthropic, gemini (function declaration), mcp (tools/list entry)',
     },
-    tool: { type: 'enum', options: ['learn', 'search'], default: 'learn', description: 'Which tool: learn (the RFD\'s) or search' },
+    tool: { type: 'enum', options: ['learn', 'search', 'remember', 'forget'], default: 'learn', description: 'Which tool: learn (the RFD\'s), search, remember or forget' },
+    write: { type: 'string', valueHint: 'topic', description: 'With --tool remember or forget: a topic the tool may write (repeatable; default: every enabled topic)' },
   },
   help: {
     examples: [
       ['kb schema', "The tool definition in the RFD's format"],
       ['kb schema --format openai', 'The same tool as an OpenAI strict function tool'],
       ['kb schema --tool search --format anthropic', 'The search tool, for the Anthropic API'],
+      ['kb schema --tool remember --write notes --format openai', 'The remember tool, writing to topic notes only'],
     ],
   },
   async run(ctx) {
     noArguments('schema', ctx.positionals);
     const format = (ctx.flags.format as SchemaFormat | undefined) ?? 'generic';
     const kb = await openKnowledgeBase(ctx);
-    const tool = ctx.flags.tool === 'search' ? kb.searchTool() : kb.learnTool();
+    const which = ctx.flags.tool as string | undefined;
+    const named = (ctx.flags.write as string[] | undefined) ?? [];
+    if (named.length > 0 && which !== 'remember' && which !== 'forget') throw new UsageError('--write goes with --tool remember or --tool forget', '--write');
+    const ids = named.length > 0 ? writeTopics(kb, named) : undefined;
+    const tool = which === 'search' ? kb.searchTool() : which === 'remember' ? kb.rememberTool(ids) : which === 'forget' ? kb.forgetTool(ids) : kb.learnTool();
     if (tool) print(`${JSON.stringify(toolInFormat(format, tool), null, 2)}\n`);
     return 0;
   },

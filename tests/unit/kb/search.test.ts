@@ -264,9 +264,22 @@ describe('a topic index stays fresh', () => {
     renameSync(join(t.dir, 'sub/c.txt'), join(t.dir, 'sub/renamed.txt'));
     const before = new Date(Date.now() - 30_000);
     utimesSync(join(t.dir, 'sub'), before, before); // else too new to be trusted
+    utimesSync(t.dir, before, before); // (changed by the delete)
     const r = await slugsFor(t, 'gamma');
     expect(r).toEqual({ status: 'updated', read: 1, slugs: ['sub/renamed'] });
     expect(await slugsFor(t, 'gamma')).toEqual({ status: 'hit', read: 0, slugs: ['sub/renamed'] });
+  });
+
+  test('racily clean: a file added in the same clock tick as the last change is still seen', async () => {
+    // A coarse file-system clock gives two changes a few milliseconds
+    // apart the same time: simulated by putting the directory's time back.
+    const t = topic({ 'a.md': 'alpha' });
+    const recent = new Date(Date.now() - 500);
+    utimesSync(t.dir, recent, recent);
+    expect((await slugsFor(t, 'alpha')).slugs).toEqual(['a']);
+    writeFileSync(join(t.dir, 'b.md'), 'alpha again');
+    utimesSync(t.dir, recent, recent);
+    expect((await slugsFor(t, 'alpha')).slugs.sort()).toEqual(['a', 'b']);
   });
 
   test('an ignore file that changes in place changes the subjects', async () => {

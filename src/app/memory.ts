@@ -1,0 +1,371 @@
+// The write path (README, "Remembering"): `remember` adds a subject,
+// `forget` removes one. Shared by `kb remember` / `kb forget` (source
+// `user`) and the MCP tools of the same names (source `model`, only for
+// the topics the server was started with: `kb mcp --write TOPIC`).
+//
+// Every write to a topic holds the topic's lock (kb/write/lock.ts), looks at
+// the files as they are under it, and writes a new file whole or not at
+// all (kb/write/file.ts): never outside the topic, never over an existing
+// file, never to a hidden, disabled or ignored path. Before writing, kb
+// searches the topic: an identical subject is not written again; a similar
+// one is named back and needs `force`.
+
+import type { Topic } from '../config/types.ts';
+import { bodyText } from '../kb/content/body.ts';
+import { readBody } from '../kb/fs/read.ts';
+import { openTopic } from '../kb/index/view.ts';
+import { makeDirs, removeFile, sweepTemps, writeNewFile } from '../kb/write/file.ts';
+import { STALE_MS, withTopicLock } from '../kb/write/lock.ts';
+import { placeNew, realParentInside, realSubjectsDir } from '../kb/write/place.ts';
+import { bodyOf, NEAR_THRESHOLD, normalise, profile, similarity } from '../kb/write/similar.ts';
+import { badSlug, slugFromText, uniqueSlug } from '../kb/write/slug.ts';
+import { renderUnknownTopic } from '../render/learn.ts';
+import { renderBadWriteArguments } from '../render/memory.ts';
+import { warning, type Problem } from '../shared/problem.ts';
+import type { KnowledgeBase } from './knowledge-base.ts';
+import { rank } from './search.ts';
+import { FORGET_TOOL_NAME, REMEMBER_LIMITS, REMEMBER_MAX_BYTES, REMEMBER_TOOL_NAME } from './tools.ts';
+
+export type Source = 'user' | 'model';
+
+export interface RememberArgs {
+  topic: string;
+  text: string;
+  slug?: string;
+  description?: string;
+  tags: string[];
+  force: boolean;
+}
+
+export interface ForgetArgs {
+  topic: string;
+  slug: string;
+}
+
+/** How a remember or forget call went. */
+export type Status = 'written' | 'duplicate' | 'near-duplicate' | 'forgotten' | 'error';
+
+export interface WriteOutcome {
+  status: Status;
+  /** The model-facing (and user-facing) text. */
+  text: string;
+  isError: boolean;
+  topic?: string;
+  slug?: string;
+  /** The new or removed file, relative to the workspace root. */
+  path?: string;
+  /** The existing subject a duplicate names, and how similar it is. */
+  existing?: { slug: string; similarity: number };
+  problems: Problem[];
+}
+
+/** Which topics a call may write (MCP: the `--write` topics); undefined:
+ *  every enabled one (the command line). */
+export interface WriteOptions {
+  writable?: ReadonlySet<string>;
+  source: Source;
+  /** The `created` time (tests). */
+  now?: Date;
+}
+
+type Parsed<T> = { ok: true; args: T } | { ok: false; problem: string };
+
+function typeName(v: unknown): string {
+  return v === null ? 'null' : Array.isArray(v) ? 'array' : typeof v;
+}
+
+function unknownKeys(obj: Record<string, unknown>, keys: readonly string[]): string | undefined {
+  const unknown = Object.keys(obj).filter((k) => !keys.includes(k));
+  if (unknown.length === 0) return undefined;
+  return `unknown argument${unknown.length > 1 ? 's' : ''} ${unknown.slice(0, 5).map((k) => JSON.stringify(k.length > 40 ? `${k.slice(0, 40)}…` : k)).join(', ')}`;
+}
+
+function optionalString(obj: Record<string, unknown>, key: string): { ok: true; value?: string } | { ok: false; problem: string } {
+  const v = obj[key];
+  if (v === undefined || v === null) return { ok: true };
+  if (typeof v !== 'string') return { ok: false, problem: `"${key}" must be a string or null, not ${typeName(v)}` };
+  return { ok: true, value: v };
+}
+
+/** A remember call's arguments (untrusted: a model's, or the command
+ *  line's). */
+export function validateRememberArgs(value: unknown): Parsed<RememberArgs> {
+  if (typeName(value) !== 'object') return { ok: false, problem: `the arguments must be a JSON object, not ${typeName(value)}` };
+  const obj = value as Record<string, unknown>;
+  const unknown = unknownKeys(obj, ['topic', 'text', 'slug', 'description', 'tags', 'force']);
+  if (unknown) return { ok: false, problem: unknown };
+  if (typeof obj.topic !== 'string') return { ok: false, problem: obj.topic === undefined ? '"topic" is required' : `"topic" must be a string, not ${typeName(obj.topic)}` };
+  if (obj.topic.length > 1024) return { ok: false, problem: `"topic" is ${obj.topic.length} characters long; at most 1024 are accepted` };
+  if (typeof obj.text !== 'string') return { ok: false, problem: obj.text === undefined ? '"text" is required' : `"text" must be a string, not ${typeName(obj.text)}` };
+  const text = obj.text;
+  if (text.trim() === '') return { ok: false, problem: '"text" must not be empty' };
+  const bytes = Buffer.byteLength(text, 'utf8');
+  if (bytes > REMEMBER_MAX_BYTES) return { ok: false, problem: `"text" is ${bytes} bytes long; at most ${REMEMBER_MAX_BYTES} are accepted` };
+  if (text.includes('\0')) return { ok: false, problem: '"text" holds a NUL character (a text subject cannot)' };
+  const args: RememberArgs = { topic: obj.topic, text, tags: [], force: false };
+  const slug = optionalString(obj, 'slug');
+  if (!slug.ok) return slug;
+  if (slug.value !== undefined) {
+    const s = slug.value.replace(/\.md$/i, '');
+    const bad = badSlug(s);
+    if (bad) return { ok: false, problem: `"slug" ${JSON.stringify(slug.value.length > 80 ? `${slug.value.slice(0, 80)}…` : slug.value)} cannot name a new subject: ${bad}` };
+    args.slug = s;
+  }
+  const description = optionalString(obj, 'description');
+  if (!description.ok) return description;
+  if (description.value !== undefined) {
+    const d = description.value.replace(/\s+/g, ' ').trim();
+    if (d === '') return { ok: false, problem: '"description" must not be empty' };
+    if (d.length > REMEMBER_LIMITS.description) return { ok: false, problem: `"description" is ${d.length} characters long; at most ${REMEMBER_LIMITS.description}` };
+    args.description = d;
+  }
+  if (obj.tags !== undefined && obj.tags !== null) {
+    if (!Array.isArray(obj.tags)) return { ok: false, problem: `"tags" must be an array of strings or null, not ${typeName(obj.tags)}` };
+    if (obj.tags.length > REMEMBER_LIMITS.tags) return { ok: false, problem: `"tags" has ${obj.tags.length} items; at most ${REMEMBER_LIMITS.tags}` };
+    for (const t of obj.tags) {
+      if (typeof t !== 'string') return { ok: false, problem: `every tag must be a string, not ${typeName(t)}` };
+      const tag = t.trim();
+      if (tag === '' || tag.length > REMEMBER_LIMITS.tag || /[\p{Cc}]/u.test(tag)) return { ok: false, problem: `tag ${JSON.stringify(t.slice(0, 80))} must be 1-${REMEMBER_LIMITS.tag} printable characters` };
+      if (!args.tags.includes(tag)) args.tags.push(tag);
+    }
+  }
+  if (obj.force !== undefined && obj.force !== null) {
+    if (typeof obj.force !== 'boolean') return { ok: false, problem: `"force" must be a boolean or null, not ${typeName(obj.force)}` };
+    args.force = obj.force;
+  }
+  return { ok: true, args };
+}
+
+/** A forget call's arguments (untrusted). */
+export function validateForgetArgs(value: unknown): Parsed<ForgetArgs> {
+  if (typeName(value) !== 'object') return { ok: false, problem: `the arguments must be a JSON object, not ${typeName(value)}` };
+  const obj = value as Record<string, unknown>;
+  const unknown = unknownKeys(obj, ['topic', 'slug']);
+  if (unknown) return { ok: false, problem: unknown };
+  for (const k of ['topic', 'slug'] as const) {
+    if (typeof obj[k] !== 'string') return { ok: false, problem: obj[k] === undefined ? `"${k}" is required` : `"${k}" must be a string, not ${typeName(obj[k])}` };
+    if ((obj[k] as string).length > 1024) return { ok: false, problem: `"${k}" is longer than 1024 characters` };
+    if ((obj[k] as string) === '') return { ok: false, problem: `"${k}" must not be empty` };
+  }
+  return { ok: true, args: { topic: obj.topic as string, slug: obj.slug as string } };
+}
+
+function error(text: string, problems: Problem[] = []): WriteOutcome {
+  return { status: 'error', text: text.endsWith('\n') ? text : `${text}\n`, isError: true, problems };
+}
+
+/** The topic a write names, or the error to answer. */
+function writableTopic(kb: KnowledgeBase, name: string, opts: WriteOptions, tool: string): Topic | WriteOutcome {
+  const allowed = kb.topics.filter((t) => t.enable && (opts.writable === undefined || opts.writable.has(t.id)));
+  const topic = kb.resolveTopic(name);
+  if (topic === undefined) return error(renderUnknownTopic(name, allowed));
+  if (!topic.enable) return error(`Topic "${topic.id}" is disabled; nothing is written to it.`);
+  if (!allowed.includes(topic)) {
+    const list = allowed.length > 0 ? allowed.map((t) => t.id).join(', ') : '(none)';
+    return error(`Topic "${topic.id}" is not writable here: \`${tool}\` writes only to the topics the server was started with (kb mcp --write TOPIC). Writable topics: ${list}.`);
+  }
+  return topic;
+}
+
+function relToRoot(kb: KnowledgeBase, topic: Topic, rel: string): string {
+  const root = kb.config.root.endsWith('/') ? kb.config.root : `${kb.config.root}/`;
+  const abs = `${topic.subjectsDir}/${rel}`;
+  return abs.startsWith(root) ? abs.slice(root.length) : abs;
+}
+
+/** The default description: the text's first line with words, heading
+ *  marks dropped, cut at 160 characters. */
+export function descriptionFrom(text: string): string {
+  const line = (text.split('\n').find((l) => /[\p{L}\p{N}]/u.test(l)) ?? '').replace(/^\s*#+\s*/, '').replace(/\s+/g, ' ').trim();
+  const chars = Array.from(line);
+  return chars.length > 160 ? `${chars.slice(0, 159).join('').trimEnd()}…` : line;
+}
+
+/** The new file's content: YAML frontmatter (strings JSON-quoted, which
+ *  YAML reads as they are), then the text. */
+export function subjectFile(args: RememberArgs, source: Source, now: Date): string {
+  const lines = ['---'];
+  const description = args.description ?? descriptionFrom(args.text);
+  if (description !== '') lines.push(`description: ${JSON.stringify(description)}`);
+  lines.push(`created: ${now.toISOString()}`);
+  if (args.tags.length > 0) lines.push(`tags: [${args.tags.map((t) => JSON.stringify(t)).join(', ')}]`);
+  lines.push(`source: ${source}`, '---', '');
+  const body = args.text.replace(/\r\n/g, '\n');
+  return `${lines.join('\n')}${body.endsWith('\n') ? body : `${body}\n`}`;
+}
+
+/** Candidates looked at for duplicates: the best search hits. */
+const CANDIDATES = 20;
+
+interface Existing {
+  slug: string;
+  similarity: number;
+  exact: boolean;
+}
+
+/** The subject of `topic` that `text` duplicates, exactly or nearly (the
+ *  most similar), among the search's best hits and the subject that
+ *  `alsoSlug` names. */
+async function findDuplicate(kb: KnowledgeBase, topic: Topic, text: string, alsoSlug: string | undefined, problems: Problem[]): Promise<Existing | undefined> {
+  const ranked = await rank(kb, [topic], text, CANDIDATES);
+  problems.push(...ranked.problems);
+  const view = openTopic(topic, {});
+  const bySlug = new Map(view.index.subjects.map((s) => [s.slug, s]));
+  const seen = new Set<string>();
+  const paths: { slug: string; abs: string }[] = [];
+  for (const f of ranked.found) if (!seen.has(f.slug)) (seen.add(f.slug), paths.push({ slug: f.slug, abs: f.abs }));
+  const also = alsoSlug === undefined ? undefined : bySlug.get(alsoSlug);
+  if (also !== undefined && !also.hidden && !seen.has(also.slug) && !topic.disabled.includes(also.slug)) paths.push({ slug: also.slug, abs: also.abs });
+  const wanted = normalise(text);
+  const mine = profile(text);
+  let best: Existing | undefined;
+  for (const p of paths) {
+    const r = readBody(p.abs, 'text');
+    if (r.kind !== 'text') continue;
+    const body = bodyOf(bodyText(r.body));
+    if (normalise(body) === wanted) return { slug: p.slug, similarity: 1, exact: true };
+    const s = similarity(mine, profile(body));
+    if (best === undefined || s > best.similarity) best = { slug: p.slug, similarity: s, exact: false };
+  }
+  return best;
+}
+
+/** Remembers a text as a new subject. */
+export async function remember(kb: KnowledgeBase, args: RememberArgs, opts: WriteOptions): Promise<WriteOutcome> {
+  const found = writableTopic(kb, args.topic, opts, REMEMBER_TOOL_NAME);
+  if (!('id' in found)) return found;
+  const topic = found;
+  const problems: Problem[] = [];
+  const forceHint = opts.source === 'model' ? 'call remember again with "force": true' : 'run it again with --force';
+  const real = realSubjectsDir(topic.subjectsDir);
+  if (!real.ok) return error(`Not written to topic "${topic.id}": ${real.why}.`);
+  const locked = await withTopicLock(real.real, async (lost): Promise<WriteOutcome> => {
+    const view = openTopic(topic, {});
+    const derived = args.slug === undefined ? slugFromText(args.text) : undefined;
+    const dup = await findDuplicate(kb, topic, args.text, args.slug ?? derived, problems);
+    if (dup?.exact) {
+      return {
+        status: 'duplicate',
+        text: `Already remembered: subject "${dup.slug}" of topic "${topic.id}" says exactly this; nothing was written.\n`,
+        isError: false,
+        topic: topic.id,
+        slug: dup.slug,
+        existing: { slug: dup.slug, similarity: 1 },
+        problems,
+      };
+    }
+    if (dup !== undefined && dup.similarity >= NEAR_THRESHOLD && !args.force) {
+      return {
+        status: 'near-duplicate',
+        text:
+          `Not written: subject "${dup.slug}" of topic "${topic.id}" says nearly the same (similarity ${dup.similarity.toFixed(2)}; ${NEAR_THRESHOLD} or more counts as a near duplicate). ` +
+          `Load it with learn to compare. If yours says something new, ${forceHint}; if it replaces "${dup.slug}", forget that one first.\n`,
+        isError: true,
+        topic: topic.id,
+        existing: { slug: dup.slug, similarity: Math.round(dup.similarity * 1000) / 1000 },
+        problems,
+      };
+    }
+    // Taken: any subject's slug or exact name (hidden ones too), a
+    // disabled slug, a folder, or a file of that slug on disk.
+    const slugs = new Set(view.index.subjects.map((s) => s.slug));
+    const disabled = new Set(topic.disabled);
+    const taken = (slug: string): boolean => {
+      if (slugs.has(slug) || view.index.aliases.has(slug) || disabled.has(slug) || slugs.has(`${slug}/`)) return true;
+      for (const s of slugs) if (s.startsWith(`${slug}/`)) return true;
+      return false;
+    };
+    let slug: string;
+    if (args.slug !== undefined) {
+      if (taken(args.slug)) {
+        return error(`Not written: topic "${topic.id}" already has ${disabled.has(args.slug) ? 'a disabled slug' : 'a subject or folder'} "${args.slug}"; choose another slug${args.slug.includes('/') ? '' : ', or leave it out to have one made'}.`, problems);
+      }
+      slug = args.slug;
+    } else {
+      slug = uniqueSlug(derived!, taken);
+    }
+    const rel = `${slug}.md`;
+    const place = placeNew(topic.subjectsDir, rel);
+    if (!place.ok) return error(`Not written to topic "${topic.id}": ${rel} cannot be written (${place.why}).`, problems);
+    const made = makeDirs(place.real, place.dirs);
+    if (made !== undefined) return error(`Not written to topic "${topic.id}": ${made}.`, problems);
+    const slash = rel.lastIndexOf('/');
+    const dir = slash < 0 ? place.real : `${place.real}/${rel.slice(0, slash)}`;
+    const name = rel.slice(slash + 1);
+    for (const t of sweepTemps(dir, STALE_MS)) {
+      problems.push(warning('write-temp', `topic "${topic.id}": removed ${t}, left by an interrupted write`, relToRoot(kb, topic, slash < 0 ? t : `${rel.slice(0, slash)}/${t}`), topic.id));
+    }
+    const content = new TextEncoder().encode(subjectFile(args, opts.source, opts.now ?? new Date()));
+    const w = writeNewFile(dir, name, content, lost);
+    if (!w.ok) return error(w.exists ? `Not written: ${relToRoot(kb, topic, rel)} already exists; nothing was replaced.` : `Not written to topic "${topic.id}": ${w.why}.`, problems);
+    if (w.note !== undefined) problems.push(warning('write-rename', `topic "${topic.id}": ${w.note}`, relToRoot(kb, topic, rel), topic.id));
+    const path = relToRoot(kb, topic, rel);
+    const nearNote =
+      dup !== undefined && dup.similarity >= NEAR_THRESHOLD ? ` (written although "${dup.slug}" is similar: similarity ${dup.similarity.toFixed(2)})` : '';
+    return {
+      status: 'written',
+      text: `Remembered as subject "${slug}" of topic "${topic.id}" (${path})${nearNote}. Load it with learn, topic "${topic.id}", subjects "${slug}".\n`,
+      isError: false,
+      topic: topic.id,
+      slug,
+      path,
+      ...(dup !== undefined && dup.similarity >= NEAR_THRESHOLD ? { existing: { slug: dup.slug, similarity: Math.round(dup.similarity * 1000) / 1000 } } : {}),
+      problems,
+    };
+  });
+  if (!locked.ok) return error(`Not written to topic "${topic.id}": ${locked.why}.`, problems);
+  return locked.value;
+}
+
+/** Removes a visible subject. */
+export async function forget(kb: KnowledgeBase, args: ForgetArgs, opts: WriteOptions): Promise<WriteOutcome> {
+  const found = writableTopic(kb, args.topic, opts, FORGET_TOOL_NAME);
+  if (!('id' in found)) return found;
+  const topic = found;
+  const slug = args.slug.replace(/\/+$/, '');
+  const real = realSubjectsDir(topic.subjectsDir);
+  if (!real.ok) return error(`Not removed from topic "${topic.id}": ${real.why}.`);
+  const root = real.real;
+  const locked = await withTopicLock(root, async (): Promise<WriteOutcome> => {
+    const view = openTopic(topic, {});
+    const subject = view.index.subjects.find((s) => s.slug === slug);
+    if (subject === undefined) {
+      const alias = view.index.aliases.get(slug);
+      const hint = alias !== undefined ? ` It is another name of subject "${alias.of}".` : '';
+      return error(`Not removed: topic "${topic.id}" has no subject "${slug}".${hint} Forget takes an exact slug, as learn lists it.`);
+    }
+    if (subject.bundled) return error(`Not removed: "${slug}" is a file bundled with an Agent Skill; edit the skill's folder by hand.`);
+    if (subject.skill) return error(`Not removed: "${slug}" is an Agent Skill (a folder); remove its folder by hand.`);
+    if (subject.hidden) return error(`Not removed: subject "${slug}" of topic "${topic.id}" is hidden; hidden subjects are never removed by kb.`);
+    if (topic.disabled.includes(slug)) return error(`Not removed: subject "${slug}" of topic "${topic.id}" is disabled; disabled subjects are never removed by kb.`);
+    const at = realParentInside(root, topic.subjectsDir, subject.path);
+    if (!at.ok) return error(`Not removed: ${subject.path} cannot be removed (${at.why}).`);
+    // The file is removed, never what a link to it points at.
+    const why = removeFile(at.dir, at.name);
+    if (why !== undefined) return error(`Not removed from topic "${topic.id}": ${why}.`);
+    const path = relToRoot(kb, topic, subject.path);
+    return {
+      status: 'forgotten',
+      text: `Forgot subject "${slug}" of topic "${topic.id}": ${path} was removed. Version control keeps its history if it was committed.\n`,
+      isError: false,
+      topic: topic.id,
+      slug,
+      path,
+      problems: [],
+    };
+  });
+  if (!locked.ok) return error(`Not removed from topic "${topic.id}": ${locked.why}.`);
+  return locked.value;
+}
+
+/** A whole remember or forget call, arguments as a model sent them. */
+export async function call(kb: KnowledgeBase, tool: string, value: unknown, opts: WriteOptions): Promise<WriteOutcome> {
+  if (tool === REMEMBER_TOOL_NAME) {
+    const parsed = validateRememberArgs(value);
+    if (!parsed.ok) return error(renderBadWriteArguments(tool, parsed.problem));
+    return remember(kb, parsed.args, opts);
+  }
+  const parsed = validateForgetArgs(value);
+  if (!parsed.ok) return error(renderBadWriteArguments(tool, parsed.problem));
+  return forget(kb, parsed.args, opts);
+}

@@ -1,0 +1,135 @@
+// Writing and removing subject files safely (README, "Remembering").
+//
+// A new file is written to a hidden temporary file in the same directory
+// (`.kb-tmp-<pid>-<random>`: hidden, so no listing, search or load by
+// glob ever sees it), flushed to disk, then hard-linked to its name, which
+// fails if the name exists: the subject appears whole or not at all, and
+// never replaces another file. The temporary name is then removed and the
+// directory flushed. A process killed on the way leaves at most a hidden
+// temporary file, which the next write to that directory removes.
+
+import { closeSync, constants, fsyncSync, linkSync, lstatSync, mkdirSync, openSync, readdirSync, renameSync, statSync, unlinkSync, writeSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+
+export const TEMP_PREFIX = '.kb-tmp-';
+
+export type WriteResult = { ok: true; note?: string } | { ok: false; exists: boolean; why: string };
+
+function code(err: unknown): string {
+  return (err as NodeJS.ErrnoException)?.code ?? String(err);
+}
+
+function syncDir(dir: string): void {
+  let fd: number | undefined;
+  try {
+    fd = openSync(dir, constants.O_RDONLY);
+    fsyncSync(fd);
+  } catch {
+    // Not every platform can flush a directory; the data is flushed.
+  } finally {
+    if (fd !== undefined) closeSync(fd);
+  }
+}
+
+/** Creates `dir/name` holding `data`; never over an existing entry.
+ *  `beforeLink` is asked last whether to go on (a lost lock says no). */
+export function writeNewFile(dir: string, name: string, data: Uint8Array, beforeLink: () => string | undefined = () => undefined): WriteResult {
+  const final = `${dir}/${name}`;
+  const tmp = `${dir}/${TEMP_PREFIX}${process.pid}-${randomBytes(6).toString('hex')}`;
+  let fd: number;
+  try {
+    fd = openSync(tmp, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL, 0o666);
+  } catch (err) {
+    return { ok: false, exists: false, why: `cannot create a file in ${dir} (${code(err)})` };
+  }
+  try {
+    try {
+      for (let at = 0; at < data.length; ) at += writeSync(fd, data, at, data.length - at);
+      fsyncSync(fd);
+    } finally {
+      closeSync(fd);
+    }
+    const stop = beforeLink();
+    if (stop !== undefined) return { ok: false, exists: false, why: stop };
+    let note: string | undefined;
+    try {
+      linkSync(tmp, final);
+    } catch (err) {
+      const c = code(err);
+      if (c === 'EEXIST') return { ok: false, exists: true, why: `${name} already exists` };
+      if (c !== 'EPERM' && c !== 'ENOTSUP' && c !== 'EOPNOTSUPP' && c !== 'ENOSYS') throw err;
+      // No hard links here (some network and FAT file systems): a rename,
+      // after checking the name is free, under the topic's lock.
+      if (exists(final)) return { ok: false, exists: true, why: `${name} already exists` };
+      renameSync(tmp, final);
+      note = `this file system has no hard links: ${name} was renamed into place (safe against other kb writers, which take the topic's lock)`;
+    }
+    syncDir(dir);
+    return note === undefined ? { ok: true } : { ok: true, note };
+  } catch (err) {
+    return { ok: false, exists: false, why: `cannot write ${name} in ${dir} (${code(err)})` };
+  } finally {
+    try {
+      unlinkSync(tmp);
+    } catch {
+      // Renamed into place, or already gone.
+    }
+  }
+}
+
+function exists(path: string): boolean {
+  try {
+    lstatSync(path);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Creates the directories `rels` (in order) below `root`; an existing
+ *  one is fine. */
+export function makeDirs(root: string, rels: readonly string[]): string | undefined {
+  for (const rel of rels) {
+    try {
+      mkdirSync(`${root}/${rel}`);
+    } catch (err) {
+      if (code(err) !== 'EEXIST') return `cannot create the folder ${rel} (${code(err)})`;
+    }
+  }
+  return undefined;
+}
+
+/** Removes `path` and flushes its directory. */
+export function removeFile(dir: string, name: string): string | undefined {
+  try {
+    unlinkSync(`${dir}/${name}`);
+  } catch (err) {
+    return `cannot remove ${name} (${code(err)})`;
+  }
+  syncDir(dir);
+  return undefined;
+}
+
+/** Removes temporary files older than `ageMs` left in `dir` by
+ *  interrupted writes; returns their names. Called under the topic's
+ *  lock, when no other kb writer can be writing them. */
+export function sweepTemps(dir: string, ageMs: number, now = Date.now()): string[] {
+  const removed: string[] = [];
+  let names: string[];
+  try {
+    names = readdirSync(dir);
+  } catch {
+    return removed;
+  }
+  for (const name of names) {
+    if (!name.startsWith(TEMP_PREFIX)) continue;
+    try {
+      if (now - statSync(`${dir}/${name}`).mtimeMs < ageMs) continue;
+      unlinkSync(`${dir}/${name}`);
+      removed.push(name);
+    } catch {
+      // Gone already.
+    }
+  }
+  return removed;
+}

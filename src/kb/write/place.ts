@@ -1,0 +1,104 @@
+// Where a new subject may go (README, "Remembering"): inside the topic's
+// subjects directory (symbolic links resolved: a directory whose real
+// location leaves the topic is refused), never hidden (no component
+// starting with `.`), never ignored (`.gitignore`, `.kbignore` and the
+// built-in defaults, exactly as the walk applies them), never inside an
+// Agent Skill's folder (the file would be a bundled file, never listed).
+
+import { lstatSync, readdirSync, realpathSync } from 'node:fs';
+import { sep } from 'node:path';
+import { IgnoreRules } from '../fs/ignore.ts';
+
+export type Placement = { ok: true; real: string; dirs: string[] } | { ok: false; why: string };
+
+function isInside(root: string, path: string): boolean {
+  return path === root || path.startsWith(root.endsWith(sep) ? root : root + sep);
+}
+
+/**
+ * Checks `rel` (a `/`-separated file path below the subjects directory)
+ * and returns the real path of the subjects directory and the directories
+ * to create (relative, in order). Directories that exist must be real
+ * directories inside the topic.
+ */
+export function placeNew(subjectsDir: string, rel: string): Placement {
+  let root: string;
+  try {
+    root = realpathSync(subjectsDir);
+  } catch (err) {
+    return { ok: false, why: `the subjects directory cannot be used (${(err as NodeJS.ErrnoException).code ?? String(err)})` };
+  }
+  const parts = rel.split('/');
+  const rules = new IgnoreRules();
+  const dirs: string[] = [];
+  let abs = root;
+  let relDir = '';
+  let parentRel: string | null = null;
+  for (let i = 0; i < parts.length; i++) {
+    const name = parts[i];
+    const last = i === parts.length - 1;
+    if (name.startsWith('.')) return { ok: false, why: `"${name}" is hidden` };
+    let entries: { name: string }[] = [];
+    try {
+      entries = readdirSync(abs, { withFileTypes: true });
+    } catch {
+      // A directory to be created: no entries, no control files.
+    }
+    rules.enter(abs, relDir, parentRel, entries, sep);
+    if (entries.some((e) => e.name === 'SKILL.md')) return { ok: false, why: `"${relDir}" is an Agent Skill's folder; its files are bundled with the skill, never listed` };
+    if (rules.skip(relDir, name, !last)) {
+      const r = rules.ignored[rules.ignored.length - 1];
+      return { ok: false, why: `"${(relDir === '' ? '' : `${relDir}/`) + name}" is ignored (${r.source === 'built-in' ? 'built-in rule' : r.source}: ${r.rule})` };
+    }
+    const next = abs + sep + name;
+    if (!last) {
+      let st;
+      try {
+        st = lstatSync(next);
+      } catch {
+        st = undefined;
+      }
+      if (st === undefined) dirs.push(relDir === '' ? name : `${relDir}/${name}`);
+      else if (st.isSymbolicLink()) {
+        let real: string;
+        try {
+          real = realpathSync(next);
+        } catch {
+          return { ok: false, why: `"${name}" is a broken symbolic link` };
+        }
+        if (!isInside(root, real)) return { ok: false, why: `"${name}" leads outside the topic's directory` };
+      } else if (!st.isDirectory()) return { ok: false, why: `"${name}" is not a directory` };
+    }
+    parentRel = relDir;
+    relDir = relDir === '' ? name : `${relDir}/${name}`;
+    abs = next;
+  }
+  return { ok: true, real: root, dirs };
+}
+
+/** The real path of a subjects directory, or why it cannot be written. */
+export function realSubjectsDir(subjectsDir: string): { ok: true; real: string } | { ok: false; why: string } {
+  try {
+    const real = realpathSync(subjectsDir);
+    if (!lstatSync(real).isDirectory()) return { ok: false, why: 'its subjects path is not a directory' };
+    return { ok: true, real };
+  } catch (err) {
+    const c = (err as NodeJS.ErrnoException).code;
+    return { ok: false, why: c === 'ENOENT' ? 'its subjects directory does not exist' : `its subjects directory cannot be used (${c ?? String(err)})` };
+  }
+}
+
+/** The real directory holding the subject file `rel` (links resolved),
+ *  when it is inside the topic's real directory `root`. */
+export function realParentInside(root: string, subjectsDir: string, rel: string): { ok: true; dir: string; name: string } | { ok: false; why: string } {
+  const slash = rel.lastIndexOf('/');
+  const parent = slash < 0 ? subjectsDir : `${subjectsDir}/${rel.slice(0, slash)}`;
+  let dir: string;
+  try {
+    dir = realpathSync(parent);
+  } catch (err) {
+    return { ok: false, why: `its folder cannot be reached (${(err as NodeJS.ErrnoException).code ?? String(err)})` };
+  }
+  if (!isInside(root, dir)) return { ok: false, why: "its folder lies outside the topic's directory" };
+  return { ok: true, dir, name: rel.slice(slash + 1) };
+}

@@ -1,0 +1,263 @@
+// kb remember and kb forget end to end, on the binary (and the basics under
+// deno): what a user sees and the exit codes; writes under concurrency
+// (20 processes at once), a process killed mid-write, readers during
+// writes; the MCP tools, served only with --write, and a write seen by the
+// next call of another server.
+import { describe, expect, test } from 'bun:test';
+import { spawn } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync, utimesSync, watch } from 'node:fs';
+import { join } from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { BIN, BINARY, DENO_RUNNER, fixture, isolatedEnv, run, type Runner } from './harness.ts';
+
+const CONFIG = `[kb.topic.notes]
+subjects = "notes"
+
+[kb.topic.docs]
+subjects = "docs"
+`;
+
+function workspace(files: Record<string, string> = {}): string {
+  return fixture({ 'notes/.keep': '', 'docs/readme.md': '# Docs\n', ...files }, CONFIG);
+}
+
+const subjects = (root: string) => readdirSync(join(root, 'notes')).filter((n) => n.endsWith('.md')).sort();
+
+/** Runs the binary without waiting (several at once). */
+function start(root: string, args: string[], input = ''): { pid: number; done: Promise<{ code: number | null; out: string; err: string }> } {
+  const child = spawn(BIN, args, { cwd: root, env: isolatedEnv(root), stdio: ['pipe', 'pipe', 'pipe'] });
+  let out = '';
+  let err = '';
+  child.stdout.on('data', (d) => (out += d));
+  child.stderr.on('data', (d) => (err += d));
+  child.stdin.on('error', () => undefined);
+  child.stdin.end(input);
+  const done = new Promise<{ code: number | null; out: string; err: string }>((resolve) => child.on('close', (code) => resolve({ code, out, err })));
+  return { pid: child.pid!, done };
+}
+
+for (const runner of [BINARY, DENO_RUNNER] as Runner[]) {
+  describe(`remember and forget (${runner.name})`, () => {
+    test('remember, the duplicate answers, force, learn and search see it, forget', () => {
+      const root = workspace();
+      const first = run(runner, root, ['remember', 'notes', 'Deploys', 'go', 'out', 'at', '10:00', 'on', 'weekdays.', '--tag', 'ops', '--tag', 'time']);
+      expect(first).toMatchObject({ code: 0, err: '' });
+      expect(first.out).toBe('Remembered as subject "deploys-go-10-00-weekdays" of topic "notes" (notes/deploys-go-10-00-weekdays.md). Load it with learn, topic "notes", subjects "deploys-go-10-00-weekdays".\n');
+      const file = readFileSync(join(root, 'notes/deploys-go-10-00-weekdays.md'), 'utf8');
+      expect(file).toMatch(/^---\ndescription: "Deploys go out at 10:00 on weekdays."\ncreated: \d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z\ntags: \["ops", "time"\]\nsource: user\n---\nDeploys go out at 10:00 on weekdays.\n$/);
+      expect(run(runner, root, ['search', 'weekdays']).out).toContain('notes: deploys-go-10-00-weekdays');
+      expect(run(runner, root, ['learn', 'notes']).out).toContain('- deploys-go-10-00-weekdays: Deploys go out at 10:00 on weekdays.');
+
+      const same = run(runner, root, ['remember', 'notes', '-'], { input: 'deploys go out at 10:00 on WEEKDAYS.\n' });
+      expect(same.code).toBe(0);
+      expect(same.out).toContain('Already remembered: subject "deploys-go-10-00-weekdays"');
+      const near = run(runner, root, ['remember', 'notes', 'On weekdays, deploys go out at 10:00 sharp.', '--format', 'json']);
+      expect(near.code).toBe(1);
+      expect(JSON.parse(near.out)).toMatchObject({ status: 'near-duplicate', topic: 'notes', existing: { slug: 'deploys-go-10-00-weekdays' } });
+      expect(subjects(root)).toHaveLength(1);
+      const forced = run(runner, root, ['remember', 'notes', '--force', '--slug', 'sharp', 'On weekdays, deploys go out at 10:00 sharp.']);
+      expect(forced.code).toBe(0);
+      expect(subjects(root)).toEqual(['deploys-go-10-00-weekdays.md', 'sharp.md']);
+
+      const gone = run(runner, root, ['forget', 'notes', 'sharp']);
+      expect(gone).toMatchObject({ code: 0, err: '' });
+      expect(gone.out).toContain('Version control keeps its history');
+      expect(run(runner, root, ['learn', 'notes']).out).not.toContain('sharp');
+      expect(run(runner, root, ['forget', 'notes', 'sharp'])).toMatchObject({ code: 1 });
+    });
+
+    test('usage errors exit 2; refusals exit 1 and write nothing', () => {
+      const root = workspace({ 'notes/.kbignore': 'drafts/\n' });
+      expect(run(runner, root, ['remember', 'notes']).code).toBe(2);
+      expect(run(runner, root, ['remember', 'notes', 'x', '--slug', '../up']).code).toBe(2);
+      const ignored = run(runner, root, ['remember', 'notes', 'x', '--slug', 'drafts/x']);
+      expect(ignored.code).toBe(1);
+      expect(ignored.out).toContain('ignored');
+      expect(run(runner, root, ['remember', 'nope', 'x']).out).toContain('Unknown topic "nope"');
+      expect(subjects(root)).toEqual([]);
+    });
+  });
+}
+
+describe('kb schema --tool remember|forget', () => {
+  test('every provider format; --write names the topics', () => {
+    const root = workspace();
+    for (const format of ['generic', 'openai', 'anthropic', 'gemini', 'mcp']) {
+      for (const tool of ['remember', 'forget']) {
+        const r = run(BINARY, root, ['schema', '--tool', tool, '--format', format]);
+        expect(r.code).toBe(0);
+        expect(r.out).toContain(`"${tool}"`);
+        expect(r.out).toContain('- notes');
+      }
+    }
+    const only = JSON.parse(run(BINARY, root, ['schema', '--tool', 'remember', '--write', 'notes']).out);
+    expect(only.description).toContain('Writable topics:\n- notes');
+    expect(only.description).not.toContain('- docs');
+    expect(only.parameters.required).toEqual(['topic', 'text']);
+    expect(run(BINARY, root, ['schema', '--write', 'notes']).code).toBe(2);
+    expect(run(BINARY, root, ['schema', '--tool', 'forget', '--write', 'nope']).code).toBe(2);
+  });
+});
+
+describe('concurrency and crashes', () => {
+  test('20 concurrent remembers of distinct facts make 20 files; 20 of one fact make 1', async () => {
+    const root = workspace();
+    // Facts that share no content word (facts of one template, "the X
+    // service listens on port N", are near duplicates of each other).
+    const topics = [
+      'Releases are tagged every second Tuesday.',
+      'The staging database resets nightly.',
+      'Alice owns the billing module.',
+      'Use rebase, never merge commits, on feature branches.',
+      'Coffee machine repairs: call extension 4711.',
+      'Passwords rotate quarterly through the vault.',
+      'Invoices in euros round half to even.',
+      'Our CI runners have two cores each.',
+      'Docs build with vitepress.',
+      'Flaky tests get quarantined within a day.',
+      'Bob prefers short commit subjects.',
+      'Production logs live in Loki for thirty days.',
+      'Feature flags expire after six weeks.',
+      'Mobile app ships through TestFlight first.',
+      'Kubernetes upgrades happen in March and September.',
+      'Support tickets escalate after four hours.',
+      'Design reviews happen Thursdays.',
+      'Translations come from Crowdin.',
+      'Backups are verified monthly by restoring one.',
+      'Interns pair with a mentor for their first sprint.',
+    ];
+    const distinct = await Promise.all(topics.map((w) => start(root, ['remember', 'notes', w]).done));
+    expect(distinct.map((r) => r.code)).toEqual(topics.map(() => 0));
+    expect(subjects(root)).toHaveLength(20);
+    const one = await Promise.all(topics.map(() => start(root, ['remember', 'notes', 'The zulu cluster is drained every Friday at 18:00.']).done));
+    expect(one.map((r) => r.code)).toEqual(topics.map(() => 0));
+    expect(one.filter((r) => r.out.startsWith('Remembered')).length).toBe(1);
+    expect(one.filter((r) => r.out.startsWith('Already remembered')).length).toBe(19);
+    expect(subjects(root)).toHaveLength(21);
+    expect(readdirSync(join(root, 'notes')).filter((n) => n.startsWith('.kb-'))).toEqual([]);
+  }, 60_000);
+
+  test('readers during writes see each subject whole or not at all', async () => {
+    const root = workspace();
+    const writers = Array.from({ length: 12 }, (_, i) => start(root, ['remember', 'notes', '-', '--force'], `Fact number ${i}: ${'lorem ipsum dolor '.repeat(2000 + i * 97)} end of fact ${i}.\n`).done);
+    let writing = true;
+    const all = Promise.all(writers).then((r) => {
+      writing = false;
+      return r;
+    });
+    let reads = 0;
+    while (writing || reads === 0) {
+      const r = await start(root, ['learn', 'notes', '*', '--max-tokens', '0']).done;
+      reads++;
+      // Each subject in the output is there whole: its last words too.
+      const started = new Set(r.out.match(/Fact number \d+/g)?.map((m) => m.slice(12)));
+      const ended = new Set(r.out.match(/end of fact \d+\./g)?.map((m) => m.slice(12, -1)));
+      expect([...ended].sort()).toEqual([...started].sort());
+      expect(r.out).not.toContain('kb-tmp');
+    }
+    expect((await all).every((r) => r.code === 0)).toBe(true);
+    expect(subjects(root)).toHaveLength(12);
+    expect(reads).toBeGreaterThan(0);
+  }, 60_000);
+
+  test('a process killed mid-write leaves no partial subject; the next write recovers the lock and removes the leftovers', async () => {
+    const root = workspace();
+    const dir = join(root, 'notes');
+    const big = `# Big\n\n${'a long line of text for a large subject\n'.repeat(200_000)}the end\n`; // ~8 MB
+    let caught = false;
+    for (let attempt = 0; attempt < 5 && !caught; attempt++) {
+      const seen = new Promise<void>((resolve) => {
+        const w = watch(dir, (_, name) => {
+          if (name?.startsWith('.kb-tmp-')) {
+            w.close();
+            resolve();
+          }
+        });
+      });
+      const p = start(root, ['remember', 'notes', '-', '--slug', `big-${attempt}`], big);
+      await Promise.race([seen, p.done]);
+      try {
+        process.kill(p.pid, 'SIGSTOP');
+      } catch {
+        // already gone
+      }
+      const names = readdirSync(dir);
+      // Stopped between creating its temporary file and linking it: the
+      // subject is not there at all.
+      if (names.some((n) => n.startsWith('.kb-tmp-')) && !names.includes(`big-${attempt}.md`)) caught = true;
+      try {
+        process.kill(p.pid, 'SIGKILL');
+      } catch {
+        // already gone
+      }
+      await p.done;
+      for (const n of subjects(root)) expect(readFileSync(join(dir, n), 'utf8').endsWith('the end\n')).toBe(true);
+    }
+    expect(caught).toBe(true);
+    // No listing shows the leftovers.
+    expect(run(BINARY, root, ['learn', 'notes']).out).not.toContain('kb-tmp');
+    // A dead writer's lock and temporary file, aged past the stale time.
+    const old = new Date(Date.now() - 60_000);
+    for (const n of readdirSync(dir)) if (n.startsWith('.kb-')) utimesSync(join(dir, n), old, old);
+    const next = run(BINARY, root, ['remember', 'notes', 'After the crash, writing works again.']);
+    expect(next.code).toBe(0);
+    expect(next.err).toContain('left by an interrupted write');
+    expect(readdirSync(dir).filter((n) => n.startsWith('.kb-'))).toEqual([]);
+    expect(existsSync(join(dir, 'after-crash-writing-works.md'))).toBe(true);
+  }, 90_000);
+});
+
+describe('MCP', () => {
+  async function connect(root: string, args: string[]) {
+    const transport = new StdioClientTransport({ command: BIN, args: ['mcp', ...args], cwd: root, env: isolatedEnv(root), stderr: 'pipe' });
+    const client = new Client({ name: 'kb-e2e', version: '1.0.0' });
+    await client.connect(transport);
+    return client;
+  }
+  const textOf = (r: unknown) => (r as { content: { text: string }[] }).content[0].text;
+
+  test('remember and forget are served only with --write, for its topics; another server sees a write at once', async () => {
+    const root = workspace();
+    const reader = await connect(root, []);
+    const writer = await connect(root, ['--write', 'notes']);
+    try {
+      expect((await reader.listTools()).tools.map((t) => t.name)).toEqual(['learn', 'search']);
+      const tools = (await writer.listTools()).tools;
+      expect(tools.map((t) => t.name)).toEqual(['learn', 'search', 'remember', 'forget']);
+      expect(tools[2].description).toContain('Writable topics:\n- notes');
+      expect(tools[3].annotations).toMatchObject({ destructiveHint: true, readOnlyHint: false });
+      await expect(reader.callTool({ name: 'remember', arguments: { topic: 'notes', text: 'x' } })).rejects.toThrow(/kb mcp --write/);
+
+      // the reader's search builds its cache before the write
+      expect(textOf(await reader.callTool({ name: 'search', arguments: { query: 'staging database' } }))).toContain('No subject');
+      const r = await writer.callTool({ name: 'remember', arguments: { topic: 'notes', text: 'The staging database is reset every night at 02:00.' } });
+      expect(r.isError).toBe(false);
+      expect(textOf(r)).toContain('Remembered as subject "staging-database-reset-every-night-02"');
+      expect(readFileSync(join(root, 'notes/staging-database-reset-every-night-02.md'), 'utf8')).toContain('source: model');
+      expect(textOf(await reader.callTool({ name: 'search', arguments: { query: 'staging database' } }))).toContain('notes: staging-database-reset-every-night-02');
+      expect(textOf(await reader.callTool({ name: 'learn', arguments: { topic: 'notes' } }))).toContain('- staging-database-reset-every-night-02');
+
+      const near = await writer.callTool({ name: 'remember', arguments: { topic: 'notes', text: 'Every night at 02:00 the staging database is reset.' } });
+      expect(near.isError).toBe(true);
+      expect(textOf(near)).toContain('"force": true');
+      const other = await writer.callTool({ name: 'remember', arguments: { topic: 'docs', text: 'x' } });
+      expect(other.isError).toBe(true);
+      expect(textOf(other)).toContain('not writable');
+
+      const gone = await writer.callTool({ name: 'forget', arguments: { topic: 'notes', slug: 'staging-database-reset-every-night-02' } });
+      expect(gone.isError).toBe(false);
+      expect(textOf(await reader.callTool({ name: 'learn', arguments: { topic: 'notes' } }))).not.toContain('staging');
+    } finally {
+      await reader.close();
+      await writer.close();
+    }
+  }, 30_000);
+
+  test('--write with an unknown topic stops the server with a usage error', () => {
+    const root = workspace();
+    const r = run(BINARY, root, ['mcp', '--write', 'nope']);
+    expect(r.code).toBe(2);
+    expect(r.err).toContain('--write: unknown topic "nope"');
+  });
+});
