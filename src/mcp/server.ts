@@ -300,7 +300,7 @@ async function dispatch(session: KbSession, req: Request): Promise<unknown> {
         protocolVersion: PROTOCOL_VERSIONS.includes(asked) ? asked : PROTOCOL_VERSIONS[0],
         capabilities: CAPABILITIES,
         serverInfo: { name: 'kb', version: VERSION },
-        instructions: writable.size > 0 ? `${INSTRUCTIONS} ${WRITE_INSTRUCTIONS}` : INSTRUCTIONS,
+        instructions: session.writes ? `${INSTRUCTIONS} ${WRITE_INSTRUCTIONS}` : INSTRUCTIONS,
       };
     }
     case 'tools/list':

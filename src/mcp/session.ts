@@ -104,6 +104,11 @@ export class KbSession {
     private readonly writable: ReadonlySet<string> = new Set(),
   ) {}
 
+  /** Whether the remember and forget tools are served. */
+  get writes(): boolean {
+    return this.writable.size > 0;
+  }
+
   private toolNames(): string[] {
     return this.writable.size > 0 ? [LEARN_TOOL_NAME, SEARCH_TOOL_NAME, REMEMBER_TOOL_NAME, FORGET_TOOL_NAME] : [LEARN_TOOL_NAME, SEARCH_TOOL_NAME];
   }
