@@ -4,6 +4,7 @@
 // and every message about it stays short, however large the input.
 
 import { readSync } from 'node:fs';
+import { utf8Length } from '../shared/text.ts';
 
 export interface LearnArgs {
   topic: string;
@@ -43,29 +44,25 @@ function show(s: string): string {
   return JSON.stringify(s.length > 40 ? `${s.slice(0, 40)}…` : s);
 }
 
-function utf8Length(s: string): number {
-  let n = s.length;
-  for (let i = 0; i < s.length; i++) {
-    const c = s.charCodeAt(i);
-    if (c >= 0x80) n += c >= 0x800 && (c < 0xd800 || c > 0xdfff) ? 2 : 1;
-  }
-  // A surrogate pair counted 1 + 1 + 1 + 1 = 4 bytes above: right.
-  return n;
-}
-
-export function parseLearnArgs(json: string): ArgsResult {
+/** A tool call's arguments as JSON text (`kb learn --args`, `kb search
+ *  --args`...), parsed within the bounds every tool's input has: at most
+ *  LIMITS.jsonBytes, and a short reason when it is not JSON. */
+export function parseToolJson(json: string): { ok: true; value: unknown } | { ok: false; problem: string } {
   // Cheap test first: a UTF-8 byte is at most one UTF-16 code unit.
   if (json.length > LIMITS.jsonBytes || utf8Length(json) > LIMITS.jsonBytes) {
     return { ok: false, problem: `the arguments are larger than ${LIMITS.jsonBytes} bytes` };
   }
-  let value: unknown;
   try {
-    value = JSON.parse(json);
+    return { ok: true, value: JSON.parse(json) };
   } catch (e) {
     const why = e instanceof RangeError ? 'nested too deeply' : (e as Error).message;
     return { ok: false, problem: `the arguments are not valid JSON (${why.length > 200 ? `${why.slice(0, 200)}…` : why})` };
   }
-  return validateLearnArgs(value);
+}
+
+export function parseLearnArgs(json: string): ArgsResult {
+  const parsed = parseToolJson(json);
+  return parsed.ok ? validateLearnArgs(parsed.value) : parsed;
 }
 
 export function validateLearnArgs(value: unknown): ArgsResult {

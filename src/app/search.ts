@@ -21,6 +21,7 @@ import {
 } from '../render/search.ts';
 import { renderUnknownTopic } from '../render/learn.ts';
 import { warning, type Problem } from '../shared/problem.ts';
+import { parseToolJson } from './args.ts';
 import { tokensText } from './budget.ts';
 import type { KnowledgeBase } from './knowledge-base.ts';
 import { SEARCH_DEFAULT_LIMIT, SEARCH_MAX_LIMIT } from './tools.ts';
@@ -69,15 +70,8 @@ export function validateSearchArgs(value: unknown): SearchArgsResult {
 
 /** A search call's arguments as JSON text. */
 export function parseSearchArgs(json: string): SearchArgsResult {
-  if (json.length > 1 << 20) return { ok: false, problem: `the arguments are larger than ${1 << 20} bytes` };
-  let value: unknown;
-  try {
-    value = JSON.parse(json);
-  } catch (e) {
-    const why = e instanceof RangeError ? 'nested too deeply' : (e as Error).message;
-    return { ok: false, problem: `the arguments are not valid JSON (${why.length > 200 ? `${why.slice(0, 200)}…` : why})` };
-  }
-  return validateSearchArgs(value);
+  const parsed = parseToolJson(json);
+  return parsed.ok ? validateSearchArgs(parsed.value) : parsed;
 }
 
 /** How one topic's index was had (for --verbose and the bench). */

@@ -18,7 +18,7 @@ import { labelOf } from '../render/topic.ts';
 import { describe, KbError } from '../shared/errors.ts';
 import { debug, warn } from '../shared/log.ts';
 import { formatProblem, type Problem } from '../shared/problem.ts';
-import { compareCodeUnits, humanSize } from '../shared/text.ts';
+import { compareCodeUnits, humanSize, utf8Length } from '../shared/text.ts';
 import { INTERNAL_ERROR, INVALID_PARAMS } from './jsonrpc.ts';
 
 export { INTERNAL_ERROR, INVALID_PARAMS };
@@ -68,14 +68,6 @@ export function cutNote(what: string, limit: number): string {
   return `[The result was cut here: it reached the limit of ${humanSize(limit)} for one result. ${what}]`;
 }
 
-function utf8Length(s: string): number {
-  let n = s.length;
-  for (let i = 0; i < s.length; i++) {
-    const c = s.charCodeAt(i);
-    if (c >= 0x80) n += c >= 0x800 && (c < 0xd800 || c > 0xdfff) ? 2 : 1;
-  }
-  return n;
-}
 
 /** A request that fails as a whole (a JSON-RPC error, not a tool result). */
 export class RequestError extends Error {

@@ -18,3 +18,14 @@ export function humanSize(n: number): string {
 export function compareCodeUnits(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
 }
+
+/** The length of `s` in UTF-8 bytes, without encoding it. */
+export function utf8Length(s: string): number {
+  let n = s.length;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c >= 0x80) n += c >= 0x800 && (c < 0xd800 || c > 0xdfff) ? 2 : 1;
+  }
+  // A surrogate pair counted 1 + 1 + 1 + 1 = 4 bytes above: right.
+  return n;
+}

@@ -1,7 +1,7 @@
 // kb forget: removes a visible subject (README, "Remembering"). `kb forget
 // TOPIC SLUG`, or `--args JSON` / `--args -` as a model sends the forget
 // tool's arguments. Git keeps the history of what was committed.
-import { readArgs } from '../../app/args.ts';
+import { parseToolJson, readArgs } from '../../app/args.ts';
 import { call, forget, validateForgetArgs } from '../../app/memory.ts';
 import { FORGET_TOOL_NAME } from '../../app/tools.ts';
 import { UsageError } from '../../shared/errors.ts';
@@ -27,11 +27,9 @@ const command: Command = {
     let value: unknown;
     if (json !== undefined) {
       if (ctx.positionals.length > 0) throw new UsageError('--args cannot be combined with TOPIC or SLUG', ctx.positionals[0]);
-      try {
-        value = JSON.parse(json === '-' ? readArgs(0) : json);
-      } catch (e) {
-        throw new UsageError(`--args is not valid JSON (${(e as Error).message.slice(0, 200)})`, '--args');
-      }
+      const parsed = parseToolJson(json === '-' ? readArgs(0) : json);
+      if (!parsed.ok) throw new UsageError(`--args: ${parsed.problem}`, '--args');
+      value = parsed.value;
     } else {
       if (ctx.positionals.length !== 2) throw new UsageError(ctx.positionals.length < 2 ? 'missing TOPIC and SLUG' : 'kb forget takes one TOPIC and one SLUG', ctx.positionals[2]);
       const parsed = validateForgetArgs({ topic: ctx.positionals[0], slug: ctx.positionals[1] });
