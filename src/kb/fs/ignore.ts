@@ -74,8 +74,6 @@ export class IgnoreRules {
   /** Control files that could not be read (not regular, too large,
    *  unreadable): their rules are not applied. */
   readonly unread: string[] = [];
-  /** Control files read (relative to the subjects directory). */
-  readonly read: string[] = [];
   /** Rule sets by directory (relative, '' or ending with `/`), inherited
    *  by subdirectories; absent when the directory adds none. */
   private readonly sets = new Map<string, readonly RuleSet[]>();
@@ -100,7 +98,6 @@ export class IgnoreRules {
       }
       own ??= ignore();
       const mark = base + file;
-      this.read.push(mark);
       own.add(
         text
           .split(/\r?\n/)

@@ -147,8 +147,6 @@ export interface WalkOptions {
   maxEntries?: number;
   /** What ignore files and the built-in defaults leave out (ignore.ts). */
   rules?: IgnoreRules;
-  /** Told of each directory before it is read (the index cache stamps it). */
-  onDir?: (abs: string) => void;
   /** Filled with what the walk went through (the search index's cache). */
   trace?: WalkTrace;
 }
@@ -181,8 +179,10 @@ export function walk(dir: string, opts: WalkOptions = {}): WalkResult & { links:
 }
 
 /** What a walk went through, for a cache to revalidate against (the
- *  search index, kb/search/): every directory read, and every ignore
- *  control file met (`.gitignore`, `.kbignore`), as absolute paths. */
+ *  search index, kb/search/; a long session's topic indexes,
+ *  kb/index/cache.ts): every directory read, and every ignore control
+ *  file met (`.gitignore`, `.kbignore`, links to them too), as absolute
+ *  paths. */
 export interface WalkTrace {
   dirs: string[];
   controls: string[];
@@ -250,7 +250,6 @@ export function walkFiles(dir: string, visit: FileVisitor, opts: WalkOptions = {
     const frame = stack.pop()!;
     opts.trace?.dirs.push(frame.abs);
     let entries: Dirent[];
-    if (opts.onDir !== undefined) opts.onDir(frame.abs);
     try {
       entries = readdirSync(frame.abs, { withFileTypes: true });
     } catch (err) {
@@ -274,6 +273,8 @@ export function walkFiles(dir: string, visit: FileVisitor, opts: WalkOptions = {
     }
     entriesLeft -= entries.length;
     if (rules !== undefined) rules.enter(frame.abs, frame.rel, frame.parent === null ? null : frame.parent.rel, entries, sep);
+    // Every ignore file the rules read (a link to one included).
+    if (opts.trace !== undefined) for (const e of entries) if (e.name === '.gitignore' || e.name === '.kbignore') opts.trace.controls.push(frame.abs + sep + e.name);
 
     const subdirs: Frame[] = [];
     for (const entry of entries) {
@@ -297,7 +298,6 @@ export function walkFiles(dir: string, visit: FileVisitor, opts: WalkOptions = {
       }
 
       if (isFile) {
-        if (opts.trace !== undefined && (name === '.gitignore' || name === '.kbignore')) opts.trace.controls.push(abs);
         if (rules === undefined || !rules.skip(frame.rel, name, false)) visit(frame, name, abs, undefined);
         continue;
       }

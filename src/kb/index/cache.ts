@@ -7,6 +7,7 @@
 // of the index: loads read them fresh, and listings probe them again.
 
 import { statSync } from 'node:fs';
+import type { WalkTrace } from '../fs/walk.ts';
 import type { SubjectIndex } from './types.ts';
 
 /** What a path looked like when the index was built. */
@@ -28,20 +29,6 @@ function stampOf(path: string): Stamp | undefined {
 function unchanged(s: Stamp): boolean {
   const now = stampOf(s.path);
   return now !== undefined && now.mtimeMs === s.mtimeMs && now.ino === s.ino;
-}
-
-/** Records the stamps of what an index build looks at. */
-export class StampRecorder {
-  readonly stamps: Stamp[] = [];
-  /** Paths that did not exist (the subjects directory itself, say): an
-   *  index built without them is stale once they appear. */
-  readonly missing: string[] = [];
-
-  record(path: string): void {
-    const s = stampOf(path);
-    if (s === undefined) this.missing.push(path);
-    else this.stamps.push(s);
-  }
 }
 
 /** Times closer than this to the build may not tell a later change. */
@@ -71,16 +58,28 @@ export class IndexCache {
     return undefined;
   }
 
-  set(dir: string, index: SubjectIndex, recorder: StampRecorder, builtAt = Date.now()): void {
+  /** Keeps the index of `dir`, stamped with what its walk went through
+   *  (`trace`: the directories read and the ignore files met). Paths that
+   *  did not exist (the subjects directory itself, say) are kept too: the
+   *  index is stale once they appear. */
+  set(dir: string, index: SubjectIndex, trace: WalkTrace, builtAt = Date.now()): void {
+    const stamps: Stamp[] = [];
+    const missing: string[] = [];
+    const paths = trace.dirs.includes(dir) ? [...trace.dirs, ...trace.controls] : [dir, ...trace.dirs, ...trace.controls];
+    for (const path of paths) {
+      const s = stampOf(path);
+      if (s === undefined) missing.push(path);
+      else stamps.push(s);
+    }
     // Racily clean (as git calls it): a directory changed within the last
     // two seconds could change again within the same tick of a coarse
     // clock and keep its time. Such an index is not kept.
-    if (recorder.stamps.some((s) => builtAt - s.mtimeMs < RACY_MS)) {
+    if (stamps.some((s) => builtAt - s.mtimeMs < RACY_MS)) {
       this.entries.delete(dir);
       return;
     }
     // A bound on memory: a workspace has a handful of topics.
     if (this.entries.size >= 64) this.entries.clear();
-    this.entries.set(dir, { index, stamps: recorder.stamps, missing: recorder.missing });
+    this.entries.set(dir, { index, stamps, missing });
   }
 }

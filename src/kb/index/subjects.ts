@@ -7,9 +7,7 @@
 // not-yet-optimised code, so the per-file work is kept to a few string
 // operations and one object.
 
-import { existsSync } from 'node:fs';
 import { IgnoreRules } from '../fs/ignore.ts';
-import type { StampRecorder } from './cache.ts';
 import { notice, type Notice } from '../fs/walk.ts';
 import type { Alias, SkillInfo, Subject, SubjectIndex } from './types.ts';
 import { compareCodeUnits } from '../../shared/text.ts';
@@ -94,7 +92,7 @@ export const SKILL_FILE = 'SKILL.md';
  *  (missing directory, dangling links, loops, collisions...) are notices.
  *  Files left out by `.gitignore`, `.kbignore` or the built-in defaults
  *  (kb/fs/ignore.ts) are not subjects at all. */
-export function indexSubjects(dir: string, found?: FileFound, recorder?: StampRecorder, opts: WalkOptions = {}): SubjectIndex {
+export function indexSubjects(dir: string, found?: FileFound, opts: WalkOptions = {}): SubjectIndex {
   let bySlug = new Map<string, IndexedSubject | IndexedSubject[]>();
   // Directories holding SKILL.md, relative ('' never: a SKILL.md at the
   // root of a topic is an ordinary subject).
@@ -137,12 +135,8 @@ export function indexSubjects(dir: string, found?: FileFound, recorder?: StampRe
       }
       add(bySlug, s);
     },
-    { ...opts, rules, onDir: recorder === undefined ? undefined : (abs) => recorder.record(abs) },
+    { ...opts, rules },
   );
-  if (recorder !== undefined) {
-    if (!existsSync(dir)) recorder.record(dir);
-    for (const path of rules.read) recorder.record(`${dir}/${path}`);
-  }
   const aliases = new Map<string, Alias>();
   if (skillDirs !== undefined) {
     // Skills change slugs (and hidden-ness): index again.

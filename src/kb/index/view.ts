@@ -15,7 +15,7 @@ import { formatContent } from '../content/format.ts';
 import { PROBED, probeHere, type Probe, type ProbeKind, type ProbeResult } from '../fs/probe.ts';
 import { readBody } from '../fs/read.ts';
 import { findExact, resolvePatterns } from './resolve.ts';
-import { IndexCache, StampRecorder } from './cache.ts';
+import type { IndexCache } from './cache.ts';
 import { indexSubjects, type FileFound } from './subjects.ts';
 import { notice, type Notice, type WalkTrace } from '../fs/walk.ts';
 import type { LoadItem, Match, MissHint, PatternResult, Subject, SubjectIndex } from './types.ts';
@@ -133,9 +133,10 @@ export function openTopic(topic: TopicSpec, opts: OpenOptions = {}): TopicView {
   let index: SubjectIndex;
   if (cached !== undefined) index = cached;
   else {
-    const recorder = opts.cache === undefined ? undefined : new StampRecorder();
-    index = sanitize(indexSubjects(topic.subjectsDir, found, recorder, { maxEntries: opts.maxEntries, trace: opts.trace }));
-    if (recorder !== undefined) opts.cache!.set(topic.subjectsDir, index, recorder);
+    // What the walk went through: the cache revalidates against it.
+    const trace = opts.trace ?? (opts.cache === undefined ? undefined : { dirs: [], controls: [] });
+    index = sanitize(indexSubjects(topic.subjectsDir, found, { maxEntries: opts.maxEntries, trace }));
+    if (opts.cache !== undefined) opts.cache.set(topic.subjectsDir, index, trace!);
   }
   const disabled = new Set(topic.disabled);
   const { matches, perPattern } = resolvePatterns(index.subjects, opts.learned ?? [], disabled, index.aliases);
