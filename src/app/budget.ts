@@ -27,9 +27,7 @@ export const BLOCK_TOKENS = 8;
 export const BYTES_PER_TOKEN_ESTIMATE = 4;
 
 /** A number of tokens for people: 20,000. */
-export function tokensText(n: number): string {
-  return Math.round(n).toLocaleString('en-US');
-}
+export { countText as tokensText } from '../shared/text.ts';
 
 /** Tokens the prompt section needs besides pre-loaded subjects, about:
  *  its sentences, the hidden-subjects note, a line per topic. */

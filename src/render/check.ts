@@ -1,4 +1,5 @@
 // kb check's report, for people (text) and machines (JSON).
+import { countText } from '../shared/text.ts';
 import { escapeControls } from '../shared/controls.ts';
 import { formatProblem, type Problem } from '../shared/problem.ts';
 
@@ -15,7 +16,7 @@ export function renderCheckText(s: CheckSummary): string {
   // One line per problem, whatever it quotes (shared/controls.ts).
   const lines = s.diagnostics.map((d) => `${d.severity}: ${escapeControls(formatProblem(d))}`);
   for (const t of s.topics) {
-    if (t.preloaded > 0) lines.push(`topic "${escapeControls(t.id)}": ${count(t.preloaded, 'pre-loaded subject')}, ~${t.preloadedTokens.toLocaleString('en-US')} tokens`);
+    if (t.preloaded > 0) lines.push(`topic "${escapeControls(t.id)}": ${count(t.preloaded, 'pre-loaded subject')}, ~${countText(t.preloadedTokens)} tokens`);
   }
   const errors = s.diagnostics.filter((d) => d.severity === 'error').length;
   const warnings = s.diagnostics.length - errors;

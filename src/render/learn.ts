@@ -1,6 +1,7 @@
 // The learn tool's model-facing texts. Subject contents come as chunks
 // (a formatted body between two strings): the sink that receives them
 // decides whether to stream them (the CLI) or join them (MCP).
+import { countText } from '../shared/text.ts';
 import { longestBacktickRun, type Body } from '../kb/content/body.ts';
 import { trimTrailingNewlines, type Formatted } from '../kb/content/format.ts';
 import type { Fallback, Reason } from '../kb/index/near.ts';
@@ -19,7 +20,7 @@ export type TopicNote = { kind: 'no-directory'; why: string } | { kind: 'walk-li
 /** One line about a topic's directory. */
 export function renderTopicNote(n: TopicNote, topicId: string): string {
   if (n.kind === 'no-directory') return `Topic ${quoted(topicId)} has no subjects: its subjects directory ${n.why}.`;
-  return `Topic ${quoted(topicId)} is only partly listed: kb reads at most ${n.limit.toLocaleString('en-US')} directory entries per topic, so some subjects may be missing.`;
+  return `Topic ${quoted(topicId)} is only partly listed: kb reads at most ${countText(n.limit)} directory entries per topic, so some subjects may be missing.`;
 }
 
 /** A listed subject: its slug, and its description when it has one; or a

@@ -2,7 +2,7 @@
 // terminal: configuration text, paths and notices are shown escaped
 // (shared/controls.ts); slugs never hold such characters (kb/index/view.ts).
 import { escapeControls } from '../shared/controls.ts';
-import { humanSize } from '../shared/text.ts';
+import { countText, humanSize } from '../shared/text.ts';
 import { oneLine } from './learn.ts';
 import { labelOf } from './topic.ts';
 
@@ -45,7 +45,7 @@ export function renderList(topics: ListTopic[]): string {
     const w = Math.max(0, ...t.rows.map((r) => r.slug.length));
     const sizes = t.rows.map((r) => humanSize(r.size));
     const sw = Math.max(0, ...sizes.map((s) => s.length));
-    const tokens = t.rows.map((r) => (r.tokens === undefined ? '' : `~${tokensText(r.tokens)} tok`));
+    const tokens = t.rows.map((r) => (r.tokens === undefined ? '' : `~${countText(r.tokens)} tok`));
     const tw = Math.max(0, ...tokens.map((s) => s.length));
     t.rows.forEach((r, i) => {
       const marks = r.marks.length > 0 ? `  ${r.marks.join(', ')}` : '';
@@ -55,7 +55,7 @@ export function renderList(topics: ListTopic[]): string {
     });
     if (tw > 0) {
       const total = t.rows.reduce((n, r) => n + (r.tokens ?? 0), 0);
-      out.push(`  (~${tokensText(total)} token${total === 1 ? '' : 's'} in all)`);
+      out.push(`  (~${countText(total)} token${total === 1 ? '' : 's'} in all)`);
     }
     if (t.rows.length === 0) out.push('  (no subjects)');
     if (t.ignored !== undefined) {
@@ -77,6 +77,3 @@ export function renderListJson(topics: ListTopic[]): string {
   return `${JSON.stringify({ topics: out }, null, 2)}\n`;
 }
 
-function tokensText(n: number): string {
-  return Math.round(n).toLocaleString('en-US');
-}

@@ -29,3 +29,8 @@ export function utf8Length(s: string): number {
   // A surrogate pair counted 1 + 1 + 1 + 1 = 4 bytes above: right.
   return n;
 }
+
+/** A whole number for people, with thousands separators: 20,000. */
+export function countText(n: number): string {
+  return Math.round(n).toLocaleString('en-US');
+}

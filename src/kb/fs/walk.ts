@@ -12,7 +12,7 @@
 import { lstatSync, readdirSync, readlinkSync, realpathSync, statSync, type Dirent, type Stats } from 'node:fs';
 import { resolve, sep } from 'node:path';
 import type { Problem } from '../../shared/problem.ts';
-import { compareCodeUnits } from '../../shared/text.ts';
+import { compareCodeUnits, countText } from '../../shared/text.ts';
 import { describeFsError as describe, errorCode as codeOf } from './fserror.ts';
 import type { IgnoreRules } from './ignore.ts';
 
@@ -386,7 +386,7 @@ export function walkFiles(dir: string, visit: FileVisitor, opts: WalkOptions = {
         notice(
           'walk-limit',
           '',
-          `the walk stopped after ${maxEntries.toLocaleString('en-US')} directory entries, its limit; the rest is left out`,
+          `the walk stopped after ${countText(maxEntries)} directory entries, its limit; the rest is left out`,
         ),
       );
       break;
