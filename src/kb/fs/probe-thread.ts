@@ -98,19 +98,18 @@ export function frontRegion(pool: SharedArrayBuffer, files: number, spans?: Shar
   return { spans, region: { pool, alloc: new Int32Array(pool, 0, 1), bytes: new Uint8Array(pool, 4), spans: new Int32Array(spans) } };
 }
 
-const encoder = new TextEncoder();
 
 /** File `i`'s probe result (as `sniffRaw` gives it) as a code, and its
  *  frontmatter in `region`. */
 export function sniffCode(r: ProbeResult | Uint8Array, i = 0, region?: FrontRegion): number {
-  let bytes: Uint8Array;
-  if (r instanceof Uint8Array) bytes = r;
-  else {
+  if (!(r instanceof Uint8Array)) {
     if (r.kind !== 'text') return r.kind === 'binary' ? SNIFF_BINARY : SNIFF_ERROR;
     if (r.front === undefined) return SNIFF_TEXT;
-    if (r.front === null) return SNIFF_UNCLOSED;
-    bytes = encoder.encode(r.front);
+    // Frontmatter comes from sniffRaw as bytes, never decoded: a decoded
+    // one has no bytes here, so its file is probed again.
+    return r.front === null ? SNIFF_UNCLOSED : SNIFF_AGAIN;
   }
+  const bytes = r;
   if (region === undefined) return SNIFF_AGAIN;
   const at = Atomics.add(region.alloc, 0, bytes.length);
   if (!reserve(region.pool, 4 + at + bytes.length)) return SNIFF_AGAIN;
