@@ -16,16 +16,16 @@ const FILES = docFiles();
 describe('the convention', () => {
   const doc = [
     '<!-- not run: an install step -->',
-    '```sh',
+    '````sh',
     'npm ci',
     '```',
+    '````',
     '',
     '<!-- file: .jp/config.toml -->',
-    '````toml',
+    '```toml',
     '[kb.topic.docs]',
     'subjects = "docs"',
     '```',
-    '````',
     '',
     '```console',
     '$ kb learn docs release; echo "exit $?"',
@@ -46,11 +46,12 @@ describe('the convention', () => {
   test('blocks: fences of any length, markers, bodies', () => {
     expect(found.map((b) => [b.line, b.info, b.marker?.kind ?? null])).toEqual([
       [2, 'sh', 'not run'],
-      [7, 'toml', 'file'],
+      [8, 'toml', 'file'],
       [13, 'console', null],
       [22, 'sh', null],
     ]);
-    expect(found[1].body).toBe('[kb.topic.docs]\nsubjects = "docs"\n```\n');
+    expect(found[0].body).toBe('npm ci\n```\n');
+    expect(found[1].body).toBe('[kb.topic.docs]\nsubjects = "docs"\n');
   });
 
   test('a block without a marker (other than console) is refused', () => {
@@ -62,6 +63,11 @@ describe('the convention', () => {
       { line: 14, command: 'kb learn docs release; echo "exit $?"', expected: 'x\n' },
       { line: 17, command: 'kb learn docs nope 2>&1 \\\n  | head -n 1', expected: '\n' },
     ]);
+  });
+
+  test('anchors: as GitHub makes them, for headings outside code blocks only', () => {
+    const text = '# A b\n## `kb learn`\n```sh\n# not a heading\n```\n## A b\n## Budgets: nothing overflows, a context\n';
+    expect([...anchors(text)]).toEqual(['a-b', 'kb-learn', 'a-b-1', 'budgets-nothing-overflows-a-context']);
   });
 
   test('a wrong transcript fails, and file blocks are written first', () => {
