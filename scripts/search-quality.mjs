@@ -2,7 +2,7 @@
 // Measures kb search on a real docs folder against a grep baseline, in one
 // run: recall@5 and MRR (over the top 10) on a labelled question set, plus
 // index build time, warm query latency and the cache's size. Fetches
-// nothing: the folder is given as an argument (README, "Search and recall").
+// nothing: the folder is given as an argument (docs/search-and-memory.md, "Search and recall").
 //
 //   node scripts/search-quality.mjs PATH/TO/docs [--kb dist/kb] [--questions FILE] [--json FILE] [--verbose]
 //

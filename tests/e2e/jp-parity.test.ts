@@ -228,7 +228,7 @@ describe('6. file formats', () => {
     expect(list(root)).toEqual([{ id: 't', learned: ['a', 'b'] }]);
   });
 
-  // kb's choice (README "Where kb differs from JP"): an empty YAML file is an
+  // kb's choice (docs/configuration.md, "Where kb differs from JP"): an empty YAML file is an
   // empty configuration, as an empty TOML or JSON file is.
   test('an empty YAML file is an empty configuration', () => {
     const root = workspace({ '.jp/config.yaml': '', '.jp.toml': TOPIC });

@@ -115,7 +115,7 @@ function cases(r: Runner) {
     });
   });
 
-  describe('the README\'s example workspace', () => {
+  describe('the example workspace of the docs', () => {
     // Run from a temporary home: nothing is written into examples/.
     const home = tempDir();
     const examples = join(REPO, 'examples');

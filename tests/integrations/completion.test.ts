@@ -222,7 +222,7 @@ describeWith(['fish'], 'fish completes with the installed script', () => {
   });
 
   /** `complete -C LINE` in a fish whose completions directory holds the
-   *  script, as the README installs it. */
+   *  script, as docs/mcp-and-integrations.md installs it. */
   function fish(line: string, cwd = ws): string[] {
     const r = sh('fish', ['--no-config', '-c', `set fish_complete_path ${join(config, 'fish/completions')} $fish_complete_path; complete -C '${line}'`], { cwd, env: shellEnv({ XDG_CONFIG_HOME: config }) });
     expect({ err: r.err, code: r.code }).toEqual({ err: '', code: 0 });

@@ -2,7 +2,7 @@
 // copy must equal the binary's output; the schema must follow
 // src/config/fields.ts; ajv must accept the example workspace's files and
 // agree with `kb check` on keys and types; and taplo (the TOML language
-// server's engine, from npm) must apply it the two ways the README shows.
+// server's engine, from npm) must apply it the two ways docs/mcp-and-integrations.md shows.
 import { describe, expect, test } from 'bun:test';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -10,7 +10,7 @@ import Ajv from 'ajv';
 import TOML from '@iarna/toml';
 import { DEFAULT_CONFIG_LOAD_PATHS, DIRECTIVE_KEYS, TOPIC_FIELD_DEFS } from '../../src/config/fields.ts';
 import { BINARY, DENO_RUNNER, fixture, run } from '../e2e/harness.ts';
-import { BIN, REPO, codeBlocks, readmeSection, sh, tempDir } from './lib.ts';
+import { BIN, REPO, codeBlocks, integrationsDoc, sh, tempDir } from './lib.ts';
 
 const CHECKED_IN = join(REPO, 'schemas/kb-config.schema.json');
 const TAPLO = join(REPO, 'node_modules/.bin/taplo');
@@ -138,9 +138,11 @@ describe('ajv (draft-07, strict mode)', () => {
   });
 });
 
-describe('taplo applies the schema as the README shows', () => {
-  const section = readmeSection();
-  const [directiveExample, taploConfig] = codeBlocks(section, 'toml');
+describe('taplo applies the schema as the docs show', () => {
+  const section = integrationsDoc();
+  const toml = codeBlocks(section, 'toml');
+  const directiveExample = toml.find((b) => b.startsWith('#:schema'))!;
+  const taploConfig = toml.find((b) => b.includes('[[rule]]'))!;
 
   function workspace(config: string): string {
     const root = fixture({ '.jp/kb/project/a.md': 'a\n' });
@@ -151,13 +153,13 @@ describe('taplo applies the schema as the README shows', () => {
 
   const taplo = (root: string, ...files: string[]) => sh(TAPLO, ['check', ...files], { cwd: root, env: { ...process.env, NO_COLOR: '1', RUST_LOG: 'warn' } });
 
-  test('the README has a #:schema example and a .taplo.toml rule', () => {
+  test('the docs have a #:schema example and a .taplo.toml rule', () => {
     expect(directiveExample).toStartWith('#:schema ./kb-config.schema.json\n');
     expect(taploConfig).toContain('[[rule]]');
     expect(section).toContain('kb config-schema > .jp/kb-config.schema.json');
   });
 
-  test('#:schema directive: the README example passes, a misspelled key fails naming it', () => {
+  test('#:schema directive: the example in the docs passes, a misspelled key fails naming it', () => {
     const root = workspace(directiveExample);
     expect(taplo(root, '.jp/config.toml').code).toBe(0);
     writeFileSync(join(root, '.jp/config.toml'), directiveExample.replace('subjects =', 'subjcts ='));

@@ -101,16 +101,13 @@ export function baseEnv(root: string, extra: Record<string, string> = {}): Recor
   };
 }
 
-/** The README's editors-and-shells section. */
-export function readmeSection(): string {
-  const readme = readFileSync(join(REPO, 'README.md'), 'utf8');
-  const start = readme.indexOf('<!-- section:editors-shells -->');
-  const end = readme.indexOf('<!-- /section:editors-shells -->');
-  if (start < 0 || end < start) throw new Error('README.md: editors-shells section markers not found');
-  return readme.slice(start, end);
+/** docs/mcp-and-integrations.md, where the docs show pre-commit, the
+ *  editors' schema set-up, shell completion and the recipes. */
+export function integrationsDoc(): string {
+  return readFileSync(join(REPO, 'docs/mcp-and-integrations.md'), 'utf8');
 }
 
-/** The fenced code blocks of `lang` in the section, in order. */
+/** The fenced code blocks of `lang` in the text, in order. */
 export function codeBlocks(section: string, lang: string): string[] {
   const out: string[] = [];
   const re = new RegExp('```' + lang + '\\n([\\s\\S]*?)```', 'g');

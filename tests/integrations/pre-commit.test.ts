@@ -1,5 +1,5 @@
 // The kb-check hook with the real pre-commit framework, in temporary git
-// repositories, in the two set-ups the README shows (its YAML is used as
+// repositories, in the two set-ups the docs show (docs/mcp-and-integrations.md) (its YAML is used as
 // written): `repo: local` with the kb binary on PATH, and `repo:` this
 // repository, which pre-commit installs with `language: node` (npm install,
 // npm pack -> the prepack build, npm install -g). A good knowledge base
@@ -10,7 +10,7 @@ import { spawnSync } from 'node:child_process';
 import { chmodSync, copyFileSync, existsSync, lstatSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { delimiter, dirname, join } from 'node:path';
 import { RFD_CONFIG, RFD_FILES, fixture } from '../e2e/harness.ts';
-import { BIN, REPO, baseEnv, codeBlocks, describeWith, kbBinDir, pathWithoutKb, readmeSection, sh, tempDir } from './lib.ts';
+import { BIN, REPO, baseEnv, codeBlocks, describeWith, kbBinDir, pathWithoutKb, integrationsDoc, sh, tempDir } from './lib.ts';
 
 const CONFIG = `${RFD_CONFIG}
 [kb.topic.docs]
@@ -22,12 +22,12 @@ const FILES = { ...RFD_FILES, 'docs/knowledge/setup.md': 'Run npm ci.\n', 'src/m
 const MISSPELLED = CONFIG.replace('subjects = "docs/knowledge"', 'subjcts = "docs/knowledge"');
 const MISSING_DIR = CONFIG.replace('subjects = "docs/knowledge"', 'subjects = "docs/knowlege"');
 
-const section = readmeSection();
+const section = integrationsDoc();
 const yaml = codeBlocks(section, 'yaml');
 const LOCAL = yaml.find((b) => b.includes('repo: local'));
 const REMOTE = yaml.find((b) => b.includes('rev:'));
 
-describe('the README shows both pre-commit set-ups', () => {
+describe('the docs show both pre-commit set-ups', () => {
   test('repo: local and repo: <this repository>, both with the kb-check hook', () => {
     expect(LOCAL).toContain('id: kb-check');
     expect(LOCAL).toContain('entry: kb check');

@@ -1,11 +1,11 @@
-// The README's recipes (examples/recipes/), run as written with a stand-in
+// The recipes of docs/mcp-and-integrations.md (examples/recipes/), run as written with a stand-in
 // for the LLM: a small script that records what it is given and answers
 // from a script of its own.
 import { describe, expect, test } from 'bun:test';
 import { chmodSync, copyFileSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { RFD_CONFIG, RFD_FILES, fixture } from '../e2e/harness.ts';
-import { BIN, REPO, baseEnv, describeWith, kbBinDir, pathWithoutKb, readmeSection, sh, tempDir } from './lib.ts';
+import { BIN, REPO, baseEnv, describeWith, kbBinDir, pathWithoutKb, integrationsDoc, sh, tempDir } from './lib.ts';
 
 const RECIPES = join(REPO, 'examples/recipes');
 const bin = kbBinDir();
@@ -28,8 +28,8 @@ function script(dir: string, name: string, body: string): string {
   return path;
 }
 
-describe('the README shows the recipes exactly as they are in examples/recipes/', () => {
-  const section = readmeSection();
+describe('the docs show the recipes exactly as they are in examples/recipes/', () => {
+  const section = integrationsDoc();
   const blocks = [...section.matchAll(/<!-- recipe: (\S+) -->\n```sh\n([\s\S]*?)```/g)];
 
   test('six recipes, each a verbatim copy of its script', () => {

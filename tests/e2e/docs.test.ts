@@ -1,0 +1,137 @@
+// The examples of README.md and docs/*.md, run on dist/kb against the
+// example workspace (examples/): every ```console transcript's commands, with
+// their exact stdout, an empty stderr and exit 0 (the convention is written
+// at the top of scripts/lib/doc-examples.ts). Every other code block says
+// why it is not run. So the docs cannot drift from the binary; when the
+// binary changes on purpose, `npx bun scripts/docs-examples.ts --update`
+// rewrites the transcripts for review.
+import { describe, expect, test } from 'bun:test';
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { REPO, blocks, commands, docFiles, readDoc, runBlock, runnable, unclassified } from '../../scripts/lib/doc-examples.ts';
+import './harness.ts'; // fails early when dist/kb is missing
+
+const FILES = docFiles();
+
+describe('the convention', () => {
+  const doc = [
+    '<!-- not run: an install step -->',
+    '````sh',
+    'npm ci',
+    '```',
+    '````',
+    '',
+    '<!-- file: .jp/config.toml -->',
+    '```toml',
+    '[kb.topic.docs]',
+    'subjects = "docs"',
+    '```',
+    '',
+    '```console',
+    '$ kb learn docs release; echo "exit $?"',
+    'x',
+    '',
+    '$ kb learn docs nope 2>&1 \\',
+    '  | head -n 1',
+    '',
+    '```',
+    '',
+    '```sh',
+    'kb list',
+    '```',
+    '',
+  ].join('\n');
+  const found = blocks('x.md', doc);
+
+  test('blocks: fences of any length, markers, bodies', () => {
+    expect(found.map((b) => [b.line, b.info, b.marker?.kind ?? null])).toEqual([
+      [2, 'sh', 'not run'],
+      [8, 'toml', 'file'],
+      [13, 'console', null],
+      [22, 'sh', null],
+    ]);
+    expect(found[0].body).toBe('npm ci\n```\n');
+    expect(found[1].body).toBe('[kb.topic.docs]\nsubjects = "docs"\n');
+  });
+
+  test('a block without a marker (other than console) is refused', () => {
+    expect(found.map(unclassified).map((p) => p?.split(':').slice(0, 2).join(':'))).toEqual([undefined, undefined, undefined, 'x.md:22']);
+  });
+
+  test('commands: one per `$ ` line, continued by a trailing backslash; one blank line separates', () => {
+    expect(commands(found[2])).toEqual([
+      { line: 14, command: 'kb learn docs release; echo "exit $?"', expected: 'x\n' },
+      { line: 17, command: 'kb learn docs nope 2>&1 \\\n  | head -n 1', expected: '\n' },
+    ]);
+  });
+
+  test('anchors: as GitHub makes them, for headings outside code blocks only', () => {
+    const text = '# A b\n## `kb learn`\n```sh\n# not a heading\n```\n## A b\n## Budgets: nothing overflows, a context\n';
+    expect([...anchors(text)]).toEqual(['a-b', 'kb-learn', 'a-b-1', 'budgets-nothing-overflows-a-context']);
+  });
+
+  test('a wrong transcript fails, and file blocks are written first', () => {
+    const [{ block, files }] = runnable(found);
+    expect(files.map((f) => f.marker?.value)).toEqual(['.jp/config.toml']);
+    const ran = runBlock(block, files);
+    expect(ran[0].ran.out).not.toBe(ran[0].command.expected);
+    expect(ran[0].ran.out).toStartWith('---\ndescription: How releases are tagged and published\n');
+    expect(ran[1].ran.out).toStartWith('No subjects match "nope" in topic "docs".');
+  });
+});
+
+describe.each(FILES)('%s', (file) => {
+  const text = readDoc(file);
+  const all = blocks(file, text);
+
+  test('every code block is run, written as a file, a recipe, or says why it is not run', () => {
+    expect(all.map(unclassified).filter(Boolean)).toEqual([]);
+    for (const b of all) if (b.marker?.kind === 'recipe') expect([b.marker.value, existsSync(join(REPO, b.marker.value))]).toEqual([b.marker.value, true]);
+  });
+
+  test('relative links lead to files that exist, and anchors to headings', () => {
+    const broken: string[] = [];
+    for (const m of text.matchAll(/\]\(([^)\s]+)\)/g)) {
+      const target = m[1];
+      if (/^[a-z]+:/.test(target)) continue;
+      const [path, anchor] = target.split('#');
+      const resolved = path ? join(dirname(join(REPO, file)), path) : join(REPO, file);
+      if (!existsSync(resolved)) {
+        broken.push(target);
+        continue;
+      }
+      if (anchor && !anchors(readFileSync(resolved, 'utf8')).has(anchor)) broken.push(target);
+    }
+    expect(broken).toEqual([]);
+  });
+
+  const cases = runnable(all);
+  if (cases.length === 0) return;
+  test.each(cases.map((c) => [`${file}:${c.block.line}`, c] as const))('%s', (_, { block, files }) => {
+    for (const { command, ran } of runBlock(block, files)) {
+      expect({ line: command.line, command: command.command, ...ran }).toEqual({ line: command.line, command: command.command, out: command.expected, err: '', code: 0 });
+    }
+  });
+});
+
+/** GitHub's anchors for a Markdown text's headings. */
+function anchors(text: string): Set<string> {
+  const out = new Set<string>();
+  const seen = new Map<string, number>();
+  let fence: string | undefined;
+  for (const line of text.split('\n')) {
+    const f = /^(`{3,}|~{3,})/.exec(line);
+    if (f && (!fence || (line.trim() === fence[0].repeat(line.trim().length) && line.trim().length >= fence.length))) {
+      fence = fence ? undefined : f[1];
+      continue;
+    }
+    if (fence) continue;
+    const h = /^#{1,6} +(.*?) *#*$/.exec(line);
+    if (!h) continue;
+    const base = h[1].toLowerCase().replace(/[^\p{L}\p{N}\s_-]/gu, '').replace(/ /g, '-');
+    const n = seen.get(base) ?? 0;
+    seen.set(base, n + 1);
+    out.add(n ? `${base}-${n}` : base);
+  }
+  return out;
+}
