@@ -19,7 +19,9 @@ import { engine } from '../../src/glob/engine.ts';
 import { compileWith } from '../../src/glob/pattern.ts';
 import { readBody, readSubject } from '../../src/kb/fs/read.ts';
 import { sniffFile } from '../../src/kb/fs/probe.ts';
-import { hasLearnable, hasListable, kindOf, listable, loadLearned, loadPatterns as loadCompiled, openTopic as openSpec, type ReadAs } from '../../src/kb/index/view.ts';
+import { hasLearnable, hasListable, listable } from '../../src/kb/index/listing.ts';
+import { loadLearned, loadPatterns as loadCompiled, type ReadAs } from '../../src/kb/index/load.ts';
+import { kindOf, openTopic as openSpec } from '../../src/kb/index/view.ts';
 import { BIN, fixture, run, BINARY } from './harness.ts';
 
 const LIMIT = 8192;

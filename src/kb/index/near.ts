@@ -36,7 +36,8 @@ import { compilePatterns, type CompiledPattern } from '../../glob/index.ts';
 import { findBySlug, resolvePatterns } from './resolve.ts';
 import { describePath } from './slug.ts';
 import type { MissHint, Subject } from './types.ts';
-import { kindOf, listableUnder, type TopicView } from './view.ts';
+import { listableUnder } from './listing.ts';
+import { kindOf, type TopicView } from './view.ts';
 
 /** Why a pattern was read as another slug. */
 export type Reason = 'prefix' | 'extension' | 'dot' | 'case' | 'file-name';

@@ -9,7 +9,8 @@ import { engine } from '../../../src/glob/engine.ts';
 import { compileWith } from '../../../src/glob/pattern.ts';
 import { MAX_SCANNED_MISSES, directoryPrefixes, distance, planPatterns, splitList, type Plan } from '../../../src/kb/index/near.ts';
 import { resolvePatterns } from '../../../src/kb/index/resolve.ts';
-import { loadPatterns, openTopic, type TopicSpec, type TopicView } from '../../../src/kb/index/view.ts';
+import { loadPatterns } from '../../../src/kb/index/load.ts';
+import { openTopic, type TopicSpec, type TopicView } from '../../../src/kb/index/view.ts';
 import { makeTempDir } from '../../support/temp.ts';
 
 const compile = (patterns: readonly string[]) => compileWith(patterns, engine);
