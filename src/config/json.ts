@@ -4,7 +4,7 @@
 // and read as white space, so positions in messages stay those of the file.
 // Any other syntax error is an error: the file contributes nothing.
 
-import { isTable, typeName } from './fields.ts';
+import { isTable, tomlTypeName } from './fields.ts';
 import { stripBom, type ParseResult } from './toml.ts';
 
 /** `label` is the file as shown in messages. */
@@ -29,7 +29,7 @@ export function notAnObject(text: string, label: string, format: string, data: u
   const start = text.length - text.trimStart().length;
   const before = text.slice(0, start);
   const at = `:${before.split('\n').length}:${start - before.lastIndexOf('\n')}`;
-  return { severity: 'error' as const, code: 'wrong-type', message: `a ${format} configuration file must hold an object, got ${typeName(data)}`, where: label + at };
+  return { severity: 'error' as const, code: 'wrong-type', message: `a ${format} configuration file must hold an object, got ${tomlTypeName(data)}`, where: label + at };
 }
 
 /**
