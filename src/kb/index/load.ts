@@ -29,7 +29,7 @@ function load(view: TopicView, match: Match, as: ReadAs): LoadItem | undefined {
   if (view.probed.get(subject.slug)?.kind === 'binary') return exact ? { kind: 'binary', slug: subject.slug } : undefined;
   const result = readBody(subject.abs, as);
   if (result.kind === 'text') {
-    // Not recorded as sniffed: nothing sniffs a subject once it is loaded,
+    // Not recorded as probed: nothing probes a subject once it is loaded,
     // and a glob over a whole topic loads thousands.
     return {
       kind: 'subject',
