@@ -1,6 +1,8 @@
-// The one edit distance kb uses: configuration keys ("did you mean
-// `title`?", config/suggest.ts), a missing learn pattern's near misses
-// (kb/index/near.ts) and fuzzy search terms (kb/search/engine.ts).
+// The one edit distance kb uses, in two variants of one table: with swaps
+// of neighbours (configuration keys, "did you mean `title`?", config/
+// suggest.ts; fuzzy search terms, kb/search/engine.ts) and without (a
+// missing learn pattern's near misses, kb/index/near.ts, whose suggestions
+// are pinned by tests and kept as they are).
 
 /** Rows of the table, reused (one call at a time). */
 let rows = [new Int32Array(64), new Int32Array(64), new Int32Array(64)];
@@ -14,6 +16,16 @@ let rows = [new Int32Array(64), new Int32Array(64), new Int32Array(64)];
  * exceeds `max`; `b` is read in place (no slice is made).
  */
 export function editDistance(a: string, b: string, max = Infinity, at = 0, n = b.length - at): number {
+  return distance(a, b, max, at, n, true);
+}
+
+/** The Levenshtein distance (no swaps: `ab` is two edits from `ba`), as
+ *  `editDistance` returns it. */
+export function levenshtein(a: string, b: string, max = Infinity): number {
+  return distance(a, b, max, 0, b.length, false);
+}
+
+function distance(a: string, b: string, max: number, at: number, n: number, swaps: boolean): number {
   const m = a.length;
   if (Math.abs(m - n) > max) return max + 1;
   // A distance never exceeds the longer length: a bound past it is none.
@@ -29,7 +41,7 @@ export function editDistance(a: string, b: string, max = Infinity, at = 0, n = b
     if (lo > 1) cur[lo - 1] = big;
     let best = cur[0];
     const ai = a.charCodeAt(i - 1);
-    const aPrev = i > 1 ? a.charCodeAt(i - 2) : -1;
+    const aPrev = swaps && i > 1 ? a.charCodeAt(i - 2) : -1;
     for (let j = lo; j <= hi; j++) {
       const bj = b.charCodeAt(at + j - 1);
       let v = prev[j - 1] + (ai === bj ? 0 : 1);

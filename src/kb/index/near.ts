@@ -34,7 +34,7 @@
 
 import { compilePatterns, type CompiledPattern } from '../../glob/index.ts';
 import { findBySlug, resolvePatterns } from './resolve.ts';
-import { editDistance } from '../../shared/edit-distance.ts';
+import { levenshtein } from '../../shared/edit-distance.ts';
 import { splitOutsideBraces } from '../../shared/text.ts';
 import { describePath } from './slug.ts';
 import type { MissHint, Subject } from './types.ts';
@@ -340,9 +340,9 @@ class Near {
   }
 }
 
-/** The edit distance between `a` and `b` if it is at most `limit`, else
- *  Infinity. */
+/** The Levenshtein distance between `a` and `b` if it is at most `limit`,
+ *  else Infinity. */
 function distance(a: string, b: string, limit: number): number {
-  const d = editDistance(a, b, limit);
+  const d = levenshtein(a, b, limit);
   return d <= limit ? d : Infinity;
 }
