@@ -4,7 +4,7 @@
 // and every message about it stays short, however large the input.
 
 import { readSync } from 'node:fs';
-import { utf8Length } from '../shared/text.ts';
+import { typeName, utf8Length } from '../shared/text.ts';
 
 export interface LearnArgs {
   topic: string;
@@ -27,11 +27,6 @@ export const LIMITS = {
 
 const KEYS = new Set(['topic', 'subjects']);
 
-function typeName(v: unknown): string {
-  if (v === null) return 'null';
-  if (Array.isArray(v)) return 'array';
-  return typeof v;
-}
 
 /** At most `max` items, then how many more. */
 function some(items: string[], max = 5): string {

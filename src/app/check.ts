@@ -17,7 +17,7 @@ import { findBySlug } from '../kb/index/resolve.ts';
 import type { Subject } from '../kb/index/types.ts';
 import { kindOf, type TopicView } from '../kb/index/view.ts';
 import type { CheckSummary } from '../render/check.ts';
-import type { Problem, Severity } from '../shared/problem.ts';
+import type { Problem, ProblemCode, Severity } from '../shared/problem.ts';
 import { estimateTokens } from '../kb/content/tokens.ts';
 import { parseBudget, tokensText } from './budget.ts';
 import type { KnowledgeBase } from './knowledge-base.ts';
@@ -27,7 +27,7 @@ import { bodyOf, nearPairs, PAIR_MAX_BYTES } from '../kb/write/similar.ts';
 export type { CheckSummary } from '../render/check.ts';
 
 /** A walk's notices as kb check reports them. */
-const NOTICE_CODES: Record<string, { code: string; severity: Severity }> = {
+const NOTICE_CODES: Record<string, { code: ProblemCode; severity: Severity }> = {
   'missing-directory': { code: 'subjects-not-found', severity: 'error' },
   'not-a-directory': { code: 'subjects-not-a-directory', severity: 'error' },
   'slug-collision': { code: 'slug-collision', severity: 'warning' },
@@ -44,7 +44,7 @@ const NOTICE_CODES: Record<string, { code: string; severity: Severity }> = {
 /** Notices about the subjects directory as a whole (`where` '') that make
  *  the topic unusable: errors, with what the directory is in kb check's
  *  words. (The walk limit is a warning like the other notices.) */
-const DIRECTORY_CODES: Record<string, { code: string; what: (reason: string) => string }> = {
+const DIRECTORY_CODES: Record<string, { code: ProblemCode; what: (reason: string) => string }> = {
   'missing-directory': { code: 'subjects-not-found', what: () => 'does not exist' },
   vanished: { code: 'subjects-not-found', what: () => 'does not exist' },
   'not-a-directory': { code: 'subjects-not-a-directory', what: () => 'is not a directory' },
@@ -101,7 +101,7 @@ function preloadWarnOf(env: Record<string, string | undefined>): number {
 function checkTopic(config: Config, root: string, topic: Topic, view: TopicView): { problems: Problem[]; subjects: number; preloaded: number; preloadedTokens: number } {
   const out: Problem[] = [];
   const at = (field: keyof Topic['sources']) => topic.where?.[field] ?? whereOf(config.root, topic.sources[field]);
-  const add = (severity: Severity, code: string, message: string, where?: string) => out.push({ severity, code, message, where, topic: topic.id });
+  const add = (severity: Severity, code: ProblemCode, message: string, where?: string) => out.push({ severity, code, message, where, topic: topic.id });
 
   // Control characters in the topic's own text are shown escaped (the
   // description keeps its line breaks): say so, as the author meant
@@ -209,7 +209,7 @@ const MAX_SKILL_DESCRIPTION = 1024;
  *  YAML parser only when some frontmatter needs it. */
 async function checkFrontmatter(config: Config, topic: Topic, view: TopicView): Promise<Problem[]> {
   const out: Problem[] = [];
-  const add = (code: string, message: string, s: Subject) =>
+  const add = (code: ProblemCode, message: string, s: Subject) =>
     out.push({ severity: 'warning', code, message: `topic "${topic.id}": ${message}`, where: rel(config.root, topic.subjectsDir, s.path), topic: topic.id });
   let lib: YamlModule | undefined;
   for (const s of view.index.subjects) {

@@ -11,7 +11,9 @@ import { estimateTokensOfBody, estimateTokensOfBytes } from '../kb/content/token
 import { charStart, lineAt, windowEnd } from '../kb/content/window.ts';
 import { descriptions } from '../kb/index/describe.ts';
 import { planPatterns } from '../kb/index/near.ts';
-import { isRaw, listable, loadOrder, loadPatterns, kindOf, type ReadAs, type TopicView } from '../kb/index/view.ts';
+import { listable } from '../kb/index/listing.ts';
+import { isRaw, loadOrder, loadPatterns, type ReadAs } from '../kb/index/load.ts';
+import { kindOf, type TopicView } from '../kb/index/view.ts';
 import {
   fallbackSummary,
   rawContent,

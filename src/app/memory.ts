@@ -22,6 +22,7 @@ import { badSlug, slugFromText, uniqueSlug } from '../kb/write/slug.ts';
 import { renderUnknownTopic } from '../render/learn.ts';
 import { renderBadWriteArguments } from '../render/memory.ts';
 import { warning, type Problem } from '../shared/problem.ts';
+import { typeName } from '../shared/text.ts';
 import type { KnowledgeBase } from './knowledge-base.ts';
 import { rank } from './search.ts';
 import { FORGET_TOOL_NAME, REMEMBER_LIMITS, REMEMBER_MAX_BYTES, REMEMBER_TOOL_NAME } from './tools.ts';
@@ -70,9 +71,6 @@ export interface WriteOptions {
 
 type Parsed<T> = { ok: true; args: T } | { ok: false; problem: string };
 
-function typeName(v: unknown): string {
-  return v === null ? 'null' : Array.isArray(v) ? 'array' : typeof v;
-}
 
 function unknownKeys(obj: Record<string, unknown>, keys: readonly string[]): string | undefined {
   const unknown = Object.keys(obj).filter((k) => !keys.includes(k));

@@ -1,7 +1,8 @@
 // The <knowledge> system-prompt section for the configured topics, shared by
 // `kb prompt` and the MCP prompt `knowledge`. Returns the text and what the
 // user should be told (on stderr, never to the model).
-import { hasListable, loadLearned } from '../kb/index/view.ts';
+import { hasListable } from '../kb/index/listing.ts';
+import { loadLearned } from '../kb/index/load.ts';
 import { renderPrompt, type PreloadedTopic } from '../render/prompt.ts';
 import type { TopicLabel } from '../render/topic.ts';
 import { warning, type Problem } from '../shared/problem.ts';

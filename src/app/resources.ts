@@ -2,7 +2,8 @@
 // `resources/read`).
 import type { Topic } from '../config/types.ts';
 import { formattedText, PASS_THROUGH } from '../kb/content/format.ts';
-import { kindOf, loadExact } from '../kb/index/view.ts';
+import { loadExact } from '../kb/index/load.ts';
+import { kindOf } from '../kb/index/view.ts';
 import { rawContent } from '../render/learn.ts';
 import type { Problem } from '../shared/problem.ts';
 import type { KnowledgeBase } from './knowledge-base.ts';

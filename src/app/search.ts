@@ -21,6 +21,7 @@ import {
 } from '../render/search.ts';
 import { renderUnknownTopic } from '../render/learn.ts';
 import { warning, type Problem } from '../shared/problem.ts';
+import { typeName } from '../shared/text.ts';
 import { parseToolJson } from './args.ts';
 import { tokensText } from './budget.ts';
 import type { KnowledgeBase } from './knowledge-base.ts';
@@ -40,9 +41,6 @@ export type SearchArgsResult = { ok: true; args: SearchArgs } | { ok: false; pro
 
 const KEYS = new Set(['query', 'topic', 'limit']);
 
-function typeName(v: unknown): string {
-  return v === null ? 'null' : Array.isArray(v) ? 'array' : typeof v;
-}
 
 /** A search call's arguments as a model sends them (untrusted). */
 export function validateSearchArgs(value: unknown): SearchArgsResult {

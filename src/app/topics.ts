@@ -8,7 +8,7 @@ import type { TopicView } from '../kb/index/view.ts';
 import type { Notice, PatternResult } from '../kb/index/types.ts';
 import type { TopicNote } from '../render/learn.ts';
 import { isVerbose } from '../shared/log.ts';
-import { warning, type Problem } from '../shared/problem.ts';
+import { warning, type Problem, type ProblemCode } from '../shared/problem.ts';
 
 /** A learn call's topic resolves by exact ID, then by
  *  case-insensitive title; a disabled topic does not resolve. */
@@ -71,7 +71,7 @@ export function directoryNotes(view: TopicView, limit: number): TopicNote[] {
 }
 
 /** A learned pattern that is invalid or matches no subject, or undefined. */
-export function learnedPatternProblem(id: string, p: PatternResult): { code: string; message: string } | undefined {
+export function learnedPatternProblem(id: string, p: PatternResult): { code: ProblemCode; message: string } | undefined {
   if (p.kind === 'invalid') return { code: 'learned-invalid', message: `topic "${id}": learned pattern "${p.pattern}" is invalid: ${p.reason}` };
   if (p.slugs.length === 0) return { code: 'learned-no-match', message: `topic "${id}": learned pattern "${p.pattern}" matches no subject` };
   return undefined;

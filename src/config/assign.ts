@@ -18,7 +18,7 @@
 // `where` names the flag or variable.
 
 import { UsageError } from '../shared/errors.ts';
-import { type FieldDef, KB_KEY, TOPIC_KEY, article, fieldDef, isTable, typeLabel, typeName } from './fields.ts';
+import { type FieldDef, KB_KEY, TOPIC_KEY, article, fieldDef, isTable, typeLabel, tomlTypeName } from './fields.ts';
 import type { Op } from './merge.ts';
 import { depthMessage, tooDeep } from './depth.ts';
 import { inSourceOrder, indexJson } from './locate.ts';
@@ -43,7 +43,7 @@ export function parseCfg(text: string): CfgValue {
     const value = parseJson(text, (m) => {
       throw new UsageError(m, where);
     });
-    if (!isTable(value)) throw new UsageError(`a --cfg JSON value must be an object, got ${typeName(value)}`, where);
+    if (!isTable(value)) throw new UsageError(`a --cfg JSON value must be an object, got ${tomlTypeName(value)}`, where);
     return { kind: 'object', value, raw: text };
   }
   const eq = text.indexOf('=');
@@ -99,7 +99,7 @@ export function assignmentOp(path: string[], operator: Operator, raw: string, wh
   if (item) {
     if (item.rest) fail(`\`${item.list.join('.')}\` holds strings: \`${key}\` names nothing`);
     const value = json ? parseJson(raw, fail) : raw;
-    if (typeof value !== 'string') fail(`\`${key}\` must be a string, got ${typeName(value)}`);
+    if (typeof value !== 'string') fail(`\`${key}\` must be a string, got ${tomlTypeName(value)}`);
     return { path: item.list, index: item.index, value };
   }
 
@@ -130,9 +130,9 @@ function listItem(path: readonly string[]): { list: string[]; index: number; res
  *  dropped) or a JSON array of strings (JP's `try_vec`). */
 export function listItems(value: unknown, key: string, fail: (m: string) => never): string[] {
   if (typeof value === 'string') return value.split(',').map((s) => s.trim()).filter((s) => s !== '');
-  if (!Array.isArray(value)) return fail(`\`${key}\` must be an array of strings or a comma-separated string, got ${typeName(value)}`);
+  if (!Array.isArray(value)) return fail(`\`${key}\` must be an array of strings or a comma-separated string, got ${tomlTypeName(value)}`);
   const bad = value.findIndex((v) => typeof v !== 'string');
-  if (bad >= 0) fail(`\`${key}[${bad}]\` must be a string, got ${typeName(value[bad])}`);
+  if (bad >= 0) fail(`\`${key}[${bad}]\` must be a string, got ${tomlTypeName(value[bad])}`);
   return value as string[];
 }
 
@@ -181,7 +181,7 @@ function normalize(path: string[], value: unknown, fail: (m: string) => never): 
   const expect = expectAt(path);
   const key = path.join('.');
   if (expect.kind === 'table') {
-    if (!isTable(value)) return fail(`\`${key}\` must be a table, got ${typeName(value)}`);
+    if (!isTable(value)) return fail(`\`${key}\` must be a table, got ${tomlTypeName(value)}`);
     if (value instanceof Map) return new Map([...(value as Map<string, unknown>)].map(([k, v]) => [k, normalize([...path, k], v, fail)]));
     const out: Record<string, unknown> = {};
     for (const [k, v] of Object.entries(value)) {
@@ -192,6 +192,6 @@ function normalize(path: string[], value: unknown, fail: (m: string) => never): 
   if (expect.kind !== 'field') return value;
   const def = expect.def;
   if (def.type === 'string[]') return listItems(value, key, fail);
-  if (typeof value !== def.type) fail(`\`${key}\` must be ${article(typeLabel(def.type))}, got ${typeName(value)}`);
+  if (typeof value !== def.type) fail(`\`${key}\` must be ${article(typeLabel(def.type))}, got ${tomlTypeName(value)}`);
   return value;
 }

@@ -1,6 +1,7 @@
 // The one definition of a topic's fields (`[kb.topic.<id>]`). The validator,
 // the --cfg / JP_CFG_* coercion and the editor JSON Schema all derive from it.
 
+import { typeName } from '../shared/text.ts';
 import type { TopicField } from './types.ts';
 
 export type FieldType = 'boolean' | 'string' | 'string[]';
@@ -48,21 +49,15 @@ export function article(label: string): string {
   return /^[aeiou]/.test(label) ? `an ${label}` : `a ${label}`;
 }
 
-/** The TOML-ish name of a value's type, for "got <type>" in messages. */
-export function typeName(value: unknown): string {
-  if (value === null) return 'null';
-  if (Array.isArray(value)) return 'array';
+/** The TOML name of a configuration value's type (`integer`, `float`,
+ *  `datetime`, `table`, else the JSON name: shared/text.ts `typeName`), for
+ *  "got <type>" in messages. */
+export function tomlTypeName(value: unknown): string {
   if (value instanceof Date) return 'datetime';
-  switch (typeof value) {
-    case 'number':
-      return Number.isInteger(value) ? 'integer' : 'float';
-    case 'bigint':
-      return 'integer';
-    case 'object':
-      return 'table';
-    default:
-      return typeof value;
-  }
+  if (typeof value === 'number') return Number.isInteger(value) ? 'integer' : 'float';
+  if (typeof value === 'bigint') return 'integer';
+  const name = typeName(value);
+  return name === 'object' ? 'table' : name;
 }
 
 export function isTable(value: unknown): value is Record<string, unknown> {

@@ -9,7 +9,7 @@ import { basename, dirname, join, resolve } from 'node:path';
 import type { Problem } from './types.ts';
 import { deepPosition, depthMessage, tooDeep } from './depth.ts';
 import { displayPath } from './discover.ts';
-import { KB_KEY, isStringArray, isTable, typeName } from './fields.ts';
+import { KB_KEY, isStringArray, isTable, tomlTypeName } from './fields.ts';
 import { CONFIG_EXTENSIONS, formatOf, parseConfig } from './formats.ts';
 import { globFiles } from './glob.ts';
 import { inSourceOrder, indexOf, whereOf } from './locate.ts';
@@ -147,7 +147,7 @@ export async function readConfigFile(path: string, ctx: ReadContext, chain: read
     ctx.diagnostics.push({
       severity: 'error',
       code: 'wrong-type',
-      message: `\`${at.join('.')}\` must be ${expected}, got ${typeName(value)}`,
+      message: `\`${at.join('.')}\` must be ${expected}, got ${tomlTypeName(value)}`,
       where: whereOf(origin, at),
     });
 

@@ -4,7 +4,8 @@
 // and read as white space, so positions in messages stay those of the file.
 // Any other syntax error is an error: the file contributes nothing.
 
-import { isTable, typeName } from './fields.ts';
+import type { Problem } from '../shared/problem.ts';
+import { isTable, tomlTypeName } from './fields.ts';
 import { stripBom, type ParseResult } from './toml.ts';
 
 /** `label` is the file as shown in messages. */
@@ -24,12 +25,12 @@ export function parseJson(text: string, label: string): ParseResult {
 }
 
 /** The error for a file whose top-level value is not an object. */
-export function notAnObject(text: string, label: string, format: string, data: unknown) {
+export function notAnObject(text: string, label: string, format: string, data: unknown): Problem {
   // The position of the value (after any leading white space).
   const start = text.length - text.trimStart().length;
   const before = text.slice(0, start);
   const at = `:${before.split('\n').length}:${start - before.lastIndexOf('\n')}`;
-  return { severity: 'error' as const, code: 'wrong-type', message: `a ${format} configuration file must hold an object, got ${typeName(data)}`, where: label + at };
+  return { severity: 'error', code: 'wrong-type', message: `a ${format} configuration file must hold an object, got ${tomlTypeName(data)}`, where: label + at };
 }
 
 /**

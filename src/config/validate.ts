@@ -4,7 +4,7 @@
 
 import { resolve } from 'node:path';
 import type { Problem, Topic, TopicField } from './types.ts';
-import { KB_KEY, TOPIC_FIELD_DEFS, TOPIC_KEY, article, fieldDef, typeLabel, typeName } from './fields.ts';
+import { KB_KEY, TOPIC_FIELD_DEFS, TOPIC_KEY, article, fieldDef, typeLabel, tomlTypeName } from './fields.ts';
 import { whereOf } from './locate.ts';
 import { type Node, type Table, lookup } from './merge.ts';
 import { closest } from './suggest.ts';
@@ -108,7 +108,7 @@ function wrongType(key: string, expected: string, value: unknown, where: string,
   return {
     severity: 'error',
     code: 'wrong-type',
-    message: `\`${key}\` must be ${expected}, got ${typeName(value)}`,
+    message: `\`${key}\` must be ${expected}, got ${tomlTypeName(value)}`,
     where,
     ...(topic ? { topic } : {}),
   };

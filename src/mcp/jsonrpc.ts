@@ -4,6 +4,8 @@
 // reason for stderr. Ids are echoed exactly as sent, even integers that a
 // double cannot hold (2^53 and above): the reply carries the id's own text.
 
+import { typeName } from '../shared/text.ts';
+
 export const PARSE_ERROR = -32700;
 export const INVALID_REQUEST = -32600;
 export const METHOD_NOT_FOUND = -32601;
@@ -18,13 +20,6 @@ export type Incoming =
   /** A response from the client: kb sends no requests, so none is expected. */
   | { kind: 'response'; idText: string }
   | { kind: 'invalid'; code: number; idText: string; message: string };
-
-/** The JSON text of a value's type, for messages. */
-export function typeName(v: unknown): string {
-  if (v === null) return 'null';
-  if (Array.isArray(v)) return 'array';
-  return typeof v;
-}
 
 /** At most `max` characters of `s`, for a message. */
 export function clip(s: string, max = 80): string {

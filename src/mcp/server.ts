@@ -26,9 +26,9 @@ import { KnowledgeBase, type WorkspaceOptions } from '../app/knowledge-base.ts';
 import { KbError, UsageError } from '../shared/errors.ts';
 import { debug, warn } from '../shared/log.ts';
 import { printError } from '../shared/stdio.ts';
-import { humanSize } from '../shared/text.ts';
+import { humanSize, typeName } from '../shared/text.ts';
 import { VERSION } from '../shared/version.ts';
-import { errorLine, INTERNAL_ERROR, INVALID_PARAMS, INVALID_REQUEST, METHOD_NOT_FOUND, parseMessage, resultLine, topLevelId, typeName, type Id } from './jsonrpc.ts';
+import { errorLine, INTERNAL_ERROR, INVALID_PARAMS, INVALID_REQUEST, METHOD_NOT_FOUND, parseMessage, resultLine, topLevelId, type Id } from './jsonrpc.ts';
 import { KbSession, RequestError } from './session.ts';
 import { LineReader, Writer, type Line } from './stdio.ts';
 

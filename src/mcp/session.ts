@@ -18,7 +18,7 @@ import { labelOf } from '../render/topic.ts';
 import { describe, KbError } from '../shared/errors.ts';
 import { debug, warn } from '../shared/log.ts';
 import { formatProblem, type Problem } from '../shared/problem.ts';
-import { compareCodeUnits, humanSize, utf8Length } from '../shared/text.ts';
+import { compareCodeUnits, humanSize, splitOutsideBraces, utf8Length } from '../shared/text.ts';
 import { INTERNAL_ERROR, INVALID_PARAMS } from './jsonrpc.ts';
 
 export { INTERNAL_ERROR, INVALID_PARAMS };
@@ -355,21 +355,10 @@ export function knowledgeArgument(value: string): string[] {
 }
 
 /** The prompt argument: TOPIC/PATTERN values separated by commas or new
- *  lines. A comma inside `{...}` belongs to a brace pattern (`{a,b}`). */
+ *  lines outside braces (`{a,b}` is one brace pattern), as the learn
+ *  tool's near misses split a list (shared/text.ts). */
 export function splitKnowledge(value: string): string[] {
-  const out: string[] = [];
-  let depth = 0;
-  let cur = '';
-  for (const ch of value) {
-    if (ch === '{') depth++;
-    else if (ch === '}' && depth > 0) depth--;
-    if (ch === '\n' || ch === '\r' || (ch === ',' && depth === 0)) {
-      out.push(cur);
-      cur = '';
-    } else {
-      cur += ch;
-    }
-  }
-  out.push(cur);
-  return out.map((s) => s.trim()).filter((s) => s !== '');
+  return splitOutsideBraces(value, ',\n\r')
+    .map((s) => s.trim())
+    .filter((s) => s !== '');
 }

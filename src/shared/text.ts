@@ -13,6 +13,16 @@ export function humanSize(n: number): string {
   return `${v < 10 ? v.toFixed(1) : Math.round(v)} ${units[i]}`;
 }
 
+/** The JSON name of a value's type (`null`, `array`, `object`, `string`,
+ *  `number`, `boolean`), for "not <type>" in messages about a model's or a
+ *  client's JSON. (Configuration values have TOML names: config/fields.ts
+ *  `tomlTypeName`.) */
+export function typeName(v: unknown): string {
+  if (v === null) return 'null';
+  if (Array.isArray(v)) return 'array';
+  return typeof v;
+}
+
 /** Plain UTF-16 code-unit order (never locale order):
  *  `B` < `a` < `a-b` < `a/b` < `a_c`. */
 export function compareCodeUnits(a: string, b: string): number {
@@ -33,4 +43,30 @@ export function utf8Length(s: string): number {
 /** A whole number for people, with thousands separators: 20,000. */
 export function countText(n: number): string {
   return Math.round(n).toLocaleString('en-US');
+}
+
+/**
+ * `text` cut at each of the `separators` characters that stands outside
+ * braces (a comma in `{a,b}` belongs to a glob's alternatives) and is not
+ * escaped by a backslash (`\,` and `\{` are literal, as in a glob). An
+ * unmatched `}` is text. The parts are returned as they are (not trimmed):
+ * n separators give n + 1 parts.
+ */
+export function splitOutsideBraces(text: string, separators: string): string[] {
+  const parts: string[] = [];
+  let depth = 0;
+  let start = 0;
+  for (let i = 0; i < text.length; i++) {
+    const ch = text[i];
+    if (ch === '\\') i++;
+    else if (ch === '{') depth++;
+    else if (ch === '}') {
+      if (depth > 0) depth--;
+    } else if (depth === 0 && separators.includes(ch)) {
+      parts.push(text.slice(start, i));
+      start = i + 1;
+    }
+  }
+  parts.push(text.slice(start));
+  return parts;
 }

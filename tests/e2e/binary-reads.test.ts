@@ -7,7 +7,7 @@
 // 2. the compiled binary under strace (when strace is installed): every
 //    read-like system call on the file's descriptors is summed, for each
 //    command that touches subjects.
-// Both use a binary whose only NUL byte is at offset 8000, so a sniffer must
+// Both use a binary whose only NUL byte is at offset 8000, so a prober must
 // look at nearly all of its first 8192 bytes, followed by megabytes that
 // must never be read.
 import { describe, test, expect, afterAll, spyOn } from 'bun:test';
@@ -18,8 +18,10 @@ import type { Topic } from '../../src/config/types.ts';
 import { engine } from '../../src/glob/engine.ts';
 import { compileWith } from '../../src/glob/pattern.ts';
 import { readBody, readSubject } from '../../src/kb/fs/read.ts';
-import { sniffFile } from '../../src/kb/fs/probe.ts';
-import { hasLearnable, hasListable, kindOf, listable, loadLearned, loadPatterns as loadCompiled, openTopic as openSpec, type ReadAs } from '../../src/kb/index/view.ts';
+import { probeKind } from '../../src/kb/fs/probe.ts';
+import { hasLearnable, hasListable, listable } from '../../src/kb/index/listing.ts';
+import { loadLearned, loadPatterns as loadCompiled, type ReadAs } from '../../src/kb/index/load.ts';
+import { kindOf, openTopic as openSpec } from '../../src/kb/index/view.ts';
 import { BIN, fixture, run, BINARY } from './harness.ts';
 
 const LIMIT = 8192;
@@ -120,9 +122,9 @@ describe('in-process: at most 8192 bytes are read from a binary file', () => {
     expect(seen.get(BINARIES[0])).toBe(BIG);
   });
 
-  test('sniffing reads exactly the first 8192 bytes', () => {
+  test('probing reads exactly the first 8192 bytes', () => {
     const bytes = countReads(() => {
-      for (const p of BINARIES) expect(sniffFile(p)).toBe('binary');
+      for (const p of BINARIES) expect(probeKind(p)).toBe('binary');
     });
     for (const p of BINARIES) expect(bytes.get(p)).toBe(LIMIT);
   });

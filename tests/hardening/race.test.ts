@@ -12,7 +12,8 @@ import { engine } from '../../src/glob/engine.ts';
 import { compileWith } from '../../src/glob/pattern.ts';
 import { formattedText } from '../../src/kb/content/format.ts';
 import { MAX_SUBJECT_BYTES } from '../../src/kb/fs/read.ts';
-import { loadPatterns, openTopic, type LoadItem } from '../../src/kb/index/view.ts';
+import { loadPatterns, type LoadItem } from '../../src/kb/index/load.ts';
+import { openTopic } from '../../src/kb/index/view.ts';
 import { walk } from '../../src/kb/fs/walk.ts';
 import { cleanup, expectNoCrash, kbMeasured, tempDir, workspace } from './helpers.ts';
 

@@ -14,7 +14,9 @@ import { engine } from '../../src/glob/engine.ts';
 import { compileWith } from '../../src/glob/pattern.ts';
 import { formattedText } from '../../src/kb/content/format.ts';
 import { readSubject } from '../../src/kb/fs/read.ts';
-import { hasLearnable, hasListable, listable, loadLearned, loadPatterns, openTopic, type LoadItem } from '../../src/kb/index/view.ts';
+import { hasLearnable, hasListable, listable } from '../../src/kb/index/listing.ts';
+import { loadLearned, loadPatterns, type LoadItem } from '../../src/kb/index/load.ts';
+import { openTopic } from '../../src/kb/index/view.ts';
 import { NAME, PATTERN, TREE } from './generators.ts';
 
 const RUNS = Number(process.env.KB_PROPERTY_RUNS ?? 3000);

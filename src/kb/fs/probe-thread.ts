@@ -6,23 +6,25 @@
 //
 // The main thread never depends on it: both take files from the front of a
 // job's list by an atomic counter, so whatever the reader thread has not
-// taken, the main thread sniffs itself; a thread that starts late, is slow
-// or fails to start only means the main thread does more. The verdicts are
-// the same either way (both threads run `sniffFile`), and each file is read
-// once: the 8192-byte bound on binary files holds.
+// taken, the main thread probes itself; a thread that starts late, is slow
+// or fails to start only means the main thread does more. The results are
+// the same either way (both threads run `probeRaw`, probe.ts), and each file
+// is read once (but a rare second read of a head whose frontmatter did not
+// fit, below): the 8192-byte bound on binary files holds.
 //
 // (Loading subjects stays on the main thread: reading ahead in the second
 // thread was measured slower, as the two threads and the engine's compiler
 // threads then compete for the two cores.)
 
-import { decodeFront, PROBED, sniff, sniffRaw, textWithFront, UNCLOSED_RESULT, type Probe, type ProbeFeed, type ProbeResult } from './probe.ts';
+import { decodeFront, PROBED, probeFile, probeRaw, textWithFront, UNCLOSED_RESULT, type Probe, type ProbeFeed, type ProbeResult } from './probe.ts';
 
 // --- The protocol the two threads share (probe-worker.ts imports it) -----
 //
 // A job is a list of files. Both threads take files from the front of the
 // list by an atomic counter, a chunk at a time, so either can probe any
-// file and none is probed twice. Each file's result is one byte in shared
-// memory: the kind. A text file's frontmatter (probe.ts) goes into a second
+// file and none is probed twice. Each file's result is one code byte in
+// shared memory (CODE_*: its kind, and whether it has frontmatter). A text
+// file's frontmatter (probe.ts) goes into a second
 // shared region, written by the thread that probed the file: its bytes at
 // an offset taken by an atomic counter, the offset and length in two words
 // per file. When the region is full, the file's code says so and the main
@@ -35,18 +37,18 @@ export const STOP = 2; // set by the main thread: the job is over
 export const CONTROL_WORDS = 3;
 
 /** Files a thread takes at a time. */
-export const SNIFF_CHUNK = 16;
+export const PROBE_CHUNK = 16;
 
-/** Sniff results, one byte per file (0 while not done yet). */
-export const SNIFF_TEXT = 1;
-export const SNIFF_BINARY = 2;
-export const SNIFF_ERROR = 3;
+/** Probe results, one byte per file (0 while not done yet). */
+export const CODE_TEXT = 1;
+export const CODE_BINARY = 2;
+export const CODE_ERROR = 3;
 /** Text with frontmatter, in the frontmatter region. */
-export const SNIFF_FRONT = 4;
+export const CODE_FRONT = 4;
 /** Text whose frontmatter is not closed within the head. */
-export const SNIFF_UNCLOSED = 5;
+export const CODE_UNCLOSED = 5;
 /** Text with frontmatter that did not fit the region: probe again. */
-export const SNIFF_AGAIN = 6;
+export const CODE_AGAIN = 6;
 
 /** Where frontmatter crosses between the threads: a pool of bytes shared
  *  by every batch of a job (`alloc` is its next free byte, taken by an
@@ -99,50 +101,50 @@ export function frontRegion(pool: SharedArrayBuffer, files: number, spans?: Shar
 }
 
 
-/** File `i`'s probe result (as `sniffRaw` gives it) as a code, and its
+/** File `i`'s probe result (as `probeRaw` gives it) as a code, and its
  *  frontmatter in `region`. */
-export function sniffCode(r: ProbeResult | Uint8Array, i = 0, region?: FrontRegion): number {
+export function probeCode(r: ProbeResult | Uint8Array, i = 0, region?: FrontRegion): number {
   if (!(r instanceof Uint8Array)) {
-    if (r.kind !== 'text') return r.kind === 'binary' ? SNIFF_BINARY : SNIFF_ERROR;
-    if (r.front === undefined) return SNIFF_TEXT;
-    // Frontmatter comes from sniffRaw as bytes, never decoded: a decoded
+    if (r.kind !== 'text') return r.kind === 'binary' ? CODE_BINARY : CODE_ERROR;
+    if (r.front === undefined) return CODE_TEXT;
+    // Frontmatter comes from probeRaw as bytes, never decoded: a decoded
     // one has no bytes here, so its file is probed again.
-    return r.front === null ? SNIFF_UNCLOSED : SNIFF_AGAIN;
+    return r.front === null ? CODE_UNCLOSED : CODE_AGAIN;
   }
   const bytes = r;
-  if (region === undefined) return SNIFF_AGAIN;
+  if (region === undefined) return CODE_AGAIN;
   const at = Atomics.add(region.alloc, 0, bytes.length);
-  if (!reserve(region.pool, 4 + at + bytes.length)) return SNIFF_AGAIN;
+  if (!reserve(region.pool, 4 + at + bytes.length)) return CODE_AGAIN;
   region.bytes.set(bytes, at);
   region.spans[2 * i] = at;
   region.spans[2 * i + 1] = bytes.length;
-  return SNIFF_FRONT;
+  return CODE_FRONT;
 }
 
-/** File `i`'s probe result from its code (SNIFF_AGAIN: probed again). */
+/** File `i`'s probe result from its code (CODE_AGAIN: probed again). */
 export function probeResultOf(code: number, i = 0, region?: FrontRegion, path?: string): ProbeResult {
   switch (code) {
-    case SNIFF_TEXT:
+    case CODE_TEXT:
       return PROBED.text;
-    case SNIFF_BINARY:
+    case CODE_BINARY:
       return PROBED.binary;
-    case SNIFF_FRONT: {
+    case CODE_FRONT: {
       if (region === undefined) return PROBED.text;
       const at = region.spans[2 * i];
       // Copied out first: TextDecoder may refuse a view of shared memory.
       return textWithFront(decodeFront(region.bytes.slice(at, at + region.spans[2 * i + 1])));
     }
-    case SNIFF_UNCLOSED:
+    case CODE_UNCLOSED:
       return UNCLOSED_RESULT;
-    case SNIFF_AGAIN:
-      return path === undefined ? PROBED.text : sniff(path);
+    case CODE_AGAIN:
+      return path === undefined ? PROBED.text : probeFile(path);
     default:
       return PROBED.error;
   }
 }
 
-export interface SniffJob {
-  kind: 'sniff';
+export interface ProbeJob {
+  kind: 'probe';
   /** The paths, joined by NUL (which no path holds): one string crosses to
    *  the other thread many times faster than an array of thousands. */
   paths: string;
@@ -156,17 +158,17 @@ export interface SniffJob {
 export const PATH_SEPARATOR = '\0';
 
 /** One thread's share of a job: takes chunks of files until none is left
- *  (or the job is stopped), sniffs them, and counts them done. Both threads
- *  run it on the same list. Returns how many files this thread sniffed. */
-export function sniffShare(paths: readonly string[], control: Int32Array, results: Uint8Array, region: FrontRegion): number {
+ *  (or the job is stopped), probes them, and counts them done. Both threads
+ *  run it on the same list. Returns how many files this thread probed. */
+export function probeShare(paths: readonly string[], control: Int32Array, results: Uint8Array, region: FrontRegion): number {
   const n = paths.length;
   let mine = 0;
   for (;;) {
     if (Atomics.load(control, STOP) !== 0) return mine;
-    const from = Atomics.add(control, NEXT, SNIFF_CHUNK);
+    const from = Atomics.add(control, NEXT, PROBE_CHUNK);
     if (from >= n) return mine;
-    const to = Math.min(from + SNIFF_CHUNK, n);
-    for (let i = from; i < to; i++) results[i] = sniffCode(sniffRaw(paths[i]), i, region);
+    const to = Math.min(from + PROBE_CHUNK, n);
+    for (let i = from; i < to; i++) results[i] = probeCode(probeRaw(paths[i]), i, region);
     Atomics.add(control, DONE, to - from);
     Atomics.notify(control, DONE);
     mine += to - from;
@@ -180,7 +182,7 @@ export function sniffShare(paths: readonly string[], control: Int32Array, result
 export const MIN_PARALLEL_FILES = 256;
 
 /** How long the main thread waits for the reader thread's files before it
- *  sniffs what is missing itself. */
+ *  probes what is missing itself. */
 const STALL_MS = 10_000;
 
 /** A probe whose work the main thread and a reader thread share. */
@@ -190,15 +192,15 @@ export interface ReaderThread extends Probe {
   /** Probes files as they are found (while a directory is walked): the
    *  reader thread starts on them in batches, and `finish` does the rest. */
   feed(): ProbeFeed;
-  /** Files sniffed so far, and how many of them the reader thread did. */
+  /** Files probed so far, and how many of them the reader thread did. */
   stats(): { files: number; byThread: number; started: boolean };
   /** Lets the thread go (when it was started). */
   close(): void;
 }
 
-/** A sniff job's list and its shared memory: control words, then one
+/** A probe job's list and its shared memory: control words, then one
  *  result byte per file. */
-interface SniffBatch {
+interface ProbeBatch {
   paths: readonly string[];
   shared: SharedArrayBuffer;
   pool: SharedArrayBuffer;
@@ -210,7 +212,7 @@ interface SniffBatch {
   posted: boolean;
 }
 
-function sniffBatch(paths: readonly string[], pool: SharedArrayBuffer = frontPool()): SniffBatch {
+function newBatch(paths: readonly string[], pool: SharedArrayBuffer = frontPool()): ProbeBatch {
   const shared = new SharedArrayBuffer(CONTROL_WORDS * 4 + paths.length);
   const front = frontRegion(pool, paths.length);
   return {
@@ -227,13 +229,13 @@ function sniffBatch(paths: readonly string[], pool: SharedArrayBuffer = frontPoo
 
 /** The main thread's share of a batch: whatever nobody has taken yet.
  *  Returns how many files that was. */
-function sniffHere(batch: SniffBatch): number {
-  return sniffShare(batch.paths, batch.control, batch.results, batch.region);
+function probeMainShare(batch: ProbeBatch): number {
+  return probeShare(batch.paths, batch.control, batch.results, batch.region);
 }
 
-/** Waits for the files the reader thread took; should it stall, sniffs
+/** Waits for the files the reader thread took; should it stall, probes
  *  what is missing here. Returns how many files that was. */
-function awaitBatch(batch: SniffBatch): number {
+function awaitBatch(batch: ProbeBatch): number {
   if (!batch.posted) return 0;
   const { paths, control, results, region } = batch;
   const n = paths.length;
@@ -244,7 +246,7 @@ function awaitBatch(batch: SniffBatch): number {
       let here = 0;
       for (let i = 0; i < n; i++) {
         if (Atomics.load(results, i) !== 0) continue;
-        results[i] = sniffCode(sniffRaw(paths[i]), i, region);
+        results[i] = probeCode(probeRaw(paths[i]), i, region);
         here++;
       }
       return here;
@@ -255,13 +257,13 @@ function awaitBatch(batch: SniffBatch): number {
 }
 
 /** A finished batch's results, in order. */
-function resultsOf(batch: SniffBatch): ProbeResult[] {
+function resultsOf(batch: ProbeBatch): ProbeResult[] {
   const out: ProbeResult[] = new Array(batch.paths.length);
   for (let i = 0; i < out.length; i++) out[i] = probeResultOf(batch.results[i], i, batch.region, batch.paths[i]);
   return out;
 }
 
-/** Files per batch of a sniff feed. */
+/** Files per batch of a probe feed. */
 const FEED_BATCH = 256;
 
 /** A reader thread running the module at `url` (src/reader-thread.ts: the
@@ -287,7 +289,7 @@ export function readerThread(url: string, minFiles = MIN_PARALLEL_FILES): Reader
     }
     return worker;
   };
-  const post = (job: SniffJob, size: number): boolean => {
+  const post = (job: ProbeJob, size: number): boolean => {
     if (size < minFiles) return false;
     const w = start();
     if (w === null) return false;
@@ -298,15 +300,15 @@ export function readerThread(url: string, minFiles = MIN_PARALLEL_FILES): Reader
       return false;
     }
   };
-  const postBatch = (batch: SniffBatch, size = batch.paths.length): void => {
-    batch.posted = post({ kind: 'sniff', paths: batch.paths.join(PATH_SEPARATOR), shared: batch.shared, pool: batch.pool, spans: batch.spans }, size);
+  const postBatch = (batch: ProbeBatch, size = batch.paths.length): void => {
+    batch.posted = post({ kind: 'probe', paths: batch.paths.join(PATH_SEPARATOR), shared: batch.shared, pool: batch.pool, spans: batch.spans }, size);
   };
   let files = 0;
   let byMain = 0;
-  /** Sniffs the batches (the main thread's share, then waits for the
+  /** Probes the batches (the main thread's share, then waits for the
    *  rest) and counts who did what. */
-  const complete = (batches: readonly SniffBatch[]): void => {
-    for (const batch of batches) byMain += sniffHere(batch);
+  const complete = (batches: readonly ProbeBatch[]): void => {
+    for (const batch of batches) byMain += probeMainShare(batch);
     for (const batch of batches) {
       byMain += awaitBatch(batch);
       files += batch.paths.length;
@@ -315,14 +317,14 @@ export function readerThread(url: string, minFiles = MIN_PARALLEL_FILES): Reader
 
   return {
     probe(paths) {
-      const batch = sniffBatch(paths);
+      const batch = newBatch(paths);
       postBatch(batch);
       complete([batch]);
       return resultsOf(batch);
     },
 
     feed() {
-      const batches: SniffBatch[] = [];
+      const batches: ProbeBatch[] = [];
       let pending: string[] = [];
       let fed = 0;
       // One frontmatter pool for the whole feed.
@@ -332,7 +334,7 @@ export function readerThread(url: string, minFiles = MIN_PARALLEL_FILES): Reader
         add(path) {
           pending.push(path);
           if (pending.length < FEED_BATCH) return;
-          const batch = sniffBatch(pending, poolFor());
+          const batch = newBatch(pending, poolFor());
           batches.push(batch);
           fed += pending.length;
           pending = [];
@@ -340,7 +342,7 @@ export function readerThread(url: string, minFiles = MIN_PARALLEL_FILES): Reader
           postBatch(batch, fed);
         },
         finish() {
-          if (pending.length > 0) batches.push(sniffBatch(pending, poolFor()));
+          if (pending.length > 0) batches.push(newBatch(pending, poolFor()));
           pending = [];
           complete(batches);
           const out: ProbeResult[] = [];

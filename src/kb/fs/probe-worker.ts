@@ -2,14 +2,14 @@
 // the main thread does the same from the same list, taking chunks of files
 // by the job's atomic counter, so the two never probe one file twice.
 
-import { CONTROL_WORDS, frontRegion, PATH_SEPARATOR, sniffShare, type SniffJob } from './probe-thread.ts';
+import { CONTROL_WORDS, frontRegion, PATH_SEPARATOR, probeShare, type ProbeJob } from './probe-thread.ts';
 
-function sniffJob(job: SniffJob): void {
+function probeJob(job: ProbeJob): void {
   const paths = job.paths.split(PATH_SEPARATOR);
   const { region } = frontRegion(job.pool, paths.length, job.spans);
-  sniffShare(paths, new Int32Array(job.shared, 0, CONTROL_WORDS), new Uint8Array(job.shared, CONTROL_WORDS * 4, paths.length), region);
+  probeShare(paths, new Int32Array(job.shared, 0, CONTROL_WORDS), new Uint8Array(job.shared, CONTROL_WORDS * 4, paths.length), region);
 }
 
-self.onmessage = (event: MessageEvent<SniffJob>) => {
-  if (event.data?.kind === 'sniff') sniffJob(event.data);
+self.onmessage = (event: MessageEvent<ProbeJob>) => {
+  if (event.data?.kind === 'probe') probeJob(event.data);
 };

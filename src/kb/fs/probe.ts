@@ -1,18 +1,18 @@
 // Probing a file: what its first 8192 bytes tell, without reading the
-// rest. Today that is its kind: a NUL byte in the head makes a file binary
-// (a file that starts with a UTF-16 byte-order mark is text, as its ASCII
-// characters contain NUL bytes; it is binary only when a whole 16-bit code
-// unit is zero), and a file that cannot be opened or read is an error. The
-// head already holds most of what a listing will want next (a frontmatter
-// description, a size for a token estimate): such facts belong in
-// `ProbeResult`, computed from the same head where `sniffFile` reads it.
+// rest: its kind (a NUL byte in the head makes a file binary; a file that
+// starts with a UTF-16 byte-order mark is text, as its ASCII characters
+// contain NUL bytes, and binary only when a whole 16-bit code unit is zero;
+// a file that cannot be opened or read is an error) and, for a text file,
+// its YAML frontmatter when the head holds it (a listing's descriptions).
 //
-// A `Probe` probes many files at once. The subject index owns one per view
-// (index/view.ts), the main thread's `probeHere` by default; the reader
-// thread's (probe-thread.ts) is plugged in at start-up by the front end
-// that wants it. Both run the same `sniffFile` on the same bytes; the
-// reader thread's protocol (one result byte per file in shared memory)
-// carries the kind, and facts beyond it will need a second shared region.
+// The names: `probeFile` probes one file (`probeKind` is its kind alone,
+// `probeRaw` the same without decoding the frontmatter); a `Probe` probes
+// many files at once. The subject index owns one per view (index/view.ts),
+// the main thread's `probeHere` by default; the reader thread's
+// (probe-thread.ts) is plugged in at start-up by the front end that wants
+// it. Both run `probeRaw` on the same bytes; the reader thread hands each
+// result back as one code byte per file in shared memory, and the
+// frontmatter's bytes in a second shared region.
 //
 // At most 8192 bytes are read, into one reused buffer; the rest of the file
 // is never touched.
@@ -32,8 +32,8 @@ export interface ProbeResult {
   readonly front?: string | null;
 }
 
-/** The results of today's probe, shared (a probe finds nothing per file
- *  beyond the kind yet). */
+/** The results that carry no frontmatter, shared (one object each, so a
+ *  result can be compared with them). */
 export const PROBED: Readonly<Record<ProbeKind, ProbeResult>> = {
   text: Object.freeze({ kind: 'text' }),
   binary: Object.freeze({ kind: 'binary' }),
@@ -61,23 +61,18 @@ export const probeHere: Probe = {
   probe: (paths) => paths.map(probeFile),
 };
 
-/** Probes one file. */
-export function probeFile(abs: string): ProbeResult {
-  return sniff(abs);
-}
-
 /** A text file with frontmatter `front` (see ProbeResult.front). */
 export function textWithFront(front: string | null): ProbeResult {
   return { kind: 'text', front };
 }
 
-export const SNIFF_BYTES = 8192;
+export const PROBE_BYTES = 8192;
 
 /** Flags for opening subjects: read-only, and never block on a FIFO that
  *  replaced a file after the walk. */
 export const OPEN_FLAGS = constants.O_RDONLY | (constants.O_NONBLOCK ?? 0);
 
-const head = new Uint8Array(SNIFF_BYTES);
+const head = new Uint8Array(PROBE_BYTES);
 
 /** Reads from `fd`'s current position into `buf` from `offset` until `end`
  *  or the end of the file; returns the number of bytes read. `size` is the
@@ -99,7 +94,7 @@ export function readFully(fd: number, buf: Uint8Array, offset = 0, end = buf.len
 /** Whether the first `length` bytes of `bytes` (the start of a file) say the
  *  file is binary. */
 export function isBinaryHead(bytes: Uint8Array, length: number = bytes.length): boolean {
-  const n = Math.min(length, bytes.length, SNIFF_BYTES);
+  const n = Math.min(length, bytes.length, PROBE_BYTES);
   if (n >= 2 && ((bytes[0] === 0xff && bytes[1] === 0xfe) || (bytes[0] === 0xfe && bytes[1] === 0xff))) {
     for (let i = 2; i + 1 < n; i += 2) {
       if (bytes[i] === 0 && bytes[i + 1] === 0) return true;
@@ -170,25 +165,25 @@ export function decodeFront(bytes: Uint8Array): string {
   return utf8.decode(bytes);
 }
 
-/** Sniffs a file: 'text', 'binary', or 'error' when it cannot be read. */
-export function sniffFile(abs: string): ProbeKind {
-  return sniff(abs).kind;
+/** Probes a file: 'text', 'binary', or 'error' when it cannot be read. */
+export function probeKind(abs: string): ProbeKind {
+  return probeFile(abs).kind;
 }
 
 /** Probes a file: its kind, and for a text file its frontmatter. */
-export function sniff(abs: string): ProbeResult {
-  const r = sniffRaw(abs);
+export function probeFile(abs: string): ProbeResult {
+  const r = probeRaw(abs);
   if (r === PROBED.text || r === PROBED.binary || r === PROBED.error) return r;
   return textWithFront(r === UNCLOSED_RESULT ? null : decodeFront(r as Uint8Array));
 }
 
-/** What `sniffRaw` returns for frontmatter that is not closed. */
+/** What `probeRaw` returns for frontmatter that is not closed. */
 export const UNCLOSED_RESULT = Object.freeze({ kind: 'text', front: null }) as ProbeResult;
 
-/** `sniff` without decoding: PROBED.text, .binary or .error, UNCLOSED_RESULT,
- *  or the frontmatter's bytes (a view into a buffer that the next sniff
+/** `probeFile` without decoding: PROBED.text, .binary or .error, UNCLOSED_RESULT,
+ *  or the frontmatter's bytes (a view into a buffer that the next probe
  *  reuses: copy it before then). */
-export function sniffRaw(abs: string): ProbeResult | Uint8Array {
+export function probeRaw(abs: string): ProbeResult | Uint8Array {
   let fd: number;
   try {
     fd = openSync(abs, OPEN_FLAGS);
@@ -201,9 +196,9 @@ export function sniffRaw(abs: string): ProbeResult | Uint8Array {
     // the read that would return 0, one system call per listed subject.
     // (Were a read ever cut short by a signal, the file would be judged on
     // fewer bytes; loading it reads fully and still finds it binary.)
-    const n = readSync(fd, head, 0, SNIFF_BYTES, null);
+    const n = readSync(fd, head, 0, PROBE_BYTES, null);
     if (isBinaryHead(head, n)) return PROBED.binary;
-    const span = frontmatterSpan(head, n, n < SNIFF_BYTES);
+    const span = frontmatterSpan(head, n, n < PROBE_BYTES);
     if (span === undefined) return PROBED.text;
     return span === UNCLOSED ? UNCLOSED_RESULT : head.subarray(span[0], span[1]);
   } catch {

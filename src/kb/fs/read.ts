@@ -17,7 +17,7 @@ import type { Body } from '../content/body.ts';
 import { humanSize } from '../../shared/text.ts';
 import { decodeText, encodingOf, type TextEncodingName } from './decode.ts';
 import { describeFsError } from './fserror.ts';
-import { isBinaryHead, OPEN_FLAGS, readFully, SNIFF_BYTES } from './probe.ts';
+import { isBinaryHead, OPEN_FLAGS, readFully, PROBE_BYTES } from './probe.ts';
 
 /** The largest subject that is loaded: 16 MiB, about four million tokens,
  *  more than any model's context window holds. */
@@ -115,12 +115,12 @@ export function readSubjectRaw(abs: string, limit: number = MAX_SUBJECT_BYTES): 
     if (notRegular) return { kind: 'error', message: notRegular };
     // The size from fstat lets a small file be read in one call.
     let buf = scratch;
-    const n = readFully(fd, buf, 0, SNIFF_BYTES, st.size);
+    const n = readFully(fd, buf, 0, PROBE_BYTES, st.size);
     if (isBinaryHead(buf, n)) return { kind: 'binary' };
     if (st.size > limit || n > limit) {
       return { kind: 'error', message: tooLargeMessage(Math.max(st.size, n), limit, st.size <= limit) };
     }
-    if (n < SNIFF_BYTES) return { kind: 'bytes', bytes: buf.subarray(0, n) };
+    if (n < PROBE_BYTES) return { kind: 'bytes', bytes: buf.subarray(0, n) };
     // The size is a hint: the file may grow or shrink while being read.
     // One byte more than the limit tells a file that grew past it.
     let size = Math.min(Math.max(st.size, n) + 1, limit + 1);

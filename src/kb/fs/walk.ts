@@ -112,8 +112,6 @@ export interface WalkDir {
  *  a symbolic link is stat'ed). */
 export type FileVisitor = (dir: WalkDir, name: string, abs: string, size: number | undefined) => void;
 
-type Frame = WalkDir;
-
 /** A symbolic link the walk followed (to a file or a directory). */
 export interface FollowedLink {
   /** Relative to the walked directory, as `Notice.where`. */
@@ -202,58 +200,129 @@ export interface WalkTrace {
  * each of twenty folders, each to the next) cost one walk of each folder,
  * not 2^20 paths. On top of that, at most `maxEntries` directory entries are
  * read. Each link not followed, and the limit, is a notice.
+ *
+ * The steps, each a method of `Walker`: open the root (`openRoot`), then
+ * per directory, depth first in name order: read it (`readDir`), classify
+ * each entry (`classify`), and hand a file to `visit`, a directory to
+ * `enterDir`, a symbolic link to `followLink`.
  */
 export function walkFiles(dir: string, visit: FileVisitor, opts: WalkOptions = {}): WalkOutcome {
-  const notices: Notice[] = [];
-  const links: FollowedLink[] = [];
-  const out = { notices, links };
-  const maxEntries = opts.maxEntries ?? MAX_WALK_ENTRIES;
-  const rules = opts.rules;
-  const root = resolve(dir);
+  const w = openRoot(dir, visit, opts);
+  if (w instanceof Walker) w.run();
+  return w instanceof Walker ? w.out : w;
+}
 
-  // Notices about the directory as a whole have the `where` ''.
+/** The walk's first step: the root must be a directory. Notices about the
+ *  directory as a whole have the `where` ''. */
+function openRoot(dir: string, visit: FileVisitor, opts: WalkOptions): Walker | WalkOutcome {
+  const root = resolve(dir);
+  const fail = (n: Notice): WalkOutcome => ({ notices: [n], links: [] });
   let rootStat: Stats;
   try {
     rootStat = statSync(root);
   } catch (err) {
     const code = codeOf(err);
-    if (code === 'ENOENT' || code === 'ENOTDIR') {
-      notices.push(notice('missing-directory', '', `subjects directory not found: ${dir}`));
-    } else if (code === 'ELOOP') {
-      notices.push(notice('symlink-loop', '', `subjects directory is a symbolic link loop: ${dir}`));
-    } else {
-      notices.push(notice('unreadable', '', `cannot read subjects directory ${dir}: ${describe(err)}`, describe(err)));
-    }
-    return out;
+    if (code === 'ENOENT' || code === 'ENOTDIR') return fail(notice('missing-directory', '', `subjects directory not found: ${dir}`));
+    if (code === 'ELOOP') return fail(notice('symlink-loop', '', `subjects directory is a symbolic link loop: ${dir}`));
+    return fail(notice('unreadable', '', `cannot read subjects directory ${dir}: ${describe(err)}`, describe(err)));
   }
-  if (!rootStat.isDirectory()) {
-    notices.push(notice('not-a-directory', '', `subjects path is not a directory: ${dir}`));
-    return out;
-  }
+  if (!rootStat.isDirectory()) return fail(notice('not-a-directory', '', `subjects path is not a directory: ${dir}`));
   let rootReal = root;
   try {
     rootReal = realpathSync(root);
   } catch {
     // Keep the resolved path; loop detection still works below it.
   }
-  const prefix = rootReal.endsWith(sep) ? rootReal : rootReal + sep;
-  /** Whether a real path is in the walked directory's own tree. */
-  const inTree = (real: string) => real === rootReal || real.startsWith(prefix);
-  /** Where an in-tree directory is walked, relative to the root. */
-  const treeRel = (real: string) => (real === rootReal ? '.' : real.slice(prefix.length).split(sep).join('/'));
-  /** Directories outside the tree walked so far (device:inode -> where). */
-  const outside = new Map<string, string>();
+  return new Walker(dir, root, rootReal, visit, opts);
+}
 
-  let entriesLeft = maxEntries;
-  const stack: Frame[] = [{ abs: root, rel: '', real: rootReal, parent: null, outside: false }];
-  while (stack.length > 0) {
-    const frame = stack.pop()!;
-    opts.trace?.dirs.push(frame.abs);
+/** What an entry is, once its type is known (`classify`). */
+type Kind = typeof FILE | typeof DIR | typeof LINK | typeof SPECIAL | typeof GONE;
+const FILE = 0;
+const DIR = 1;
+const LINK = 2;
+/** A FIFO, socket or device. */
+const SPECIAL = 3;
+/** Could not be stat'ed: its notice is out already. */
+const GONE = 4;
+
+/** One walk's state, and its steps. */
+class Walker {
+  readonly out: WalkOutcome = { notices: [], links: [] };
+  private readonly rules: IgnoreRules | undefined;
+  private readonly trace: WalkTrace | undefined;
+  private readonly maxEntries: number;
+  private entriesLeft: number;
+  /** The root's real path, with a trailing separator. */
+  private readonly prefix: string;
+  /** Directories outside the tree walked so far (device:inode -> where). */
+  private readonly outside = new Map<string, string>();
+  /** Directories still to walk: the top is next. */
+  private readonly stack: WalkDir[];
+
+  constructor(
+    /** The directory as given, for notices. */
+    private readonly dir: string,
+    root: string,
+    private readonly rootReal: string,
+    private readonly visit: FileVisitor,
+    opts: WalkOptions,
+  ) {
+    this.rules = opts.rules;
+    this.trace = opts.trace;
+    this.maxEntries = opts.maxEntries ?? MAX_WALK_ENTRIES;
+    this.entriesLeft = this.maxEntries;
+    this.prefix = rootReal.endsWith(sep) ? rootReal : rootReal + sep;
+    this.stack = [{ abs: root, rel: '', real: rootReal, parent: null, outside: false }];
+  }
+
+  /** Walks every directory, depth first, in name order, until the stack is
+   *  empty or the entry limit is reached. */
+  run(): void {
+    const { stack, rules } = this;
+    while (stack.length > 0) {
+      const frame = stack.pop()!;
+      const read = this.readDir(frame);
+      if (read === undefined) continue;
+      const { entries, stop } = read;
+      const subdirs: WalkDir[] = [];
+      for (const entry of entries) {
+        const name = entry.name;
+        const abs = frame.abs + sep + name;
+        const kind = this.classify(frame, entry, abs);
+        if (kind === FILE) {
+          if (rules === undefined || !rules.skip(frame.rel, name, false)) this.visit(frame, name, abs, undefined);
+        } else if (kind === DIR) {
+          this.enterDir(frame, name, abs, subdirs);
+        } else if (kind === LINK) {
+          this.followLink(frame, name, abs, subdirs);
+        } else if (kind === SPECIAL) {
+          const rel = relOf(frame, name);
+          this.out.notices.push(notice('special-file', rel, `not a regular file, skipped: ${rel}`));
+        }
+      }
+      if (stop) {
+        this.out.notices.push(
+          notice('walk-limit', '', `the walk stopped after ${countText(this.maxEntries)} directory entries, its limit; the rest is left out`),
+        );
+        return;
+      }
+      for (let i = subdirs.length - 1; i >= 0; i--) stack.push(subdirs[i]);
+    }
+  }
+
+  /** Reads a directory's entries, in name order, at most as many as the
+   *  walk may still read (`stop`: the limit is reached), and hands them to
+   *  the ignore rules. Undefined (with a notice) when it cannot be read. */
+  private readDir(frame: WalkDir): { entries: Dirent[]; stop: boolean } | undefined {
+    this.trace?.dirs.push(frame.abs);
     let entries: Dirent[];
     try {
       entries = readdirSync(frame.abs, { withFileTypes: true });
     } catch (err) {
       const code = codeOf(err);
+      const notices = this.out.notices;
+      const dir = this.dir;
       if (frame.rel === '' && (code === 'ENOENT' || code === 'ENOTDIR')) {
         notices.push(notice('vanished', '', `subjects directory vanished while walking: ${dir}`));
       } else if (frame.rel === '') {
@@ -263,147 +332,146 @@ export function walkFiles(dir: string, visit: FileVisitor, opts: WalkOptions = {
       } else {
         notices.push(notice('unreadable', frame.rel, `cannot read directory ${frame.rel}: ${describe(err)}`));
       }
-      continue;
+      return undefined;
     }
     if (entries.length > 1) entries.sort((a, b) => compareCodeUnits(a.name, b.name));
     let stop = false;
-    if (entries.length > entriesLeft) {
-      entries.length = entriesLeft;
+    if (entries.length > this.entriesLeft) {
+      entries.length = this.entriesLeft;
       stop = true;
     }
-    entriesLeft -= entries.length;
-    if (rules !== undefined) rules.enter(frame.abs, frame.rel, frame.parent === null ? null : frame.parent.rel, entries, sep);
+    this.entriesLeft -= entries.length;
+    if (this.rules !== undefined) this.rules.enter(frame.abs, frame.rel, frame.parent === null ? null : frame.parent.rel, entries, sep);
     // Every ignore file the rules read (a link to one included).
-    if (opts.trace !== undefined) for (const e of entries) if (e.name === '.gitignore' || e.name === '.kbignore') opts.trace.controls.push(frame.abs + sep + e.name);
-
-    const subdirs: Frame[] = [];
-    for (const entry of entries) {
-      const name = entry.name;
-      const abs = frame.abs + sep + name;
-
-      let isFile = entry.isFile();
-      let isDir = !isFile && entry.isDirectory();
-      let isLink = !isFile && !isDir && entry.isSymbolicLink();
-      if (!isFile && !isDir && !isLink && !isSpecial(entry)) {
-        // Unknown entry type (some file systems do not report it).
-        try {
-          const st = lstatSync(abs);
-          isFile = st.isFile();
-          isDir = st.isDirectory();
-          isLink = st.isSymbolicLink();
-        } catch (err) {
-          notices.push(entryProblem(err, relOf(frame, name)));
-          continue;
-        }
-      }
-
-      if (isFile) {
-        if (rules === undefined || !rules.skip(frame.rel, name, false)) visit(frame, name, abs, undefined);
-        continue;
-      }
-      const rel = relOf(frame, name);
-      if (isDir) {
-        if (rules !== undefined && rules.skip(frame.rel, name, true)) continue;
-        const real = frame.real + sep + name;
-        if (!frame.outside) {
-          subdirs.push({ abs, rel, real, parent: frame, outside: false });
-          continue;
-        }
-        // Below a followed link: a directory of the tree, or one walked
-        // already, is not walked again.
-        if (inTree(real)) {
-          notices.push(notice('walked-elsewhere', rel, `directory walked elsewhere, skipped: ${rel} (walked as ${treeRel(real)})`));
-          continue;
-        }
-        let st: Stats;
-        try {
-          st = statSync(abs);
-        } catch (err) {
-          notices.push(entryProblem(err, rel));
-          continue;
-        }
-        const key = `${st.dev}:${st.ino}`;
-        const seen = outside.get(key);
-        if (seen !== undefined) {
-          notices.push(notice('walked-elsewhere', rel, `directory walked elsewhere, skipped: ${rel} (walked as ${seen})`));
-          continue;
-        }
-        outside.set(key, rel);
-        subdirs.push({ abs, rel, real, parent: frame, outside: true });
-        continue;
-      }
-      if (!isLink) {
-        notices.push(notice('special-file', rel, `not a regular file, skipped: ${rel}`));
-        continue;
-      }
-
-      // A symbolic link: follow it.
-      let target: Stats;
-      try {
-        target = statSync(abs);
-      } catch (err) {
-        const code = codeOf(err);
-        if (code === 'ENOENT' || code === 'ENOTDIR') {
-          notices.push(notice('dangling-link', rel, `dangling symbolic link skipped: ${rel} -> ${linkTarget(abs)}`));
-        } else if (code === 'ELOOP') {
-          notices.push(notice('symlink-loop', rel, `symbolic link loop skipped: ${rel} -> ${linkTarget(abs)}`));
-        } else {
-          notices.push(notice('unreadable', rel, `cannot follow symbolic link ${rel}: ${describe(err)}`));
-        }
-        continue;
-      }
-      if (rules !== undefined && (target.isFile() || target.isDirectory()) && rules.skip(frame.rel, name, target.isDirectory())) continue;
-      if (target.isFile()) {
-        links.push({ where: rel, from: frame.real, abs });
-        visit(frame, name, abs, target.size);
-      } else if (target.isDirectory()) {
-        let real: string;
-        try {
-          real = realpathSync(abs);
-        } catch (err) {
-          notices.push(entryProblem(err, rel));
-          continue;
-        }
-        links.push({ where: rel, from: frame.real, abs, real });
-        if (isAncestor(frame, real)) {
-          notices.push(notice('symlink-loop', rel, `symbolic link loop skipped: ${rel} -> ${linkTarget(abs)}`));
-          continue;
-        }
-        const key = `${target.dev}:${target.ino}`;
-        const seen = inTree(real) ? treeRel(real) : outside.get(key);
-        if (seen !== undefined) {
-          notices.push(notice('walked-elsewhere', rel, `symbolic link to a directory walked elsewhere skipped: ${rel} -> ${linkTarget(abs)} (walked as ${seen})`));
-          continue;
-        }
-        outside.set(key, rel);
-        subdirs.push({ abs, rel, real, parent: frame, outside: true });
-      } else {
-        notices.push(notice('special-file', rel, `not a regular file, skipped: ${rel}`));
-      }
-    }
-    if (stop) {
-      notices.push(
-        notice(
-          'walk-limit',
-          '',
-          `the walk stopped after ${countText(maxEntries)} directory entries, its limit; the rest is left out`,
-        ),
-      );
-      break;
-    }
-    // Depth first, in name order.
-    for (let i = subdirs.length - 1; i >= 0; i--) stack.push(subdirs[i]);
+    const trace = this.trace;
+    if (trace !== undefined) for (const e of entries) if (e.name === '.gitignore' || e.name === '.kbignore') trace.controls.push(frame.abs + sep + e.name);
+    return { entries, stop };
   }
-  return out;
+
+  /** What an entry is. Its type comes with the directory entry; only an
+   *  entry of unknown type (some file systems do not report it) costs an
+   *  `lstat`. */
+  private classify(frame: WalkDir, entry: Dirent, abs: string): Kind {
+    if (entry.isFile()) return FILE;
+    if (entry.isDirectory()) return DIR;
+    if (entry.isSymbolicLink()) return LINK;
+    if (isSpecial(entry)) return SPECIAL;
+    try {
+      const st = lstatSync(abs);
+      return st.isFile() ? FILE : st.isDirectory() ? DIR : st.isSymbolicLink() ? LINK : SPECIAL;
+    } catch (err) {
+      this.out.notices.push(entryProblem(err, relOf(frame, entry.name)));
+      return GONE;
+    }
+  }
+
+  /** Whether a real path is in the walked directory's own tree. */
+  private inTree(real: string): boolean {
+    return real === this.rootReal || real.startsWith(this.prefix);
+  }
+
+  /** Where an in-tree directory is walked, relative to the root. */
+  private treeRel(real: string): string {
+    return real === this.rootReal ? '.' : real.slice(this.prefix.length).split(sep).join('/');
+  }
+
+  /** A directory entry: walked next unless ignored, or (below a followed
+   *  link) walked already. */
+  private enterDir(frame: WalkDir, name: string, abs: string, subdirs: WalkDir[]): void {
+    if (this.rules !== undefined && this.rules.skip(frame.rel, name, true)) return;
+    const rel = relOf(frame, name);
+    const real = frame.real + sep + name;
+    if (!frame.outside) {
+      subdirs.push({ abs, rel, real, parent: frame, outside: false });
+      return;
+    }
+    // Below a followed link: a directory of the tree, or one walked
+    // already, is not walked again.
+    const notices = this.out.notices;
+    if (this.inTree(real)) {
+      notices.push(notice('walked-elsewhere', rel, `directory walked elsewhere, skipped: ${rel} (walked as ${this.treeRel(real)})`));
+      return;
+    }
+    let st: Stats;
+    try {
+      st = statSync(abs);
+    } catch (err) {
+      notices.push(entryProblem(err, rel));
+      return;
+    }
+    const key = `${st.dev}:${st.ino}`;
+    const seen = this.outside.get(key);
+    if (seen !== undefined) {
+      notices.push(notice('walked-elsewhere', rel, `directory walked elsewhere, skipped: ${rel} (walked as ${seen})`));
+      return;
+    }
+    this.outside.set(key, rel);
+    subdirs.push({ abs, rel, real, parent: frame, outside: true });
+  }
+
+  /** A symbolic link: its target is stat'ed; a file is visited, a
+   *  directory walked next unless it is an ancestor (a loop) or walked
+   *  elsewhere; a dangling link, a loop and anything else is a notice. */
+  private followLink(frame: WalkDir, name: string, abs: string, subdirs: WalkDir[]): void {
+    const rel = relOf(frame, name);
+    const { notices, links } = this.out;
+    let target: Stats;
+    try {
+      target = statSync(abs);
+    } catch (err) {
+      const code = codeOf(err);
+      if (code === 'ENOENT' || code === 'ENOTDIR') {
+        notices.push(notice('dangling-link', rel, `dangling symbolic link skipped: ${rel} -> ${linkTarget(abs)}`));
+      } else if (code === 'ELOOP') {
+        notices.push(notice('symlink-loop', rel, `symbolic link loop skipped: ${rel} -> ${linkTarget(abs)}`));
+      } else {
+        notices.push(notice('unreadable', rel, `cannot follow symbolic link ${rel}: ${describe(err)}`));
+      }
+      return;
+    }
+    const rules = this.rules;
+    if (rules !== undefined && (target.isFile() || target.isDirectory()) && rules.skip(frame.rel, name, target.isDirectory())) return;
+    if (target.isFile()) {
+      links.push({ where: rel, from: frame.real, abs });
+      this.visit(frame, name, abs, target.size);
+      return;
+    }
+    if (!target.isDirectory()) {
+      notices.push(notice('special-file', rel, `not a regular file, skipped: ${rel}`));
+      return;
+    }
+    let real: string;
+    try {
+      real = realpathSync(abs);
+    } catch (err) {
+      notices.push(entryProblem(err, rel));
+      return;
+    }
+    links.push({ where: rel, from: frame.real, abs, real });
+    if (isAncestor(frame, real)) {
+      notices.push(notice('symlink-loop', rel, `symbolic link loop skipped: ${rel} -> ${linkTarget(abs)}`));
+      return;
+    }
+    const key = `${target.dev}:${target.ino}`;
+    const seen = this.inTree(real) ? this.treeRel(real) : this.outside.get(key);
+    if (seen !== undefined) {
+      notices.push(
+        notice('walked-elsewhere', rel, `symbolic link to a directory walked elsewhere skipped: ${rel} -> ${linkTarget(abs)} (walked as ${seen})`),
+      );
+      return;
+    }
+    this.outside.set(key, rel);
+    subdirs.push({ abs, rel, real, parent: frame, outside: true });
+  }
 }
 
 /** Whether the directory `real` is `frame` or one of its ancestors. */
-function isAncestor(frame: Frame, real: string): boolean {
-  for (let f: Frame | null = frame; f !== null; f = f.parent) if (f.real === real) return true;
+function isAncestor(frame: WalkDir, real: string): boolean {
+  for (let f: WalkDir | null = frame; f !== null; f = f.parent) if (f.real === real) return true;
   return false;
 }
 
-function relOf(frame: Frame, name: string): string {
+function relOf(frame: WalkDir, name: string): string {
   return frame.rel === '' ? name : frame.rel + '/' + name;
 }
 

@@ -34,9 +34,12 @@
 
 import { compilePatterns, type CompiledPattern } from '../../glob/index.ts';
 import { findBySlug, resolvePatterns } from './resolve.ts';
+import { levenshtein } from '../../shared/edit-distance.ts';
+import { splitOutsideBraces } from '../../shared/text.ts';
 import { describePath } from './slug.ts';
 import type { MissHint, Subject } from './types.ts';
-import { kindOf, listableUnder, type TopicView } from './view.ts';
+import { listableUnder } from './listing.ts';
+import { kindOf, type TopicView } from './view.ts';
 
 /** Why a pattern was read as another slug. */
 export type Reason = 'prefix' | 'extension' | 'dot' | 'case' | 'file-name';
@@ -141,23 +144,10 @@ async function planOne(near: Near, c: CompiledPattern, plan: Plan, maySplit: boo
  * Undefined without such a comma, or when no part is left.
  */
 export function splitList(pattern: string): string[] | undefined {
-  const parts: string[] = [];
-  let depth = 0;
-  let start = 0;
-  let commas = 0;
-  for (let i = 0; i <= pattern.length; i++) {
-    const ch = pattern[i];
-    if (ch === '\\') i++;
-    else if (ch === '{') depth++;
-    else if (ch === '}') depth = Math.max(0, depth - 1);
-    else if (i === pattern.length || (ch === ',' && depth === 0)) {
-      if (i < pattern.length) commas++;
-      const part = unquote(pattern.slice(start, i).trim());
-      if (part !== '') parts.push(part);
-      start = i + 1;
-    }
-  }
-  return commas > 0 && parts.length > 0 ? parts : undefined;
+  const raw = splitOutsideBraces(pattern, ',');
+  if (raw.length === 1) return undefined;
+  const parts = raw.map((p) => unquote(p.trim())).filter((p) => p !== '');
+  return parts.length > 0 ? parts : undefined;
 }
 
 function unquote(s: string): string {
@@ -350,48 +340,9 @@ class Near {
   }
 }
 
-/** Rows of the edit distance, reused (one call at a time). */
-let row = new Int32Array(64);
-let prev = new Int32Array(64);
-
-/**
- * The Levenshtein distance between `a` and `b` (code units) if it is at
- * most `limit`, else Infinity. Only a band of `2 * limit + 1` cells per row
- * is computed, and it stops as soon as a row exceeds the limit.
- */
-export function distance(a: string, b: string, limit: number): number {
-  if (Math.abs(a.length - b.length) > limit) return Infinity;
-  if (a === b) return 0;
-  const n = b.length;
-  if (row.length <= n) {
-    row = new Int32Array(n + 1);
-    prev = new Int32Array(n + 1);
-  }
-  const big = limit + 1;
-  for (let j = 0; j <= n; j++) prev[j] = j <= limit ? j : big;
-  for (let i = 1; i <= a.length; i++) {
-    const lo = Math.max(1, i - limit);
-    const hi = Math.min(n, i + limit);
-    row[0] = i <= limit ? i : big;
-    if (lo > 1) row[lo - 1] = big;
-    let best = row[0];
-    const ca = a.charCodeAt(i - 1);
-    for (let j = lo; j <= hi; j++) {
-      const cost = ca === b.charCodeAt(j - 1) ? 0 : 1;
-      let v = prev[j - 1] + cost;
-      const up = (j <= i - 1 + limit ? prev[j] : big) + 1;
-      const left = row[j - 1] + 1;
-      if (up < v) v = up;
-      if (left < v) v = left;
-      if (v > big) v = big;
-      row[j] = v;
-      if (v < best) best = v;
-    }
-    if (hi < n) row[hi + 1] = big;
-    if (best > limit) return Infinity;
-    const t = prev;
-    prev = row;
-    row = t;
-  }
-  return prev[n] <= limit ? prev[n] : Infinity;
+/** The Levenshtein distance between `a` and `b` if it is at most `limit`,
+ *  else Infinity. */
+function distance(a: string, b: string, limit: number): number {
+  const d = levenshtein(a, b, limit);
+  return d <= limit ? d : Infinity;
 }

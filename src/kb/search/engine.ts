@@ -18,6 +18,7 @@
 // frequency, capped at 255) per field present.
 
 import { forEachWord, MAX_TERM, termOf } from './tokenize.ts';
+import { editDistance } from '../../shared/edit-distance.ts';
 
 export const FIELDS = ['slug', 'description', 'headings', 'body'] as const;
 export const NFIELDS = FIELDS.length;
@@ -415,7 +416,7 @@ export class SearchIndex {
           const t1 = terms.charCodeAt(at + 1);
           if (t0 !== q0 && t1 !== q1 && t0 !== q1 && t1 !== q0) continue;
         }
-        const d = editDistance(q, terms, at, len, max);
+        const d = editDistance(q, terms, max, at, len);
         if (d <= max) found.push([i, d]);
       }
       found.sort((a, b) => a[1] - b[1] || this.df[b[0]] - this.df[a[0]]);
@@ -547,37 +548,4 @@ export class SearchIndex {
     }
     return out;
   }
-}
-
-/** Rows of the edit-distance table, reused. */
-let rows = [new Int32Array(64), new Int32Array(64), new Int32Array(64)];
-
-/** Damerau-Levenshtein distance (adjacent transpositions) between `a` and
- *  `s.slice(at, at + n)`, or max + 1 once it is known to exceed `max`. */
-export function editDistance(a: string, s: string, at: number, n: number, max: number): number {
-  const m = a.length;
-  if (Math.abs(m - n) > max) return max + 1;
-  if (rows[0].length < n + 1) rows = [new Int32Array(n + 1), new Int32Array(n + 1), new Int32Array(n + 1)];
-  let [prev2, prev, cur] = rows;
-  for (let j = 0; j <= n; j++) prev[j] = j;
-  for (let i = 1; i <= m; i++) {
-    cur[0] = i;
-    let rowMin = i;
-    const ai = a.charCodeAt(i - 1);
-    for (let j = 1; j <= n; j++) {
-      const bj = s.charCodeAt(at + j - 1);
-      let v = prev[j - 1] + (ai === bj ? 0 : 1);
-      if (prev[j] + 1 < v) v = prev[j] + 1;
-      if (cur[j - 1] + 1 < v) v = cur[j - 1] + 1;
-      if (i > 1 && j > 1 && ai === s.charCodeAt(at + j - 2) && a.charCodeAt(i - 2) === bj && prev2[j - 2] + 1 < v) v = prev2[j - 2] + 1;
-      cur[j] = v;
-      if (v < rowMin) rowMin = v;
-    }
-    if (rowMin > max) return max + 1;
-    const t = prev2;
-    prev2 = prev;
-    prev = cur;
-    cur = t;
-  }
-  return prev[n];
 }

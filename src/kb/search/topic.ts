@@ -20,7 +20,7 @@
 
 import { statSync } from 'node:fs';
 import { descriptionValue, loadYaml, NEEDS_YAML, parseFrontmatter, simpleFields, type YamlModule } from '../content/frontmatter.ts';
-import { decodeFront, frontmatterSpan, SNIFF_BYTES } from '../fs/probe.ts';
+import { decodeFront, frontmatterSpan, PROBE_BYTES } from '../fs/probe.ts';
 import { readBody } from '../fs/read.ts';
 import { notice, type Notice, type WalkTrace } from '../fs/walk.ts';
 import { openTopic, type TopicSpec } from '../index/view.ts';
@@ -298,7 +298,7 @@ const decoder = new TextDecoder();
 /** A file's frontmatter: its description and name/title, or the text
  *  the YAML parser must read. */
 function frontOf(bytes: Uint8Array): { description: string | null; names: string; needsYaml?: string } {
-  const n = Math.min(bytes.length, SNIFF_BYTES);
+  const n = Math.min(bytes.length, PROBE_BYTES);
   const span = frontmatterSpan(bytes, n, n === bytes.length);
   if (span === undefined || span === -1) return { description: null, names: '' };
   const front = decodeFront(bytes.subarray(span[0], span[1]));

@@ -2,7 +2,7 @@ import { describe, expect, test } from 'bun:test';
 import fc from 'fast-check';
 import * as yaml from 'yaml';
 import { descriptionValue, NEEDS_YAML, parseFrontmatter, simpleFields } from '../../../src/kb/content/frontmatter.ts';
-import { frontmatterSpan, probeFile, SNIFF_BYTES, UNCLOSED } from '../../../src/kb/fs/probe.ts';
+import { frontmatterSpan, probeFile, PROBE_BYTES, UNCLOSED } from '../../../src/kb/fs/probe.ts';
 import { tempFiles } from '../../support/temp.ts';
 
 const enc = new TextEncoder();
@@ -49,7 +49,7 @@ describe('probeFile finds frontmatter in the head it reads', () => {
     expect(probeFile(file(new Uint8Array([0x2d, 0x2d, 0x2d, 0x0a, 0])))).toEqual({ kind: 'binary' });
   });
   test('frontmatter not closed within the first 8 KiB is unclosed', () => {
-    expect(probeFile(file(`---\n${'a: b\n'.repeat(SNIFF_BYTES / 5 + 10)}---\n`))).toEqual({ kind: 'text', front: null });
+    expect(probeFile(file(`---\n${'a: b\n'.repeat(PROBE_BYTES / 5 + 10)}---\n`))).toEqual({ kind: 'text', front: null });
   });
 });
 

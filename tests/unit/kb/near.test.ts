@@ -7,9 +7,10 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { engine } from '../../../src/glob/engine.ts';
 import { compileWith } from '../../../src/glob/pattern.ts';
-import { MAX_SCANNED_MISSES, directoryPrefixes, distance, planPatterns, splitList, type Plan } from '../../../src/kb/index/near.ts';
+import { MAX_SCANNED_MISSES, directoryPrefixes, planPatterns, splitList, type Plan } from '../../../src/kb/index/near.ts';
 import { resolvePatterns } from '../../../src/kb/index/resolve.ts';
-import { loadPatterns, openTopic, type TopicSpec, type TopicView } from '../../../src/kb/index/view.ts';
+import { loadPatterns } from '../../../src/kb/index/load.ts';
+import { openTopic, type TopicSpec, type TopicView } from '../../../src/kb/index/view.ts';
 import { makeTempDir } from '../../support/temp.ts';
 
 const compile = (patterns: readonly string[]) => compileWith(patterns, engine);
@@ -257,23 +258,6 @@ describe('rule 7: suggestions', () => {
     ]);
   });
 
-  test('distance: Levenshtein within a bound, else Infinity', () => {
-    expect(distance('kitten', 'sitting', 3)).toBe(3);
-    expect(distance('kitten', 'sitting', 2)).toBe(Infinity);
-    expect(distance('', 'ab', 2)).toBe(2);
-    expect(distance('abc', 'abc', 0)).toBe(0);
-    expect(distance('flaw', 'lawn', 2)).toBe(2);
-    expect(distance('a'.repeat(300), `${'a'.repeat(299)}b`, 1)).toBe(1);
-    // Against the plain dynamic programme, on random short strings.
-    let seed = 7;
-    const next = () => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648;
-    const word = () => Array.from({ length: Math.floor(next() * 8) }, () => 'abc'[Math.floor(next() * 3)]).join('');
-    for (let n = 0; n < 2000; n++) {
-      const [a, b, limit] = [word(), word(), Math.floor(next() * 4)];
-      const full = plain(a, b);
-      expect(distance(a, b, limit)).toBe(full <= limit ? full : Infinity);
-    }
-  });
 });
 
 describe('bounded: a call of many missing patterns', () => {
@@ -304,13 +288,3 @@ describe('a glob that skipped hidden subjects', () => {
     expect([...loadPatterns(v, compile(['a/*']), 'text')]).toEqual([{ kind: 'no-match', pattern: 'a/*', hint: { hidden: 2 } }]);
   });
 });
-
-function plain(a: string, b: string): number {
-  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    const row = [i];
-    for (let j = 1; j <= b.length; j++) row[j] = Math.min(prev[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1), prev[j] + 1, row[j - 1] + 1);
-    prev = row;
-  }
-  return prev[b.length];
-}

@@ -1,12 +1,12 @@
 // The reader thread shares probing with the main thread. Whoever probes a
-// file, the verdicts must be exactly `sniffFile`'s, in order, and a thread
+// file, the verdicts must be exactly `probeKind`'s, in order, and a thread
 // that is missing, never answers or is not worth starting must change
 // nothing but the time taken.
 import { describe, test, expect } from 'bun:test';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { PROBED, sniff, sniffFile, type ProbeResult } from '../../../src/kb/fs/probe.ts';
-import { CONTROL_WORDS, DONE, frontPool, frontRegion, MIN_PARALLEL_FILES, PATH_SEPARATOR, probeResultOf, readerThread as startReaderThread, type SniffJob } from '../../../src/kb/fs/probe-thread.ts';
+import { PROBED, probeFile, probeKind, type ProbeResult } from '../../../src/kb/fs/probe.ts';
+import { CONTROL_WORDS, DONE, frontPool, frontRegion, MIN_PARALLEL_FILES, PATH_SEPARATOR, probeResultOf, readerThread as startReaderThread, type ProbeJob } from '../../../src/kb/fs/probe-thread.ts';
 import { makeTempDir } from '../../support/temp.ts';
 
 /** The reader thread's entry point, as the CLI's entry module names it. */
@@ -20,7 +20,7 @@ function kinds(results: readonly ProbeResult[]): string[] {
   return results.map((r) => r.kind);
 }
 
-/** `n` files of every kind sniffing tells apart, plus paths that fail. */
+/** `n` files of every kind probing tells apart, plus paths that fail. */
 function files(n: number): string[] {
   const dir = makeTempDir('kb-thread-');
   mkdirSync(join(dir, 'sub'));
@@ -45,13 +45,13 @@ const N = 3 * MIN_PARALLEL_FILES + 5;
 
 describe('readerThread', () => {
   const paths = files(N);
-  const expected = paths.map(sniffFile);
+  const expected = paths.map(probeKind);
 
   test('the fixture has every verdict', () => {
     expect(new Set(expected)).toEqual(new Set(['text', 'binary', 'error']));
   });
 
-  test('probe gives sniffFile\'s verdicts, in order', () => {
+  test('probe gives probeKind\'s verdicts, in order', () => {
     const thread = readerThread();
     try {
       expect(kinds(thread.probe(paths))).toEqual(expected);
@@ -126,7 +126,7 @@ describe('readerThread', () => {
 });
 
 describe('the reader thread on its own (src/reader-thread.ts)', () => {
-  test('probes a whole job posted to it, as sniffFile does', async () => {
+  test('probes a whole job posted to it, as probeKind does', async () => {
     const paths = files(200);
     const shared = new SharedArrayBuffer(CONTROL_WORDS * 4 + paths.length);
     const control = new Int32Array(shared, 0, CONTROL_WORDS);
@@ -134,12 +134,12 @@ describe('the reader thread on its own (src/reader-thread.ts)', () => {
     try {
       const pool = frontPool();
       const front = frontRegion(pool, paths.length);
-      worker.postMessage({ kind: 'sniff', paths: paths.join(PATH_SEPARATOR), shared, pool, spans: front.spans } satisfies SniffJob);
+      worker.postMessage({ kind: 'probe', paths: paths.join(PATH_SEPARATOR), shared, pool, spans: front.spans } satisfies ProbeJob);
       const until = Date.now() + 20_000;
       while (Atomics.load(control, DONE) < paths.length && Date.now() < until) await Bun.sleep(5);
       expect(Atomics.load(control, DONE)).toBe(paths.length);
       const results = new Uint8Array(shared, CONTROL_WORDS * 4, paths.length);
-      expect(kinds(Array.from(results, (code, i) => probeResultOf(code, i, front.region, paths[i])))).toEqual(paths.map(sniffFile));
+      expect(kinds(Array.from(results, (code, i) => probeResultOf(code, i, front.region, paths[i])))).toEqual(paths.map(probeKind));
     } finally {
       worker.terminate();
     }
@@ -162,9 +162,9 @@ describe('frontmatter through the reader thread', () => {
     return paths;
   }
 
-  test('the thread and the main thread give sniff()\'s results, frontmatter included', () => {
+  test('the thread and the main thread give probeFile()\'s results, frontmatter included', () => {
     const paths = described(2 * MIN_PARALLEL_FILES);
-    const expected = paths.map(sniff);
+    const expected = paths.map(probeFile);
     const thread = readerThread();
     try {
       expect(thread.probe(paths)).toEqual(expected);

@@ -3,8 +3,8 @@ import * as fs from 'node:fs';
 import { chmodSync, closeSync, constants, mkdirSync, openSync, readSync, writeSync } from 'node:fs';
 import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
-import { isBinaryHead, PROBED, probeFile, probeHere, sniffFile, SNIFF_BYTES, type ProbeKind } from '../../../src/kb/fs/probe.ts';
-import { probeResultOf, sniffCode } from '../../../src/kb/fs/probe-thread.ts';
+import { isBinaryHead, PROBED, probeFile, probeHere, probeKind, PROBE_BYTES, type ProbeKind } from '../../../src/kb/fs/probe.ts';
+import { probeResultOf, probeCode } from '../../../src/kb/fs/probe-thread.ts';
 import { readSubject } from '../../../src/kb/fs/read.ts';
 import { tempFiles } from '../../support/temp.ts';
 
@@ -16,60 +16,60 @@ function bytesWithNulAt(size: number, at: number): Uint8Array {
   return b;
 }
 
-describe('sniffFile', () => {
+describe('probeKind', () => {
   test('text, empty file, NUL at the first byte', () => {
-    expect(sniffFile(file('hello\n'))).toBe('text');
-    expect(sniffFile(file(''))).toBe('text');
-    expect(sniffFile(file(new Uint8Array([0, 0x41])))).toBe('binary');
+    expect(probeKind(file('hello\n'))).toBe('text');
+    expect(probeKind(file(''))).toBe('text');
+    expect(probeKind(file(new Uint8Array([0, 0x41])))).toBe('binary');
   });
 
   test('a NUL at byte 8191 (the last one examined) makes the file binary', () => {
-    expect(sniffFile(file(bytesWithNulAt(65536, 8191)))).toBe('binary');
+    expect(probeKind(file(bytesWithNulAt(65536, 8191)))).toBe('binary');
   });
 
   test('NUL bytes after the first 8192 bytes do not matter (64 KiB file)', () => {
     const b = bytesWithNulAt(65536, -1);
-    b.fill(0, SNIFF_BYTES); // everything after 8192 bytes is NUL
-    expect(sniffFile(file(b))).toBe('text');
-    expect(sniffFile(file(b)) === 'binary').toBe(false);
+    b.fill(0, PROBE_BYTES); // everything after 8192 bytes is NUL
+    expect(probeKind(file(b))).toBe('text');
+    expect(probeKind(file(b)) === 'binary').toBe(false);
   });
 
   test('UTF-16 with a byte-order mark is text despite its NUL bytes', () => {
     const le = new Uint8Array([0xff, 0xfe, 0x68, 0x00, 0x69, 0x00]);
     const be = new Uint8Array([0xfe, 0xff, 0x00, 0x68, 0x00, 0x69]);
-    expect(sniffFile(file(le))).toBe('text');
-    expect(sniffFile(file(be))).toBe('text');
+    expect(probeKind(file(le))).toBe('text');
+    expect(probeKind(file(be))).toBe('text');
   });
 
   test('UTF-16 with a zero code unit (or a UTF-32 BOM) is binary', () => {
-    expect(sniffFile(file(new Uint8Array([0xff, 0xfe, 0x68, 0x00, 0x00, 0x00])))).toBe('binary');
-    expect(sniffFile(file(new Uint8Array([0xff, 0xfe, 0x00, 0x00, 0x41, 0x00, 0x00, 0x00])))).toBe('binary');
+    expect(probeKind(file(new Uint8Array([0xff, 0xfe, 0x68, 0x00, 0x00, 0x00])))).toBe('binary');
+    expect(probeKind(file(new Uint8Array([0xff, 0xfe, 0x00, 0x00, 0x41, 0x00, 0x00, 0x00])))).toBe('binary');
     // An unaligned 00 00 across two characters is not a zero code unit.
-    expect(sniffFile(file(new Uint8Array([0xfe, 0xff, 0x01, 0x00, 0x00, 0x41])))).toBe('text');
+    expect(probeKind(file(new Uint8Array([0xfe, 0xff, 0x01, 0x00, 0x00, 0x41])))).toBe('text');
   });
 
   test('missing files and directories are errors, not binary', () => {
-    expect(sniffFile(join(root, 'missing'))).toBe('error');
+    expect(probeKind(join(root, 'missing'))).toBe('error');
     const d = join(root, 'dir');
     mkdirSync(d);
-    expect(sniffFile(d)).toBe('error');
-    expect(sniffFile(d) === 'binary').toBe(false);
+    expect(probeKind(d)).toBe('error');
+    expect(probeKind(d) === 'binary').toBe(false);
   });
 
   const isRoot = typeof process.getuid === 'function' && process.getuid() === 0;
   test.skipIf(isRoot || process.platform === 'win32')('unreadable file is an error', () => {
     const p = file('secret');
     chmodSync(p, 0o000);
-    expect(sniffFile(p)).toBe('error');
+    expect(probeKind(p)).toBe('error');
     expect(readSubject(p).kind).toBe('error');
   });
 });
 
 describe('probeFile, probeHere and PROBED', () => {
-  test('probeFile gives sniffFile\'s kind, as the shared result of that kind', () => {
+  test('probeFile gives probeKind\'s kind, as the shared result of that kind', () => {
     const paths = [file('text\n'), file(new Uint8Array([0x41, 0])), join(root, 'missing-probe')];
-    expect(paths.map(sniffFile)).toEqual(['text', 'binary', 'error']);
-    for (const p of paths) expect(probeFile(p)).toBe(PROBED[sniffFile(p)]);
+    expect(paths.map(probeKind)).toEqual(['text', 'binary', 'error']);
+    for (const p of paths) expect(probeFile(p)).toBe(PROBED[probeKind(p)]);
   });
 
   test('probeHere probes every path, results in order, one shared object per kind', () => {
@@ -96,7 +96,7 @@ describe('probeFile, probeHere and PROBED', () => {
       expect(PROBED[kind]).toEqual({ kind });
       expect(Object.isFrozen(PROBED[kind])).toBe(true);
       // The reader thread's one-byte codes map back to the same objects.
-      expect(probeResultOf(sniffCode(PROBED[kind]))).toBe(PROBED[kind]);
+      expect(probeResultOf(probeCode(PROBED[kind]))).toBe(PROBED[kind]);
     }
     expect(Object.keys(PROBED).sort()).toEqual(['binary', 'error', 'text']);
   });
@@ -137,9 +137,9 @@ describe.skipIf(process.platform === 'win32')('at most 8192 bytes are read from 
     return { path, writer, drain };
   }
 
-  test('sniffFile consumes exactly 8192 bytes', () => {
+  test('probeKind consumes exactly 8192 bytes', () => {
     const p = pipeWith(bytesWithNulAt(30000, 10));
-    expect(sniffFile(p.path)).toBe('binary');
+    expect(probeKind(p.path)).toBe('binary');
     expect(p.drain()).toBe(30000 - 8192);
   });
 

@@ -4,7 +4,7 @@ import { describe, expect, test } from 'bun:test';
 import { chmodSync, existsSync, readdirSync, readFileSync, renameSync, rmSync, statSync, truncateSync, utimesSync, writeFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { cacheDir, cacheFile, readCache, writeCache } from '../../../src/kb/search/cache.ts';
-import { editDistance, IndexBuilder, KIND_SKIPPED, KIND_TEXT, type DocMeta } from '../../../src/kb/search/engine.ts';
+import { IndexBuilder, KIND_SKIPPED, KIND_TEXT, type DocMeta } from '../../../src/kb/search/engine.ts';
 import { scoreText, sectionsOf, snippetOf } from '../../../src/kb/search/snippet.ts';
 import { queryTerms, stem, terms } from '../../../src/kb/search/tokenize.ts';
 import { topicIndex } from '../../../src/kb/search/topic.ts';
@@ -109,11 +109,6 @@ describe('the index', () => {
     expect([...again.post]).toEqual([...index.post]);
   });
 
-  test('edit distance counts a swap of neighbours as one edit', () => {
-    expect(editDistance('release', 'relaese', 0, 7, 2)).toBe(1);
-    expect(editDistance('abc', 'xabcx', 1, 3, 1)).toBe(0);
-    expect(editDistance('abcdef', 'uvwxyz', 0, 6, 1)).toBe(2);
-  });
 });
 
 describe('snippets and sections', () => {

@@ -190,6 +190,6 @@ describe('kb list and kb check renderers', () => {
     expect(renderCheckText({ topics: [{ id: 't', enabled: true, subjects: 3, preloaded: 2, preloadedTokens: 12345 }], diagnostics: [] })).toBe(
       'topic "t": 2 pre-loaded subjects, ~12,345 tokens\nok: 1 topic, 3 subjects, no problems\n',
     );
-    expect(renderCheckText({ topics: [], diagnostics: [{ severity: 'error', code: 'x', message: 'm', where: 'f:1' }] })).toBe('error: m (f:1)\nfailed: 0 topics, 0 subjects, 1 error, 0 warnings\n');
+    expect(renderCheckText({ topics: [], diagnostics: [{ severity: 'error', code: 'toml-syntax', message: 'm', where: 'f:1' }] })).toBe('error: m (f:1)\nfailed: 0 topics, 0 subjects, 1 error, 0 warnings\n');
   });
 });

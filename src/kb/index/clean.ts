@@ -1,0 +1,55 @@
+// Cleaning a topic's index before anything sees it: subjects no listing,
+// tag or pattern could show or name faithfully are left out, each with a
+// notice, and every notice is made printable on one line.
+
+import { MAX_PATTERN_LENGTH } from '../../glob/index.ts';
+import { CONTROL, controlWord, escapeControls } from '../../shared/controls.ts';
+import { notice, type Notice } from '../fs/walk.ts';
+import type { Subject, SubjectIndex } from './types.ts';
+
+/** Subjects whose path holds a control character are left out, with a
+ *  notice: in a listing or a `<subject "...">` tag, a name holding a newline
+ *  could forge a line or a closing tag, one holding a bidirectional or
+ *  zero-width character would show as another name (shared/controls.ts).
+ *  So are subjects whose slug is longer than a pattern may be: no call could
+ *  load them by the name a listing shows. Every notice is made printable on
+ *  one line. */
+export function cleanIndex(index: SubjectIndex): SubjectIndex {
+  const notices: Notice[] = index.notices.map((n) =>
+    CONTROL.test(n.message) || CONTROL.test(n.where) ? { ...n, where: escapeControls(n.where), message: escapeControls(n.message) } : n,
+  );
+  // One test per name in the common case: neither a control character nor
+  // U+FFFD (what undecodable() looks for) is in it, and it is short.
+  const suspect = (s: Subject) => (SUSPECT.test(s.path) && (CONTROL.test(s.path) || undecodable(s))) || s.slug.length > MAX_PATTERN_LENGTH;
+  if (!index.subjects.some(suspect)) return { ...index, notices };
+  const subjects: Subject[] = [];
+  for (const s of index.subjects) {
+    if (CONTROL.test(s.path)) {
+      const path = escapeControls(s.path);
+      notices.push(notice('control-character', path, `file name contains ${controlWord(s.path)}, skipped: ${path}`));
+    } else if (undecodable(s)) {
+      notices.push(notice('unreadable', s.path, `file name is not valid UTF-8, skipped: ${s.path}`));
+    } else if (s.slug.length > MAX_PATTERN_LENGTH) {
+      notices.push(
+        notice(
+          'long-slug',
+          s.path,
+          `slug longer than ${MAX_PATTERN_LENGTH} characters (${s.slug.length}), skipped: no pattern can name it: ${s.path.slice(0, 60)}...`,
+        ),
+      );
+    } else {
+      subjects.push(s);
+    }
+  }
+  return { ...index, subjects, notices };
+}
+
+/** A control character (CONTROL) or U+FFFD. */
+const SUSPECT = new RegExp(`${CONTROL.source.slice(0, -1)}\\uFFFD]`);
+
+/** A name whose bytes are not UTF-8 reaches kb with U+FFFD in place of
+ *  them, so the path no longer names the file: it cannot be stat'ed. (Only
+ *  paths holding U+FFFD are stat'ed here.) */
+function undecodable(s: Subject): boolean {
+  return s.path.includes('\uFFFD') && s.size === -1;
+}

@@ -1,0 +1,66 @@
+// The listing queries of a view (view.ts): which subjects `learn` lists,
+// under a folder or in the whole topic, and whether a topic has any to
+// list or to learn. Each probes only the subjects it needs a verdict on.
+
+import type { Subject } from './types.ts';
+import { kindOf, probeUnknown, type TopicView } from './view.ts';
+
+function isListableCheap(view: TopicView, s: Subject): boolean {
+  return !s.hidden && !view.disabled.has(s.slug) && !view.learnedSlugs.has(s.slug);
+}
+
+/** The subjects `learn` lists: non-hidden, non-disabled, not pre-loaded,
+ *  readable text (each is probed, all at once), in slug order. */
+export function listable(view: TopicView): Subject[] {
+  // One pass in the common case (every verdict known, as after opening
+  // with `probeAll`): a listing walks thousands of subjects.
+  const cache = view.probed;
+  const { disabled, learnedSlugs } = view;
+  const filterSets = disabled.size > 0 || learnedSlugs.size > 0;
+  const out: Subject[] = [];
+  let unknown: Subject[] | undefined;
+  for (const s of view.index.subjects) {
+    if (s.hidden || (filterSets && (disabled.has(s.slug) || learnedSlugs.has(s.slug)))) continue;
+    const verdict = cache.get(s.slug);
+    if (verdict === undefined) (unknown ??= []).push(s);
+    else if (verdict.kind === 'text') out.push(s);
+  }
+  if (unknown === undefined) return out;
+  // Some were not probed yet: probe them (all at once), then filter again,
+  // in slug order.
+  probeUnknown(view, unknown);
+  return view.index.subjects.filter((s) => isListableCheap(view, s) && kindOf(view, s) === 'text');
+}
+
+/** The listable subjects (as `listable`) below the folder `folder`
+ *  (slugs starting with `folder/`), in slug order. Probes only those. */
+export function listableUnder(view: TopicView, folder: string): Subject[] {
+  const prefix = `${folder}/`;
+  const all = view.index.subjects;
+  // Slugs with one prefix are contiguous in slug order: find the first.
+  let lo = 0;
+  let hi = all.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (all[mid].slug < prefix) lo = mid + 1;
+    else hi = mid;
+  }
+  const below: Subject[] = [];
+  for (let i = lo; i < all.length && all[i].slug.startsWith(prefix); i++) if (isListableCheap(view, all[i])) below.push(all[i]);
+  probeUnknown(view, below);
+  return below.filter((s) => kindOf(view, s) === 'text');
+}
+
+/** Whether `listable(view)` is non-empty; stops at the first text subject. */
+export function hasListable(view: TopicView): boolean {
+  return view.index.subjects.some((s) => isListableCheap(view, s) && kindOf(view, s) === 'text');
+}
+
+/** Whether some subject is neither disabled, nor pre-loaded, nor binary (nor
+ *  unreadable). Hidden subjects count: they stay loadable by exact slug.
+ *  Stops at the first one. */
+export function hasLearnable(view: TopicView): boolean {
+  return view.index.subjects.some(
+    (s) => !view.disabled.has(s.slug) && !view.learnedSlugs.has(s.slug) && kindOf(view, s) === 'text',
+  );
+}

@@ -1,0 +1,66 @@
+// The one edit distance kb uses, in two variants of one table: with swaps
+// of neighbours (configuration keys, "did you mean `title`?", config/
+// suggest.ts; fuzzy search terms, kb/search/engine.ts) and without (a
+// missing learn pattern's near misses, kb/index/near.ts, whose suggestions
+// are pinned by tests and kept as they are).
+
+/** Rows of the table, reused (one call at a time). */
+let rows = [new Int32Array(64), new Int32Array(64), new Int32Array(64)];
+
+/**
+ * The optimal-string-alignment distance between `a` and
+ * `b.slice(at, at + n)` (code units): Levenshtein plus swaps of adjacent
+ * characters, so `titel` is one edit from `title`. Returns it when it is at
+ * most `max`, else `max + 1` (Infinity without a bound). Only a band of
+ * `2 * max + 1` cells per row is computed, and it stops as soon as a row
+ * exceeds `max`; `b` is read in place (no slice is made).
+ */
+export function editDistance(a: string, b: string, max = Infinity, at = 0, n = b.length - at): number {
+  return distance(a, b, max, at, n, true);
+}
+
+/** The Levenshtein distance (no swaps: `ab` is two edits from `ba`), as
+ *  `editDistance` returns it. */
+export function levenshtein(a: string, b: string, max = Infinity): number {
+  return distance(a, b, max, 0, b.length, false);
+}
+
+function distance(a: string, b: string, max: number, at: number, n: number, swaps: boolean): number {
+  const m = a.length;
+  if (Math.abs(m - n) > max) return max + 1;
+  // A distance never exceeds the longer length: a bound past it is none.
+  const limit = Math.min(max, Math.max(m, n));
+  const big = limit + 1;
+  if (rows[0].length < n + 2) rows = [new Int32Array(n + 2), new Int32Array(n + 2), new Int32Array(n + 2)];
+  let [prev2, prev, cur] = rows;
+  for (let j = 0; j <= n; j++) prev[j] = j <= limit ? j : big;
+  for (let i = 1; i <= m; i++) {
+    const lo = Math.max(1, i - limit);
+    const hi = Math.min(n, i + limit);
+    cur[0] = i <= limit ? i : big;
+    if (lo > 1) cur[lo - 1] = big;
+    let best = cur[0];
+    const ai = a.charCodeAt(i - 1);
+    const aPrev = swaps && i > 1 ? a.charCodeAt(i - 2) : -1;
+    for (let j = lo; j <= hi; j++) {
+      const bj = b.charCodeAt(at + j - 1);
+      let v = prev[j - 1] + (ai === bj ? 0 : 1);
+      const up = (j <= i - 1 + limit ? prev[j] : big) + 1;
+      if (up < v) v = up;
+      const left = cur[j - 1] + 1;
+      if (left < v) v = left;
+      // A swap of neighbours: row i - 2 holds the cell (its band covers it).
+      if (j > 1 && aPrev === bj && ai === b.charCodeAt(at + j - 2) && prev2[j - 2] + 1 < v) v = prev2[j - 2] + 1;
+      if (v > big) v = big;
+      cur[j] = v;
+      if (v < best) best = v;
+    }
+    if (hi < n) cur[hi + 1] = big;
+    if (best > limit) return max + 1;
+    const t = prev2;
+    prev2 = prev;
+    prev = cur;
+    cur = t;
+  }
+  return prev[n] <= limit ? prev[n] : max + 1;
+}

@@ -1,0 +1,58 @@
+// Cleaning a topic's index (kb/index/clean.ts): what no listing, tag or
+// pattern could show faithfully is left out, with a notice.
+
+import { describe, test, expect } from 'bun:test';
+import { MAX_PATTERN_LENGTH } from '../../../src/glob/index.ts';
+import { notice } from '../../../src/kb/fs/walk.ts';
+import { cleanIndex } from '../../../src/kb/index/clean.ts';
+import type { Subject, SubjectIndex } from '../../../src/kb/index/types.ts';
+
+function subject(path: string, size = 1): Subject {
+  const slug = path.replace(/\.[^./]*$/, '');
+  return { path, abs: `/t/${path}`, slug, hidden: false, ext: 'md', size };
+}
+
+function index(subjects: Subject[], notices = [notice('dangling-link', 'x', 'dangling symbolic link skipped: x -> y')]): SubjectIndex {
+  return { dir: '/t', subjects, notices, ignored: [], aliases: new Map(), links: [] };
+}
+
+describe('cleanIndex', () => {
+  test('a clean index keeps its subjects (the same array) and notices', () => {
+    const subjects = [subject('a.md'), subject('b/c.md')];
+    const out = cleanIndex(index(subjects));
+    expect(out.subjects).toBe(subjects);
+    expect(out.notices.map((n) => n.code)).toEqual(['dangling-link']);
+  });
+
+  test('a path holding a control character is left out, with an escaped notice', () => {
+    const out = cleanIndex(index([subject('a.md'), subject('bad\nname.md')], []));
+    expect(out.subjects.map((s) => s.slug)).toEqual(['a']);
+    expect(out.notices).toHaveLength(1);
+    expect(out.notices[0].code).toBe('control-character');
+    expect(out.notices[0].where).not.toContain('\n');
+    expect(out.notices[0].message).not.toContain('\n');
+    expect(out.notices[0].message).toContain('skipped');
+  });
+
+  test('a name that is not UTF-8 (U+FFFD, cannot be stat\'ed) is left out; U+FFFD in a real name stays', () => {
+    const out = cleanIndex(index([subject('ok\uFFFD.md', 12), subject('gone\uFFFD.md', -1)], []));
+    expect(out.subjects.map((s) => s.path)).toEqual(['ok\uFFFD.md']);
+    expect(out.notices.map((n) => `${n.code}:${n.where}`)).toEqual(['unreadable:gone\uFFFD.md']);
+    expect(out.notices[0].message).toBe('file name is not valid UTF-8, skipped: gone\uFFFD.md');
+  });
+
+  test('a slug longer than a pattern may be is left out', () => {
+    const long = 'x'.repeat(MAX_PATTERN_LENGTH + 1);
+    const out = cleanIndex(index([subject(`${long}.md`), subject('y.md')], []));
+    expect(out.subjects.map((s) => s.slug)).toEqual(['y']);
+    expect(out.notices[0].code).toBe('long-slug');
+    expect(out.notices[0].message).toStartWith(`slug longer than ${MAX_PATTERN_LENGTH} characters (${MAX_PATTERN_LENGTH + 1}), skipped`);
+  });
+
+  test('a notice holding a control character is made printable on one line', () => {
+    const out = cleanIndex(index([], [notice('dangling-link', 'a\nb', 'dangling symbolic link skipped: a\nb -> c')]));
+    expect(out.notices[0].where).not.toContain('\n');
+    expect(out.notices[0].message).not.toContain('\n');
+    expect(out.notices[0].code).toBe('dangling-link');
+  });
+});
