@@ -12,7 +12,7 @@ import { read, subjects } from '../app/resources.ts';
 import { call as searchCall } from '../app/search.ts';
 import { call as writeCall } from '../app/memory.ts';
 import { FORGET_TOOL_NAME, LEARN_TOOL_NAME, REMEMBER_TOOL_NAME, SEARCH_TOOL_NAME } from '../app/tools.ts';
-import { renderBadArguments } from '../render/learn.ts';
+import { learnText, renderBadArguments } from '../render/learn.ts';
 import { toolInFormat } from '../render/providers.ts';
 import { labelOf } from '../render/topic.ts';
 import { describe, KbError } from '../shared/errors.ts';
@@ -179,10 +179,10 @@ export class KbSession {
     const parsed = validateLearnArgs(args ?? {});
     if (!parsed.ok) return result(renderBadArguments(parsed.problem), true);
     const out = new BoundedText();
+    const text = learnText((chunk) => out.add(chunk as string));
     const sink: LearnSink = {
       as: 'text',
-      write: (chunk) => out.add(chunk as string),
-      problem: (p) => this.note(p),
+      event: (e) => (e.kind === 'problem' ? this.note(e.problem) : text(e)),
       full: () => out.cut,
     };
     const isError = await learn(kb, parsed.args, sink);

@@ -4,7 +4,7 @@
 // error, 2 on wrong usage of kb itself.
 import { parseLearnArgs, readArgs, validateLearnArgs, type ArgsResult } from '../../app/args.ts';
 import { learn, readerThread } from '../../app/learn.ts';
-import { renderBadArguments } from '../../render/learn.ts';
+import { learnText, renderBadArguments } from '../../render/learn.ts';
 import { UsageError } from '../../shared/errors.ts';
 import { debug, warn } from '../../shared/log.ts';
 import { formatProblem } from '../../shared/problem.ts';
@@ -43,10 +43,10 @@ const command: Command = {
       // files (no decoding and re-encoding; each body is written before the
       // next file is read into the same buffer).
       const out = new Output();
+      const text = learnText((chunk) => (typeof chunk === 'string' ? out.write(chunk) : out.writeBytes(chunk)));
       const isError = await learn(kb, parsed.args, {
         as: 'bytes',
-        write: (chunk) => (typeof chunk === 'string' ? out.write(chunk) : out.writeBytes(chunk)),
-        problem: (p) => warn(formatProblem(p)),
+        event: (e) => (e.kind === 'problem' ? warn(formatProblem(e.problem)) : text(e)),
       });
       out.flush();
       const { files, byThread, started } = thread.stats();

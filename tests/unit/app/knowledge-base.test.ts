@@ -11,7 +11,9 @@ import { describe, expect, test } from 'bun:test';
 import { join, relative } from 'node:path';
 import { KnowledgeBase, type OpenOptions, type WorkspaceOptions } from '../../../src/app/knowledge-base.ts';
 import type { LearnArgs } from '../../../src/app/args.ts';
-import { call, learn, type LearnSink } from '../../../src/app/learn.ts';
+import { learn, type LearnSink } from '../../../src/app/learn.ts';
+import { learnText } from '../../../src/render/learn.ts';
+import { call } from '../../support/tool-call.ts';
 import { check } from '../../../src/app/check.ts';
 import { list } from '../../../src/app/list.ts';
 import { prompt } from '../../../src/app/prompt.ts';
@@ -96,21 +98,22 @@ async function learnInto(kb: KnowledgeBase, args: LearnArgs, as: 'text' | 'bytes
   const problems: Problem[] = [];
   const events: string[] = [];
   let byteChunks = 0;
+  const text = learnText((chunk) => {
+    events.push('write');
+    if (typeof chunk === 'string') {
+      parts.push(encoder.encode(chunk));
+    } else {
+      expect(chunk).toBeInstanceOf(Uint8Array);
+      byteChunks++;
+      parts.push(chunk.slice());
+    }
+  });
   const sink: LearnSink = {
     as,
-    write(chunk) {
-      events.push('write');
-      if (typeof chunk === 'string') {
-        parts.push(encoder.encode(chunk));
-      } else {
-        expect(chunk).toBeInstanceOf(Uint8Array);
-        byteChunks++;
-        parts.push(chunk.slice());
-      }
-    },
-    problem(p) {
-      events.push(`problem:${p.code}`);
-      problems.push(p);
+    event(e) {
+      if (e.kind !== 'problem') return text(e);
+      events.push(`problem:${e.problem.code}`);
+      problems.push(e.problem);
     },
   };
   const isError = await learn(kb, args, sink);
@@ -428,17 +431,19 @@ Use the \`learn\` tool with the \`subjects\` argument to learn specific subjects
   test("a sink's asynchronous problem() is awaited before the subject is written", async () => {
     const kb = await open(workspace({ 't/bad.md': new Uint8Array([0x66, 0xff, 0x0a]) }, '[kb.topic.t]\nsubjects = "t"\n'));
     const events: string[] = [];
+    const text = learnText(() => events.push('write'));
     const isError = await learn(kb, args('t', ['bad']), {
       as: 'bytes',
-      write: () => events.push('write'),
-      problem: (p) =>
-        new Promise<void>((resolve) => {
-          events.push(`problem:${p.code}`);
-          setTimeout(() => {
-            events.push('reported');
-            resolve();
-          }, 10);
-        }),
+      event: (e) =>
+        e.kind !== 'problem'
+          ? text(e)
+          : new Promise<void>((resolve) => {
+              events.push(`problem:${e.problem.code}`);
+              setTimeout(() => {
+                events.push('reported');
+                resolve();
+              }, 10);
+            }),
     });
     expect(isError).toBe(false);
     expect(events.slice(0, 3)).toEqual(['problem:invalid-utf8', 'reported', 'write']);

@@ -6,7 +6,7 @@ import { describe, expect, test } from 'bun:test';
 import { existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { KnowledgeBase } from '../../../src/app/knowledge-base.ts';
-import { call as learnCall } from '../../../src/app/learn.ts';
+import { call as learnCall } from '../../support/tool-call.ts';
 import { check } from '../../../src/app/check.ts';
 import { call, descriptionFrom, forget, remember, subjectFile, validateRememberArgs, type RememberArgs } from '../../../src/app/memory.ts';
 import { search } from '../../../src/app/search.ts';
