@@ -111,10 +111,8 @@ export async function learn(kb: KnowledgeBase, args: LearnArgs, sink: LearnSink)
       // Over the budget: this subject and the rest wait for the next call.
       const rest = restOf(view, patterns, item.slug, 0);
       await emit({ kind: 'left-out', count: rest.count, tokens: rest.tokens, budget, call: callFrom(item.slug, 0) });
-      if (!windowed) {
-        const s = rest.count === 1 ? '' : 's';
-        await problem(warning('budget', `learn ${topic.id}: ${rest.count} more subject${s} (~${tokensText(rest.tokens)} tokens) matched but ${rest.count === 1 ? 'was' : 'were'} left out to stay within ${tokensText(budget)} tokens; the model was told how to continue`));
-      }
+      const s = rest.count === 1 ? '' : 's';
+      await problem(warning('budget', `learn ${topic.id}: ${rest.count} more subject${s} (~${tokensText(rest.tokens)} tokens) matched but ${rest.count === 1 ? 'was' : 'were'} left out to stay within ${tokensText(budget)} tokens; the model was told how to continue`));
       break;
     }
     if (item.replaced) await problem(replacedProblem(topic.id, item.slug));
