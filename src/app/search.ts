@@ -11,15 +11,7 @@ import { KIND_TEXT, type SearchIndex } from '../kb/search/engine.ts';
 import { snippetOf } from '../kb/search/snippet.ts';
 import { queryTerms } from '../kb/search/tokenize.ts';
 import { topicIndex, type IndexStatus } from '../kb/search/topic.ts';
-import {
-  NO_MATCH_HINT,
-  renderBadSearchArguments,
-  renderResult,
-  renderSearchHead,
-  renderSearchNotes,
-  type ResultRow,
-} from '../render/search.ts';
-import { renderUnknownTopic } from '../render/learn.ts';
+import { renderBadSearchArguments, renderResult, renderSearch, renderSearchHead, resultRow, type SearchFound, type SearchResult } from '../render/search.ts';
 import { warning, type Problem } from '../shared/problem.ts';
 import { parseToolJson } from './args.ts';
 import { tokensText } from './budget.ts';
@@ -170,25 +162,11 @@ export async function rank(kb: KnowledgeBase, topics: readonly Topic[], query: s
   return { found, total, matched, unknown, corrected: [...corrected].map(([q, s]) => [words.get(q) ?? q, [...s]]), indexes, problems };
 }
 
-/** One result, as shown. */
-export interface SearchResult {
-  topic: string;
-  slug: string;
-  description?: string;
-  snippet: string;
-  tokens: number;
-  score: number;
-}
+export type { SearchResult } from '../render/search.ts';
 
-export interface SearchOutcome {
-  /** The model-facing text. */
-  text: string;
-  /** For `--format json`. */
-  results: SearchResult[];
-  total: number;
-  /** Results left out by the budget. */
-  cut: number;
-  notes: string[];
+/** A search's outcome, as data: render/search.ts `renderSearch` writes the
+ *  model's text. */
+export interface SearchOutcome extends SearchFound {
   isError: boolean;
   problems: Problem[];
   indexes: IndexReport[];
@@ -197,9 +175,11 @@ export interface SearchOutcome {
 /** Runs one search. An unknown topic is an error result; no match is
  *  not (the text says so). */
 export async function search(kb: KnowledgeBase, args: SearchArgs): Promise<SearchOutcome> {
+  const budget = kb.maxTokens;
   const topics = topicsOf(kb, args.topic);
   if (topics === undefined) {
-    return { text: renderUnknownTopic(args.topic!, kb.topics.filter((t) => t.enable)), results: [], total: 0, cut: 0, notes: [], isError: true, problems: [], indexes: [] };
+    const unknownTopic = { topic: args.topic!, valid: kb.topics.filter((t) => t.enable) };
+    return { query: args.query, total: 0, results: [], cut: 0, budget, unknown: [], corrected: [], unknownTopic, isError: true, problems: [], indexes: [] };
   }
   // A few more than the limit: a result whose file changed since it was
   // indexed is left out.
@@ -207,9 +187,7 @@ export async function search(kb: KnowledgeBase, args: SearchArgs): Promise<Searc
   const problems = [...ranked.problems];
   const where = args.topic === undefined ? undefined : topics[0].id;
   const results: SearchResult[] = [];
-  const rows: string[] = [];
   let total = ranked.total;
-  const budget = kb.maxTokens;
   let used = estimateTokens(renderSearchHead(args.query, where, total, Math.min(total, args.limit))) + 60;
   let cut = 0;
   for (let i = 0; i < ranked.found.length && results.length + cut < args.limit; i++) {
@@ -230,46 +208,37 @@ export async function search(kb: KnowledgeBase, args: SearchArgs): Promise<Searc
       tokens: estimateTokensOfBody(text),
       score: Math.round(f.score * 1000) / 1000,
     };
-    const row = renderResult(results.length + 1, toRow(result));
-    const cost = estimateTokens(row) + 1;
+    const cost = estimateTokens(renderResult(results.length + 1, resultRow(result))) + 1;
     if (cut > 0 || used + cost > budget) {
       cut++;
       continue;
     }
     used += cost;
     results.push(result);
-    rows.push(row);
   }
-  const render = (): { text: string; notes: string[] } => {
-    const beyondLimit = Math.max(0, total - results.length - cut);
-    const notes = renderSearchNotes({
-      unknown: ranked.unknown,
-      corrected: ranked.corrected,
-      beyondLimit,
-      ...(cut > 0 ? { cut: { results: cut, budget: tokensText(budget) } } : {}),
-    });
-    if (total === 0) notes.push(NO_MATCH_HINT);
-    const parts = [renderSearchHead(args.query, where, total, results.length + cut)];
-    if (rows.length > 0) parts.push(rows.join('\n\n'));
-    if (notes.length > 0) parts.push(notes.join('\n'));
-    return { text: `${parts.join('\n\n')}\n`, notes };
-  };
-  let out = render();
-  // The estimate above is per row: the whole is checked too.
-  while (estimateTokens(out.text) > budget && rows.length > 0) {
-    rows.pop();
+  const outcome = (): SearchOutcome => ({
+    query: args.query,
+    ...(where !== undefined ? { where } : {}),
+    total,
+    results,
+    cut,
+    budget,
+    unknown: ranked.unknown,
+    corrected: ranked.corrected,
+    isError: false,
+    problems,
+    indexes: ranked.indexes,
+  });
+  // The estimate above is per row: the whole is checked too (rendered to
+  // be measured).
+  while (results.length > 0 && estimateTokens(renderSearch(outcome())) > budget) {
     results.pop();
     cut++;
-    out = render();
   }
   if (cut > 0) {
     problems.push(warning('budget', `search: ${cut} result${cut === 1 ? '' : 's'} left out to stay within ${tokensText(budget)} tokens; the model was told`));
   }
-  return { text: out.text, results, total, cut, notes: out.notes, isError: false, problems, indexes: ranked.indexes };
-}
-
-function toRow(r: SearchResult): ResultRow {
-  return { topic: r.topic, slug: r.slug, ...(r.description !== undefined ? { description: r.description } : {}), snippet: r.snippet, tokens: tokensText(r.tokens) };
+  return outcome();
 }
 
 /** A whole search call, arguments exactly as a model sent them (MCP, `kb
@@ -278,5 +247,5 @@ export async function call(kb: KnowledgeBase, value: unknown): Promise<{ text: s
   const parsed = validateSearchArgs(value);
   if (!parsed.ok) return { text: renderBadSearchArguments(parsed.problem), isError: true, problems: [] };
   const r = await search(kb, parsed.args);
-  return { text: r.text, isError: r.isError, problems: r.problems };
+  return { text: renderSearch(r), isError: r.isError, problems: r.problems };
 }

@@ -13,6 +13,7 @@ import { call as searchCall } from '../app/search.ts';
 import { call as writeCall } from '../app/memory.ts';
 import { FORGET_TOOL_NAME, LEARN_TOOL_NAME, REMEMBER_TOOL_NAME, SEARCH_TOOL_NAME } from '../app/tools.ts';
 import { learnText, renderBadArguments } from '../render/learn.ts';
+import { renderWriteOutcome } from '../render/memory.ts';
 import { toolInFormat } from '../render/providers.ts';
 import { labelOf } from '../render/topic.ts';
 import { describe, KbError } from '../shared/errors.ts';
@@ -167,7 +168,7 @@ export class KbSession {
     if (name === SEARCH_TOOL_NAME || name === REMEMBER_TOOL_NAME || name === FORGET_TOOL_NAME) {
       // Search results are bounded by the budget (app/search.ts), far
       // below the cap on one result; remember and forget answer briefly.
-      const found = name === SEARCH_TOOL_NAME ? await searchCall(kb, args ?? {}) : await writeCall(kb, name, args ?? {}, { source: 'model', writable: this.writable });
+      const found = name === SEARCH_TOOL_NAME ? await searchCall(kb, args ?? {}) : await writeCall(kb, name, args ?? {}, { source: 'model', writable: this.writable }).then((o) => ({ ...o, text: renderWriteOutcome(o) }));
       for (const p of found.problems) this.note(p);
       const out = new BoundedText();
       out.add(found.text);

@@ -6,6 +6,7 @@
 import { readInput } from '../../app/args.ts';
 import { call, remember, validateRememberArgs, type WriteOutcome } from '../../app/memory.ts';
 import { REMEMBER_MAX_BYTES, REMEMBER_TOOL_NAME } from '../../app/tools.ts';
+import { renderWriteOutcome } from '../../render/memory.ts';
 import { UsageError } from '../../shared/errors.ts';
 import { warn } from '../../shared/log.ts';
 import { formatProblem } from '../../shared/problem.ts';
@@ -50,12 +51,13 @@ const command: Command = {
 };
 
 export function printOutcome(out: WriteOutcome, json: boolean): void {
+  const text = renderWriteOutcome(out);
   if (!json) {
-    print(out.text);
+    print(text);
     return;
   }
   const { status, topic, slug, path, existing } = out;
-  print(`${JSON.stringify({ status, ...(topic !== undefined ? { topic } : {}), ...(slug !== undefined ? { slug } : {}), ...(path !== undefined ? { path } : {}), ...(existing !== undefined ? { existing } : {}), message: out.text.trim() }, null, 2)}\n`);
+  print(`${JSON.stringify({ status, ...(topic !== undefined ? { topic } : {}), ...(slug !== undefined ? { slug } : {}), ...(path !== undefined ? { path } : {}), ...(existing !== undefined ? { existing } : {}), message: text.trim() }, null, 2)}\n`);
 }
 
 type Value = { fromArgs: true; json: unknown } | { fromArgs: false; args: Record<string, unknown> };
