@@ -18,12 +18,11 @@ import { makeDirs, removeFile, sweepTemps, writeNewFile } from '../kb/write/file
 import { STALE_MS, withTopicLock } from '../kb/write/lock.ts';
 import { placeNew, realParentInside, realSubjectsDir } from '../kb/write/place.ts';
 import { bodyOf, NEAR_THRESHOLD, normalise, profile, similarity } from '../kb/write/similar.ts';
-import { badSlug, slugFromText, uniqueSlug } from '../kb/write/slug.ts';
+import { slugFromText, uniqueSlug } from '../kb/write/slug.ts';
 import type { Similar, Source, WriteFailure, WriteOutcome as WriteData, WriteTool } from '../render/memory.ts';
 import { warning, type Problem } from '../shared/problem.ts';
 import type { KnowledgeBase } from './knowledge-base.ts';
 import { rank } from './search.ts';
-import { REMEMBER_LIMITS, REMEMBER_MAX_BYTES, REMEMBER_TOOL_NAME } from './tools.ts';
 
 export type { Source, Status, WriteFailure } from '../render/memory.ts';
 
@@ -55,88 +54,6 @@ export interface WriteOptions {
   source: Source;
   /** The `created` time (tests). */
   now?: Date;
-}
-
-type Parsed<T> = { ok: true; args: T } | { ok: false; problem: string };
-
-function typeName(v: unknown): string {
-  return v === null ? 'null' : Array.isArray(v) ? 'array' : typeof v;
-}
-
-function unknownKeys(obj: Record<string, unknown>, keys: readonly string[]): string | undefined {
-  const unknown = Object.keys(obj).filter((k) => !keys.includes(k));
-  if (unknown.length === 0) return undefined;
-  return `unknown argument${unknown.length > 1 ? 's' : ''} ${unknown.slice(0, 5).map((k) => JSON.stringify(k.length > 40 ? `${k.slice(0, 40)}…` : k)).join(', ')}`;
-}
-
-function optionalString(obj: Record<string, unknown>, key: string): { ok: true; value?: string } | { ok: false; problem: string } {
-  const v = obj[key];
-  if (v === undefined || v === null) return { ok: true };
-  if (typeof v !== 'string') return { ok: false, problem: `"${key}" must be a string or null, not ${typeName(v)}` };
-  return { ok: true, value: v };
-}
-
-/** A remember call's arguments (untrusted: a model's, or the command
- *  line's). */
-export function validateRememberArgs(value: unknown): Parsed<RememberArgs> {
-  if (typeName(value) !== 'object') return { ok: false, problem: `the arguments must be a JSON object, not ${typeName(value)}` };
-  const obj = value as Record<string, unknown>;
-  const unknown = unknownKeys(obj, ['topic', 'text', 'slug', 'description', 'tags', 'force']);
-  if (unknown) return { ok: false, problem: unknown };
-  if (typeof obj.topic !== 'string') return { ok: false, problem: obj.topic === undefined ? '"topic" is required' : `"topic" must be a string, not ${typeName(obj.topic)}` };
-  if (obj.topic.length > 1024) return { ok: false, problem: `"topic" is ${obj.topic.length} characters long; at most 1024 are accepted` };
-  if (typeof obj.text !== 'string') return { ok: false, problem: obj.text === undefined ? '"text" is required' : `"text" must be a string, not ${typeName(obj.text)}` };
-  const text = obj.text;
-  if (text.trim() === '') return { ok: false, problem: '"text" must not be empty' };
-  const bytes = Buffer.byteLength(text, 'utf8');
-  if (bytes > REMEMBER_MAX_BYTES) return { ok: false, problem: `"text" is ${bytes} bytes long; at most ${REMEMBER_MAX_BYTES} are accepted` };
-  if (text.includes('\0')) return { ok: false, problem: '"text" holds a NUL character (a text subject cannot)' };
-  const args: RememberArgs = { topic: obj.topic, text, tags: [], force: false };
-  const slug = optionalString(obj, 'slug');
-  if (!slug.ok) return slug;
-  if (slug.value !== undefined) {
-    const s = slug.value.replace(/\.md$/i, '');
-    const bad = badSlug(s);
-    if (bad) return { ok: false, problem: `"slug" ${JSON.stringify(slug.value.length > 80 ? `${slug.value.slice(0, 80)}…` : slug.value)} cannot name a new subject: ${bad}` };
-    args.slug = s;
-  }
-  const description = optionalString(obj, 'description');
-  if (!description.ok) return description;
-  if (description.value !== undefined) {
-    const d = description.value.replace(/\s+/g, ' ').trim();
-    if (d === '') return { ok: false, problem: '"description" must not be empty' };
-    if (d.length > REMEMBER_LIMITS.description) return { ok: false, problem: `"description" is ${d.length} characters long; at most ${REMEMBER_LIMITS.description}` };
-    args.description = d;
-  }
-  if (obj.tags !== undefined && obj.tags !== null) {
-    if (!Array.isArray(obj.tags)) return { ok: false, problem: `"tags" must be an array of strings or null, not ${typeName(obj.tags)}` };
-    if (obj.tags.length > REMEMBER_LIMITS.tags) return { ok: false, problem: `"tags" has ${obj.tags.length} items; at most ${REMEMBER_LIMITS.tags}` };
-    for (const t of obj.tags) {
-      if (typeof t !== 'string') return { ok: false, problem: `every tag must be a string, not ${typeName(t)}` };
-      const tag = t.trim();
-      if (tag === '' || tag.length > REMEMBER_LIMITS.tag || /[\p{Cc}]/u.test(tag)) return { ok: false, problem: `tag ${JSON.stringify(t.slice(0, 80))} must be 1-${REMEMBER_LIMITS.tag} printable characters` };
-      if (!args.tags.includes(tag)) args.tags.push(tag);
-    }
-  }
-  if (obj.force !== undefined && obj.force !== null) {
-    if (typeof obj.force !== 'boolean') return { ok: false, problem: `"force" must be a boolean or null, not ${typeName(obj.force)}` };
-    args.force = obj.force;
-  }
-  return { ok: true, args };
-}
-
-/** A forget call's arguments (untrusted). */
-export function validateForgetArgs(value: unknown): Parsed<ForgetArgs> {
-  if (typeName(value) !== 'object') return { ok: false, problem: `the arguments must be a JSON object, not ${typeName(value)}` };
-  const obj = value as Record<string, unknown>;
-  const unknown = unknownKeys(obj, ['topic', 'slug']);
-  if (unknown) return { ok: false, problem: unknown };
-  for (const k of ['topic', 'slug'] as const) {
-    if (typeof obj[k] !== 'string') return { ok: false, problem: obj[k] === undefined ? `"${k}" is required` : `"${k}" must be a string, not ${typeName(obj[k])}` };
-    if ((obj[k] as string).length > 1024) return { ok: false, problem: `"${k}" is longer than 1024 characters` };
-    if ((obj[k] as string) === '') return { ok: false, problem: `"${k}" must not be empty` };
-  }
-  return { ok: true, args: { topic: obj.topic as string, slug: obj.slug as string } };
 }
 
 function failed(tool: WriteTool, failure: WriteFailure, problems: Problem[] = []): WriteOutcome {
@@ -346,16 +263,4 @@ export async function forget(kb: KnowledgeBase, args: ForgetArgs, opts: WriteOpt
   });
   if (!locked.ok) return failed(tool, { kind: 'failed', topic: topic.id, why: locked.why }, []);
   return locked.value;
-}
-
-/** A whole remember or forget call, arguments as a model sent them. */
-export async function call(kb: KnowledgeBase, tool: string, value: unknown, opts: WriteOptions): Promise<WriteOutcome> {
-  if (tool === REMEMBER_TOOL_NAME) {
-    const parsed = validateRememberArgs(value);
-    if (!parsed.ok) return failed(tool, { kind: 'bad-arguments', problem: parsed.problem });
-    return remember(kb, parsed.args, opts);
-  }
-  const parsed = validateForgetArgs(value);
-  if (!parsed.ok) return failed('forget', { kind: 'bad-arguments', problem: parsed.problem });
-  return forget(kb, parsed.args, opts);
 }

@@ -11,12 +11,11 @@ import { KIND_TEXT, type SearchIndex } from '../kb/search/engine.ts';
 import { snippetOf } from '../kb/search/snippet.ts';
 import { queryTerms } from '../kb/search/tokenize.ts';
 import { topicIndex, type IndexStatus } from '../kb/search/topic.ts';
-import { renderBadSearchArguments, renderResult, renderSearch, renderSearchHead, resultRow, type SearchFound, type SearchResult } from '../render/search.ts';
+import { renderResult, renderSearch, renderSearchHead, resultRow, type SearchFound, type SearchResult } from '../render/search.ts';
 import { warning, type Problem } from '../shared/problem.ts';
-import { parseToolJson } from './args.ts';
+import { QUERY_LIMITS } from './args.ts';
 import { tokensText } from './budget.ts';
 import type { KnowledgeBase } from './knowledge-base.ts';
-import { SEARCH_DEFAULT_LIMIT, SEARCH_MAX_LIMIT } from './tools.ts';
 
 export interface SearchArgs {
   query: string;
@@ -25,46 +24,7 @@ export interface SearchArgs {
   limit: number;
 }
 
-/** Bounds on a query: characters, and distinct terms looked up. */
-export const QUERY_LIMITS = { chars: 4096, terms: 64 } as const;
-
-export type SearchArgsResult = { ok: true; args: SearchArgs } | { ok: false; problem: string };
-
-const KEYS = new Set(['query', 'topic', 'limit']);
-
-function typeName(v: unknown): string {
-  return v === null ? 'null' : Array.isArray(v) ? 'array' : typeof v;
-}
-
-/** A search call's arguments as a model sends them (untrusted). */
-export function validateSearchArgs(value: unknown): SearchArgsResult {
-  if (typeName(value) !== 'object') return { ok: false, problem: `the arguments must be a JSON object, not ${typeName(value)}` };
-  const obj = value as Record<string, unknown>;
-  const unknown = Object.keys(obj).filter((k) => !KEYS.has(k));
-  if (unknown.length > 0) return { ok: false, problem: `unknown argument${unknown.length > 1 ? 's' : ''} ${unknown.slice(0, 5).map((k) => JSON.stringify(k.length > 40 ? `${k.slice(0, 40)}…` : k)).join(', ')}` };
-  if (typeof obj.query !== 'string') return { ok: false, problem: obj.query === undefined ? '"query" is required' : `"query" must be a string, not ${typeName(obj.query)}` };
-  if (obj.query.trim() === '') return { ok: false, problem: '"query" must not be empty' };
-  if (obj.query.length > QUERY_LIMITS.chars) return { ok: false, problem: `"query" is ${obj.query.length} characters long; at most ${QUERY_LIMITS.chars} are accepted` };
-  const args: SearchArgs = { query: obj.query, limit: SEARCH_DEFAULT_LIMIT };
-  if (obj.topic !== undefined && obj.topic !== null) {
-    if (typeof obj.topic !== 'string') return { ok: false, problem: `"topic" must be a string or null, not ${typeName(obj.topic)}` };
-    if (obj.topic.length > 1024) return { ok: false, problem: `"topic" is ${obj.topic.length} characters long; at most 1024 are accepted` };
-    args.topic = obj.topic;
-  }
-  if (obj.limit !== undefined && obj.limit !== null) {
-    const l = obj.limit;
-    if (typeof l !== 'number' || !Number.isInteger(l)) return { ok: false, problem: `"limit" must be an integer or null, not ${typeof l === 'number' ? l : typeName(l)}` };
-    if (l < 1 || l > SEARCH_MAX_LIMIT) return { ok: false, problem: `"limit" must be between 1 and ${SEARCH_MAX_LIMIT}, not ${l}` };
-    args.limit = l;
-  }
-  return { ok: true, args };
-}
-
-/** A search call's arguments as JSON text. */
-export function parseSearchArgs(json: string): SearchArgsResult {
-  const parsed = parseToolJson(json);
-  return parsed.ok ? validateSearchArgs(parsed.value) : parsed;
-}
+export { QUERY_LIMITS } from './args.ts';
 
 /** How one topic's index was had (for --verbose and the bench). */
 export interface IndexReport {
@@ -239,13 +199,4 @@ export async function search(kb: KnowledgeBase, args: SearchArgs): Promise<Searc
     problems.push(warning('budget', `search: ${cut} result${cut === 1 ? '' : 's'} left out to stay within ${tokensText(budget)} tokens; the model was told`));
   }
   return outcome();
-}
-
-/** A whole search call, arguments exactly as a model sent them (MCP, `kb
- *  search --args`): bad arguments are an error result. */
-export async function call(kb: KnowledgeBase, value: unknown): Promise<{ text: string; isError: boolean; problems: Problem[] }> {
-  const parsed = validateSearchArgs(value);
-  if (!parsed.ok) return { text: renderBadSearchArguments(parsed.problem), isError: true, problems: [] };
-  const r = await search(kb, parsed.args);
-  return { text: renderSearch(r), isError: r.isError, problems: r.problems };
 }

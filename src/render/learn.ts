@@ -231,11 +231,6 @@ export function renderUnknownTopic(topic: string, valid: readonly TopicLabel[]):
   return `Unknown topic ${quoted(topic)}. Valid topics: ${list}.\n`;
 }
 
-/** A malformed tool call (bad arguments from the model). */
-export function renderBadArguments(problem: string): string {
-  return `Invalid arguments for \`learn\`: ${problem}. Expected {"topic": string, "subjects"?: string | string[] | null}.\n`;
-}
-
 /** Text, or text's UTF-8 bytes (a subject's body, written as read). */
 export type Chunk = string | Uint8Array;
 

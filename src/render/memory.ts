@@ -21,7 +21,6 @@ export interface Similar {
 
 /** Why nothing was written or removed. */
 export type WriteFailure =
-  | { kind: 'bad-arguments'; problem: string }
   | { kind: 'unknown-topic'; topic: string; valid: readonly TopicLabel[] }
   | { kind: 'disabled-topic'; topic: string }
   | { kind: 'not-writable'; topic: string; writable: readonly string[] }
@@ -53,12 +52,6 @@ export interface WriteOutcome {
   failure?: WriteFailure;
 }
 
-export function renderBadWriteArguments(tool: string, problem: string): string {
-  const expected =
-    tool === 'remember' ? '{"topic": string, "text": string, "slug"?: string, "description"?: string, "tags"?: string[], "force"?: boolean}' : '{"topic": string, "slug": string}';
-  return `Invalid arguments for \`${tool}\`: ${problem}. Expected ${expected}.\n`;
-}
-
 /** The text of a remember or forget call's outcome, one line. */
 export function renderWriteOutcome(o: WriteOutcome): string {
   if (o.failure !== undefined) {
@@ -79,8 +72,6 @@ export function renderWriteOutcome(o: WriteOutcome): string {
 
 function renderFailure(tool: WriteTool, f: WriteFailure): string {
   switch (f.kind) {
-    case 'bad-arguments':
-      return renderBadWriteArguments(tool, f.problem);
     case 'unknown-topic':
       return renderUnknownTopic(f.topic, f.valid);
     case 'disabled-topic':

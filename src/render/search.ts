@@ -70,10 +70,6 @@ export function renderSearchNotes(n: SearchNotes): string[] {
 /** When nothing matches: how to go on. */
 export const NO_MATCH_HINT = 'Try other words, or list a topic with the `learn` tool.';
 
-export function renderBadSearchArguments(problem: string): string {
-  return `Invalid arguments for \`search\`: ${problem}. Expected {"query": string, "topic"?: string | null, "limit"?: integer | null}.\n`;
-}
-
 /** One result, as found (app/search.ts). */
 export interface SearchResult {
   topic: string;

@@ -9,7 +9,9 @@ import { KnowledgeBase } from '../../../src/app/knowledge-base.ts';
 import { call as learnCall } from '../../support/tool-call.ts';
 import { check } from '../../../src/app/check.ts';
 import { renderWriteOutcome as text } from '../../../src/render/memory.ts';
-import { call, descriptionFrom, forget, remember, subjectFile, validateRememberArgs, type RememberArgs } from '../../../src/app/memory.ts';
+import { descriptionFrom, forget, remember, subjectFile, type RememberArgs } from '../../../src/app/memory.ts';
+import { validateRememberArgs } from '../../../src/app/tools/remember.ts';
+import { toolCall } from '../../support/tool-call.ts';
 import { search } from '../../../src/app/search.ts';
 import { TEMP_PREFIX } from '../../../src/kb/write/file.ts';
 import { badSlug, slugFromText, uniqueSlug } from '../../../src/kb/write/slug.ts';
@@ -202,9 +204,9 @@ describe('remember', () => {
     const root = workspace();
     const kb = await open(root);
     const bad = async (v: unknown, what: string) => {
-      const r = await call(kb, 'remember', v, { source: 'model' });
+      const r = await toolCall(kb, 'remember', v, { source: 'model' });
       expect(r.isError).toBe(true);
-      expect(text(r)).toContain(what);
+      expect(r.text).toContain(what);
     };
     await bad([], 'JSON object');
     await bad({ topic: 'notes' }, '"text" is required');
@@ -213,9 +215,11 @@ describe('remember', () => {
     await bad({ topic: 'notes', text: 'x', tags: 'a' }, '"tags" must be an array');
     await bad({ topic: 'notes', text: 'x', force: 'yes' }, '"force" must be a boolean');
     await bad({ topic: 'notes', text: 'a\0b' }, 'NUL');
-    const ok = await call(kb, 'remember', { topic: 'notes', text: 'Nulls are fine', slug: null, description: null, tags: null, force: null }, { source: 'model' });
-    expect(ok.status).toBe('written');
-    expect(readFileSync(join(root, ok.path!), 'utf8')).toContain('source: model');
+    const nulls = { topic: 'notes', text: 'Nulls are fine', slug: null, description: null, tags: null, force: null };
+    expect(validateRememberArgs(nulls)).toEqual({ ok: true, args: { topic: 'notes', text: 'Nulls are fine', tags: [], force: false } });
+    const ok = await toolCall(kb, 'remember', nulls, { source: 'model' });
+    expect(ok.text).toBe('Remembered as subject "nulls-fine" of topic "notes" (notes/nulls-fine.md). Load it with learn, topic "notes", subjects "nulls-fine".\n');
+    expect(readFileSync(join(root, 'notes/nulls-fine.md'), 'utf8')).toContain('source: model');
   });
 });
 

@@ -7,7 +7,9 @@ import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { KnowledgeBase, type WorkspaceOptions } from '../../../src/app/knowledge-base.ts';
 import { recall } from '../../../src/app/recall.ts';
-import { call, search, validateSearchArgs, type SearchArgs, type SearchOutcome } from '../../../src/app/search.ts';
+import { search, type SearchArgs, type SearchOutcome } from '../../../src/app/search.ts';
+import { validateSearchArgs } from '../../../src/app/tools/search.ts';
+import { toolCall } from '../../support/tool-call.ts';
 import type { RecallOutcome } from '../../../src/app/recall.ts';
 import { recallText, renderSearch } from '../../../src/render/search.ts';
 
@@ -143,13 +145,13 @@ describe('the search tool call', () => {
   ])('%j is refused', (value, problem) => expect(validateSearchArgs(value)).toEqual({ ok: false, problem }));
 
   test('bad arguments are an error result the model can read', async () => {
-    const r = await call(await open(root), { q: 'x' });
+    const r = await toolCall(await open(root), 'search', { q: 'x' });
     expect(r).toEqual({
       text: 'Invalid arguments for `search`: unknown argument "q". Expected {"query": string, "topic"?: string | null, "limit"?: integer | null}.\n',
       isError: true,
       problems: [],
     });
-    expect((await call(await open(root), { query: 'tag' })).text).toBe(text(await search(await open(root), args('tag'))));
+    expect((await toolCall(await open(root), 'search', { query: 'tag' })).text).toBe(text(await search(await open(root), args('tag'))));
   });
 
   test('its schema is fixed: query required, topic and limit optional', () => {
