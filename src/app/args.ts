@@ -1,10 +1,10 @@
-// Arguments of a learn call, exactly as a model sends them, validated against
-// the RFD's schema: {"topic": string, "subjects"?: string | string[] | null}.
-// Model input is untrusted: its size and shape are bounded before any work,
-// and every message about it stays short, however large the input.
+// Tool-call arguments from a model (untrusted): their bounds, their JSON text
+// parsed within them, the learn tool's limits on patterns, and reading them
+// from stdin. Each tool checks its arguments against its schema
+// (app/tools/validate.ts), in its own module (app/tools/<name>.ts).
 
 import { readSync } from 'node:fs';
-import { typeName, utf8Length } from '../shared/text.ts';
+import { utf8Length } from '../shared/text.ts';
 
 export interface LearnArgs {
   topic: string;
@@ -13,6 +13,18 @@ export interface LearnArgs {
 }
 
 export type ArgsResult = { ok: true; args: LearnArgs } | { ok: false; problem: string };
+
+/** Bounds on a search query: characters, and distinct terms looked up. */
+export const QUERY_LIMITS = { chars: 4096, terms: 64 } as const;
+
+/** Results a search returns by default, and at most. */
+export const SEARCH_DEFAULT_LIMIT = 10;
+export const SEARCH_MAX_LIMIT = 50;
+
+/** A remembered text's size, at most (UTF-8 bytes). */
+export const REMEMBER_MAX_BYTES = 8 * 1024 * 1024;
+/** Tags at most, and a tag's and a description's length. */
+export const REMEMBER_LIMITS = { tags: 20, tag: 64, description: 1024 } as const;
 
 /** Bounds on model-supplied input: the JSON text (UTF-8 bytes), the number
  *  of patterns, the length of each pattern and of all of them together, and
@@ -24,20 +36,6 @@ export const LIMITS = {
   totalPatternLength: 1 << 16,
   topicLength: 1024,
 } as const;
-
-const KEYS = new Set(['topic', 'subjects']);
-
-
-/** At most `max` items, then how many more. */
-function some(items: string[], max = 5): string {
-  const shown = items.slice(0, max).join(', ');
-  return items.length > max ? `${shown} and ${items.length - max} more` : shown;
-}
-
-/** A key or value as shown in a message: JSON-quoted, cut to 40 characters. */
-function show(s: string): string {
-  return JSON.stringify(s.length > 40 ? `${s.slice(0, 40)}…` : s);
-}
 
 /** A tool call's arguments as JSON text (`kb learn --args`, `kb search
  *  --args`...), parsed within the bounds every tool's input has: at most
@@ -55,41 +53,7 @@ export function parseToolJson(json: string): { ok: true; value: unknown } | { ok
   }
 }
 
-export function parseLearnArgs(json: string): ArgsResult {
-  const parsed = parseToolJson(json);
-  return parsed.ok ? validateLearnArgs(parsed.value) : parsed;
-}
-
-export function validateLearnArgs(value: unknown): ArgsResult {
-  if (typeName(value) !== 'object') return { ok: false, problem: `the arguments must be a JSON object, not ${typeName(value)}` };
-  const obj = value as Record<string, unknown>;
-  const unknown = Object.keys(obj).filter((k) => !KEYS.has(k));
-  if (unknown.length > 0) return { ok: false, problem: `unknown argument${unknown.length > 1 ? 's' : ''} ${some(unknown.map(show))}` };
-  if (!('topic' in obj)) return { ok: false, problem: '"topic" is required' };
-  if (typeof obj.topic !== 'string') return { ok: false, problem: `"topic" must be a string, not ${typeName(obj.topic)}` };
-  if (obj.topic.length === 0) return { ok: false, problem: '"topic" must not be empty' };
-  if (obj.topic.length > LIMITS.topicLength) {
-    return { ok: false, problem: `"topic" is ${obj.topic.length} characters long; at most ${LIMITS.topicLength} are accepted` };
-  }
-  const s = obj.subjects;
-  if (s === undefined || s === null) return { ok: true, args: { topic: obj.topic, subjects: null } };
-  if (typeof s === 'string') return checked(obj.topic, [s]);
-  if (!Array.isArray(s)) return { ok: false, problem: `"subjects" must be a string, an array of strings or null, not ${typeName(s)}` };
-  if (s.length > LIMITS.patterns) return { ok: false, problem: patternCountProblem('"subjects" has', s.length) };
-  for (let i = 0; i < s.length; i++) {
-    if (typeof s[i] !== 'string') return { ok: false, problem: `"subjects"[${i}] must be a string, not ${typeName(s[i])}` };
-  }
-  // An empty list asks for nothing in particular: the listing.
-  if (s.length === 0) return { ok: true, args: { topic: obj.topic, subjects: null } };
-  return checked(obj.topic, s as string[]);
-}
-
-function checked(topic: string, patterns: string[]): ArgsResult {
-  const problem = patternsProblem(patterns);
-  return problem === undefined ? { ok: true, args: { topic, subjects: patterns } } : { ok: false, problem };
-}
-
-function patternCountProblem(has: string, n: number): string {
+export function patternCountProblem(has: string, n: number): string {
   return `${has} ${n} patterns; at most ${LIMITS.patterns} are accepted`;
 }
 
@@ -118,7 +82,7 @@ export function patternsProblem(patterns: readonly string[], list = '"subjects" 
 
 /** Reads the arguments from a file descriptor (stdin for `--args -`), but
  *  never more than one byte past the limit: a larger input is cut there,
- *  and `parseLearnArgs` then refuses it, without all of it ever being held
+ *  and `parseToolJson` then refuses it, without all of it ever being held
  *  in memory. */
 export function readArgs(fd: number): string {
   return readInput(fd, LIMITS.jsonBytes);

@@ -20,10 +20,8 @@ import { hasLearnable, listable } from '../kb/index/listing.ts';
 import { loadLearned } from '../kb/index/load.ts';
 import { openTopic, type TopicView } from '../kb/index/view.ts';
 import { warning, type Problem } from '../shared/problem.ts';
-import { shownLabel } from '../render/topic.ts';
 import { estimateTokensOfBody } from '../kb/content/tokens.ts';
 import { BLOCK_TOKENS, DEFAULT_MAX_TOKENS, promptReserve } from './budget.ts';
-import { forgetTool, learnTool, rememberTool, searchTool, type ToolDefinition } from './tools.ts';
 import { cacheDir } from '../kb/search/where.ts';
 import { noticeProblems, resolveTopic } from './topics.ts';
 
@@ -204,47 +202,16 @@ export class KnowledgeBase {
     }
   }
 
-  /** The enabled topics with something left to learn. */
+  /** The enabled topics with something left to learn (the read tools'
+   *  descriptions name them: app/tools.ts). */
   learnableTopics(): Topic[] {
     return this.config.topics.filter((t) => t.enable && hasLearnable(this.view(t)));
-  }
-
-  /** The learn tool for the learnable topics; undefined when there is
-   *  none (`kb schema` then prints nothing; README, "The tool"). */
-  learnTool(): ToolDefinition | undefined {
-    const topics = this.learnableTopics();
-    return topics.length > 0 ? learnTool(topics.map(shownLabel)) : undefined;
-  }
-
-  /** The tools a client that lists them once should see (MCP): the learn
-   *  tool and the search tool, always; with nothing to learn, their
-   *  descriptions say so. */
-  tools(): ToolDefinition[] {
-    const topics = this.learnableTopics().map(shownLabel);
-    return [learnTool(topics), searchTool(topics)];
-  }
-
-  /** The search tool for the learnable topics; undefined when there is
-   *  none (as `learnTool`). */
-  searchTool(): ToolDefinition | undefined {
-    const topics = this.learnableTopics().map(shownLabel);
-    return topics.length > 0 ? searchTool(topics) : undefined;
   }
 
   /** The enabled topics a write may go to: those named in `ids` (the MCP
    *  server's `--write` topics), or every enabled one. */
   writableTopics(ids?: ReadonlySet<string>): Topic[] {
     return this.config.topics.filter((t) => t.enable && (ids === undefined || ids.has(t.id)));
-  }
-
-  /** The remember and forget tools for the writable topics (README,
-   *  "Remembering"). */
-  rememberTool(ids?: ReadonlySet<string>): ToolDefinition {
-    return rememberTool(this.writableTopics(ids));
-  }
-
-  forgetTool(ids?: ReadonlySet<string>): ToolDefinition {
-    return forgetTool(this.writableTopics(ids));
   }
 
   /** What a topic's walk noticed, as warnings. */

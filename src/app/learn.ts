@@ -1,8 +1,10 @@
 // The learn tool, shared by `kb learn` (which streams the text to stdout)
 // and `kb mcp` (which returns it as a tool result): a validated call against
-// the configured topics writes the model-facing text into a sink, chunk by
-// chunk, one subject at a time, so a large load never has to be held in
-// memory by `kb learn`.
+// the configured topics produces events (render/learn.ts `LearnEvent`: a
+// listing, a subject, a window, a note, a summary of what was left out, a
+// problem) into a sink, one subject at a time, so a large load never has to
+// be held in memory by `kb learn`. render/learn.ts `learnText` alone turns
+// them into the model's text.
 import type { Topic } from '../config/types.ts';
 import { compilePatterns, type CompiledPattern } from '../glob/index.ts';
 import { bodyText, type Body } from '../kb/content/body.ts';
@@ -14,51 +16,26 @@ import { planPatterns } from '../kb/index/near.ts';
 import { listable } from '../kb/index/listing.ts';
 import { isRaw, loadOrder, loadPatterns, type ReadAs } from '../kb/index/load.ts';
 import { kindOf, type TopicView } from '../kb/index/view.ts';
-import {
-  fallbackSummary,
-  rawContent,
-  renderBadArguments,
-  renderListing,
-  renderLeftOut,
-  renderNote,
-  renderTopicNote,
-  renderWindowNote,
-  windowBlock,
-  renderUnknownTopic,
-  subjectBlock,
-  type Chunk,
-  type ListingFit,
-  type Note,
-} from '../render/learn.ts';
+import { fallbackSummary, type LearnCall, type LearnEvent, type ListingFit } from '../render/learn.ts';
 import { warning, type Problem } from '../shared/problem.ts';
 import { BLOCK_TOKENS, BYTES_PER_TOKEN_ESTIMATE, tokensText } from './budget.ts';
 import { fitListing } from './listing.ts';
-import { validateLearnArgs, type LearnArgs } from './args.ts';
+import type { LearnArgs } from './args.ts';
 import type { KnowledgeBase } from './knowledge-base.ts';
-import { directoryNotes, directoryNotices, replacedProblem, skillFiles } from './topics.ts';
+import { directoryNotes, directoryNotices, replacedProblem, skillOf } from './topics.ts';
 
-/** Where a learn call's result goes. */
+/** Where a learn call's events go. */
 export interface LearnSink {
   /** How subject bodies are wanted: `bytes` (as read, to stream them) or
    *  `text`. */
   readonly as: ReadAs;
-  /** The next chunk of the model-facing text. A bytes chunk may be a view
-   *  into a buffer that the next read reuses: write or copy it now. */
-  write(chunk: Chunk): void;
-  /** Something the user should know (stderr, never the model). */
-  problem(p: Problem): void | Promise<void>;
+  /** The next event. A subject's or window's body may be a view into a
+   *  buffer that the next read reuses: write or copy it now. A promise
+   *  (a problem being reported) is awaited. */
+  event(e: LearnEvent): void | Promise<void>;
   /** True once the sink takes no more text (a bound on one result, which
    *  the sink itself reports): no further subject is read. */
   full?(): boolean;
-}
-
-/** Tells the user (stderr) what the model is told about the topic's
- *  directory as a whole: missing, unreadable, or walked only in part. */
-async function noteDirectory(topic: Topic, view: TopicView, sink: LearnSink): Promise<void> {
-  for (const n of directoryNotices(view)) {
-    const waiting = sink.problem(warning(n.code, `topic "${topic.id}": ${n.message}`));
-    if (waiting) await waiting;
-  }
 }
 
 /**
@@ -76,15 +53,25 @@ async function noteDirectory(topic: Topic, view: TopicView, sink: LearnSink): Pr
  * `<subject "slug">` block, which names the real slug.
  */
 export async function learn(kb: KnowledgeBase, args: LearnArgs, sink: LearnSink): Promise<boolean> {
+  const emit = async (e: LearnEvent): Promise<void> => {
+    const waiting = sink.event(e);
+    if (waiting) await waiting;
+  };
+  const problem = (p: Problem) => emit({ kind: 'problem', problem: p });
+  /** Tells the user (stderr) what the model is told about the topic's
+   *  directory as a whole: missing, unreadable, or walked only in part. */
+  const noteDirectory = async (topic: Topic, view: TopicView) => {
+    for (const n of directoryNotices(view)) await problem(warning(n.code, `topic "${topic.id}": ${n.message}`));
+  };
   const topic = kb.resolveTopic(args.topic);
   if (!topic) {
-    sink.write(renderUnknownTopic(args.topic, kb.topics.filter((t) => t.enable)));
+    await emit({ kind: 'unknown-topic', topic: args.topic, valid: kb.topics.filter((t) => t.enable) });
     return true;
   }
   const folder = args.subjects === null ? undefined : folderOf(args.subjects);
   if (args.subjects === null || folder !== undefined) {
     const view = kb.view(topic, true);
-    await noteDirectory(topic, view, sink);
+    await noteDirectory(topic, view);
     // Binaries matched by a learned glob were never pre-loaded: not named.
     const learned = view.learned.filter((m) => kindOf(view, m.subject) !== 'binary');
     let available = listable(view);
@@ -92,10 +79,11 @@ export async function learn(kb: KnowledgeBase, args: LearnArgs, sink: LearnSink)
     if (folder === undefined || available.length > 0) {
       const about = await descriptions(view, available);
       const topicNotes = directoryNotes(view, kb.walkLimit);
-      const listing = fitListing(topic, available, about, folder === undefined ? learned.map((m) => m.subject.slug) : [], kb.maxTokens, folder, topicNotes);
-      sink.write(listing.text);
+      const learnedSlugs = folder === undefined ? learned.map((m) => m.subject.slug) : [];
+      const listing = fitListing(topic, available, about, learnedSlugs, kb.maxTokens, folder, topicNotes);
+      await emit({ kind: 'listing', topic, items: listing.items, learned: learnedSlugs, ...(listing.fit !== undefined ? { fit: listing.fit } : {}), ...(folder !== undefined ? { folder } : {}), topicNotes });
       if (listing.fit !== undefined) {
-        await problem(sink, warning('budget', `learn ${topic.id}: the listing of ${available.length} subjects was shortened to stay within ${tokensText(kb.maxTokens)} tokens (${fitWords(listing.fit)})`));
+        await problem(warning('budget', `learn ${topic.id}: the listing of ${available.length} subjects was shortened to stay within ${tokensText(kb.maxTokens)} tokens (${fitWords(listing.fit)})`));
       }
       return topicNotes.some((n) => n.kind === 'no-directory');
     }
@@ -107,75 +95,61 @@ export async function learn(kb: KnowledgeBase, args: LearnArgs, sink: LearnSink)
   const budget = kb.maxTokens;
   // A continuation is never raw: its notes must be there.
   const raw = from === undefined && fallbacks.length === 0 && isRaw(view, patterns);
-  await noteDirectory(topic, view, sink);
-  const notes: Note[] = [...fallbacks];
-  for (const f of fallbacks) await problem(sink, warning('near-miss', `topic "${topic.id}": ${fallbackSummary(f)}`));
-  const tail: string[] = [];
+  await noteDirectory(topic, view);
+  for (const f of fallbacks) await emit({ kind: 'note', topic: topic.id, note: f });
+  for (const f of fallbacks) await problem(warning('near-miss', `topic "${topic.id}": ${fallbackSummary(f)}`));
   let loaded = 0;
   let used = 0;
   let windowed = false;
-  const callFrom = (slug: string, offset: number) => callText(topic.id, given, slug, offset);
+  const callFrom = (slug: string, offset: number): LearnCall => ({ topic: topic.id, subjects: [...given, `${FROM_PREFIX}${offset}:${slug}`] });
   for (const item of loadPatterns(view, patterns, sink.as, plan.hints, from?.slug)) {
     if (item.kind !== 'subject') {
-      notes.push(item);
+      await emit({ kind: 'note', topic: topic.id, note: item });
       continue;
     }
     let start = from !== undefined && item.slug === from.slug ? from.offset : 0;
     const tokens = (start === 0 ? estimateTokensOfBody(item.content.body) : estimateTokensOfBody(sliceBody(item.body, start))) + BLOCK_TOKENS;
     if (loaded > 0 && used + tokens > budget) {
       // Over the budget: this subject and the rest wait for the next call.
-      tail.push(leftOut(kb, view, patterns, item.slug, callFrom(item.slug, 0)));
+      const rest = restOf(view, patterns, item.slug, 0);
+      await emit({ kind: 'left-out', count: rest.count, tokens: rest.tokens, budget, call: callFrom(item.slug, 0) });
+      const s = rest.count === 1 ? '' : 's';
+      await problem(warning('budget', `learn ${topic.id}: ${rest.count} more subject${s} (~${tokensText(rest.tokens)} tokens) matched but ${rest.count === 1 ? 'was' : 'were'} left out to stay within ${tokensText(budget)} tokens; the model was told how to continue`));
       break;
     }
-    if (item.replaced) {
-      const waiting = sink.problem(replacedProblem(topic.id, item.slug));
-      if (waiting) await waiting;
-    }
-    const prefix = loaded > 0 ? '\n\n' : '';
+    if (item.replaced) await problem(replacedProblem(topic.id, item.slug));
     if (start > 0 || tokens > budget) {
       // One subject larger than the budget (or a later window of one):
       // a window of it, and the call for the next.
       const bytes = bodyBytes(item.body);
       start = charStart(bytes, start);
       const end = windowEnd(bytes, start, Math.max(1, budget - BLOCK_TOKENS - used));
-      const out = windowBlock(prefix, item.slug, fenceTag(item.subject.ext), sink.as === 'bytes' ? bytes.subarray(start, end) : bodyText(bytes.subarray(start, end)));
-      sink.write(out.head);
-      sink.write(out.body);
-      sink.write(out.tail);
+      const next = end < bytes.length ? callFrom(item.slug, end) : undefined;
+      const window = sink.as === 'bytes' ? bytes.subarray(start, end) : bodyText(bytes.subarray(start, end));
+      const lines: [number, number] = [lineAt(bytes, start), lineAt(bytes, Math.max(start, end - 1))];
+      await emit({ kind: 'window', slug: item.slug, fenceTag: fenceTag(item.subject.ext), body: window, from: start, to: end, total: bytes.length, lines, budget, ...(next !== undefined ? { next } : {}) });
       loaded++;
       windowed = true;
-      const next = end < bytes.length ? callFrom(item.slug, end) : undefined;
-      tail.push(renderWindowNote(item.slug, start, end, bytes.length, [lineAt(bytes, start), lineAt(bytes, Math.max(start, end - 1))], tokensText(budget), next));
       if (next !== undefined) {
-        const rest = leftOutAfter(kb, view, patterns, item.slug);
-        if (rest !== undefined) tail.push(rest);
-        await problem(sink, warning('budget', `learn ${topic.id}: subject "${item.slug}" is larger than the ${tokensText(budget)}-token budget; returned bytes ${start}-${end} of ${bytes.length}, the model was told how to continue`));
+        const rest = restOf(view, patterns, item.slug, 1);
+        if (rest.count > 0) await emit({ kind: 'left-after', count: rest.count, tokens: rest.tokens, slug: item.slug });
+        await problem(warning('budget', `learn ${topic.id}: subject "${item.slug}" is larger than the ${tokensText(budget)}-token budget; returned bytes ${start}-${end} of ${bytes.length}, the model was told how to continue`));
         break;
       }
       used += estimateTokensOfBytes(bytes, start, end) + BLOCK_TOKENS;
       continue;
     }
-    const after = skillFiles(kb, topic, item.subject);
-    const out = raw ? rawContent(item.content, after) : subjectBlock(prefix, item.slug, item.content, after);
-    sink.write(out.head);
-    sink.write(out.body);
-    sink.write(out.tail);
+    const skill = skillOf(kb, topic, item.subject);
+    await emit({ kind: 'subject', slug: item.slug, content: item.content, ...(skill !== undefined ? { skill } : {}), raw });
     loaded++;
     used += tokens;
     // The front end holds no more (MCP's cap on one result, for when there
     // is no budget).
     if (sink.full?.()) break;
   }
-  if (tail.length > 0 && tail[0].startsWith('[') && !tail[0].startsWith('[Subject')) {
-    await problem(sink, warning('budget', `learn ${topic.id}: ${tail[0].slice(1, tail[0].indexOf(' to stay'))} to stay within ${tokensText(budget)} tokens; the model was told how to continue`));
-  }
-  // The directory notes first; a raw result (one exact subject, found) is
-  // the content alone: the walk limit did not keep it from the model.
-  const lines = raw && loaded > 0 ? [] : directoryNotes(view, kb.walkLimit).map((n) => renderTopicNote(n, topic.id));
-  for (const n of notes) lines.push(renderNote(n, topic.id));
-  lines.push(...tail);
-  if (lines.length > 0) sink.write(`${loaded > 0 ? '\n\n' : ''}${lines.join('\n')}`);
-  if (!raw || loaded === 0 || windowed || lines.length > 0) sink.write('\n');
+  // A raw result (one exact subject, found) is the content alone: the walk
+  // limit did not keep it from the model.
+  await emit({ kind: 'end', topic: topic.id, topicNotes: raw && loaded > 0 ? [] : directoryNotes(view, kb.walkLimit), raw });
   return loaded === 0 && !fallbacks.some((f) => f.kind === 'folder');
 }
 
@@ -214,35 +188,14 @@ function continuation(subjects: readonly string[]): { patterns: string[]; from?:
   return from === undefined ? { patterns } : { patterns, from };
 }
 
-/** The arguments of the call that continues at `slug` (byte `offset`). */
-function callText(topic: string, patterns: readonly string[], slug: string, offset: number): string {
-  return JSON.stringify({ topic, subjects: [...patterns, `${FROM_PREFIX}${offset}:${slug}`] });
-}
-
-/** The note for what is left from `slug` on (it included). */
-function leftOut(kb: KnowledgeBase, view: TopicView, patterns: readonly CompiledPattern[], slug: string, call: string): string {
+/** The subjects the patterns select from `slug` on (`skip` 0: it
+ *  included; 1: those after it), and their tokens, estimated from their
+ *  sizes. */
+function restOf(view: TopicView, patterns: readonly CompiledPattern[], slug: string, skip: 0 | 1): { count: number; tokens: number } {
   const order = loadOrder(view, patterns);
   const at = order.findIndex((s) => s.slug === slug);
-  const rest = at < 0 ? [] : order.slice(at);
-  const tokens = rest.reduce((n, s) => n + Math.ceil(Math.max(0, s.size) / BYTES_PER_TOKEN_ESTIMATE), 0);
-  return renderLeftOut(rest.length, tokensText(tokens), tokensText(kb.maxTokens), call);
-}
-
-/** The note for the subjects after `slug`, when a window of it ends a
- *  result (undefined when there are none): they come after its last
- *  window. */
-function leftOutAfter(kb: KnowledgeBase, view: TopicView, patterns: readonly CompiledPattern[], slug: string): string | undefined {
-  const order = loadOrder(view, patterns);
-  const at = order.findIndex((s) => s.slug === slug);
-  const rest = at < 0 ? [] : order.slice(at + 1);
-  if (rest.length === 0) return undefined;
-  const tokens = rest.reduce((n, s) => n + Math.ceil(Math.max(0, s.size) / BYTES_PER_TOKEN_ESTIMATE), 0);
-  return `[${rest.length} more subject${rest.length === 1 ? '' : 's'} (~${tokensText(tokens)} tokens) follow${rest.length === 1 ? 's' : ''} after the last window of ${JSON.stringify(slug)}.]`;
-}
-
-async function problem(sink: LearnSink, p: Problem): Promise<void> {
-  const waiting = sink.problem(p);
-  if (waiting) await waiting;
+  const rest = at < 0 ? [] : order.slice(at + skip);
+  return { count: rest.length, tokens: rest.reduce((n, s) => n + Math.ceil(Math.max(0, s.size) / BYTES_PER_TOKEN_ESTIMATE), 0) };
 }
 
 const encoder = new TextEncoder();
@@ -255,34 +208,6 @@ function bodyBytes(body: Body): Uint8Array {
 /** A body from byte `start` on. */
 function sliceBody(body: Body, start: number): Uint8Array {
   return bodyBytes(body).subarray(start);
-}
-
-export interface LearnResult {
-  /** Exactly what `kb learn` prints on stdout for the same call. */
-  text: string;
-  isError: boolean;
-  problems: Problem[];
-}
-
-/** A whole learn call, arguments exactly as a model sent them (untrusted):
- *  bad arguments are an error result, like an unknown topic. The text is
- *  joined. */
-export async function call(kb: KnowledgeBase, value: unknown): Promise<LearnResult> {
-  const parsed = validateLearnArgs(value);
-  if (!parsed.ok) return { text: renderBadArguments(parsed.problem), isError: true, problems: [] };
-  const parts: string[] = [];
-  const problems: Problem[] = [];
-  const sink: LearnSink = {
-    as: 'text',
-    write: (chunk) => {
-      if (chunk.length > 0) parts.push(chunk as string);
-    },
-    problem: (p) => {
-      problems.push(p);
-    },
-  };
-  const isError = await learn(kb, parsed.args, sink);
-  return { text: parts.join(''), isError, problems };
 }
 
 /** The reader thread's probe (kb/fs/probe-thread.ts), for a front end that

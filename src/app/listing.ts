@@ -10,9 +10,10 @@ import type { Subject } from '../kb/index/types.ts';
 import { listedLine, renderListing, type Listed, type ListingFit, type ListingTopic, type TopicNote } from '../render/learn.ts';
 import { BYTES_PER_TOKEN_ESTIMATE, tokensText } from './budget.ts';
 
-/** The listing, and how it was fitted (undefined: it fits as it is). */
+/** The lines of the listing, and how it was fitted (undefined: it fits
+ *  as it is). render/learn.ts `renderListing` writes it. */
 export interface FittedListing {
-  text: string;
+  items: Listed[];
   fit?: ListingFit;
 }
 
@@ -26,31 +27,32 @@ export function fitListing(
   topic: ListingTopic,
   subjects: readonly Subject[],
   about: readonly (string | undefined)[],
-  learned: string[],
+  learned: readonly string[],
   budget: number,
   folder?: string,
   topicNotes: readonly TopicNote[] = [],
 ): FittedListing {
   const listed: Listed[] = subjects.map((s, i) => (about[i] === undefined ? { slug: s.slug } : { slug: s.slug, description: about[i] }));
   const render = (items: readonly Listed[], fit?: ListingFit) => renderListing(topic, items, learned, fit, folder, topicNotes);
-  if (!Number.isFinite(budget)) return { text: render(listed) };
+  if (!Number.isFinite(budget)) return { items: listed };
   const b = tokensText(budget);
   const frame = (fit: ListingFit) => estimateTokens(render([], fit));
   const lines = (items: readonly Listed[], chars?: number) => items.map((s) => estimateTokens(`- ${listedLine(s, chars)}\n`));
   const sum = (costs: readonly number[]) => costs.reduce((n, c) => n + c, 0);
   const fits = (items: readonly Listed[], fit: ListingFit, costs = lines(items, fit.descriptionChars)) => frame(fit) + sum(costs) <= budget;
-  const done = (items: readonly Listed[], fit?: ListingFit): FittedListing => checked(items, fit);
-  /** Rendered once; should the estimate of the whole exceed the sum of
-   *  its parts, fewer lines until it fits. */
-  const checked = (items: readonly Listed[], fit?: ListingFit): FittedListing => {
-    let text = render(items, fit);
+  const done = (items: Listed[], fit?: ListingFit): FittedListing => checked(items, fit);
+  /** Rendered once (to be measured: the listing is within the budget,
+   *  so rendering it again at the edge is cheap); should the estimate of
+   *  the whole exceed the sum of its parts, fewer lines until it fits. */
+  const checked = (items: Listed[], fit?: ListingFit): FittedListing => {
+    let shown = items;
     let n = items.length;
-    while (estimateTokens(text) > budget && n > 0) {
+    while (estimateTokens(render(shown, fit)) > budget && n > 0) {
       n = Math.floor(n * 0.95);
       fit = { ...(fit ?? { budget: b }), omitted: (fit?.omitted ?? 0) + (items.length - n) };
-      text = render(items.slice(0, n), fit);
+      shown = items.slice(0, n);
     }
-    return fit === undefined ? { text } : { text, fit };
+    return fit === undefined ? { items: shown } : { items: shown, fit };
   };
   if (fits(listed, {})) return done(listed);
   // 1. Shorter descriptions.

@@ -18,16 +18,13 @@ import { makeDirs, removeFile, sweepTemps, writeNewFile } from '../kb/write/file
 import { STALE_MS, withTopicLock } from '../kb/write/lock.ts';
 import { placeNew, realParentInside, realSubjectsDir } from '../kb/write/place.ts';
 import { bodyOf, NEAR_THRESHOLD, normalise, profile, similarity } from '../kb/write/similar.ts';
-import { badSlug, slugFromText, uniqueSlug } from '../kb/write/slug.ts';
-import { renderUnknownTopic } from '../render/learn.ts';
-import { renderBadWriteArguments } from '../render/memory.ts';
+import { slugFromText, uniqueSlug } from '../kb/write/slug.ts';
+import type { Similar, Source, WriteFailure, WriteOutcome as WriteData, WriteTool } from '../render/memory.ts';
 import { warning, type Problem } from '../shared/problem.ts';
-import { typeName } from '../shared/text.ts';
 import type { KnowledgeBase } from './knowledge-base.ts';
 import { rank } from './search.ts';
-import { FORGET_TOOL_NAME, REMEMBER_LIMITS, REMEMBER_MAX_BYTES, REMEMBER_TOOL_NAME } from './tools.ts';
 
-export type Source = 'user' | 'model';
+export type { Source, Status, WriteFailure } from '../render/memory.ts';
 
 export interface RememberArgs {
   topic: string;
@@ -43,20 +40,10 @@ export interface ForgetArgs {
   slug: string;
 }
 
-/** How a remember or forget call went. */
-export type Status = 'written' | 'duplicate' | 'near-duplicate' | 'forgotten' | 'error';
-
-export interface WriteOutcome {
-  status: Status;
-  /** The model-facing (and user-facing) text. */
-  text: string;
-  isError: boolean;
-  topic?: string;
-  slug?: string;
-  /** The new or removed file, relative to the workspace root. */
-  path?: string;
-  /** The existing subject a duplicate names, and how similar it is. */
-  existing?: { slug: string; similarity: number };
+/** What a remember or forget call did, as data (render/memory.ts
+ *  `renderWriteOutcome` writes its text), and the problems the user should
+ *  know. */
+export interface WriteOutcome extends WriteData {
   problems: Problem[];
 }
 
@@ -69,99 +56,17 @@ export interface WriteOptions {
   now?: Date;
 }
 
-type Parsed<T> = { ok: true; args: T } | { ok: false; problem: string };
-
-
-function unknownKeys(obj: Record<string, unknown>, keys: readonly string[]): string | undefined {
-  const unknown = Object.keys(obj).filter((k) => !keys.includes(k));
-  if (unknown.length === 0) return undefined;
-  return `unknown argument${unknown.length > 1 ? 's' : ''} ${unknown.slice(0, 5).map((k) => JSON.stringify(k.length > 40 ? `${k.slice(0, 40)}…` : k)).join(', ')}`;
+function failed(tool: WriteTool, failure: WriteFailure, problems: Problem[] = []): WriteOutcome {
+  return { tool, status: failure.kind === 'near-duplicate' ? 'near-duplicate' : 'error', isError: true, failure, problems };
 }
 
-function optionalString(obj: Record<string, unknown>, key: string): { ok: true; value?: string } | { ok: false; problem: string } {
-  const v = obj[key];
-  if (v === undefined || v === null) return { ok: true };
-  if (typeof v !== 'string') return { ok: false, problem: `"${key}" must be a string or null, not ${typeName(v)}` };
-  return { ok: true, value: v };
-}
-
-/** A remember call's arguments (untrusted: a model's, or the command
- *  line's). */
-export function validateRememberArgs(value: unknown): Parsed<RememberArgs> {
-  if (typeName(value) !== 'object') return { ok: false, problem: `the arguments must be a JSON object, not ${typeName(value)}` };
-  const obj = value as Record<string, unknown>;
-  const unknown = unknownKeys(obj, ['topic', 'text', 'slug', 'description', 'tags', 'force']);
-  if (unknown) return { ok: false, problem: unknown };
-  if (typeof obj.topic !== 'string') return { ok: false, problem: obj.topic === undefined ? '"topic" is required' : `"topic" must be a string, not ${typeName(obj.topic)}` };
-  if (obj.topic.length > 1024) return { ok: false, problem: `"topic" is ${obj.topic.length} characters long; at most 1024 are accepted` };
-  if (typeof obj.text !== 'string') return { ok: false, problem: obj.text === undefined ? '"text" is required' : `"text" must be a string, not ${typeName(obj.text)}` };
-  const text = obj.text;
-  if (text.trim() === '') return { ok: false, problem: '"text" must not be empty' };
-  const bytes = Buffer.byteLength(text, 'utf8');
-  if (bytes > REMEMBER_MAX_BYTES) return { ok: false, problem: `"text" is ${bytes} bytes long; at most ${REMEMBER_MAX_BYTES} are accepted` };
-  if (text.includes('\0')) return { ok: false, problem: '"text" holds a NUL character (a text subject cannot)' };
-  const args: RememberArgs = { topic: obj.topic, text, tags: [], force: false };
-  const slug = optionalString(obj, 'slug');
-  if (!slug.ok) return slug;
-  if (slug.value !== undefined) {
-    const s = slug.value.replace(/\.md$/i, '');
-    const bad = badSlug(s);
-    if (bad) return { ok: false, problem: `"slug" ${JSON.stringify(slug.value.length > 80 ? `${slug.value.slice(0, 80)}…` : slug.value)} cannot name a new subject: ${bad}` };
-    args.slug = s;
-  }
-  const description = optionalString(obj, 'description');
-  if (!description.ok) return description;
-  if (description.value !== undefined) {
-    const d = description.value.replace(/\s+/g, ' ').trim();
-    if (d === '') return { ok: false, problem: '"description" must not be empty' };
-    if (d.length > REMEMBER_LIMITS.description) return { ok: false, problem: `"description" is ${d.length} characters long; at most ${REMEMBER_LIMITS.description}` };
-    args.description = d;
-  }
-  if (obj.tags !== undefined && obj.tags !== null) {
-    if (!Array.isArray(obj.tags)) return { ok: false, problem: `"tags" must be an array of strings or null, not ${typeName(obj.tags)}` };
-    if (obj.tags.length > REMEMBER_LIMITS.tags) return { ok: false, problem: `"tags" has ${obj.tags.length} items; at most ${REMEMBER_LIMITS.tags}` };
-    for (const t of obj.tags) {
-      if (typeof t !== 'string') return { ok: false, problem: `every tag must be a string, not ${typeName(t)}` };
-      const tag = t.trim();
-      if (tag === '' || tag.length > REMEMBER_LIMITS.tag || /[\p{Cc}]/u.test(tag)) return { ok: false, problem: `tag ${JSON.stringify(t.slice(0, 80))} must be 1-${REMEMBER_LIMITS.tag} printable characters` };
-      if (!args.tags.includes(tag)) args.tags.push(tag);
-    }
-  }
-  if (obj.force !== undefined && obj.force !== null) {
-    if (typeof obj.force !== 'boolean') return { ok: false, problem: `"force" must be a boolean or null, not ${typeName(obj.force)}` };
-    args.force = obj.force;
-  }
-  return { ok: true, args };
-}
-
-/** A forget call's arguments (untrusted). */
-export function validateForgetArgs(value: unknown): Parsed<ForgetArgs> {
-  if (typeName(value) !== 'object') return { ok: false, problem: `the arguments must be a JSON object, not ${typeName(value)}` };
-  const obj = value as Record<string, unknown>;
-  const unknown = unknownKeys(obj, ['topic', 'slug']);
-  if (unknown) return { ok: false, problem: unknown };
-  for (const k of ['topic', 'slug'] as const) {
-    if (typeof obj[k] !== 'string') return { ok: false, problem: obj[k] === undefined ? `"${k}" is required` : `"${k}" must be a string, not ${typeName(obj[k])}` };
-    if ((obj[k] as string).length > 1024) return { ok: false, problem: `"${k}" is longer than 1024 characters` };
-    if ((obj[k] as string) === '') return { ok: false, problem: `"${k}" must not be empty` };
-  }
-  return { ok: true, args: { topic: obj.topic as string, slug: obj.slug as string } };
-}
-
-function error(text: string, problems: Problem[] = []): WriteOutcome {
-  return { status: 'error', text: text.endsWith('\n') ? text : `${text}\n`, isError: true, problems };
-}
-
-/** The topic a write names, or the error to answer. */
-function writableTopic(kb: KnowledgeBase, name: string, opts: WriteOptions, tool: string): Topic | WriteOutcome {
+/** The topic a write names, or why it cannot be written. */
+function writableTopic(kb: KnowledgeBase, name: string, opts: WriteOptions): Topic | WriteFailure {
   const allowed = kb.topics.filter((t) => t.enable && (opts.writable === undefined || opts.writable.has(t.id)));
   const topic = kb.resolveTopic(name);
-  if (topic === undefined) return error(renderUnknownTopic(name, allowed));
-  if (!topic.enable) return error(`Topic "${topic.id}" is disabled; nothing is written to it.`);
-  if (!allowed.includes(topic)) {
-    const list = allowed.length > 0 ? allowed.map((t) => t.id).join(', ') : '(none)';
-    return error(`Topic "${topic.id}" is not writable here: \`${tool}\` writes only to the topics the server was started with (kb mcp --write TOPIC). Writable topics: ${list}.`);
-  }
+  if (topic === undefined) return { kind: 'unknown-topic', topic: name, valid: allowed };
+  if (!topic.enable) return { kind: 'disabled-topic', topic: topic.id };
+  if (!allowed.includes(topic)) return { kind: 'not-writable', topic: topic.id, writable: allowed.map((t) => t.id) };
   return topic;
 }
 
@@ -228,142 +133,134 @@ async function findDuplicate(kb: KnowledgeBase, topic: Topic, text: string, also
   return best;
 }
 
-/** Remembers a text as a new subject. */
+/** A new subject, planned: where it goes and what it holds. */
+interface WritePlan {
+  topic: Topic;
+  slug: string;
+  /** Its file, relative to the subjects directory. */
+  rel: string;
+  /** The subjects directory's real path, and the directories to make. */
+  real: string;
+  dirs: string[];
+  content: Uint8Array;
+  /** Written although this subject is similar (`force`). */
+  near?: Similar;
+}
+
+const rounded = (s: Similar) => ({ slug: s.slug, similarity: Math.round(s.similarity * 1000) / 1000 });
+
+/** Remembers a text as a new subject: under the topic's lock, plans the
+ *  write (duplicates, the slug, the place), then commits it. */
 export async function remember(kb: KnowledgeBase, args: RememberArgs, opts: WriteOptions): Promise<WriteOutcome> {
-  const found = writableTopic(kb, args.topic, opts, REMEMBER_TOOL_NAME);
-  if (!('id' in found)) return found;
+  const tool = 'remember';
+  const found = writableTopic(kb, args.topic, opts);
+  if (!('id' in found)) return failed(tool, found);
   const topic = found;
   const problems: Problem[] = [];
-  const forceHint = opts.source === 'model' ? 'call remember again with "force": true' : 'run it again with --force';
   const real = realSubjectsDir(topic.subjectsDir);
-  if (!real.ok) return error(`Not written to topic "${topic.id}": ${real.why}.`);
+  if (!real.ok) return failed(tool, { kind: 'failed', topic: topic.id, why: real.why });
   const locked = await withTopicLock(real.real, async (lost): Promise<WriteOutcome> => {
-    const view = openTopic(topic, {});
-    const derived = args.slug === undefined ? slugFromText(args.text) : undefined;
-    const dup = await findDuplicate(kb, topic, args.text, args.slug ?? derived, problems);
-    if (dup?.exact) {
-      return {
-        status: 'duplicate',
-        text: `Already remembered: subject "${dup.slug}" of topic "${topic.id}" says exactly this; nothing was written.\n`,
-        isError: false,
-        topic: topic.id,
-        slug: dup.slug,
-        existing: { slug: dup.slug, similarity: 1 },
-        problems,
-      };
-    }
-    if (dup !== undefined && dup.similarity >= NEAR_THRESHOLD && !args.force) {
-      return {
-        status: 'near-duplicate',
-        text:
-          `Not written: subject "${dup.slug}" of topic "${topic.id}" says nearly the same (similarity ${dup.similarity.toFixed(2)}; ${NEAR_THRESHOLD} or more counts as a near duplicate). ` +
-          `Load it with learn to compare. If yours says something new, ${forceHint}; if it replaces "${dup.slug}", forget that one first.\n`,
-        isError: true,
-        topic: topic.id,
-        existing: { slug: dup.slug, similarity: Math.round(dup.similarity * 1000) / 1000 },
-        problems,
-      };
-    }
-    // Taken: any subject's slug or exact name (hidden ones too), a
-    // disabled slug, a folder, or a file of that slug on disk.
-    const slugs = new Set(view.index.subjects.map((s) => s.slug));
-    const disabled = new Set(topic.disabled);
-    const taken = (slug: string): boolean => {
-      if (slugs.has(slug) || view.index.aliases.has(slug) || disabled.has(slug) || slugs.has(`${slug}/`)) return true;
-      for (const s of slugs) if (s.startsWith(`${slug}/`)) return true;
-      return false;
-    };
-    let slug: string;
-    if (args.slug !== undefined) {
-      if (taken(args.slug)) {
-        return error(`Not written: topic "${topic.id}" already has ${disabled.has(args.slug) ? 'a disabled slug' : 'a subject or folder'} "${args.slug}"; choose another slug${args.slug.includes('/') ? '' : ', or leave it out to have one made'}.`, problems);
-      }
-      slug = args.slug;
-    } else {
-      slug = uniqueSlug(derived!, taken);
-    }
-    const rel = `${slug}.md`;
-    const place = placeNew(topic.subjectsDir, rel);
-    if (!place.ok) return error(`Not written to topic "${topic.id}": ${rel} cannot be written (${place.why}).`, problems);
-    const made = makeDirs(place.real, place.dirs);
-    if (made !== undefined) return error(`Not written to topic "${topic.id}": ${made}.`, problems);
-    const slash = rel.lastIndexOf('/');
-    const dir = slash < 0 ? place.real : `${place.real}/${rel.slice(0, slash)}`;
-    const name = rel.slice(slash + 1);
-    for (const t of sweepTemps(dir, STALE_MS)) {
-      problems.push(warning('write-temp', `topic "${topic.id}": removed ${t}, left by an interrupted write`, relToRoot(kb, topic, slash < 0 ? t : `${rel.slice(0, slash)}/${t}`), topic.id));
-    }
-    const content = new TextEncoder().encode(subjectFile(args, opts.source, opts.now ?? new Date()));
-    const w = writeNewFile(dir, name, content, lost);
-    if (!w.ok) return error(w.exists ? `Not written: ${relToRoot(kb, topic, rel)} already exists; nothing was replaced.` : `Not written to topic "${topic.id}": ${w.why}.`, problems);
-    if (w.note !== undefined) problems.push(warning('write-rename', `topic "${topic.id}": ${w.note}`, relToRoot(kb, topic, rel), topic.id));
-    const path = relToRoot(kb, topic, rel);
-    const nearNote =
-      dup !== undefined && dup.similarity >= NEAR_THRESHOLD ? ` (written although "${dup.slug}" is similar: similarity ${dup.similarity.toFixed(2)})` : '';
-    return {
-      status: 'written',
-      text: `Remembered as subject "${slug}" of topic "${topic.id}" (${path})${nearNote}. Load it with learn, topic "${topic.id}", subjects "${slug}".\n`,
-      isError: false,
-      topic: topic.id,
-      slug,
-      path,
-      ...(dup !== undefined && dup.similarity >= NEAR_THRESHOLD ? { existing: { slug: dup.slug, similarity: Math.round(dup.similarity * 1000) / 1000 } } : {}),
-      problems,
-    };
+    const plan = await planRemember(kb, topic, args, opts, problems);
+    return 'status' in plan ? plan : commitRemember(kb, plan, lost, problems);
   });
-  if (!locked.ok) return error(`Not written to topic "${topic.id}": ${locked.why}.`, problems);
+  if (!locked.ok) return failed(tool, { kind: 'failed', topic: topic.id, why: locked.why }, problems);
   return locked.value;
+}
+
+/** What remembering `args` in `topic` would write, as the files are now
+ *  (under the lock): the plan, or the outcome when nothing is to be
+ *  written (a duplicate, a near duplicate without `force`, a slug taken, a
+ *  place refused). */
+async function planRemember(kb: KnowledgeBase, topic: Topic, args: RememberArgs, opts: WriteOptions, problems: Problem[]): Promise<WritePlan | WriteOutcome> {
+  const tool = 'remember';
+  const view = openTopic(topic, {});
+  const derived = args.slug === undefined ? slugFromText(args.text) : undefined;
+  const dup = await findDuplicate(kb, topic, args.text, args.slug ?? derived, problems);
+  if (dup?.exact) {
+    return { tool, status: 'duplicate', isError: false, topic: topic.id, slug: dup.slug, existing: { slug: dup.slug, similarity: 1 }, problems };
+  }
+  const near = dup !== undefined && dup.similarity >= NEAR_THRESHOLD ? { slug: dup.slug, similarity: dup.similarity } : undefined;
+  if (near !== undefined && !args.force) {
+    return { ...failed(tool, { kind: 'near-duplicate', topic: topic.id, similar: near, threshold: NEAR_THRESHOLD, source: opts.source }, problems), topic: topic.id, existing: rounded(near) };
+  }
+  // Taken: any subject's slug or exact name (hidden ones too), a
+  // disabled slug, a folder, or a file of that slug on disk.
+  const slugs = new Set(view.index.subjects.map((s) => s.slug));
+  const disabled = new Set(topic.disabled);
+  const taken = (slug: string): boolean => {
+    if (slugs.has(slug) || view.index.aliases.has(slug) || disabled.has(slug) || slugs.has(`${slug}/`)) return true;
+    for (const s of slugs) if (s.startsWith(`${slug}/`)) return true;
+    return false;
+  };
+  let slug: string;
+  if (args.slug !== undefined) {
+    if (taken(args.slug)) return failed(tool, { kind: 'slug-taken', topic: topic.id, slug: args.slug, disabled: disabled.has(args.slug) }, problems);
+    slug = args.slug;
+  } else {
+    slug = uniqueSlug(derived!, taken);
+  }
+  const rel = `${slug}.md`;
+  const place = placeNew(topic.subjectsDir, rel);
+  if (!place.ok) return failed(tool, { kind: 'cannot-place', topic: topic.id, rel, why: place.why }, problems);
+  const content = new TextEncoder().encode(subjectFile(args, opts.source, opts.now ?? new Date()));
+  return { topic, slug, rel, real: place.real, dirs: place.dirs, content, ...(near !== undefined ? { near } : {}) };
+}
+
+/** Writes a planned subject: its directories, then the file, whole or not
+ *  at all (temporary files an interrupted write left beside it are swept
+ *  first). `lost`: whether the lock was lost meanwhile. */
+function commitRemember(kb: KnowledgeBase, plan: WritePlan, lost: () => string | undefined, problems: Problem[]): WriteOutcome {
+  const tool = 'remember';
+  const { topic, rel } = plan;
+  const made = makeDirs(plan.real, plan.dirs);
+  if (made !== undefined) return failed(tool, { kind: 'failed', topic: topic.id, why: made }, problems);
+  const slash = rel.lastIndexOf('/');
+  const dir = slash < 0 ? plan.real : `${plan.real}/${rel.slice(0, slash)}`;
+  const name = rel.slice(slash + 1);
+  for (const t of sweepTemps(dir, STALE_MS)) {
+    problems.push(warning('write-temp', `topic "${topic.id}": removed ${t}, left by an interrupted write`, relToRoot(kb, topic, slash < 0 ? t : `${rel.slice(0, slash)}/${t}`), topic.id));
+  }
+  const w = writeNewFile(dir, name, plan.content, lost);
+  if (!w.ok) return failed(tool, w.exists ? { kind: 'exists', path: relToRoot(kb, topic, rel) } : { kind: 'failed', topic: topic.id, why: w.why }, problems);
+  if (w.note !== undefined) problems.push(warning('write-rename', `topic "${topic.id}": ${w.note}`, relToRoot(kb, topic, rel), topic.id));
+  return {
+    tool,
+    status: 'written',
+    isError: false,
+    topic: topic.id,
+    slug: plan.slug,
+    path: relToRoot(kb, topic, rel),
+    ...(plan.near !== undefined ? { existing: rounded(plan.near), near: plan.near } : {}),
+    problems,
+  };
 }
 
 /** Removes a visible subject. */
 export async function forget(kb: KnowledgeBase, args: ForgetArgs, opts: WriteOptions): Promise<WriteOutcome> {
-  const found = writableTopic(kb, args.topic, opts, FORGET_TOOL_NAME);
-  if (!('id' in found)) return found;
+  const tool = 'forget';
+  const found = writableTopic(kb, args.topic, opts);
+  if (!('id' in found)) return failed(tool, found, []);
   const topic = found;
   const slug = args.slug.replace(/\/+$/, '');
   const real = realSubjectsDir(topic.subjectsDir);
-  if (!real.ok) return error(`Not removed from topic "${topic.id}": ${real.why}.`);
+  if (!real.ok) return failed(tool, { kind: 'failed', topic: topic.id, why: real.why }, []);
   const root = real.real;
   const locked = await withTopicLock(root, async (): Promise<WriteOutcome> => {
     const view = openTopic(topic, {});
     const subject = view.index.subjects.find((s) => s.slug === slug);
     if (subject === undefined) {
       const alias = view.index.aliases.get(slug);
-      const hint = alias !== undefined ? ` It is another name of subject "${alias.of}".` : '';
-      return error(`Not removed: topic "${topic.id}" has no subject "${slug}".${hint} Forget takes an exact slug, as learn lists it.`);
+      return failed(tool, { kind: 'no-subject', topic: topic.id, slug, ...(alias !== undefined ? { aliasOf: alias.of } : {}) }, []);
     }
-    if (subject.bundled) return error(`Not removed: "${slug}" is a file bundled with an Agent Skill; edit the skill's folder by hand.`);
-    if (subject.skill) return error(`Not removed: "${slug}" is an Agent Skill (a folder); remove its folder by hand.`);
-    if (subject.hidden) return error(`Not removed: subject "${slug}" of topic "${topic.id}" is hidden; hidden subjects are never removed by kb.`);
-    if (topic.disabled.includes(slug)) return error(`Not removed: subject "${slug}" of topic "${topic.id}" is disabled; disabled subjects are never removed by kb.`);
+    const kept = subject.bundled ? 'bundled' : subject.skill ? 'skill' : subject.hidden ? 'hidden' : topic.disabled.includes(slug) ? 'disabled' : undefined;
+    if (kept !== undefined) return failed(tool, { kind: 'kept', topic: topic.id, slug, why: kept }, []);
     const at = realParentInside(root, topic.subjectsDir, subject.path);
-    if (!at.ok) return error(`Not removed: ${subject.path} cannot be removed (${at.why}).`);
+    if (!at.ok) return failed(tool, { kind: 'cannot-remove', path: subject.path, why: at.why }, []);
     // The file is removed, never what a link to it points at.
     const why = removeFile(at.dir, at.name);
-    if (why !== undefined) return error(`Not removed from topic "${topic.id}": ${why}.`);
-    const path = relToRoot(kb, topic, subject.path);
-    return {
-      status: 'forgotten',
-      text: `Forgot subject "${slug}" of topic "${topic.id}": ${path} was removed. Version control keeps its history if it was committed.\n`,
-      isError: false,
-      topic: topic.id,
-      slug,
-      path,
-      problems: [],
-    };
+    if (why !== undefined) return failed(tool, { kind: 'failed', topic: topic.id, why }, []);
+    return { tool, status: 'forgotten', isError: false, topic: topic.id, slug, path: relToRoot(kb, topic, subject.path), problems: [] };
   });
-  if (!locked.ok) return error(`Not removed from topic "${topic.id}": ${locked.why}.`);
+  if (!locked.ok) return failed(tool, { kind: 'failed', topic: topic.id, why: locked.why }, []);
   return locked.value;
-}
-
-/** A whole remember or forget call, arguments as a model sent them. */
-export async function call(kb: KnowledgeBase, tool: string, value: unknown, opts: WriteOptions): Promise<WriteOutcome> {
-  if (tool === REMEMBER_TOOL_NAME) {
-    const parsed = validateRememberArgs(value);
-    if (!parsed.ok) return error(renderBadWriteArguments(tool, parsed.problem));
-    return remember(kb, parsed.args, opts);
-  }
-  const parsed = validateForgetArgs(value);
-  if (!parsed.ok) return error(renderBadWriteArguments(tool, parsed.problem));
-  return forget(kb, parsed.args, opts);
 }

@@ -10,7 +10,7 @@ import { estimateTokens } from '../kb/content/tokens.ts';
 import { readBody } from '../kb/fs/read.ts';
 import { scoreText, sectionsOf } from '../kb/search/snippet.ts';
 import { queryTerms } from '../kb/search/tokenize.ts';
-import { renderRecall, RECALL_HEAD, type RecalledSubject, type RecalledTopic } from '../render/search.ts';
+import { renderPartialNote, renderRecall, RECALL_HEAD, type RecallLeftOut, type RecalledSubject, type RecalledTopic } from '../render/search.ts';
 import { warning, type Problem } from '../shared/problem.ts';
 import { BLOCK_TOKENS, tokensText } from './budget.ts';
 import type { KnowledgeBase } from './knowledge-base.ts';
@@ -41,12 +41,19 @@ export interface RecalledItem {
   score: number;
 }
 
+/** What was recalled, as data: render/search.ts `renderRecall(topics,
+ *  leftOut, budget)` writes the `<knowledge>` block ('' when nothing is
+ *  relevant, or when the budget cannot hold even the closing note:
+ *  `topics` and `leftOut` are then both empty in what is rendered). */
 export interface RecallOutcome {
-  /** The `<knowledge>` block, or '' when nothing is relevant. */
-  text: string;
+  /** The recalled subjects by topic, in configuration order. */
+  topics: RecalledTopic[];
   items: RecalledItem[];
   /** Relevant subjects left out by the budget. */
-  leftOut: { topic: string; slug: string; tokens: number }[];
+  leftOut: RecallLeftOut[];
+  /** False when not even the closing note fits: nothing is shown. */
+  shown: boolean;
+  budget: number;
   problems: Problem[];
   indexes: IndexReport[];
   /** An unknown topic: the message. */
@@ -59,7 +66,7 @@ export async function recall(kb: KnowledgeBase, text: string, opts: RecallOption
   let topics = kb.topics.filter((t) => t.enable);
   if (opts.topic !== undefined) {
     const t = kb.resolveTopic(opts.topic);
-    if (t === undefined) return { text: '', items: [], leftOut: [], problems, indexes: [], error: `unknown topic "${opts.topic}"` };
+    if (t === undefined) return { topics: [], items: [], leftOut: [], shown: false, budget: kb.maxTokens, problems, indexes: [], error: `unknown topic "${opts.topic}"` };
     topics = [t];
   }
   let query = text;
@@ -78,7 +85,7 @@ export async function recall(kb: KnowledgeBase, text: string, opts: RecallOption
   let used = estimateTokens(RECALL_HEAD) + 40;
   const byTopic = new Map<string, RecalledTopic>();
   const items: RecalledItem[] = [];
-  const leftOut: RecallOutcome['leftOut'] = [];
+  const leftOut: RecallLeftOut[] = [];
   /** For a subject that came as sections: its sections within fewer tokens. */
   const shrinkers = new Map<string, { topic: string; partialOf: (within: number) => { content: RecalledSubject; tokens: number; names: string[] } | undefined }>();
   for (const f of candidates) {
@@ -104,10 +111,8 @@ export async function recall(kb: KnowledgeBase, text: string, opts: RecallOption
     const partialOf = (within: number): { content: RecalledSubject; tokens: number; names: string[] } | undefined => {
       const picked = within - NOTE_TOKENS > 50 ? pickSections(body, ext, f.index, matched, within - NOTE_TOKENS) : undefined;
       if (picked === undefined) return undefined;
-      const call = JSON.stringify({ topic: f.topic.id, subjects: [f.slug] });
-      const names = picked.names.length > 6 ? `${picked.names.slice(0, 6).join('; ')} and ${picked.names.length - 6} more` : picked.names.join('; ');
-      const partial = `[Only the sections most relevant to the request (${names}); the whole subject has ~${tokensText(tokens)} tokens: learn ${call}]`;
-      return { content: { slug: f.slug, content: formatContent(ext, picked.text), partial }, tokens: picked.tokens + estimateTokens(partial), names: picked.names };
+      const partial = { names: picked.names, tokens, call: { topic: f.topic.id, subjects: [f.slug] } };
+      return { content: { slug: f.slug, content: formatContent(ext, picked.text), partial }, tokens: picked.tokens + estimateTokens(renderPartialNote(partial)), names: picked.names };
     };
     const first = partialOf(room);
     if (first === undefined) {
@@ -121,16 +126,9 @@ export async function recall(kb: KnowledgeBase, text: string, opts: RecallOption
     shrinkers.set(f.slug, { topic: f.topic.id, partialOf });
   }
   // In configuration order of the topics, each topic's subjects best first.
-  const render = (): string => {
-    const notes: string[] = [];
-    if (leftOut.length > 0) {
-      const named = leftOut.slice(0, 10).map((l) => `${l.topic}: ${l.slug} (~${tokensText(l.tokens)} tokens)`);
-      const list = leftOut.length > 10 ? `${named.join(', ')} and ${leftOut.length - 10} more` : named.join(', ');
-      notes.push(`[Also relevant, left out to stay within the ${tokensText(budget)}-token budget (load them with \`learn\`): ${list}.]`);
-    }
-    const ordered = topics.map((t) => byTopic.get(t.id)).filter((t): t is RecalledTopic => t !== undefined && t.subjects.length > 0);
-    return renderRecall(ordered, notes);
-  };
+  const ordered = (): RecalledTopic[] => topics.map((t) => byTopic.get(t.id)).filter((t): t is RecalledTopic => t !== undefined && t.subjects.length > 0);
+  // Rendered to be measured.
+  const render = (): string => renderRecall(ordered(), leftOut, budget);
   let out = render();
   // The estimates above are per part: the whole is checked, and the least
   // relevant subjects go to the closing note until it fits.
@@ -157,7 +155,7 @@ export async function recall(kb: KnowledgeBase, text: string, opts: RecallOption
   if (estimateTokens(out) > budget) {
     // Not even the closing note fits: nothing, said on stderr.
     problems.push(warning('budget', `recall: the ${tokensText(budget)}-token budget is too small to name what was found; nothing printed`));
-    return { text: '', items: [], leftOut, problems, indexes: ranked.indexes };
+    return { topics: [], items: [], leftOut, shown: false, budget, problems, indexes: ranked.indexes };
   }
   if (leftOut.length > 0) {
     problems.push(warning('budget', `recall: ${leftOut.length} relevant subject${leftOut.length === 1 ? '' : 's'} left out to stay within ${tokensText(budget)} tokens; the model was told`));
@@ -166,7 +164,7 @@ export async function recall(kb: KnowledgeBase, text: string, opts: RecallOption
   if (partials > 0) {
     problems.push(warning('budget', `recall: ${partials} subject${partials === 1 ? '' : 's'} larger than the room left in ${tokensText(budget)} tokens came as ${partials === 1 ? 'its' : 'their'} most relevant sections; the model was told`));
   }
-  return { text: out, items, leftOut, problems, indexes: ranked.indexes };
+  return { topics: ordered(), items, leftOut, shown: true, budget, problems, indexes: ranked.indexes };
 }
 
 /** The sections of `body` most relevant to the matched terms that fit in

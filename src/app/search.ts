@@ -11,21 +11,11 @@ import { KIND_TEXT, type SearchIndex } from '../kb/search/engine.ts';
 import { snippetOf } from '../kb/search/snippet.ts';
 import { queryTerms } from '../kb/search/tokenize.ts';
 import { topicIndex, type IndexStatus } from '../kb/search/topic.ts';
-import {
-  NO_MATCH_HINT,
-  renderBadSearchArguments,
-  renderResult,
-  renderSearchHead,
-  renderSearchNotes,
-  type ResultRow,
-} from '../render/search.ts';
-import { renderUnknownTopic } from '../render/learn.ts';
+import { renderResult, renderSearch, renderSearchHead, resultRow, type SearchFound, type SearchResult } from '../render/search.ts';
 import { warning, type Problem } from '../shared/problem.ts';
-import { typeName } from '../shared/text.ts';
-import { parseToolJson } from './args.ts';
+import { QUERY_LIMITS } from './args.ts';
 import { tokensText } from './budget.ts';
 import type { KnowledgeBase } from './knowledge-base.ts';
-import { SEARCH_DEFAULT_LIMIT, SEARCH_MAX_LIMIT } from './tools.ts';
 
 export interface SearchArgs {
   query: string;
@@ -34,43 +24,7 @@ export interface SearchArgs {
   limit: number;
 }
 
-/** Bounds on a query: characters, and distinct terms looked up. */
-export const QUERY_LIMITS = { chars: 4096, terms: 64 } as const;
-
-export type SearchArgsResult = { ok: true; args: SearchArgs } | { ok: false; problem: string };
-
-const KEYS = new Set(['query', 'topic', 'limit']);
-
-
-/** A search call's arguments as a model sends them (untrusted). */
-export function validateSearchArgs(value: unknown): SearchArgsResult {
-  if (typeName(value) !== 'object') return { ok: false, problem: `the arguments must be a JSON object, not ${typeName(value)}` };
-  const obj = value as Record<string, unknown>;
-  const unknown = Object.keys(obj).filter((k) => !KEYS.has(k));
-  if (unknown.length > 0) return { ok: false, problem: `unknown argument${unknown.length > 1 ? 's' : ''} ${unknown.slice(0, 5).map((k) => JSON.stringify(k.length > 40 ? `${k.slice(0, 40)}…` : k)).join(', ')}` };
-  if (typeof obj.query !== 'string') return { ok: false, problem: obj.query === undefined ? '"query" is required' : `"query" must be a string, not ${typeName(obj.query)}` };
-  if (obj.query.trim() === '') return { ok: false, problem: '"query" must not be empty' };
-  if (obj.query.length > QUERY_LIMITS.chars) return { ok: false, problem: `"query" is ${obj.query.length} characters long; at most ${QUERY_LIMITS.chars} are accepted` };
-  const args: SearchArgs = { query: obj.query, limit: SEARCH_DEFAULT_LIMIT };
-  if (obj.topic !== undefined && obj.topic !== null) {
-    if (typeof obj.topic !== 'string') return { ok: false, problem: `"topic" must be a string or null, not ${typeName(obj.topic)}` };
-    if (obj.topic.length > 1024) return { ok: false, problem: `"topic" is ${obj.topic.length} characters long; at most 1024 are accepted` };
-    args.topic = obj.topic;
-  }
-  if (obj.limit !== undefined && obj.limit !== null) {
-    const l = obj.limit;
-    if (typeof l !== 'number' || !Number.isInteger(l)) return { ok: false, problem: `"limit" must be an integer or null, not ${typeof l === 'number' ? l : typeName(l)}` };
-    if (l < 1 || l > SEARCH_MAX_LIMIT) return { ok: false, problem: `"limit" must be between 1 and ${SEARCH_MAX_LIMIT}, not ${l}` };
-    args.limit = l;
-  }
-  return { ok: true, args };
-}
-
-/** A search call's arguments as JSON text. */
-export function parseSearchArgs(json: string): SearchArgsResult {
-  const parsed = parseToolJson(json);
-  return parsed.ok ? validateSearchArgs(parsed.value) : parsed;
-}
+export { QUERY_LIMITS } from './args.ts';
 
 /** How one topic's index was had (for --verbose and the bench). */
 export interface IndexReport {
@@ -168,25 +122,11 @@ export async function rank(kb: KnowledgeBase, topics: readonly Topic[], query: s
   return { found, total, matched, unknown, corrected: [...corrected].map(([q, s]) => [words.get(q) ?? q, [...s]]), indexes, problems };
 }
 
-/** One result, as shown. */
-export interface SearchResult {
-  topic: string;
-  slug: string;
-  description?: string;
-  snippet: string;
-  tokens: number;
-  score: number;
-}
+export type { SearchResult } from '../render/search.ts';
 
-export interface SearchOutcome {
-  /** The model-facing text. */
-  text: string;
-  /** For `--format json`. */
-  results: SearchResult[];
-  total: number;
-  /** Results left out by the budget. */
-  cut: number;
-  notes: string[];
+/** A search's outcome, as data: render/search.ts `renderSearch` writes the
+ *  model's text. */
+export interface SearchOutcome extends SearchFound {
   isError: boolean;
   problems: Problem[];
   indexes: IndexReport[];
@@ -195,9 +135,11 @@ export interface SearchOutcome {
 /** Runs one search. An unknown topic is an error result; no match is
  *  not (the text says so). */
 export async function search(kb: KnowledgeBase, args: SearchArgs): Promise<SearchOutcome> {
+  const budget = kb.maxTokens;
   const topics = topicsOf(kb, args.topic);
   if (topics === undefined) {
-    return { text: renderUnknownTopic(args.topic!, kb.topics.filter((t) => t.enable)), results: [], total: 0, cut: 0, notes: [], isError: true, problems: [], indexes: [] };
+    const unknownTopic = { topic: args.topic!, valid: kb.topics.filter((t) => t.enable) };
+    return { query: args.query, total: 0, results: [], cut: 0, budget, unknown: [], corrected: [], unknownTopic, isError: true, problems: [], indexes: [] };
   }
   // A few more than the limit: a result whose file changed since it was
   // indexed is left out.
@@ -205,9 +147,7 @@ export async function search(kb: KnowledgeBase, args: SearchArgs): Promise<Searc
   const problems = [...ranked.problems];
   const where = args.topic === undefined ? undefined : topics[0].id;
   const results: SearchResult[] = [];
-  const rows: string[] = [];
   let total = ranked.total;
-  const budget = kb.maxTokens;
   let used = estimateTokens(renderSearchHead(args.query, where, total, Math.min(total, args.limit))) + 60;
   let cut = 0;
   for (let i = 0; i < ranked.found.length && results.length + cut < args.limit; i++) {
@@ -228,53 +168,35 @@ export async function search(kb: KnowledgeBase, args: SearchArgs): Promise<Searc
       tokens: estimateTokensOfBody(text),
       score: Math.round(f.score * 1000) / 1000,
     };
-    const row = renderResult(results.length + 1, toRow(result));
-    const cost = estimateTokens(row) + 1;
+    const cost = estimateTokens(renderResult(results.length + 1, resultRow(result))) + 1;
     if (cut > 0 || used + cost > budget) {
       cut++;
       continue;
     }
     used += cost;
     results.push(result);
-    rows.push(row);
   }
-  const render = (): { text: string; notes: string[] } => {
-    const beyondLimit = Math.max(0, total - results.length - cut);
-    const notes = renderSearchNotes({
-      unknown: ranked.unknown,
-      corrected: ranked.corrected,
-      beyondLimit,
-      ...(cut > 0 ? { cut: { results: cut, budget: tokensText(budget) } } : {}),
-    });
-    if (total === 0) notes.push(NO_MATCH_HINT);
-    const parts = [renderSearchHead(args.query, where, total, results.length + cut)];
-    if (rows.length > 0) parts.push(rows.join('\n\n'));
-    if (notes.length > 0) parts.push(notes.join('\n'));
-    return { text: `${parts.join('\n\n')}\n`, notes };
-  };
-  let out = render();
-  // The estimate above is per row: the whole is checked too.
-  while (estimateTokens(out.text) > budget && rows.length > 0) {
-    rows.pop();
+  const outcome = (): SearchOutcome => ({
+    query: args.query,
+    ...(where !== undefined ? { where } : {}),
+    total,
+    results,
+    cut,
+    budget,
+    unknown: ranked.unknown,
+    corrected: ranked.corrected,
+    isError: false,
+    problems,
+    indexes: ranked.indexes,
+  });
+  // The estimate above is per row: the whole is checked too (rendered to
+  // be measured).
+  while (results.length > 0 && estimateTokens(renderSearch(outcome())) > budget) {
     results.pop();
     cut++;
-    out = render();
   }
   if (cut > 0) {
     problems.push(warning('budget', `search: ${cut} result${cut === 1 ? '' : 's'} left out to stay within ${tokensText(budget)} tokens; the model was told`));
   }
-  return { text: out.text, results, total, cut, notes: out.notes, isError: false, problems, indexes: ranked.indexes };
-}
-
-function toRow(r: SearchResult): ResultRow {
-  return { topic: r.topic, slug: r.slug, ...(r.description !== undefined ? { description: r.description } : {}), snippet: r.snippet, tokens: tokensText(r.tokens) };
-}
-
-/** A whole search call, arguments exactly as a model sent them (MCP, `kb
- *  search --args`): bad arguments are an error result. */
-export async function call(kb: KnowledgeBase, value: unknown): Promise<{ text: string; isError: boolean; problems: Problem[] }> {
-  const parsed = validateSearchArgs(value);
-  if (!parsed.ok) return { text: renderBadSearchArguments(parsed.problem), isError: true, problems: [] };
-  const r = await search(kb, parsed.args);
-  return { text: r.text, isError: r.isError, problems: r.problems };
+  return outcome();
 }

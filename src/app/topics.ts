@@ -3,10 +3,9 @@
 import { relative } from 'node:path';
 import type { Topic } from '../config/types.ts';
 import type { Subject } from '../kb/index/types.ts';
-import { renderSkillFiles } from '../render/learn.ts';
+import { renderSkillFiles, type SkillFiles, type TopicNote } from '../render/learn.ts';
 import type { TopicView } from '../kb/index/view.ts';
 import type { Notice, PatternResult } from '../kb/index/types.ts';
-import type { TopicNote } from '../render/learn.ts';
 import { isVerbose } from '../shared/log.ts';
 import { warning, type Problem, type ProblemCode } from '../shared/problem.ts';
 
@@ -92,16 +91,20 @@ export function replacedProblem(topicId: string, slug: string): Problem {
   return warning('invalid-utf8', `subject "${slug}" of topic "${topicId}" has byte sequences that are invalid in its encoding; they were replaced with U+FFFD`);
 }
 
-/** What follows a loaded skill's SKILL.md wherever it is loaded (learn,
- *  the prompt, an MCP resource): its directory (workspace-relative) and
- *  bundled files. '' for any other subject. */
-export function skillFiles(kb: { config: { root: string } }, topic: Topic, subject: Subject): string {
+/** A loaded skill's SKILL.md is followed, wherever it is loaded (learn,
+ *  the prompt, an MCP resource), by its directory (workspace-relative) and
+ *  bundled files: those, or undefined for any other subject. */
+export function skillOf(kb: { config: { root: string } }, topic: Topic, subject: Subject): SkillFiles | undefined {
   const skill = subject.skill;
-  if (skill === undefined) return '';
+  if (skill === undefined) return undefined;
   const dir = relative(kb.config.root, `${topic.subjectsDir}/${skill.dir}`) || '.';
   const from = skill.dir.length + 1;
-  return renderSkillFiles(
-    dir,
-    skill.files.map((f) => ({ slug: f.slug, path: f.path.slice(from) })),
-  );
+  return { dir, files: skill.files.map((f) => ({ slug: f.slug, path: f.path.slice(from) })) };
+}
+
+/** What follows a loaded skill's SKILL.md (`skillOf`) as text; '' for any
+ *  other subject. */
+export function skillFiles(kb: { config: { root: string } }, topic: Topic, subject: Subject): string {
+  const skill = skillOf(kb, topic, subject);
+  return skill === undefined ? '' : renderSkillFiles(skill.dir, skill.files);
 }

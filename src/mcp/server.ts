@@ -144,11 +144,12 @@ export async function serve(options: WorkspaceOptions, serving: { write: readonl
         onNotification(msg.method, msg.params);
         break;
       case 'request': {
-        if (msg.method === 'ping') {
-          writer.write(resultLine(msg.idText, '{}'));
+        const method = methodOf(msg.method);
+        if (method?.immediate) {
+          writer.write(resultLine(msg.idText, JSON.stringify(method.handle(session, msg.params))));
           break;
         }
-        const problem = paramsProblem(msg.method, msg.params);
+        const problem = paramsProblem(method, msg.method, msg.params);
         if (problem !== undefined) {
           complain(lineNo, problem.message);
           writer.write(errorLine(msg.idText, problem.code, problem.message));
@@ -206,7 +207,9 @@ export async function serve(options: WorkspaceOptions, serving: { write: readonl
 
   async function answer(req: Request): Promise<string> {
     try {
-      return resultLine(req.idText, JSON.stringify(await dispatch(session, req)));
+      const method = methodOf(req.method);
+      if (method === undefined) throw new RequestError(METHOD_NOT_FOUND, `method not found: ${req.method}`);
+      return resultLine(req.idText, JSON.stringify(await method.handle(session, req.params)));
     } catch (err) {
       if (err instanceof RequestError) return errorLine(req.idText, err.code, err.message);
       const message = err instanceof Error ? err.message : String(err);
@@ -260,41 +263,29 @@ function nextTurn(): Promise<void> {
 
 // --- methods ---------------------------------------------------------------
 
-/** What a method's params must hold (the MCP schema's shapes): a -32602 or
- *  -32601 error, or undefined. */
-function paramsProblem(method: string, p: Record<string, unknown>): { code: number; message: string } | undefined {
-  const bad = (message: string) => ({ code: INVALID_PARAMS, message: `invalid params: ${message}` });
-  const string = (key: string) => (typeof p[key] === 'string' ? undefined : bad(`"${key}" must be a string, not ${p[key] === undefined ? 'missing' : typeName(p[key])}`));
-  const object = (key: string) => (p[key] === undefined || typeName(p[key]) === 'object' ? undefined : bad(`"${key}" must be an object, not ${typeName(p[key])}`));
-  const cursor = () => (p.cursor === undefined || typeof p.cursor === 'string' ? undefined : bad(`"cursor" must be a string, not ${typeName(p.cursor)}`));
-  switch (method) {
-    case 'initialize':
-      return string('protocolVersion') ?? object('capabilities') ?? object('clientInfo');
-    case 'tools/list':
-    case 'prompts/list':
-    case 'resources/list':
-    case 'resources/templates/list':
-      return cursor();
-    case 'tools/call':
-      return string('name') ?? object('arguments');
-    case 'prompts/get': {
-      const problem = string('name') ?? object('arguments');
-      if (problem) return problem;
-      const args = (p.arguments ?? {}) as Record<string, unknown>;
-      for (const [k, v] of Object.entries(args)) if (typeof v !== 'string') return bad(`"arguments"."${k.slice(0, 40)}" must be a string, not ${typeName(v)}`);
-      return undefined;
-    }
-    case 'resources/read':
-      return string('uri');
-    default:
-      return { code: METHOD_NOT_FOUND, message: `method not found: ${method.length > 60 ? `${method.slice(0, 60)}…` : method}` };
-  }
+type Params = Record<string, unknown>;
+
+/** One method kb serves: what its params must hold (the MCP schema's
+ *  shapes), and how it is answered. */
+interface Method {
+  /** The problem with the params (answered -32602), or undefined. */
+  params?(p: Params): string | undefined;
+  /** Answered as soon as it is read, never queued (ping). */
+  immediate?: boolean;
+  handle(session: KbSession, p: Params): unknown;
 }
 
-async function dispatch(session: KbSession, req: Request): Promise<unknown> {
-  const p = req.params;
-  switch (req.method) {
-    case 'initialize': {
+const string = (p: Params, key: string) => (typeof p[key] === 'string' ? undefined : `"${key}" must be a string, not ${p[key] === undefined ? 'missing' : typeName(p[key])}`);
+const object = (p: Params, key: string) => (p[key] === undefined || typeName(p[key]) === 'object' ? undefined : `"${key}" must be an object, not ${typeName(p[key])}`);
+const cursor = (p: Params) => (p.cursor === undefined || typeof p.cursor === 'string' ? undefined : `"cursor" must be a string, not ${typeName(p.cursor)}`);
+
+/** Every method kb serves: one table (the protocol's dispatch, like the
+ *  MCP SDK's handler map). A method that is not here is answered -32601. */
+export const METHODS: Readonly<Record<string, Method>> = {
+  ping: { immediate: true, handle: () => ({}) },
+  initialize: {
+    params: (p) => string(p, 'protocolVersion') ?? object(p, 'capabilities') ?? object(p, 'clientInfo'),
+    handle: (session, p) => {
       const asked = p.protocolVersion as string;
       return {
         protocolVersion: PROTOCOL_VERSIONS.includes(asked) ? asked : PROTOCOL_VERSIONS[0],
@@ -302,21 +293,38 @@ async function dispatch(session: KbSession, req: Request): Promise<unknown> {
         serverInfo: { name: 'kb', version: VERSION },
         instructions: session.writes ? `${INSTRUCTIONS} ${WRITE_INSTRUCTIONS}` : INSTRUCTIONS,
       };
-    }
-    case 'tools/list':
-      return { tools: await session.tools() };
-    case 'tools/call':
-      return session.callTool(p.name as string, p.arguments);
-    case 'prompts/list':
-      return { prompts: session.prompts() };
-    case 'prompts/get':
-      return session.getPrompt(p.name as string, p.arguments as Record<string, string> | undefined);
-    case 'resources/list':
-      return session.resources(typeof p.cursor === 'string' ? p.cursor : undefined);
-    case 'resources/templates/list':
-      return { resourceTemplates: session.resourceTemplates() };
-    case 'resources/read':
-      return session.readResource(p.uri as string);
-  }
-  throw new RequestError(METHOD_NOT_FOUND, `method not found: ${req.method}`);
+    },
+  },
+  'tools/list': { params: cursor, handle: async (session) => ({ tools: await session.tools() }) },
+  'tools/call': {
+    params: (p) => string(p, 'name') ?? object(p, 'arguments'),
+    handle: (session, p) => session.callTool(p.name as string, p.arguments),
+  },
+  'prompts/list': { params: cursor, handle: (session) => ({ prompts: session.prompts() }) },
+  'prompts/get': {
+    params: (p) => {
+      const problem = string(p, 'name') ?? object(p, 'arguments');
+      if (problem) return problem;
+      const args = (p.arguments ?? {}) as Params;
+      for (const [k, v] of Object.entries(args)) if (typeof v !== 'string') return `"arguments"."${k.slice(0, 40)}" must be a string, not ${typeName(v)}`;
+      return undefined;
+    },
+    handle: (session, p) => session.getPrompt(p.name as string, p.arguments as Record<string, string> | undefined),
+  },
+  'resources/list': { params: cursor, handle: (session, p) => session.resources(typeof p.cursor === 'string' ? p.cursor : undefined) },
+  'resources/templates/list': { params: cursor, handle: (session) => ({ resourceTemplates: session.resourceTemplates() }) },
+  'resources/read': { params: (p) => string(p, 'uri'), handle: (session, p) => session.readResource(p.uri as string) },
+};
+
+/** The method of that name, if kb serves it. */
+function methodOf(name: string): Method | undefined {
+  return Object.hasOwn(METHODS, name) ? METHODS[name] : undefined;
+}
+
+/** A request kb cannot take as sent: a -32601 (no such method) or -32602
+ *  (params of the wrong shape) error, or undefined. */
+export function paramsProblem(method: Method | undefined, name: string, p: Params): { code: number; message: string } | undefined {
+  if (method === undefined) return { code: METHOD_NOT_FOUND, message: `method not found: ${name.length > 60 ? `${name.slice(0, 60)}…` : name}` };
+  const problem = method.params?.(p);
+  return problem === undefined ? undefined : { code: INVALID_PARAMS, message: `invalid params: ${problem}` };
 }

@@ -4,15 +4,11 @@
 // Nothing here writes to stdout: warnings go to stderr, once per server for
 // each distinct message.
 import { Buffer } from 'node:buffer';
-import { LIMITS, patternsProblem, validateLearnArgs } from '../app/args.ts';
+import { LIMITS, patternsProblem } from '../app/args.ts';
 import { IndexCache, KnowledgeBase, type WorkspaceOptions } from '../app/knowledge-base.ts';
-import { learn, type LearnSink } from '../app/learn.ts';
 import { prompt } from '../app/prompt.ts';
 import { read, subjects } from '../app/resources.ts';
-import { call as searchCall } from '../app/search.ts';
-import { call as writeCall } from '../app/memory.ts';
-import { FORGET_TOOL_NAME, LEARN_TOOL_NAME, REMEMBER_TOOL_NAME, SEARCH_TOOL_NAME } from '../app/tools.ts';
-import { renderBadArguments } from '../render/learn.ts';
+import { runTool, servedTools, toolDefinition, toolNamed } from '../app/tools.ts';
 import { toolInFormat } from '../render/providers.ts';
 import { labelOf } from '../render/topic.ts';
 import { describe, KbError } from '../shared/errors.ts';
@@ -101,10 +97,6 @@ export class KbSession {
     return this.writable.size > 0;
   }
 
-  private toolNames(): string[] {
-    return this.writable.size > 0 ? [LEARN_TOOL_NAME, SEARCH_TOOL_NAME, REMEMBER_TOOL_NAME, FORGET_TOOL_NAME] : [LEARN_TOOL_NAME, SEARCH_TOOL_NAME];
-  }
-
   /** A warning on stderr, the first time it is seen. */
   private note(problem: Problem): void {
     const message = formatProblem(problem);
@@ -135,26 +127,29 @@ export class KbSession {
 
   // --- tools ---------------------------------------------------------------
 
-  /** The `learn` tool, as `kb schema --format mcp` prints it. Always listed
-   *  (MCP clients fetch the list once): with nothing to learn, the
-   *  description says so and calls answer with the listing or an error. */
+  /** The tools served (app/tools.ts: the read tools, and the write tools
+   *  with `--write`), each as `kb schema --format mcp --tool NAME` prints
+   *  it. Always listed (MCP clients fetch the list once): with nothing to
+   *  learn, the descriptions say so and calls answer with the listing or
+   *  an error. */
   async tools() {
     const kb = await this.open();
-    const defs = kb.tools();
-    if (this.writable.size > 0) defs.push(kb.rememberTool(this.writable), kb.forgetTool(this.writable));
-    const tools = defs.map((tool) => toolInFormat('mcp', tool));
+    const tools = servedTools(this.writable).map((tool) => toolInFormat('mcp', toolDefinition(kb, tool, this.writable)));
     this.noteTopics(kb);
     return tools;
   }
 
-  /** `tools/call`: the same text as `kb learn --args`; errors (bad
-   *  arguments, unknown topic, nothing loaded, unusable configuration) are
-   *  `isError` results the model can read. */
+  /** `tools/call`: the same text as `kb <tool> --args`, bounded to one
+   *  result's limit; errors (bad arguments, unknown topic, nothing loaded,
+   *  unusable configuration) are `isError` results the model can read. The
+   *  arguments are as the client sent them (own "__proto__" keys included),
+   *  checked by the rule `--args` applies. */
   async callTool(name: string, args: unknown): Promise<{ content: { type: 'text'; text: string }[]; isError: boolean }> {
-    const names = this.toolNames();
-    if (!names.includes(name)) {
-      const hint = name === REMEMBER_TOOL_NAME || name === FORGET_TOOL_NAME ? ' (writing is off: start the server with kb mcp --write TOPIC)' : '';
-      throw new RequestError(INVALID_PARAMS, `unknown tool "${name}"${hint}; the tools are ${names.map((n) => `"${n}"`).join(', ')}`);
+    const served = servedTools(this.writable);
+    const tool = served.find((t) => t.name === name);
+    if (tool === undefined) {
+      const hint = toolNamed(name)?.access === 'write' ? ' (writing is off: start the server with kb mcp --write TOPIC)' : '';
+      throw new RequestError(INVALID_PARAMS, `unknown tool "${name}"${hint}; the tools are ${served.map((t) => `"${t.name}"`).join(', ')}`);
     }
     const result = (text: string, isError: boolean) => ({ content: [{ type: 'text' as const, text }], isError });
     let kb: KnowledgeBase;
@@ -164,31 +159,17 @@ export class KbSession {
       if (!(err instanceof RequestError)) throw err;
       return result(`The knowledge base cannot be used right now: ${err.message}\n`, true);
     }
-    if (name === SEARCH_TOOL_NAME || name === REMEMBER_TOOL_NAME || name === FORGET_TOOL_NAME) {
-      // Search results are bounded by the budget (app/search.ts), far
-      // below the cap on one result; remember and forget answer briefly.
-      const found = name === SEARCH_TOOL_NAME ? await searchCall(kb, args ?? {}) : await writeCall(kb, name, args ?? {}, { source: 'model', writable: this.writable });
-      for (const p of found.problems) this.note(p);
-      const out = new BoundedText();
-      out.add(found.text);
-      if (out.cut) this.noteCut('tools/call');
-      return result(out.text('What followed was not shown; ask for fewer results.'), found.isError);
-    }
-    // The arguments as the client sent them (own "__proto__" keys
-    // included), checked by the rule `kb learn --args` applies.
-    const parsed = validateLearnArgs(args ?? {});
-    if (!parsed.ok) return result(renderBadArguments(parsed.problem), true);
     const out = new BoundedText();
-    const sink: LearnSink = {
-      as: 'text',
-      write: (chunk) => out.add(chunk as string),
-      problem: (p) => this.note(p),
-      full: () => out.cut,
-    };
-    const isError = await learn(kb, parsed.args, sink);
+    const isError = await runTool(
+      kb,
+      tool,
+      args ?? {},
+      { as: 'text', write: (chunk) => out.add(chunk as string), problem: (p) => this.note(p), full: () => out.cut },
+      { source: 'model', writable: this.writable },
+    );
     void debug(`kb mcp: topic indexes kept between requests: ${this.cache.hits} reused, ${this.cache.misses} walked`);
     if (out.cut) this.noteCut('tools/call');
-    return result(out.text('What followed was not loaded; ask for fewer subjects at a time.'), isError);
+    return result(out.text(tool.whenCut), isError);
   }
 
   /** Set by the server before each request: names it in warnings. */

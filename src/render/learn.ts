@@ -7,6 +7,7 @@ import { trimTrailingNewlines, type Formatted } from '../kb/content/format.ts';
 import type { Fallback, Reason } from '../kb/index/near.ts';
 import type { MissHint } from '../kb/index/types.ts';
 import { CONTROL, escapeControls } from '../shared/controls.ts';
+import type { Problem } from '../shared/problem.ts';
 import { quoted } from './text.ts';
 import { descriptionOf, headingLine, labelOf, type TopicLabel } from './topic.ts';
 
@@ -83,7 +84,7 @@ export function listedLine(s: Listed, chars = DESCRIPTION_CHARS): string {
 export function renderListing(
   t: ListingTopic,
   available: readonly Listed[],
-  learned: string[],
+  learned: readonly string[],
   fit: ListingFit = {},
   folder?: string,
   topicNotes: readonly TopicNote[] = [],
@@ -200,6 +201,12 @@ export function renderLeftOut(count: number, tokens: string, budget: string, cal
   return `[${count} more subject${count === 1 ? '' : 's'} (~${tokens} tokens) matched but ${count === 1 ? 'was' : 'were'} left out to stay within the ${budget}-token budget. To continue, call \`learn\` with ${call}]`;
 }
 
+/** The subjects after one shown in windows, which come after its last
+ *  window. */
+export function renderLeftAfter(count: number, tokens: string, slug: string): string {
+  return `[${count} more subject${count === 1 ? '' : 's'} (~${tokens} tokens) follow${count === 1 ? 's' : ''} after the last window of ${JSON.stringify(slug)}.]`;
+}
+
 /** A subject too large for the budget, shown in windows. */
 export function renderWindowNote(slug: string, from: number, to: number, total: number, lines: [number, number], budget: string, call: string | undefined): string {
   const part = `[Subject ${quoted(slug)} is larger than the ${budget}-token budget, so it comes in windows: this is bytes ${from}-${to} of ${total} (lines ${lines[0]}-${lines[1]}).`;
@@ -219,18 +226,112 @@ export function windowBlock(prefix: string, slug: string, fenceTag: string | und
 }
 
 /** An unknown topic; the error lists the valid ones. */
-export function renderUnknownTopic(topic: string, valid: TopicLabel[]): string {
+export function renderUnknownTopic(topic: string, valid: readonly TopicLabel[]): string {
   const list = valid.length > 0 ? valid.map(labelOf).join(', ') : '(none)';
   return `Unknown topic ${quoted(topic)}. Valid topics: ${list}.\n`;
 }
 
-/** A malformed tool call (bad arguments from the model). */
-export function renderBadArguments(problem: string): string {
-  return `Invalid arguments for \`learn\`: ${problem}. Expected {"topic": string, "subjects"?: string | string[] | null}.\n`;
-}
-
 /** Text, or text's UTF-8 bytes (a subject's body, written as read). */
 export type Chunk = string | Uint8Array;
+
+// ---------------------------------------------------------------------------
+// A learn call as events (app/learn.ts produces them, in order) and the one
+// place they become the model's text.
+
+/** The arguments of a learn call, as the model is told to send them. */
+export interface LearnCall {
+  topic: string;
+  subjects: string[];
+}
+
+/** A skill's directory (workspace-relative) and its bundled files. */
+export interface SkillFiles {
+  dir: string;
+  files: readonly BundledFile[];
+}
+
+/** What a learn call produced, in the order it happened. A subject's or a
+ *  window's body may be a view into a buffer that the next read reuses:
+ *  it is written (or copied) when the event comes. */
+export type LearnEvent =
+  /** The call named no enabled topic. */
+  | { kind: 'unknown-topic'; topic: string; valid: readonly TopicLabel[] }
+  /** A topic (or a folder of it) listed, fitted to the budget. */
+  | { kind: 'listing'; topic: ListingTopic; items: readonly Listed[]; learned: readonly string[]; fit?: ListingFit; folder?: string; topicNotes: readonly TopicNote[] }
+  /** A subject returned whole: in a `<subject>` block, or `raw` (the
+   *  content alone: one exact subject, found). */
+  | { kind: 'subject'; slug: string; content: Formatted; skill?: SkillFiles; raw: boolean }
+  /** A window of a subject larger than the budget: bytes `from`-`to` of
+   *  `total` (lines `lines`), and the call for the next window, if any. */
+  | { kind: 'window'; slug: string; fenceTag: string | undefined; body: Body; from: number; to: number; total: number; lines: [number, number]; budget: number; next?: LearnCall }
+  /** Why something asked for was not returned (or was read otherwise). */
+  | { kind: 'note'; topic: string; note: Note }
+  /** Subjects left out to stay within the budget, from the first of them
+   *  on, and the call that continues. */
+  | { kind: 'left-out'; count: number; tokens: number; budget: number; call: LearnCall }
+  /** Subjects that come after the last window of `slug`. */
+  | { kind: 'left-after'; count: number; tokens: number; slug: string }
+  /** The end of a load: what the model must know about the topic's
+   *  directory, and whether the result was raw. */
+  | { kind: 'end'; topic: string; topicNotes: readonly TopicNote[]; raw: boolean }
+  /** Something the user should know (stderr), never the model. */
+  | { kind: 'problem'; problem: Problem };
+
+/** The model's text of a learn call's events, written chunk by chunk as
+ *  they come (subject bodies as they were read: bytes stay bytes): the
+ *  blocks in order, then one line per note, window note and summary of
+ *  what was left out. Problems are not the model's: they are skipped. */
+export function learnText(write: (chunk: Chunk) => void): (e: LearnEvent) => void {
+  let blocks = 0;
+  let windowed = false;
+  const notes: string[] = [];
+  const tail: string[] = [];
+  const block = (out: Formatted) => {
+    write(out.head);
+    write(out.body);
+    write(out.tail);
+    blocks++;
+  };
+  return (e) => {
+    switch (e.kind) {
+      case 'unknown-topic':
+        write(renderUnknownTopic(e.topic, e.valid));
+        return;
+      case 'listing':
+        write(renderListing(e.topic, e.items, e.learned, e.fit, e.folder, e.topicNotes));
+        return;
+      case 'subject': {
+        const after = e.skill === undefined ? '' : renderSkillFiles(e.skill.dir, e.skill.files);
+        block(e.raw ? rawContent(e.content, after) : subjectBlock(blocks > 0 ? '\n\n' : '', e.slug, e.content, after));
+        return;
+      }
+      case 'window': {
+        block(windowBlock(blocks > 0 ? '\n\n' : '', e.slug, e.fenceTag, e.body));
+        windowed = true;
+        tail.push(renderWindowNote(e.slug, e.from, e.to, e.total, e.lines, countText(e.budget), e.next === undefined ? undefined : JSON.stringify(e.next)));
+        return;
+      }
+      case 'note':
+        notes.push(renderNote(e.note, e.topic));
+        return;
+      case 'left-out':
+        tail.push(renderLeftOut(e.count, countText(e.tokens), countText(e.budget), JSON.stringify(e.call)));
+        return;
+      case 'left-after':
+        tail.push(renderLeftAfter(e.count, countText(e.tokens), e.slug));
+        return;
+      case 'end': {
+        const lines = e.topicNotes.map((n) => renderTopicNote(n, e.topic));
+        lines.push(...notes, ...tail);
+        if (lines.length > 0) write(`${blocks > 0 ? '\n\n' : ''}${lines.join('\n')}`);
+        if (!e.raw || blocks === 0 || windowed || lines.length > 0) write('\n');
+        return;
+      }
+      case 'problem':
+        return;
+    }
+  };
+}
 
 /** `prefix`, then a `<subject "slug">` block: tag, content, closing tag
  *  (README, "Results"). Its head, body and tail are the three chunks to

@@ -1,8 +1,116 @@
-// The write tools' texts that do not depend on the files (app/memory.ts
-// writes the others beside the facts they report).
+// The write tools' texts (remember, forget): app/memory.ts returns what
+// happened as data (`WriteResult`), and this is the one place it becomes
+// the model's (and the user's) text. Pure.
+import { renderUnknownTopic } from './learn.ts';
+import type { TopicLabel } from './topic.ts';
 
-export function renderBadWriteArguments(tool: string, problem: string): string {
-  const expected =
-    tool === 'remember' ? '{"topic": string, "text": string, "slug"?: string, "description"?: string, "tags"?: string[], "force"?: boolean}' : '{"topic": string, "slug": string}';
-  return `Invalid arguments for \`${tool}\`: ${problem}. Expected ${expected}.\n`;
+export type WriteTool = 'remember' | 'forget';
+
+/** Who asked: the command line's user, or a model (a tool call). */
+export type Source = 'user' | 'model';
+
+/** How a remember or forget call went. */
+export type Status = 'written' | 'duplicate' | 'near-duplicate' | 'forgotten' | 'error';
+
+/** An existing subject a new text duplicates, and how similar it is (0-1,
+ *  as measured: `WriteResult.existing` has it rounded). */
+export interface Similar {
+  slug: string;
+  similarity: number;
+}
+
+/** Why nothing was written or removed. */
+export type WriteFailure =
+  | { kind: 'unknown-topic'; topic: string; valid: readonly TopicLabel[] }
+  | { kind: 'disabled-topic'; topic: string }
+  | { kind: 'not-writable'; topic: string; writable: readonly string[] }
+  /** The topic's directory, its lock or the file system said no. */
+  | { kind: 'failed'; topic: string; why: string }
+  | { kind: 'near-duplicate'; topic: string; similar: Similar; threshold: number; source: Source }
+  | { kind: 'slug-taken'; topic: string; slug: string; disabled: boolean }
+  | { kind: 'cannot-place'; topic: string; rel: string; why: string }
+  | { kind: 'exists'; path: string }
+  | { kind: 'no-subject'; topic: string; slug: string; aliasOf?: string }
+  | { kind: 'kept'; topic: string; slug: string; why: 'bundled' | 'skill' | 'hidden' | 'disabled' }
+  | { kind: 'cannot-remove'; path: string; why: string };
+
+/** What a remember or forget call did, as data. */
+export interface WriteOutcome {
+  tool: WriteTool;
+  status: Status;
+  isError: boolean;
+  topic?: string;
+  slug?: string;
+  /** The new or removed file, relative to the workspace root. */
+  path?: string;
+  /** The existing subject a duplicate names, and how similar it is
+   *  (rounded to 3 decimals). */
+  existing?: { slug: string; similarity: number };
+  /** Written although this subject is similar (`force`). */
+  near?: Similar;
+  /** Why nothing was written or removed. */
+  failure?: WriteFailure;
+}
+
+/** The text of a remember or forget call's outcome, one line. */
+export function renderWriteOutcome(o: WriteOutcome): string {
+  if (o.failure !== undefined) {
+    const text = renderFailure(o.tool, o.failure);
+    return text.endsWith('\n') ? text : `${text}\n`;
+  }
+  switch (o.status) {
+    case 'duplicate':
+      return `Already remembered: subject "${o.slug}" of topic "${o.topic}" says exactly this; nothing was written.\n`;
+    case 'forgotten':
+      return `Forgot subject "${o.slug}" of topic "${o.topic}": ${o.path} was removed. Version control keeps its history if it was committed.\n`;
+    default: {
+      const near = o.near === undefined ? '' : ` (written although "${o.near.slug}" is similar: similarity ${o.near.similarity.toFixed(2)})`;
+      return `Remembered as subject "${o.slug}" of topic "${o.topic}" (${o.path})${near}. Load it with learn, topic "${o.topic}", subjects "${o.slug}".\n`;
+    }
+  }
+}
+
+function renderFailure(tool: WriteTool, f: WriteFailure): string {
+  switch (f.kind) {
+    case 'unknown-topic':
+      return renderUnknownTopic(f.topic, f.valid);
+    case 'disabled-topic':
+      return `Topic "${f.topic}" is disabled; nothing is written to it.`;
+    case 'not-writable':
+      return `Topic "${f.topic}" is not writable here: \`${tool}\` writes only to the topics the server was started with (kb mcp --write TOPIC). Writable topics: ${f.writable.length > 0 ? f.writable.join(', ') : '(none)'}.`;
+    case 'failed':
+      return tool === 'remember' ? `Not written to topic "${f.topic}": ${f.why}.` : `Not removed from topic "${f.topic}": ${f.why}.`;
+    case 'near-duplicate': {
+      const force = f.source === 'model' ? 'call remember again with "force": true' : 'run it again with --force';
+      return (
+        `Not written: subject "${f.similar.slug}" of topic "${f.topic}" says nearly the same (similarity ${f.similar.similarity.toFixed(2)}; ${f.threshold} or more counts as a near duplicate). ` +
+        `Load it with learn to compare. If yours says something new, ${force}; if it replaces "${f.similar.slug}", forget that one first.`
+      );
+    }
+    case 'slug-taken':
+      return `Not written: topic "${f.topic}" already has ${f.disabled ? 'a disabled slug' : 'a subject or folder'} "${f.slug}"; choose another slug${f.slug.includes('/') ? '' : ', or leave it out to have one made'}.`;
+    case 'cannot-place':
+      return `Not written to topic "${f.topic}": ${f.rel} cannot be written (${f.why}).`;
+    case 'exists':
+      return `Not written: ${f.path} already exists; nothing was replaced.`;
+    case 'no-subject':
+      return `Not removed: topic "${f.topic}" has no subject "${f.slug}".${f.aliasOf !== undefined ? ` It is another name of subject "${f.aliasOf}".` : ''} Forget takes an exact slug, as learn lists it.`;
+    case 'kept':
+      return renderKept(f);
+    case 'cannot-remove':
+      return `Not removed: ${f.path} cannot be removed (${f.why}).`;
+  }
+}
+
+function renderKept(f: WriteFailure & { kind: 'kept' }): string {
+  switch (f.why) {
+    case 'bundled':
+      return `Not removed: "${f.slug}" is a file bundled with an Agent Skill; edit the skill's folder by hand.`;
+    case 'skill':
+      return `Not removed: "${f.slug}" is an Agent Skill (a folder); remove its folder by hand.`;
+    case 'hidden':
+      return `Not removed: subject "${f.slug}" of topic "${f.topic}" is hidden; hidden subjects are never removed by kb.`;
+    case 'disabled':
+      return `Not removed: subject "${f.slug}" of topic "${f.topic}" is disabled; disabled subjects are never removed by kb.`;
+  }
 }

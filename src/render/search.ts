@@ -3,7 +3,8 @@
 
 import { formattedText, type Formatted } from '../kb/content/format.ts';
 import { escapeControls } from '../shared/controls.ts';
-import { subjectBlock } from './learn.ts';
+import { countText } from '../shared/text.ts';
+import { renderUnknownTopic, subjectBlock, type LearnCall } from './learn.ts';
 import { quoted } from './text.ts';
 import { headingOf, type TopicLabel } from './topic.ts';
 
@@ -69,8 +70,60 @@ export function renderSearchNotes(n: SearchNotes): string[] {
 /** When nothing matches: how to go on. */
 export const NO_MATCH_HINT = 'Try other words, or list a topic with the `learn` tool.';
 
-export function renderBadSearchArguments(problem: string): string {
-  return `Invalid arguments for \`search\`: ${problem}. Expected {"query": string, "topic"?: string | null, "limit"?: integer | null}.\n`;
+/** One result, as found (app/search.ts). */
+export interface SearchResult {
+  topic: string;
+  slug: string;
+  description?: string;
+  snippet: string;
+  tokens: number;
+  score: number;
+}
+
+/** What a search found, as data (app/search.ts `SearchOutcome`). */
+export interface SearchFound {
+  query: string;
+  /** The one topic searched, if the call named one. */
+  where?: string;
+  /** How many subjects matched in all. */
+  total: number;
+  results: readonly SearchResult[];
+  /** Results left out by the budget, and the budget. */
+  cut: number;
+  budget: number;
+  unknown: string[];
+  corrected: [string, string[]][];
+  /** The call named an unknown topic: the error, nothing else. */
+  unknownTopic?: { topic: string; valid: readonly TopicLabel[] };
+}
+
+export function resultRow(r: SearchResult): ResultRow {
+  return { topic: r.topic, slug: r.slug, ...(r.description !== undefined ? { description: r.description } : {}), snippet: r.snippet, tokens: countText(r.tokens) };
+}
+
+/** The bracketed lines after the results (also `kb search --format
+ *  json`'s `notes`). */
+export function searchNotes(f: SearchFound): string[] {
+  if (f.unknownTopic !== undefined) return [];
+  const notes = renderSearchNotes({
+    unknown: f.unknown,
+    corrected: f.corrected,
+    beyondLimit: Math.max(0, f.total - f.results.length - f.cut),
+    ...(f.cut > 0 ? { cut: { results: f.cut, budget: countText(f.budget) } } : {}),
+  });
+  if (f.total === 0) notes.push(NO_MATCH_HINT);
+  return notes;
+}
+
+/** A search's text for the model: the head line, the numbered results,
+ *  the notes; or the unknown topic's error. */
+export function renderSearch(f: SearchFound): string {
+  if (f.unknownTopic !== undefined) return renderUnknownTopic(f.unknownTopic.topic, f.unknownTopic.valid);
+  const parts = [renderSearchHead(f.query, f.where, f.total, f.results.length + f.cut)];
+  if (f.results.length > 0) parts.push(f.results.map((r, i) => renderResult(i + 1, resultRow(r))).join('\n\n'));
+  const notes = searchNotes(f);
+  if (notes.length > 0) parts.push(notes.join('\n'));
+  return `${parts.join('\n\n')}\n`;
 }
 
 // ---------------------------------------------------------------------------
@@ -80,8 +133,37 @@ export function renderBadSearchArguments(problem: string): string {
 export interface RecalledSubject {
   slug: string;
   content: Formatted;
-  /** Only some sections: the note at the end of the block. */
-  partial?: string;
+  /** Only some sections: which, the whole subject's tokens, and the call
+   *  that loads it whole (the note at the end of the block). */
+  partial?: PartialNote;
+}
+
+export interface PartialNote {
+  /** The sections' headings (JSON-quoted) or `line N`. */
+  names: readonly string[];
+  tokens: number;
+  call: LearnCall;
+}
+
+/** The note after a subject that came as some of its sections. */
+export function renderPartialNote(p: PartialNote): string {
+  const names = p.names.length > 6 ? `${p.names.slice(0, 6).join('; ')} and ${p.names.length - 6} more` : p.names.join('; ');
+  return `[Only the sections most relevant to the request (${names}); the whole subject has ~${countText(p.tokens)} tokens: learn ${JSON.stringify(p.call)}]`;
+}
+
+/** Relevant subjects left out of a recall by the budget. */
+export interface RecallLeftOut {
+  topic: string;
+  slug: string;
+  tokens: number;
+}
+
+/** The closing note naming what was left out ('' for nothing). */
+export function renderRecallLeftOut(leftOut: readonly RecallLeftOut[], budget: number): string[] {
+  if (leftOut.length === 0) return [];
+  const named = leftOut.slice(0, 10).map((l) => `${l.topic}: ${l.slug} (~${countText(l.tokens)} tokens)`);
+  const list = leftOut.length > 10 ? `${named.join(', ')} and ${leftOut.length - 10} more` : named.join(', ');
+  return [`[Also relevant, left out to stay within the ${countText(budget)}-token budget (load them with \`learn\`): ${list}.]`];
 }
 
 export interface RecalledTopic extends TopicLabel {
@@ -93,14 +175,21 @@ export const RECALL_HEAD = 'The following knowledge was recalled from the knowle
 /** The recalled knowledge as a `<knowledge>` block, like the prompt
  *  section's pre-loaded topics; '' when nothing was recalled and nothing
  *  left out. */
-export function renderRecall(topics: RecalledTopic[], notes: string[]): string {
+export function renderRecall(topics: readonly RecalledTopic[], leftOut: readonly RecallLeftOut[], budget: number): string {
   const blocks = topics.filter((t) => t.subjects.length > 0);
+  const notes = renderRecallLeftOut(leftOut, budget);
   if (blocks.length === 0 && notes.length === 0) return '';
   const parts = [RECALL_HEAD];
   for (const t of blocks) {
-    const inner = t.subjects.map((s) => formattedText(subjectBlock('', s.slug, s.content, s.partial === undefined ? '' : `${s.partial}\n`)));
+    const inner = t.subjects.map((s) => formattedText(subjectBlock('', s.slug, s.content, s.partial === undefined ? '' : `${renderPartialNote(s.partial)}\n`)));
     parts.push(`<topic ${quoted(headingOf(t))}>\n${inner.join('\n\n')}\n</topic>`);
   }
   parts.push(...notes);
   return `<knowledge>\n${parts.join('\n\n')}\n</knowledge>\n`;
+}
+
+/** A recall's `<knowledge>` block (app/recall.ts `RecallOutcome`): '' when
+ *  nothing is shown. */
+export function recallText(r: { shown: boolean; topics: readonly RecalledTopic[]; leftOut: readonly RecallLeftOut[]; budget: number }): string {
+  return r.shown ? renderRecall(r.topics, r.leftOut, r.budget) : '';
 }

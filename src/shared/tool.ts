@@ -1,6 +1,6 @@
 // A tool definition, provider-neutral: a name, a title, a description,
 // JSON Schema parameters, MCP annotations and, for optional parameters, how
-// to describe them where they cannot be left out. app/tools.ts defines kb's
+// to describe them where they cannot be left out. app/tools.ts lists kb's
 // tools; render/providers.ts turns a definition into each provider's tool
 // format. Types only.
 

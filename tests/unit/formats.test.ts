@@ -19,7 +19,7 @@ import {
   type JsonSchema,
   type ToolDefinition,
 } from '../../src/app/tools.ts';
-import { validateLearnArgs } from '../../src/app/args.ts';
+import { validateLearnArgs } from '../../src/app/tools/learn.ts';
 import { searchTool } from '../../src/app/tools.ts';
 
 const TOPICS = [{ id: 'project', title: 'General Project Knowledge' }, { id: 'skills' }];
@@ -69,10 +69,12 @@ describe('the tool definition (src/app/tools.ts)', () => {
     expect(learnTool([]).parameters).toBe(LEARN_PARAMETERS);
   });
 
-  test('the definitions are pure data: src/app/tools.ts imports types only', () => {
-    const source = readFileSync(new URL('../../src/app/tools.ts', import.meta.url), 'utf8');
-    const imports = source.split('\n').filter((l) => /^\s*import\b/.test(l) || /\brequire\(|\bimport\(/.test(l));
-    for (const line of imports) expect(line).toMatch(/^import type /);
+  test('the definitions load no operation: a tool module imports its operation only when it runs', () => {
+    for (const name of ['learn', 'search', 'remember', 'forget']) {
+      const source = readFileSync(new URL(`../../src/app/tools/${name}.ts`, import.meta.url), 'utf8');
+      const statics = source.split('\n').filter((l) => /^\s*import\b/.test(l) && !/^import type /.test(l));
+      for (const line of statics) expect(line).not.toMatch(/'\.\.\/(learn|search|memory|recall)\.ts'|kb\/search\/|kb\/write\/(?!given)/);
+    }
   });
 });
 

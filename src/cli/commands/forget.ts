@@ -2,14 +2,14 @@
 // TOPIC SLUG`, or `--args JSON` / `--args -` as a model sends the forget
 // tool's arguments. Git keeps the history of what was committed.
 import { parseToolJson, readArgs } from '../../app/args.ts';
-import { call, forget, validateForgetArgs } from '../../app/memory.ts';
-import { FORGET_TOOL_NAME } from '../../app/tools.ts';
+import { forget } from '../../app/memory.ts';
+import { forget as forgetTool, validateForgetArgs } from '../../app/tools/forget.ts';
 import { UsageError } from '../../shared/errors.ts';
 import { warn } from '../../shared/log.ts';
 import { formatProblem } from '../../shared/problem.ts';
 import type { Command } from '../command.ts';
 import { openKnowledgeBase } from '../workspace.ts';
-import { printOutcome } from './remember.ts';
+import { printBadArguments, printOutcome } from './remember.ts';
 
 const command: Command = {
   args: {
@@ -36,10 +36,15 @@ const command: Command = {
       if (!parsed.ok) throw new UsageError(parsed.problem);
     }
     const kb = await openKnowledgeBase(ctx);
-    const out =
-      json !== undefined
-        ? await call(kb, FORGET_TOOL_NAME, value, { source: 'model' })
-        : await forget(kb, { topic: ctx.positionals[0], slug: ctx.positionals[1] }, { source: 'user' });
+    let out;
+    if (json !== undefined) {
+      // The tool call as a model sends it: bad arguments are its answer.
+      const parsed = validateForgetArgs(value);
+      if (!parsed.ok) return printBadArguments(forgetTool, parsed.problem, ctx.flags.format === 'json');
+      out = await forget(kb, parsed.args, { source: 'model' });
+    } else {
+      out = await forget(kb, { topic: ctx.positionals[0], slug: ctx.positionals[1] }, { source: 'user' });
+    }
     for (const p of out.problems) await warn(formatProblem(p));
     printOutcome(out, ctx.flags.format === 'json');
     return out.isError ? 1 : 0;

@@ -2,9 +2,10 @@
 // arguments object exactly as a model sends it: `--args JSON` / `--args -`.
 // The model-facing text (result or error) goes to stdout; exit 1 on a tool
 // error, 2 on wrong usage of kb itself.
-import { parseLearnArgs, readArgs, validateLearnArgs, type ArgsResult } from '../../app/args.ts';
-import { learn, readerThread } from '../../app/learn.ts';
-import { renderBadArguments } from '../../render/learn.ts';
+import { readArgs, type ArgsResult } from '../../app/args.ts';
+import { readerThread } from '../../app/learn.ts';
+import { badArguments } from '../../app/tools.ts';
+import { learn, parseLearnArgs, validateLearnArgs } from '../../app/tools/learn.ts';
 import { UsageError } from '../../shared/errors.ts';
 import { debug, warn } from '../../shared/log.ts';
 import { formatProblem } from '../../shared/problem.ts';
@@ -31,7 +32,7 @@ const command: Command = {
   async run(ctx) {
     const parsed = learnArgs(ctx.flags.args as string | undefined, ctx.positionals);
     if (!parsed.ok) {
-      print(renderBadArguments(parsed.problem));
+      print(badArguments(learn, parsed.problem));
       return 1;
     }
     // A reader thread shares the probing of a large listing
@@ -43,11 +44,16 @@ const command: Command = {
       // files (no decoding and re-encoding; each body is written before the
       // next file is read into the same buffer).
       const out = new Output();
-      const isError = await learn(kb, parsed.args, {
-        as: 'bytes',
-        write: (chunk) => (typeof chunk === 'string' ? out.write(chunk) : out.writeBytes(chunk)),
-        problem: (p) => warn(formatProblem(p)),
-      });
+      const isError = await learn.run(
+        kb,
+        parsed.args,
+        {
+          as: 'bytes',
+          write: (chunk) => (typeof chunk === 'string' ? out.write(chunk) : out.writeBytes(chunk)),
+          problem: (p) => warn(formatProblem(p)),
+        },
+        { source: 'user' },
+      );
       out.flush();
       const { files, byThread, started } = thread.stats();
       if (started) await debug(`reader thread: sniffed ${byThread} of ${files} files`);

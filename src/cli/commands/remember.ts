@@ -4,8 +4,10 @@
 // written or already there (identical), 1 when not written (a near
 // duplicate without --force, or an error), 2 on wrong usage.
 import { readInput } from '../../app/args.ts';
-import { call, remember, validateRememberArgs, type WriteOutcome } from '../../app/memory.ts';
-import { REMEMBER_MAX_BYTES, REMEMBER_TOOL_NAME } from '../../app/tools.ts';
+import { remember, type WriteOutcome } from '../../app/memory.ts';
+import { badArguments, type AnyTool } from '../../app/tools.ts';
+import { remember as rememberTool, REMEMBER_MAX_BYTES, validateRememberArgs } from '../../app/tools/remember.ts';
+import { renderWriteOutcome } from '../../render/memory.ts';
 import { UsageError } from '../../shared/errors.ts';
 import { warn } from '../../shared/log.ts';
 import { formatProblem } from '../../shared/problem.ts';
@@ -37,7 +39,10 @@ const command: Command = {
     const kb = await openKnowledgeBase(ctx);
     let out: WriteOutcome;
     if (value.fromArgs) {
-      out = await call(kb, REMEMBER_TOOL_NAME, value.json, { source: 'model' });
+      // The tool call as a model sends it: bad arguments are its answer.
+      const parsed = validateRememberArgs(value.json);
+      if (!parsed.ok) return printBadArguments(rememberTool, parsed.problem, ctx.flags.format === 'json');
+      out = await remember(kb, parsed.args, { source: 'model' });
     } else {
       const parsed = validateRememberArgs(value.args);
       if (!parsed.ok) throw new UsageError(parsed.problem.replace(/^"(\w+)"/, (_, k: string) => (k === 'text' || k === 'topic' ? k.toUpperCase() : `--${k === 'tags' ? 'tag' : k}`)));
@@ -50,12 +55,20 @@ const command: Command = {
 };
 
 export function printOutcome(out: WriteOutcome, json: boolean): void {
+  const text = renderWriteOutcome(out);
   if (!json) {
-    print(out.text);
+    print(text);
     return;
   }
   const { status, topic, slug, path, existing } = out;
-  print(`${JSON.stringify({ status, ...(topic !== undefined ? { topic } : {}), ...(slug !== undefined ? { slug } : {}), ...(path !== undefined ? { path } : {}), ...(existing !== undefined ? { existing } : {}), message: out.text.trim() }, null, 2)}\n`);
+  print(`${JSON.stringify({ status, ...(topic !== undefined ? { topic } : {}), ...(slug !== undefined ? { slug } : {}), ...(path !== undefined ? { path } : {}), ...(existing !== undefined ? { existing } : {}), message: text.trim() }, null, 2)}\n`);
+}
+
+/** A malformed tool call (`--args`): the tool's answer, exit 1. */
+export function printBadArguments(tool: AnyTool, problem: string, json: boolean): number {
+  const text = badArguments(tool, problem);
+  print(json ? `${JSON.stringify({ status: 'error', message: text.trim() }, null, 2)}\n` : text);
+  return 1;
 }
 
 type Value = { fromArgs: true; json: unknown } | { fromArgs: false; args: Record<string, unknown> };

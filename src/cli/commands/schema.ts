@@ -4,6 +4,7 @@
 // prints the search tool instead (README, "Search and recall"); `--tool
 // remember|forget` the write tools, for the topics `--write` names (every
 // enabled topic by default; README, "Remembering").
+import { schemaDefinition, TOOL_NAMES, TOOLS, toolNamed } from '../../app/tools.ts';
 import { SCHEMA_FORMATS, toolInFormat, type SchemaFormat } from '../../render/providers.ts';
 import { noArguments } from '../argv.ts';
 import type { Command } from '../command.ts';
@@ -19,7 +20,7 @@ const command: Command = {
       default: 'generic',
       description: 'Tool format: generic (the RFD\'s), openai (strict function tool), anthropic, gemini (function declaration), mcp (tools/list entry)',
     },
-    tool: { type: 'enum', options: ['learn', 'search', 'remember', 'forget'], default: 'learn', description: 'Which tool: learn (the RFD\'s), search, remember or forget' },
+    tool: { type: 'enum', options: [...TOOL_NAMES], default: 'learn', description: `Which tool: ${either(TOOL_NAMES.map((n) => (n === 'learn' ? "learn (the RFD's)" : n)))}` },
     write: { type: 'string', valueHint: 'topic', description: 'With --tool remember or forget: a topic the tool may write (repeatable; default: every enabled topic)' },
   },
   help: {
@@ -34,14 +35,21 @@ const command: Command = {
     noArguments('schema', ctx.positionals);
     const format = (ctx.flags.format as SchemaFormat | undefined) ?? 'generic';
     const kb = await openKnowledgeBase(ctx);
-    const which = ctx.flags.tool as string | undefined;
+    const which = toolNamed((ctx.flags.tool as string | undefined) ?? 'learn')!;
     const named = (ctx.flags.write as string[] | undefined) ?? [];
-    if (named.length > 0 && which !== 'remember' && which !== 'forget') throw new UsageError('--write goes with --tool remember or --tool forget', '--write');
+    if (named.length > 0 && which.access !== 'write') {
+      throw new UsageError(`--write goes with ${either(TOOLS.filter((t) => t.access === 'write').map((t) => `--tool ${t.name}`))}`, '--write');
+    }
     const ids = named.length > 0 ? writeTopics(kb, named) : undefined;
-    const tool = which === 'search' ? kb.searchTool() : which === 'remember' ? kb.rememberTool(ids) : which === 'forget' ? kb.forgetTool(ids) : kb.learnTool();
+    const tool = schemaDefinition(kb, which, ids);
     if (tool) print(`${JSON.stringify(toolInFormat(format, tool), null, 2)}\n`);
     return 0;
   },
 };
+
+/** `a, b or c`. */
+function either(words: readonly string[]): string {
+  return words.length > 1 ? `${words.slice(0, -1).join(', ')} or ${words[words.length - 1]}` : words.join('');
+}
 
 export default command;

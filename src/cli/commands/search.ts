@@ -4,9 +4,10 @@
 // json` gives the results for scripts. Exit 1 when nothing matches or on a
 // tool error, 2 on wrong usage of kb itself.
 import { readArgs } from '../../app/args.ts';
-import { parseSearchArgs, search, validateSearchArgs, type SearchArgsResult } from '../../app/search.ts';
-import { SEARCH_DEFAULT_LIMIT, SEARCH_MAX_LIMIT } from '../../app/tools.ts';
-import { renderBadSearchArguments } from '../../render/search.ts';
+import { search } from '../../app/search.ts';
+import { badArguments } from '../../app/tools.ts';
+import { parseSearchArgs, search as searchTool, SEARCH_DEFAULT_LIMIT, SEARCH_MAX_LIMIT, validateSearchArgs, type SearchArgsResult } from '../../app/tools/search.ts';
+import { renderSearch, searchNotes } from '../../render/search.ts';
 import { UsageError } from '../../shared/errors.ts';
 import { debug, warn } from '../../shared/log.ts';
 import { formatProblem } from '../../shared/problem.ts';
@@ -38,7 +39,7 @@ const command: Command = {
   async run(ctx) {
     const parsed = searchArgs(ctx.flags, ctx.positionals);
     if (!parsed.ok) {
-      print(renderBadSearchArguments(parsed.problem));
+      print(badArguments(searchTool, parsed.problem));
       return 1;
     }
     const kb = await openKnowledgeBase(ctx);
@@ -50,9 +51,9 @@ const command: Command = {
       await debug(`search: topic "${i.topic}": index ${i.status} (${i.subjects} files, ${i.read} read, ${i.ms.toFixed(1)} ms: cache read ${i.times.load.toFixed(1)}, checked ${i.times.check.toFixed(1)}, built ${i.times.build.toFixed(1)})`);
     }
     if (ctx.flags.format === 'json') {
-      print(`${JSON.stringify({ query: parsed.args.query, ...(parsed.args.topic !== undefined ? { topic: parsed.args.topic } : {}), total: r.total, results: r.results, left_out: r.cut, notes: r.notes, ...(r.isError ? { error: r.text.trim() } : {}) }, null, 2)}\n`);
+      print(`${JSON.stringify({ query: parsed.args.query, ...(parsed.args.topic !== undefined ? { topic: parsed.args.topic } : {}), total: r.total, results: r.results, left_out: r.cut, notes: searchNotes(r), ...(r.isError ? { error: renderSearch(r).trim() } : {}) }, null, 2)}\n`);
     } else {
-      print(r.text);
+      print(renderSearch(r));
     }
     return r.isError || r.total === 0 ? 1 : 0;
   },

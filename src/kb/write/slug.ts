@@ -6,15 +6,15 @@
 // SLUG_CHARS characters, joined by `-`. `note` when no word is left.
 // Unique: `-2`, `-3`... appended while the slug is taken.
 //
-// Given (`--slug`): `/`-separated components of letters, digits, `.`,
-// `_` and `-`, none empty, `.` or `..`, none starting with `.` (hidden).
+// Given (`--slug`): checked by given.ts (apart, so that checking a tool
+// call's arguments loads nothing of search).
 
 import { isStopWord } from '../search/tokenize.ts';
 
+export { badSlug, MAX_SLUG } from './given.ts';
+
 export const SLUG_WORDS = 6;
 export const SLUG_CHARS = 48;
-/** A given slug's length, at most. */
-export const MAX_SLUG = 200;
 
 /** A readable slug for `text` (not yet unique). */
 export function slugFromText(text: string): string {
@@ -43,17 +43,4 @@ export function uniqueSlug(base: string, taken: (slug: string) => boolean): stri
     const s = `${base}-${n}`;
     if (!taken(s)) return s;
   }
-}
-
-/** Why a given slug cannot name a new subject, or undefined. */
-export function badSlug(slug: string): string | undefined {
-  if (slug === '') return 'it is empty';
-  if (slug.length > MAX_SLUG) return `it is longer than ${MAX_SLUG} characters`;
-  for (const c of slug.split('/')) {
-    if (c === '') return 'it has an empty path component';
-    if (c === '.' || c === '..') return `it has a "${c}" component`;
-    if (c.startsWith('.')) return `"${c}" starts with a dot (a hidden subject is never listed)`;
-    if (!/^[A-Za-z0-9._-]+$/.test(c)) return `"${c}" has characters other than letters, digits, ".", "_" and "-"`;
-  }
-  return undefined;
 }

@@ -1,5 +1,6 @@
 import { describe, expect, test } from 'bun:test';
-import { LIMITS, parseLearnArgs } from '../../../src/app/args.ts';
+import { LIMITS } from '../../../src/app/args.ts';
+import { parseLearnArgs } from '../../../src/app/tools/learn.ts';
 
 describe('parseLearnArgs', () => {
   test.each([

@@ -11,7 +11,9 @@ import { describe, expect, test } from 'bun:test';
 import { join, relative } from 'node:path';
 import { KnowledgeBase, type OpenOptions, type WorkspaceOptions } from '../../../src/app/knowledge-base.ts';
 import type { LearnArgs } from '../../../src/app/args.ts';
-import { call, learn, type LearnSink } from '../../../src/app/learn.ts';
+import { learn, type LearnSink } from '../../../src/app/learn.ts';
+import { learnText } from '../../../src/render/learn.ts';
+import { call } from '../../support/tool-call.ts';
 import { check } from '../../../src/app/check.ts';
 import { list } from '../../../src/app/list.ts';
 import { prompt } from '../../../src/app/prompt.ts';
@@ -21,7 +23,13 @@ import { estimateTokens } from '../../../src/kb/content/tokens.ts';
 import { renderList } from '../../../src/render/list.ts';
 import type { Problem } from '../../../src/shared/problem.ts';
 import { makeTempDir, tempWorkspace } from '../../support/temp.ts';
-import { LEARN_PARAMETERS } from '../../../src/app/tools.ts';
+import { LEARN_PARAMETERS, schemaDefinition, servedTools, toolDefinition, toolNamed } from '../../../src/app/tools.ts';
+
+/** `kb schema`'s learn and search tools (undefined: nothing to learn), and
+ *  the tools `kb mcp` lists without --write. */
+const learnToolOf = (kb: KnowledgeBase) => schemaDefinition(kb, toolNamed('learn')!);
+const searchToolOf = (kb: KnowledgeBase) => schemaDefinition(kb, toolNamed('search')!);
+const toolsOf = (kb: KnowledgeBase) => servedTools(new Set()).map((t) => toolDefinition(kb, t));
 import { AVAILABLE, NOTE, PRELOADED, RFD_CONFIG, RFD_FILES } from '../../support/rfd.ts';
 
 // ---------------------------------------------------------------------------
@@ -96,21 +104,22 @@ async function learnInto(kb: KnowledgeBase, args: LearnArgs, as: 'text' | 'bytes
   const problems: Problem[] = [];
   const events: string[] = [];
   let byteChunks = 0;
+  const text = learnText((chunk) => {
+    events.push('write');
+    if (typeof chunk === 'string') {
+      parts.push(encoder.encode(chunk));
+    } else {
+      expect(chunk).toBeInstanceOf(Uint8Array);
+      byteChunks++;
+      parts.push(chunk.slice());
+    }
+  });
   const sink: LearnSink = {
     as,
-    write(chunk) {
-      events.push('write');
-      if (typeof chunk === 'string') {
-        parts.push(encoder.encode(chunk));
-      } else {
-        expect(chunk).toBeInstanceOf(Uint8Array);
-        byteChunks++;
-        parts.push(chunk.slice());
-      }
-    },
-    problem(p) {
-      events.push(`problem:${p.code}`);
-      problems.push(p);
+    event(e) {
+      if (e.kind !== 'problem') return text(e);
+      events.push(`problem:${e.problem.code}`);
+      problems.push(e.problem);
     },
   };
   const isError = await learn(kb, args, sink);
@@ -206,20 +215,20 @@ describe('prompt()', () => {
   });
 });
 
-describe('learnTool(), searchTool() and tools()', () => {
+describe('the learn and search tools for a knowledge base (app/tools.ts)', () => {
   const ALL = 'Learn about knowledge base topics and subjects.\n\nAvailable topics:\n- project (General Project Knowledge)\n- skills (Learnable Assistant Skills)';
   const NONE = 'Learn about knowledge base topics and subjects.\n\nNo topic has subjects to learn at the moment.';
 
   test('names the learnable topics, with the RFD parameters', async () => {
     const kb = await open(workspace(RFD_FILES, RFD_CONFIG));
-    const tool = kb.learnTool();
+    const tool = learnToolOf(kb);
     expect(tool?.name).toBe('learn');
     expect(tool?.description).toBe(ALL);
     // The RFD's schema, literally: tests/e2e/cli.test.ts spells it out.
     expect(tool?.parameters).toBe(LEARN_PARAMETERS);
-    expect(kb.tools().map((t) => t.name)).toEqual(['learn', 'search']);
-    expect(kb.tools()[0]).toEqual(tool!);
-    expect(kb.tools()[1]).toEqual(kb.searchTool()!);
+    expect(toolsOf(kb).map((t) => t.name)).toEqual(['learn', 'search']);
+    expect(toolsOf(kb)[0]).toEqual(tool!);
+    expect(toolsOf(kb)[1]).toEqual(searchToolOf(kb)!);
     expect(kb.learnableTopics().map((t) => t.id)).toEqual(['project', 'skills']);
   });
 
@@ -229,27 +238,27 @@ describe('learnTool(), searchTool() and tools()', () => {
       `${MCP_CONFIG}\n[kb.topic.bin]\nsubjects = "bin"\n`,
     );
     const kb = await open(root, { knowledge: ['skills/*', 'skills/ast-grep/rules'] });
-    expect(kb.learnTool()?.description).toBe('Learn about knowledge base topics and subjects.\n\nAvailable topics:\n- project (General Project Knowledge)');
-    expect(kb.tools()[0].description).toBe('Learn about knowledge base topics and subjects.\n\nAvailable topics:\n- project (General Project Knowledge)');
-    expect(kb.tools()[1].description).toEndWith('\n\nTopics:\n- project (General Project Knowledge)');
+    expect(learnToolOf(kb)?.description).toBe('Learn about knowledge base topics and subjects.\n\nAvailable topics:\n- project (General Project Knowledge)');
+    expect(toolsOf(kb)[0].description).toBe('Learn about knowledge base topics and subjects.\n\nAvailable topics:\n- project (General Project Knowledge)');
+    expect(toolsOf(kb)[1].description).toEndWith('\n\nTopics:\n- project (General Project Knowledge)');
   });
 
   test('a topic with only hidden subjects left keeps the tool', async () => {
     const kb = await open(workspace(RFD_FILES, RFD_CONFIG), { knowledge: ['skills/*', 'project/**'] });
-    expect(kb.learnTool()?.description).toBe(ALL);
+    expect(learnToolOf(kb)?.description).toBe(ALL);
   });
 
   test('nothing learnable: learnTool() and searchTool() are undefined; tools() still lists both, saying so', async () => {
     const kb = await open(workspace({ 't/a.md': 'a' }, '[kb.topic.t]\nsubjects = "t"\nlearned = ["a"]\n'));
-    expect(kb.learnTool()).toBeUndefined();
-    const tools = kb.tools();
+    expect(learnToolOf(kb)).toBeUndefined();
+    const tools = toolsOf(kb);
     expect(tools.map((t) => t.name)).toEqual(['learn', 'search']);
     expect(tools[0].description).toBe(NONE);
     expect(tools[1].description).toEndWith('No topic has subjects at the moment.');
-    expect(kb.searchTool()).toBeUndefined();
+    expect(searchToolOf(kb)).toBeUndefined();
     const empty = await open(workspace({}, ''));
-    expect(empty.learnTool()).toBeUndefined();
-    expect(empty.tools()[0].description).toBe(NONE);
+    expect(learnToolOf(empty)).toBeUndefined();
+    expect(toolsOf(empty)[0].description).toBe(NONE);
   });
 });
 
@@ -428,17 +437,19 @@ Use the \`learn\` tool with the \`subjects\` argument to learn specific subjects
   test("a sink's asynchronous problem() is awaited before the subject is written", async () => {
     const kb = await open(workspace({ 't/bad.md': new Uint8Array([0x66, 0xff, 0x0a]) }, '[kb.topic.t]\nsubjects = "t"\n'));
     const events: string[] = [];
+    const text = learnText(() => events.push('write'));
     const isError = await learn(kb, args('t', ['bad']), {
       as: 'bytes',
-      write: () => events.push('write'),
-      problem: (p) =>
-        new Promise<void>((resolve) => {
-          events.push(`problem:${p.code}`);
-          setTimeout(() => {
-            events.push('reported');
-            resolve();
-          }, 10);
-        }),
+      event: (e) =>
+        e.kind !== 'problem'
+          ? text(e)
+          : new Promise<void>((resolve) => {
+              events.push(`problem:${e.problem.code}`);
+              setTimeout(() => {
+                events.push('reported');
+                resolve();
+              }, 10);
+            }),
     });
     expect(isError).toBe(false);
     expect(events.slice(0, 3)).toEqual(['problem:invalid-utf8', 'reported', 'write']);
@@ -793,8 +804,8 @@ describe('a pluggable probe', () => {
 
     // Everything else the service does probes each remaining file once at most.
     prompt(kb);
-    kb.learnTool();
-    kb.tools();
+    learnToolOf(kb);
+    toolsOf(kb);
     subjects(kb);
     await list(kb, (d) => d);
     await learnBoth(kb, args('project'));
@@ -820,10 +831,10 @@ describe('a pluggable probe', () => {
     // The truthful default probe lists both.
     const honest = await open(root);
     expect((await learnBoth(honest, args('t'))).text).toContain('- a\n- b\n');
-    expect(honest.learnTool()?.description).toBe('Learn about knowledge base topics and subjects.\n\nAvailable topics:\n- t');
+    expect(learnToolOf(honest)?.description).toBe('Learn about knowledge base topics and subjects.\n\nAvailable topics:\n- t');
     // A probe that calls every file binary leaves nothing to learn or show.
     const allBinary = await open(root, {}, { probe: countingProbe(() => true).probe });
-    expect(allBinary.learnTool()).toBeUndefined();
+    expect(learnToolOf(allBinary)).toBeUndefined();
     expect(prompt(allBinary).text).toBe('');
   });
 });

@@ -6,9 +6,12 @@ import { describe, expect, test } from 'bun:test';
 import { existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { KnowledgeBase } from '../../../src/app/knowledge-base.ts';
-import { call as learnCall } from '../../../src/app/learn.ts';
+import { call as learnCall } from '../../support/tool-call.ts';
 import { check } from '../../../src/app/check.ts';
-import { call, descriptionFrom, forget, remember, subjectFile, validateRememberArgs, type RememberArgs } from '../../../src/app/memory.ts';
+import { renderWriteOutcome as text } from '../../../src/render/memory.ts';
+import { descriptionFrom, forget, remember, subjectFile, type RememberArgs } from '../../../src/app/memory.ts';
+import { validateRememberArgs } from '../../../src/app/tools/remember.ts';
+import { toolCall } from '../../support/tool-call.ts';
 import { search } from '../../../src/app/search.ts';
 import { TEMP_PREFIX } from '../../../src/kb/write/file.ts';
 import { badSlug, slugFromText, uniqueSlug } from '../../../src/kb/write/slug.ts';
@@ -120,29 +123,29 @@ describe('remember', () => {
     const root = workspace({ 'notes/deploy.md': '---\ndescription: d\n---\nDeploys go out at 10:00.\n' });
     const r = await remember(await open(root), fact('  deploys GO out at 10:00.  '), user);
     expect(r).toMatchObject({ status: 'duplicate', isError: false, slug: 'deploy' });
-    expect(r.text).toContain('"deploy"');
+    expect(text(r)).toContain('"deploy"');
     expect(readdirSync(join(root, 'notes')).sort()).toEqual(['deploy.md', 'old.md']);
   });
 
   test('a near duplicate needs force; force writes it and says so', async () => {
     const root = workspace({ 'notes/release.md': 'Releases are tagged vYYYY.MM.DD every second Tuesday.\n' });
     const kb = await open(root);
-    const text = 'Every other Tuesday a release is tagged vYYYY.MM.DD.';
-    const near = await remember(kb, fact(text), { ...user, source: 'model' });
+    const said = 'Every other Tuesday a release is tagged vYYYY.MM.DD.';
+    const near = await remember(kb, fact(said), { ...user, source: 'model' });
     expect(near).toMatchObject({ status: 'near-duplicate', isError: true, existing: { slug: 'release' } });
-    expect(near.text).toContain('"force": true');
+    expect(text(near)).toContain('"force": true');
     expect(readdirSync(join(root, 'notes'))).toHaveLength(2);
-    const forced = await remember(kb, fact(text, { force: true }), user);
+    const forced = await remember(kb, fact(said, { force: true }), user);
     expect(forced).toMatchObject({ status: 'written', existing: { slug: 'release' } });
-    expect(forced.text).toContain('similar');
+    expect(text(forced)).toContain('similar');
   });
 
   test('never over an existing file: a given slug that is taken is refused; a made one gets -2', async () => {
     const root = workspace({ 'notes/deploy.md': 'Something else entirely.\n', 'notes/.hidden.md': 'h\n' });
     const kb = await open(root);
     expect((await remember(kb, fact('About deploys', { slug: 'deploy' }), user)).status).toBe('error');
-    expect((await remember(kb, fact('About secrets', { slug: 'hidden' }), user)).text).toContain('already has');
-    expect((await remember(kb, fact('About old things', { slug: 'old' }), user)).text).toContain('disabled');
+    expect(text(await remember(kb, fact('About secrets', { slug: 'hidden' }), user))).toContain('already has');
+    expect(text(await remember(kb, fact('About old things', { slug: 'old' }), user))).toContain('disabled');
     const made = await remember(kb, fact('Deploy', {}), user);
     expect(made.slug).toBe('deploy-2');
     expect(readFileSync(join(root, 'notes/deploy.md'), 'utf8')).toBe('Something else entirely.\n');
@@ -162,7 +165,7 @@ describe('remember', () => {
     const refused = async (slug: string, why: string) => {
       const r = await remember(kb, fact(`Text for ${slug}`, { slug }), user);
       expect(r.status).toBe('error');
-      expect(r.text).toContain(why);
+      expect(text(r)).toContain(why);
     };
     await refused('drafts/x', 'ignored');
     await refused('x.tmp', 'ignored');
@@ -176,11 +179,11 @@ describe('remember', () => {
   test('a topic that is unknown, disabled, or not writable here', async () => {
     const root = workspace();
     const kb = await open(root);
-    expect((await remember(kb, fact('x', { topic: 'nope' }), user)).text).toContain('Unknown topic "nope"');
-    expect((await remember(kb, fact('x', { topic: 'off' }), user)).text).toContain('Unknown topic "off"'); // disabled topics are unknown, as to learn
+    expect(text(await remember(kb, fact('x', { topic: 'nope' }), user))).toContain('Unknown topic "nope"');
+    expect(text(await remember(kb, fact('x', { topic: 'off' }), user))).toContain('Unknown topic "off"'); // disabled topics are unknown, as to learn
     const r = await remember(kb, fact('x', { topic: 'docs' }), { source: 'model', writable: new Set(['notes']) });
-    expect(r.text).toContain('not writable');
-    expect(r.text).toContain('Writable topics: notes');
+    expect(text(r)).toContain('not writable');
+    expect(text(r)).toContain('Writable topics: notes');
     // by title
     expect((await remember(kb, fact('By title', { topic: 'Team notes' }), { source: 'model', writable: new Set(['notes']) })).status).toBe('written');
   });
@@ -201,7 +204,7 @@ describe('remember', () => {
     const root = workspace();
     const kb = await open(root);
     const bad = async (v: unknown, what: string) => {
-      const r = await call(kb, 'remember', v, { source: 'model' });
+      const r = await toolCall(kb, 'remember', v, { source: 'model' });
       expect(r.isError).toBe(true);
       expect(r.text).toContain(what);
     };
@@ -212,9 +215,11 @@ describe('remember', () => {
     await bad({ topic: 'notes', text: 'x', tags: 'a' }, '"tags" must be an array');
     await bad({ topic: 'notes', text: 'x', force: 'yes' }, '"force" must be a boolean');
     await bad({ topic: 'notes', text: 'a\0b' }, 'NUL');
-    const ok = await call(kb, 'remember', { topic: 'notes', text: 'Nulls are fine', slug: null, description: null, tags: null, force: null }, { source: 'model' });
-    expect(ok.status).toBe('written');
-    expect(readFileSync(join(root, ok.path!), 'utf8')).toContain('source: model');
+    const nulls = { topic: 'notes', text: 'Nulls are fine', slug: null, description: null, tags: null, force: null };
+    expect(validateRememberArgs(nulls)).toEqual({ ok: true, args: { topic: 'notes', text: 'Nulls are fine', tags: [], force: false } });
+    const ok = await toolCall(kb, 'remember', nulls, { source: 'model' });
+    expect(ok.text).toBe('Remembered as subject "nulls-fine" of topic "notes" (notes/nulls-fine.md). Load it with learn, topic "notes", subjects "nulls-fine".\n');
+    expect(readFileSync(join(root, 'notes/nulls-fine.md'), 'utf8')).toContain('source: model');
   });
 });
 
@@ -223,7 +228,7 @@ describe('forget', () => {
     const root = workspace({ 'notes/deploy.md': 'x\n' });
     const r = await forget(await open(root), { topic: 'notes', slug: 'deploy' }, user);
     expect(r).toMatchObject({ status: 'forgotten', path: 'notes/deploy.md' });
-    expect(r.text).toContain('Version control keeps its history');
+    expect(text(r)).toContain('Version control keeps its history');
     expect(existsSync(join(root, 'notes/deploy.md'))).toBe(false);
     expect(await listingOf(root)).not.toContain('deploy');
   });
@@ -238,7 +243,7 @@ describe('forget', () => {
     const refused = async (slug: string, why: string) => {
       const r = await forget(kb, { topic: 'notes', slug }, user);
       expect(r.status).toBe('error');
-      expect(r.text).toContain(why);
+      expect(text(r)).toContain(why);
     };
     await refused('secret', 'hidden');
     await refused('old', 'disabled');

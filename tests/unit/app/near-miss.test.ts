@@ -4,7 +4,9 @@
 // shaped like real documentation folders.
 import { describe, expect, test } from 'bun:test';
 import { KnowledgeBase } from '../../../src/app/knowledge-base.ts';
-import { call, learn } from '../../../src/app/learn.ts';
+import { learn } from '../../../src/app/learn.ts';
+import { learnText } from '../../../src/render/learn.ts';
+import { call } from '../../support/tool-call.ts';
 import { makeTempDir, tempWorkspace } from '../../support/temp.ts';
 import { RFD_CONFIG, RFD_FILES } from '../../support/rfd.ts';
 
@@ -130,10 +132,10 @@ describe('learn: near misses', () => {
     const kb = await open();
     const parts: string[] = [];
     const decoder = new TextDecoder();
+    const text = learnText((c) => parts.push(typeof c === 'string' ? c : decoder.decode(c)));
     const isError = await learn(kb, { topic: 'docs', subjects: ['docs/architecture/knowledge-base.md', 'nope'] }, {
       as: 'bytes',
-      write: (c) => parts.push(typeof c === 'string' ? c : decoder.decode(c)),
-      problem: () => {},
+      event: (e) => (e.kind === 'problem' ? undefined : text(e)),
     });
     const r = await call(await open(), { topic: 'docs', subjects: ['docs/architecture/knowledge-base.md', 'nope'] });
     expect(parts.join('')).toBe(r.text);

@@ -7,7 +7,14 @@ import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { KnowledgeBase, type WorkspaceOptions } from '../../../src/app/knowledge-base.ts';
 import { recall } from '../../../src/app/recall.ts';
-import { call, search, validateSearchArgs, type SearchArgs } from '../../../src/app/search.ts';
+import { search, type SearchArgs, type SearchOutcome } from '../../../src/app/search.ts';
+import { validateSearchArgs } from '../../../src/app/tools/search.ts';
+import { toolCall } from '../../support/tool-call.ts';
+import type { RecallOutcome } from '../../../src/app/recall.ts';
+import { recallText, renderSearch } from '../../../src/render/search.ts';
+
+/** The model's text of a search or a recall. */
+const text = (o: SearchOutcome | RecallOutcome): string => ('query' in o ? renderSearch(o) : recallText(o));
 import { SEARCH_PARAMETERS } from '../../../src/app/tools.ts';
 import { estimateTokens } from '../../../src/kb/content/tokens.ts';
 import { makeTempDir, tempWorkspace } from '../../support/temp.ts';
@@ -57,10 +64,10 @@ describe('search', () => {
     expect(release.snippet).toBe('Bump the version, tag the release, push the tag.');
     expect(release.tokens).toBeGreaterThan(0);
     expect(r.results.find((x) => x.slug === 'skills/tagger')!.description).toBe('Tags a release in git');
-    expect(r.text).toStartWith('3 subjects match "tag release", best first. Load one with the `learn` tool (topic and slug as shown).\n\n1. ');
-    expect(r.text).toContain(': release (~');
-    expect(r.text).toContain('   How releases are tagged and published\n   > Bump the version, tag the release, push the tag.');
-    for (const gone of ['old', 'secret', 'drafts', 'logo', 'tag.sh', 'scripts']) expect(r.text).not.toContain(gone);
+    expect(text(r)).toStartWith('3 subjects match "tag release", best first. Load one with the `learn` tool (topic and slug as shown).\n\n1. ');
+    expect(text(r)).toContain(': release (~');
+    expect(text(r)).toContain('   How releases are tagged and published\n   > Bump the version, tag the release, push the tag.');
+    for (const gone of ['old', 'secret', 'drafts', 'logo', 'tag.sh', 'scripts']) expect(text(r)).not.toContain(gone);
   });
 
   test('one topic, by ID or title; an unknown topic is an error result', async () => {
@@ -69,7 +76,7 @@ describe('search', () => {
     expect((await search(kb, args('tag', { topic: 'notes' }))).results.map((x) => x.slug)).toEqual(['meeting']);
     const bad = await search(kb, args('tag', { topic: 'nope' }));
     expect(bad.isError).toBe(true);
-    expect(bad.text).toBe('Unknown topic "nope". Valid topics: docs (Project docs), notes.\n');
+    expect(text(bad)).toBe('Unknown topic "nope". Valid topics: docs (Project docs), notes.\n');
   });
 
   test('no match: said, with a hint, not an error; misspelt words are read with typos and said', async () => {
@@ -77,22 +84,22 @@ describe('search', () => {
     const none = await search(kb, args('xylophone'));
     expect(none.total).toBe(0);
     expect(none.isError).toBe(false);
-    expect(none.text).toBe('No subjects match "xylophone".\n\n[No subject has the word "xylophone".]\nTry other words, or list a topic with the `learn` tool.\n');
+    expect(text(none)).toBe('No subjects match "xylophone".\n\n[No subject has the word "xylophone".]\nTry other words, or list a topic with the `learn` tool.\n');
     const typo = await search(kb, args('relase'));
     expect(typo.results[0].slug).toBe('release');
-    expect(typo.text).toContain('[No subject has the word "relase"; also searched for "releas"');
+    expect(text(typo)).toContain('[No subject has the word "relase"; also searched for "releas"');
   });
 
   test('the limit, then the budget: every cut is said to the model and on stderr', async () => {
     const kb = await open(root);
     const limited = await search(kb, args('tag release', { limit: 1 }));
     expect(limited.results).toHaveLength(1);
-    expect(limited.text).toContain('3 subjects match "tag release"; the 1 best, best first.');
-    expect(limited.text).toEndWith('[2 more subjects match beyond the limit; raise `limit` to see them.]\n');
+    expect(text(limited)).toContain('3 subjects match "tag release"; the 1 best, best first.');
+    expect(text(limited)).toEndWith('[2 more subjects match beyond the limit; raise `limit` to see them.]\n');
     const small = await search(await open(root, { maxTokens: 90 }), args('tag release'));
     expect(small.cut).toBeGreaterThan(0);
-    expect(estimateTokens(small.text)).toBeLessThanOrEqual(90);
-    expect(small.text).toContain(`left out to stay within the 90-token budget`);
+    expect(estimateTokens(text(small))).toBeLessThanOrEqual(90);
+    expect(text(small)).toContain(`left out to stay within the 90-token budget`);
     expect(small.problems.map((p) => p.code)).toContain('budget');
   });
 
@@ -104,7 +111,7 @@ describe('search', () => {
     const first = await search(await open(fresh), args('tag'));
     expect(first.indexes.map((i) => i.status)).toEqual(['built', 'built']);
     expect(readdirSync(join(fresh, '.cache-home', 'kb', 'search'))).toHaveLength(2);
-    expect(first.text).toBe(r.text);
+    expect(text(first)).toBe(text(r));
   });
 
   test('a cache that cannot be written: the search answers, and stderr says so', async () => {
@@ -138,13 +145,13 @@ describe('the search tool call', () => {
   ])('%j is refused', (value, problem) => expect(validateSearchArgs(value)).toEqual({ ok: false, problem }));
 
   test('bad arguments are an error result the model can read', async () => {
-    const r = await call(await open(root), { q: 'x' });
+    const r = await toolCall(await open(root), 'search', { q: 'x' });
     expect(r).toEqual({
       text: 'Invalid arguments for `search`: unknown argument "q". Expected {"query": string, "topic"?: string | null, "limit"?: integer | null}.\n',
       isError: true,
       problems: [],
     });
-    expect((await call(await open(root), { query: 'tag' })).text).toBe((await search(await open(root), args('tag'))).text);
+    expect((await toolCall(await open(root), 'search', { query: 'tag' })).text).toBe(text(await search(await open(root), args('tag'))));
   });
 
   test('its schema is fixed: query required, topic and limit optional', () => {
@@ -166,27 +173,27 @@ describe('recall', () => {
 
   test('whole subjects in a <knowledge> block, best first, within the budget', async () => {
     const r = await recall(await open(root), 'how do I deploy after the canary?');
-    expect(r.text).toStartWith('<knowledge>\nThe following knowledge was recalled from the knowledge base as relevant to this request:\n\n<topic "docs">\n<subject "deploy">\n# Deploying\n');
-    expect(r.text).toEndWith('</subject>\n</topic>\n</knowledge>\n');
+    expect(text(r)).toStartWith('<knowledge>\nThe following knowledge was recalled from the knowledge base as relevant to this request:\n\n<topic "docs">\n<subject "deploy">\n# Deploying\n');
+    expect(text(r)).toEndWith('</subject>\n</topic>\n</knowledge>\n');
     expect(r.items[0]).toMatchObject({ topic: 'docs', slug: 'deploy' });
-    expect(r.text).not.toContain('Naming rules');
+    expect(text(r)).not.toContain('Naming rules');
   });
 
   test('a subject too big for the room left comes as its most relevant sections, with a note naming the call for all of it', async () => {
     const r = await recall(await open(root, { maxTokens: 600 }), 'roll back a deployment');
-    expect(estimateTokens(r.text)).toBeLessThanOrEqual(600);
-    expect(r.text).toContain('## Rollback\n\nTo roll back a deployment');
-    expect(r.text).toContain('[Only the sections most relevant to the request ("Rollback"');
-    expect(r.text).toContain('learn {"topic":"docs","subjects":["guide"]}]');
-    expect(r.text).not.toContain('## Part 3\n');
+    expect(estimateTokens(text(r))).toBeLessThanOrEqual(600);
+    expect(text(r)).toContain('## Rollback\n\nTo roll back a deployment');
+    expect(text(r)).toContain('[Only the sections most relevant to the request ("Rollback"');
+    expect(text(r)).toContain('learn {"topic":"docs","subjects":["guide"]}]');
+    expect(text(r)).not.toContain('## Part 3\n');
     expect(r.problems.some((p) => p.code === 'budget')).toBe(true);
   });
 
   test('never over the budget; what does not fit is named in the closing note', async () => {
     for (const budget of [120, 200, 400, 1000, 3000]) {
       const r = await recall(await open(root, { maxTokens: budget }), 'deploy canary rollback deployment guide');
-      expect([budget, estimateTokens(r.text) <= budget]).toEqual([budget, true]);
-      for (const l of r.leftOut) expect(r.text).toContain(`docs: ${l.slug} (~`);
+      expect([budget, estimateTokens(text(r)) <= budget]).toEqual([budget, true]);
+      for (const l of r.leftOut) expect(text(r)).toContain(`docs: ${l.slug} (~`);
     }
   });
 
@@ -200,17 +207,17 @@ describe('recall', () => {
     const root2 = tempWorkspace('kb-recall-', many, '[kb.topic.docs]\nsubjects = "docs"\n');
     for (const budget of [900, 1200]) {
       const r = await recall(await open(root2, { maxTokens: budget }), 'rollback guide for a deployment with a canary');
-      expect([budget, estimateTokens(r.text) <= budget]).toEqual([budget, true]);
+      expect([budget, estimateTokens(text(r)) <= budget]).toEqual([budget, true]);
       expect(r.items.map((i) => i.slug)).toEqual(['rollback-guide']);
       expect(r.items[0].sections!.length).toBeGreaterThan(3);
-      expect(r.text).toContain('[Only the sections most relevant to the request ("Rollback guide"; "Step 0";');
-      expect(r.text).toMatch(/ tokens\) and 4 more\.\]\n<\/knowledge>\n$/); // the note names ten of 14
+      expect(text(r)).toContain('[Only the sections most relevant to the request ("Rollback guide"; "Step 0";');
+      expect(text(r)).toMatch(/ tokens\) and 4 more\.\]\n<\/knowledge>\n$/); // the note names ten of 14
     }
   });
 
   test('nothing relevant: nothing at all', async () => {
     const r = await recall(await open(root), 'xylophone zebra');
-    expect(r.text).toBe('');
+    expect(text(r)).toBe('');
     expect(r.items).toEqual([]);
   });
 

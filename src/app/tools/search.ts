@@ -1,0 +1,98 @@
+// The search tool (kb's own, beside learn): subjects ranked by what they
+// say, with a fixed schema; its description names the topics (README,
+// "Search and recall"). The operation is app/search.ts; render/search.ts
+// writes its text.
+import type { JsonSchemaObject } from '../../shared/tool.ts';
+import { parseToolJson, QUERY_LIMITS, SEARCH_DEFAULT_LIMIT, SEARCH_MAX_LIMIT } from '../args.ts';
+import type { SearchArgs } from '../search.ts';
+import { LEARN_ANNOTATIONS } from './learn.ts';
+import { topicLines, type Tool, type ToolTopic } from './tool.ts';
+import { checkArgs, type Parsed, type Rules } from './validate.ts';
+
+export const SEARCH_TOOL_NAME = 'search';
+
+export { SEARCH_DEFAULT_LIMIT, SEARCH_MAX_LIMIT };
+
+export const SEARCH_PARAMETERS = {
+  type: 'object',
+  properties: {
+    query: {
+      type: 'string',
+      description: 'What to look for, in words (e.g. "how are releases tagged"). Matches slugs, descriptions, headings and content, best first.',
+    },
+    topic: {
+      type: 'string',
+      description: 'The topic ID or title to search. Omit to search every topic.',
+    },
+    limit: {
+      type: 'integer',
+      minimum: 1,
+      maximum: SEARCH_MAX_LIMIT,
+      description: `How many subjects to return at most (default ${SEARCH_DEFAULT_LIMIT}).`,
+    },
+  },
+  required: ['query'],
+  additionalProperties: false,
+} as const satisfies JsonSchemaObject;
+
+const SEARCH_NULL_DESCRIPTIONS = {
+  topic: 'The topic ID or title to search. Use null to search every topic.',
+  limit: `How many subjects to return at most. Use null for the default (${SEARCH_DEFAULT_LIMIT}).`,
+} as const;
+
+export function searchDescription(topics: readonly ToolTopic[]): string {
+  const head =
+    'Search the knowledge base for subjects about something, when you do not know their slugs. ' +
+    'Returns matching subjects, best first, each with its topic, slug, description, a snippet and its size in tokens; load one with the `learn` tool.';
+  return topics.length > 0 ? `${head}\n\nTopics:\n${topicLines(topics)}` : `${head}\n\nNo topic has subjects at the moment.`;
+}
+
+const RULES: Rules = {
+  query: {
+    check: (query: string) => {
+      if (query.trim() === '') return { problem: '"query" must not be empty' };
+      if (query.length > QUERY_LIMITS.chars) return { problem: `"query" is ${query.length} characters long; at most ${QUERY_LIMITS.chars} are accepted` };
+      return { value: query };
+    },
+  },
+  topic: {
+    check: (topic: string) => (topic.length > 1024 ? { problem: `"topic" is ${topic.length} characters long; at most 1024 are accepted` } : { value: topic }),
+  },
+};
+
+export type SearchArgsResult = Parsed<SearchArgs>;
+
+/** A search call's arguments as a model sends them (untrusted). */
+export function validateSearchArgs(value: unknown): SearchArgsResult {
+  const checked = checkArgs(SEARCH_PARAMETERS, value, RULES);
+  if (!checked.ok) return checked;
+  const { query, topic, limit } = checked.args as { query: string; topic?: string; limit?: number };
+  return { ok: true, args: { query, ...(topic !== undefined ? { topic } : {}), limit: limit ?? SEARCH_DEFAULT_LIMIT } };
+}
+
+/** A search call's arguments as JSON text (`kb search --args`). */
+export function parseSearchArgs(json: string): SearchArgsResult {
+  const parsed = parseToolJson(json);
+  return parsed.ok ? validateSearchArgs(parsed.value) : parsed;
+}
+
+export const search: Tool<SearchArgs> = {
+  name: SEARCH_TOOL_NAME,
+  title: 'Search',
+  parameters: SEARCH_PARAMETERS,
+  annotations: LEARN_ANNOTATIONS,
+  nullDescriptions: SEARCH_NULL_DESCRIPTIONS,
+  access: 'read',
+  describe: searchDescription,
+  validate: validateSearchArgs,
+  async run(kb, args, out) {
+    const [{ search: run }, { renderSearch }] = await Promise.all([import('../search.ts'), import('../../render/search.ts')]);
+    // Bounded by the budget (app/search.ts), far below the cap on one
+    // MCP result.
+    const found = await run(kb, args);
+    for (const p of found.problems) await out.problem(p);
+    out.write(renderSearch(found));
+    return found.isError;
+  },
+  whenCut: 'What followed was not shown; ask for fewer results.',
+};

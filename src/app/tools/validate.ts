@@ -1,0 +1,152 @@
+// A tool call's arguments, checked against the tool's JSON Schema (its
+// definition's `parameters`, the schema every provider format and MCP
+// carry): the shape comes from the schema, never from a second description
+// of it. Each tool adds only what a schema cannot say (a length, a slug's
+// form, a default) as rules per parameter.
+//
+// Model input is untrusted: it is looked at once, in order, and the first
+// problem is the answer, in one short sentence (render/tools.ts puts it in
+// the model's text). The order: not an object; unknown keys; then each
+// parameter in the schema's order: missing (when required), its type, its
+// range or item count, its items, the tool's own rule.
+//
+// Optional parameters take `null` as "absent" (OpenAI strict mode sends
+// every parameter and spells a left-out one `null`: render/providers.ts).
+import type { JsonSchema, JsonSchemaObject, JsonType } from '../../shared/tool.ts';
+import { typeName } from '../../shared/text.ts';
+
+export type Parsed<T> = { ok: true; args: T } | { ok: false; problem: string };
+
+/** What a tool checks beyond the schema, for one parameter. */
+export interface Rule {
+  /** Arrays: before the items are looked at, the problem with their
+   *  number (or undefined). */
+  count?(n: number): string | undefined;
+  /** Arrays: how one item is named in a problem (default `"key"[i]`). */
+  item?(i: number): string;
+  /** Arrays: each item, once its type is right: the problem, or
+   *  undefined. */
+  each?(item: never, i: number): string | undefined;
+  /** The value, once its shape is right: the problem, or the value kept
+   *  (normalised). */
+  check?(value: never): { problem: string } | { value: unknown };
+}
+
+export type Rules = Readonly<Record<string, Rule>>;
+
+
+/** A key as shown in a problem: JSON-quoted, cut to 40 characters. */
+function shown(key: string): string {
+  return JSON.stringify(key.length > 40 ? `${key.slice(0, 40)}…` : key);
+}
+
+/** The types a schema allows. */
+export function typesOf(s: JsonSchema): JsonType[] {
+  if (s.type === undefined) return [];
+  return typeof s.type === 'string' ? [s.type] : [...s.type];
+}
+
+function hasType(t: JsonType, v: unknown): boolean {
+  switch (t) {
+    case 'null':
+      return v === null;
+    case 'array':
+      return Array.isArray(v);
+    case 'object':
+      return typeName(v) === 'object';
+    case 'integer':
+      return typeof v === 'number' && Number.isInteger(v);
+    default:
+      return typeof v === t;
+  }
+}
+
+/** `a string`, `an array of strings`, `an integer`... */
+function phrase(t: JsonType, s: JsonSchema): string {
+  switch (t) {
+    case 'array': {
+      const items = s.items === undefined ? [] : typesOf(s.items);
+      return items.length === 1 && items[0] !== 'array' && items[0] !== 'null' ? `an array of ${items[0]}s` : 'an array';
+    }
+    case 'integer':
+    case 'object':
+      return `an ${t}`;
+    case 'null':
+      return 'null';
+    default:
+      return `a ${t}`;
+  }
+}
+
+/** What a value must be: `a string, an array of strings or null`. An
+ *  optional parameter may also be null (absent). */
+function expected(s: JsonSchema, nullable: boolean): string {
+  const types = typesOf(s);
+  if (nullable && !types.includes('null')) types.push('null');
+  const words = types.map((t) => phrase(t, s));
+  return words.length > 1 ? `${words.slice(0, -1).join(', ')} or ${words[words.length - 1]}` : (words[0] ?? 'a value');
+}
+
+/** What a value is, in a type problem: its JSON type, or the number
+ *  itself where an integer was wanted (`not 2.5`). */
+function actual(s: JsonSchema, v: unknown): string {
+  return typeof v === 'number' && typesOf(s).includes('integer') ? String(v) : typeName(v);
+}
+
+/**
+ * Checks a call's arguments against `schema` and the tool's `rules`:
+ * the arguments as they are to be used (absent and null optional
+ * parameters left out, values as the rules kept them), or the first
+ * problem.
+ */
+export function checkArgs(schema: JsonSchemaObject, value: unknown, rules: Rules = {}): Parsed<Record<string, unknown>> {
+  const bad = (problem: string): Parsed<never> => ({ ok: false, problem });
+  if (typeName(value) !== 'object') return bad(`the arguments must be a JSON object, not ${typeName(value)}`);
+  const obj = value as Record<string, unknown>;
+  if (schema.additionalProperties === false) {
+    const unknown = Object.keys(obj).filter((k) => !Object.hasOwn(schema.properties, k));
+    if (unknown.length > 0) {
+      const some = unknown.slice(0, 5).map(shown).join(', ');
+      return bad(`unknown argument${unknown.length > 1 ? 's' : ''} ${unknown.length > 5 ? `${some} and ${unknown.length - 5} more` : some}`);
+    }
+  }
+  const required = schema.required ?? [];
+  const args: Record<string, unknown> = {};
+  for (const [key, s] of Object.entries(schema.properties)) {
+    const v = Object.hasOwn(obj, key) ? obj[key] : undefined;
+    const isRequired = required.includes(key);
+    if (v === undefined) {
+      if (isRequired) return bad(`"${key}" is required`);
+      continue;
+    }
+    if (v === null && !isRequired) continue; // null: absent
+    const types = typesOf(s);
+    const t = types.find((x) => hasType(x, v));
+    if (t === undefined) return bad(`"${key}" must be ${expected(s, !isRequired)}, not ${actual(s, v)}`);
+    const rule = rules[key] ?? {};
+    if (typeof v === 'number' && s.minimum !== undefined && s.maximum !== undefined && (v < s.minimum || v > s.maximum)) {
+      return bad(`"${key}" must be between ${s.minimum} and ${s.maximum}, not ${v}`);
+    }
+    if (Array.isArray(v)) {
+      if (s.maxItems !== undefined && v.length > s.maxItems) return bad(`"${key}" has ${v.length} items; at most ${s.maxItems}`);
+      const many = rule.count?.(v.length);
+      if (many !== undefined) return bad(many);
+      const items = s.items;
+      for (let i = 0; i < v.length; i++) {
+        if (items !== undefined && !typesOf(items).some((x) => hasType(x, v[i]))) {
+          return bad(`${rule.item?.(i) ?? `"${key}"[${i}]`} must be ${expected(items, false)}, not ${actual(items, v[i])}`);
+        }
+        const problem = rule.each?.(v[i] as never, i);
+        if (problem !== undefined) return bad(problem);
+      }
+    }
+    if (rule.check === undefined) {
+      args[key] = v;
+      continue;
+    }
+    const checked = rule.check(v as never);
+    if ('problem' in checked) return bad(checked.problem);
+    if (checked.value !== undefined) args[key] = checked.value;
+  }
+  return { ok: true, args };
+}

@@ -1,0 +1,56 @@
+// The write tools' texts (render/memory.ts): every outcome app/memory.ts
+// returns as data, as the model and the user read it.
+import { describe, expect, test } from 'bun:test';
+import { renderWriteOutcome, type WriteFailure, type WriteOutcome } from '../../../src/render/memory.ts';
+
+const fail = (tool: 'remember' | 'forget', failure: WriteFailure): string => renderWriteOutcome({ tool, status: 'error', isError: true, failure });
+
+describe('renderWriteOutcome', () => {
+  test('written, duplicate, forgotten', () => {
+    const written: WriteOutcome = { tool: 'remember', status: 'written', isError: false, topic: 'notes', slug: 'a', path: 'notes/a.md' };
+    expect(renderWriteOutcome(written)).toBe('Remembered as subject "a" of topic "notes" (notes/a.md). Load it with learn, topic "notes", subjects "a".\n');
+    expect(renderWriteOutcome({ ...written, near: { slug: 'b', similarity: 0.8449 } })).toBe(
+      'Remembered as subject "a" of topic "notes" (notes/a.md) (written although "b" is similar: similarity 0.84). Load it with learn, topic "notes", subjects "a".\n',
+    );
+    expect(renderWriteOutcome({ tool: 'remember', status: 'duplicate', isError: false, topic: 'notes', slug: 'a' })).toBe(
+      'Already remembered: subject "a" of topic "notes" says exactly this; nothing was written.\n',
+    );
+    expect(renderWriteOutcome({ tool: 'forget', status: 'forgotten', isError: false, topic: 'notes', slug: 'a', path: 'notes/a.md' })).toBe(
+      'Forgot subject "a" of topic "notes": notes/a.md was removed. Version control keeps its history if it was committed.\n',
+    );
+  });
+
+  test('every failure, one line', () => {
+    const cases: [ReturnType<typeof fail>, string][] = [
+      [fail('remember', { kind: 'unknown-topic', topic: 'x', valid: [{ id: 'notes' }] }), 'Unknown topic "x". Valid topics: notes.\n'],
+      [fail('remember', { kind: 'disabled-topic', topic: 'off' }), 'Topic "off" is disabled; nothing is written to it.\n'],
+      [
+        fail('forget', { kind: 'not-writable', topic: 'docs', writable: ['notes'] }),
+        'Topic "docs" is not writable here: `forget` writes only to the topics the server was started with (kb mcp --write TOPIC). Writable topics: notes.\n',
+      ],
+      [fail('remember', { kind: 'not-writable', topic: 'docs', writable: [] }), 'Topic "docs" is not writable here: `remember` writes only to the topics the server was started with (kb mcp --write TOPIC). Writable topics: (none).\n'],
+      [fail('remember', { kind: 'failed', topic: 'notes', why: 'locked' }), 'Not written to topic "notes": locked.\n'],
+      [fail('forget', { kind: 'failed', topic: 'notes', why: 'locked' }), 'Not removed from topic "notes": locked.\n'],
+      [
+        fail('remember', { kind: 'near-duplicate', topic: 'notes', similar: { slug: 'r', similarity: 0.9 }, threshold: 0.8, source: 'model' }),
+        'Not written: subject "r" of topic "notes" says nearly the same (similarity 0.90; 0.8 or more counts as a near duplicate). Load it with learn to compare. If yours says something new, call remember again with "force": true; if it replaces "r", forget that one first.\n',
+      ],
+      [
+        fail('remember', { kind: 'near-duplicate', topic: 'notes', similar: { slug: 'r', similarity: 0.9 }, threshold: 0.8, source: 'user' }),
+        'Not written: subject "r" of topic "notes" says nearly the same (similarity 0.90; 0.8 or more counts as a near duplicate). Load it with learn to compare. If yours says something new, run it again with --force; if it replaces "r", forget that one first.\n',
+      ],
+      [fail('remember', { kind: 'slug-taken', topic: 'notes', slug: 'a', disabled: false }), 'Not written: topic "notes" already has a subject or folder "a"; choose another slug, or leave it out to have one made.\n'],
+      [fail('remember', { kind: 'slug-taken', topic: 'notes', slug: 'd/a', disabled: true }), 'Not written: topic "notes" already has a disabled slug "d/a"; choose another slug.\n'],
+      [fail('remember', { kind: 'cannot-place', topic: 'notes', rel: 'x.md', why: 'ignored' }), 'Not written to topic "notes": x.md cannot be written (ignored).\n'],
+      [fail('remember', { kind: 'exists', path: 'notes/a.md' }), 'Not written: notes/a.md already exists; nothing was replaced.\n'],
+      [fail('forget', { kind: 'no-subject', topic: 'notes', slug: 'a' }), 'Not removed: topic "notes" has no subject "a". Forget takes an exact slug, as learn lists it.\n'],
+      [fail('forget', { kind: 'no-subject', topic: 'notes', slug: 'a.md', aliasOf: 'a' }), 'Not removed: topic "notes" has no subject "a.md". It is another name of subject "a". Forget takes an exact slug, as learn lists it.\n'],
+      [fail('forget', { kind: 'kept', topic: 'notes', slug: 's/r', why: 'bundled' }), 'Not removed: "s/r" is a file bundled with an Agent Skill; edit the skill\'s folder by hand.\n'],
+      [fail('forget', { kind: 'kept', topic: 'notes', slug: 's', why: 'skill' }), 'Not removed: "s" is an Agent Skill (a folder); remove its folder by hand.\n'],
+      [fail('forget', { kind: 'kept', topic: 'notes', slug: 'h', why: 'hidden' }), 'Not removed: subject "h" of topic "notes" is hidden; hidden subjects are never removed by kb.\n'],
+      [fail('forget', { kind: 'kept', topic: 'notes', slug: 'o', why: 'disabled' }), 'Not removed: subject "o" of topic "notes" is disabled; disabled subjects are never removed by kb.\n'],
+      [fail('forget', { kind: 'cannot-remove', path: 'l/k.md', why: 'outside' }), 'Not removed: l/k.md cannot be removed (outside).\n'],
+    ];
+    for (const [got, want] of cases) expect(got).toBe(want);
+  });
+});
