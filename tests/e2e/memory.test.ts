@@ -5,11 +5,11 @@
 // next call of another server.
 import { describe, expect, test } from 'bun:test';
 import { spawn } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync, utimesSync, watch } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, readdirSync, readFileSync, utimesSync } from 'node:fs';
+import { basename, join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { BIN, BINARY, DENO_RUNNER, fixture, isolatedEnv, run, type Runner } from './harness.ts';
+import { BIN, BINARY, DENO_RUNNER, fixture, isolatedEnv, run, tempDir, type Runner } from './harness.ts';
 
 const CONFIG = `[kb.topic.notes]
 subjects = "notes"
@@ -165,36 +165,36 @@ describe('concurrency and crashes', () => {
     const root = workspace();
     const dir = join(root, 'notes');
     const big = `# Big\n\n${'a long line of text for a large subject\n'.repeat(200_000)}the end\n`; // ~8 MB
-    let caught = false;
-    for (let attempt = 0; attempt < 5 && !caught; attempt++) {
-      const seen = new Promise<void>((resolve) => {
-        const w = watch(dir, (_, name) => {
-          if (name?.startsWith('.kb-tmp-')) {
-            w.close();
-            resolve();
-          }
-        });
-      });
-      const p = start(root, ['remember', 'notes', '-', '--slug', `big-${attempt}`], big);
-      await Promise.race([seen, p.done]);
-      try {
-        process.kill(p.pid, 'SIGSTOP');
-      } catch {
-        // already gone
-      }
-      const names = readdirSync(dir);
-      // Stopped between creating its temporary file and linking it: the
-      // subject is not there at all.
-      if (names.some((n) => n.startsWith('.kb-tmp-')) && !names.includes(`big-${attempt}.md`)) caught = true;
-      try {
-        process.kill(p.pid, 'SIGKILL');
-      } catch {
-        // already gone
-      }
-      await p.done;
-      for (const n of subjects(root)) expect(readFileSync(join(dir, n), 'utf8').endsWith('the end\n')).toBe(true);
-    }
-    expect(caught).toBe(true);
+    // The write path's test hook (src/kb/write/file.ts) stops the writer
+    // between flushing its temporary file and linking it to its name, and
+    // says so in a marker file: no race between a watcher and a signal.
+    const marker = join(tempDir(), 'paused');
+    const child = spawn(BIN, ['remember', 'notes', '-', '--slug', 'big'], { cwd: root, env: { ...isolatedEnv(root), KB_TEST_PAUSE_AT: `before-link:${marker}` }, stdio: ['pipe', 'pipe', 'pipe'] });
+    let err = '';
+    child.stderr.on('data', (d) => (err += d));
+    child.stdout.resume();
+    child.stdin.on('error', () => undefined);
+    child.stdin.end(big);
+    const done = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.on('close', (code, signal) => resolve({ code, signal })));
+    let exited = false;
+    void done.then(() => (exited = true));
+    for (const end = Date.now() + 60_000; !existsSync(marker) && !exited && Date.now() < end; ) await new Promise((r) => setTimeout(r, 10));
+    expect([existsSync(marker), exited, err]).toEqual([true, false, '']);
+    // Stopped between creating its temporary file and linking it: the
+    // temporary file is whole (frontmatter, then the text), the subject is
+    // not there at all.
+    const tmp = readFileSync(marker, 'utf8');
+    const names = readdirSync(dir);
+    expect(names).toContain(basename(tmp));
+    expect(basename(tmp)).toStartWith('.kb-tmp-');
+    expect(names).not.toContain('big.md');
+    const written = readFileSync(tmp, 'utf8');
+    expect(written).toStartWith('---\n');
+    expect(written.endsWith(`---\n${big}`)).toBe(true);
+    child.kill('SIGKILL');
+    expect(await done).toEqual({ code: null, signal: 'SIGKILL' });
+    expect(readdirSync(dir)).not.toContain('big.md');
+    expect(subjects(root)).toEqual([]);
     // No listing shows the leftovers.
     expect(run(BINARY, root, ['learn', 'notes']).out).not.toContain('kb-tmp');
     // A dead writer's lock and temporary file, aged past the stale time.
