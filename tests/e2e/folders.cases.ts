@@ -1,0 +1,207 @@
+// Real knowledge folders (issue: descriptions, Agent Skills, ignore files,
+// same-slug files), on fixtures shaped like a public skills collection, a
+// docs tree inside a JavaScript project, and a book's code listings. Run on
+// the compiled binary and under deno.
+import { describe, expect } from 'bun:test';
+import { caseTest, fixture, run, type Runner } from './harness.ts';
+
+const SKILL = (name: string, description: string) => `---\nname: ${name}\ndescription: ${description}\nlicense: Complete terms in LICENSE.txt\n---\n\n# ${name}\n\nHow to ${name}.\n`;
+const FONT = new Uint8Array([0, 1, 0, 0, 0, 0x10, 0x80, 0]);
+
+/** A skills collection: skills with scripts, references, licences, fonts. */
+function skillsRepo(): string {
+  return fixture(
+    {
+      'skills/pdf/SKILL.md': SKILL('pdf', 'Use this skill whenever the user wants to do anything with PDF files.'),
+      'skills/pdf/reference.md': '# Reference\n',
+      'skills/pdf/scripts/fill_form.py': 'print("fill")\n',
+      'skills/pdf/LICENSE.txt': 'licence\n',
+      'skills/canvas/SKILL.md': `---\nname: canvas\ndescription: |-\n  Create visual art.\n  Use for posters.\n---\n# Canvas\n`,
+      'skills/canvas/fonts/Work-Bold.ttf': FONT,
+      'skills/canvas/archive.tar.gz': FONT,
+      'skills/Bad_Name/SKILL.md': SKILL('bad-name', 'Mismatched.'),
+      'skills/plain/SKILL.md': '# No frontmatter\n',
+      'skills/README.md': '# Skills\n',
+    },
+    '[kb.topic.skills]\ntitle = "Agent Skills"\nsubjects = "skills"\n',
+  );
+}
+
+/** A docs folder inside a JavaScript project. */
+function docsTree(): string {
+  return fixture(
+    {
+      'docs/intro.md': '---\ndescription: "What the project is: start here."\n---\n# Intro\n',
+      'docs/guide/install.md': '---\ntitle: Install\ndescription: How to install it.\n---\n# Install\n',
+      'docs/guide/broken.md': '---\ndescription: [unclosed\n---\n# Broken\n',
+      'docs/plain.md': '# Plain\n',
+      'docs/package.json': '{"name": "docs"}\n',
+      'docs/yarn.lock': '# lockfile\n',
+      'docs/node_modules/dep/README.md': '# dep\n',
+      'docs/.gitignore': 'build/\n',
+      'docs/build/out.md': '# generated\n',
+      'docs/.kbignore': 'drafts/\n!yarn.lock\n',
+      'docs/drafts/wip.md': '# wip\n',
+    },
+    '[kb.topic.docs]\nsubjects = "docs"\n',
+  );
+}
+
+/** A book's code listings: same-slug files everywhere. */
+function listings(): string {
+  return fixture(
+    {
+      'book/listing-01-01/Cargo.toml': '[package]\nname = "hello"\n',
+      'book/listing-01-01/Cargo.json': '{}\n',
+      'book/listing-01-01/Cargo.md': '# notes\n',
+      'book/listing-01-02/output.txt': 'out\n',
+      'book/listing-01-02/output.rs': 'fn main() {}\n',
+      'book/rfd/priority.md': '# priority\n',
+      'book/rfd/.priority.json': '{"p": 1}\n',
+    },
+    '[kb.topic.book]\nsubjects = "book"\n',
+  );
+}
+
+export function cases(runner: Runner): void {
+  const test = caseTest(runner);
+  describe(`real knowledge folders (${runner.name})`, () => {
+    test.parity('a skills folder lists one subject per skill, with its description', () => {
+      const r = run(runner, skillsRepo(), ['learn', 'skills']);
+      expect(r.code).toBe(0);
+      expect(r.out).toBe(
+        [
+          '# Topic: Agent Skills',
+          '',
+          '## Available subjects:',
+          '',
+          '- Bad_Name: Mismatched.',
+          '- README',
+          '- canvas: Create visual art. Use for posters.',
+          '- pdf: Use this skill whenever the user wants to do anything with PDF files.',
+          '- plain',
+          '',
+          'Use the `learn` tool with the `subjects` argument to learn specific subjects.',
+          '',
+        ].join('\n'),
+      );
+      expect(r.err).toBe('');
+    });
+
+    test.parity('loading a skill gives SKILL.md, then its directory and bundled files, in the same block', () => {
+      const r = run(runner, skillsRepo(), ['learn', 'skills', 'pdf', 'canvas']);
+      expect(r.code).toBe(0);
+      expect(r.out).toContain(
+        [
+          'How to pdf.',
+          '',
+          'Skill directory: skills/pdf',
+          'Bundled files (load one with `learn` by its exact slug; paths are relative to the skill directory):',
+          '- pdf/LICENSE (LICENSE.txt)',
+          '- pdf/reference (reference.md)',
+          '- pdf/scripts/fill_form (scripts/fill_form.py)',
+          '</subject>',
+        ].join('\n'),
+      );
+      expect(r.out).toContain('Skill directory: skills/canvas\n');
+      expect(r.out).toContain('- canvas/fonts/Work-Bold (fonts/Work-Bold.ttf)\n');
+    });
+
+    test('a pre-loaded skill names its directory and bundled files in the prompt too', () => {
+      const root = skillsRepo();
+      const r = run(runner, root, ['-k', 'skills/pdf', 'prompt']);
+      expect(r.code).toBe(0);
+      expect(r.out).toContain('How to pdf.\n\nSkill directory: skills/pdf\nBundled files');
+      expect(r.out).toContain('- pdf/scripts/fill_form (scripts/fill_form.py)\n</subject>\n</topic>');
+    });
+
+    test('bundled files load by exact slug, never by a glob', () => {
+      const root = skillsRepo();
+      const exact = run(runner, root, ['learn', 'skills', 'pdf/scripts/fill_form']);
+      expect(exact).toEqual({ out: '```python\nprint("fill")\n```\n', err: '', code: 0 });
+      const glob = run(runner, root, ['learn', 'skills', 'pdf/*']);
+      expect(glob.out).toContain('No subjects match "pdf/*"');
+      expect(glob.code).toBe(1);
+      // SKILL.md itself stays loadable by its old slug.
+      expect(run(runner, root, ['learn', 'skills', 'pdf/SKILL']).out).toStartWith('---\nname: pdf\n');
+    });
+
+    test('kb check validates skills as warnings and says nothing of bundled fonts and archives', () => {
+      const r = run(runner, skillsRepo(), ['check']);
+      expect(r.code).toBe(0);
+      const lines = r.out.trim().split('\n');
+      expect(lines).toEqual([
+        'warning: topic "skills": skill "Bad_Name": name "bad-name" differs from its directory\'s name "Bad_Name" (skills/Bad_Name/SKILL.md)',
+        'warning: topic "skills": skill "plain" has no frontmatter; the Agent Skills specification requires name and description (skills/plain/SKILL.md)',
+        'ok: 1 topic, 10 subjects, 0 errors, 2 warnings',
+      ]);
+    });
+
+    test.parity('descriptions come from frontmatter; malformed frontmatter is no description and a check warning', () => {
+      const root = docsTree();
+      const r = run(runner, root, ['learn', 'docs']);
+      expect(r.code).toBe(0);
+      expect(r.out).toContain('\n- guide/broken\n- guide/install: How to install it.\n- intro: What the project is: start here.\n- package\n- plain\n- yarn\n');
+      const check = run(runner, root, ['check']);
+      expect(check.code).toBe(0);
+      expect(check.out).toContain('warning: topic "docs": subject "guide/broken" has frontmatter that is not valid YAML (');
+      expect(check.out).toContain('); it has no description (docs/guide/broken.md)\n');
+    });
+
+    test('loaded content is the raw file, frontmatter included', () => {
+      const r = run(runner, docsTree(), ['learn', 'docs', 'guide/install']);
+      expect(r.out).toBe('---\ntitle: Install\ndescription: How to install it.\n---\n# Install\n');
+    });
+
+    test.parity('.gitignore, .kbignore and the defaults leave files out entirely', () => {
+      const root = docsTree();
+      const r = run(runner, root, ['learn', 'docs', '**']);
+      expect(r.out).not.toContain('node_modules');
+      expect(r.out).not.toContain('generated');
+      expect(r.out).not.toContain('wip');
+      expect(r.out).toContain('<subject "yarn">'); // re-included by .kbignore
+      for (const slug of ['build/out', 'drafts/wip', 'node_modules/dep/README', 'gitignore', 'kbignore']) {
+        const one = run(runner, root, ['learn', 'docs', slug]);
+        expect(one.code).toBe(1);
+        expect(one.out).toContain('No subjects match');
+      }
+    });
+
+    test('kb list --ignored says what was left out and by which rule', () => {
+      const r = run(runner, docsTree(), ['list', '--ignored']);
+      expect(r.code).toBe(0);
+      expect(r.out).toContain(
+        ['  ignored:', '    build/  (build/, .gitignore)', '    drafts/  (drafts/, .kbignore)', '    node_modules/  (node_modules/, built-in default)', ''].join('\n'),
+      );
+      expect(r.out).toMatch(/ intro +\d+ B +~\d+ tok {2}What the project is: start here\.\n/);
+      expect(run(runner, docsTree(), ['list']).out).not.toContain('ignored');
+    });
+
+    test.parity('same-slug files: a warning, the pass-through file wins, each loads by slug plus extension', () => {
+      const root = listings();
+      const check = run(runner, root, ['check']);
+      expect(check.code).toBe(0);
+      expect(check.out).toContain(
+        'warning: topic "book": slug "listing-01-01/Cargo" is used by both listing-01-01/Cargo.md and listing-01-01/Cargo.json; "listing-01-01/Cargo" loads listing-01-01/Cargo.md, "listing-01-01/Cargo.json" loads listing-01-01/Cargo.json (book/listing-01-01/Cargo.json)',
+      );
+      expect(check.out.match(/is used by both/g)).toHaveLength(4);
+      expect(run(runner, root, ['learn', 'book', 'listing-01-01/Cargo']).out).toBe('# notes\n');
+      expect(run(runner, root, ['learn', 'book', 'listing-01-01/Cargo.toml']).out).toBe('```toml\n[package]\nname = "hello"\n```\n');
+      expect(run(runner, root, ['learn', 'book', 'listing-01-02/output']).out).toBe('out\n');
+      expect(run(runner, root, ['learn', 'book', 'listing-01-02/output.rs']).out).toBe('```rust\nfn main() {}\n```\n');
+      expect(run(runner, root, ['learn', 'book', 'rfd/priority']).out).toBe('# priority\n');
+      expect(run(runner, root, ['learn', 'book', 'rfd/priority.json']).out).toBe('```json\n{"p": 1}\n```\n');
+    });
+
+    test('other commands sum collisions up in one line per topic; --verbose gives each', () => {
+      const root = listings();
+      const r = run(runner, root, ['prompt']);
+      expect(r.code).toBe(0);
+      expect(r.err).toBe(
+        'warning: topic "book": 4 files share their slugs with another file; each stays loadable by its slug plus extension (kb check, or --verbose, lists them)\n',
+      );
+      const verbose = run(runner, root, ['--verbose', 'prompt']);
+      expect(verbose.err.match(/is used by both/g)).toHaveLength(4);
+    });
+  });
+}

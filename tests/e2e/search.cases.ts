@@ -1,0 +1,202 @@
+// kb search, kb schema --tool search and kb recall on the binary and under
+// deno: what a user sees, the exit codes, and the index cache (in the
+// fixture's XDG_CACHE_HOME: tests/e2e/harness.ts) staying right through
+// edits, additions, deletions and renames.
+import { describe, expect } from 'bun:test';
+import { chmodSync, mkdirSync, readdirSync, renameSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { caseTest, fixture, run, type Runner } from './harness.ts';
+
+const CONFIG = `[kb.topic.docs]
+title = "Project docs"
+subjects = "docs"
+disabled = ["old"]
+
+[kb.topic.notes]
+subjects = "notes"
+`;
+
+const FILES: Record<string, string | Uint8Array> = {
+  'docs/release.md': '---\ndescription: How releases are tagged and published\n---\n# Releasing\n\nBump the version, tag the release, push the tag.\n',
+  'docs/style.md': '# Style\n\nFormatting and naming rules for code review.\n',
+  'docs/old.md': 'The old release process, disabled.\n',
+  'docs/.secret.md': 'The release signing key lives here.\n',
+  'docs/sub/deploy.txt': 'Deploy after the release is tagged.\n',
+  'docs/logo.png': new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0, 0, 0, 0, 1, 2, 3]),
+  'notes/meeting.txt': 'We agreed to tag every release on Fridays.\n',
+};
+
+/** Ages every file and directory below `dir`: a directory changed while
+ *  an index was built is not trusted, and in a test everything is new. */
+function age(dir: string, seconds = 60): void {
+  const t = new Date(Date.now() - seconds * 1000);
+  utimesSync(dir, t, t);
+  if (statSync(dir).isDirectory()) for (const e of readdirSync(dir)) age(join(dir, e), seconds);
+}
+
+const slugs = (out: string) => [...out.matchAll(/^\d+\. (\S+): (\S+) \(/gm)].map((m) => `${m[1]}:${m[2]}`);
+const cacheFiles = (root: string) => readdirSync(join(root, '.xdg-cache', 'kb', 'search'));
+
+export function cases(runner: Runner): void {
+  const test = caseTest(runner);
+  describe(`kb search (${runner.name})`, () => {
+    test.parity('ranked results for people and models; exit 0, or 1 when nothing matches', () => {
+      const root = fixture(FILES, CONFIG);
+      const r = run(runner, root, ['search', 'tag', 'release']);
+      expect(r.code).toBe(0);
+      expect(r.err).toBe('');
+      expect(r.out).toStartWith('3 subjects match "tag release", best first. Load one with the `learn` tool (topic and slug as shown).\n\n1. docs: release (~');
+      expect(slugs(r.out)).toEqual(['docs:release', 'docs:sub/deploy', 'notes:meeting']);
+      expect(r.out).toContain('   How releases are tagged and published\n   > Bump the version, tag the release, push the tag.\n');
+      for (const gone of ['old', 'secret', 'logo']) expect(r.out).not.toContain(gone);
+      const none = run(runner, root, ['search', 'xylophone']);
+      expect(none).toEqual({ out: 'No subjects match "xylophone".\n\n[No subject has the word "xylophone".]\nTry other words, or list a topic with the `learn` tool.\n', err: '', code: 1 });
+    });
+
+    test.parity('--topic, --limit, --format json; --args as a model sends them, also on stdin', () => {
+      const root = fixture(FILES, CONFIG);
+      const one = run(runner, root, ['search', '-t', 'notes', 'tag']);
+      expect(slugs(one.out)).toEqual(['notes:meeting']);
+      const json = JSON.parse(run(runner, root, ['search', '--format', 'json', '--limit', '1', 'tag', 'release']).out);
+      expect(json).toMatchObject({ query: 'tag release', total: 3, left_out: 0 });
+      expect(json.results).toHaveLength(1);
+      expect(json.results[0]).toMatchObject({ topic: 'docs', slug: 'release', description: 'How releases are tagged and published', snippet: 'Bump the version, tag the release, push the tag.' });
+      expect(json.results[0].tokens).toBeGreaterThan(0);
+      const args = '{"query":"tag release","topic":"docs","limit":2}';
+      const viaArgs = run(runner, root, ['search', '--args', args]);
+      expect(viaArgs.out).toBe(run(runner, root, ['search', '-t', 'docs', '-n', '2', 'tag', 'release']).out);
+      expect(run(runner, root, ['search', '--args', '-'], { input: args }).out).toBe(viaArgs.out);
+      const bad = run(runner, root, ['search', '--args', '{"query":""}']);
+      expect(bad).toEqual({ out: 'Invalid arguments for `search`: "query" must not be empty. Expected {"query": string, "topic"?: string | null, "limit"?: integer | null}.\n', err: '', code: 1 });
+      const unknown = run(runner, root, ['search', '-t', 'nope', 'tag']);
+      expect(unknown.code).toBe(1);
+      expect(unknown.out).toBe('Unknown topic "nope". Valid topics: docs (Project docs), notes.\n');
+    });
+
+    test('usage errors exit 2', () => {
+      const root = fixture(FILES, CONFIG);
+      for (const [args, msg] of [
+        [['search'], 'error: missing QUERY (or --args JSON)'],
+        [['search', '--limit', '0', 'x'], 'error: invalid --limit 0: from 1 to 50'],
+        [['search', '--limit', 'many', 'x'], 'error: invalid --limit "many"'],
+        [['search', '--args', '{}', 'x'], 'error: --args cannot be combined with a QUERY'],
+      ] as [string[], string][]) {
+        const r = run(runner, root, args);
+        expect([args, r.code, r.err.split('\n')[0]]).toEqual([args, 2, expect.stringContaining(msg)]);
+      }
+    });
+
+    test('the budget: results left out are said to the model and on stderr', () => {
+      const root = fixture(FILES, CONFIG);
+      const r = run(runner, root, ['search', '--max-tokens', '80', 'tag', 'release']);
+      expect(r.code).toBe(0);
+      expect(r.out).toMatch(/\[\d+ more results? left out to stay within the 80-token budget;/);
+      expect(r.err).toMatch(/^warning: search: \d+ results? left out to stay within 80 tokens; the model was told\n$/);
+      expect(run(runner, root, ['search', 'tag'], { env: { KB_MAX_TOKENS: '80' } }).out).toBe(run(runner, root, ['search', '--max-tokens', '80', 'tag']).out);
+    });
+
+    test.parity('the cache: under XDG_CACHE_HOME, one file per topic; a hit next time; edits, additions, deletions and renames show at once', () => {
+      const root = fixture(FILES, CONFIG);
+      age(join(root, 'docs'));
+      const status = (q: string[]) => {
+        const r = run(runner, root, ['--verbose', 'search', '-t', 'docs', ...q]);
+        return { slugs: slugs(r.out), index: /index (\w+) \(/.exec(r.err)?.[1] };
+      };
+      expect(status(['tag'])).toEqual({ slugs: ['docs:release', 'docs:sub/deploy'], index: 'built' });
+      expect(cacheFiles(root)).toHaveLength(1);
+      expect(status(['tag'])).toEqual({ slugs: ['docs:release', 'docs:sub/deploy'], index: 'hit' });
+      // edit in place
+      writeFileSync(join(root, 'docs/style.md'), '# Style\n\nTag names follow semver.\n');
+      expect(status(['semver']).slugs).toEqual(['docs:style']);
+      // add
+      writeFileSync(join(root, 'docs/sub/new.md'), 'A brand new zeppelin.\n');
+      expect(status(['zeppelin']).slugs).toEqual(['docs:sub/new']);
+      // delete
+      rmSync(join(root, 'docs/sub/deploy.txt'));
+      expect(status(['deploy']).slugs).toEqual([]);
+      // rename
+      renameSync(join(root, 'docs/sub/new.md'), join(root, 'docs/airship.md'));
+      expect(status(['zeppelin']).slugs).toEqual(['docs:airship']);
+      age(join(root, 'docs'));
+      status(['zeppelin']);
+      expect(status(['zeppelin'])).toEqual({ slugs: ['docs:airship'], index: 'hit' });
+    });
+
+    test('a corrupt or unwritable cache never fails a search; --no-cache writes nothing', () => {
+      const root = fixture(FILES, CONFIG);
+      const good = run(runner, root, ['search', 'tag']).out;
+      for (const f of cacheFiles(root)) writeFileSync(join(root, '.xdg-cache/kb/search', f), 'garbage '.repeat(10));
+      const corrupt = run(runner, root, ['search', 'tag']);
+      expect(corrupt.out).toBe(good);
+      expect(corrupt.err).toContain('could not be read (not a kb search index); rebuilt');
+      expect(run(runner, root, ['search', 'tag']).err).toBe('');
+
+      const other = fixture(FILES, CONFIG);
+      writeFileSync(join(other, 'cache-file'), 'not a directory');
+      const blocked = run(runner, other, ['search', 'tag'], { env: { XDG_CACHE_HOME: join(other, 'cache-file') } });
+      expect(blocked.out).toBe(good);
+      expect(blocked.err).toContain('the search cache could not be written');
+      expect(blocked.code).toBe(0);
+
+      const none = fixture(FILES, CONFIG);
+      expect(run(runner, none, ['search', '--no-cache', 'tag']).out).toBe(good);
+      expect(() => statSync(join(none, '.xdg-cache', 'kb'))).toThrow();
+    });
+
+    test('a read-only cache directory: the search answers from memory', () => {
+      if (process.getuid?.() === 0) return; // root writes anyway
+      const root = fixture(FILES, CONFIG);
+      const dir = join(root, '.xdg-cache', 'kb', 'search');
+      mkdirSync(dir, { recursive: true });
+      chmodSync(dir, 0o500);
+      try {
+        const r = run(runner, root, ['search', 'tag']);
+        expect(r.code).toBe(0);
+        expect(slugs(r.out)).toHaveLength(3);
+        expect(r.err).toContain('the search cache could not be written');
+      } finally {
+        chmodSync(dir, 0o700);
+      }
+    });
+  });
+
+  describe(`kb schema --tool search (${runner.name})`, () => {
+    test('the search tool in every format; kb schema alone is still learn', () => {
+      const root = fixture(FILES, CONFIG);
+      const generic = JSON.parse(run(runner, root, ['schema', '--tool', 'search']).out);
+      expect(generic.name).toBe('search');
+      expect(generic.parameters.required).toEqual(['query']);
+      expect(generic.description).toContain('Topics:\n- docs (Project docs)\n- notes');
+      expect(JSON.parse(run(runner, root, ['schema']).out).name).toBe('learn');
+      const openai = JSON.parse(run(runner, root, ['schema', '--tool', 'search', '--format', 'openai']).out);
+      expect(openai.function.strict).toBe(true);
+      expect(openai.function.parameters.required).toEqual(['query', 'topic', 'limit']);
+      expect(JSON.parse(run(runner, root, ['schema', '--tool', 'search', '--format', 'anthropic']).out).input_schema).toEqual(generic.parameters);
+      expect(JSON.parse(run(runner, root, ['schema', '--tool', 'search', '--format', 'gemini']).out).name).toBe('search');
+      expect(run(runner, fixture({}, ''), ['schema', '--tool', 'search'])).toEqual({ out: '', err: '', code: 0 });
+    });
+  });
+
+  describe(`kb recall (${runner.name})`, () => {
+    test.parity('a <knowledge> block of the relevant subjects, within the budget; nothing when nothing is relevant', () => {
+      const root = fixture(FILES, CONFIG);
+      const r = run(runner, root, ['recall', 'how', 'do', 'we', 'tag', 'a', 'release?']);
+      expect(r.code).toBe(0);
+      expect(r.out).toStartWith('<knowledge>\nThe following knowledge was recalled from the knowledge base as relevant to this request:\n\n<topic "Project docs">\n<subject "release">\n---\ndescription: How releases are tagged and published\n---\n# Releasing\n');
+      expect(r.out).toContain('</subject>\n\n<subject "sub/deploy">\nDeploy after the release is tagged.\n</subject>\n</topic>\n');
+      expect(run(runner, root, ['recall', '-t', 'notes', 'tag', 'release']).out).toContain('<topic "notes">\n<subject "meeting">\nWe agreed to tag every release on Fridays.\n</subject>\n</topic>\n');
+      expect(r.out).toEndWith('</knowledge>\n');
+      expect(run(runner, root, ['recall', '-'], { input: 'how do we tag a release?' }).out).toBe(r.out);
+      expect(run(runner, root, ['recall', 'xylophone'])).toEqual({ out: '', err: '', code: 0 });
+      const small = run(runner, root, ['recall', '--max-tokens', '80', 'tag', 'release']);
+      expect(small.out).toContain('left out to stay within the 80-token budget');
+      expect(small.err).toContain('warning: recall: ');
+      const tiny = run(runner, root, ['recall', '--max-tokens', '20', 'tag', 'release']);
+      expect(tiny).toEqual({ out: '', err: 'warning: recall: the 20-token budget is too small to name what was found; nothing printed\n', code: 0 });
+      const json = JSON.parse(run(runner, root, ['recall', '--format', 'json', '-t', 'notes', 'tag']).out);
+      expect(json.subjects).toEqual([expect.objectContaining({ topic: 'notes', slug: 'meeting' })]);
+      expect(json.text).toContain('<subject "meeting">');
+      expect(run(runner, root, ['recall', '-t', 'nope', 'x']).code).toBe(2);
+    });
+  });
+}
