@@ -1,5 +1,5 @@
-// The cases of cli.cases.ts on the compiled binary (tests/parity runs those
-// marked parity under deno).
+// The cases of cli.cases.ts on the compiled binary, dist/kb (tests/parity
+// runs those marked parity under deno).
 import { describe } from 'bun:test';
 import { cases } from './cli.cases.ts';
 import { BINARY } from './harness.ts';

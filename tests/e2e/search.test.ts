@@ -1,6 +1,0 @@
-// The cases of search.cases.ts on the compiled binary (tests/parity runs those
-// marked parity under deno).
-import { cases } from './search.cases.ts';
-import { BINARY } from './harness.ts';
-
-cases(BINARY);
