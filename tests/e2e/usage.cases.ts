@@ -92,7 +92,8 @@ export function cases(r: Runner): void {
       expect(root.out).toMatch(/^ {2}-q, --quiet +Print no warnings/m);
     });
 
-    test.each(pages)('%s: no line padded with spaces or wider than 100 columns; an example', (name, args) => {
+    // Under deno too: each page loads its command's module.
+    test.parity.each(pages)('%s: no line padded with spaces or wider than 100 columns; an example', (name, args) => {
       const res = run(r, rfd, args);
       expect({ err: res.err, code: res.code }).toEqual({ err: '', code: 0 });
       const lines = res.out.replace(/\n$/, '').split('\n');

@@ -2,11 +2,12 @@
 // compiled binary does. tests/e2e runs every case on dist/kb; here deno runs
 // the cases marked `test.parity` (tests/e2e/harness.ts, caseTest): at least
 // one per command (prompt, learn, schema, check, list, search, recall,
-// remember, forget; config-schema and __complete in tests/integrations),
-// and the paths where runtimes differ: stdin (--args -), a closed stdout,
-// exit codes and usage errors, --help, -q and --verbose, the reader thread,
-// token budgets and windows, ignore files and frontmatter, the search cache,
-// the write path. The MCP server is the last case.
+// remember, forget; config-schema and __complete in tests/integrations;
+// every command's --help page, which loads its module), and the paths where
+// runtimes differ: stdin (--args -), a closed stdout, exit codes and usage
+// errors, -q and --verbose, the reader thread, token budgets and windows,
+// ignore files and frontmatter, the search cache, the write path. The MCP
+// server is the last case.
 import { describe, expect, test } from 'bun:test';
 import * as budget from '../e2e/budget.cases.ts';
 import * as cli from '../e2e/cli.cases.ts';
