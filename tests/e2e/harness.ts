@@ -1,7 +1,9 @@
 // End-to-end harness: builds fixture workspaces in temp directories and runs
 // kb as a user does, checking stdout, stderr and the exit code together.
 // Runners: the compiled binary (dist/kb, built by `npm run build`), and the
-// same sources under deno (`deno run -A src/cli.ts`), which must behave alike.
+// same sources under deno (`deno run -A src/cli.ts`), which must behave alike
+// (tests/parity runs the cases marked parity under deno: caseTest below).
+import { test } from 'bun:test';
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { makeTempDir, tempWorkspace } from '../support/temp.ts';
@@ -21,6 +23,24 @@ export const DENO_RUNNER: Runner = {
   name: 'deno run src/cli.ts',
   argv: [DENO, 'run', '-A', '--quiet', `--config=${join(REPO, 'deno.json')}`, join(REPO, 'src/cli.ts')],
 };
+
+/**
+ * The `test` of a case function (`cases(runner)` in tests/e2e/*.cases.ts),
+ * which tests/e2e runs on dist/kb and tests/parity under deno. Every case
+ * runs on dist/kb; under another runner only the cases marked
+ * `test.parity(...)` run: a subset that covers each command, the MCP server
+ * and what differs between runtimes (stdin, pipes, the reader thread,
+ * caches, writes), so that deno parity does not run every case twice.
+ */
+export function caseTest(runner: Runner): typeof test & { parity: typeof test } {
+  const every = runner === BINARY;
+  const only = ((...args: Parameters<typeof test>) => {
+    if (every) test(...args);
+  }) as typeof test & { parity: typeof test };
+  only.each = ((table: unknown[]) => (every ? test.each(table as never) : () => undefined)) as typeof test.each;
+  only.parity = test;
+  return only;
+}
 
 if (!existsSync(BIN)) throw new Error('dist/kb is missing: run `npm run build` first (npm test does)');
 

@@ -5,36 +5,8 @@ import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import { spawn } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { BIN, BINARY, DENO_RUNNER, RFD_CONFIG, RFD_FILES, fixture, isolatedEnv as env, run, type Runner } from './harness.ts';
-
-interface Connection {
-  client: Client;
-  transport: StdioClientTransport;
-  stderr: () => string;
-  /** Errors the client saw: a non-protocol line on stdout would be one. */
-  errors: Error[];
-}
-
-async function connect(root: string, runner: Runner = BINARY, args: string[] = []): Promise<Connection> {
-  const [command, ...pre] = runner.argv;
-  const transport = new StdioClientTransport({ command, args: [...pre, 'mcp', ...args], cwd: root, env: env(root), stderr: 'pipe' });
-  let stderr = '';
-  transport.stderr?.on('data', (d) => (stderr += d.toString()));
-  const client = new Client({ name: 'kb-e2e', version: '1.0.0' });
-  const errors: Error[] = [];
-  client.onerror = (e) => errors.push(e);
-  await client.connect(transport);
-  return { client, transport, stderr: () => stderr, errors };
-}
-
-function text(result: unknown): string {
-  const content = (result as { content: { type: string; text: string }[] }).content;
-  expect(content).toHaveLength(1);
-  expect(content[0].type).toBe('text');
-  return content[0].text;
-}
+import { type Connection, connect, text } from './mcp-client.ts';
+import { BIN, BINARY, RFD_CONFIG, RFD_FILES, fixture, isolatedEnv as env, run } from './harness.ts';
 
 /** A rejected request's JSON-RPC code and message. */
 async function rejection(p: Promise<unknown>): Promise<{ code: number; message: string }> {
@@ -378,22 +350,5 @@ describe('kb mcp start and stop', () => {
     const help = run(BINARY, root, ['mcp', '--help']);
     expect(help.code).toBe(0);
     expect(help.out).toContain('Serve the knowledge base to MCP clients on stdio');
-  });
-});
-
-describe('kb mcp under deno (same sources)', () => {
-  test('initialize, call, read, stop', async () => {
-    const root = fixture(RFD_FILES, RFD_CONFIG);
-    const c = await connect(root, DENO_RUNNER);
-    try {
-      expect(c.client.getServerVersion()?.name).toBe('kb');
-      expect(text(await c.client.callTool({ name: 'learn', arguments: { topic: 'skills', subjects: ['ast-grep/rules'] } }))).toBe('RULES-BODY\n');
-      const search = await c.client.callTool({ name: 'search', arguments: { query: 'code quality' } });
-      expect(text(search)).toBe(run(BINARY, root, ['search', '--args', '{"query":"code quality"}']).out);
-      expect((await c.client.listResources()).resources.map((r) => r.uri)).toEqual(['kb://project/code-quality', 'kb://project/maintainers/jean', 'kb://project/maintainers/ryan', 'kb://skills/ast-grep']);
-      expect(c.errors).toEqual([]);
-    } finally {
-      await c.client.close();
-    }
   });
 });

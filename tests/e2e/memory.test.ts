@@ -1,28 +1,17 @@
-// kb remember and kb forget end to end, on the binary (and the basics under
-// deno): what a user sees and the exit codes; writes under concurrency
+// kb remember and kb forget end to end, on the binary (the cases of
+// memory.cases.ts, which tests/parity runs under deno too): what a user
+// sees and the exit codes; writes under concurrency
 // (20 processes at once), a process killed mid-write, readers during
 // writes; the MCP tools, served only with --write, and a write seen by the
 // next call of another server.
 import { describe, expect, test } from 'bun:test';
 import { spawn } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync, utimesSync, watch } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, readdirSync, readFileSync, utimesSync } from 'node:fs';
+import { basename, join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { BIN, BINARY, DENO_RUNNER, fixture, isolatedEnv, run, type Runner } from './harness.ts';
-
-const CONFIG = `[kb.topic.notes]
-subjects = "notes"
-
-[kb.topic.docs]
-subjects = "docs"
-`;
-
-function workspace(files: Record<string, string> = {}): string {
-  return fixture({ 'notes/.keep': '', 'docs/readme.md': '# Docs\n', ...files }, CONFIG);
-}
-
-const subjects = (root: string) => readdirSync(join(root, 'notes')).filter((n) => n.endsWith('.md')).sort();
+import { cases, subjects, workspace } from './memory.cases.ts';
+import { BIN, BINARY, isolatedEnv, run, tempDir } from './harness.ts';
 
 /** Runs the binary without waiting (several at once). */
 function start(root: string, args: string[], input = ''): { pid: number; done: Promise<{ code: number | null; out: string; err: string }> } {
@@ -37,48 +26,7 @@ function start(root: string, args: string[], input = ''): { pid: number; done: P
   return { pid: child.pid!, done };
 }
 
-for (const runner of [BINARY, DENO_RUNNER] as Runner[]) {
-  describe(`remember and forget (${runner.name})`, () => {
-    test('remember, the duplicate answers, force, learn and search see it, forget', () => {
-      const root = workspace();
-      const first = run(runner, root, ['remember', 'notes', 'Deploys', 'go', 'out', 'at', '10:00', 'on', 'weekdays.', '--tag', 'ops', '--tag', 'time']);
-      expect(first).toMatchObject({ code: 0, err: '' });
-      expect(first.out).toBe('Remembered as subject "deploys-go-10-00-weekdays" of topic "notes" (notes/deploys-go-10-00-weekdays.md). Load it with learn, topic "notes", subjects "deploys-go-10-00-weekdays".\n');
-      const file = readFileSync(join(root, 'notes/deploys-go-10-00-weekdays.md'), 'utf8');
-      expect(file).toMatch(/^---\ndescription: "Deploys go out at 10:00 on weekdays."\ncreated: \d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z\ntags: \["ops", "time"\]\nsource: user\n---\nDeploys go out at 10:00 on weekdays.\n$/);
-      expect(run(runner, root, ['search', 'weekdays']).out).toContain('notes: deploys-go-10-00-weekdays');
-      expect(run(runner, root, ['learn', 'notes']).out).toContain('- deploys-go-10-00-weekdays: Deploys go out at 10:00 on weekdays.');
-
-      const same = run(runner, root, ['remember', 'notes', '-'], { input: 'deploys go out at 10:00 on WEEKDAYS.\n' });
-      expect(same.code).toBe(0);
-      expect(same.out).toContain('Already remembered: subject "deploys-go-10-00-weekdays"');
-      const near = run(runner, root, ['remember', 'notes', 'On weekdays, deploys go out at 10:00 sharp.', '--format', 'json']);
-      expect(near.code).toBe(1);
-      expect(JSON.parse(near.out)).toMatchObject({ status: 'near-duplicate', topic: 'notes', existing: { slug: 'deploys-go-10-00-weekdays' } });
-      expect(subjects(root)).toHaveLength(1);
-      const forced = run(runner, root, ['remember', 'notes', '--force', '--slug', 'sharp', 'On weekdays, deploys go out at 10:00 sharp.']);
-      expect(forced.code).toBe(0);
-      expect(subjects(root)).toEqual(['deploys-go-10-00-weekdays.md', 'sharp.md']);
-
-      const gone = run(runner, root, ['forget', 'notes', 'sharp']);
-      expect(gone).toMatchObject({ code: 0, err: '' });
-      expect(gone.out).toContain('Version control keeps its history');
-      expect(run(runner, root, ['learn', 'notes']).out).not.toContain('sharp');
-      expect(run(runner, root, ['forget', 'notes', 'sharp'])).toMatchObject({ code: 1 });
-    });
-
-    test('usage errors exit 2; refusals exit 1 and write nothing', () => {
-      const root = workspace({ 'notes/.kbignore': 'drafts/\n' });
-      expect(run(runner, root, ['remember', 'notes']).code).toBe(2);
-      expect(run(runner, root, ['remember', 'notes', 'x', '--slug', '../up']).code).toBe(2);
-      const ignored = run(runner, root, ['remember', 'notes', 'x', '--slug', 'drafts/x']);
-      expect(ignored.code).toBe(1);
-      expect(ignored.out).toContain('ignored');
-      expect(run(runner, root, ['remember', 'nope', 'x']).out).toContain('Unknown topic "nope"');
-      expect(subjects(root)).toEqual([]);
-    });
-  });
-}
+cases(BINARY);
 
 describe('kb schema --tool remember|forget', () => {
   test('every provider format; --write names the topics', () => {
@@ -165,36 +113,36 @@ describe('concurrency and crashes', () => {
     const root = workspace();
     const dir = join(root, 'notes');
     const big = `# Big\n\n${'a long line of text for a large subject\n'.repeat(200_000)}the end\n`; // ~8 MB
-    let caught = false;
-    for (let attempt = 0; attempt < 5 && !caught; attempt++) {
-      const seen = new Promise<void>((resolve) => {
-        const w = watch(dir, (_, name) => {
-          if (name?.startsWith('.kb-tmp-')) {
-            w.close();
-            resolve();
-          }
-        });
-      });
-      const p = start(root, ['remember', 'notes', '-', '--slug', `big-${attempt}`], big);
-      await Promise.race([seen, p.done]);
-      try {
-        process.kill(p.pid, 'SIGSTOP');
-      } catch {
-        // already gone
-      }
-      const names = readdirSync(dir);
-      // Stopped between creating its temporary file and linking it: the
-      // subject is not there at all.
-      if (names.some((n) => n.startsWith('.kb-tmp-')) && !names.includes(`big-${attempt}.md`)) caught = true;
-      try {
-        process.kill(p.pid, 'SIGKILL');
-      } catch {
-        // already gone
-      }
-      await p.done;
-      for (const n of subjects(root)) expect(readFileSync(join(dir, n), 'utf8').endsWith('the end\n')).toBe(true);
-    }
-    expect(caught).toBe(true);
+    // The write path's test hook (src/kb/write/file.ts) stops the writer
+    // between flushing its temporary file and linking it to its name, and
+    // says so in a marker file: no race between a watcher and a signal.
+    const marker = join(tempDir(), 'paused');
+    const child = spawn(BIN, ['remember', 'notes', '-', '--slug', 'big'], { cwd: root, env: { ...isolatedEnv(root), KB_TEST_PAUSE_AT: `before-link:${marker}` }, stdio: ['pipe', 'pipe', 'pipe'] });
+    let err = '';
+    child.stderr.on('data', (d) => (err += d));
+    child.stdout.resume();
+    child.stdin.on('error', () => undefined);
+    child.stdin.end(big);
+    const done = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.on('close', (code, signal) => resolve({ code, signal })));
+    let exited = false;
+    void done.then(() => (exited = true));
+    for (const end = Date.now() + 60_000; !existsSync(marker) && !exited && Date.now() < end; ) await new Promise((r) => setTimeout(r, 10));
+    expect([existsSync(marker), exited, err]).toEqual([true, false, '']);
+    // Stopped between creating its temporary file and linking it: the
+    // temporary file is whole (frontmatter, then the text), the subject is
+    // not there at all.
+    const tmp = readFileSync(marker, 'utf8');
+    const names = readdirSync(dir);
+    expect(names).toContain(basename(tmp));
+    expect(basename(tmp)).toStartWith('.kb-tmp-');
+    expect(names).not.toContain('big.md');
+    const written = readFileSync(tmp, 'utf8');
+    expect(written).toStartWith('---\n');
+    expect(written.endsWith(`---\n${big}`)).toBe(true);
+    child.kill('SIGKILL');
+    expect(await done).toEqual({ code: null, signal: 'SIGKILL' });
+    expect(readdirSync(dir)).not.toContain('big.md');
+    expect(subjects(root)).toEqual([]);
     // No listing shows the leftovers.
     expect(run(BINARY, root, ['learn', 'notes']).out).not.toContain('kb-tmp');
     // A dead writer's lock and temporary file, aged past the stale time.

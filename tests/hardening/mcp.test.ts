@@ -140,9 +140,10 @@ function expectNoDump(s: string): void {
 
 describe('memory is bounded whatever the client does (item 4)', () => {
   let root: string;
+  // Writing 60 MiB takes more than bun's 5 s hook timeout on a loaded machine.
   beforeAll(() => {
     root = bigWorkspace(60, MiB);
-  });
+  }, 120_000);
 
   test('a 60 MiB load: the result is cut with a note for the model and a line on stderr; peak RSS <= 150 MiB', async () => {
     const s = new Mcp(root, { measure: true });
@@ -232,9 +233,10 @@ function wideRoot(): string {
 
 describe('replies go out as each request completes (item 8)', () => {
   let root: string;
+  // 10,000 files take more than bun's 5 s hook timeout on a loaded machine.
   beforeAll(() => {
     root = wideRoot();
-  });
+  }, 120_000);
 
   test('40 listings and a ping in one chunk: the ping and the first listing are answered long before the last', async () => {
     const s = new Mcp(root);

@@ -23,7 +23,7 @@ const RUNS = Number(process.env.KB_PROPERTY_RUNS ?? 3000);
 const TREE_RUNS = Math.max(50, Math.ceil(RUNS / 2));
 
 const base = fs.mkdtempSync(join(tmpdir(), 'kb-prop-'));
-afterAll(() => fs.rmSync(base, { recursive: true, force: true }));
+afterAll(() => fs.rmSync(base, { recursive: true, force: true }), 120_000);
 
 // Canaries beside the topic: what hostile patterns aim at.
 fs.writeFileSync(join(base, 'secret.md'), 'SECRET\n');

@@ -8,7 +8,7 @@
 // directory flushed. A process killed on the way leaves at most a hidden
 // temporary file, which the next write to that directory removes.
 
-import { closeSync, constants, fsyncSync, linkSync, lstatSync, mkdirSync, openSync, readdirSync, renameSync, statSync, unlinkSync, writeSync } from 'node:fs';
+import { closeSync, constants, existsSync, fsyncSync, linkSync, lstatSync, mkdirSync, openSync, readdirSync, renameSync, statSync, unlinkSync, writeFileSync, writeSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 
 export const TEMP_PREFIX = '.kb-tmp-';
@@ -51,6 +51,7 @@ export function writeNewFile(dir: string, name: string, data: Uint8Array, before
     }
     const stop = beforeLink();
     if (stop !== undefined) return { ok: false, exists: false, why: stop };
+    pauseForTest('before-link', tmp);
     let note: string | undefined;
     try {
       linkSync(tmp, final);
@@ -75,6 +76,25 @@ export function writeNewFile(dir: string, name: string, data: Uint8Array, before
       // Renamed into place, or already gone.
     }
   }
+}
+
+/**
+ * A test hook, for kb's own tests only (not a user setting):
+ * `KB_TEST_PAUSE_AT=<point>:<marker>` makes a writer that reaches `<point>`
+ * write `<marker>` (holding the temporary file's path) and wait while the
+ * marker exists, at most 60 s. A test can then look at the directory, or
+ * kill the writer, at exactly that point, where a watcher and a signal
+ * would race. Points: `before-link` (the temporary file is written and
+ * flushed, its name not linked yet). Read once per file written, never on
+ * a read path.
+ */
+function pauseForTest(point: string, tmp: string): void {
+  const spec = process.env.KB_TEST_PAUSE_AT;
+  if (spec === undefined || !spec.startsWith(`${point}:`)) return;
+  const marker = spec.slice(point.length + 1);
+  writeFileSync(marker, tmp);
+  const tick = new Int32Array(new SharedArrayBuffer(4));
+  for (const end = Date.now() + 60_000; Date.now() < end && existsSync(marker); ) Atomics.wait(tick, 0, 0, 10);
 }
 
 function exists(path: string): boolean {

@@ -1,6 +1,6 @@
 // The application layer in process: every operation of `KnowledgeBase`,
 // reached through `KnowledgeBase.open` only, on fixture workspaces built in
-// temp directories. The texts are the ones the e2e tests (tests/e2e/cli.test.ts,
+// temp directories. The texts are the ones the e2e tests (tests/e2e/cli.cases.ts,
 // tests/e2e/mcp.test.ts) expect of `kb prompt`, `kb learn`, `kb check`,
 // `kb list` and `kb mcp`: the CLI and the MCP server are thin adapters over
 // this service, so the two must agree.
@@ -224,7 +224,7 @@ describe('the learn and search tools for a knowledge base (app/tools.ts)', () =>
     const tool = learnToolOf(kb);
     expect(tool?.name).toBe('learn');
     expect(tool?.description).toBe(ALL);
-    // The RFD's schema, literally: tests/e2e/cli.test.ts spells it out.
+    // The RFD's schema, literally: tests/e2e/cli.cases.ts spells it out.
     expect(tool?.parameters).toBe(LEARN_PARAMETERS);
     expect(toolsOf(kb).map((t) => t.name)).toEqual(['learn', 'search']);
     expect(toolsOf(kb)[0]).toEqual(tool!);

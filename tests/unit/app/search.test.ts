@@ -1,7 +1,7 @@
 // Search and recall in process (app/search.ts, app/recall.ts), through
 // `KnowledgeBase.open`, on fixture workspaces; the search cache in a temp
 // XDG_CACHE_HOME. What the CLI and the MCP tool print is this text
-// (tests/e2e/search.test.ts).
+// (tests/e2e/search.cases.ts).
 import { describe, expect, test } from 'bun:test';
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';

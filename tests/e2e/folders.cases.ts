@@ -2,8 +2,8 @@
 // same-slug files), on fixtures shaped like a public skills collection, a
 // docs tree inside a JavaScript project, and a book's code listings. Run on
 // the compiled binary and under deno.
-import { describe, expect, test } from 'bun:test';
-import { BINARY, DENO_RUNNER, fixture, run, type Runner } from './harness.ts';
+import { describe, expect } from 'bun:test';
+import { caseTest, fixture, run, type Runner } from './harness.ts';
 
 const SKILL = (name: string, description: string) => `---\nname: ${name}\ndescription: ${description}\nlicense: Complete terms in LICENSE.txt\n---\n\n# ${name}\n\nHow to ${name}.\n`;
 const FONT = new Uint8Array([0, 1, 0, 0, 0, 0x10, 0x80, 0]);
@@ -63,9 +63,10 @@ function listings(): string {
   );
 }
 
-for (const runner of [BINARY, DENO_RUNNER] as Runner[]) {
+export function cases(runner: Runner): void {
+  const test = caseTest(runner);
   describe(`real knowledge folders (${runner.name})`, () => {
-    test('a skills folder lists one subject per skill, with its description', () => {
+    test.parity('a skills folder lists one subject per skill, with its description', () => {
       const r = run(runner, skillsRepo(), ['learn', 'skills']);
       expect(r.code).toBe(0);
       expect(r.out).toBe(
@@ -87,7 +88,7 @@ for (const runner of [BINARY, DENO_RUNNER] as Runner[]) {
       expect(r.err).toBe('');
     });
 
-    test('loading a skill gives SKILL.md, then its directory and bundled files, in the same block', () => {
+    test.parity('loading a skill gives SKILL.md, then its directory and bundled files, in the same block', () => {
       const r = run(runner, skillsRepo(), ['learn', 'skills', 'pdf', 'canvas']);
       expect(r.code).toBe(0);
       expect(r.out).toContain(
@@ -136,7 +137,7 @@ for (const runner of [BINARY, DENO_RUNNER] as Runner[]) {
       ]);
     });
 
-    test('descriptions come from frontmatter; malformed frontmatter is no description and a check warning', () => {
+    test.parity('descriptions come from frontmatter; malformed frontmatter is no description and a check warning', () => {
       const root = docsTree();
       const r = run(runner, root, ['learn', 'docs']);
       expect(r.code).toBe(0);
@@ -152,7 +153,7 @@ for (const runner of [BINARY, DENO_RUNNER] as Runner[]) {
       expect(r.out).toBe('---\ntitle: Install\ndescription: How to install it.\n---\n# Install\n');
     });
 
-    test('.gitignore, .kbignore and the defaults leave files out entirely', () => {
+    test.parity('.gitignore, .kbignore and the defaults leave files out entirely', () => {
       const root = docsTree();
       const r = run(runner, root, ['learn', 'docs', '**']);
       expect(r.out).not.toContain('node_modules');
@@ -176,7 +177,7 @@ for (const runner of [BINARY, DENO_RUNNER] as Runner[]) {
       expect(run(runner, docsTree(), ['list']).out).not.toContain('ignored');
     });
 
-    test('same-slug files: a warning, the pass-through file wins, each loads by slug plus extension', () => {
+    test.parity('same-slug files: a warning, the pass-through file wins, each loads by slug plus extension', () => {
       const root = listings();
       const check = run(runner, root, ['check']);
       expect(check.code).toBe(0);

@@ -2,9 +2,9 @@
 // the --help pages (every command's: an example, no line wider than 100
 // columns or padded with spaces), and a bad option pointing at the
 // command's help. On the compiled binary and under deno.
-import { describe, expect, test } from 'bun:test';
+import { describe, expect } from 'bun:test';
 import { join } from 'node:path';
-import { BINARY, DENO_RUNNER, REPO, RFD_CONFIG, RFD_FILES, fixture, run, tempDir, type Runner } from './harness.ts';
+import { caseTest, REPO, RFD_CONFIG, RFD_FILES, fixture, run, tempDir, type Runner } from './harness.ts';
 
 /** A workspace whose configuration warns (a misspelled key, a topic whose
  *  directory is missing) without failing. */
@@ -25,12 +25,13 @@ function sections(page: string): Record<string, string[]> {
   return out;
 }
 
-function cases(r: Runner) {
+export function cases(r: Runner): void {
+  const test = caseTest(r);
   const rfd = fixture(RFD_FILES, RFD_CONFIG);
   const warns = fixture(RFD_FILES, WARNS_CONFIG);
 
   describe('-q / --quiet', () => {
-    test('silences the warnings; stdout and the exit code stay the same', () => {
+    test.parity('silences the warnings; stdout and the exit code stay the same', () => {
       const runs: string[][] = [['prompt'], ['schema'], ['list'], ['learn', 'project'], ['learn', 'project', 'code-quality']];
       for (const args of runs) {
         const loud = run(r, warns, args);
@@ -85,13 +86,14 @@ function cases(r: Runner) {
     const commands = (sections(root.out).COMMANDS ?? []).map((l) => l.trim().split(/\s+/)[0]);
     const pages: [string, string[]][] = [['kb', ['--help']], ...commands.map((c): [string, string[]] => [`kb ${c}`, [c, '--help']])];
 
-    test('kb --help lists every command and -q/--quiet', () => {
+    test.parity('kb --help lists every command and -q/--quiet', () => {
       expect(root.code).toBe(0);
       expect(commands).toEqual(['prompt', 'schema', 'learn', 'search', 'recall', 'remember', 'forget', 'check', 'list', 'mcp', 'config-schema', 'completion']);
       expect(root.out).toMatch(/^ {2}-q, --quiet +Print no warnings/m);
     });
 
-    test.each(pages)('%s: no line padded with spaces or wider than 100 columns; an example', (name, args) => {
+    // Under deno too: each page loads its command's module.
+    test.parity.each(pages)('%s: no line padded with spaces or wider than 100 columns; an example', (name, args) => {
       const res = run(r, rfd, args);
       expect({ err: res.err, code: res.code }).toEqual({ err: '', code: 0 });
       const lines = res.out.replace(/\n$/, '').split('\n');
@@ -108,7 +110,7 @@ function cases(r: Runner) {
       expect(usage).toEqual(['  kb learn [OPTIONS] TOPIC [PATTERN...]', '  kb learn [OPTIONS] --args <json>']);
     });
 
-    test('-h is --help; after --, --help is an argument', () => {
+    test.parity('-h is --help; after --, --help is an argument', () => {
       expect(run(r, rfd, ['learn', '-h'])).toEqual(run(r, rfd, ['learn', '--help']));
       const literal = run(r, rfd, ['learn', 'project', '--', '--help']);
       expect(literal.out).not.toContain('USAGE');
@@ -148,6 +150,3 @@ function cases(r: Runner) {
     });
   });
 }
-
-describe(BINARY.name, () => cases(BINARY));
-describe(DENO_RUNNER.name, () => cases(DENO_RUNNER));

@@ -1,16 +1,17 @@
 // End-to-end: every command as a user runs it, on the compiled binary and
 // under deno. Each case checks stdout, stderr and the exit code together.
-import { describe, expect, test } from 'bun:test';
+import { describe, expect } from 'bun:test';
 import { writeFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { AVAILABLE, PRELOADED } from '../support/rfd.ts';
-import { BINARY, DENO_RUNNER, NOTE, RFD_CONFIG, RFD_FILES, fixture, run, type Runner } from './harness.ts';
+import { caseTest, NOTE, RFD_CONFIG, RFD_FILES, fixture, run, type Runner } from './harness.ts';
 
-function cases(r: Runner) {
+export function cases(r: Runner): void {
+  const test = caseTest(r);
   const rfd = fixture(RFD_FILES, RFD_CONFIG);
 
   describe('kb prompt', () => {
-    test('prints the available-topics section exactly as the RFD', () => {
+    test.parity('prints the available-topics section exactly as the RFD', () => {
       expect(run(r, rfd, ['prompt'])).toEqual({ out: `<knowledge>\n${AVAILABLE}`, err: '', code: 0 });
     });
 
@@ -18,7 +19,7 @@ function cases(r: Runner) {
       expect(run(r, rfd, ['prompt', '-k', 'project/maintainers/*'])).toEqual({ out: PRELOADED, err: '', code: 0 });
     });
 
-    test('-k after or before the command, --knowledge=, and repeated -k all merge', () => {
+    test.parity('-k after or before the command, --knowledge=, and repeated -k all merge', () => {
       expect(run(r, rfd, ['-k', 'project/maintainers/*', 'prompt']).out).toBe(PRELOADED);
       expect(run(r, rfd, ['prompt', '--knowledge=project/maintainers/jean', '-k', 'project/maintainers/ryan']).out).toBe(PRELOADED);
     });
@@ -58,7 +59,7 @@ function cases(r: Runner) {
       expect(res.out).not.toContain('- c');
     });
 
-    test('runs from a subdirectory (workspace discovery) and with -w', () => {
+    test.parity('runs from a subdirectory (workspace discovery) and with -w', () => {
       mkdirSync(join(rfd, 'deep/er'), { recursive: true });
       expect(run(r, rfd, ['prompt'], { cwd: join(rfd, 'deep/er') }).out).toBe(`<knowledge>\n${AVAILABLE}`);
       const outside = fixture({}, undefined);
@@ -75,7 +76,7 @@ function cases(r: Runner) {
       });
     });
 
-    test('listing with description and the already-learned part', () => {
+    test.parity('listing with description and the already-learned part', () => {
       expect(run(r, rfd, ['learn', 'project', '-k', 'project/maintainers/*'])).toEqual({
         out: `# Topic: General Project Knowledge
 
@@ -101,11 +102,11 @@ Use the \`learn\` tool with the \`subjects\` argument to learn specific subjects
       expect(run(r, rfd, ['learn', 'learnable assistant SKILLS']).out).toStartWith('# Topic: Learnable Assistant Skills\n');
     });
 
-    test('one exact subject: raw content', () => {
+    test.parity('one exact subject: raw content', () => {
       expect(run(r, rfd, ['learn', 'skills', 'ast-grep'])).toEqual({ out: RFD_FILES['.jp/kb/skills/ast-grep.md'], err: '', code: 0 });
     });
 
-    test('hidden subject by exact slug, with its dot dropped', () => {
+    test.parity('hidden subject by exact slug, with its dot dropped', () => {
       expect(run(r, rfd, ['learn', 'skills', 'ast-grep/rules'])).toEqual({ out: 'RULES-BODY\n', err: '', code: 0 });
     });
 
@@ -124,7 +125,7 @@ Use the \`learn\` tool with the \`subjects\` argument to learn specific subjects
       expect(order).toEqual(['maintainers/ryan', 'maintainers/jean', 'code-quality']);
     });
 
-    test('a pattern that matches nothing: a note, exit 1; with other matches: exit 0', () => {
+    test.parity('a pattern that matches nothing: a note, exit 1; with other matches: exit 0', () => {
       expect(run(r, rfd, ['learn', 'skills', 'nope'])).toEqual({
         out: 'No subjects match "nope" in topic "skills". Call `learn` with only the topic to list its subjects.\n',
         err: '',
@@ -164,7 +165,7 @@ Use the \`learn\` tool with the \`subjects\` argument to learn specific subjects
       }
     });
 
-    test('formats: toml fenced, markdown raw, fence longer than any backtick run', () => {
+    test.parity('formats: toml fenced, markdown raw, fence longer than any backtick run', () => {
       const root = fixture(
         { 't/cfg.toml': '[package]\nname = "example"\n', 't/code.rs': 'fn main() {}\n', 't/doc.txt': 'plain\n', 't/ticks.py': 'x = """```"""\n' },
         '[kb.topic.t]\nsubjects = "t"\n',
@@ -182,7 +183,7 @@ Use the \`learn\` tool with the \`subjects\` argument to learn specific subjects
       expect(res.out).toEndWith('## Already learned (in system prompt):\n\n- a\n- b\n');
     });
 
-    test('binary files: skipped by globs, a one-line notice when named', () => {
+    test.parity('binary files: skipped by globs, a one-line notice when named', () => {
       const root = fixture({ 't/logo.png': new Uint8Array([137, 80, 78, 71, 0, 1, 2]), 't/a.md': 'A\n' }, '[kb.topic.t]\nsubjects = "t"\n');
       expect(run(r, root, ['learn', 't'])).toEqual({
         out: '# Topic: t\n\n## Available subjects:\n\n- a\n\nUse the `learn` tool with the `subjects` argument to learn specific subjects.\n',
@@ -200,12 +201,12 @@ Use the \`learn\` tool with the \`subjects\` argument to learn specific subjects
       expect(run(r, rfd, ['learn', '--args', '{"topic":"skills"}']).out).toStartWith('# Topic: Learnable Assistant Skills\n');
     });
 
-    test('--args - reads the JSON from stdin', () => {
+    test.parity('--args - reads the JSON from stdin', () => {
       const res = run(r, rfd, ['learn', '--args', '-'], { input: '{"topic": "skills", "subjects": ["ast-grep/rules"]}' });
       expect(res).toEqual({ out: 'RULES-BODY\n', err: '', code: 0 });
     });
 
-    test('--args rejects bad calls with a message for the model, exit 1', () => {
+    test.parity('--args rejects bad calls with a message for the model, exit 1', () => {
       const bad: [string, string][] = [
         ['{"topic":"skills","subject":"x"}', 'unknown argument "subject"'],
         ['{"subjects":["x"]}', '"topic" is required'],
@@ -235,7 +236,7 @@ Use the \`learn\` tool with the \`subjects\` argument to learn specific subjects
   });
 
   describe('kb schema', () => {
-    test('the learn tool with the RFD parameters and a generated description', () => {
+    test.parity('the learn tool with the RFD parameters and a generated description', () => {
       const res = run(r, rfd, ['schema']);
       expect(res.code).toBe(0);
       expect(res.err).toBe('');
@@ -283,7 +284,7 @@ Use the \`learn\` tool with the \`subjects\` argument to learn specific subjects
       expect(run(r, rfd, ['check'])).toEqual({ out: 'ok: 2 topics, 6 subjects, no problems\n', err: '', code: 0 });
     });
 
-    test('a TOML syntax error names file, line and column', () => {
+    test.parity('a TOML syntax error names file, line and column', () => {
       const root = fixture({}, '[kb.topic.t]\nsubjects = \n');
       const res = run(r, root, ['check']);
       expect(res.code).toBe(1);
@@ -299,7 +300,7 @@ Use the \`learn\` tool with the \`subjects\` argument to learn specific subjects
       expect(res.out).toContain('.jp/config.toml');
     });
 
-    test('wrong types, missing subjects, missing directory, collisions, stale learned/disabled', () => {
+    test.parity('wrong types, missing subjects, missing directory, collisions, stale learned/disabled', () => {
       const root = fixture(
         { 'c/a.md': 'a', 'c/a.txt': 'a', 'd/x.md': 'x' },
         [
@@ -344,7 +345,7 @@ Use the \`learn\` tool with the \`subjects\` argument to learn specific subjects
   });
 
   describe('kb list', () => {
-    test('every subject with sizes and marks', () => {
+    test.parity('every subject with sizes and marks', () => {
       const res = run(r, rfd, ['list', '-k', 'project/maintainers/jean']);
       expect(res.code).toBe(0);
       expect(res.err).toBe('');
@@ -387,7 +388,7 @@ d: t [topic disabled]
   });
 
   describe('the command line', () => {
-    test('--version and --help', () => {
+    test.parity('--version and --help', () => {
       expect(run(r, rfd, ['--version'])).toEqual({ out: '1.0.0\n', err: '', code: 0 });
       const help = run(r, rfd, ['--help']);
       expect(help.code).toBe(0);
@@ -397,7 +398,7 @@ d: t [topic disabled]
       expect(learnHelp.out).toContain('--args');
     });
 
-    test('wrong usage exits 2 with a message, no stack trace', () => {
+    test.parity('wrong usage exits 2 with a message, no stack trace', () => {
       const cases: [string[], string][] = [
         [['frobnicate'], 'error: unknown command "frobnicate"; commands: prompt, schema, learn, search, recall, remember, forget, check, list, mcp, config-schema, completion'],
         [['prompt', '--bogus'], 'error: unknown option --bogus (kb prompt)'],
@@ -424,7 +425,7 @@ d: t [topic disabled]
       expect(res.err).toContain('skills');
     });
 
-    test('no workspace: a clear error', () => {
+    test.parity('no workspace: a clear error', () => {
       const outside = fixture({});
       const res = run(r, outside, ['prompt', '-w', join(outside, 'missing')]);
       expect(res.code).toBe(1);
@@ -441,7 +442,7 @@ d: t [topic disabled]
       expect(res.err).not.toContain('    at ');
     });
 
-    test('--verbose says which files were read and which file set each value, on stderr only', () => {
+    test.parity('--verbose says which files were read and which file set each value, on stderr only', () => {
       const root = fixture({ ...RFD_FILES, '.jp/config.d/kb/m.toml': '[kb.topic.project]\nlearned = ["maintainers/*"]\n' }, RFD_CONFIG);
       const quiet = run(r, root, ['schema', '--cfg', 'kb/m']);
       const res = run(r, root, ['schema', '--verbose', '--cfg', 'kb/m', '-k', 'skills/ast-grep'], { env: { JP_CFG_KB_TOPIC_SKILLS_TITLE: 'From env' } });
@@ -464,7 +465,7 @@ d: t [topic disabled]
       expect(res.err).toContain('titel');
     });
 
-    test('stdout closed early: no error', () => {
+    test.parity('stdout closed early: no error', () => {
       const root = fixture({}, '[kb.topic.t]\nsubjects = "t"\n');
       for (let i = 0; i < 200; i++) writeFileSync(join(root, `f${i}.md`), 'x'.repeat(4000));
       mkdirSync(join(root, 't'), { recursive: true });
@@ -477,6 +478,3 @@ d: t [topic disabled]
     });
   });
 }
-
-describe(BINARY.name, () => cases(BINARY));
-describe(DENO_RUNNER.name, () => cases(DENO_RUNNER));

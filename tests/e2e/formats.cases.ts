@@ -1,19 +1,20 @@
 // End-to-end: `kb schema --format F` on the binary and under deno, and
 // `kb learn --args` with the calls each format's model sends.
-import { describe, expect, test } from 'bun:test';
+import { describe, expect } from 'bun:test';
 import { SCHEMA_FORMATS, toolInFormat } from '../../src/render/providers.ts';
 import { learnTool } from '../../src/app/tools.ts';
-import { BINARY, DENO_RUNNER, RFD_CONFIG, RFD_FILES, fixture, run, type Runner } from './harness.ts';
+import { caseTest, RFD_CONFIG, RFD_FILES, fixture, run, type Runner } from './harness.ts';
 
 const LEARNABLE = [
   { id: 'project', title: 'General Project Knowledge' },
   { id: 'skills', title: 'Learnable Assistant Skills' },
 ];
 
-function cases(r: Runner) {
+export function cases(r: Runner): void {
+  const test = caseTest(r);
   const rfd = fixture(RFD_FILES, RFD_CONFIG);
 
-  test('each format prints its tool, indented JSON and one newline', () => {
+  test.parity('each format prints its tool, indented JSON and one newline', () => {
     for (const f of SCHEMA_FORMATS) {
       const res = run(r, rfd, ['schema', '--format', f]);
       expect({ f, code: res.code, err: res.err }).toEqual({ f, code: 0, err: '' });
@@ -39,7 +40,7 @@ function cases(r: Runner) {
     expect(res.err).toStartWith('error: invalid value "cohere" for --format; expected one of: generic, openai, anthropic, gemini, mcp (--format)\n');
   });
 
-  test('kb learn --args: what OpenAI strict mode and Gemini send', () => {
+  test.parity('kb learn --args: what OpenAI strict mode and Gemini send', () => {
     const listing = run(r, rfd, ['learn', 'skills']);
     // strict mode spells out subjects: null to list
     expect(run(r, rfd, ['learn', '--args', '{"topic":"skills","subjects":null}'])).toEqual(listing);
@@ -52,6 +53,3 @@ function cases(r: Runner) {
     expect(extra).toEqual({ out: 'Invalid arguments for `learn`: unknown argument "subject". Expected {"topic": string, "subjects"?: string | string[] | null}.\n', err: '', code: 1 });
   });
 }
-
-describe('dist/kb', () => cases(BINARY));
-describe('deno run src/cli.ts', () => cases(DENO_RUNNER));

@@ -2,10 +2,10 @@
 // deno: what a user sees, the exit codes, and the index cache (in the
 // fixture's XDG_CACHE_HOME: tests/e2e/harness.ts) staying right through
 // edits, additions, deletions and renames.
-import { describe, expect, test } from 'bun:test';
+import { describe, expect } from 'bun:test';
 import { chmodSync, mkdirSync, readdirSync, renameSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { BINARY, DENO_RUNNER, fixture, run, type Runner } from './harness.ts';
+import { caseTest, fixture, run, type Runner } from './harness.ts';
 
 const CONFIG = `[kb.topic.docs]
 title = "Project docs"
@@ -37,9 +37,10 @@ function age(dir: string, seconds = 60): void {
 const slugs = (out: string) => [...out.matchAll(/^\d+\. (\S+): (\S+) \(/gm)].map((m) => `${m[1]}:${m[2]}`);
 const cacheFiles = (root: string) => readdirSync(join(root, '.xdg-cache', 'kb', 'search'));
 
-for (const runner of [BINARY, DENO_RUNNER] as Runner[]) {
+export function cases(runner: Runner): void {
+  const test = caseTest(runner);
   describe(`kb search (${runner.name})`, () => {
-    test('ranked results for people and models; exit 0, or 1 when nothing matches', () => {
+    test.parity('ranked results for people and models; exit 0, or 1 when nothing matches', () => {
       const root = fixture(FILES, CONFIG);
       const r = run(runner, root, ['search', 'tag', 'release']);
       expect(r.code).toBe(0);
@@ -52,7 +53,7 @@ for (const runner of [BINARY, DENO_RUNNER] as Runner[]) {
       expect(none).toEqual({ out: 'No subjects match "xylophone".\n\n[No subject has the word "xylophone".]\nTry other words, or list a topic with the `learn` tool.\n', err: '', code: 1 });
     });
 
-    test('--topic, --limit, --format json; --args as a model sends them, also on stdin', () => {
+    test.parity('--topic, --limit, --format json; --args as a model sends them, also on stdin', () => {
       const root = fixture(FILES, CONFIG);
       const one = run(runner, root, ['search', '-t', 'notes', 'tag']);
       expect(slugs(one.out)).toEqual(['notes:meeting']);
@@ -94,7 +95,7 @@ for (const runner of [BINARY, DENO_RUNNER] as Runner[]) {
       expect(run(runner, root, ['search', 'tag'], { env: { KB_MAX_TOKENS: '80' } }).out).toBe(run(runner, root, ['search', '--max-tokens', '80', 'tag']).out);
     });
 
-    test('the cache: under XDG_CACHE_HOME, one file per topic; a hit next time; edits, additions, deletions and renames show at once', () => {
+    test.parity('the cache: under XDG_CACHE_HOME, one file per topic; a hit next time; edits, additions, deletions and renames show at once', () => {
       const root = fixture(FILES, CONFIG);
       age(join(root, 'docs'));
       const status = (q: string[]) => {
@@ -177,7 +178,7 @@ for (const runner of [BINARY, DENO_RUNNER] as Runner[]) {
   });
 
   describe(`kb recall (${runner.name})`, () => {
-    test('a <knowledge> block of the relevant subjects, within the budget; nothing when nothing is relevant', () => {
+    test.parity('a <knowledge> block of the relevant subjects, within the budget; nothing when nothing is relevant', () => {
       const root = fixture(FILES, CONFIG);
       const r = run(runner, root, ['recall', 'how', 'do', 'we', 'tag', 'a', 'release?']);
       expect(r.code).toBe(0);

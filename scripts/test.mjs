@@ -1,0 +1,167 @@
+// Runs the test suite in tiers (`npm test` runs all three; `npm run
+// test:unit`, `test:e2e`, `test:slow` one each):
+//
+//   unit  the type check (tsc), the layer check, unit tests and in-process
+//         app tests (tests/unit): no binary, well under a minute.
+//   e2e   dist/kb as a user runs it: tests/e2e, tests/hardening, and the
+//         shell-completion and config-schema integrations.
+//   slow  property tests, deno parity (tests/parity: a tagged subset of the
+//         e2e cases under `deno run src/cli.ts`), and the integrations that
+//         install or drive whole programs: the npm package, pre-commit, the
+//         recipes.
+//
+// `node scripts/test.mjs [unit] [e2e] [slow] [-- bun test options]`; no tier
+// named means all. dist/kb is built once, before the first tier that runs
+// it. Every tier runs even when an earlier one failed (a failed type check,
+// layer check or build stops the run); the last line sums them up:
+// `tests: N passed, N failed, N skipped (unit 20.1 s, e2e 95.3 s, ...)`.
+import { spawn } from 'node:child_process';
+import { existsSync, readdirSync } from 'node:fs';
+import { dirname, join, relative, resolve, sep } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const REPO = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+
+/** Each tier: the test files and folders it runs, and whether it needs
+ *  dist/kb. A file named by one tier and inside a folder named by another
+ *  belongs to the one that names it (the longest path wins). */
+export const TIERS = {
+  unit: { build: false, paths: ['tests/unit'] },
+  e2e: {
+    build: true,
+    paths: ['tests/e2e', 'tests/hardening', 'tests/integrations/completion.test.ts', 'tests/integrations/config-schema.test.ts'],
+  },
+  slow: {
+    build: true,
+    paths: ['tests/property', 'tests/parity', 'tests/hardening/large.test.ts', 'tests/integrations/package.test.ts', 'tests/integrations/pre-commit.test.ts', 'tests/integrations/recipes.test.ts'],
+  },
+};
+
+/** Every test file under tests/, as a path relative to the repository. */
+function testFiles(dir = join(REPO, 'tests')) {
+  const out = [];
+  for (const e of readdirSync(dir, { withFileTypes: true })) {
+    const path = join(dir, e.name);
+    if (e.isDirectory()) out.push(...testFiles(path));
+    else if (e.isFile() && e.name.endsWith('.test.ts')) out.push(relative(REPO, path).split(sep).join('/'));
+  }
+  return out.sort();
+}
+
+/** The test files of each tier; throws when a file is in none. */
+export function tierFiles() {
+  const files = Object.fromEntries(Object.keys(TIERS).map((t) => [t, []]));
+  const orphans = [];
+  for (const file of testFiles()) {
+    let best;
+    for (const [tier, { paths }] of Object.entries(TIERS)) {
+      for (const p of paths) {
+        if ((file === p || file.startsWith(`${p}/`)) && (best === undefined || p.length > best.path.length)) best = { tier, path: p };
+      }
+    }
+    if (best) files[best.tier].push(file);
+    else orphans.push(file);
+  }
+  if (orphans.length > 0) throw new Error(`${orphans.join(', ')}: in no test tier (scripts/test.mjs, TIERS)`);
+  return files;
+}
+
+const bin = (name) => {
+  const local = join(REPO, 'node_modules/.bin', name);
+  return existsSync(local) ? local : name;
+};
+
+/** Runs a command with the terminal's stdio; resolves to its exit code. */
+function step(cmd, args) {
+  return new Promise((done) => {
+    const child = spawn(cmd, args, { cwd: REPO, stdio: 'inherit' });
+    child.on('error', (err) => {
+      console.error(`test: cannot run ${cmd} (${err.message})`);
+      done(1);
+    });
+    child.on('close', (code, signal) => done(code ?? (signal ? 1 : 0)));
+  });
+}
+
+/** Runs bun test, passing its output through, and reads its summary
+ *  (` N pass`, ` N fail`, ` N skip` lines; bun writes them to stderr). */
+function bunTest(args) {
+  return new Promise((done) => {
+    const env = { ...process.env };
+    if (process.stdout.isTTY && env.NO_COLOR === undefined) env.FORCE_COLOR = '1';
+    const child = spawn(bin('bun'), ['test', ...args], { cwd: REPO, stdio: ['inherit', 'pipe', 'pipe'], env });
+    const counts = { pass: 0, fail: 0, skip: 0 };
+    const scan = (stream, out) => {
+      let rest = '';
+      stream.on('data', (chunk) => {
+        out.write(chunk);
+        const lines = (rest + chunk.toString('utf8')).split('\n');
+        rest = lines.pop();
+        for (const line of lines) {
+          const m = /^\s*(\d+) (pass|fail|skip)\s*$/.exec(line.replace(/\x1b\[[0-9;]*m/g, ''));
+          if (m) counts[m[2]] = Number(m[1]);
+        }
+      });
+    };
+    scan(child.stdout, process.stdout);
+    scan(child.stderr, process.stderr);
+    child.on('error', (err) => {
+      console.error(`test: cannot run bun (${err.message})`);
+      done({ code: 1, counts });
+    });
+    child.on('close', (code, signal) => done({ code: code ?? (signal ? 1 : 0), counts }));
+  });
+}
+
+async function main(argv) {
+  const dash = argv.indexOf('--');
+  const names = dash === -1 ? argv : argv.slice(0, dash);
+  const extra = dash === -1 ? [] : argv.slice(dash + 1);
+  for (const name of names) {
+    if (!Object.hasOwn(TIERS, name)) {
+      console.error(`test: unknown tier "${name}"; tiers: ${Object.keys(TIERS).join(', ')}`);
+      return 2;
+    }
+  }
+  const chosen = names.length === 0 ? Object.keys(TIERS) : Object.keys(TIERS).filter((t) => names.includes(t));
+  if (chosen.includes('unit')) {
+    if ((await step(bin('tsc'), ['-p', '.'])) !== 0) return fail('the type check (tsc -p .)');
+    if ((await step(process.execPath, [join(REPO, 'scripts/check-layers.mjs')])) !== 0) return fail('the layer check');
+  }
+  let files;
+  try {
+    files = tierFiles();
+  } catch (err) {
+    console.error(`test: ${err.message}`);
+    return 1;
+  }
+  let built = false;
+  const total = { pass: 0, fail: 0, skip: 0 };
+  const times = [];
+  let status = 0;
+  for (const tier of chosen) {
+    const { build, paths } = TIERS[tier];
+    const tierTests = files[tier];
+    if (build && !built) {
+      if ((await step(process.execPath, [join(REPO, 'scripts/build.mjs')])) !== 0) return fail('the build (npm run build)');
+      built = true;
+    }
+    const started = performance.now();
+    console.error(`\ntest: ${tier} (${paths.join(' ')})`);
+    const { code, counts } = await bunTest([...tierTests.map((f) => `./${f}`), ...extra]);
+    const seconds = (performance.now() - started) / 1000;
+    times.push(`${tier} ${seconds.toFixed(1)} s`);
+    for (const k of Object.keys(total)) total[k] += counts[k];
+    console.error(`test: ${tier}: ${counts.pass} passed, ${counts.fail} failed, ${counts.skip} skipped in ${seconds.toFixed(1)} s`);
+    if (code !== 0) status = code;
+  }
+  console.log(`tests: ${total.pass} passed, ${total.fail} failed, ${total.skip} skipped (${times.join(', ')})`);
+  return status;
+}
+
+function fail(what) {
+  console.error(`test: ${what} failed; no test ran after it`);
+  return 1;
+}
+
+if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) process.exitCode = await main(process.argv.slice(2));
