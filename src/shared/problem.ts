@@ -9,7 +9,7 @@ export interface Problem {
   /** Stable machine code, e.g. `toml-syntax`, `unknown-key`, `wrong-type`,
    *  `missing-subjects`, `subjects-not-found`, `slug-collision`,
    *  `learned-no-match`, `disabled-no-match`, `binary-subject`,
-   *  `invalid-utf8`, `extends-cycle` (README, "kb check"). */
+   *  `invalid-utf8`, `extends-cycle`, `extends-depth` (README, "kb check"). */
   code: string;
   message: string;
   /** `file`, `file:line` or `file:line:col` (relative to the workspace root

@@ -2,7 +2,7 @@
 // workspace, runs dist/kb and checks what a user observes; the comment on
 // each names the rule in JP's source (github.com/dcdpr/jp) it follows.
 import { describe, expect, test } from 'bun:test';
-import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { BINARY, fixture, run, type RunOptions, tempDir } from './harness.ts';
 
@@ -336,5 +336,52 @@ describe('10. topic order', () => {
     expect(list(yaml).map((t) => t.id)).toEqual(['zeta', '10']);
     const cfg = workspace({ '.jp/config.toml': TOPIC });
     expect(list(cfg, ['--cfg', '{"kb":{"topic":{"zeta":{"subjects":"t"},"10":{"subjects":"t"}}}}']).map((t) => t.id)).toEqual(['t', 'zeta', '10']);
+  });
+});
+
+// jp's own tests (jp commit 4c1c39f), run against kb: each names the test it
+// ports by file and name.
+describe("11. jp's configuration tests", () => {
+  // jp_config util_tests.rs `test_load_partial_at_path_depth_cap`; util.rs
+  // `MAX_EXTENDS_DEPTH` (`u8::MAX`) and `ExtendsStack::try_push`: a chain of
+  // 255 files loads, one more is `ExtendsDepthExceeded`.
+  test('an extends chain of 255 files loads; 256 is an error naming the chain', () => {
+    const chain = (n: number) => {
+      const files: Record<string, string> = { '.jp/config.toml': `extends = ["e1.toml"]\n${TOPIC}` };
+      for (let i = 1; i < n; i++) files[`.jp/e${i}.toml`] = i < n - 1 ? `extends = ["e${i + 1}.toml"]\n` : '[kb.topic.t]\ntitle = "deepest"\n';
+      return workspace(files);
+    };
+    expect(list(chain(255))).toEqual([{ id: 't', title: 'deepest', learned: [] }]);
+    const r = kb(chain(256), ['list']);
+    expect(r.code).toBe(1);
+    expect(r.err).toBe('error: extends chain longer than 255 files: .jp/config.toml -> .jp/e1.toml -> ... (252 more) -> .jp/e254.toml -> .jp/e255.toml (.jp/e254.toml:1)\n');
+    expect(r.out).toBe('');
+  });
+
+  // jp_storage lib_tests.rs `picks_most_recently_modified_silo_without_slug_match`
+  // and `merges_sibling_user_dirs_keeping_newest_conversation`; lib.rs
+  // `choose_canonical_user_dir` and `dir_mtime`: the folder named after the
+  // workspace wins; else the one whose newest entry is newest (an empty
+  // folder counts its own time), whatever the folders' own times.
+  test('the per-user folder: named after the workspace, else the newest file inside', () => {
+    const root = workspace({ '.jp/config.toml': `${TOPIC}title = "workspace"\n` });
+    writeFileSync(join(root, '.jp/.id'), 'ab12c\n');
+    const parent = join(root, '.local/share/jp/workspace');
+    const silo = (name: string, fileTime?: number, dirTime?: number) => {
+      const dir = join(parent, name);
+      mkdirSync(dir, { recursive: true });
+      if (fileTime !== undefined) {
+        writeFileSync(join(dir, 'config.toml'), `[kb.topic.t]\ntitle = "${name}"\n`);
+        utimesSync(join(dir, 'config.toml'), fileTime, fileTime);
+      }
+      if (dirTime !== undefined) utimesSync(dir, dirTime, dirTime);
+    };
+    silo('main-ab12c', 1_000, 3_000);
+    silo('feature-ab12c', 2_000, 500);
+    expect(list(root)[0].title).toBe('feature-ab12c');
+    silo('empty-ab12c', undefined, 2_500);
+    expect(list(root)[0].title).toBe('workspace');
+    silo(`${basename(root)}-ab12c`, 100, 100);
+    expect(list(root)[0].title).toBe(`${basename(root)}-ab12c`);
   });
 });
