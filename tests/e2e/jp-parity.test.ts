@@ -384,4 +384,67 @@ describe("11. jp's configuration tests", () => {
     silo(`${basename(root)}-ab12c`, 100, 100);
     expect(list(root)[0].title).toBe(`${basename(root)}-ab12c`);
   });
+
+  // jp_config assignment_tests.rs `test_assign_to_entry_object_replaces_map`
+  // and providers/llm_tests.rs `assign_aliases_whole_object_replaces_map`;
+  // assignment.rs `assign_to_entry`: `:=` on a map (Set) clears it first.
+  test('kb.topic:={...} replaces the topics', () => {
+    const root = workspace({ '.jp/config.toml': '[kb.topic.p]\nsubjects = "t"\n[kb.topic.stale]\nsubjects = "t"\n' });
+    expect(list(root, ['--cfg', 'kb.topic:={"q":{"subjects":"t"},"r":{"subjects":"t","learned":["a"]}}'])).toEqual([
+      { id: 'q', learned: [] },
+      { id: 'r', learned: ['a'] },
+    ]);
+  });
+
+  // jp_config assignment_tests.rs `test_assign_to_entry_object_merges_with_plus`;
+  // assignment.rs `assign_to_entry` and `try_vec` under `Strategy::Merge`:
+  // `:+=` keeps the entries, and a list it reaches is appended to.
+  test('kb.topic:+={...} merges: topics kept, lists appended', () => {
+    const root = workspace({ '.jp/config.toml': '[kb.topic.p]\nsubjects = "t"\nlearned = ["a"]\n' });
+    expect(list(root, ['--cfg', 'kb.topic:+={"q":{"subjects":"t"},"p":{"title":"P","learned":["b"]}}'])).toEqual([
+      { id: 'p', title: 'P', learned: ['a', 'b'] },
+      { id: 'q', learned: [] },
+    ]);
+    expect(list(root, ['--cfg', 'kb.topic.p:+={"learned":"c, x"}'])).toEqual([{ id: 'p', learned: ['a', 'c', 'x'] }]);
+  });
+
+  // jp_config conversation/tool_tests.rs
+  // `test_tool_config_json_merge_unknown_key_errors`; assignment.rs
+  // `try_merge_object` and `missing_key`: a key the object's table does not
+  // hold is an error naming it (in a file it stays a warning).
+  test('an unknown key in a --cfg JSON object is a usage error naming it', () => {
+    const root = workspace({ '.jp/config.toml': '[kb.topic.p]\nsubjects = "t"\n' });
+    const r = kb(root, ['--cfg', 'kb.topic.p:={"bogus":"val"}', 'list']);
+    expect(r.code).toBe(2);
+    expect(r.err).toStartWith('error: unknown key `bogus` in topic `p`; known keys: enable, title, introduction, description, subjects, learned, disabled (--cfg kb.topic.p:={"bogus":"val"})\n');
+    expect(r.out).toBe('');
+    const whole = kb(root, ['--cfg', '{"kb":{"topic":{"p":{"titel":"x"}}}}', 'list']);
+    expect(whole.code).toBe(2);
+    expect(whole.err).toStartWith('error: unknown key `titel` in topic `p`; did you mean `title`? (--cfg {"kb":{"topic":{"p":{"titel":"x"}}}})\n');
+  });
+
+  // jp_config lib_tests.rs `test_partial_app_config_assign`; lib.rs
+  // `PartialAppConfig::assign` (`config_load_paths` through `try_vec`, each
+  // item a string): `[true]` is a type error.
+  test('config_load_paths:=[true] is a type error', () => {
+    const root = workspace({ '.jp/config.toml': TOPIC });
+    expect(list(root, ['--cfg', 'config_load_paths=foo,bar', '--cfg', 'inherit=true'])).toEqual([{ id: 't', learned: [] }]);
+    const r = kb(root, ['--cfg', 'config_load_paths:=[true]', 'list']);
+    expect(r.code).toBe(2);
+    expect(r.err).toStartWith('error: `config_load_paths[0]` must be a string, got boolean (--cfg config_load_paths:=[true])\n');
+  });
+
+  // jp_config assignment_tests.rs `test_kv_assignment_try_bool`; assignment.rs
+  // `try_bool` (Rust's `bool::from_str`: `true` or `false`; with `:`, a JSON
+  // boolean).
+  test('inherit=bar is a boolean parse error; inherit:={...} a type error', () => {
+    const root = workspace({ '.jp/config.toml': TOPIC });
+    const r = kb(root, ['--cfg', 'inherit=bar', 'list']);
+    expect(r.code).toBe(2);
+    expect(r.err).toStartWith('error: `inherit` takes true or false, got "bar" (--cfg inherit=bar)\n');
+    const json = kb(root, ['--cfg', 'inherit:={"foo":"bar"}', 'list']);
+    expect(json.code).toBe(2);
+    expect(json.err).toStartWith('error: `inherit` must be a boolean, got table (--cfg inherit:={"foo":"bar"})\n');
+    expect(list(root, ['--cfg', 'inherit:=false'])).toEqual([{ id: 't', learned: [] }]);
+  });
 });
