@@ -45,6 +45,7 @@ const FATAL = new Set([
   'unknown-format',
   'wrong-type',
   'extends-cycle',
+  'extends-depth',
   'missing-subjects',
 ]);
 

@@ -68,10 +68,11 @@ export function workspaceId(root: string): string | undefined {
 
 /**
  * The workspace's per-user directory, `<dataDir>/workspace/<name>-<id>`
- * (JP's `resolve_user_dir`): among the directories named `<id>` or ending in
- * `-<id>`, the one named after the workspace directory, else the most
- * recently modified (ties: the last name). Undefined when the workspace has
- * no ID or no such directory exists; kb never creates one (JP does).
+ * (jp_storage `resolve_user_dir`, `choose_canonical_user_dir`): among the
+ * directories named `<id>` or ending in `-<id>`, the one named after the
+ * workspace directory, else the one whose newest entry was modified last
+ * (`dir_mtime`; ties: the greater name). Undefined when the workspace has no
+ * ID or no such directory exists; kb never creates one (JP does).
  */
 export function userWorkspaceDir(dataDir: string, root: string): string | undefined {
   const id = workspaceId(root);
@@ -80,8 +81,42 @@ export function userWorkspaceDir(dataDir: string, root: string): string | undefi
   const wanted = `${basename(root)}-${id}`;
   const exact = matches.find((d) => d.name === wanted);
   if (exact) return exact.path;
-  matches.sort((a, b) => a.mtime - b.mtime || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-  return matches.at(-1)?.path;
+  if (matches.length <= 1) return matches[0]?.path;
+  let best: { path: string; name: string; time: bigint } | undefined;
+  for (const dir of matches) {
+    const time = newestTime(dir.path);
+    if (best === undefined || time > best.time || (time === best.time && Buffer.compare(Buffer.from(dir.name), Buffer.from(best.name)) > 0)) {
+      best = { ...dir, time };
+    }
+  }
+  return best?.path;
+}
+
+/** When a per-user directory was last used, as JP's `dir_mtime` reckons it:
+ *  the newest modification time among its entries (links followed, entries
+ *  that cannot be read passed over), else the directory's own, else 0. */
+function newestTime(dir: string): bigint {
+  let newest: bigint | undefined;
+  let names: string[] = [];
+  try {
+    names = readdirSync(dir);
+  } catch {
+    // No entries to read: the directory's own time.
+  }
+  for (const name of names) {
+    try {
+      const t = statSync(join(dir, name), { bigint: true }).mtimeNs;
+      if (newest === undefined || t > newest) newest = t;
+    } catch {
+      // JP passes over an entry it cannot read.
+    }
+  }
+  if (newest !== undefined) return newest;
+  try {
+    return statSync(dir, { bigint: true }).mtimeNs;
+  } catch {
+    return 0n;
+  }
 }
 
 function userDirs(dataDir: string, id: string): { name: string; path: string; mtime: number }[] {

@@ -39,6 +39,13 @@ export const TOPIC_KEY = 'topic';
 export const DIRECTIVE_KEYS = ['extends', 'inherit', 'config_load_paths'] as const;
 export const DEFAULT_CONFIG_LOAD_PATHS = ['.jp/config.d'];
 
+/** The type a --cfg assignment to a directive must have (JP's
+ *  `PartialAppConfig::assign`: `try_some_bool`, `try_vec` of strings);
+ *  undefined for other keys (`extends` is not assignable in JP). */
+export function directiveType(key: string): FieldType | undefined {
+  return key === 'inherit' ? 'boolean' : key === 'config_load_paths' ? 'string[]' : undefined;
+}
+
 /** How a type is named in messages. */
 export function typeLabel(type: FieldType): string {
   return type === 'string[]' ? 'array of strings' : type;

@@ -19,6 +19,11 @@ import type { Layer, Origin } from './merge.ts';
  *  link to a device or a huge file must not be read whole. */
 export const MAX_CONFIG_BYTES = 1024 * 1024;
 
+/** The longest `extends` chain, in files, the outermost included (JP's
+ *  `MAX_EXTENDS_DEPTH`, `u8::MAX`): extending one file more is an error,
+ *  as JP's `ExtendsDepthExceeded`. */
+export const MAX_EXTENDS_DEPTH = 255;
+
 export interface ReadContext {
   root: string;
   /** Every file read, in precedence order (appended to). */
@@ -184,12 +189,29 @@ export async function readConfigFile(path: string, ctx: ReadContext, chain: read
             });
             continue;
           }
+          // JP's `ExtendsStack::try_push`: the cycle first, then the depth.
+          if (links.length >= MAX_EXTENDS_DEPTH) {
+            ctx.diagnostics.push({
+              severity: 'error',
+              code: 'extends-depth',
+              message: `extends chain longer than ${MAX_EXTENDS_DEPTH} files: ${chainText([...links.map((l) => l.label), displayPath(ctx.root, target)])}`,
+              where: whereOf(origin, ['extends']),
+            });
+            continue;
+          }
           (item.after ? after : before).push(...(await readConfigFile(target, ctx, links)));
         }
       }
     }
   }
   return [...before, own, ...after];
+}
+
+/** A chain of files for a message: all of a short one; the first two and
+ *  the last two of a long one, with how many are left out between. */
+function chainText(names: readonly string[]): string {
+  if (names.length <= 6) return names.join(' -> ');
+  return [...names.slice(0, 2), `... (${names.length - 4} more)`, ...names.slice(-2)].join(' -> ');
 }
 
 /** An `extends` item: a path, or a table `{ path = "...", strategy =

@@ -1,6 +1,8 @@
 // Merging configuration layers into one tree that remembers, for every
 // value, which layer set it. Tables merge key by key; a later scalar or array
-// replaces an earlier value; an append adds to an earlier array.
+// replaces an earlier value; an append adds to an earlier array (a table
+// appended merges in, the arrays inside it appended); a replace drops the
+// table it lands on first.
 
 import type { Source } from './types.ts';
 import { isTable } from './fields.ts';
@@ -37,13 +39,16 @@ export interface Origin {
 }
 
 /** One change: deep-merge `value` at `path`, append `value`'s items to the
- *  array at `path`, or (`index`) replace item `index` of that array, which
- *  must exist (JP's `KEY.N=VALUE`). A table value may be a Map, which keeps
- *  its keys in the order written (locate.ts `inSourceOrder`). */
+ *  array at `path` (a table `value`: merge it, appending to the arrays it
+ *  reaches: JP's `:+=`), replace what is at `path` with `value` (`replace`:
+ *  JP's `:=` on a map), or (`index`) replace item `index` of that array,
+ *  which must exist (JP's `KEY.N=VALUE`). A table value may be a Map, which
+ *  keeps its keys in the order written (locate.ts `inSourceOrder`). */
 export interface Op {
   path: string[];
   value: unknown;
   append?: boolean;
+  replace?: boolean;
   index?: number;
 }
 
@@ -134,23 +139,27 @@ function apply(root: Table, op: Op, origin: Origin): void {
     table = next;
   }
   const key = op.path[op.path.length - 1];
-  const existing = table.entries.get(key);
-  table.entries.set(key, op.append ? appendTo(existing, op.value, origin) : mergeInto(existing, op.value, origin));
+  const existing = op.replace ? undefined : table.entries.get(key);
+  table.entries.set(key, mergeInto(existing, op.value, origin, op.append === true));
 }
 
-function mergeInto(existing: Node | undefined, value: unknown, origin: Origin): Node {
-  if (!isTable(value)) return leaf(value, origin);
+/** `value` merged onto `existing`; with `append`, arrays are appended to
+ *  the ones they meet. */
+function mergeInto(existing: Node | undefined, value: unknown, origin: Origin, append = false): Node {
+  if (!isTable(value)) return append ? appendTo(existing, value, origin) : leaf(value, origin);
   const table: Table = existing?.kind === 'table' ? existing : { kind: 'table', entries: new Map(), origin };
   const entries = value instanceof Map ? [...(value as Map<string, unknown>)] : Object.entries(value);
   for (const [key, v] of entries) {
-    table.entries.set(key, mergeInto(table.entries.get(key), v, origin));
+    table.entries.set(key, mergeInto(table.entries.get(key), v, origin, append));
   }
   return table;
 }
 
-/** An append onto something that is not an array starts a new array. */
+/** An append onto something that is not an array starts a new array; a
+ *  scalar appended inside a table (`:+=` with an object) is set. */
 function appendTo(existing: Node | undefined, value: unknown, origin: Origin): Leaf {
-  const added = Array.isArray(value) ? value : [value];
+  if (!Array.isArray(value)) return leaf(value, origin);
+  const added = value;
   if (existing?.kind !== 'leaf' || !Array.isArray(existing.value)) return leaf(added, origin);
   return {
     kind: 'leaf',

@@ -30,11 +30,10 @@ export function validate(tree: Table, root: string): Validated {
 
   for (const [key, node] of kb.entries) {
     if (key === TOPIC_KEY) continue;
-    const hint = closest(key, [TOPIC_KEY]) ? 'did you mean `topic`?' : '`kb` only holds `topic`';
     out.diagnostics.push({
       severity: 'error',
       code: 'unknown-key',
-      message: `unknown key \`${key}\` in \`kb\`; ${hint}`,
+      message: unknownKeyMessage(key),
       where: whereAt(node, [KB_KEY, key]),
     });
   }
@@ -60,9 +59,7 @@ function validateTopic(id: string, table: Table, root: string, diagnostics: Prob
     const where = whereAt(node, path);
     const def = fieldDef(key);
     if (!def) {
-      const suggestion = closest(key, FIELD_NAMES);
-      const hint = suggestion ? `did you mean \`${suggestion}\`?` : `known keys: ${FIELD_NAMES.join(', ')}`;
-      diagnostics.push({ severity: 'error', code: 'unknown-key', message: `unknown key \`${key}\` in topic \`${id}\`; ${hint}`, where, topic: id });
+      diagnostics.push({ severity: 'error', code: 'unknown-key', message: unknownKeyMessage(key, id), where, topic: id });
       continue;
     }
     const value = node.kind === 'leaf' ? node.value : TABLE;
@@ -99,6 +96,18 @@ function validateTopic(id: string, table: Table, root: string, diagnostics: Prob
   }
   topic.subjectsDir = resolve(root, topic.subjects);
   return topic;
+}
+
+/** What an unknown key in `kb` (no `topic`) or in a topic is told, with
+ *  the closest known key when there is one. */
+export function unknownKeyMessage(key: string, topic?: string): string {
+  if (topic === undefined) {
+    const hint = closest(key, [TOPIC_KEY]) ? 'did you mean `topic`?' : '`kb` only holds `topic`';
+    return `unknown key \`${key}\` in \`kb\`; ${hint}`;
+  }
+  const suggestion = closest(key, FIELD_NAMES);
+  const hint = suggestion ? `did you mean \`${suggestion}\`?` : `known keys: ${FIELD_NAMES.join(', ')}`;
+  return `unknown key \`${key}\` in topic \`${topic}\`; ${hint}`;
 }
 
 /** Stands for a table value in "got <type>" messages. */

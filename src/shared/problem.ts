@@ -19,6 +19,7 @@ export type ProblemCode =
   | 'missing-subjects'
   | 'extends-cycle'
   | 'extends-not-found'
+  | 'extends-depth'
   | 'extends-truncated'
   | 'bad-walk-limit'
   // A topic's subjects directory, as a walk finds it (kb/fs/walk.ts

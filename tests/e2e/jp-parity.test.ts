@@ -2,7 +2,7 @@
 // workspace, runs dist/kb and checks what a user observes; the comment on
 // each names the rule in JP's source (github.com/dcdpr/jp) it follows.
 import { describe, expect, test } from 'bun:test';
-import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { BINARY, fixture, run, type RunOptions, tempDir } from './harness.ts';
 
@@ -336,5 +336,115 @@ describe('10. topic order', () => {
     expect(list(yaml).map((t) => t.id)).toEqual(['zeta', '10']);
     const cfg = workspace({ '.jp/config.toml': TOPIC });
     expect(list(cfg, ['--cfg', '{"kb":{"topic":{"zeta":{"subjects":"t"},"10":{"subjects":"t"}}}}']).map((t) => t.id)).toEqual(['t', 'zeta', '10']);
+  });
+});
+
+// jp's own tests (jp commit 4c1c39f), run against kb: each names the test it
+// ports by file and name.
+describe("11. jp's configuration tests", () => {
+  // jp_config util_tests.rs `test_load_partial_at_path_depth_cap`; util.rs
+  // `MAX_EXTENDS_DEPTH` (`u8::MAX`) and `ExtendsStack::try_push`: a chain of
+  // 255 files loads, one more is `ExtendsDepthExceeded`.
+  test('an extends chain of 255 files loads; 256 is an error naming the chain', () => {
+    const chain = (n: number) => {
+      const files: Record<string, string> = { '.jp/config.toml': `extends = ["e1.toml"]\n${TOPIC}` };
+      for (let i = 1; i < n; i++) files[`.jp/e${i}.toml`] = i < n - 1 ? `extends = ["e${i + 1}.toml"]\n` : '[kb.topic.t]\ntitle = "deepest"\n';
+      return workspace(files);
+    };
+    expect(list(chain(255))).toEqual([{ id: 't', title: 'deepest', learned: [] }]);
+    const r = kb(chain(256), ['list']);
+    expect(r.code).toBe(1);
+    expect(r.err).toBe('error: extends chain longer than 255 files: .jp/config.toml -> .jp/e1.toml -> ... (252 more) -> .jp/e254.toml -> .jp/e255.toml (.jp/e254.toml:1)\n');
+    expect(r.out).toBe('');
+  });
+
+  // jp_storage lib_tests.rs `picks_most_recently_modified_silo_without_slug_match`
+  // and `merges_sibling_user_dirs_keeping_newest_conversation`; lib.rs
+  // `choose_canonical_user_dir` and `dir_mtime`: the folder named after the
+  // workspace wins; else the one whose newest entry is newest (an empty
+  // folder counts its own time), whatever the folders' own times.
+  test('the per-user folder: named after the workspace, else the newest file inside', () => {
+    const root = workspace({ '.jp/config.toml': `${TOPIC}title = "workspace"\n` });
+    writeFileSync(join(root, '.jp/.id'), 'ab12c\n');
+    const parent = join(root, '.local/share/jp/workspace');
+    const silo = (name: string, fileTime?: number, dirTime?: number) => {
+      const dir = join(parent, name);
+      mkdirSync(dir, { recursive: true });
+      if (fileTime !== undefined) {
+        writeFileSync(join(dir, 'config.toml'), `[kb.topic.t]\ntitle = "${name}"\n`);
+        utimesSync(join(dir, 'config.toml'), fileTime, fileTime);
+      }
+      if (dirTime !== undefined) utimesSync(dir, dirTime, dirTime);
+    };
+    silo('main-ab12c', 1_000, 3_000);
+    silo('feature-ab12c', 2_000, 500);
+    expect(list(root)[0].title).toBe('feature-ab12c');
+    silo('empty-ab12c', undefined, 2_500);
+    expect(list(root)[0].title).toBe('workspace');
+    silo(`${basename(root)}-ab12c`, 100, 100);
+    expect(list(root)[0].title).toBe(`${basename(root)}-ab12c`);
+  });
+
+  // jp_config assignment_tests.rs `test_assign_to_entry_object_replaces_map`
+  // and providers/llm_tests.rs `assign_aliases_whole_object_replaces_map`;
+  // assignment.rs `assign_to_entry`: `:=` on a map (Set) clears it first.
+  test('kb.topic:={...} replaces the topics', () => {
+    const root = workspace({ '.jp/config.toml': '[kb.topic.p]\nsubjects = "t"\n[kb.topic.stale]\nsubjects = "t"\n' });
+    expect(list(root, ['--cfg', 'kb.topic:={"q":{"subjects":"t"},"r":{"subjects":"t","learned":["a"]}}'])).toEqual([
+      { id: 'q', learned: [] },
+      { id: 'r', learned: ['a'] },
+    ]);
+  });
+
+  // jp_config assignment_tests.rs `test_assign_to_entry_object_merges_with_plus`;
+  // assignment.rs `assign_to_entry` and `try_vec` under `Strategy::Merge`:
+  // `:+=` keeps the entries, and a list it reaches is appended to.
+  test('kb.topic:+={...} merges: topics kept, lists appended', () => {
+    const root = workspace({ '.jp/config.toml': '[kb.topic.p]\nsubjects = "t"\nlearned = ["a"]\n' });
+    expect(list(root, ['--cfg', 'kb.topic:+={"q":{"subjects":"t"},"p":{"title":"P","learned":["b"]}}'])).toEqual([
+      { id: 'p', title: 'P', learned: ['a', 'b'] },
+      { id: 'q', learned: [] },
+    ]);
+    expect(list(root, ['--cfg', 'kb.topic.p:+={"learned":"c, x"}'])).toEqual([{ id: 'p', learned: ['a', 'c', 'x'] }]);
+  });
+
+  // jp_config conversation/tool_tests.rs
+  // `test_tool_config_json_merge_unknown_key_errors`; assignment.rs
+  // `try_merge_object` and `missing_key`: a key the object's table does not
+  // hold is an error naming it (in a file it stays a warning).
+  test('an unknown key in a --cfg JSON object is a usage error naming it', () => {
+    const root = workspace({ '.jp/config.toml': '[kb.topic.p]\nsubjects = "t"\n' });
+    const r = kb(root, ['--cfg', 'kb.topic.p:={"bogus":"val"}', 'list']);
+    expect(r.code).toBe(2);
+    expect(r.err).toStartWith('error: unknown key `bogus` in topic `p`; known keys: enable, title, introduction, description, subjects, learned, disabled (--cfg kb.topic.p:={"bogus":"val"})\n');
+    expect(r.out).toBe('');
+    const whole = kb(root, ['--cfg', '{"kb":{"topic":{"p":{"titel":"x"}}}}', 'list']);
+    expect(whole.code).toBe(2);
+    expect(whole.err).toStartWith('error: unknown key `titel` in topic `p`; did you mean `title`? (--cfg {"kb":{"topic":{"p":{"titel":"x"}}}})\n');
+  });
+
+  // jp_config lib_tests.rs `test_partial_app_config_assign`; lib.rs
+  // `PartialAppConfig::assign` (`config_load_paths` through `try_vec`, each
+  // item a string): `[true]` is a type error.
+  test('config_load_paths:=[true] is a type error', () => {
+    const root = workspace({ '.jp/config.toml': TOPIC });
+    expect(list(root, ['--cfg', 'config_load_paths=foo,bar', '--cfg', 'inherit=true'])).toEqual([{ id: 't', learned: [] }]);
+    const r = kb(root, ['--cfg', 'config_load_paths:=[true]', 'list']);
+    expect(r.code).toBe(2);
+    expect(r.err).toStartWith('error: `config_load_paths[0]` must be a string, got boolean (--cfg config_load_paths:=[true])\n');
+  });
+
+  // jp_config assignment_tests.rs `test_kv_assignment_try_bool`; assignment.rs
+  // `try_bool` (Rust's `bool::from_str`: `true` or `false`; with `:`, a JSON
+  // boolean).
+  test('inherit=bar is a boolean parse error; inherit:={...} a type error', () => {
+    const root = workspace({ '.jp/config.toml': TOPIC });
+    const r = kb(root, ['--cfg', 'inherit=bar', 'list']);
+    expect(r.code).toBe(2);
+    expect(r.err).toStartWith('error: `inherit` takes true or false, got "bar" (--cfg inherit=bar)\n');
+    const json = kb(root, ['--cfg', 'inherit:={"foo":"bar"}', 'list']);
+    expect(json.code).toBe(2);
+    expect(json.err).toStartWith('error: `inherit` must be a boolean, got table (--cfg inherit:={"foo":"bar"})\n');
+    expect(list(root, ['--cfg', 'inherit:=false'])).toEqual([{ id: 't', learned: [] }]);
   });
 });

@@ -65,9 +65,32 @@ describe('NOTES 21: --cfg grammar', () => {
     const v = parseCfg('{"kb":{"topic":{"a":{"learned":"x,y"}}}}');
     expect(v.kind === 'object' && objectOp(v.value, v.raw, 'w')).toEqual({ path: ['kb'], value: { topic: { a: { learned: ['x', 'y'] } } } });
     expect(() => parseCfg('{"kb":')).toThrow('invalid JSON');
+    // Checked as assignments are: unknown keys in kb, the directives' types.
+    const bogus = parseCfg('{"kb":{"topic":{"a":{"bogus":1}}}}');
+    expect(() => bogus.kind === 'object' && objectOp(bogus.value, bogus.raw, 'w')).toThrow('unknown key `bogus` in topic `a`');
+    const inherit = parseCfg('{"inherit":"no"}');
+    expect(() => inherit.kind === 'object' && objectOp(inherit.value, inherit.raw, 'w')).toThrow('`inherit` must be a boolean, got string');
   });
 
   test.each(['assistant.model.id=x', 'conversation.tools:={"a":1}', 'other+=x', 'x.y:+=[1]'])('%s: outside kb, no effect', (text) => {
+    expect(op(text)).toBeUndefined();
+  });
+
+  // jp_config assignment.rs `assign_to_entry`: `:=` on the topic map
+  // replaces it, `:+=` merges into it (lists inside appended).
+  test.each([
+    ['kb.topic:={"q":{"subjects":"s"}}', { path: ['kb', 'topic'], value: { q: { subjects: 's' } }, replace: true }],
+    ['kb.topic:+={"q":{"learned":"a, b"}}', { path: ['kb', 'topic'], value: { q: { learned: ['a', 'b'] } }, append: true }],
+    ['kb.topic.project:+={"learned":["a"]}', { path: T, value: { learned: ['a'] }, append: true }],
+    ['kb:+={"topic":{}}', { path: ['kb'], value: { topic: {} }, append: true }],
+  ])('%s', (text, expected) => {
+    expect(op(text)).toEqual(expected);
+  });
+
+  // jp_config lib.rs `PartialAppConfig::assign`, lib_tests.rs
+  // `test_partial_app_config_assign`: the directives are typed, with no
+  // effect on kb's configuration.
+  test.each(['inherit=true', 'inherit:=false', 'config_load_paths=foo,bar', 'config_load_paths:=["a"]', 'config_load_paths+=c', 'config_load_paths.0=x', 'extends=x'])('%s: checked, no effect', (text) => {
     expect(op(text)).toBeUndefined();
   });
 
@@ -108,6 +131,23 @@ describe('NOTES 21: --cfg grammar', () => {
     ['kb.topic.project:=[]', '`kb.topic.project` must be a table, got array'],
     ['kb:={"topic":{"a":{"learned":1}}}', '`kb.topic.a.learned` must be an array of strings or a comma-separated string, got integer'],
     ['kb.topic.project.learned:+=[1]', '`kb.topic.project.learned[0]` must be a string, got integer'],
+    // jp_config tool_tests.rs `test_tool_config_json_merge_unknown_key_errors`
+    ['kb.topic.project:={"bogus":"val"}', 'unknown key `bogus` in topic `project`; known keys: enable, title'],
+    ['kb.topic:={"p":{"titel":"x"}}', 'unknown key `titel` in topic `p`; did you mean `title`?'],
+    ['kb:={"topics":{}}', 'unknown key `topics` in `kb`; did you mean `topic`?'],
+    ['kb.topic.project:+=[1]', '`kb.topic.project` must be a table, got array'],
+    ['kb.topic:+="x"', '`kb.topic` must be a table, got string'],
+    // jp_config assignment_tests.rs `test_kv_assignment_try_bool`
+    ['inherit=bar', '`inherit` takes true or false, got "bar"'],
+    ['inherit:={"foo":"bar"}', '`inherit` must be a boolean, got table'],
+    ['inherit:=null', '`inherit` must be a boolean, got null'],
+    ['inherit+=true', 'cannot append to `inherit`: it is a boolean, not an array'],
+    ['inherit.x=true', '`inherit` is a boolean: `inherit.x` names nothing'],
+    // jp_config lib_tests.rs `test_partial_app_config_assign`
+    ['config_load_paths:=[true]', '`config_load_paths[0]` must be a string, got boolean'],
+    ['config_load_paths:=1', '`config_load_paths` must be an array of strings or a comma-separated string, got integer'],
+    ['config_load_paths.0:=1', '`config_load_paths.0` must be a string, got integer'],
+    ['config_load_paths.x=a', '`config_load_paths` is an array of strings: `config_load_paths.x` names nothing'],
   ])('%s -> UsageError', (text, message) => {
     let err: unknown;
     try {

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'bun:test';
-import { symlinkSync } from 'node:fs';
+import { symlinkSync, utimesSync } from 'node:fs';
 import { join } from 'node:path';
 import { configSources, displayPath, findWorkspace, globalConfigDir, userDataDir, userWorkspaceDir, workspaceId } from '../../../src/config/discover.ts';
 import { ConfigError } from '../../../src/shared/errors.ts';
@@ -101,6 +101,27 @@ describe('NOTES 20: file sources, lowest first', () => {
     expect(workspaceId(join(d, 'bad'))).toBeUndefined();
     expect(userWorkspaceDir(join(d, 'data'), join(d, 'ws'))).toBe(join(d, 'data/workspace/ws-abcde'));
     expect(userWorkspaceDir(join(d, 'data'), join(d, 'bad'))).toBeUndefined();
+  });
+
+  // jp_storage lib.rs `choose_canonical_user_dir` and `dir_mtime`.
+  test('without a folder named after the workspace: the newest entry inside decides, then the name', () => {
+    const d = tree({ 'ws/.jp/.id': 'abcde\n', 'data/workspace/a-abcde/f': '', 'data/workspace/b-abcde/f': '', 'data/workspace/c-abcde/': '' });
+    const w = (name: string) => join(d, 'data/workspace', name);
+    const times = (path: string, t: number) => utimesSync(path, t, t);
+    times(join(w('a-abcde'), 'f'), 2_000);
+    times(w('a-abcde'), 10);
+    times(join(w('b-abcde'), 'f'), 1_000);
+    times(w('b-abcde'), 9_000);
+    times(w('c-abcde'), 1_500);
+    const pick = () => userWorkspaceDir(join(d, 'data'), join(d, 'ws'));
+    expect(pick()).toBe(w('a-abcde'));
+    // An empty folder counts its own time; a tie goes to the greater name.
+    times(w('c-abcde'), 2_000);
+    expect(pick()).toBe(w('c-abcde'));
+    // A link is followed to what it points at.
+    symlinkSync(join(d, 'ws/.jp/.id'), join(w('b-abcde'), 'storage'));
+    times(join(d, 'ws/.jp/.id'), 3_000);
+    expect(pick()).toBe(w('b-abcde'));
   });
 
   test('displayPath: relative inside the root, else absolute', () => {

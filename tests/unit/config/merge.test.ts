@@ -29,6 +29,18 @@ describe('NOTES 20: merge', () => {
     expect(leafAt([layer('a', { kb: { topic: { p: { learned: 'x' } } } }), append('b', path, ['y'])], path).value).toEqual(['y']);
   });
 
+  // jp_config assignment.rs `assign_to_entry` / `try_vec` (JP's `:=` and
+  // `:+=` on a map).
+  test('replace drops the table first; a table appended merges, appending to the arrays it reaches', () => {
+    const base = layer('a', { kb: { topic: { p: { subjects: 's', learned: ['x'] } } } });
+    const topics = ['kb', 'topic'];
+    const replaced = merge([base, { origin: origin('b'), ops: [{ path: topics, value: { q: { subjects: 't' } }, replace: true }] }]);
+    expect(toPlain(replaced)).toEqual({ kb: { topic: { q: { subjects: 't' } } } });
+    const appended = merge([base, append('b', topics, { p: { title: 'T', learned: ['y'] }, q: { learned: ['z'] } })]);
+    expect(toPlain(appended)).toEqual({ kb: { topic: { p: { subjects: 's', title: 'T', learned: ['x', 'y'] }, q: { learned: ['z'] } } } });
+    expect((lookup(appended, [...topics, 'p', 'learned']) as Leaf).items?.map((o) => o.source)).toEqual(['a', 'b']);
+  });
+
   test('provenance: the layer that last set each value, per array item too', () => {
     const path = ['kb', 'topic', 'p', 'learned'];
     const layers = [
