@@ -14,6 +14,7 @@
 import { createHash } from 'node:crypto';
 import { closeSync, fstatSync, mkdirSync, openSync, readSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import { OPEN_FLAGS } from '../fs/probe.ts';
 import { NFIELDS, SearchIndex, type DocMeta } from './engine.ts';
 
 /** Bump when the file's layout or the tokenizer changes. */
@@ -47,13 +48,18 @@ export function cacheFile(dir: string, topicId: string, subjectsDir: string): st
 
 export type ReadResult = { kind: 'hit'; entry: CacheEntry } | { kind: 'missing' } | { kind: 'corrupt'; why: string };
 
-/** Reads a cache file. Never throws. */
+/** Reads a cache file. Never throws, never blocks: the file is opened
+ *  non-blocking and read only when it is a regular file (a FIFO or a
+ *  device at its path is a corrupt cache, replaced when the index is
+ *  written back). */
 export function readCache(file: string, subjectsDir: string): ReadResult {
   let bytes: Uint8Array;
   try {
-    const fd = openSync(file, 'r');
+    const fd = openSync(file, OPEN_FLAGS);
     try {
-      const size = fstatSync(fd).size;
+      const st = fstatSync(fd);
+      if (!st.isFile()) return { kind: 'corrupt', why: 'not a regular file' };
+      const size = st.size;
       if (size > MAX_CACHE_BYTES) return { kind: 'corrupt', why: `larger than ${MAX_CACHE_BYTES} bytes` };
       bytes = new Uint8Array(size);
       let filled = 0;
