@@ -5,7 +5,7 @@
 // only when it names a file of the topic, as a model's pattern would.
 import { afterAll, describe, expect, test } from 'bun:test';
 import { execFileSync } from 'node:child_process';
-import { readdirSync, readFileSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, rmSync, statSync, truncateSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { cleanup, expectNoCrash, kb, kbMeasured, workspace, type KbOptions, type Result } from './helpers.ts';
 
@@ -106,4 +106,126 @@ describe('a huge cache file', () => {
     expect(r.err).toMatch(/could not be read \(bad section 8 \(943718400 bytes for \d+ postings\)\); rebuilt\n$/);
     expect(r.maxRss).toBeLessThan(300 * 1024 * 1024);
   }, 60_000);
+});
+
+/** A workspace whose files are a minute old: the index built from it is
+ *  trusted next time (a tree changed within two seconds of a walk is
+ *  walked again, topic.ts). */
+function aged(entries: Parameters<typeof workspace>[0]): string {
+  const root = workspace(entries);
+  const t = new Date(Date.now() - 60_000);
+  const age = (p: string): void => {
+    utimesSync(p, t, t);
+    if (statSync(p).isDirectory()) for (const e of readdirSync(p)) age(join(p, e));
+  };
+  for (const e of readdirSync(root)) if (e !== '.xdg-cache') age(join(root, e));
+  return root;
+}
+
+/** Rewrites a cache file: its header (JSON) and its sections, the layout
+ *  kept consistent (the sizes in the header, the padding). */
+function rewrite(file: string, edit: (header: any, sections: Buffer[]) => void): void {
+  const bytes = readFileSync(file);
+  const headLen = bytes.readUInt32LE(8);
+  const header = JSON.parse(bytes.subarray(12, 12 + headLen).toString('utf8'));
+  const pad8 = (n: number) => (n + 7) & ~7;
+  const sections: Buffer[] = [];
+  let at = pad8(12 + headLen);
+  for (const len of header.sections) {
+    sections.push(Buffer.from(bytes.subarray(at, at + len)));
+    at += pad8(len);
+  }
+  edit(header, sections);
+  header.sections = sections.map((s) => s.length);
+  const head = Buffer.from(JSON.stringify(header));
+  const prefix = Buffer.from(bytes.subarray(0, 12));
+  prefix.writeUInt32LE(head.length, 8);
+  const parts: Uint8Array[] = [prefix, head, Buffer.alloc(pad8(12 + head.length) - 12 - head.length)];
+  for (const s of sections) parts.push(s, Buffer.alloc(pad8(s.length) - s.length));
+  writeFileSync(file, Buffer.concat(parts));
+}
+
+/** The cache's document paths (section 9), rewritten by `map`. */
+function rewritePaths(file: string, map: (path: string) => string): void {
+  rewrite(file, (_, sections) => {
+    sections[9] = Buffer.from(sections[9].toString('utf8').split('\n').map(map).join('\n'));
+  });
+}
+
+describe('paths read from the cache are checked against the topic', () => {
+  const cases: [string, (root: string) => string, RegExp][] = [
+    ['outside the topic', () => '../secret.md', /was not used \(it names "\.\.\/secret\.md", not a subject of the topic\); rebuilt/],
+    ['an absolute path', (root) => join(root, 'secret.md'), /was not used \(it names ".+\/secret\.md", not a subject of the topic\); rebuilt/],
+    ['a hidden file', () => '.hidden.md', /was not used \(it names "\.hidden\.md", not a subject of the topic\); rebuilt/],
+    ['an ignored file', () => 'ignored.md', /was not used \(it names "ignored\.md", which the topic ignores\); rebuilt/],
+  ];
+  for (const [what, forged, warning] of cases) {
+    test(`${what}: the entry is not used, the topic is indexed again`, () => {
+      const root = aged(FILES);
+      const good = run(root, ['search', 'zeppelin']);
+      expect(good.out).toContain('1. t: ok');
+      expect(good.out).not.toContain('hunter2');
+      const recalled = run(root, ['recall', 'zeppelin']);
+      expect(recalled.out).toContain('noon');
+      const file = cacheFile(root);
+      rewritePaths(file, (p) => (p === 'ok.md' ? forged(root) : p));
+      const r = run(root, ['search', 'zeppelin']);
+      expect(r.out).toBe(good.out);
+      expect(r.err).toMatch(warning);
+      rewritePaths(file, (p) => (p === 'ok.md' ? forged(root) : p));
+      const m = run(root, ['recall', 'zeppelin']);
+      expect(m.out).toBe(recalled.out);
+      expect(m.out).not.toMatch(/hunter2|hidden zeppelin|ignored zeppelin/);
+      expect(m.err).toMatch(warning);
+      // Rebuilt: silent again.
+      expect(run(root, ['search', 'zeppelin'])).toEqual(good);
+    });
+  }
+
+  test('an ignored file with its own size and time: left out of the results, the cache removed', () => {
+    const root = aged(FILES);
+    const good = run(root, ['search', 'zeppelin']);
+    const file = cacheFile(root);
+    const st = statSync(join(root, 't/ignored.md'));
+    rewrite(file, (_, sections) => {
+      const paths = sections[9].toString('utf8').split('\n');
+      const d = paths.indexOf('ok.md');
+      paths[d] = 'ignored.md';
+      sections[9] = Buffer.from(paths.join('\n'));
+      sections[0].writeDoubleLE(st.size, 8 * d);
+      sections[1].writeDoubleLE(st.mtimeMs, 8 * d);
+    });
+    const r = run(root, ['search', 'zeppelin']);
+    expect(r.out).not.toContain('ignored');
+    expect(r.err).toBe(
+      `warning: topic "t": the search cache ${file} was not used for one result (it names "ignored.md", which the topic ignores); it is left out, and the cache removed\n`,
+    );
+    expect(run(root, ['search', 'zeppelin'])).toEqual(good);
+  });
+
+  test('an ignore file left out of the cache is found, and its rules applied', () => {
+    const root = aged(FILES);
+    const good = run(root, ['search', 'zeppelin']);
+    const file = cacheFile(root);
+    rewrite(file, (header, sections) => {
+      header.trace.controls = [];
+      sections[9] = Buffer.from(sections[9].toString('utf8').replace('ok.md', 'ignored.md'));
+    });
+    const r = run(root, ['search', 'zeppelin']);
+    expect(r.out).toBe(good.out);
+    expect(r.err).toMatch(/was not used \(it does not list the ignore file "\.gitignore"\); rebuilt/);
+  });
+
+  test('a directory outside the topic in the cache', () => {
+    const root = aged({ ...FILES, 'other/secret.md': 'The zeppelin vault code is 1234.\n' });
+    const good = run(root, ['search', 'zeppelin']);
+    const file = cacheFile(root);
+    rewrite(file, (header, sections) => {
+      header.trace.dirs.push([`${root}/t/../other`, statSync(join(root, 'other')).mtimeMs]);
+      sections[9] = Buffer.from(sections[9].toString('utf8').replace('ok.md', '../other/secret.md'));
+    });
+    const r = run(root, ['search', 'zeppelin']);
+    expect(r.out).toBe(good.out);
+    expect(r.err).toMatch(/was not used \(it lists the directory ".+\/t\/\.\.\/other", outside the topic\); rebuilt/);
+  });
 });

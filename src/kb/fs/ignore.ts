@@ -24,7 +24,7 @@ export const IGNORE_FILES = ['.gitignore', '.kbignore'] as const;
 const DEFAULT_DIRS = new Set(['node_modules']);
 
 /** Lockfiles: generated, large, and never knowledge. */
-const DEFAULT_FILES = new Set([
+export const DEFAULT_FILES: ReadonlySet<string> = new Set([
   'package-lock.json',
   'npm-shrinkwrap.json',
   'yarn.lock',

@@ -37,6 +37,9 @@ export interface Trace {
 export interface CacheEntry {
   index: SearchIndex;
   trace: Trace;
+  /** The documents' paths as the file holds them, joined by newlines
+   *  (read back only: trust.ts checks them in one pass). */
+  paths?: string;
 }
 
 export { cacheDir } from './where.ts';
@@ -105,7 +108,7 @@ function readOpen(fd: number, size: number, subjectsDir: string): CacheEntry {
   // Each posting takes at least 2 bytes and at most MAX_POSTING: the
   // postings section must fit the document frequencies.
   const df = readAt(fd, starts[3], h.sections[3]);
-  const u32 = new Uint32Array(df.buffer, 0, h.terms);
+  const u32 = new Uint32Array(df.buffer as ArrayBuffer, 0, h.terms);
   let postings = 0;
   for (let t = 0; t < u32.length; t++) {
     if (u32[t] > h.docs) fail('bad document frequencies');
@@ -267,7 +270,8 @@ function decode(bytes: Uint8Array, h: Header, starts: readonly number[]): CacheE
   const kinds = parts[6];
   const terms = new TextDecoder().decode(parts[7]);
   const post = parts[8];
-  const paths = n === 0 ? [] : new TextDecoder().decode(parts[9]).split('\n');
+  const pathsText = new TextDecoder().decode(parts[9]);
+  const paths = n === 0 ? [] : pathsText.split('\n');
   const slugs = n === 0 ? [] : new TextDecoder().decode(parts[10]).split('\n');
   if (paths.length !== n || slugs.length !== n) fail('bad document lists');
   // Offsets in between are not checked one by one (a search's time): the
@@ -285,5 +289,5 @@ function decode(bytes: Uint8Array, h: Header, starts: readonly number[]): CacheE
   if (trace === null || typeof trace !== 'object' || !Array.isArray(trace.dirs) || !Array.isArray(trace.controls)) fail('bad trace');
   for (const d of trace.dirs) if (!Array.isArray(d) || typeof d[0] !== 'string' || typeof d[1] !== 'number') fail('bad trace');
   for (const c of trace.controls) if (!Array.isArray(c) || typeof c[0] !== 'string' || typeof c[1] !== 'number' || typeof c[2] !== 'number') fail('bad trace');
-  return { index: new SearchIndex(docs, lens, terms, termStarts, df, postStarts, post), trace };
+  return { index: new SearchIndex(docs, lens, terms, termStarts, df, postStarts, post), trace, paths: pathsText };
 }
