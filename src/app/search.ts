@@ -104,6 +104,13 @@ export async function rank(kb: KnowledgeBase, topics: readonly Topic[], query: s
     for (const h of r.hits) {
       const d = index.docs[h.doc];
       if (d.kind !== KIND_TEXT) continue;
+      // A path from the cache that the topic's ignore files leave out.
+      const vetoed = got.vet?.(h.doc);
+      if (vetoed !== undefined) {
+        total--;
+        problems.push(warning('search-cache', `topic "${topic.id}": the search cache ${got.file} was not used for one result (${vetoed}); it is left out, and the cache removed`));
+        continue;
+      }
       found.push({
         topic,
         index,

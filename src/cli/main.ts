@@ -1,6 +1,7 @@
 // Finds the command, parses its arguments strictly, runs it, and turns every
 // failure into `error: <what> (<where>)` on stderr with a non-zero exit.
 import type { ArgsDef } from 'citty';
+import { isAbsolute } from 'node:path';
 import { escapeControls } from '../shared/controls.ts';
 import { KbError, UsageError, describe } from '../shared/errors.ts';
 import { parseArgv } from './argv.ts';
@@ -65,9 +66,28 @@ export async function main(argv: readonly string[], commands: CommandTable, read
     if (globals.quiet && globals.verbose) throw new UsageError('--quiet and --verbose cannot be combined', where);
     verbose = globals.verbose;
     setQuiet(globals.quiet);
-    return await cmd.run({ flags, positionals, globals, cwd: process.cwd(), env: process.env, commands, readerThreadUrl });
+    return await cmd.run({ flags, positionals, globals, cwd: workingDirectory(globals.workspace), env: process.env, commands, readerThreadUrl });
   } catch (err) {
     return report(err, verbose, where);
+  }
+}
+
+/** The working directory. When it was deleted (the runtime starts anyway:
+ *  scripts/build.mjs), an absolute `-w` stands in for it, and kb changes
+ *  to it; without one nothing can be resolved, and kb says so. */
+function workingDirectory(workspace: string | undefined): string {
+  try {
+    return process.cwd();
+  } catch {
+    if (workspace === undefined || !isAbsolute(workspace)) {
+      throw new KbError('the working directory no longer exists (it was deleted); change to a directory that exists, or give the workspace as an absolute path with -w');
+    }
+    try {
+      process.chdir(workspace);
+    } catch {
+      // Not a directory: finding the workspace says so.
+    }
+    return workspace;
   }
 }
 

@@ -79,7 +79,9 @@ async function parseYaml(text: string, label: string): Promise<Parsed> {
   const { LineCounter, parseDocument, isMap, isPair, isScalar, isSeq } = await (yaml ??= import('yaml'));
   text = stripBom(text);
   const lines = new LineCounter();
-  const doc = parseDocument(text, { lineCounter: lines, merge: true, prettyErrors: true, uniqueKeys: true });
+  // No warning of the package's own reaches stderr (logLevel): a key that
+  // is a collection, stringified, is an unknown field to validation.
+  const doc = parseDocument(text, { lineCounter: lines, merge: true, prettyErrors: true, uniqueKeys: true, logLevel: 'error' });
   const problem = doc.errors[0];
   if (problem) {
     const at = problem.linePos?.[0];

@@ -11,7 +11,7 @@
 
 /** The parts of the `yaml` package kb uses. */
 export interface YamlModule {
-  parse(text: string, options?: { uniqueKeys?: boolean; maxAliasCount?: number }): unknown;
+  parse(text: string, options?: { uniqueKeys?: boolean; maxAliasCount?: number; logLevel?: 'silent' | 'error' | 'warn' | 'debug' }): unknown;
 }
 
 let yaml: Promise<YamlModule> | undefined;
@@ -70,11 +70,15 @@ export function simpleFields(front: string): Record<string, string | null> | typ
 
 /** Parses frontmatter with the `yaml` package: its top-level mapping, or
  *  why it is not one. Aliases are capped, so a hostile file cannot make a
- *  billion laughs. */
+ *  billion laughs. The package's warnings are dropped (`logLevel: 'error'`;
+ *  it would write them to stderr itself, as `(node:...) Warning: ...`): the
+ *  one real frontmatter meets (a key that is a collection, `created:
+ *  {{date}}` from a note template, stringified) concerns fields kb does not
+ *  read, and a key so made can never be `description`, `name` or `title`. */
 export function parseFrontmatter(front: string, lib: YamlModule): Parsed {
   let data: unknown;
   try {
-    data = lib.parse(front, { uniqueKeys: true, maxAliasCount: 100 });
+    data = lib.parse(front, { uniqueKeys: true, maxAliasCount: 100, logLevel: 'error' });
   } catch (err) {
     const first = String((err as Error)?.message ?? err).split('\n')[0].replace(/:\s*$/, '');
     return { ok: false, reason: first };

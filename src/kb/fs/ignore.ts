@@ -12,6 +12,17 @@
 // The patterns are matched by the `ignore` package (gitignore semantics,
 // as eslint and prettier use them): only topics holding a control file
 // build a matcher; the defaults are two set lookups per entry.
+//
+// The package compiles each pattern to a regular expression run by the
+// native, backtracking engine. A pattern with two `**` segments or more
+// between others (`a/**/b/**/c`) compiles to one that takes time polynomial
+// in the path's depth, to the power of their number (`a/**/` twelve times,
+// then `b`: 26 seconds for one file 60 folders deep; two of them: 20
+// seconds on a path 2000 folders deep), and committed content must not
+// hang a command. Consecutive `**` segments are one (`a/**/**/b` is
+// `a/**/b`); a pattern left with more than one between other segments is
+// not applied, and said (`dropped`, with its file and line). A leading
+// `**/` and a trailing `/**` cost nothing of the kind.
 
 import { closeSync, fstatSync, openSync } from 'node:fs';
 import ignore, { type Ignore } from 'ignore';
@@ -24,7 +35,7 @@ export const IGNORE_FILES = ['.gitignore', '.kbignore'] as const;
 const DEFAULT_DIRS = new Set(['node_modules']);
 
 /** Lockfiles: generated, large, and never knowledge. */
-const DEFAULT_FILES = new Set([
+export const DEFAULT_FILES: ReadonlySet<string> = new Set([
   'package-lock.json',
   'npm-shrinkwrap.json',
   'yarn.lock',
@@ -74,6 +85,11 @@ export class IgnoreRules {
   /** Control files that could not be read (not regular, too large,
    *  unreadable): their rules are not applied. */
   readonly unread: string[] = [];
+  /** Patterns not applied: too complex to match in bounded time (see
+   *  above). `file` is relative to the subjects directory, `line` counts
+   *  from 1, `globstars` is how many `**` segments the pattern has between
+   *  others. */
+  readonly dropped: { file: string; line: number; pattern: string; globstars: number }[] = [];
   /** Rule sets by directory (relative, '' or ending with `/`), inherited
    *  by subdirectories; absent when the directory adds none. */
   private readonly sets = new Map<string, readonly RuleSet[]>();
@@ -98,15 +114,25 @@ export class IgnoreRules {
       }
       own ??= ignore();
       const mark = base + file;
-      own.add(
-        text
-          .split(/\r?\n/)
-          .slice(0, MAX_RULES)
-          .map((pattern) => ({ pattern, mark })),
-      );
+      let lines = text.split(/\r?\n/).slice(0, MAX_RULES);
+      if (text.includes('**')) lines = this.bound(mark, lines);
+      own.add(lines.map((pattern) => ({ pattern, mark })));
     }
     const sets = own === undefined ? inherited : [...inherited, { base, ig: own }];
     if (sets.length > 0) this.sets.set(base, sets);
+  }
+
+  /** `file`'s lines with consecutive `**` segments made one, and those
+   *  left with more than one `**` between other segments blank (dropped). */
+  private bound(file: string, lines: readonly string[]): string[] {
+    return lines.map((line, i) => {
+      if (!line.includes('**')) return line;
+      const collapsed = line.replace(CONSECUTIVE_GLOBSTARS, '$1**');
+      const globstars = innerGlobstars(collapsed);
+      if (globstars < 2) return collapsed;
+      this.dropped.push({ file, line: i + 1, pattern: line, globstars });
+      return '';
+    });
   }
 
   /** Whether the entry `name` of directory `rel` is left out (and then
@@ -134,6 +160,18 @@ export class IgnoreRules {
     }
     return false;
   }
+}
+
+/** Two `**` segments or more in a row. */
+const CONSECUTIVE_GLOBSTARS = /(^|\/)\*\*(?:\/\*\*)+(?=\/|$)/g;
+
+/** How many `**` segments a pattern has between two others (a negation's
+ *  `!` and an anchoring `/` are not segments of their own). */
+export function innerGlobstars(pattern: string): number {
+  const segments = pattern.replace(/^!/, '').replace(/^\//, '').trimEnd().replace(/\/$/, '').split('/');
+  let n = 0;
+  for (let i = 1; i < segments.length - 1; i++) if (segments[i] === '**') n++;
+  return n;
 }
 
 function isControlFile(name: string): boolean {

@@ -155,6 +155,16 @@ export function indexSubjects(dir: string, found?: FileFound, opts: WalkOptions 
   for (const path of rules.unread) {
     notices.push(notice('unreadable', path, `cannot read ${path} (not a regular file, too large, or unreadable); its rules are not applied`));
   }
+  for (const { file, line, pattern, globstars } of rules.dropped) {
+    const shown = pattern.length > 160 ? `${pattern.slice(0, 160)}...` : pattern;
+    notices.push(
+      notice(
+        'unreadable',
+        file,
+        `cannot apply ${file}:${line}: ${shown} (${globstars} "**" segments between others: matching it can take minutes on deep paths; at most one is supported); this rule is not applied`,
+      ),
+    );
+  }
   for (let i = 0; i < slugs.length; i++) {
     const entry = bySlug.get(slugs[i])!;
     if (!Array.isArray(entry)) {

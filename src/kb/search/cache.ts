@@ -14,7 +14,10 @@
 import { createHash } from 'node:crypto';
 import { closeSync, fstatSync, mkdirSync, openSync, readSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import { OPEN_FLAGS } from '../fs/probe.ts';
+import { MAX_WALK_ENTRIES } from '../fs/walk.ts';
 import { NFIELDS, SearchIndex, type DocMeta } from './engine.ts';
+import { MAX_TERM } from './tokenize.ts';
 
 /** Bump when the file's layout or the tokenizer changes. */
 export const FORMAT_VERSION = 2;
@@ -34,6 +37,9 @@ export interface Trace {
 export interface CacheEntry {
   index: SearchIndex;
   trace: Trace;
+  /** The documents' paths as the file holds them, joined by newlines
+   *  (read back only: trust.ts checks them in one pass). */
+  paths?: string;
 }
 
 export { cacheDir } from './where.ts';
@@ -47,37 +53,71 @@ export function cacheFile(dir: string, topicId: string, subjectsDir: string): st
 
 export type ReadResult = { kind: 'hit'; entry: CacheEntry } | { kind: 'missing' } | { kind: 'corrupt'; why: string };
 
-/** Reads a cache file. Never throws. */
+/** Reads a cache file. Never throws, never blocks: the file is opened
+ *  non-blocking and read only when it is a regular file (a FIFO or a
+ *  device at its path is a corrupt cache, replaced when the index is
+ *  written back). Its header is read and checked first: the rest is read
+ *  only when the file's size is the size the header describes and the
+ *  sections are no larger than an index of that many documents and terms
+ *  can make them (see `checkLayout`). */
 export function readCache(file: string, subjectsDir: string): ReadResult {
-  let bytes: Uint8Array;
+  let fd: number;
   try {
-    const fd = openSync(file, 'r');
-    try {
-      const size = fstatSync(fd).size;
-      if (size > MAX_CACHE_BYTES) return { kind: 'corrupt', why: `larger than ${MAX_CACHE_BYTES} bytes` };
-      bytes = new Uint8Array(size);
-      let filled = 0;
-      while (filled < size) {
-        const n = readSync(fd, bytes, filled, size - filled, null);
-        if (n === 0) break;
-        filled += n;
-      }
-      if (filled !== size) return { kind: 'corrupt', why: 'shorter than its size' };
-    } finally {
-      closeSync(fd);
-    }
+    fd = openSync(file, OPEN_FLAGS);
   } catch (err) {
     const code = (err as { code?: string }).code;
     if (code === 'ENOENT' || code === 'ENOTDIR') return { kind: 'missing' };
     return { kind: 'corrupt', why: (err as Error).message };
   }
   try {
-    return { kind: 'hit', entry: decode(bytes, subjectsDir) };
+    const st = fstatSync(fd);
+    if (!st.isFile()) return { kind: 'corrupt', why: 'not a regular file' };
+    return { kind: 'hit', entry: readOpen(fd, st.size, subjectsDir) };
   } catch (err) {
     return { kind: 'corrupt', why: (err as Error).message };
+  } finally {
+    closeSync(fd);
   }
 }
 
+/** `length` bytes of `fd` from `position`; throws when the file is
+ *  shorter. */
+function readAt(fd: number, position: number, length: number, into = new Uint8Array(length), offset = 0): Uint8Array {
+  let filled = 0;
+  while (filled < length) {
+    const n = readSync(fd, into, offset + filled, length - filled, position + filled);
+    if (n === 0) fail('shorter than its size');
+    filled += n;
+  }
+  return into;
+}
+
+/** Reads and decodes an open cache file of `size` bytes: the prefix and
+ *  the header first, then (when they hold) the document frequencies, then
+ *  the whole file. */
+function readOpen(fd: number, size: number, subjectsDir: string): CacheEntry {
+  if (size > MAX_CACHE_BYTES) fail(`larger than ${MAX_CACHE_BYTES} bytes`);
+  if (size < 12) fail('too short');
+  const prefix = new DataView(readAt(fd, 0, 12).buffer);
+  if (prefix.getUint32(0, true) !== MAGIC) fail('not a kb search index');
+  if (prefix.getUint32(4, true) !== FORMAT_VERSION) fail('another format version');
+  const headLen = prefix.getUint32(8, true);
+  if (12 + headLen > size) fail('header out of bounds');
+  const h = parseHeader(readAt(fd, 12, headLen), subjectsDir);
+  const starts = checkLayout(h, headLen, size);
+  // Each posting takes at least 2 bytes and at most MAX_POSTING: the
+  // postings section must fit the document frequencies.
+  const df = readAt(fd, starts[3], h.sections[3]);
+  const u32 = new Uint32Array(df.buffer as ArrayBuffer, 0, h.terms);
+  let postings = 0;
+  for (let t = 0; t < u32.length; t++) {
+    if (u32[t] > h.docs) fail('bad document frequencies');
+    postings += u32[t];
+  }
+  const postLen = h.sections[8];
+  if (postLen < 2 * postings || postLen > MAX_POSTING * postings) fail(`bad section 8 (${postLen} bytes for ${postings} postings)`);
+  return decode(readAt(fd, 0, size), h, starts);
+}
 /** Writes a cache file; returns why it could not be written, if so. */
 export function writeCache(file: string, entry: CacheEntry, subjectsDir: string): string | undefined {
   const dir = dirname(file);
@@ -172,32 +212,53 @@ function fail(why: string): never {
   throw new Error(why);
 }
 
-function decode(bytes: Uint8Array, subjectsDir: string): CacheEntry {
-  // Typed arrays over the file need 8-byte alignment.
-  if (bytes.byteOffset % 8 !== 0) bytes = bytes.slice();
-  if (bytes.length < 12) fail('too short');
-  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  if (view.getUint32(0, true) !== MAGIC) fail('not a kb search index');
-  if (view.getUint32(4, true) !== FORMAT_VERSION) fail('another format version');
-  const headLen = view.getUint32(8, true);
-  if (12 + headLen > bytes.length) fail('header out of bounds');
-  const h = JSON.parse(new TextDecoder().decode(bytes.subarray(12, 12 + headLen))) as Header;
+/** The header: JSON, its counts within what an index can hold. */
+function parseHeader(bytes: Uint8Array, subjectsDir: string): Header {
+  const h = JSON.parse(new TextDecoder().decode(bytes)) as Header;
   if (h === null || typeof h !== 'object' || h.subjectsDir !== subjectsDir) fail('another subjects directory');
   const n = h.docs;
-  if (!Number.isInteger(n) || n < 0 || h.descriptions === null || typeof h.descriptions !== 'object') fail('bad document lists');
+  // The search's walk collects at most MAX_WALK_ENTRIES files.
+  if (!Number.isInteger(n) || n < 0 || n > MAX_WALK_ENTRIES || h.descriptions === null || typeof h.descriptions !== 'object') fail('bad document lists');
   if (!Array.isArray(h.sections) || h.sections.length !== SECTIONS) fail('bad sections');
   const nt = h.terms;
   if (!Number.isInteger(nt) || nt < 0) fail('bad term count');
-  const expect = [8 * n, 8 * n, 4 * NFIELDS * n, 4 * nt, 4 * (nt + 1), 4 * (nt + 1), n, -1, -1, -1, -1];
+  return h;
+}
+
+/** The most bytes one posting takes: a document number's varint (5), the
+ *  field mask and a byte per field. */
+const MAX_POSTING = 6 + NFIELDS;
+/** More UTF-8 bytes than a term has: MAX_TERM UTF-16 units, 3 bytes each
+ *  at most (a surrogate pair: 4 bytes for 2 units). */
+const MAX_TERM_BYTES = 4 * MAX_TERM;
+/** The most bytes of a path (and of a slug) with its separator. */
+const MAX_PATH_BYTES = 4097;
+
+/** Checks the sections the header describes: the fixed ones have the size
+ *  their counts make, the others no more than their counts allow, and the
+ *  file is exactly as large as the layout. Returns each section's start. */
+function checkLayout(h: Header, headLen: number, size: number): number[] {
+  const n = h.docs;
+  const nt = h.terms;
+  const exact = [8 * n, 8 * n, 4 * NFIELDS * n, 4 * nt, 4 * (nt + 1), 4 * (nt + 1), n, -1, -1, -1, -1];
+  const most = [0, 0, 0, 0, 0, 0, 0, MAX_TERM_BYTES * nt, Infinity, MAX_PATH_BYTES * n, MAX_PATH_BYTES * n];
+  const starts: number[] = [];
   let at = pad8(12 + headLen);
-  const parts: Uint8Array[] = [];
   for (let i = 0; i < SECTIONS; i++) {
     const len = h.sections[i];
-    if (!Number.isInteger(len) || len < 0 || (expect[i] >= 0 && len !== expect[i])) fail(`bad section ${i}`);
-    if (at + len > bytes.length) fail(`section ${i} out of bounds`);
-    parts.push(bytes.subarray(at, at + len));
+    if (!Number.isInteger(len) || len < 0 || (exact[i] >= 0 ? len !== exact[i] : len > most[i])) fail(`bad section ${i}`);
+    starts.push(at);
     at += pad8(len);
   }
+  if (at !== size) fail(`${size} bytes where its header describes ${at}`);
+  return starts;
+}
+
+function decode(bytes: Uint8Array, h: Header, starts: readonly number[]): CacheEntry {
+  const n = h.docs;
+  const nt = h.terms;
+  const parts: Uint8Array[] = [];
+  for (let i = 0; i < SECTIONS; i++) parts.push(bytes.subarray(starts[i], starts[i] + h.sections[i]));
   const f64 = (p: Uint8Array) => new Float64Array(p.buffer, p.byteOffset, p.byteLength / 8);
   const u32 = (p: Uint8Array) => new Uint32Array(p.buffer, p.byteOffset, p.byteLength / 4);
   const sizes = f64(parts[0]);
@@ -209,7 +270,8 @@ function decode(bytes: Uint8Array, subjectsDir: string): CacheEntry {
   const kinds = parts[6];
   const terms = new TextDecoder().decode(parts[7]);
   const post = parts[8];
-  const paths = n === 0 ? [] : new TextDecoder().decode(parts[9]).split('\n');
+  const pathsText = new TextDecoder().decode(parts[9]);
+  const paths = n === 0 ? [] : pathsText.split('\n');
   const slugs = n === 0 ? [] : new TextDecoder().decode(parts[10]).split('\n');
   if (paths.length !== n || slugs.length !== n) fail('bad document lists');
   // Offsets in between are not checked one by one (a search's time): the
@@ -227,5 +289,5 @@ function decode(bytes: Uint8Array, subjectsDir: string): CacheEntry {
   if (trace === null || typeof trace !== 'object' || !Array.isArray(trace.dirs) || !Array.isArray(trace.controls)) fail('bad trace');
   for (const d of trace.dirs) if (!Array.isArray(d) || typeof d[0] !== 'string' || typeof d[1] !== 'number') fail('bad trace');
   for (const c of trace.controls) if (!Array.isArray(c) || typeof c[0] !== 'string' || typeof c[1] !== 'number' || typeof c[2] !== 'number') fail('bad trace');
-  return { index: new SearchIndex(docs, lens, terms, termStarts, df, postStarts, post), trace };
+  return { index: new SearchIndex(docs, lens, terms, termStarts, df, postStarts, post), trace, paths: pathsText };
 }

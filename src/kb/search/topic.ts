@@ -18,13 +18,14 @@
 // files are tracked but never results; disabled subjects are left out at
 // query time (configuration, not files, disables them).
 
-import { statSync } from 'node:fs';
+import { rmSync, statSync } from 'node:fs';
 import { descriptionValue, loadYaml, NEEDS_YAML, parseFrontmatter, simpleFields, type YamlModule } from '../content/frontmatter.ts';
 import { decodeFront, frontmatterSpan, PROBE_BYTES } from '../fs/probe.ts';
 import { readBody } from '../fs/read.ts';
 import { notice, type Notice, type WalkTrace } from '../fs/walk.ts';
 import { openTopic, type TopicSpec } from '../index/view.ts';
 import { cacheFile, readCache, writeCache, type CacheEntry, type Trace } from './cache.ts';
+import { checkCached } from './trust.ts';
 import { IndexBuilder, KIND_SKIPPED, KIND_TEXT, type DocFields, type DocMeta, type SearchIndex } from './engine.ts';
 
 /** A topic as search needs it: the view's spec and its ID (the cache's
@@ -56,6 +57,10 @@ export interface TopicIndex {
   notices?: Notice[];
   /** The cache file, when one is used. */
   file?: string;
+  /** For an index read from the cache as it is, in a topic with ignore
+   *  files: why document `doc` is one the ignore rules leave out (it must
+   *  not be read or shown), or undefined (trust.ts). */
+  vet?: (doc: number) => string | undefined;
   /** Milliseconds spent reading the cache, revalidating it, and building
    *  (or updating) the index and writing it back. */
   times: { load: number; check: number; build: number };
@@ -99,10 +104,41 @@ export async function topicIndex(topic: SearchTopic, opts: TopicIndexOptions): P
   times.load = lap();
   let result: { index: SearchIndex; trace: Trace; read: number; notices?: Notice[] };
   let status: IndexStatus;
-  if (old !== undefined && sameTree(old.trace)) {
-    const changed = changedDocs(topic, old.index);
+  /** Vets the documents of an index made from the cache's, in its order. */
+  let vet: TopicIndex['vet'];
+  // A cached index names only what the walk would index (trust.ts), or
+  // it is not used.
+  const sameFiles = old !== undefined && sameTree(old.trace);
+  const verdict = sameFiles ? checkCached(old!, topic.subjectsDir) : {};
+  let changed = old !== undefined && sameFiles && verdict.why === undefined ? changedDocs(topic, old.index) : undefined;
+  // The files read again are vetted first.
+  let why = verdict.why;
+  if (changed !== undefined && verdict.vet !== undefined) for (const d of changed.keys()) why ??= verdict.vet(d);
+  if (why !== undefined) {
+    cacheProblem = `the search cache ${file} was not used (${why}); rebuilt`;
+    old = undefined;
+    changed = undefined;
+  }
+  if (old !== undefined && changed !== undefined) {
     times.check = lap();
-    if (changed.size === 0) return { index: old.index, status: 'hit', read: 0, file, times, ...(cacheProblem ? { cacheProblem } : {}) };
+    const check = verdict.vet;
+    // A document the rules leave out: the cache is forged or broken, and
+    // removed (the next search indexes the topic again).
+    if (check !== undefined) {
+      vet = (d) => {
+        const why = check(d);
+        if (why !== undefined) {
+          try {
+            rmSync(file!, { force: true });
+          } catch {
+            // Replaced when the next search writes the index back.
+          }
+        }
+        return why;
+      };
+    }
+    if (changed.size === 0) return { index: old.index, status: 'hit', read: 0, file, times, ...(cacheProblem ? { cacheProblem } : {}), ...(vet ? { vet } : {}) };
+    // The same documents, in the same order.
     result = await rebuild(old.index.docs.map((d) => ({ path: d.path, slug: d.slug, abs: absOf(topic, d.path) })), old, changed, old.trace);
     status = 'updated';
   } else {
@@ -122,6 +158,7 @@ export async function topicIndex(topic: SearchTopic, opts: TopicIndexOptions): P
     times,
     ...(cacheProblem ? { cacheProblem } : {}),
     ...(result.notices !== undefined && result.notices.length > 0 ? { notices: result.notices } : {}),
+    ...(vet ? { vet } : {}),
   };
 }
 

@@ -1,0 +1,186 @@
+// What a search index read from the cache may name. The cache file is
+// outside the workspace and kb reads it back as data, never as a
+// description of the topic: before an index from it is used, every path it
+// names is checked to be one the topic's walk would have indexed, by the
+// walk's own rules, without walking:
+//
+// - every directory is the subjects directory or one below it (a clean
+//   relative path, no `..`), whose parent is listed too, and that the
+//   ignore rules do not leave out;
+// - every ignore file is in a listed directory, and every ignore file that
+//   a listed directory holds now is listed (its rules are replayed from
+//   them, fs/ignore.ts);
+// - every document is a clean relative path in a listed directory, neither
+//   hidden (a segment starting with `.`: never indexed) nor holding a
+//   control character (left out of every index), nor left out by the
+//   ignore rules.
+//
+// The rest is checked where the index is used: the directories' times and
+// the ignore files' sizes and times (the tree is unchanged), and each
+// document's size and time (the same file), by topic.ts. Disabled subjects
+// are left out at query time.
+//
+// All of it is checked at once but the ignore rules' verdict on each file:
+// the rules cost microseconds per path (as much as a walk spends on them),
+// so in a topic with ignore files that verdict is had for the documents a
+// search reads (`vet`: the files read again, the results shown), each once.
+// Directories are far fewer than files; their checks cost two lstat calls
+// each. The names are checked in one pass over the paths as read.
+
+import { lstatSync } from 'node:fs';
+import { resolve, sep } from 'node:path';
+import { CONTROL, escapeControls } from '../../shared/controls.ts';
+import { DEFAULT_FILES, IGNORE_FILES, IgnoreRules } from '../fs/ignore.ts';
+import type { CacheEntry } from './cache.ts';
+
+/** In paths joined by newlines: an empty path or segment, a segment
+ *  starting with `.` (hidden, `.`, `..`), or a control character but the
+ *  newline (CONTROL's class, the newline taken out). */
+const BAD_NAME = new RegExp(`(^|[\\n/])(?:[.\\n/]|$)|${CONTROL.source.replace('\\u0000-\\u001f', '\\u0000-\\u0009\\u000b-\\u001f')}`);
+
+/** In paths joined by newlines: a file the built-in defaults ignore. */
+const LOCKFILE = new RegExp(`(?:^|[\\n/])(?:${[...DEFAULT_FILES].map((f) => f.replaceAll('.', '\\.')).join('|')})(?=\\n|$)`);
+
+/** The line of `text` holding offset `at`. */
+function lineAt(text: string, at: number): string {
+  const end = text.indexOf('\n', at);
+  return text.slice(text.lastIndexOf('\n', at - 1) + 1, end < 0 ? text.length : end);
+}
+
+/** A path, shown in a message: escaped, and cut when long. */
+function shown(path: string): string {
+  const p = escapeControls(path);
+  return JSON.stringify(p.length > 80 ? `${p.slice(0, 80)}...` : p);
+}
+
+/** A relative path of non-empty segments, none `.` or `..`. */
+function clean(rel: string): boolean {
+  for (const seg of rel.split('/')) if (seg === '' || seg === '.' || seg === '..') return false;
+  return true;
+}
+
+function parentOf(rel: string): string {
+  const slash = rel.lastIndexOf('/');
+  return slash < 0 ? '' : rel.slice(0, slash);
+}
+
+function nameOf(rel: string): string {
+  return rel.slice(rel.lastIndexOf('/') + 1);
+}
+
+function depth(rel: string): number {
+  if (rel === '') return 0;
+  let n = 1;
+  for (let i = rel.indexOf('/'); i >= 0; i = rel.indexOf('/', i + 1)) n++;
+  return n;
+}
+
+/** What the check of a cached index found. */
+export interface Verdict {
+  /** Why the index names something the topic's walk would not have
+   *  indexed: then it is not used. */
+  why?: string;
+  /** In a topic with ignore files: why document `doc` is one the rules
+   *  leave out, or undefined when it is not. */
+  vet?: (doc: number) => string | undefined;
+}
+
+/** Checks the cached index of `subjectsDir` (see above). */
+export function checkCached(entry: CacheEntry, subjectsDir: string): Verdict {
+  const why = untrusted(entry, subjectsDir);
+  return typeof why === 'string' ? { why } : why;
+}
+
+function untrusted(entry: CacheEntry, subjectsDir: string): string | Verdict {
+  const root = resolve(subjectsDir);
+  const prefix = root.endsWith(sep) ? root : root + sep;
+  const relOf = (abs: string): string | undefined => {
+    if (abs === root || abs === subjectsDir) return '';
+    if (!abs.startsWith(prefix)) return undefined;
+    const rel = abs.slice(prefix.length);
+    return clean(rel) ? rel : undefined;
+  };
+
+  // Directories.
+  const dirs = new Set<string>();
+  for (const [abs] of entry.trace.dirs) {
+    const rel = relOf(abs);
+    if (rel === undefined) return `it lists the directory ${shown(abs)}, outside the topic`;
+    dirs.add(rel);
+  }
+  if (!dirs.has('')) return 'it does not list the subjects directory';
+  for (const rel of dirs) if (rel !== '' && !dirs.has(parentOf(rel))) return `it lists the directory ${shown(rel)} but not its parent`;
+
+  // Ignore files: listed ones in listed directories, and none left out.
+  const controls = new Map<string, { name: string }[]>();
+  for (const [abs] of entry.trace.controls) {
+    const rel = relOf(abs);
+    const name = rel === undefined ? '' : nameOf(rel);
+    if (rel === undefined || !(IGNORE_FILES as readonly string[]).includes(name) || !dirs.has(parentOf(rel))) {
+      return `it lists the ignore file ${shown(abs)}, not one of the topic's`;
+    }
+    const at = controls.get(parentOf(rel));
+    if (at === undefined) controls.set(parentOf(rel), [{ name }]);
+    else at.push({ name });
+  }
+  for (const rel of dirs) {
+    const listed = controls.get(rel);
+    for (const name of IGNORE_FILES) {
+      if (listed?.some((e) => e.name === name)) continue;
+      const path = rel === '' ? prefix + name : prefix + rel + sep + name;
+      let there = false;
+      try {
+        there = lstatSync(path, { throwIfNoEntry: false }) !== undefined;
+      } catch {
+        there = true;
+      }
+      if (there) return `it does not list the ignore file ${shown(rel === '' ? name : `${rel}/${name}`)}`;
+    }
+  }
+
+  // The ignore rules, replayed parents first (fs/ignore.ts, as the walk
+  // applies them).
+  const rules = new IgnoreRules();
+  for (const rel of [...dirs].sort((a, b) => depth(a) - depth(b))) {
+    const parent = rel === '' ? null : parentOf(rel);
+    if (parent !== null && rules.skip(parent, nameOf(rel), true)) return `it lists the directory ${shown(rel)}, which the topic ignores`;
+    rules.enter(rel === '' ? root : prefix + rel, rel, parent, controls.get(rel) ?? [], sep);
+  }
+
+  // Documents. Their names first, in one pass over the paths as read: no
+  // empty, `.` or `..` segment, none hidden, no control character (the
+  // newline separates them), no lockfile unless ignore files can say
+  // otherwise.
+  const docs = entry.index.docs;
+  if (docs.length === 0) return {};
+  const text = entry.paths ?? docs.map((d) => d.path).join('\n');
+  const bad = BAD_NAME.exec(text);
+  if (bad !== null) return `it names ${shown(lineAt(text, bad.index + (bad[1] === '\n' ? 1 : 0)))}, not a subject of the topic`;
+  if (controls.size === 0) {
+    const lock = LOCKFILE.exec(text);
+    if (lock !== null) return `it names ${shown(lineAt(text, lock.index + 1))}, which the topic ignores`;
+  }
+  // Then their directories, in path order: a directory is looked up once
+  // for its files.
+  let dir = '';
+  let dirOk = true;
+  let dirLen = 0;
+  for (const doc of docs) {
+    const path = doc.path;
+    const slash = path.lastIndexOf('/');
+    if (slash !== dirLen - 1 || (slash > 0 && !path.startsWith(dir))) {
+      dir = slash < 0 ? '' : path.slice(0, slash);
+      dirLen = slash + 1;
+      dirOk = dirs.has(dir);
+    }
+    if (!dirOk) return `it names ${shown(path)}, not a subject of the topic`;
+  }
+  if (controls.size === 0) return {};
+  return {
+    vet: (d) => {
+      const path = docs[d].path;
+      const slash = path.lastIndexOf('/');
+      return rules.skip(slash < 0 ? '' : path.slice(0, slash), path.slice(slash + 1), false) ? `it names ${shown(path)}, which the topic ignores` : undefined;
+    },
+  };
+}
