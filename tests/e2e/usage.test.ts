@@ -87,7 +87,7 @@ function cases(r: Runner) {
 
     test('kb --help lists every command and -q/--quiet', () => {
       expect(root.code).toBe(0);
-      expect(commands).toEqual(['prompt', 'schema', 'learn', 'search', 'recall', 'remember', 'forget', 'check', 'list', 'mcp', 'config-schema', 'completion']);
+      expect(commands).toEqual(['init', 'prompt', 'schema', 'learn', 'search', 'recall', 'remember', 'forget', 'check', 'list', 'mcp', 'config-schema', 'completion']);
       expect(root.out).toMatch(/^ {2}-q, --quiet +Print no warnings/m);
     });
 
