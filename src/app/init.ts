@@ -365,6 +365,15 @@ export async function init(opts: InitOptions): Promise<InitResult> {
   }
   if (result.errors.length > 0) return result;
   for (const t of wanted) existing.taken.add(topicIdKey(t.id));
+  // Topics inside one another share their files: say so.
+  const folders: [string, string][] = [...existing.folders.entries(), ...[...seen.entries()].map(([real, given]): [string, string] => [real, wanted.find((t) => t.given === given)!.id])];
+  for (const t of wanted) {
+    if (t.given === undefined) continue;
+    const real = realOf(resolve(opts.cwd, t.given))!;
+    for (const [outer, id] of folders) {
+      if (outer !== real && isInside(outer, real)) result.notes.push({ given: t.given, message: `${t.given} is inside the folder of topic "${id}": its files are subjects of both` });
+    }
+  }
   if (wanted.length === 0) return result;
 
   // The text: a new file, or tables appended to the old one.

@@ -69,7 +69,8 @@ export function initTail(r: InitView, opts: { workspace?: string } = {}): string
   }
   for (const n of r.notes) out.push(`note: ${escapeControls(n.message)}`);
   if (r.outer !== undefined) {
-    out.push(`note: ${escapeControls(r.outer)} is a workspace too; kb commands run in ${escapeControls(r.root)} or below ${r.dryRun ? 'would' : 'now'} use this one instead`);
+    const outer = escapeControls(r.outer);
+    out.push(`note: ${outer} is a workspace too; kb commands run in ${escapeControls(r.root)} or below ${r.dryRun ? 'would' : 'now'} use this one instead (to add topics to ${outer}, run kb -w ${escapeControls(shellWord(r.outer))} init DIR...${r.dryRun ? '' : ' and remove the .jp made here'})`);
   }
   if (r.dryRun) return out;
   if (r.added.length === 0) out.push(`Nothing added to ${escapeControls(r.config)}${r.existing > 0 ? ` (it has ${plural(r.existing, 'topic')})` : ''}.`);

@@ -22,9 +22,9 @@ const command: Command = {
   help: {
     usage: ['[DIR...]'],
     examples: [
-      ['kb init', 'Make this directory a workspace with one topic, notes (.jp/kb/notes), for kb remember'],
-      ['kb init docs skills', 'Topics docs and skills for those folders (a folder of Agent Skills is recognised)'],
-      ['kb init --dry-run docs', 'Print what would be added to .jp/config.toml, and write nothing'],
+      ['kb init', 'A workspace here with one topic, notes (.jp/kb/notes), for kb remember'],
+      ['kb init docs skills', 'Topics docs and skills for those folders; Agent Skills are recognised'],
+      ['kb init --dry-run docs', 'Print what would be added to .jp/config.toml; write nothing'],
       ['kb -w ~/notes init', 'Make ~/notes a workspace, from anywhere'],
     ],
   },

@@ -89,7 +89,7 @@ describe('kb init in a fresh directory', () => {
     const kb = await open(root);
     expect(kb.problems).toEqual([]);
     expect(kb.topics.map((t) => [t.id, t.subjectsDir])).toEqual([['notes', join(root, '.jp/kb/notes')]]);
-    const out = await remember(kb, { topic: 'notes', text: 'Releases are tagged on Tuesdays.', tags: [] }, { source: 'user' });
+    const out = await remember(kb, { topic: 'notes', text: 'Releases are tagged on Tuesdays.', tags: [], force: false }, { source: 'user' });
     expect(out.isError).toBe(false);
     expect(existsSync(join(root, '.jp/kb/notes', `${out.slug}.md`))).toBe(true);
   });
@@ -151,6 +151,17 @@ describe('kb init in a fresh directory', () => {
     expect(wrong.errors[0].message).toBe(`no such folder; folders are relative to the working directory: did you mean ${join('ws', 'docs')}?`);
     const none = await init({ cwd: root, workspace: 'nope', dirs: [], dryRun: false, env: env(root), home: root });
     expect(none.errors).toEqual([{ severity: 'error', code: 'init', message: `no such directory: ${join(root, 'nope')}`, where: '-w' }]);
+  });
+
+  test('a folder inside another topic\'s: a note, as its files are subjects of both', async () => {
+    const root = folder({ '.jp/config.toml': '[kb.topic.all]\nsubjects = "."\n', 'docs/api/a.md': 'A\n' });
+    const r = await run(root, ['docs', 'docs/api']);
+    expect(r.added.map((t) => t.id)).toEqual(['docs', 'api']);
+    expect(r.notes.map((n) => n.message)).toEqual([
+      'docs is inside the folder of topic "all": its files are subjects of both',
+      'docs/api is inside the folder of topic "all": its files are subjects of both',
+      'docs/api is inside the folder of topic "docs": its files are subjects of both',
+    ]);
   });
 
   test('inside another workspace: says that the new one hides it', async () => {
