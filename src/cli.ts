@@ -8,6 +8,7 @@ import type { CommandTable } from './cli/command.ts';
 import { main } from './cli/main.ts';
 
 const COMMANDS: CommandTable = {
+  init: { description: 'Make this directory a workspace, with a topic for each folder given', load: async () => (await import('./cli/commands/init.ts')).default },
   prompt: { description: 'Print the <knowledge> system-prompt section', load: async () => (await import('./cli/commands/prompt.ts')).default },
   schema: { description: 'Print a tool definition (learn, search, remember or forget) as JSON', load: async () => (await import('./cli/commands/schema.ts')).default },
   learn: { description: 'Run the learn tool: list a topic, or load subjects', load: async () => (await import('./cli/commands/learn.ts')).default },

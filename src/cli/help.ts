@@ -61,6 +61,7 @@ export function rootHelp(commands: CommandTable): string {
       { heading: 'OPTIONS', rows: [...optionRows(GLOBAL_ARGS), optionRow('version', { type: 'boolean', description: 'Print the version' })] },
     ],
     examples: examples([
+      ['kb init docs', 'Make this directory a workspace, with the folder docs as a topic'],
       ['kb prompt', 'The <knowledge> section for the workspace around the working directory'],
       ['kb learn skills', 'The subjects of topic skills, as the model sees them'],
       ['kb check', 'Check the configuration and the files, as a pre-commit hook does'],

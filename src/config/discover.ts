@@ -32,7 +32,7 @@ export function findWorkspace(cwd: string, workspace?: string, dataDir?: string)
     if (isDirectory(join(dir, '.jp'))) return dir;
     if (dirname(dir) === dir) break;
   }
-  const hint = workspace === undefined ? '; pass -w DIR' : '';
+  const hint = workspace === undefined ? "; run 'kb init' to make this directory one, or pass -w DIR" : '';
   throw new ConfigError(`no workspace found: no .jp directory in ${start} or any parent${hint}`, workspace === undefined ? undefined : '-w');
 }
 

@@ -9,6 +9,7 @@ import type { Problem } from './types.ts';
 import { assignmentOp, listItems, type Operator } from './assign.ts';
 import { KB_KEY, TOPIC_FIELD_DEFS, TOPIC_KEY } from './fields.ts';
 import type { Layer } from './merge.ts';
+import { topicIdKey } from './topic-id.ts';
 
 const PREFIX = 'JP_CFG_';
 const TOPIC_PREFIX = 'KB_TOPIC_';
@@ -82,7 +83,7 @@ export function matchTopic(id: string, topicIds: readonly string[]): string | un
   const upper = id.toUpperCase();
   return (
     topicIds.find((t) => t.toUpperCase() === upper) ??
-    topicIds.find((t) => t.toUpperCase().replace(/[^A-Z0-9_]/g, '_') === upper)
+    topicIds.find((t) => topicIdKey(t) === upper)
   );
 }
 

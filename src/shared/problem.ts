@@ -57,7 +57,9 @@ export type ProblemCode =
   | 'search-cache'
   | 'search-stale'
   | 'write-temp'
-  | 'write-rename';
+  | 'write-rename'
+  // kb init.
+  | 'init';
 
 export interface Problem {
   severity: Severity;

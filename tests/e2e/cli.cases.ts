@@ -400,7 +400,7 @@ d: t [topic disabled]
 
     test.parity('wrong usage exits 2 with a message, no stack trace', () => {
       const cases: [string[], string][] = [
-        [['frobnicate'], 'error: unknown command "frobnicate"; commands: prompt, schema, learn, search, recall, remember, forget, check, list, mcp, config-schema, completion'],
+        [['frobnicate'], 'error: unknown command "frobnicate"; commands: init, prompt, schema, learn, search, recall, remember, forget, check, list, mcp, config-schema, completion'],
         [['prompt', '--bogus'], 'error: unknown option --bogus (kb prompt)'],
         [['prompt', '-k'], 'error: option --knowledge needs a value (-k)'],
         [['prompt', 'extra'], 'error: kb prompt takes no arguments (extra)'],

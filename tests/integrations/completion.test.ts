@@ -92,6 +92,10 @@ describe('kb __complete', () => {
 
   test('paths: -w asks for directories, --cfg for files plus the configuration keys', () => {
     expect(complete(['-w', ''])).toEqual([':dirs']);
+    // kb init's folders
+    expect(complete(['init', ''])).toEqual([':dirs']);
+    expect(complete(['init', 'docs', ''])).toEqual([':dirs']);
+    expect(complete(['init', '--d'])).toEqual(['--dry-run']);
     const cfg = complete(['--cfg', 'kb.topic.sk']);
     expect(cfg[0]).toBe(':files');
     expect(cfg.slice(1)).toEqual(['enable', 'title', 'introduction', 'description', 'subjects', 'learned', 'disabled'].map((f) => `kb.topic.skills.${f}`));

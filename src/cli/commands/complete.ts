@@ -154,6 +154,8 @@ async function unfiltered(line: Line, current: string, sources: Sources): Promis
   switch (line.command) {
     case 'completion':
       return line.positionals.length === 0 ? [...SHELLS] : [];
+    case 'init':
+      return [':dirs'];
     case 'learn': {
       const kb = await sources.knowledge(line);
       if (!kb) return [];

@@ -8,7 +8,7 @@
 // directory flushed. A process killed on the way leaves at most a hidden
 // temporary file, which the next write to that directory removes.
 
-import { closeSync, constants, existsSync, fsyncSync, linkSync, lstatSync, mkdirSync, openSync, readdirSync, renameSync, statSync, unlinkSync, writeFileSync, writeSync } from 'node:fs';
+import { chmodSync, closeSync, constants, existsSync, fsyncSync, linkSync, lstatSync, mkdirSync, openSync, readdirSync, renameSync, statSync, unlinkSync, writeFileSync, writeSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 
 export const TEMP_PREFIX = '.kb-tmp-';
@@ -152,4 +152,46 @@ export function sweepTemps(dir: string, ageMs: number, now = Date.now()): string
     }
   }
   return removed;
+}
+
+/** Replaces the file `dir/name` with `data` at once: a temporary file in
+ *  the same directory (mode `mode`), flushed, then renamed over it, so that
+ *  a reader sees the old file or the new one, never a part. `unchanged` is
+ *  asked last whether the file is still what the caller read (another
+ *  editor may have saved it meanwhile); undefined means go on. */
+export function replaceFile(dir: string, name: string, data: Uint8Array, mode: number, unchanged: () => string | undefined = () => undefined): string | undefined {
+  const tmp = `${dir}/${TEMP_PREFIX}${process.pid}-${randomBytes(6).toString('hex')}`;
+  let fd: number;
+  try {
+    fd = openSync(tmp, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL, mode & 0o777);
+  } catch (err) {
+    return `cannot create a file in ${dir} (${code(err)})`;
+  }
+  let renamed = false;
+  try {
+    try {
+      // The old file's permissions, whatever the umask.
+      chmodSync(tmp, mode & 0o777);
+      for (let at = 0; at < data.length; ) at += writeSync(fd, data, at, data.length - at);
+      fsyncSync(fd);
+    } finally {
+      closeSync(fd);
+    }
+    const stop = unchanged();
+    if (stop !== undefined) return stop;
+    renameSync(tmp, `${dir}/${name}`);
+    renamed = true;
+    syncDir(dir);
+    return undefined;
+  } catch (err) {
+    return `cannot write ${name} in ${dir} (${code(err)})`;
+  } finally {
+    if (!renamed) {
+      try {
+        unlinkSync(tmp);
+      } catch {
+        // Already gone.
+      }
+    }
+  }
 }

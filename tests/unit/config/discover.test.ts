@@ -45,7 +45,7 @@ describe('NOTES 19: workspace root', () => {
     } catch (err) {
       expect(err).toBeInstanceOf(ConfigError);
       expect((err as ConfigError).exitCode).toBe(1);
-      expect((err as ConfigError).message).toBe(`no workspace found: no .jp directory in ${join(dir, 'plain')} or any parent; pass -w DIR`);
+      expect((err as ConfigError).message).toBe(`no workspace found: no .jp directory in ${join(dir, 'plain')} or any parent; run 'kb init' to make this directory one, or pass -w DIR`);
     }
     if (outside !== undefined) expect(join(dir, 'plain').startsWith(outside)).toBe(true);
   });
