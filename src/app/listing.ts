@@ -36,9 +36,33 @@ export function fitListing(
   if (!Number.isFinite(budget)) return { text: render(listed) };
   const b = tokensText(budget);
   const frame = (fit: ListingFit) => estimateTokens(render([], fit));
-  const lines = (items: readonly Listed[], chars?: number) => items.map((s) => estimateTokens(`- ${listedLine(s, chars)}\n`));
-  const sum = (costs: readonly number[]) => costs.reduce((n, c) => n + c, 0);
-  const fits = (items: readonly Listed[], fit: ListingFit, costs = lines(items, fit.descriptionChars)) => frame(fit) + sum(costs) <= budget;
+  // A line's estimate is made once per description length, however many
+  // ways of fitting weigh it (a subject's line stays the same object when
+  // deeper folders collapse around it), and only as far as a way of fitting
+  // is weighed: the sum stops at the first line over the budget. A listing
+  // of 10,000 subjects over the budget estimated every line once per
+  // folder level before.
+  const known = new Map<number | undefined, Map<Listed, number>>();
+  const cost = (s: Listed, chars: number | undefined): number => {
+    let costs = known.get(chars);
+    if (costs === undefined) known.set(chars, (costs = new Map()));
+    let c = costs.get(s);
+    if (c === undefined) costs.set(s, (c = estimateTokens(`- ${listedLine(s, chars)}\n`)));
+    return c;
+  };
+  /** How many of `items`, from the first, fit in `room` tokens. */
+  const fitting = (items: readonly Listed[], chars: number | undefined, room: number): number => {
+    let n = 0;
+    for (let used = 0; n < items.length; n++) {
+      used += cost(items[n], chars);
+      if (used > room) break;
+    }
+    return n;
+  };
+  const fits = (items: readonly Listed[], fit: ListingFit) => {
+    const room = budget - frame(fit);
+    return room >= 0 && fitting(items, fit.descriptionChars, room) === items.length;
+  };
   const done = (items: readonly Listed[], fit?: ListingFit): FittedListing => checked(items, fit);
   /** Rendered once; should the estimate of the whole exceed the sum of
    *  its parts, fewer lines until it fits. */
@@ -70,10 +94,7 @@ export function fitListing(
     if (fits(items, fit)) return done(items, fit);
   }
   // 3. As many lines as fit.
-  const costs = lines(items, fit.descriptionChars);
-  const room = budget - frame({ ...fit, omitted: items.length });
-  let n = 0;
-  for (let used = 0; n < costs.length && used + costs[n] <= room; n++) used += costs[n];
+  const n = fitting(items, fit.descriptionChars, budget - frame({ ...fit, omitted: items.length }));
   return done(items.slice(0, n), { ...fit, omitted: items.length - n });
 }
 
