@@ -15,7 +15,7 @@
 // thread was measured slower, as the two threads and the engine's compiler
 // threads then compete for the two cores.)
 
-import { decodeFront, PROBED, sniff, sniffRaw, textWithFront, UNCLOSED_RESULT, type Probe, type ProbeFeed, type ProbeResult } from './probe.ts';
+import { decodeFront, lastSniffedSize, PROBED, sniff, sniffRaw, textWithFront, UNCLOSED_RESULT, type Probe, type ProbeFeed, type ProbeResult } from './probe.ts';
 
 // --- The protocol the two threads share (probe-worker.ts imports it) -----
 //
@@ -26,7 +26,9 @@ import { decodeFront, PROBED, sniff, sniffRaw, textWithFront, UNCLOSED_RESULT, t
 // shared region, written by the thread that probed the file: its bytes at
 // an offset taken by an atomic counter, the offset and length in two words
 // per file. When the region is full, the file's code says so and the main
-// thread probes that file again (a rare second read of its head).
+// thread probes that file again (a rare second read of its head). A text
+// file's size, when its head was all of it, goes into a third region: one
+// float per file, the size plus one (0: not known).
 
 /** Indices into a job's control words (an Int32Array over shared memory). */
 export const NEXT = 0; // the first file nobody has taken yet
@@ -151,6 +153,9 @@ export interface SniffJob {
   /** The frontmatter pool, and this batch's spans (FrontRegion). */
   pool: SharedArrayBuffer;
   spans: SharedArrayBuffer;
+  /** One float per file: its size plus one, 0 when not known (absent: not
+   *  wanted). */
+  sizes?: SharedArrayBuffer;
 }
 
 export const PATH_SEPARATOR = '\0';
@@ -158,7 +163,7 @@ export const PATH_SEPARATOR = '\0';
 /** One thread's share of a job: takes chunks of files until none is left
  *  (or the job is stopped), sniffs them, and counts them done. Both threads
  *  run it on the same list. Returns how many files this thread sniffed. */
-export function sniffShare(paths: readonly string[], control: Int32Array, results: Uint8Array, region: FrontRegion): number {
+export function sniffShare(paths: readonly string[], control: Int32Array, results: Uint8Array, region: FrontRegion, sizes?: Float64Array): number {
   const n = paths.length;
   let mine = 0;
   for (;;) {
@@ -166,7 +171,10 @@ export function sniffShare(paths: readonly string[], control: Int32Array, result
     const from = Atomics.add(control, NEXT, SNIFF_CHUNK);
     if (from >= n) return mine;
     const to = Math.min(from + SNIFF_CHUNK, n);
-    for (let i = from; i < to; i++) results[i] = sniffCode(sniffRaw(paths[i]), i, region);
+    for (let i = from; i < to; i++) {
+      results[i] = sniffCode(sniffRaw(paths[i]), i, region);
+      if (sizes !== undefined) sizes[i] = lastSniffedSize() + 1;
+    }
     Atomics.add(control, DONE, to - from);
     Atomics.notify(control, DONE);
     mine += to - from;
@@ -206,6 +214,9 @@ interface SniffBatch {
   region: FrontRegion;
   control: Int32Array;
   results: Uint8Array;
+  sizes: SharedArrayBuffer;
+  /** Sizes plus one (0: not known), over `sizes`. */
+  sized: Float64Array;
   /** Posted to the reader thread. */
   posted: boolean;
 }
@@ -213,7 +224,10 @@ interface SniffBatch {
 function sniffBatch(paths: readonly string[], pool: SharedArrayBuffer = frontPool()): SniffBatch {
   const shared = new SharedArrayBuffer(CONTROL_WORDS * 4 + paths.length);
   const front = frontRegion(pool, paths.length);
+  const sizes = new SharedArrayBuffer(8 * paths.length);
   return {
+    sizes,
+    sized: new Float64Array(sizes),
     paths,
     shared,
     pool,
@@ -228,7 +242,7 @@ function sniffBatch(paths: readonly string[], pool: SharedArrayBuffer = frontPoo
 /** The main thread's share of a batch: whatever nobody has taken yet.
  *  Returns how many files that was. */
 function sniffHere(batch: SniffBatch): number {
-  return sniffShare(batch.paths, batch.control, batch.results, batch.region);
+  return sniffShare(batch.paths, batch.control, batch.results, batch.region, batch.sized);
 }
 
 /** Waits for the files the reader thread took; should it stall, sniffs
@@ -299,7 +313,7 @@ export function readerThread(url: string, minFiles = MIN_PARALLEL_FILES): Reader
     }
   };
   const postBatch = (batch: SniffBatch, size = batch.paths.length): void => {
-    batch.posted = post({ kind: 'sniff', paths: batch.paths.join(PATH_SEPARATOR), shared: batch.shared, pool: batch.pool, spans: batch.spans }, size);
+    batch.posted = post({ kind: 'sniff', paths: batch.paths.join(PATH_SEPARATOR), shared: batch.shared, pool: batch.pool, spans: batch.spans, sizes: batch.sizes }, size);
   };
   let files = 0;
   let byMain = 0;
@@ -346,6 +360,12 @@ export function readerThread(url: string, minFiles = MIN_PARALLEL_FILES): Reader
           const out: ProbeResult[] = [];
           for (const batch of batches) for (const r of resultsOf(batch)) out.push(r);
           return out;
+        },
+        size(i) {
+          // Every batch but the last holds FEED_BATCH files.
+          const batch = batches[Math.floor(i / FEED_BATCH)];
+          const at = i % FEED_BATCH;
+          return batch === undefined || at >= batch.paths.length ? -1 : batch.sized[at] - 1;
         },
       };
     },

@@ -7,7 +7,7 @@ import { CONTROL_WORDS, frontRegion, PATH_SEPARATOR, sniffShare, type SniffJob }
 function sniffJob(job: SniffJob): void {
   const paths = job.paths.split(PATH_SEPARATOR);
   const { region } = frontRegion(job.pool, paths.length, job.spans);
-  sniffShare(paths, new Int32Array(job.shared, 0, CONTROL_WORDS), new Uint8Array(job.shared, CONTROL_WORDS * 4, paths.length), region);
+  sniffShare(paths, new Int32Array(job.shared, 0, CONTROL_WORDS), new Uint8Array(job.shared, CONTROL_WORDS * 4, paths.length), region, job.sizes === undefined ? undefined : new Float64Array(job.sizes));
 }
 
 self.onmessage = (event: MessageEvent<SniffJob>) => {
