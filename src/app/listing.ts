@@ -85,28 +85,45 @@ export function fitListing(
       if (fits(listed, fit)) return done(listed, fit);
     }
   }
-  // 2. The deepest folders, level by level.
+  // 2. The deepest folders, level by level. The subjects shallower than a
+  // level keep their own lines, in order, whatever collapses around them:
+  // when those lines alone are over the budget, that level cannot fit and
+  // is not built (building one is a pass over every subject; the listing
+  // of 10,000 subjects of the bench tried nine). The last level is always
+  // built: step 3 lists from it.
   const base = folder === undefined ? 0 : folder.split('/').length;
+  const depths = subjects.map(depthOf);
+  let deepest = 0;
+  for (const d of depths) if (d > deepest) deepest = d;
   let items = listed;
-  for (let depth = maxDepth(subjects); depth >= base + 1; depth--) {
+  for (let depth = deepest; depth >= base + 1; depth--) {
+    if (depth > base + 1 && shallowOver(depths, depth, fit)) continue;
     items = collapse(subjects, listed, depth);
     fit = { ...fit, collapsed: true };
     if (fits(items, fit)) return done(items, fit);
+  }
+  /** The lines of the subjects less than `depth` folders deep alone are
+   *  over the room the listing has with `fit`'s frame. */
+  function shallowOver(depths: readonly number[], depth: number, fit: ListingFit): boolean {
+    const room = budget - frame({ ...fit, collapsed: true });
+    let used = 0;
+    for (let i = 0; i < depths.length; i++) {
+      if (depths[i] >= depth) continue;
+      used += cost(listed[i], fit.descriptionChars);
+      if (used > room) return true;
+    }
+    return false;
   }
   // 3. As many lines as fit.
   const n = fitting(items, fit.descriptionChars, budget - frame({ ...fit, omitted: items.length }));
   return done(items.slice(0, n), { ...fit, omitted: items.length - n });
 }
 
-/** Folder levels of the deepest subject (`a/b/c` has 2). */
-function maxDepth(subjects: readonly Subject[]): number {
-  let max = 0;
-  for (const s of subjects) {
-    let d = 0;
-    for (let i = s.slug.indexOf('/'); i >= 0; i = s.slug.indexOf('/', i + 1)) d++;
-    if (d > max) max = d;
-  }
-  return max;
+/** A subject's folder levels (`a/b/c` has 2). */
+function depthOf(s: Subject): number {
+  let d = 0;
+  for (let i = s.slug.indexOf('/'); i >= 0; i = s.slug.indexOf('/', i + 1)) d++;
+  return d;
 }
 
 /** The listing with every subject `depth` or more folders deep summed up
