@@ -15,6 +15,7 @@ import { fileURLToPath } from 'node:url';
 import { mcpLatency } from './mcp-latency.mjs';
 import { BIG_BINARY_BYTES, ensureDescribedWorkspace, ensureTinyWorkspace, ensureWorkspace, TEXT_EXTS } from './lib/bench-workspace.mjs';
 import { FLAGS as KB_BUILD_FLAGS } from './build.mjs';
+import { ensureBaseline, features } from './lib/baseline.mjs';
 
 const REPO = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -27,7 +28,12 @@ ratios, peak memory, PASS/FAIL against the targets.
 Options:
   --subjects N     text subjects in the main workspace (default 10000)
   --runs N         timed runs per command (default 7; start-up uses 5x)
-  --quick          --subjects 1000 --runs 3, no peers, no scaling check
+  --quick          the guard: load, list and start-up ratios only (and
+                   repomix when already installed), --runs 5, in about
+                   30 seconds; exit status 1 when a target is missed
+  --baseline REV   also run kb built at git revision REV (e.g. a892945, kb
+                   1.0; built once into DIR/baseline/) alternating with kb
+                   and the reference, and report kb's ratio to it
   --scaling [LIST] also check how cost grows, e.g. --scaling 1000,10000,100000
                    (the default list when none is given)
   --no-peers       skip repomix and the files-to-prompt-style packer
@@ -54,6 +60,7 @@ function parseOptions(argv) {
     seed: 1,
     hyperfine: false,
     json: null,
+    baseline: null,
   };
   const num = (v, name) => {
     const n = Number(v);
@@ -69,7 +76,8 @@ function parseOptions(argv) {
     switch (a) {
       case '--subjects': o.subjects = num(next(), a); break;
       case '--runs': o.runs = num(next(), a); break;
-      case '--quick': o.subjects = 1000; o.runs = 3; o.peers = false; o.quick = true; break;
+      case '--quick': o.runs = 5; o.quick = true; break;
+      case '--baseline': o.baseline = next(); break;
       case '--scaling':
         if (argv[i + 1] && /^\d+(,\d+)*$/.test(argv[i + 1])) o.scaling = next().split(',').map((v) => num(v, a));
         else o.scaling = [1000, 10000, 100000];
@@ -132,22 +140,27 @@ function outputBytes(c) {
   return Number(r.stdout.trim());
 }
 
-/** Alternating runs of a and b after one warm-up run each; medians. */
-function compare(a, b, runs) {
-  runOnce(a);
-  runOnce(b);
-  const ta = [];
-  const tb = [];
+/** Runs of each command in turn after one warm-up run each, the order
+ *  rotated run by run (with two: a b, b a, a b, ...); every run's times. */
+function rotate(cmds, runs) {
+  for (const c of cmds) runOnce(c);
+  const times = cmds.map(() => []);
   for (let i = 0; i < runs; i++) {
-    if (i % 2 === 0) {
-      ta.push(runOnce(a));
-      tb.push(runOnce(b));
-    } else {
-      tb.push(runOnce(b));
-      ta.push(runOnce(a));
+    for (let j = 0; j < cmds.length; j++) {
+      const at = (i + j) % cmds.length;
+      times[at].push(runOnce(cmds[at]));
     }
   }
-  return { a: median(ta), b: median(tb), aMin: Math.min(...ta), bMin: Math.min(...tb), runs };
+  return times;
+}
+
+/** Alternating runs of a and b (and of `base`, the baseline kb's command,
+ *  when given) after one warm-up run each; medians, minimums, spreads. */
+function compare(a, b, runs, base) {
+  const t = rotate(base ? [a, b, base] : [a, b], runs);
+  const r = { a: median(t[0]), b: median(t[1]), aMin: Math.min(...t[0]), bMin: Math.min(...t[1]), aMax: Math.max(...t[0]), bMax: Math.max(...t[1]), runs };
+  if (base) Object.assign(r, { base: median(t[2]), baseMin: Math.min(...t[2]), baseMax: Math.max(...t[2]) });
+  return r;
 }
 
 // Peak resident memory (KiB): GNU time when it works, else /proc polling.
@@ -240,6 +253,12 @@ function helloWorld(dir, flags = ['--compile']) {
   return { path: out, version, flags };
 }
 
+/** repomix when an earlier run installed it into <dir>/peers, else null. */
+function repomixInstalled(dir) {
+  const pkg = join(dir, 'peers', 'node_modules', 'repomix', 'package.json');
+  return existsSync(pkg) ? repomix(dir) : null;
+}
+
 /** repomix, installed on demand into <dir>/peers (never into the project). */
 function repomix(dir) {
   const prefix = join(dir, 'peers');
@@ -268,11 +287,26 @@ const findText = (d) => `find ${d} -type f -not -path '*/.*' \\( ${TEXT_NAMES} \
 /** Non-hidden files, binaries included (what a listing has to sniff). */
 const findAll = (d) => `find ${d} -type f -not -path '*/.*' -print0`;
 
-function suite(ws, kb) {
+/** A row's figures from a comparison (compare()): kb against the
+ *  reference, and against the baseline kb when it ran. */
+function measured(c) {
+  const r = { kb: c.a, ref: c.b, kbMin: c.aMin, kbMax: c.aMax, refMin: c.bMin, refMax: c.bMax, ratio: c.a / c.b, best: c.aMin / c.bMin };
+  if (c.base !== undefined) Object.assign(r, { base: c.base, baseMin: c.baseMin, baseMax: c.baseMax });
+  return r;
+}
+
+/** kb's commands on workspace `ws`; an older kb (`feat`: features()) without
+ *  budgets loads and lists everything anyway, so `--max-tokens 0` is left
+ *  out for it. */
+function suite(ws, kb, feat = { maxTokens: true }) {
+  const unlimited = feat.maxTokens ? ['--max-tokens', '0'] : [];
   return {
-    load: cmd(`kb learn --max-tokens 0 docs '**'`, [kb, 'learn', '--max-tokens', '0', 'docs', '**'], ws.root),
+    load: cmd(`kb learn --max-tokens 0 docs '**'`, [kb, 'learn', ...unlimited, 'docs', '**'], ws.root),
     loadRef: cmd('find + xargs cat', [`${findText('docs')} | xargs -0 cat`], ws.root, { shell: true }),
-    list: cmd('kb learn --max-tokens 0 docs', [kb, 'learn', '--max-tokens', '0', 'docs'], ws.root),
+    // The listing as users get it: the default budget (20,000 tokens), which
+    // on 10,000 subjects sums folders up.
+    list: cmd('kb learn docs', [kb, 'learn', 'docs'], ws.root),
+    listAll: cmd('kb learn --max-tokens 0 docs', [kb, 'learn', ...unlimited, 'docs'], ws.root),
     listRef: cmd('find + xargs head', [`${findAll('docs')} | xargs -0 head -q -c 8192`], ws.root, { shell: true }),
   };
 }
@@ -344,6 +378,20 @@ async function main() {
   log(`workspace: ${relative(REPO, ws.root)}: ${ws.subjects} text subjects (${ws.hiddenFiles} hidden), ${ws.binaries} binaries, ${(ws.textBytes / 1e6).toFixed(1)} MB of text`);
 
   const s = suite(ws, o.kb);
+  // The baseline kb (--baseline REV): its commands run in turn with kb's
+  // and the reference's.
+  let base;
+  if (o.baseline) {
+    try {
+      const b = ensureBaseline(REPO, o.dir, o.baseline, log);
+      base = { ...b, suite: suite(ws, b.path, features(b.path)) };
+    } catch (e) {
+      log(`bench: ${e.message}`);
+      process.exit(2);
+    }
+    results.baseline = { rev: o.baseline, commit: base.commit };
+    log(`baseline: ${base.label} (${o.baseline})`);
+  }
   const rows = [];
   const add = (row) => {
     rows.push(row);
@@ -352,16 +400,21 @@ async function main() {
 
   // 1. Load everything.
   log('measuring: load everything ...');
-  const load = compare(s.load, s.loadRef, o.runs);
-  add({ id: 'load', what: `load everything: \`kb learn docs '**'\``, kb: load.a, ref: load.b, refName: '`find … \\| xargs cat` (the same non-hidden text files)', ratio: load.a / load.b, best: load.aMin / load.bMin, target: 0.8, cmp: '<=' });
+  const load = compare(s.load, s.loadRef, o.runs, base?.suite.load);
+  add({ id: 'load', what: `load everything: \`kb learn docs '**' --max-tokens 0\``, ...measured(load), refName: '`find … \\| xargs cat` (the same non-hidden text files)', target: 0.8, cmp: '<=' });
 
-  // 2. List.
+  // 2. List, with the default budget (what a model gets), and without one.
   log('measuring: list ...');
-  const list = compare(s.list, s.listRef, o.runs);
-  add({ id: 'list', what: 'list: `kb learn docs`', kb: list.a, ref: list.b, refName: '`find … \\| xargs head -c 8192`', ratio: list.a / list.b, best: list.aMin / list.bMin, target: 1.3, cmp: '<=' });
+  const list = compare(s.list, s.listRef, o.runs, base?.suite.list);
+  add({ id: 'list', what: 'list: `kb learn docs` (default budget)', ...measured(list), refName: '`find … \\| xargs head -c 8192`', target: 1.3, cmp: '<=' });
+  if (!o.quick) {
+    const listAll = compare(s.listAll, s.listRef, o.runs, base?.suite.listAll);
+    add({ id: 'listAll', what: 'list everything: `kb learn docs --max-tokens 0`', ...measured(listAll), refName: '`find … \\| xargs head -c 8192`' });
+  }
 
   // 2b. Listing with descriptions: the same subjects, each Markdown file
   // with frontmatter, against the plain listing.
+  if (!o.quick) {
   log('measuring: list with descriptions ...');
   const described = ensureDescribedWorkspace(ws, log);
   const listDescribed = compare(cmd('kb learn docs (described)', [o.kb, 'learn', '--max-tokens', '0', 'docs'], described.root), s.list, o.runs);
@@ -376,17 +429,18 @@ async function main() {
     target: 1.1,
     cmp: '<=',
   });
+  }
 
   // 3. Start-up.
   log('measuring: start-up ...');
   const startupRuns = Math.max(15, o.runs * 5);
-  const startup = compare(cmd('kb schema', [o.kb, 'schema'], tiny), cmd('bun hello', [hello.path], tiny), startupRuns);
+  const startup = compare(cmd('kb schema', [o.kb, 'schema'], tiny), cmd('bun hello', [hello.path], tiny), startupRuns, base && cmd('baseline kb schema', [base.path, 'schema'], tiny));
   // What spawning any process costs here (for the record: both sides pay it).
-  const spawnCost = compare(cmd('true', [which('true') ?? '/bin/true'], tiny), cmd('true', [which('true') ?? '/bin/true'], tiny), startupRuns).a;
+  const spawnCost = o.quick ? NaN : compare(cmd('true', [which('true') ?? '/bin/true'], tiny), cmd('true', [which('true') ?? '/bin/true'], tiny), startupRuns).a;
   // The same program built with kb's flags: how much of kb's start-up is
   // kb's own code (for the record; the target is against the bare one).
-  const sameFlags = compare(cmd('kb schema', [o.kb, 'schema'], tiny), cmd('bun hello (kb flags)', [helloKbFlags.path], tiny), startupRuns);
-  results.startup = {
+  const sameFlags = o.quick ? { a: NaN, b: NaN } : compare(cmd('kb schema', [o.kb, 'schema'], tiny), cmd('bun hello (kb flags)', [helloKbFlags.path], tiny), startupRuns);
+  if (!o.quick) results.startup = {
     kb: startup.a,
     hello: startup.b,
     kbMin: startup.aMin,
@@ -396,8 +450,10 @@ async function main() {
     helloKbFlags: sameFlags.b,
     kbVsKbFlags: sameFlags.a / sameFlags.b,
   };
-  add({ id: 'startup', what: 'start-up: `kb schema`, one-subject workspace', kb: startup.a, ref: startup.b, refName: `Bun ${hello.version} \`bun build --compile\` \`console.log\``, ratio: startup.a / startup.b, best: startup.aMin / startup.bMin, target: 1.5, cmp: '<=' });
+  add({ id: 'startup', what: 'start-up: `kb schema`, one-subject workspace', ...measured(startup), refName: `Bun ${hello.version} \`bun build --compile\` \`console.log\``, target: 1.5, cmp: '<=' });
 
+  // The guard (--quick) stops here, but for repomix when it is installed.
+  if (!o.quick) {
   // 4. Peak memory.
   log('measuring: peak memory ...');
   const peak = await maxPeak(s.load);
@@ -447,24 +503,31 @@ async function main() {
   add({ id: 'mcpListP50', what: 'MCP session: listing, p50', kbValue: session.listing.p50, unit: 'ms', target: 20, cmp: '<=' });
   add({ id: 'mcpBurstP99', what: `MCP session: a burst of ${o.quick ? 300 : 2000} exact loads written at once, last reply (p99)`, kbValue: session.burst.p99, unit: 'ms' });
   if (session.peakKiB !== null) add({ id: 'mcpRss', what: 'MCP session: peak RSS (sequential calls, listings and the burst)', kbValue: session.peakKiB, unit: 'KiB', target: 150 * 1024, cmp: '<=' });
+  }
 
   // 6. Peers.
   if (o.peers) {
-    const rm = repomix(o.dir);
+    // The guard never installs repomix (that needs the network), but uses
+    // it when an earlier run did.
+    const rm = o.quick ? repomixInstalled(o.dir) : repomix(o.dir);
     if (rm) {
       log(`measuring: repomix ${rm.version} (slow) ...`);
       // --no-gitignore: the workspace sits in an ignored directory of this
       // repository (.bench/), and repomix honours the enclosing repository's
       // .gitignore: without it, repomix would pack nothing at all.
       const c = cmd(`repomix docs --stdout --no-gitignore`, ['node', rm.bin, 'docs', '--stdout', '--no-gitignore'], ws.root);
-      const r = compare(s.load, c, o.peerRuns);
-      add({ id: 'repomix', what: `vs repomix ${rm.version} \`repomix docs --stdout --no-gitignore\``, kb: r.a, ref: r.b, refName: 'repomix', ratio: r.b / r.a, target: 10, cmp: '>=', speedup: true });
-      results.outputBytes = { ...(results.outputBytes ?? {}), repomix: outputBytes(c) };
-      const peakRm = await maxPeak(c, 1);
-      results.memory.repomixKiB = peakRm.kib;
+      const r = compare(s.load, c, o.peerRuns, base?.suite.load);
+      add({ id: 'repomix', what: `vs repomix ${rm.version} \`repomix docs --stdout --no-gitignore\``, ...measured(r), refName: 'repomix', ratio: r.b / r.a, target: 30, cmp: '>=', speedup: true });
+      if (!o.quick) {
+        results.outputBytes = { ...(results.outputBytes ?? {}), repomix: outputBytes(c) };
+        const peakRm = await maxPeak(c, 1);
+        results.memory.repomixKiB = peakRm.kib;
+      }
     } else {
-      log('repomix could not be installed: skipped');
+      log(o.quick ? 'repomix is not installed (a full `npm run bench` installs it): skipped' : 'repomix could not be installed: skipped');
     }
+  }
+  if (o.peers && !o.quick) {
     log('measuring: files-to-prompt-style packer ...');
     const ftp = cmd('files-to-prompt-style (node)', ['node', join(REPO, 'scripts/lib/files-to-prompt.mjs'), 'docs'], ws.root, { allowFail: true });
     const f = compare(s.load, ftp, o.peerRuns);
@@ -472,7 +535,7 @@ async function main() {
   }
 
   // 7. Output sizes (for the record).
-  results.outputBytes = { ...(results.outputBytes ?? {}), load: outputBytes(s.load), loadRef: outputBytes(s.loadRef), list: outputBytes(s.list) };
+  if (!o.quick) results.outputBytes = { ...(results.outputBytes ?? {}), load: outputBytes(s.load), loadRef: outputBytes(s.loadRef), list: outputBytes(s.list) };
 
   // 8. Scaling.
   if (o.scaling) {
@@ -508,14 +571,37 @@ async function main() {
   };
   const out = [];
   const m = results.machine;
+  if (o.quick) {
+    // The guard: one line a measurement, and the verdict.
+    for (const r of rows) {
+      const spread = (lo, hi) => `[${ms(lo)}-${ms(hi)}]`;
+      const ratio = r.speedup ? `${r.ratio.toFixed(1)}x faster` : x(r.ratio);
+      const vsBase = r.base === undefined ? '' : `; ${base.label} ${ms(r.base)} ms ${spread(r.baseMin, r.baseMax)}, kb / ${base.label} ${x(r.kb / r.base)}`;
+      out.push(`${verdict(r) === 'PASS' ? 'ok  ' : 'SLOW'} ${r.id}: kb ${ms(r.kb)} ms ${spread(r.kbMin, r.kbMax)}, ${r.refName} ${ms(r.ref)} ms ${spread(r.refMin, r.refMax)}: ${ratio} (target ${targetText(r)})${vsBase}`);
+    }
+    const bad = rows.filter((r) => verdict(r) === 'FAIL').length;
+    out.push(`quick check on ${ws.subjects} subjects, ${o.runs} alternating runs, medians [min-max], load average ${results.machine.loadavg.join(' -> ')}: ${bad === 0 ? 'every target met' : `${bad} target${bad === 1 ? '' : 's'} missed`}`);
+    process.stdout.write(`${out.join('\n')}\n`);
+    if (o.json) writeFileSync(o.json, JSON.stringify(results, null, 2));
+    process.exitCode = bad ? 1 : 0;
+    return;
+  }
   out.push(`kb benchmark: ${ws.subjects} subjects (${(ws.textBytes / 1e6).toFixed(1)} MB of text, ${ws.hiddenFiles} hidden, ${ws.binaries} binaries incl. one ${BIG_BINARY_BYTES >> 20} MiB), ${o.runs} runs, medians`);
   out.push(`machine: ${m.cpus} x ${m.cpu}, ${m.memGiB} GiB, Linux ${m.kernel}, bun ${m.bun}, node ${m.node}, load average ${m.loadavg.join(' -> ')}`);
   out.push(`kb built with: bun build ${helloKbFlags.flags.join(' ')}; the hello world: bun build ${hello.flags.join(' ')}`);
   out.push('');
   out.push(
     table(
-      ['Measurement', 'kb', 'Reference', 'Ratio', 'Target', 'Result'],
+      ['Measurement', 'kb', 'Reference', 'Ratio', ...(base ? [base.label] : []), 'Target', 'Result'],
       rows.map((r) => {
+        const row = plainRow(r);
+        if (base) row.splice(4, 0, r.base === undefined ? '-' : `${ms(r.base)} ms (kb / ${base.label}: ${x(r.kb / r.base)}; ${base.label} / reference: ${x(r.base / r.ref)})`);
+        return row;
+      }),
+    ),
+  );
+  function plainRow(r) {
+    {
         if (r.id === 'rss' || r.unit === 'KiB') return [r.what, mib(r.kbValue), '-', '-', targetText(r), verdict(r)];
         if (r.unit === 'ms') return [r.what, `${ms(r.kbValue)} ms`, '-', '-', targetText(r), verdict(r)];
         if (r.unit === 'fraction') return [r.what, `${(r.kbValue * 100).toFixed(1)}%`, 'o200k (gpt-tokenizer)', r.detail, targetText(r), verdict(r)];
@@ -523,9 +609,8 @@ async function main() {
         if (r.id === 'binary') return [r.what, `${r.kbValue} B`, '-', r.detail, targetText(r), verdict(r)];
         const ratio = r.speedup ? `${r.ratio.toFixed(1)}x faster` : `${x(r.ratio)}${r.best ? ` (fastest runs: ${x(r.best)})` : ''}`;
         return [r.what, `${ms(r.kb)} ms`, `${ms(r.ref)} ms ${r.refName}`, ratio, targetText(r), verdict(r)];
-      }),
-    ),
-  );
+    }
+  }
   out.push('');
   const mem = results.memory;
   out.push(

@@ -93,6 +93,7 @@ export async function learn(kb: KnowledgeBase, args: LearnArgs, sink: LearnSink)
   const plan = await planPatterns(view, await compilePatterns(given));
   const { patterns, fallbacks } = plan;
   const budget = kb.maxTokens;
+  const limited = Number.isFinite(budget);
   // A continuation is never raw: its notes must be there.
   const raw = from === undefined && fallbacks.length === 0 && isRaw(view, patterns);
   await noteDirectory(topic, view);
@@ -108,7 +109,9 @@ export async function learn(kb: KnowledgeBase, args: LearnArgs, sink: LearnSink)
       continue;
     }
     let start = from !== undefined && item.slug === from.slug ? from.offset : 0;
-    const tokens = (start === 0 ? estimateTokensOfBody(item.content.body) : estimateTokensOfBody(sliceBody(item.body, start))) + BLOCK_TOKENS;
+    // Without a budget (0, Infinity) nothing compares a subject's tokens:
+    // the estimate would be a pass over every loaded byte for nothing.
+    const tokens = !limited && start === 0 ? 0 : (start === 0 ? estimateTokensOfBody(item.content.body) : estimateTokensOfBody(sliceBody(item.body, start))) + BLOCK_TOKENS;
     if (loaded > 0 && used + tokens > budget) {
       // Over the budget: this subject and the rest wait for the next call.
       const rest = restOf(view, patterns, item.slug, 0);

@@ -13,7 +13,7 @@ import { BYTES_PER_TOKEN_ESTIMATE, tokensText } from './budget.ts';
 /** The lines of the listing, and how it was fitted (undefined: it fits
  *  as it is). render/learn.ts `renderListing` writes it. */
 export interface FittedListing {
-  items: Listed[];
+  items: readonly Listed[];
   fit?: ListingFit;
 }
 
@@ -37,14 +37,38 @@ export function fitListing(
   if (!Number.isFinite(budget)) return { items: listed };
   const b = tokensText(budget);
   const frame = (fit: ListingFit) => estimateTokens(render([], fit));
-  const lines = (items: readonly Listed[], chars?: number) => items.map((s) => estimateTokens(`- ${listedLine(s, chars)}\n`));
-  const sum = (costs: readonly number[]) => costs.reduce((n, c) => n + c, 0);
-  const fits = (items: readonly Listed[], fit: ListingFit, costs = lines(items, fit.descriptionChars)) => frame(fit) + sum(costs) <= budget;
-  const done = (items: Listed[], fit?: ListingFit): FittedListing => checked(items, fit);
+  // A line's estimate is made once per description length, however many
+  // ways of fitting weigh it (a subject's line stays the same object when
+  // deeper folders collapse around it), and only as far as a way of fitting
+  // is weighed: the sum stops at the first line over the budget. A listing
+  // of 10,000 subjects over the budget estimated every line once per
+  // folder level before.
+  const known = new Map<number | undefined, Map<Listed, number>>();
+  const cost = (s: Listed, chars: number | undefined): number => {
+    let costs = known.get(chars);
+    if (costs === undefined) known.set(chars, (costs = new Map()));
+    let c = costs.get(s);
+    if (c === undefined) costs.set(s, (c = estimateTokens(`- ${listedLine(s, chars)}\n`)));
+    return c;
+  };
+  /** How many of `items`, from the first, fit in `room` tokens. */
+  const fitting = (items: readonly Listed[], chars: number | undefined, room: number): number => {
+    let n = 0;
+    for (let used = 0; n < items.length; n++) {
+      used += cost(items[n], chars);
+      if (used > room) break;
+    }
+    return n;
+  };
+  const fits = (items: readonly Listed[], fit: ListingFit) => {
+    const room = budget - frame(fit);
+    return room >= 0 && fitting(items, fit.descriptionChars, room) === items.length;
+  };
+  const done = (items: readonly Listed[], fit?: ListingFit): FittedListing => checked(items, fit);
   /** Rendered once (to be measured: the listing is within the budget,
    *  so rendering it again at the edge is cheap); should the estimate of
    *  the whole exceed the sum of its parts, fewer lines until it fits. */
-  const checked = (items: Listed[], fit?: ListingFit): FittedListing => {
+  const checked = (items: readonly Listed[], fit?: ListingFit): FittedListing => {
     let shown = items;
     let n = items.length;
     while (estimateTokens(render(shown, fit)) > budget && n > 0) {
@@ -63,31 +87,45 @@ export function fitListing(
       if (fits(listed, fit)) return done(listed, fit);
     }
   }
-  // 2. The deepest folders, level by level.
+  // 2. The deepest folders, level by level. The subjects shallower than a
+  // level keep their own lines, in order, whatever collapses around them:
+  // when those lines alone are over the budget, that level cannot fit and
+  // is not built (building one is a pass over every subject; the listing
+  // of 10,000 subjects of the bench tried nine). The last level is always
+  // built: step 3 lists from it.
   const base = folder === undefined ? 0 : folder.split('/').length;
+  const depths = subjects.map(depthOf);
+  let deepest = 0;
+  for (const d of depths) if (d > deepest) deepest = d;
   let items = listed;
-  for (let depth = maxDepth(subjects); depth >= base + 1; depth--) {
+  for (let depth = deepest; depth >= base + 1; depth--) {
+    if (depth > base + 1 && shallowOver(depths, depth, fit)) continue;
     items = collapse(subjects, listed, depth);
     fit = { ...fit, collapsed: true };
     if (fits(items, fit)) return done(items, fit);
   }
+  /** The lines of the subjects less than `depth` folders deep alone are
+   *  over the room the listing has with `fit`'s frame. */
+  function shallowOver(depths: readonly number[], depth: number, fit: ListingFit): boolean {
+    const room = budget - frame({ ...fit, collapsed: true });
+    let used = 0;
+    for (let i = 0; i < depths.length; i++) {
+      if (depths[i] >= depth) continue;
+      used += cost(listed[i], fit.descriptionChars);
+      if (used > room) return true;
+    }
+    return false;
+  }
   // 3. As many lines as fit.
-  const costs = lines(items, fit.descriptionChars);
-  const room = budget - frame({ ...fit, omitted: items.length });
-  let n = 0;
-  for (let used = 0; n < costs.length && used + costs[n] <= room; n++) used += costs[n];
+  const n = fitting(items, fit.descriptionChars, budget - frame({ ...fit, omitted: items.length }));
   return done(items.slice(0, n), { ...fit, omitted: items.length - n });
 }
 
-/** Folder levels of the deepest subject (`a/b/c` has 2). */
-function maxDepth(subjects: readonly Subject[]): number {
-  let max = 0;
-  for (const s of subjects) {
-    let d = 0;
-    for (let i = s.slug.indexOf('/'); i >= 0; i = s.slug.indexOf('/', i + 1)) d++;
-    if (d > max) max = d;
-  }
-  return max;
+/** A subject's folder levels (`a/b/c` has 2). */
+function depthOf(s: Subject): number {
+  let d = 0;
+  for (let i = s.slug.indexOf('/'); i >= 0; i = s.slug.indexOf('/', i + 1)) d++;
+  return d;
 }
 
 /** The listing with every subject `depth` or more folders deep summed up

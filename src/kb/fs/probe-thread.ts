@@ -16,7 +16,7 @@
 // thread was measured slower, as the two threads and the engine's compiler
 // threads then compete for the two cores.)
 
-import { decodeFront, PROBED, probeFile, probeRaw, textWithFront, UNCLOSED_RESULT, type Probe, type ProbeFeed, type ProbeResult } from './probe.ts';
+import { decodeFront, lastProbedSize, PROBED, probeFile, probeRaw, textWithFront, UNCLOSED_RESULT, type Probe, type ProbeFeed, type ProbeResult } from './probe.ts';
 
 // --- The protocol the two threads share (probe-worker.ts imports it) -----
 //
@@ -28,7 +28,9 @@ import { decodeFront, PROBED, probeFile, probeRaw, textWithFront, UNCLOSED_RESUL
 // shared region, written by the thread that probed the file: its bytes at
 // an offset taken by an atomic counter, the offset and length in two words
 // per file. When the region is full, the file's code says so and the main
-// thread probes that file again (a rare second read of its head).
+// thread probes that file again (a rare second read of its head). A text
+// file's size, when its head was all of it, goes into a third region: one
+// float per file, the size plus one (0: not known).
 
 /** Indices into a job's control words (an Int32Array over shared memory). */
 export const NEXT = 0; // the first file nobody has taken yet
@@ -153,6 +155,9 @@ export interface ProbeJob {
   /** The frontmatter pool, and this batch's spans (FrontRegion). */
   pool: SharedArrayBuffer;
   spans: SharedArrayBuffer;
+  /** One float per file: its size plus one, 0 when not known (absent: not
+   *  wanted). */
+  sizes?: SharedArrayBuffer;
 }
 
 export const PATH_SEPARATOR = '\0';
@@ -160,7 +165,7 @@ export const PATH_SEPARATOR = '\0';
 /** One thread's share of a job: takes chunks of files until none is left
  *  (or the job is stopped), probes them, and counts them done. Both threads
  *  run it on the same list. Returns how many files this thread probed. */
-export function probeShare(paths: readonly string[], control: Int32Array, results: Uint8Array, region: FrontRegion): number {
+export function probeShare(paths: readonly string[], control: Int32Array, results: Uint8Array, region: FrontRegion, sizes?: Float64Array): number {
   const n = paths.length;
   let mine = 0;
   for (;;) {
@@ -168,7 +173,10 @@ export function probeShare(paths: readonly string[], control: Int32Array, result
     const from = Atomics.add(control, NEXT, PROBE_CHUNK);
     if (from >= n) return mine;
     const to = Math.min(from + PROBE_CHUNK, n);
-    for (let i = from; i < to; i++) results[i] = probeCode(probeRaw(paths[i]), i, region);
+    for (let i = from; i < to; i++) {
+      results[i] = probeCode(probeRaw(paths[i]), i, region);
+      if (sizes !== undefined) sizes[i] = lastProbedSize() + 1;
+    }
     Atomics.add(control, DONE, to - from);
     Atomics.notify(control, DONE);
     mine += to - from;
@@ -208,6 +216,9 @@ interface ProbeBatch {
   region: FrontRegion;
   control: Int32Array;
   results: Uint8Array;
+  sizes: SharedArrayBuffer;
+  /** Sizes plus one (0: not known), over `sizes`. */
+  sized: Float64Array;
   /** Posted to the reader thread. */
   posted: boolean;
 }
@@ -215,7 +226,10 @@ interface ProbeBatch {
 function newBatch(paths: readonly string[], pool: SharedArrayBuffer = frontPool()): ProbeBatch {
   const shared = new SharedArrayBuffer(CONTROL_WORDS * 4 + paths.length);
   const front = frontRegion(pool, paths.length);
+  const sizes = new SharedArrayBuffer(8 * paths.length);
   return {
+    sizes,
+    sized: new Float64Array(sizes),
     paths,
     shared,
     pool,
@@ -230,7 +244,7 @@ function newBatch(paths: readonly string[], pool: SharedArrayBuffer = frontPool(
 /** The main thread's share of a batch: whatever nobody has taken yet.
  *  Returns how many files that was. */
 function probeMainShare(batch: ProbeBatch): number {
-  return probeShare(batch.paths, batch.control, batch.results, batch.region);
+  return probeShare(batch.paths, batch.control, batch.results, batch.region, batch.sized);
 }
 
 /** Waits for the files the reader thread took; should it stall, probes
@@ -301,7 +315,7 @@ export function readerThread(url: string, minFiles = MIN_PARALLEL_FILES): Reader
     }
   };
   const postBatch = (batch: ProbeBatch, size = batch.paths.length): void => {
-    batch.posted = post({ kind: 'probe', paths: batch.paths.join(PATH_SEPARATOR), shared: batch.shared, pool: batch.pool, spans: batch.spans }, size);
+    batch.posted = post({ kind: 'probe', paths: batch.paths.join(PATH_SEPARATOR), shared: batch.shared, pool: batch.pool, spans: batch.spans, sizes: batch.sizes }, size);
   };
   let files = 0;
   let byMain = 0;
@@ -348,6 +362,12 @@ export function readerThread(url: string, minFiles = MIN_PARALLEL_FILES): Reader
           const out: ProbeResult[] = [];
           for (const batch of batches) for (const r of resultsOf(batch)) out.push(r);
           return out;
+        },
+        size(i) {
+          // Every batch but the last holds FEED_BATCH files.
+          const batch = batches[Math.floor(i / FEED_BATCH)];
+          const at = i % FEED_BATCH;
+          return batch === undefined || at >= batch.paths.length ? -1 : batch.sized[at] - 1;
         },
       };
     },

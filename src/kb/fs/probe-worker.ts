@@ -7,7 +7,7 @@ import { CONTROL_WORDS, frontRegion, PATH_SEPARATOR, probeShare, type ProbeJob }
 function probeJob(job: ProbeJob): void {
   const paths = job.paths.split(PATH_SEPARATOR);
   const { region } = frontRegion(job.pool, paths.length, job.spans);
-  probeShare(paths, new Int32Array(job.shared, 0, CONTROL_WORDS), new Uint8Array(job.shared, CONTROL_WORDS * 4, paths.length), region);
+  probeShare(paths, new Int32Array(job.shared, 0, CONTROL_WORDS), new Uint8Array(job.shared, CONTROL_WORDS * 4, paths.length), region, job.sizes === undefined ? undefined : new Float64Array(job.sizes));
 }
 
 self.onmessage = (event: MessageEvent<ProbeJob>) => {

@@ -54,6 +54,10 @@ export interface ProbeFeed {
   /** Probes what is left and returns every file's result, in the order
    *  they were added. */
   finish(): ProbeResult[];
+  /** After `finish`: the size of the `i`-th file added when its head was
+   *  the whole file (a read shorter than 8192 bytes), else -1. Spares a
+   *  listing that sums folders up a stat of each file. */
+  size?(i: number): number;
 }
 
 /** The main thread's probe: one file after the other. */
@@ -180,11 +184,21 @@ export function probeFile(abs: string): ProbeResult {
 /** What `probeRaw` returns for frontmatter that is not closed. */
 export const UNCLOSED_RESULT = Object.freeze({ kind: 'text', front: null }) as ProbeResult;
 
+/** The size of the file the last `probeRaw` read, when its one read was
+ *  short (so it read the whole file), else -1. */
+let probedSize = -1;
+
+/** See `probedSize`. */
+export function lastProbedSize(): number {
+  return probedSize;
+}
+
 /** `probeFile` without decoding: PROBED.text, .binary or .error, UNCLOSED_RESULT,
  *  or the frontmatter's bytes (a view into a buffer that the next probe
  *  reuses: copy it before then). */
 export function probeRaw(abs: string): ProbeResult | Uint8Array {
   let fd: number;
+  probedSize = -1;
   try {
     fd = openSync(abs, OPEN_FLAGS);
   } catch {
@@ -198,6 +212,7 @@ export function probeRaw(abs: string): ProbeResult | Uint8Array {
     // fewer bytes; loading it reads fully and still finds it binary.)
     const n = readSync(fd, head, 0, PROBE_BYTES, null);
     if (isBinaryHead(head, n)) return PROBED.binary;
+    if (n < PROBE_BYTES) probedSize = n;
     const span = frontmatterSpan(head, n, n < PROBE_BYTES);
     if (span === undefined) return PROBED.text;
     return span === UNCLOSED ? UNCLOSED_RESULT : head.subarray(span[0], span[1]);

@@ -39,6 +39,12 @@ class IndexedSubject implements Subject {
     return (this.#size ??= statSize(this.abs));
   }
 
+  /** The size, learnt by reading the whole file (a probe whose read of
+   *  the head came back short), when not known yet: no stat then. */
+  knowSize(size: number): void {
+    this.#size ??= size;
+  }
+
   /** The same file under another name (an alias). */
   renamed(slug: string): IndexedSubject {
     const s = new IndexedSubject(this.path, this.abs, slug, this.hidden, this.ext, this.#size);
@@ -81,9 +87,10 @@ function beats(a: Subject, b: Subject): boolean {
   return compareCodeUnits(a.path, b.path) < 0;
 }
 
-/** Told of each file as the walk finds it: its absolute path, its slug and
- *  whether it is hidden (collisions are not resolved yet). */
-export type FileFound = (abs: string, slug: string, hidden: boolean) => void;
+/** Told of each file as the walk finds it: its absolute path, its slug,
+ *  whether it is hidden (collisions are not resolved yet), and its subject,
+ *  which takes its size when a probe learns it (`knowSize`). */
+export type FileFound = (abs: string, slug: string, hidden: boolean, subject: { knowSize(size: number): void }) => void;
 
 /** The file that makes a directory an Agent Skill. */
 export const SKILL_FILE = 'SKILL.md';
@@ -131,7 +138,7 @@ export function indexSubjects(dir: string, found?: FileFound, opts: WalkOptions 
       if (found !== undefined) {
         // A skill's SKILL.md is probed under the skill's slug.
         const skill = name === SKILL_FILE && d.rel !== '';
-        found(abs, skill ? slugPrefix.slice(0, -1) : s.slug, s.hidden || (inSkill && !skill));
+        found(abs, skill ? slugPrefix.slice(0, -1) : s.slug, s.hidden || (inSkill && !skill), s);
       }
       add(bySlug, s);
     },

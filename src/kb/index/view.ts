@@ -74,13 +74,15 @@ export function openTopic(topic: TopicSpec, opts: OpenOptions = {}): TopicView {
   const probe = opts.probe ?? probeHere;
   const feed = opts.probeAll ? probe.feed?.() : undefined;
   const slugs: string[] = [];
+  const fed: Parameters<FileFound>[3][] = [];
   const found: FileFound | undefined =
     feed === undefined
       ? undefined
-      : (abs, slug, hidden) => {
+      : (abs, slug, hidden, subject) => {
           if (hidden) return;
           feed.add(abs);
           slugs.push(slug);
+          fed.push(subject);
         };
   const cached = opts.cache?.get(topic.subjectsDir);
   let index: SubjectIndex;
@@ -115,6 +117,14 @@ export function openTopic(topic: TopicSpec, opts: OpenOptions = {}): TopicView {
     // Two files with one slug: which verdict is the subject's is not known
     // here, so the subject is probed again when asked about.
     for (const slug of shared) cache.delete(slug);
+    // Sizes the probe learnt (files shorter than its read): a listing that
+    // sums folders up needs no stat of them.
+    if (feed.size !== undefined) {
+      for (let i = 0; i < fed.length; i++) {
+        const size = feed.size(i);
+        if (size >= 0) fed[i].knowSize(size);
+      }
+    }
   }
   return view;
 }

@@ -460,14 +460,21 @@ export class SearchIndex {
         let [k, end] = this.postRange(i);
         let doc = 0;
         while (k < end) {
-          let v = 0;
-          let shift = 0;
-          let byte: number;
-          do {
-            byte = p[k++];
-            v += (byte & 0x7f) * 2 ** shift;
-            shift += 7;
-          } while (byte & 0x80 && shift < 35);
+          // A gap below 128 (nearly every one in a term common enough to
+          // make a query slow) is one byte: no loop, no power of two.
+          let v = p[k++];
+          if (v >= 0x80) {
+            v &= 0x7f;
+            let scale = 128;
+            let byte: number;
+            let shift = 7;
+            do {
+              byte = p[k++];
+              v += (byte & 0x7f) * scale;
+              scale *= 128;
+              shift += 7;
+            } while (byte & 0x80 && shift < 35);
+          }
           doc += v;
           if (doc >= n) break; // a corrupt file: no further
           const mask = p[k++];

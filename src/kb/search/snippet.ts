@@ -36,7 +36,60 @@ function lineScore(line: string, matched: ReadonlySet<string>): { distinct: numb
 export function snippetOf(text: string, matched: ReadonlySet<string>): string {
   // A term is nearly always the start of the words it stands for (suffixes
   // are what stemming strips): a line holding none of them as a substring
-  // is not looked at word by word.
+  // is not looked at word by word. The lines that hold one are found by
+  // searching the whole lower-cased text for each term (native searches,
+  // no per-line work), where lower-casing keeps every offset (it nearly
+  // always does: not for a few letters such as U+0130, whose lower case is
+  // two code units); the lines are then scored in order, as below.
+  const needles = [...matched];
+  const lower = text.toLowerCase();
+  if (lower.length !== text.length || needles.some((t) => t === '' || t.includes('\n'))) return snippetByLines(text, matched);
+  // Only the first SNIPPET_LINES lines are looked at.
+  let limit = text.length + 1;
+  if (text.length > SNIPPET_LINES) {
+    let at = -1;
+    for (let n = 0; n < SNIPPET_LINES && (at = text.indexOf('\n', at + 1)) >= 0; n++);
+    if (at >= 0) limit = at + 1;
+  }
+  const starts = new Set<number>();
+  for (const t of needles) {
+    for (let p = lower.indexOf(t); p >= 0 && p < limit; ) {
+      const start = text.lastIndexOf('\n', p) + 1;
+      starts.add(start);
+      const end = text.indexOf('\n', p);
+      if (end < 0) break;
+      p = lower.indexOf(t, end + 1);
+    }
+  }
+  let best = '';
+  let bestScore = { distinct: 0, all: 0, first: -1 };
+  for (const start of [...starts].sort((x, y) => x - y)) {
+    let end = text.indexOf('\n', start);
+    if (end < 0) end = text.length;
+    if (end - start > 10_000) continue; // minified: not a snippet
+    const line = text.slice(start, end);
+    const s = lineScore(line, matched);
+    if (s.distinct > bestScore.distinct || (s.distinct === bestScore.distinct && s.all > bestScore.all)) {
+      best = line;
+      bestScore = s;
+    }
+  }
+  if (bestScore.distinct > 0) return clip(best, bestScore.first);
+  // No line holds a matched term: the first line with words.
+  for (let n = 0, start = 0; n < SNIPPET_LINES && start <= text.length; n++) {
+    let end = text.indexOf('\n', start);
+    if (end < 0) end = text.length;
+    const line = text.slice(start, end);
+    start = end + 1;
+    if (line.length <= 10_000 && /[\p{L}\p{N}]/u.test(line) && !/^\s*(---|\.\.\.)\s*$/.test(line)) return clip(line, 0);
+    if (end === text.length) break;
+  }
+  return clip('', 0);
+}
+
+/** `snippetOf` line by line (where lower-casing the whole text would move
+ *  offsets). */
+function snippetByLines(text: string, matched: ReadonlySet<string>): string {
   const needles = [...matched];
   let best = '';
   let bestScore = { distinct: 0, all: 0, first: -1 };

@@ -1,0 +1,96 @@
+// snippetOf finds the lines that hold a query term by searching the whole
+// lower-cased text: it must pick exactly the line, and cut exactly the
+// snippet, that scoring every line in turn does (the reference below, the
+// definition in the module's comment), whatever the text: case, letters
+// whose lower case is longer (U+0130), final sigma, long and minified
+// lines, fences, no match at all.
+import { describe, expect, test } from 'bun:test';
+import fc from 'fast-check';
+import { snippetOf } from '../../src/kb/search/snippet.ts';
+import { forEachWord, termOf } from '../../src/kb/search/tokenize.ts';
+import { CONTROL } from '../../src/shared/controls.ts';
+
+const RUNS = Number(process.env.KB_PROPERTY_RUNS ?? 3000);
+
+function lineScore(line: string, matched: ReadonlySet<string>) {
+  const lower = line.toLowerCase();
+  const seen = new Set<string>();
+  let all = 0;
+  let first = -1;
+  forEachWord(lower, (a, b) => {
+    const t = termOf(lower.slice(a, b));
+    if (t === '' || !matched.has(t)) return;
+    all++;
+    seen.add(t);
+    if (first < 0) first = a;
+  });
+  return { distinct: seen.size, all, first };
+}
+
+function clip(line: string, at: number): string {
+  let s = line;
+  let from = 0;
+  if (s.length > 200) {
+    from = Math.max(0, Math.min(at - 40, s.length - 200));
+    s = s.slice(from, from + 200);
+  }
+  const cutEnd = from + 200 < line.length;
+  s = s.replace(new RegExp(CONTROL.source, 'g'), ' ').replace(/\s+/g, ' ').trim();
+  return `${from > 0 ? '…' : ''}${s}${cutEnd ? '…' : ''}`;
+}
+
+/** Every line in turn (the first 20,000), as the snippet is defined. */
+function reference(text: string, matched: ReadonlySet<string>): string {
+  const needles = [...matched];
+  let best = '';
+  let bestScore = { distinct: 0, all: 0, first: -1 };
+  let fallback = '';
+  let start = 0;
+  for (let n = 0; n < 20_000 && start <= text.length; n++) {
+    let end = text.indexOf('\n', start);
+    if (end < 0) end = text.length;
+    const line = text.slice(start, end);
+    start = end + 1;
+    if (line.length > 10_000) continue;
+    if (fallback === '' && /[\p{L}\p{N}]/u.test(line) && !/^\s*(---|\.\.\.)\s*$/.test(line)) fallback = line;
+    const lower = line.toLowerCase();
+    if (needles.some((t) => lower.includes(t))) {
+      const s = lineScore(line, matched);
+      if (s.distinct > bestScore.distinct || (s.distinct === bestScore.distinct && s.all > bestScore.all)) {
+        best = line;
+        bestScore = s;
+      }
+    }
+    if (end === text.length) break;
+  }
+  return bestScore.distinct === 0 ? clip(fallback, 0) : clip(best, bestScore.first);
+}
+
+const WORDS = ['release', 'Releases', 'RELEASED', 'tag', 'Tagging', 'İstanbul', 'istanbul', 'ΟΔΟΣ', 'οδος', 'note', 'café', 'x', '---', '...', '  ', '\t', '\u001b', '東京'];
+const word = fc.oneof(fc.constantFrom(...WORDS), fc.string({ maxLength: 6 }));
+const line = fc.oneof(
+  { weight: 8, arbitrary: fc.array(word, { maxLength: 12 }).map((ws) => ws.join(' ')) },
+  { weight: 1, arbitrary: fc.constantFrom('x'.repeat(10_001), `release ${'y'.repeat(10_000)}`, `release ${'y'.repeat(9_993)}`, `tag ${'y'.repeat(9_996)}`, `${'z '.repeat(150)}release tag`) },
+);
+const text = fc.array(line, { maxLength: 30 }).map((ls) => ls.join('\n'));
+const terms = fc.uniqueArray(fc.constantFrom('releas', 'tag', 'istanbul', 'οδος', 'not', 'caf', 'zz', '東京'), { minLength: 1, maxLength: 3 });
+
+describe('snippetOf', () => {
+  test('is the best line, scored line by line', () => {
+    fc.assert(
+      fc.property(text, terms, (t, m) => {
+        const matched = new Set(m);
+        expect(snippetOf(t, matched)).toBe(reference(t, matched));
+      }),
+      { numRuns: RUNS },
+    );
+  });
+
+  test('looks at the first 20,000 lines only', () => {
+    const many = `${'filler\n'.repeat(20_000)}release here\n`;
+    expect(snippetOf(many, new Set(['releas']))).toBe(reference(many, new Set(['releas'])));
+    expect(snippetOf(many, new Set(['releas']))).toBe('filler');
+    const edge = `${'filler\n'.repeat(19_999)}release here`;
+    expect(snippetOf(edge, new Set(['releas']))).toBe('release here');
+  });
+});
