@@ -22,6 +22,9 @@ import { fileURLToPath } from 'node:url';
 
 const REPO = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 
+/** A test's time limit, as bunfig.toml's `[test] timeout` says. */
+const BUN_TIMEOUT_MS = 30_000;
+
 /** Each tier: the test files and folders it runs, and whether it needs
  *  dist/kb. A file named by one tier and inside a folder named by another
  *  belongs to the one that names it (the longest path wins). */
@@ -148,7 +151,10 @@ async function main(argv) {
     }
     const started = performance.now();
     console.error(`\ntest: ${tier} (${paths.join(' ')})`);
-    const { code, counts } = await bunTest([...tierTests.map((f) => `./${f}`), ...extra]);
+    // bun test does not take its default timeout from bunfig.toml when it
+    // is given files (it stays 5 s): the one set there is passed here, so
+    // that a test spawning deno many times passes on a busy machine too.
+    const { code, counts } = await bunTest(['--timeout', String(BUN_TIMEOUT_MS), ...tierTests.map((f) => `./${f}`), ...extra]);
     const seconds = (performance.now() - started) / 1000;
     times.push(`${tier} ${seconds.toFixed(1)} s`);
     for (const k of Object.keys(total)) total[k] += counts[k];
