@@ -12,6 +12,11 @@
 //   nothing on stderr (show it with `2>&1`, or drop it with `2>/dev/null`).
 //   Every block of a file gets its own copy; the commands of one block run
 //   one after another in it, so a block can write and then read.
+// - `<!-- new folder: PATH... -->` on the line before a ```console block:
+//   the block runs in a new, empty folder outside any workspace (no `.jp/`
+//   above it) instead, holding copies of the paths of examples/ it names
+//   (separated by spaces; `<!-- new folder -->` names none), and the files
+//   of the file blocks before it: a first run, as on a user's own folder.
 // - `<!-- file: PATH -->` on the line before the block: the block is the
 //   content of PATH (relative to the workspace), written into the copy of the
 //   next console block before it runs.
@@ -38,7 +43,7 @@ export interface Block {
   fence: string;
   body: string;
   /** The marker comment on the line before, if any. */
-  marker?: { kind: 'file' | 'recipe' | 'not run'; value: string };
+  marker?: { kind: MarkerKind; value: string };
   /** Offsets of the body in the file's text, for rewriting it. */
   start: number;
   end: number;
@@ -56,7 +61,9 @@ export function docFiles(repo = REPO): string[] {
   return ['README.md', ...docs.map((f) => `docs/${f}`)];
 }
 
-const MARKER = /^<!-- (file|recipe|not run): (.+?) -->$/;
+type MarkerKind = 'file' | 'recipe' | 'not run' | 'new folder';
+
+const MARKER = /^<!-- (?:(file|recipe|not run): (.+?)|(new folder)(?:: (.+?))?) -->$/;
 
 /** Every fenced block of a Markdown text (CommonMark fences of backticks or
  *  tildes: a closing fence is at least as long as the opening one). */
@@ -86,7 +93,7 @@ export function blocks(file: string, text: string): Block[] {
       info,
       fence,
       body: text.slice(start, end),
-      marker: m ? { kind: m[1] as 'file' | 'recipe' | 'not run', value: m[2] } : undefined,
+      marker: m ? { kind: (m[1] ?? m[3]) as MarkerKind, value: m[2] ?? m[4] ?? '' } : undefined,
       start,
       end,
     });
@@ -97,8 +104,9 @@ export function blocks(file: string, text: string): Block[] {
 
 /** What is wrong with a block's classification, or undefined. */
 export function unclassified(b: Block): string | undefined {
-  if (b.info === 'console' && !b.marker) return undefined;
+  if (b.info === 'console' && (!b.marker || b.marker.kind === 'new folder')) return undefined;
   if (b.info === 'console' && b.marker) return `${b.file}:${b.line}: a console block is run; it takes no <!-- ${b.marker.kind}: --> marker`;
+  if (b.marker?.kind === 'new folder') return `${b.file}:${b.line}: <!-- new folder --> goes before a console block`;
   if (b.marker) return undefined;
   return `${b.file}:${b.line}: a \`\`\`${b.info} block without a marker: make it a \`\`\`console transcript, or put <!-- file: PATH -->, <!-- recipe: PATH --> or <!-- not run: REASON --> on the line before it`;
 }
@@ -129,13 +137,19 @@ export interface Ran {
   code: number | null;
 }
 
-/** A fresh copy of examples/ and a `kb` on PATH; HOME, caches and user
+/** A fresh copy of examples/ (or, given `only`, a new folder holding
+ *  copies of those paths of it) and a `kb` on PATH; HOME, caches and user
  *  configuration outside it, so that nothing from the machine leaks in and
  *  nothing is written into examples/. */
-export function sandbox(kbBinary = join(REPO, 'dist/kb')): { root: string; run: (command: string) => Ran; cleanup: () => void } {
+export function sandbox(kbBinary = join(REPO, 'dist/kb'), only?: readonly string[]): { root: string; run: (command: string) => Ran; cleanup: () => void } {
   const base = mkdtempSync(join(tmpdir(), 'kb-docs-'));
-  const root = join(base, 'examples');
-  cpSync(join(REPO, 'examples'), root, { recursive: true });
+  const root = join(base, only ? 'project' : 'examples');
+  if (only) {
+    mkdirSync(root);
+    for (const path of only) cpSync(join(REPO, 'examples', path), join(root, path), { recursive: true });
+  } else {
+    cpSync(join(REPO, 'examples'), root, { recursive: true });
+  }
   mkdirSync(join(base, 'bin'));
   symlinkSync(kbBinary, join(base, 'bin/kb'));
   const env: Record<string, string> = {
@@ -166,7 +180,7 @@ export function runnable(all: Block[]): { block: Block; files: Block[] }[] {
   let files: Block[] = [];
   for (const b of all) {
     if (b.marker?.kind === 'file') files.push(b);
-    else if (b.info === 'console' && !b.marker) {
+    else if (b.info === 'console' && (!b.marker || b.marker.kind === 'new folder')) {
       out.push({ block: b, files });
       files = [];
     }
@@ -177,7 +191,7 @@ export function runnable(all: Block[]): { block: Block; files: Block[] }[] {
 /** Runs one console block (after writing its files) and returns what each
  *  command did. */
 export function runBlock(block: Block, files: Block[], kbBinary?: string): { command: Command; ran: Ran }[] {
-  const box = sandbox(kbBinary);
+  const box = sandbox(kbBinary, block.marker?.kind === 'new folder' ? block.marker.value.split(' ').filter(Boolean) : undefined);
   try {
     for (const f of files) {
       const path = join(box.root, f.marker!.value);
@@ -211,4 +225,27 @@ export function updated(file: string, text: string, kbBinary?: string): string {
 
 export function readDoc(file: string, repo = REPO): string {
   return readFileSync(join(repo, file), 'utf8');
+}
+
+/** The docs' list of tools: the items of the list between
+ *  `<!-- tools: ... -->` and `<!-- end tools -->`, each a line
+ *  `` - `name`: ... `` (continued on indented lines). Returns one list per
+ *  such block, with the problems of lines that are neither. */
+export function toolLists(text: string): { line: number; names: string[]; problems: string[] }[] {
+  const out: { line: number; names: string[]; problems: string[] }[] = [];
+  const lines = text.split('\n');
+  for (let i = 0; i < lines.length; i++) {
+    if (!/^<!-- tools: .+ -->$/.test(lines[i].trim())) continue;
+    const list = { line: i + 1, names: [] as string[], problems: [] as string[] };
+    out.push(list);
+    let j = i + 1;
+    for (; j < lines.length && lines[j].trim() !== '<!-- end tools -->'; j++) {
+      const item = /^- `([^`]+)`: \S/.exec(lines[j]);
+      if (item) list.names.push(item[1]);
+      else if (!/^ {2}\S/.test(lines[j]) || list.names.length === 0) list.problems.push(`line ${j + 1}: neither \`- \\\`name\\\`: what it does\` nor its continuation`);
+    }
+    if (j === lines.length) list.problems.push(`line ${i + 1}: no <!-- end tools --> after it`);
+    i = j;
+  }
+  return out;
 }

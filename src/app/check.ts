@@ -177,7 +177,7 @@ function checkTopic(config: Config, root: string, topic: Topic, view: TopicView)
   return { problems: out, subjects: view.index.subjects.length, preloaded, preloadedTokens };
 }
 
-/** Pairs of visible subjects that say nearly the same (README,
+/** Pairs of visible subjects that say nearly the same (docs/search-and-memory.md,
  *  "Remembering"): a report only; kb never removes either. Subjects larger
  *  than PAIR_MAX_BYTES are not compared. */
 function nearDuplicates(config: Config, topic: Topic, view: TopicView): Problem[] {

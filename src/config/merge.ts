@@ -11,7 +11,7 @@ import { isTable } from './fields.ts';
 export interface Entry {
   line: number;
   /** The offset in the text where the key is first set: the order in which
-   *  keys appear (configuration order, README "Configuration"). */
+   *  keys appear (configuration order, docs/configuration.md "Where configuration comes from"). */
   pos: number;
   /** The value on this line is an inline table or array: keys below it live
    *  on the same line (or the next few). */

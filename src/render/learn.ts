@@ -334,7 +334,7 @@ export function learnText(write: (chunk: Chunk) => void): (e: LearnEvent) => voi
 }
 
 /** `prefix`, then a `<subject "slug">` block: tag, content, closing tag
- *  (README, "Results"). Its head, body and tail are the three chunks to
+ *  (docs/learn.md, "Results"). Its head, body and tail are the three chunks to
  *  write in order; `formattedText` joins them. */
 export function subjectBlock(prefix: string, slug: string, content: Formatted, after = ''): Formatted {
   const t = trimTrailingNewlines(content);
@@ -366,7 +366,7 @@ export function renderSkillFiles(dir: string, files: readonly BundledFile[]): st
 }
 
 /** A subject's content alone, ending with exactly one newline (a raw
- *  result; README, "Results" and "Files"). */
+ *  result; docs/learn.md, "Results" and "Files"). */
 export function rawContent(content: Formatted, after = ''): Formatted {
   const t = trimTrailingNewlines(content);
   return { head: t.head, body: t.body, tail: `${t.tail}\n${after}` };

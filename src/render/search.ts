@@ -1,5 +1,5 @@
 // Search results and recalled knowledge as text for a model, and search
-// results as JSON for scripts (README, "Search and recall"). Pure.
+// results as JSON for scripts (docs/search-and-memory.md, "Search and recall"). Pure.
 
 import { formattedText, type Formatted } from '../kb/content/format.ts';
 import { escapeControls } from '../shared/controls.ts';

@@ -4,8 +4,8 @@
 
 export type Severity = 'error' | 'warning';
 
-/** Every code a problem may have: stable, for tests and tools (README,
- *  "kb check"). */
+/** Every code a problem may have: stable, for tests and tools (docs/commands.md,
+ *  "`kb check`"). */
 export type ProblemCode =
   // A configuration file, flag or environment variable (config/).
   | 'toml-syntax'

@@ -4,14 +4,19 @@
 // at the top of scripts/lib/doc-examples.ts). Every other code block says
 // why it is not run. So the docs cannot drift from the binary; when the
 // binary changes on purpose, `npx bun scripts/docs-examples.ts --update`
-// rewrites the transcripts for review.
+// rewrites the transcripts for review. The docs' one list of tools names
+// exactly the registry's tools (src/app/tools.ts `TOOL_NAMES`).
 import { describe, expect, test } from 'bun:test';
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { REPO, blocks, commands, docFiles, readDoc, runBlock, runnable, unclassified } from '../../scripts/lib/doc-examples.ts';
+import { REPO, blocks, commands, docFiles, readDoc, runBlock, runnable, toolLists, unclassified } from '../../scripts/lib/doc-examples.ts';
+import { TOOL_NAMES } from '../../src/app/tools.ts';
 import './harness.ts'; // fails early when dist/kb is missing
 
 const FILES = docFiles();
+
+/** A doc's list of tools holding `items`. */
+const list = (items: string[]) => ['<!-- tools: the registry -->', ...items, '<!-- end tools -->'].join('\n');
 
 describe('the convention', () => {
   const doc = [
@@ -78,6 +83,69 @@ describe('the convention', () => {
     expect(ran[0].ran.out).toStartWith('---\ndescription: How releases are tagged and published\n');
     expect(ran[1].ran.out).toStartWith('No subjects match "nope" in topic "docs".');
   });
+
+  test('a console block after <!-- new folder: PATH... --> runs in a new folder holding only those paths (and the file blocks)', () => {
+    const text = [
+      '<!-- file: notes/a.md -->',
+      '```md',
+      'A',
+      '```',
+      '',
+      '<!-- new folder: docs/release.md -->',
+      '```console',
+      '$ find . -type f | sort; kb list; echo "exit $?"',
+      '```',
+      '',
+      '<!-- new folder -->',
+      '```console',
+      '$ ls -A | wc -l',
+      '```',
+      '',
+      '<!-- new folder: docs -->',
+      '```sh',
+      'kb list',
+      '```',
+      '',
+    ].join('\n');
+    const all = blocks('y.md', text);
+    expect(all.map((b) => b.marker)).toEqual([
+      { kind: 'file', value: 'notes/a.md' },
+      { kind: 'new folder', value: 'docs/release.md' },
+      { kind: 'new folder', value: '' },
+      { kind: 'new folder', value: 'docs' },
+    ]);
+    expect(all.map(unclassified).map((p) => p?.split(':').slice(0, 2).join(':'))).toEqual([undefined, undefined, undefined, 'y.md:17']);
+    const [first, second] = runnable(all);
+    expect(runBlock(first.block, first.files).map((r) => r.ran)).toEqual([
+      { out: './docs/release.md\n./notes/a.md\nexit 1\n', err: expect.stringContaining('no workspace'), code: 0 },
+    ]);
+    expect(runBlock(second.block, second.files).map((r) => r.ran.out)).toEqual(['0\n']);
+  });
+
+  test('the list of tools: its items, their continuation lines, what is neither', () => {
+    expect(toolLists(list(['- `learn`: list a topic,', '  or load subjects', '- `search`: find subjects']))).toEqual([{ line: 1, names: ['learn', 'search'], problems: [] }]);
+    expect(toolLists(list(['- learn: no backticks', '- `search`: find']))[0].problems).toEqual(['line 2: neither `- \\`name\\`: what it does` nor its continuation']);
+    expect(toolLists('<!-- tools: never closed -->\n- `learn`: x')[0].problems).toEqual(['line 1: no <!-- end tools --> after it']);
+    expect(toolLists('no list here')).toEqual([]);
+  });
+});
+
+describe('the list of tools', () => {
+  const found = FILES.flatMap((file) => toolLists(readDoc(file)).map((l) => ({ file, ...l })));
+
+  test('the docs hold one, and it names exactly the registry\'s tools, in order (src/app/tools.ts TOOL_NAMES)', () => {
+    expect(TOOL_NAMES.length).toBeGreaterThan(0);
+    expect(found.map((l) => ({ file: l.file, names: l.names, problems: l.problems }))).toEqual([{ file: 'README.md', names: [...TOOL_NAMES], problems: [] }]);
+  });
+
+  test('a list that misses a tool, adds one or reorders them differs from the registry', () => {
+    const names = (items: string[]) => toolLists(list(items))[0].names;
+    const item = (n: string) => `- \`${n}\`: what it does`;
+    expect(names(TOOL_NAMES.map(item))).toEqual([...TOOL_NAMES]);
+    expect(names(TOOL_NAMES.slice(1).map(item))).not.toEqual([...TOOL_NAMES]);
+    expect(names([...TOOL_NAMES, 'summarize'].map(item))).not.toEqual([...TOOL_NAMES]);
+    expect(names([...TOOL_NAMES].reverse().map(item))).not.toEqual([...TOOL_NAMES]);
+  });
 });
 
 describe.each(FILES)('%s', (file) => {
@@ -87,6 +155,10 @@ describe.each(FILES)('%s', (file) => {
   test('every code block is run, written as a file, a recipe, or says why it is not run', () => {
     expect(all.map(unclassified).filter(Boolean)).toEqual([]);
     for (const b of all) if (b.marker?.kind === 'recipe') expect([b.marker.value, existsSync(join(REPO, b.marker.value))]).toEqual([b.marker.value, true]);
+    for (const b of all) {
+      if (b.marker?.kind !== 'new folder') continue;
+      for (const path of b.marker.value.split(' ').filter(Boolean)) expect([path, existsSync(join(REPO, 'examples', path))]).toEqual([path, true]);
+    }
   });
 
   test('relative links lead to files that exist, and anchors to headings', () => {

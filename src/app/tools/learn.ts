@@ -1,7 +1,7 @@
 // The learn tool (the RFD's): list a topic, or load subjects by slug or
 // glob. Its parameters are the RFD's schema, fixed text included, and never
 // change with the configuration; its description names the topics that
-// can be learned (README, "The tool"). The operation is app/learn.ts; its
+// can be learned (docs/learn.md, "The tool"). The operation is app/learn.ts; its
 // events become the model's text in render/learn.ts.
 import { learnText } from '../../render/learn.ts';
 import type { JsonSchemaObject } from '../../shared/tool.ts';

@@ -1,4 +1,4 @@
-// kb forget: removes a visible subject (README, "Remembering"). `kb forget
+// kb forget: removes a visible subject (docs/search-and-memory.md, "Remembering"). `kb forget
 // TOPIC SLUG`, or `--args JSON` / `--args -` as a model sends the forget
 // tool's arguments. Git keeps the history of what was committed.
 import { parseToolJson, readArgs } from '../../app/args.ts';

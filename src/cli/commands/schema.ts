@@ -1,9 +1,9 @@
 // kb schema: the learn tool definition, or nothing when no topic has a
-// subject left to learn (README, "The tool"). `--format` picks the provider's tool
+// subject left to learn (docs/learn.md, "The tool"). `--format` picks the provider's tool
 // format (src/render/providers.ts); `generic` is the RFD's. `--tool search`
-// prints the search tool instead (README, "Search and recall"); `--tool
+// prints the search tool instead (docs/search-and-memory.md, "Search and recall"); `--tool
 // remember|forget` the write tools, for the topics `--write` names (every
-// enabled topic by default; README, "Remembering").
+// enabled topic by default; docs/search-and-memory.md, "Remembering").
 import { schemaDefinition, TOOL_NAMES, TOOLS, toolNamed } from '../../app/tools.ts';
 import { SCHEMA_FORMATS, toolInFormat, type SchemaFormat } from '../../render/providers.ts';
 import { noArguments } from '../argv.ts';

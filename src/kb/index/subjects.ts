@@ -73,7 +73,7 @@ class IndexedSubject implements Subject {
   }
 }
 
-/** Extensions loaded as they are (README, "Files"): a collision prefers
+/** Extensions loaded as they are (docs/learn.md, "Files"): a collision prefers
  *  them over structured or generated formats. */
 const PASS_THROUGH = new Set(['md', 'txt', 'text', '']);
 

@@ -8,7 +8,7 @@
 // and 870 MiB, flexsearch 2.6 s (and ranks without BM25). A search that
 // starts a process each time needs an index that loads without parsing:
 // this one is a few typed arrays in one file, read as they are, and only
-// the postings of the query's terms are decoded (README, "Search and
+// the postings of the query's terms are decoded (docs/search-and-memory.md, "Search and
 // recall").
 //
 // Layout: the terms, sorted, as one string with their start offsets; per
@@ -24,7 +24,7 @@ export const FIELDS = ['slug', 'description', 'headings', 'body'] as const;
 export const NFIELDS = FIELDS.length;
 
 /** Field weights, and BM25's k1 and b (chosen on the labelled query set,
- *  README "Search and recall"). */
+ *  docs/search-and-memory.md "Search and recall"). */
 export const TUNING = {
   weights: [1.5, 1.5, 1.5, 1],
   k1: 1.2,

@@ -5,8 +5,8 @@
 // A term is a run of letters and digits, lower-cased, at most MAX_TERM
 // characters (longer runs are hashes, base64 or minified code: left out),
 // common English function words dropped, and a light suffix stripping so
-// that "archive", "archived" and "archiving" meet (README, "Search and
-// recall": measured on the labelled query set).
+// that "archive", "archived" and "archiving" meet (docs/search-and-memory.md,
+// "Quality and speed, measured": on the labelled query set).
 
 /** Longer runs of letters and digits are not terms. */
 export const MAX_TERM = 32;

@@ -1,4 +1,4 @@
-// One writer at a time per topic, across processes (README, "Remembering"):
+// One writer at a time per topic, across processes (docs/search-and-memory.md, "Remembering"):
 // a lock directory, `.kb-lock`, in the topic's subjects directory (hidden:
 // never a subject), made and refreshed by proper-lockfile (imported only
 // when a write runs). A lock left by a killed process stops being

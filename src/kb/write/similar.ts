@@ -1,5 +1,5 @@
 // When two texts say the same thing: the duplicate rules of `kb remember`
-// (README, "Remembering"). Pure (no I/O).
+// (docs/search-and-memory.md, "Remembering"). Pure (no I/O).
 //
 // - Exact duplicates: equal after Unicode normalisation (NFKC), lower-casing
 //   and collapsing every run of white space; leading and trailing space
@@ -10,11 +10,11 @@
 //   NEAR_THRESHOLD, a text is a near duplicate. (Adding adjacent term
 //   pairs, a Jaccard of term sets or containment measured worse.)
 //   The threshold was calibrated on paraphrase pairs written about a real
-//   docs folder (scripts/dedup-calibration.ts; README gives the figures).
+//   docs folder (scripts/dedup-calibration.ts; docs/search-and-memory.md gives the figures).
 
 import { terms } from '../search/tokenize.ts';
 
-/** Calibrated by scripts/dedup-calibration.ts (README, "Remembering"). */
+/** Calibrated by scripts/dedup-calibration.ts (docs/search-and-memory.md, "Remembering"). */
 export const NEAR_THRESHOLD = 0.5;
 
 /** Terms compared at most per text (bounded work on a huge subject). */
