@@ -151,8 +151,14 @@ function missHint(hint: MissHint | undefined): string {
   if (hint === undefined) return '';
   let out = '';
   if (hint.suggestions !== undefined && hint.suggestions.length > 0) out += ` Closest subjects: ${hint.suggestions.map(quoted).join(', ')}.`;
-  if (hint.hidden !== undefined && hint.hidden > 0) {
-    out += ` The glob skipped ${hint.hidden === 1 ? '1 hidden subject' : `${hint.hidden} hidden subjects`}: hidden subjects load only by their exact slug.`;
+  const hidden = hint.hidden ?? 0;
+  const bundled = hint.bundled ?? 0;
+  if (hidden > 0 || bundled > 0) {
+    const counts = [hidden > 0 ? (hidden === 1 ? '1 hidden subject' : `${hidden} hidden subjects`) : '', bundled > 0 ? (bundled === 1 ? '1 bundled file' : `${bundled} bundled files`) : '']
+      .filter((c) => c !== '')
+      .join(' and ');
+    const which = hidden > 0 && bundled > 0 ? "hidden subjects and skills' bundled files" : hidden > 0 ? 'hidden subjects' : "skills' bundled files";
+    out += ` The glob skipped ${counts}: ${which} load only by their exact slug.`;
   }
   return out;
 }
@@ -350,11 +356,18 @@ export interface BundledFile {
 /** Bundled files a loaded skill names, at most. */
 export const MAX_BUNDLED_SHOWN = 100;
 
+/** The tags around what kb adds after a skill's SKILL.md, so that the
+ *  model tells it from the skill's own text. */
+export const SKILL_FILES_OPEN = '<skill-files>';
+export const SKILL_FILES_CLOSE = '</skill-files>';
+
 /** What follows a loaded skill's SKILL.md: where the skill lives and its
  *  bundled files, so the model can read its references and run its
- *  scripts. `dir` is workspace-relative. Ends with a newline. */
+ *  scripts, in a `<skill-files>` block of its own after a blank line (kb's
+ *  words, not the skill's). `dir` is workspace-relative. Ends with a
+ *  newline. */
 export function renderSkillFiles(dir: string, files: readonly BundledFile[]): string {
-  const lines = ['', `Skill directory: ${escapeControls(dir)}`];
+  const lines = ['', SKILL_FILES_OPEN, `Skill directory: ${escapeControls(dir)}`];
   if (files.length === 0) {
     lines.push('Bundled files: (none)');
   } else {
@@ -362,6 +375,7 @@ export function renderSkillFiles(dir: string, files: readonly BundledFile[]): st
     for (const f of files.slice(0, MAX_BUNDLED_SHOWN)) lines.push(`- ${escapeControls(f.slug)} (${escapeControls(f.path)})`);
     if (files.length > MAX_BUNDLED_SHOWN) lines.push(`- … and ${files.length - MAX_BUNDLED_SHOWN} more`);
   }
+  lines.push(SKILL_FILES_CLOSE);
   return `${lines.join('\n')}\n`;
 }
 

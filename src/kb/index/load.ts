@@ -144,7 +144,8 @@ export function loadOrder(view: TopicView, patterns: readonly CompiledPattern[])
 function noMatch(p: PatternResult, hints: ReadonlyMap<string, MissHint> | undefined): LoadItem {
   const hint: MissHint = { ...hints?.get(p.pattern) };
   if (p.hiddenSkipped !== undefined) hint.hidden = p.hiddenSkipped;
-  return hint.suggestions === undefined && hint.hidden === undefined ? { kind: 'no-match', pattern: p.pattern } : { kind: 'no-match', pattern: p.pattern, hint };
+  if (p.bundledSkipped !== undefined) hint.bundled = p.bundledSkipped;
+  return hint.suggestions === undefined && hint.hidden === undefined && hint.bundled === undefined ? { kind: 'no-match', pattern: p.pattern } : { kind: 'no-match', pattern: p.pattern, hint };
 }
 
 /** A valid pattern selected nothing but binaries it did not name exactly

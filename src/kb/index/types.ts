@@ -90,8 +90,10 @@ export interface PatternResult {
    *  pattern already selected. */
   slugs: string[];
   /** A glob that selected nothing: how many hidden subjects it would have
-   *  matched (globs skip them); absent when none. */
+   *  matched (globs skip them), skills' bundled files apart; absent when
+   *  none. */
   hiddenSkipped?: number;
+  bundledSkipped?: number;
 }
 
 /** One item produced while loading subjects (see view.ts `loadPatterns`). */
@@ -123,6 +125,8 @@ export type LoadItem =
 export interface MissHint {
   /** Up to five visible slugs close to an exact pattern, best first. */
   suggestions?: string[];
-  /** A glob: how many hidden subjects it skipped (never which). */
+  /** A glob: how many hidden subjects it skipped (never which), and how
+   *  many of skills' bundled files. */
   hidden?: number;
+  bundled?: number;
 }
