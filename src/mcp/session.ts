@@ -225,7 +225,7 @@ export class KbSession {
   async resources(cursor?: string) {
     const kb = await this.open();
     this.noteTopics(kb);
-    const all = subjects(kb);
+    const all = await subjects(kb);
     let from = 0;
     if (cursor !== undefined) {
       const after = parseCursor(cursor);
@@ -241,11 +241,11 @@ export class KbSession {
       if (from < 0) from = all.length;
     }
     const page = all.slice(from, from + RESOURCES_PAGE);
-    const resources = page.map(({ topic, slug, mimeType }) => ({
+    const resources = page.map(({ topic, slug, mimeType, about }) => ({
       uri: subjectUri(topic.id, slug),
       name: `${topic.id}/${slug}`,
       title: slug,
-      description: `Subject "${slug}" of topic ${labelOf(topic)}`,
+      description: about ?? `Subject "${slug}" of topic ${labelOf(topic)}`,
       mimeType,
     }));
     const last = page.at(-1);
