@@ -16,7 +16,7 @@ import { planPatterns } from '../kb/index/near.ts';
 import { listable } from '../kb/index/listing.ts';
 import { isRaw, loadOrder, loadPatterns, type ReadAs } from '../kb/index/load.ts';
 import { kindOf, type TopicView } from '../kb/index/view.ts';
-import { fallbackSummary, type LearnCall, type LearnEvent, type ListingFit } from '../render/learn.ts';
+import { fallbackSummary, ignoredSentence, type LearnCall, type LearnEvent, type ListingFit } from '../render/learn.ts';
 import { warning, type Problem } from '../shared/problem.ts';
 import { BLOCK_TOKENS, BYTES_PER_TOKEN_ESTIMATE, tokensText } from './budget.ts';
 import { fitListing } from './listing.ts';
@@ -105,6 +105,7 @@ export async function learn(kb: KnowledgeBase, args: LearnArgs, sink: LearnSink)
   for (const item of loadPatterns(view, patterns, sink.as, plan.hints, from?.slug)) {
     if (item.kind !== 'subject') {
       await emit({ kind: 'note', topic: topic.id, note: item });
+      if (item.kind === 'no-match' && item.hint?.ignored !== undefined) await problem(warning('ignored', `topic "${topic.id}": ${ignoredSentence(item.hint.ignored)}`));
       continue;
     }
     let start = from !== undefined && item.slug === from.slug ? from.offset : 0;

@@ -5,7 +5,7 @@ import { countText } from '../shared/text.ts';
 import { longestBacktickRun, type Body } from '../kb/content/body.ts';
 import { trimTrailingNewlines, type Formatted } from '../kb/content/format.ts';
 import type { Fallback, Reason } from '../kb/index/near.ts';
-import type { MissHint } from '../kb/index/types.ts';
+import type { IgnoredHint, MissHint } from '../kb/index/types.ts';
 import { CONTROL, escapeControls } from '../shared/controls.ts';
 import type { Problem } from '../shared/problem.ts';
 import { quoted } from './text.ts';
@@ -160,7 +160,18 @@ function missHint(hint: MissHint | undefined): string {
     const which = hidden > 0 && bundled > 0 ? "hidden subjects and skills' bundled files" : hidden > 0 ? 'hidden subjects' : "skills' bundled files";
     out += ` The glob skipped ${counts}: ${which} load only by their exact slug.`;
   }
+  if (hint.ignored !== undefined) out += ` ${ignoredSentence(hint.ignored)}`;
   return out;
+}
+
+/** A file an ignore rule leaves out: that it exists, which rule, and the
+ *  line that brings it back (the model's note and the user's warning say
+ *  it alike). Paths are relative to the topic's directory. */
+export function ignoredSentence(x: IgnoredHint): string {
+  const by = x.source === 'built-in' ? `kb's built-in default ${quoted(x.rule)}` : `${escapeControls(x.source)}${x.line === undefined ? '' : ` line ${x.line}`} (${quoted(x.rule)})`;
+  // A .kbignore's own rule: removing it is the way back.
+  const back = x.source === x.kbignore ? 'removing that line brings it back' : `the line ${quoted(x.negation)} in the topic's ${escapeControls(x.kbignore)} brings it back`;
+  return `${quoted(x.path)} exists in the topic's directory but is left out by ${by}; ${back}.`;
 }
 
 /** What a near miss was read as, in one clause (the model's note and the

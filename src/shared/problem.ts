@@ -53,6 +53,7 @@ export type ProblemCode =
   // A call: learn, search, recall, remember, forget.
   | 'budget'
   | 'near-miss'
+  | 'ignored'
   | 'recall'
   | 'search-cache'
   | 'search-stale'

@@ -129,4 +129,22 @@ export interface MissHint {
    *  many of skills' bundled files. */
   hidden?: number;
   bundled?: number;
+  /** A file the pattern names that an ignore rule leaves out (ignored.ts). */
+  ignored?: IgnoredHint;
+}
+
+/** A file an ignore rule leaves out, which a pattern would have selected. */
+export interface IgnoredHint {
+  slug: string;
+  /** Relative to the subjects directory. */
+  path: string;
+  /** The control file (relative to the subjects directory) or `built-in`,
+   *  the rule as written and its line. */
+  source: string;
+  rule: string;
+  line?: number;
+  /** The line that brings it back (`!Clippings/`), and the control file
+   *  to add it to (relative to the subjects directory). */
+  negation: string;
+  kbignore: string;
 }
