@@ -22,7 +22,8 @@ import { estimateTokens } from '../kb/content/tokens.ts';
 import { parseBudget, tokensText } from './budget.ts';
 import type { KnowledgeBase } from './knowledge-base.ts';
 import { learnedPatternProblem } from './topics.ts';
-import { bodyOf, nearPairs, PAIR_MAX_BYTES } from '../kb/write/similar.ts';
+import { frontFields } from '../kb/index/describe.ts';
+import { comparedText, MIN_COMPARED_TERMS, nearPairs, ownText, PAIR_MAX_BYTES, templateLines, termCount } from '../kb/write/similar.ts';
 
 export type { CheckSummary } from '../render/check.ts';
 
@@ -56,8 +57,15 @@ const DIRECTORY_CODES: Record<string, { code: ProblemCode; what: (reason: string
  *  lines): what kb check looks for control characters in. */
 const TEXT_FIELDS = ['title', 'introduction', 'description'] as const;
 
+/** What `kb check` looks at beyond the defaults. */
+export interface CheckOptions {
+  /** Compare every visible subject for near duplicates, not only the
+   *  ones kb wrote (`kb check --duplicates`). */
+  duplicates?: boolean;
+}
+
 /** What `kb check` finds in `kb`'s configuration and topics. */
-export async function check(kb: KnowledgeBase, env: Record<string, string | undefined> = {}): Promise<CheckSummary> {
+export async function check(kb: KnowledgeBase, env: Record<string, string | undefined> = {}, opts: CheckOptions = {}): Promise<CheckSummary> {
   const { config } = kb;
   const preloadWarn = preloadWarnOf(env);
   const problems = [...kb.problems];
@@ -70,8 +78,16 @@ export async function check(kb: KnowledgeBase, env: Record<string, string | unde
     const front = await checkFrontmatter(config, topic, view);
     const found = checkTopic(config, root, topic, view);
     problems.push(...found.problems, ...front);
-    if (topic.enable) problems.push(...nearDuplicates(config, topic, view));
-    topics.push({ id: topic.id, enabled: topic.enable, subjects: found.subjects, preloaded: found.preloaded, preloadedTokens: found.preloadedTokens });
+    const near = topic.enable ? await nearDuplicates(config, topic, view, opts.duplicates === true) : undefined;
+    if (near !== undefined) problems.push(...near.problems);
+    topics.push({
+      id: topic.id,
+      enabled: topic.enable,
+      subjects: found.subjects,
+      preloaded: found.preloaded,
+      preloadedTokens: found.preloadedTokens,
+      ...(near?.tooShort ? { tooShort: near.tooShort } : {}),
+    });
     if (found.preloadedTokens > preloadWarn) {
       problems.push({
         severity: 'warning',
@@ -177,26 +193,56 @@ function checkTopic(config: Config, root: string, topic: Topic, view: TopicView)
   return { problems: out, subjects: view.index.subjects.length, preloaded, preloadedTokens };
 }
 
+/** The frontmatter `source` values of the subjects kb writes (`kb
+ *  remember`: `user`; the MCP remember tool: `model`). */
+const WRITTEN_BY_KB: ReadonlySet<unknown> = new Set(['user', 'model']);
+
 /** Pairs of visible subjects that say nearly the same (docs/search-and-memory.md,
- *  "Remembering"): a report only; kb never removes either. Subjects larger
- *  than PAIR_MAX_BYTES are not compared. */
-function nearDuplicates(config: Config, topic: Topic, view: TopicView): Problem[] {
-  const slugs: Subject[] = [];
-  const texts: string[] = [];
+ *  "Remembering"): a report only; kb never removes either. By default only
+ *  subjects kb wrote (frontmatter `source`) are compared: distinct
+ *  documents of an upstream folder may share their words by design.
+ *  `all` compares every visible subject; frontmatter and embeds are never
+ *  text, and a subject kb did not write is compared on its own text
+ *  (template lines, which 3 or more such subjects repeat, left out) when
+ *  that has MIN_COMPARED_TERMS terms or more; the others are counted
+ *  (`tooShort`). Subjects larger than PAIR_MAX_BYTES are not compared. */
+async function nearDuplicates(config: Config, topic: Topic, view: TopicView, all: boolean): Promise<{ problems: Problem[]; tooShort: number }> {
+  const candidates: Subject[] = [];
   for (const s of view.index.subjects) {
     if (s.hidden || s.bundled || view.disabled.has(s.slug) || s.size > PAIR_MAX_BYTES || view.probed.get(s.slug)?.kind === 'binary') continue;
+    candidates.push(s);
+  }
+  // Whether kb wrote it: from the head the probe read (no file is read
+  // for a subject without frontmatter).
+  const fields = await frontFields(view, candidates);
+  const ours: { at: number; subject: Subject; text: string }[] = [];
+  const others: { at: number; subject: Subject; text: string }[] = [];
+  for (let i = 0; i < candidates.length; i++) {
+    const s = candidates[i];
+    const mine = fields[i] !== undefined && WRITTEN_BY_KB.has(fields[i]!.source);
+    if (!mine && !all) continue;
     const r = readSubject(s.abs, PAIR_MAX_BYTES);
     if (r.kind !== 'text') continue;
-    slugs.push(s);
-    texts.push(bodyOf(r.text));
+    (mine ? ours : others).push({ at: i, subject: s, text: comparedText(r.text) });
   }
-  return nearPairs(texts).map(({ a, b, similarity }) => ({
+  const compared = [...ours];
+  let tooShort = 0;
+  const template = templateLines(others.map((o) => o.text));
+  for (const o of others) {
+    const own = ownText(o.text, template);
+    if (termCount(own) < MIN_COMPARED_TERMS) tooShort++;
+    else compared.push({ ...o, text: own });
+  }
+  // In walk order, as the pairs are reported.
+  if (others.length > 0) compared.sort((x, y) => x.at - y.at);
+  const problems = nearPairs(compared.map((c) => c.text)).map(({ a, b, similarity }) => ({
     severity: 'warning' as const,
-    code: 'near-duplicate',
-    message: `topic "${topic.id}": subjects "${slugs[a].slug}" and "${slugs[b].slug}" say nearly the same (similarity ${similarity.toFixed(2)}); merge them or forget one (kb never removes either by itself)`,
-    where: rel(config.root, topic.subjectsDir, slugs[a].path),
+    code: 'near-duplicate' as const,
+    message: `topic "${topic.id}": subjects "${compared[a].subject.slug}" and "${compared[b].subject.slug}" say nearly the same (similarity ${similarity.toFixed(2)}); merge them or forget one (kb never removes either by itself)`,
+    where: rel(config.root, topic.subjectsDir, compared[a].subject.path),
     topic: topic.id,
   }));
+  return { problems, tooShort };
 }
 
 /** The Agent Skills specification's rules for `name`: 1-64 characters of

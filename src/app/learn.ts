@@ -11,15 +11,13 @@ import { bodyText, type Body } from '../kb/content/body.ts';
 import { fenceTag } from '../kb/content/format.ts';
 import { estimateTokensOfBody, estimateTokensOfBytes } from '../kb/content/tokens.ts';
 import { charStart, lineAt, windowEnd } from '../kb/content/window.ts';
-import { descriptions } from '../kb/index/describe.ts';
 import { planPatterns } from '../kb/index/near.ts';
-import { listable } from '../kb/index/listing.ts';
 import { isRaw, loadOrder, loadPatterns, type ReadAs } from '../kb/index/load.ts';
-import { kindOf, type TopicView } from '../kb/index/view.ts';
-import { fallbackSummary, type LearnCall, type LearnEvent, type ListingFit } from '../render/learn.ts';
+import type { TopicView } from '../kb/index/view.ts';
+import { fallbackSummary, ignoredSentence, type LearnCall, type LearnEvent } from '../render/learn.ts';
 import { warning, type Problem } from '../shared/problem.ts';
 import { BLOCK_TOKENS, BYTES_PER_TOKEN_ESTIMATE, tokensText } from './budget.ts';
-import { fitListing } from './listing.ts';
+import { fitWords, topicListing } from './listing.ts';
 import type { LearnArgs } from './args.ts';
 import type { KnowledgeBase } from './knowledge-base.ts';
 import { directoryNotes, directoryNotices, replacedProblem, skillOf } from './topics.ts';
@@ -72,18 +70,12 @@ export async function learn(kb: KnowledgeBase, args: LearnArgs, sink: LearnSink)
   if (args.subjects === null || folder !== undefined) {
     const view = kb.view(topic, true);
     await noteDirectory(topic, view);
-    // Binaries matched by a learned glob were never pre-loaded: not named.
-    const learned = view.learned.filter((m) => kindOf(view, m.subject) !== 'binary');
-    let available = listable(view);
-    if (folder !== undefined) available = available.filter((s) => s.slug.startsWith(`${folder}/`));
-    if (folder === undefined || available.length > 0) {
-      const about = await descriptions(view, available);
-      const topicNotes = directoryNotes(view, kb.walkLimit);
-      const learnedSlugs = folder === undefined ? learned.map((m) => m.subject.slug) : [];
-      const listing = fitListing(topic, available, about, learnedSlugs, kb.maxTokens, folder, topicNotes);
-      await emit({ kind: 'listing', topic, items: listing.items, learned: learnedSlugs, ...(listing.fit !== undefined ? { fit: listing.fit } : {}), ...(folder !== undefined ? { folder } : {}), topicNotes });
+    const listing = await topicListing(topic, view, kb.walkLimit, kb.maxTokens, folder);
+    if (listing !== undefined) {
+      const { items, learned, topicNotes } = listing;
+      await emit({ kind: 'listing', topic, items, learned, ...(listing.fit !== undefined ? { fit: listing.fit } : {}), ...(folder !== undefined ? { folder } : {}), topicNotes });
       if (listing.fit !== undefined) {
-        await problem(warning('budget', `learn ${topic.id}: the listing of ${available.length} subjects was shortened to stay within ${tokensText(kb.maxTokens)} tokens (${fitWords(listing.fit)})`));
+        await problem(warning('budget', `learn ${topic.id}: the listing of ${listing.subjects} subjects was shortened to stay within ${tokensText(kb.maxTokens)} tokens (${fitWords(listing.fit)})`));
       }
       return topicNotes.some((n) => n.kind === 'no-directory');
     }
@@ -106,6 +98,7 @@ export async function learn(kb: KnowledgeBase, args: LearnArgs, sink: LearnSink)
   for (const item of loadPatterns(view, patterns, sink.as, plan.hints, from?.slug)) {
     if (item.kind !== 'subject') {
       await emit({ kind: 'note', topic: topic.id, note: item });
+      if (item.kind === 'no-match' && item.hint?.ignored !== undefined) await problem(warning('ignored', `topic "${topic.id}": ${ignoredSentence(item.hint.ignored)}`));
       continue;
     }
     let start = from !== undefined && item.slug === from.slug ? from.offset : 0;
@@ -164,14 +157,6 @@ function folderOf(subjects: readonly string[]): string | undefined {
   if (!p.endsWith('/') || p.length < 2 || /[*?[\]{}!]/.test(p)) return undefined;
   const folder = p.replace(/^\.\//, '').replace(/\/+$/, '');
   return folder === '' ? undefined : folder;
-}
-
-function fitWords(fit: ListingFit): string {
-  const words: string[] = [];
-  if (fit.descriptionChars !== undefined) words.push(fit.descriptionChars === 0 ? 'descriptions left out' : `descriptions cut to ${fit.descriptionChars} characters`);
-  if (fit.collapsed) words.push('folders summed up');
-  if (fit.omitted) words.push(`${fit.omitted} subjects not listed`);
-  return words.join(', ');
 }
 
 /** The `subjects` element that continues a cut result: `@from:OFFSET:SLUG`

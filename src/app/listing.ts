@@ -5,10 +5,15 @@
 // too large even so lists as many subjects as fit and says how many more
 // there are. `learn` with the pattern `folder/` lists inside a folder, by
 // the same rules.
+import type { Topic } from '../config/types.ts';
 import { estimateTokens } from '../kb/content/tokens.ts';
+import { descriptions } from '../kb/index/describe.ts';
+import { listable } from '../kb/index/listing.ts';
 import type { Subject } from '../kb/index/types.ts';
+import { kindOf, type TopicView } from '../kb/index/view.ts';
 import { listedLine, renderListing, type Listed, type ListingFit, type ListingTopic, type TopicNote } from '../render/learn.ts';
 import { BYTES_PER_TOKEN_ESTIMATE, tokensText } from './budget.ts';
+import { directoryNotes } from './topics.ts';
 
 /** The lines of the listing, and how it was fitted (undefined: it fits
  *  as it is). render/learn.ts `renderListing` writes it. */
@@ -18,6 +23,41 @@ export interface FittedListing {
 }
 
 const SHORTER = [160, 80, 0];
+
+/** A topic's listing, as `learn` with only the topic (or a folder) gives
+ *  it: what render/learn.ts `renderListing` takes. */
+export interface TopicListing extends FittedListing {
+  topic: Topic;
+  learned: string[];
+  folder?: string;
+  topicNotes: TopicNote[];
+  /** The subjects listable (before fitting). */
+  subjects: number;
+}
+
+/** The listing of `topic` (or of its folder `folder`) within `budget`
+ *  tokens; undefined when the folder holds no listable subject. The learn
+ *  tool and the prompt's listings (`kb prompt --list`) both use it. */
+export async function topicListing(topic: Topic, view: TopicView, walkLimit: number, budget: number, folder?: string): Promise<TopicListing | undefined> {
+  // Binaries matched by a learned glob were never pre-loaded: not named.
+  const learned = folder === undefined ? view.learned.filter((m) => kindOf(view, m.subject) !== 'binary').map((m) => m.subject.slug) : [];
+  let available = listable(view);
+  if (folder !== undefined) available = available.filter((s) => s.slug.startsWith(`${folder}/`));
+  if (folder !== undefined && available.length === 0) return undefined;
+  const about = await descriptions(view, available);
+  const topicNotes = directoryNotes(view, walkLimit);
+  const fitted = fitListing(topic, available, about, learned, budget, folder, topicNotes);
+  return { ...fitted, topic, learned, topicNotes, subjects: available.length, ...(folder !== undefined ? { folder } : {}) };
+}
+
+/** How a listing was fitted, in a few words, for the user's warning. */
+export function fitWords(fit: ListingFit): string {
+  const words: string[] = [];
+  if (fit.descriptionChars !== undefined) words.push(fit.descriptionChars === 0 ? 'descriptions left out' : `descriptions cut to ${fit.descriptionChars} characters`);
+  if (fit.collapsed) words.push('folders summed up');
+  if (fit.omitted) words.push(`${fit.omitted} subjects not listed`);
+  return words.join(', ');
+}
 
 /** Lists `subjects` (with their descriptions) within `budget` tokens.
  *  The listing's cost is the frame's plus each line's (one estimate per

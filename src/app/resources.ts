@@ -2,18 +2,22 @@
 // `resources/read`).
 import type { Topic } from '../config/types.ts';
 import { formattedText, PASS_THROUGH } from '../kb/content/format.ts';
+import { summaries } from '../kb/index/describe.ts';
 import { loadExact } from '../kb/index/load.ts';
+import type { Subject } from '../kb/index/types.ts';
 import { kindOf } from '../kb/index/view.ts';
-import { rawContent } from '../render/learn.ts';
+import { oneLine, rawContent } from '../render/learn.ts';
 import type { Problem } from '../shared/problem.ts';
 import type { KnowledgeBase } from './knowledge-base.ts';
 import { replacedProblem, skillFiles } from './topics.ts';
 
-/** One subject of an enabled topic. */
+/** One subject of an enabled topic, and what it says it is (`about`:
+ *  one line, bounded, control characters escaped; undefined: nothing). */
 export interface SubjectEntry {
   topic: Topic;
   slug: string;
   mimeType: string;
+  about?: string;
 }
 
 /** Reading one subject by exact slug. */
@@ -23,16 +27,25 @@ export type SubjectRead =
   | { kind: 'error'; message: string };
 
 /** Every visible subject of every enabled topic: hidden, disabled, binary
- *  and unreadable ones are never listed; pre-loaded ones are. */
-export function subjects(kb: KnowledgeBase): SubjectEntry[] {
+ *  and unreadable ones are never listed; pre-loaded ones are. Each with
+ *  what it says it is (kb/index/describe.ts `summaries`: its description,
+ *  title or name), on one line of at most DESCRIPTION_CHARS characters. */
+export async function subjects(kb: KnowledgeBase): Promise<SubjectEntry[]> {
   const out: SubjectEntry[] = [];
   for (const topic of kb.topics) {
     if (!topic.enable) continue;
     const view = kb.view(topic);
+    const shown: Subject[] = [];
     for (const s of view.index.subjects) {
       if (s.hidden || view.disabled.has(s.slug) || kindOf(view, s) !== 'text') continue;
-      out.push({ topic, slug: s.slug, mimeType: mimeTypeOf(s.ext) });
+      shown.push(s);
     }
+    const about = await summaries(view, shown);
+    shown.forEach((s, i) => {
+      const entry: SubjectEntry = { topic, slug: s.slug, mimeType: mimeTypeOf(s.ext) };
+      if (about[i] !== undefined) entry.about = oneLine(about[i]!);
+      out.push(entry);
+    });
   }
   return out;
 }

@@ -16,6 +16,7 @@ import { warning, type Problem } from '../shared/problem.ts';
 import { QUERY_LIMITS } from './args.ts';
 import { tokensText } from './budget.ts';
 import type { KnowledgeBase } from './knowledge-base.ts';
+import { usedNotice } from './topics.ts';
 
 export interface SearchArgs {
   query: string;
@@ -90,7 +91,7 @@ export async function rank(kb: KnowledgeBase, topics: readonly Topic[], query: s
     const { index } = got;
     indexes.push({ topic: topic.id, status: got.status, subjects: index.docs.length, read: got.read, ms: performance.now() - started, times: got.times });
     if (got.cacheProblem !== undefined) problems.push(warning('search-cache', `topic "${topic.id}": ${got.cacheProblem}`));
-    for (const n of got.notices ?? []) problems.push(warning(n.code, `topic "${topic.id}": ${n.message}`));
+    for (const n of got.notices ?? []) if (usedNotice(n)) problems.push(warning(n.code, `topic "${topic.id}": ${n.message}`));
     const disabled = new Set(topic.disabled);
     const r = index.query(terms, { prefix: true, fuzzy: true, top, exclude: disabled.size === 0 ? undefined : (d) => disabled.has(index.docs[d].slug) });
     total += r.total;

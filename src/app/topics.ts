@@ -2,6 +2,7 @@
 // the problems a topic's view reports, each sentence written once.
 import { relative } from 'node:path';
 import type { Topic } from '../config/types.ts';
+import { isHiddenPath } from '../kb/index/slug.ts';
 import type { Subject } from '../kb/index/types.ts';
 import { renderSkillFiles, type SkillFiles, type TopicNote } from '../render/learn.ts';
 import type { TopicView } from '../kb/index/view.ts';
@@ -19,16 +20,28 @@ export function resolveTopic(topics: readonly Topic[], name: string): Topic | un
   return enabled.find((t) => t.title !== undefined && t.title.toLowerCase() === lower);
 }
 
+/** Whether a command that lists, searches or pre-loads a topic used what
+ *  a walk notice is about: not a path inside a hidden folder or a hidden
+ *  file (`.claude/skills/...`), which those never read (an exact load
+ *  reaches one, and then says what it found). A slug collision is always
+ *  used: the slug it is about may be a visible subject's. `kb check`
+ *  reports every notice. */
+export function usedNotice(n: { where?: string; code?: string }): boolean {
+  return n.where === undefined || n.where === '' || n.code === 'slug-collision' || !isHiddenPath(n.where);
+}
+
 /** What a topic's walk noticed (a missing directory, a dangling link, a
- *  symlink loop, a slug collision...), as warnings. Slug collisions, which
- *  real folders have by the hundred (Cargo.toml beside Cargo.lock), are
- *  summed up in one line; `--verbose` (and `kb check`) gives each. */
+ *  symlink loop, a slug collision...), as warnings, but for what the
+ *  command never reads (`usedNotice`). Slug collisions, which real folders
+ *  have by the hundred (Cargo.toml beside Cargo.lock), are summed up in
+ *  one line; `--verbose` (and `kb check`) gives each. */
 export function noticeProblems(view: TopicView): Problem[] {
   const id = view.topic.id;
   const detailed = isVerbose();
   const out: Problem[] = [];
   let collisions = 0;
   for (const n of view.index.notices) {
+    if (!usedNotice(n)) continue;
     if (n.code === 'slug-collision' && !detailed) collisions++;
     else out.push(warning(n.code, `topic "${id}": ${n.message}`));
   }

@@ -67,7 +67,7 @@ interface Request {
   cancelled: boolean;
 }
 
-export async function serve(options: WorkspaceOptions, serving: { write: readonly string[] } = { write: [] }): Promise<number> {
+export async function serve(options: WorkspaceOptions, serving: { write: readonly string[]; list?: { names: string[]; from: string } } = { write: [] }): Promise<number> {
   // Library code must not reach stdout through console.log either.
   console.log = console.info = console.debug = console.error;
 
@@ -87,7 +87,7 @@ export async function serve(options: WorkspaceOptions, serving: { write: readonl
   }
   if (writable.size > 0) await debug(`kb mcp: remember and forget may write to ${[...writable].join(', ')}`);
 
-  const session = new KbSession(options, writable);
+  const session = new KbSession(options, writable, serving.list);
   const queue: Request[] = [];
   let queuedBytes = 0;
   let running: Request | undefined;

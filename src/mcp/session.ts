@@ -87,9 +87,12 @@ export class KbSession {
 
   /** The topics the remember and forget tools may write (`kb mcp --write`);
    *  none: the tools are not served. */
+  /** `listed`: the topics the `knowledge` prompt lists by default (`kb
+   *  mcp --list`, KB_PROMPT_LIST). */
   constructor(
     private readonly options: WorkspaceOptions,
     private readonly writable: ReadonlySet<string> = new Set(),
+    private readonly listed: { names: readonly string[]; from: string } = { names: [], from: '--list' },
   ) {}
 
   /** Whether the remember and forget tools are served. */
@@ -203,7 +206,12 @@ export class KbSession {
   async getPrompt(name: string, args: Record<string, string> | undefined) {
     if (name !== PROMPT_NAME) throw new RequestError(INVALID_PARAMS, `unknown prompt "${name}"; the only prompt is "${PROMPT_NAME}"`);
     const knowledge = knowledgeArgument(args?.[PROMPT_ARGUMENT] ?? '');
-    const section = prompt(await this.open(knowledge), RESULT_LIMIT);
+    const kb = await this.open(knowledge);
+    let section = prompt(kb, RESULT_LIMIT);
+    // The server's --list or KB_PROMPT_LIST topics; the listings' module
+    // is loaded only when there are some.
+    const list = this.listed;
+    if (list.names.length > 0) section = await (await import('../app/prompt-list.ts')).withListings(kb, section, list.names, list.from);
     for (const p of section.problems) this.note(p);
     const out = new BoundedText();
     out.add(section.text);
@@ -225,7 +233,7 @@ export class KbSession {
   async resources(cursor?: string) {
     const kb = await this.open();
     this.noteTopics(kb);
-    const all = subjects(kb);
+    const all = await subjects(kb);
     let from = 0;
     if (cursor !== undefined) {
       const after = parseCursor(cursor);
@@ -241,11 +249,11 @@ export class KbSession {
       if (from < 0) from = all.length;
     }
     const page = all.slice(from, from + RESOURCES_PAGE);
-    const resources = page.map(({ topic, slug, mimeType }) => ({
+    const resources = page.map(({ topic, slug, mimeType, about }) => ({
       uri: subjectUri(topic.id, slug),
       name: `${topic.id}/${slug}`,
       title: slug,
-      description: `Subject "${slug}" of topic ${labelOf(topic)}`,
+      description: about ?? `Subject "${slug}" of topic ${labelOf(topic)}`,
       mimeType,
     }));
     const last = page.at(-1);

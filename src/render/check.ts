@@ -2,9 +2,17 @@
 import { countText } from '../shared/text.ts';
 import { escapeControls } from '../shared/controls.ts';
 import { formatProblem, type Problem } from '../shared/problem.ts';
+import { MIN_COMPARED_TERMS } from '../kb/write/similar.ts';
 
 export interface CheckSummary {
-  topics: { id: string; enabled: boolean; subjects: number; /** estimated tokens of its pre-loaded subjects */ preloadedTokens: number; preloaded: number }[];
+  topics: {
+    id: string;
+    enabled: boolean;
+    subjects: number;
+    /** estimated tokens of its pre-loaded subjects */ preloadedTokens: number;
+    preloaded: number;
+    /** `--duplicates`: subjects not compared, their text too short */ tooShort?: number;
+  }[];
   diagnostics: Problem[];
 }
 
@@ -17,6 +25,12 @@ export function renderCheckText(s: CheckSummary): string {
   const lines = s.diagnostics.map((d) => `${d.severity}: ${escapeControls(formatProblem(d))}`);
   for (const t of s.topics) {
     if (t.preloaded > 0) lines.push(`topic "${escapeControls(t.id)}": ${count(t.preloaded, 'pre-loaded subject')}, ~${countText(t.preloadedTokens)} tokens`);
+    if (t.tooShort) {
+      const their = t.tooShort === 1 ? 'its' : 'their';
+      lines.push(
+        `topic "${escapeControls(t.id)}": ${count(t.tooShort, 'subject')} not compared for near duplicates: fewer than ${MIN_COMPARED_TERMS} words of ${their} own (frontmatter, embeds and lines 3 or more subjects repeat aside)`,
+      );
+    }
   }
   const errors = s.diagnostics.filter((d) => d.severity === 'error').length;
   const warnings = s.diagnostics.length - errors;

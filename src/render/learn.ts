@@ -5,7 +5,7 @@ import { countText } from '../shared/text.ts';
 import { longestBacktickRun, type Body } from '../kb/content/body.ts';
 import { trimTrailingNewlines, type Formatted } from '../kb/content/format.ts';
 import type { Fallback, Reason } from '../kb/index/near.ts';
-import type { MissHint } from '../kb/index/types.ts';
+import type { IgnoredHint, MissHint } from '../kb/index/types.ts';
 import { CONTROL, escapeControls } from '../shared/controls.ts';
 import type { Problem } from '../shared/problem.ts';
 import { quoted } from './text.ts';
@@ -151,10 +151,27 @@ function missHint(hint: MissHint | undefined): string {
   if (hint === undefined) return '';
   let out = '';
   if (hint.suggestions !== undefined && hint.suggestions.length > 0) out += ` Closest subjects: ${hint.suggestions.map(quoted).join(', ')}.`;
-  if (hint.hidden !== undefined && hint.hidden > 0) {
-    out += ` The glob skipped ${hint.hidden === 1 ? '1 hidden subject' : `${hint.hidden} hidden subjects`}: hidden subjects load only by their exact slug.`;
+  const hidden = hint.hidden ?? 0;
+  const bundled = hint.bundled ?? 0;
+  if (hidden > 0 || bundled > 0) {
+    const counts = [hidden > 0 ? (hidden === 1 ? '1 hidden subject' : `${hidden} hidden subjects`) : '', bundled > 0 ? (bundled === 1 ? '1 bundled file' : `${bundled} bundled files`) : '']
+      .filter((c) => c !== '')
+      .join(' and ');
+    const which = hidden > 0 && bundled > 0 ? "hidden subjects and skills' bundled files" : hidden > 0 ? 'hidden subjects' : "skills' bundled files";
+    out += ` The glob skipped ${counts}: ${which} load only by their exact slug.`;
   }
+  if (hint.ignored !== undefined) out += ` ${ignoredSentence(hint.ignored)}`;
   return out;
+}
+
+/** A file an ignore rule leaves out: that it exists, which rule, and the
+ *  line that brings it back (the model's note and the user's warning say
+ *  it alike). Paths are relative to the topic's directory. */
+export function ignoredSentence(x: IgnoredHint): string {
+  const by = x.source === 'built-in' ? `kb's built-in default ${quoted(x.rule)}` : `${escapeControls(x.source)}${x.line === undefined ? '' : ` line ${x.line}`} (${quoted(x.rule)})`;
+  // A .kbignore's own rule: removing it is the way back.
+  const back = x.source === x.kbignore ? 'removing that line brings it back' : `the line ${quoted(x.negation)} in the topic's ${escapeControls(x.kbignore)} brings it back`;
+  return `${quoted(x.path)} exists in the topic's directory but is left out by ${by}; ${back}.`;
 }
 
 /** What a near miss was read as, in one clause (the model's note and the
@@ -350,11 +367,18 @@ export interface BundledFile {
 /** Bundled files a loaded skill names, at most. */
 export const MAX_BUNDLED_SHOWN = 100;
 
+/** The tags around what kb adds after a skill's SKILL.md, so that the
+ *  model tells it from the skill's own text. */
+export const SKILL_FILES_OPEN = '<skill-files>';
+export const SKILL_FILES_CLOSE = '</skill-files>';
+
 /** What follows a loaded skill's SKILL.md: where the skill lives and its
  *  bundled files, so the model can read its references and run its
- *  scripts. `dir` is workspace-relative. Ends with a newline. */
+ *  scripts, in a `<skill-files>` block of its own after a blank line (kb's
+ *  words, not the skill's). `dir` is workspace-relative. Ends with a
+ *  newline. */
 export function renderSkillFiles(dir: string, files: readonly BundledFile[]): string {
-  const lines = ['', `Skill directory: ${escapeControls(dir)}`];
+  const lines = ['', SKILL_FILES_OPEN, `Skill directory: ${escapeControls(dir)}`];
   if (files.length === 0) {
     lines.push('Bundled files: (none)');
   } else {
@@ -362,6 +386,7 @@ export function renderSkillFiles(dir: string, files: readonly BundledFile[]): st
     for (const f of files.slice(0, MAX_BUNDLED_SHOWN)) lines.push(`- ${escapeControls(f.slug)} (${escapeControls(f.path)})`);
     if (files.length > MAX_BUNDLED_SHOWN) lines.push(`- … and ${files.length - MAX_BUNDLED_SHOWN} more`);
   }
+  lines.push(SKILL_FILES_CLOSE);
   return `${lines.join('\n')}\n`;
 }
 

@@ -9,6 +9,28 @@ by default, but can be loaded manually if you are made aware of their names via
 other means, such as by reading non-hidden subjects first. This prevents
 exposing too much irrelevant knowledge upfront)`;
 
+/** The line after the topics available to learn. */
+const USE_LEARN = 'Use the `learn` tool to consume this knowledge.';
+
+/** What introduces the prompt's listings (`kb prompt --list`). */
+const LISTINGS_INTRO = 'The subjects of some of these topics, as `learn` lists them (no need to list them again):';
+
+/** A topic's listing (render/learn.ts `renderListing`) in the prompt. */
+export function listingBlock(topicId: string, listing: string): string {
+  return `<listing ${quoted(topicId)}>\n${listing.replace(/\n+$/, '')}\n</listing>`;
+}
+
+/** The section with `blocks` (listingBlock) after the topics available to
+ *  learn, before the line that says to use `learn`; `text` '' gives what
+ *  the intro alone adds. A section without that line (no topic to learn)
+ *  is returned as it is. */
+export function insertListings(text: string, blocks: readonly string[]): string {
+  const added = `${LISTINGS_INTRO}\n\n${blocks.join('\n\n')}\n\n`;
+  if (text === '') return added;
+  const at = text.indexOf(`\n\n${USE_LEARN}\n`);
+  return at < 0 ? text : `${text.slice(0, at + 2)}${added}${text.slice(at + 2)}`;
+}
+
 export interface PreloadedTopic extends TopicLabel {
   description?: string;
   /** `after`: what follows the content inside the block (a skill's
@@ -41,7 +63,7 @@ export function renderPrompt(preloaded: PreloadedTopic[], available: TopicLabel[
   if (available.length > 0) {
     parts.push('The following knowledge topics are available to learn:');
     parts.push(available.map(topicLine).join('\n'));
-    parts.push('Use the `learn` tool to consume this knowledge.');
+    parts.push(USE_LEARN);
     parts.push(HIDDEN_NOTE);
   }
   if (parts.length === 0) return '';

@@ -53,6 +53,8 @@ export type ProblemCode =
   // A call: learn, search, recall, remember, forget.
   | 'budget'
   | 'near-miss'
+  | 'prompt-list'
+  | 'ignored'
   | 'recall'
   | 'search-cache'
   | 'search-stale'

@@ -95,11 +95,13 @@ export function cases(runner: Runner): void {
         [
           'How to pdf.',
           '',
+          '<skill-files>',
           'Skill directory: skills/pdf',
           'Bundled files (load one with `learn` by its exact slug; paths are relative to the skill directory):',
           '- pdf/LICENSE (LICENSE.txt)',
           '- pdf/reference (reference.md)',
           '- pdf/scripts/fill_form (scripts/fill_form.py)',
+          '</skill-files>',
           '</subject>',
         ].join('\n'),
       );
@@ -111,8 +113,8 @@ export function cases(runner: Runner): void {
       const root = skillsRepo();
       const r = run(runner, root, ['-k', 'skills/pdf', 'prompt']);
       expect(r.code).toBe(0);
-      expect(r.out).toContain('How to pdf.\n\nSkill directory: skills/pdf\nBundled files');
-      expect(r.out).toContain('- pdf/scripts/fill_form (scripts/fill_form.py)\n</subject>\n</topic>');
+      expect(r.out).toContain('How to pdf.\n\n<skill-files>\nSkill directory: skills/pdf\nBundled files');
+      expect(r.out).toContain('- pdf/scripts/fill_form (scripts/fill_form.py)\n</skill-files>\n</subject>\n</topic>');
     });
 
     test('bundled files load by exact slug, never by a glob', () => {
@@ -121,6 +123,8 @@ export function cases(runner: Runner): void {
       expect(exact).toEqual({ out: '```python\nprint("fill")\n```\n', err: '', code: 0 });
       const glob = run(runner, root, ['learn', 'skills', 'pdf/*']);
       expect(glob.out).toContain('No subjects match "pdf/*"');
+      // One word for them everywhere (kb list says "bundled"): not "hidden subjects".
+      expect(glob.out).toContain(" The glob skipped 2 bundled files: skills' bundled files load only by their exact slug.");
       expect(glob.code).toBe(1);
       // SKILL.md itself stays loadable by its old slug.
       expect(run(runner, root, ['learn', 'skills', 'pdf/SKILL']).out).toStartWith('---\nname: pdf\n');

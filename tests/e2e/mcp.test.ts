@@ -352,3 +352,36 @@ describe('kb mcp start and stop', () => {
     expect(help.out).toContain('Serve the knowledge base to MCP clients on stdio');
   });
 });
+
+describe('kb mcp resources say what each subject is (dist/kb)', () => {
+  test('description, else frontmatter title, else name; one bounded line, escaped; the generic line only when a subject says nothing', async () => {
+    const long = `${'word '.repeat(100)}end`;
+    const root = fixture(
+      {
+        't/described.md': '---\ndescription: How releases are tagged.\ntitle: Releases\n---\n# Releases\n',
+        't/titled.md': '---\ntitle: "Onboarding: the first day"\n---\nText\n',
+        't/named.md': '---\nname: deploy\n---\nText\n',
+        't/skill/SKILL.md': '---\nname: skill\ndescription: |\n  Two lines\n  of text.\n---\n# Skill\n',
+        't/long.md': `---\ndescription: "${long}"\n---\n`,
+        't/control.md': '---\ndescription: "bell\\a here"\n---\n',
+        't/plain.md': '# Plain\n',
+      },
+      '[kb.topic.t]\ntitle = "Things"\nsubjects = "t"\n',
+    );
+    const c = await connect(root);
+    try {
+      const { resources } = await c.client.listResources();
+      const about = Object.fromEntries(resources.map((r) => [r.name, r.description]));
+      expect(about['t/described']).toBe('How releases are tagged.');
+      expect(about['t/titled']).toBe('Onboarding: the first day');
+      expect(about['t/named']).toBe('deploy');
+      expect(about['t/skill']).toBe('Two lines of text.');
+      expect(about['t/control']).toBe('bell\\u0007 here');
+      expect(about['t/long']!.endsWith('…')).toBe(true);
+      expect(Array.from(about['t/long']!).length).toBeLessThanOrEqual(320);
+      expect(about['t/plain']).toBe('Subject "plain" of topic t (Things)');
+    } finally {
+      await c.client.close();
+    }
+  });
+});

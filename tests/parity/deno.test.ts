@@ -18,6 +18,7 @@ import * as large from '../e2e/large.cases.ts';
 import * as memory from '../e2e/memory.cases.ts';
 import * as search from '../e2e/search.cases.ts';
 import * as usage from '../e2e/usage.cases.ts';
+import * as vault from '../e2e/vault.cases.ts';
 import { connect, text } from '../e2e/mcp-client.ts';
 import { BINARY, DENO_RUNNER, RFD_CONFIG, RFD_FILES, fixture, run } from '../e2e/harness.ts';
 
@@ -32,6 +33,7 @@ folders.cases(DENO_RUNNER);
 search.cases(DENO_RUNNER);
 memory.cases(DENO_RUNNER);
 init.cases(DENO_RUNNER);
+vault.cases(DENO_RUNNER);
 
 describe('kb mcp under deno (same sources)', () => {
   test('initialize, call, read, stop', async () => {

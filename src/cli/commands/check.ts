@@ -12,11 +12,13 @@ import { explain, workspaceOptions } from '../workspace.ts';
 const command: Command = {
   args: {
     format: { type: 'enum', options: ['text', 'json'], default: 'text', description: 'Report format' },
+    duplicates: { type: 'boolean', description: 'Compare every subject for near duplicates, not only those kb remember wrote' },
   },
   help: {
     examples: [
       ['kb check', 'Report errors (exit 1) and warnings (exit 0) on stdout'],
       ['kb check --format json', 'The same report as JSON, for other tools'],
+      ['kb check --duplicates', 'Also report near-duplicate pairs among subjects kb did not write'],
     ],
   },
   async run(ctx) {
@@ -24,7 +26,7 @@ const command: Command = {
     // The whole pre-loaded set, whatever the prompt's budget.
     const kb = await KnowledgeBase.open({ ...workspaceOptions(ctx), maxTokens: Infinity });
     if (isVerbose()) await explain(kb.config);
-    const summary = await check(kb, ctx.env);
+    const summary = await check(kb, ctx.env, { duplicates: ctx.flags.duplicates === true });
     print(ctx.flags.format === 'json' ? renderCheckJson(summary) : renderCheckText(summary));
     return summary.diagnostics.some((d) => d.severity === 'error') ? 1 : 0;
   },

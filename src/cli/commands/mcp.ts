@@ -4,6 +4,7 @@
 // when this command runs: no other command loads them, and the CLI and the
 // MCP front end never import each other.
 import type { WorkspaceOptions } from '../../app/knowledge-base.ts';
+import { listedNames, PROMPT_LIST_ENV } from '../../app/prompt-names.ts';
 import { noArguments } from '../argv.ts';
 import { MAX_TOKENS_ARG } from '../budget.ts';
 import type { Command } from '../command.ts';
@@ -14,6 +15,9 @@ import { NO_CACHE_ARG } from '../cache-flag.ts';
  *  or titles), which the remember and forget tools may write. */
 export interface ServeOptions {
   write: string[];
+  /** The topics the `knowledge` prompt lists (`--list`, else
+   *  KB_PROMPT_LIST). */
+  list?: { names: string[]; from: string };
 }
 
 export type Serve = (options: WorkspaceOptions, serve: ServeOptions) => Promise<number>;
@@ -22,6 +26,7 @@ export function mcpCommand(serve: Serve): Command {
   return {
     args: {
       write: { type: 'string', valueHint: 'topic', description: 'Serve the remember and forget tools for this topic (repeatable; writing is off by default)' },
+      list: { type: 'string', valueHint: 'topic', description: `The knowledge prompt also lists this topic's subjects with their descriptions (repeatable; default: ${PROMPT_LIST_ENV})` },
       ...MAX_TOKENS_ARG,
       ...NO_CACHE_ARG,
     },
@@ -30,11 +35,13 @@ export function mcpCommand(serve: Serve): Command {
         ['kb mcp', 'Serve the workspace around the working directory'],
         ['claude mcp add kb -- kb mcp', 'Register it with Claude Code, for this project'],
         ['kb mcp --write notes', 'Also let the model remember and forget subjects of topic notes'],
+        ['kb mcp --list skills', "The knowledge prompt also lists the skills topic's subjects"],
       ],
     },
     run(ctx) {
       noArguments('mcp', ctx.positionals);
-      return serve(workspaceOptions(ctx), { write: (ctx.flags.write as string[] | undefined) ?? [] });
+      const list = listedNames((ctx.flags.list as string[] | undefined) ?? [], ctx.env);
+      return serve(workspaceOptions(ctx), { write: (ctx.flags.write as string[] | undefined) ?? [], ...(list.names.length > 0 ? { list } : {}) });
     },
   };
 }

@@ -69,6 +69,9 @@ export interface Ignored {
   readonly source: string;
   /** The rule, as written. */
   readonly rule: string;
+  /** The rule's line in its control file (counting from 1); absent for a
+   *  built-in default. */
+  readonly line?: number;
 }
 
 /** The rules of one directory's control files. */
@@ -116,7 +119,8 @@ export class IgnoreRules {
       const mark = base + file;
       let lines = text.split(/\r?\n/).slice(0, MAX_RULES);
       if (text.includes('**')) lines = this.bound(mark, lines);
-      own.add(lines.map((pattern) => ({ pattern, mark })));
+      // The mark says where the rule is written: `<line>:<file>`.
+      own.add(lines.map((pattern, i) => ({ pattern, mark: `${i + 1}:${mark}` })));
     }
     const sets = own === undefined ? inherited : [...inherited, { base, ig: own }];
     if (sets.length > 0) this.sets.set(base, sets);
@@ -147,7 +151,10 @@ export class IgnoreRules {
         const { base: at, ig } = sets[i];
         const r = ig.test(path.slice(at.length));
         if (r.ignored) {
-          this.ignored.push({ path, source: r.rule?.mark ?? at, rule: r.rule?.pattern ?? '' });
+          const mark = r.rule?.mark;
+          const colon = mark === undefined ? -1 : mark.indexOf(':');
+          if (mark === undefined || colon < 0) this.ignored.push({ path, source: mark ?? at, rule: r.rule?.pattern ?? '' });
+          else this.ignored.push({ path, source: mark.slice(colon + 1), rule: r.rule?.pattern ?? '', line: Number(mark.slice(0, colon)) });
           return true;
         }
         if (r.unignored) return false;

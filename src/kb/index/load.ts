@@ -6,6 +6,7 @@ import type { CompiledPattern } from '../../glob/index.ts';
 import { formatContent } from '../content/format.ts';
 import { PROBED } from '../fs/probe.ts';
 import { readBody } from '../fs/read.ts';
+import { findIgnored } from './ignored.ts';
 import { findExact, resolvePatterns } from './resolve.ts';
 import type { LoadItem, Match, MissHint, PatternResult, Subject } from './types.ts';
 import { kindOf, type TopicView } from './view.ts';
@@ -129,7 +130,7 @@ export function* loadPatterns(
   for (let i = 0; i < perPattern.length; i++) {
     const p = perPattern[i];
     if (p.kind === 'invalid') yield { kind: 'invalid-pattern', pattern: p.pattern, reason: p.reason ?? 'invalid pattern' };
-    else if (selectedNothing(p, patterns[i].pattern, binaries)) yield noMatch(p, hints);
+    else if (selectedNothing(p, patterns[i].pattern, binaries)) yield noMatch(view, patterns[i], p, hints);
   }
 }
 
@@ -141,10 +142,14 @@ export function loadOrder(view: TopicView, patterns: readonly CompiledPattern[])
 }
 
 /** The `no-match` item of a pattern, with its near-miss details if any. */
-function noMatch(p: PatternResult, hints: ReadonlyMap<string, MissHint> | undefined): LoadItem {
+function noMatch(view: TopicView, c: CompiledPattern, p: PatternResult, hints: ReadonlyMap<string, MissHint> | undefined): LoadItem {
   const hint: MissHint = { ...hints?.get(p.pattern) };
   if (p.hiddenSkipped !== undefined) hint.hidden = p.hiddenSkipped;
-  return hint.suggestions === undefined && hint.hidden === undefined ? { kind: 'no-match', pattern: p.pattern } : { kind: 'no-match', pattern: p.pattern, hint };
+  if (p.bundledSkipped !== undefined) hint.bundled = p.bundledSkipped;
+  // A file an ignore rule leaves out: looked for on a miss only.
+  const ignored = findIgnored(view.index.dir, view.index.ignored, c);
+  if (ignored !== undefined) hint.ignored = ignored;
+  return hint.suggestions === undefined && hint.hidden === undefined && hint.bundled === undefined && hint.ignored === undefined ? { kind: 'no-match', pattern: p.pattern } : { kind: 'no-match', pattern: p.pattern, hint };
 }
 
 /** A valid pattern selected nothing but binaries it did not name exactly

@@ -104,8 +104,9 @@ export function resolvePatterns(
     }
     const result: PatternResult = { pattern: raw, kind: c.kind, slugs: selected.map((m) => m.subject.slug) };
     if (c.kind === 'glob' && selected.length === 0) {
-      const hidden = countHidden(subjects, c.test!, disabled, budget);
-      if (hidden > 0) result.hiddenSkipped = hidden;
+      const skipped = countHidden(subjects, c.test!, disabled, budget);
+      if (skipped.hidden > 0) result.hiddenSkipped = skipped.hidden;
+      if (skipped.bundled > 0) result.bundledSkipped = skipped.bundled;
     }
     perPattern.push(result);
     // One pattern selects each subject at most once: no de-duplication (a
@@ -116,15 +117,16 @@ export function resolvePatterns(
   return { matches: [...bySlug.values()], perPattern };
 }
 
-/** How many hidden, non-disabled subjects `isMatch` matches (0 once the
- *  budget runs out: the count is a courtesy, never worth an error). */
-function countHidden(subjects: readonly Subject[], isMatch: NonNullable<CompiledPattern['test']>, disabled: ReadonlySet<string>, budget: Budget): number {
-  let n = 0;
+/** How many hidden, non-disabled subjects `isMatch` matches, skills'
+ *  bundled files counted apart (0 once the budget runs out: the count is a
+ *  courtesy, never worth an error). */
+function countHidden(subjects: readonly Subject[], isMatch: NonNullable<CompiledPattern['test']>, disabled: ReadonlySet<string>, budget: Budget): { hidden: number; bundled: number } {
+  const n = { hidden: 0, bundled: 0 };
   try {
-    for (const s of subjects) if (s.hidden && !disabled.has(s.slug) && isMatch(s.slug, budget)) n++;
+    for (const s of subjects) if (s.hidden && !disabled.has(s.slug) && isMatch(s.slug, budget)) n[s.bundled === true ? 'bundled' : 'hidden']++;
   } catch (err) {
     if (!(err instanceof PatternTooExpensive)) throw err;
-    return 0;
+    return { hidden: 0, bundled: 0 };
   }
   return n;
 }

@@ -90,8 +90,10 @@ export interface PatternResult {
    *  pattern already selected. */
   slugs: string[];
   /** A glob that selected nothing: how many hidden subjects it would have
-   *  matched (globs skip them); absent when none. */
+   *  matched (globs skip them), skills' bundled files apart; absent when
+   *  none. */
   hiddenSkipped?: number;
+  bundledSkipped?: number;
 }
 
 /** One item produced while loading subjects (see view.ts `loadPatterns`). */
@@ -123,6 +125,26 @@ export type LoadItem =
 export interface MissHint {
   /** Up to five visible slugs close to an exact pattern, best first. */
   suggestions?: string[];
-  /** A glob: how many hidden subjects it skipped (never which). */
+  /** A glob: how many hidden subjects it skipped (never which), and how
+   *  many of skills' bundled files. */
   hidden?: number;
+  bundled?: number;
+  /** A file the pattern names that an ignore rule leaves out (ignored.ts). */
+  ignored?: IgnoredHint;
+}
+
+/** A file an ignore rule leaves out, which a pattern would have selected. */
+export interface IgnoredHint {
+  slug: string;
+  /** Relative to the subjects directory. */
+  path: string;
+  /** The control file (relative to the subjects directory) or `built-in`,
+   *  the rule as written and its line. */
+  source: string;
+  rule: string;
+  line?: number;
+  /** The line that brings it back (`!Clippings/`), and the control file
+   *  to add it to (relative to the subjects directory). */
+  negation: string;
+  kbignore: string;
 }

@@ -72,6 +72,69 @@ export function bodyOf(text: string): string {
   return after.replace(/^\r?\n/, '');
 }
 
+/** Obsidian's embeds, `![[note]]` and `![[note#heading|alias]]`: another
+ *  note's text shown in place, not this note's (on one line). */
+const EMBED = /!\[\[[^\]\n]*\]\]/g;
+
+/** A subject's text as `kb check` compares it for near duplicates: its
+ *  frontmatter and embeds do not count. */
+export function comparedText(text: string): string {
+  const body = bodyOf(text);
+  return body.includes('![[') ? body.replace(EMBED, ' ') : body;
+}
+
+/** A line found in this many compared texts or more is a template's (a
+ *  heading, a question, a field every note made from one template
+ *  repeats): it is not the note's own text. Two texts alike share lines
+ *  too: a pair never makes a line a template's. */
+export const TEMPLATE_LINE_TEXTS = 3;
+/** Longer lines are never counted as a template's (bounded work). */
+const TEMPLATE_LINE_MAX = 200;
+
+/** A line as template lines are compared: trimmed, lower-cased; '' for
+ *  a blank or too long line. */
+function lineKey(line: string): string {
+  const t = line.trim();
+  return t.length > TEMPLATE_LINE_MAX ? '' : t.toLowerCase();
+}
+
+/** The lines found in at least TEMPLATE_LINE_TEXTS of `texts`. */
+export function templateLines(texts: readonly string[]): ReadonlySet<string> {
+  const counts = new Map<string, number>();
+  for (const text of texts) {
+    const mine = new Set<string>();
+    for (const line of text.split('\n')) {
+      const k = lineKey(line);
+      if (k !== '') mine.add(k);
+    }
+    for (const k of mine) counts.set(k, (counts.get(k) ?? 0) + 1);
+  }
+  const out = new Set<string>();
+  for (const [k, n] of counts) if (n >= TEMPLATE_LINE_TEXTS) out.add(k);
+  return out;
+}
+
+/** `text` without the lines `templateLines` found. */
+export function ownText(text: string, template: ReadonlySet<string>): string {
+  if (template.size === 0) return text;
+  return text
+    .split('\n')
+    .filter((line) => !template.has(lineKey(line)))
+    .join('\n');
+}
+
+/** A text not written by kb with fewer terms than this, once its
+ *  frontmatter, embeds and template lines are left out, is not compared
+ *  by `kb check --duplicates`: a note made from a template and barely
+ *  filled in says what its template says (docs/search-and-memory.md gives
+ *  the measurement: scripts/duplicates-threshold.ts). */
+export const MIN_COMPARED_TERMS = 8;
+
+/** How many terms `text` has (a compared text is at most PAIR_MAX_BYTES). */
+export function termCount(text: string): number {
+  return terms(text).length;
+}
+
 /** Subjects compared by nearPairs, at most this large (bytes). */
 export const PAIR_MAX_BYTES = 64 * 1024;
 /** A term in more texts than this is left out of the pair search (it

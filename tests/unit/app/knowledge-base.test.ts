@@ -679,7 +679,7 @@ describe('subjects(), read(topic, slug)', () => {
 
   test('subjects(): hidden, disabled, binary and disabled topics excluded; MIME types', async () => {
     const kb = await open(mcp);
-    expect(subjects(kb).map((s) => [s.topic.id, s.slug, s.mimeType])).toEqual([
+    expect((await subjects(kb)).map((s) => [s.topic.id, s.slug, s.mimeType])).toEqual([
       ['project', 'code-quality', 'text/markdown'],
       ['project', 'maintainers/jean', 'text/markdown'],
       ['skills', 'README', 'text/plain'],
@@ -691,7 +691,7 @@ describe('subjects(), read(topic, slug)', () => {
 
   test('subjects(): pre-loaded subjects are included', async () => {
     const kb = await open(mcp, { knowledge: ['project/maintainers/jean', 'skills/*'] });
-    expect(subjects(kb).map((s) => `${s.topic.id}/${s.slug}`)).toEqual([
+    expect((await subjects(kb)).map((s) => `${s.topic.id}/${s.slug}`)).toEqual([
       'project/code-quality',
       'project/maintainers/jean',
       'skills/README',
@@ -806,7 +806,7 @@ describe('a pluggable probe', () => {
     prompt(kb);
     learnToolOf(kb);
     toolsOf(kb);
-    subjects(kb);
+    await subjects(kb);
     await list(kb, (d) => d);
     await learnBoth(kb, args('project'));
     await call(kb, { topic: 'skills', subjects: '*' });
@@ -826,7 +826,7 @@ describe('a pluggable probe', () => {
     const lying = countingProbe((p) => p.endsWith('b.md'));
     const kb = await open(root, {}, { probe: lying.probe });
     expect((await learnBoth(kb, args('t'))).text).toBe('# Topic: t\n\n## Available subjects:\n\n- a\n\nUse the `learn` tool with the `subjects` argument to learn specific subjects.\n');
-    expect(subjects(kb).map((s) => s.slug)).toEqual(['a']);
+    expect((await subjects(kb)).map((s) => s.slug)).toEqual(['a']);
     expect((await list(kb, (d) => d))[0].rows.map((r) => [r.slug, r.marks])).toEqual([['a', []], ['b', ['binary']]]);
     // The truthful default probe lists both.
     const honest = await open(root);

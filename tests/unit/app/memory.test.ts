@@ -263,19 +263,21 @@ describe('kb check reports near duplicates', () => {
     expect(pairs[0].similarity).toBeCloseTo(1, 5);
   });
 
-  test('a warning per pair of visible subjects; hidden and disabled ones are left out; nothing is removed', async () => {
+  test('a warning per pair of visible subjects kb wrote; hidden and disabled ones are left out; nothing is removed', async () => {
+    const ours = (text: string) => `---\ndescription: one\nsource: user\n---\n${text}`;
     const root = workspace({
-      'notes/a.md': '---\ndescription: one\n---\nThe staging database is reset every night at 02:00.\n',
-      'notes/b.md': 'Every night at 02:00 the staging database is reset.\n',
-      'notes/.c.md': 'The staging database is reset every night at 02:00.\n',
-      'notes/old.md': 'The staging database is reset every night.\n',
-      'notes/d.md': 'Alice owns the billing module.\n',
+      'notes/a.md': ours('The staging database is reset every night at 02:00.\n'),
+      'notes/b.md': ours('Every night at 02:00 the staging database is reset.\n'),
+      'notes/.c.md': ours('The staging database is reset every night at 02:00.\n'),
+      'notes/old.md': ours('The staging database is reset every night.\n'),
+      'notes/d.md': ours('Alice owns the billing module.\n'),
+      'notes/e.md': 'Every night at 02:00, the staging database is reset.\n',
     });
     const summary = await check(await open(root));
     const near = summary.diagnostics.filter((p) => p.code === 'near-duplicate');
     expect(near).toHaveLength(1);
     expect(near[0]).toMatchObject({ severity: 'warning', topic: 'notes', where: 'notes/a.md' });
     expect(near[0].message).toContain('subjects "a" and "b" say nearly the same');
-    expect(readdirSync(join(root, 'notes')).sort()).toEqual(['.c.md', 'a.md', 'b.md', 'd.md', 'old.md']);
+    expect(readdirSync(join(root, 'notes')).sort()).toEqual(['.c.md', 'a.md', 'b.md', 'd.md', 'e.md', 'old.md']);
   });
 });

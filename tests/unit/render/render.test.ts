@@ -145,9 +145,9 @@ describe('oneLine', () => {
 });
 
 describe('renderSkillFiles', () => {
-  test('the directory and each bundled file with its slug and path', () => {
+  test('the directory and each bundled file with its slug and path, set apart from the skill\'s text in a block of their own', () => {
     expect(renderSkillFiles('skills/pdf', [{ slug: 'pdf/scripts/fill', path: 'scripts/fill.py' }])).toBe(
-      '\nSkill directory: skills/pdf\nBundled files (load one with `learn` by its exact slug; paths are relative to the skill directory):\n- pdf/scripts/fill (scripts/fill.py)\n',
+      '\n<skill-files>\nSkill directory: skills/pdf\nBundled files (load one with `learn` by its exact slug; paths are relative to the skill directory):\n- pdf/scripts/fill (scripts/fill.py)\n</skill-files>\n',
     );
   });
   test('no bundled files', () => {
