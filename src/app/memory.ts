@@ -18,6 +18,7 @@ import { makeDirs, removeFile, sweepTemps, writeNewFile } from '../kb/write/file
 import { STALE_MS, withTopicLock } from '../kb/write/lock.ts';
 import { placeNew, realParentInside, realSubjectsDir } from '../kb/write/place.ts';
 import { bodyOf, NEAR_THRESHOLD, normalise, profile, similarity } from '../kb/write/similar.ts';
+import { reservedName } from '../kb/write/given.ts';
 import { slugFromText, uniqueSlug } from '../kb/write/slug.ts';
 import type { Similar, Source, WriteFailure, WriteOutcome as WriteData, WriteTool } from '../render/memory.ts';
 import { warning, type Problem } from '../shared/problem.ts';
@@ -197,7 +198,8 @@ async function planRemember(kb: KnowledgeBase, topic: Topic, args: RememberArgs,
     if (taken(args.slug)) return failed(tool, { kind: 'slug-taken', topic: topic.id, slug: args.slug, disabled: disabled.has(args.slug) }, problems);
     slug = args.slug;
   } else {
-    slug = uniqueSlug(derived!, taken);
+    // A name kb never creates (SKILL) is passed over like a taken one.
+    slug = uniqueSlug(derived!, (s) => taken(s) || reservedName(`${s}.md`) !== undefined);
   }
   const rel = `${slug}.md`;
   const place = placeNew(topic.subjectsDir, rel);

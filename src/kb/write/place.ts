@@ -8,6 +8,7 @@
 import { lstatSync, readdirSync, realpathSync } from 'node:fs';
 import { sep } from 'node:path';
 import { IgnoreRules } from '../fs/ignore.ts';
+import { reservedName } from './given.ts';
 
 export type Placement = { ok: true; real: string; dirs: string[] } | { ok: false; why: string };
 
@@ -38,6 +39,8 @@ export function placeNew(subjectsDir: string, rel: string): Placement {
     const name = parts[i];
     const last = i === parts.length - 1;
     if (name.startsWith('.')) return { ok: false, why: `"${name}" is hidden` };
+    const reserved = last ? reservedName(name) : undefined;
+    if (reserved !== undefined) return { ok: false, why: reserved };
     let entries: { name: string }[] = [];
     try {
       entries = readdirSync(abs, { withFileTypes: true });
