@@ -16,7 +16,7 @@ import { readBody } from '../kb/fs/read.ts';
 import { openTopic } from '../kb/index/view.ts';
 import { makeDirs, removeFile, sweepTemps, writeNewFile } from '../kb/write/file.ts';
 import { STALE_MS, withTopicLock } from '../kb/write/lock.ts';
-import { placeNew, realParentInside, realSubjectsDir } from '../kb/write/place.ts';
+import { outsideWorkspace, placeNew, realParentInside, realSubjectsDir } from '../kb/write/place.ts';
 import { bodyOf, NEAR_THRESHOLD, normalise, profile, similarity } from '../kb/write/similar.ts';
 import { reservedName } from '../kb/write/given.ts';
 import { slugFromText, uniqueSlug } from '../kb/write/slug.ts';
@@ -158,6 +158,8 @@ export async function remember(kb: KnowledgeBase, args: RememberArgs, opts: Writ
   if (!('id' in found)) return failed(tool, found);
   const topic = found;
   const problems: Problem[] = [];
+  const out = outsideWorkspace(kb.config.root, topic.subjectsDir);
+  if (out !== undefined) return failed(tool, { kind: 'outside-workspace', topic: topic.id, subjects: topic.subjects, ...out });
   const real = realSubjectsDir(topic.subjectsDir);
   if (!real.ok) return failed(tool, { kind: 'failed', topic: topic.id, why: real.why });
   const locked = await withTopicLock(real.real, async (lost): Promise<WriteOutcome> => {
@@ -244,6 +246,8 @@ export async function forget(kb: KnowledgeBase, args: ForgetArgs, opts: WriteOpt
   if (!('id' in found)) return failed(tool, found, []);
   const topic = found;
   const slug = args.slug.replace(/\/+$/, '');
+  const out = outsideWorkspace(kb.config.root, topic.subjectsDir);
+  if (out !== undefined) return failed(tool, { kind: 'outside-workspace', topic: topic.id, subjects: topic.subjects, ...out }, []);
   const real = realSubjectsDir(topic.subjectsDir);
   if (!real.ok) return failed(tool, { kind: 'failed', topic: topic.id, why: real.why }, []);
   const root = real.real;

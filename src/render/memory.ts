@@ -26,6 +26,10 @@ export type WriteFailure =
   | { kind: 'not-writable'; topic: string; writable: readonly string[] }
   /** The topic's directory, its lock or the file system said no. */
   | { kind: 'failed'; topic: string; why: string }
+  /** The topic's subjects directory really is outside the workspace:
+   *  `link` (relative to the workspace root) leads there, pointing at
+   *  `to`; `real` is where it leads. */
+  | { kind: 'outside-workspace'; topic: string; subjects: string; link?: string; to?: string; real: string }
   | { kind: 'near-duplicate'; topic: string; similar: Similar; threshold: number; source: Source }
   | { kind: 'slug-taken'; topic: string; slug: string; disabled: boolean }
   | { kind: 'cannot-place'; topic: string; rel: string; why: string }
@@ -80,6 +84,11 @@ function renderFailure(tool: WriteTool, f: WriteFailure): string {
       return `Topic "${f.topic}" is not writable here: \`${tool}\` writes only to the topics the server was started with (kb mcp --write TOPIC). Writable topics: ${f.writable.length > 0 ? f.writable.join(', ') : '(none)'}.`;
     case 'failed':
       return tool === 'remember' ? `Not written to topic "${f.topic}": ${f.why}.` : `Not removed from topic "${f.topic}": ${f.why}.`;
+    case 'outside-workspace': {
+      const where = f.link !== undefined ? `${f.link} is a symbolic link to ${f.to}, outside the workspace` : `its subjects directory "${f.subjects}" is outside the workspace, at ${f.real}`;
+      const what = tool === 'remember' ? 'Not written to' : 'Not removed from';
+      return `${what} topic "${f.topic}": ${where}; kb writes only inside the workspace, links resolved (reading follows the link).`;
+    }
     case 'near-duplicate': {
       const force = f.source === 'model' ? 'call remember again with "force": true' : 'run it again with --force';
       return (

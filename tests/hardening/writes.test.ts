@@ -92,3 +92,52 @@ describe('a write never creates a file that changes how other subjects are read'
     expect(filesBelow(join(root, 't'))).toEqual(['skill-2.md']);
   });
 });
+
+describe('a topic folder that leads out of the workspace', () => {
+  test('kb remember and kb forget refuse it, naming the link; reading it keeps its warning', () => {
+    const outside = tempDir();
+    writeFileSync(join(outside, 'kept.md'), 'Kept outside.\n');
+    const root = workspace({});
+    rmSync(join(root, 't'), { recursive: true });
+    symlinkSync(outside, join(root, 't'));
+    const r = kb(root, ['remember', 't', 'Written through the link']);
+    expectNoCrash(r);
+    expect(r.code).toBe(1);
+    expect(r.out).toBe(`Not written to topic "t": t is a symbolic link to ${outside}, outside the workspace; kb writes only inside the workspace, links resolved (reading follows the link).\n`);
+    const f = kb(root, ['forget', 't', 'kept']);
+    expect(f.code).toBe(1);
+    expect(f.out).toBe(`Not removed from topic "t": t is a symbolic link to ${outside}, outside the workspace; kb writes only inside the workspace, links resolved (reading follows the link).\n`);
+    expect(readdirSync(outside)).toEqual(['kept.md']);
+    // Reading goes on as before, with the warning of kb check.
+    expect(kb(root, ['learn', 't', 'kept']).out).toContain('Kept outside.');
+    expect(kb(root, ['check']).out).toContain(`subjects directory "t" leads outside the workspace, to ${outside}`);
+  });
+
+  test('a link further up (a folder holding the topic), over MCP too', () => {
+    const outside = tempDir();
+    mkdirSync(join(outside, 'notes'));
+    const root = workspace({}, '[kb.topic.t]\nsubjects = "shared/notes"\n');
+    symlinkSync(outside, join(root, 'shared'));
+    const r = kb(root, ['remember', 't', 'Written through the link']);
+    expect(r.code).toBe(1);
+    expect(r.out).toContain(`Not written to topic "t": shared is a symbolic link to ${outside}, outside the workspace`);
+    const mcp = mcpCall(root, 'remember', { topic: 't', text: 'Written through the link' });
+    expect(mcp).toEqual({ isError: true, text: `Not written to topic "t": shared is a symbolic link to ${outside}, outside the workspace; kb writes only inside the workspace, links resolved (reading follows the link).\n` });
+    expect(readdirSync(join(outside, 'notes'))).toEqual([]);
+  });
+
+  test('a topic configured outside the workspace is refused the same way; a link inside it is fine', () => {
+    const outside = tempDir();
+    const root = workspace({}, `[kb.topic.t]\nsubjects = "t"\n\n[kb.topic.far]\nsubjects = ${JSON.stringify(outside)}\n`);
+    const far = kb(root, ['remember', 'far', 'Far away']);
+    expect(far.code).toBe(1);
+    expect(far.out).toContain(`Not written to topic "far": its subjects directory "${outside}" is outside the workspace, at ${outside}`);
+    mkdirSync(join(root, 'real'));
+    rmSync(join(root, 't'), { recursive: true });
+    symlinkSync('real', join(root, 't'));
+    const near = kb(root, ['remember', 't', 'Near enough']);
+    expect(near.code).toBe(0);
+    expect(readdirSync(join(root, 'real'))).toEqual(['near-enough.md']);
+    expect(readdirSync(outside)).toEqual([]);
+  });
+});

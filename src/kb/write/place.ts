@@ -5,8 +5,8 @@
 // built-in defaults, exactly as the walk applies them), never inside an
 // Agent Skill's folder (the file would be a bundled file, never listed).
 
-import { lstatSync, readdirSync, realpathSync } from 'node:fs';
-import { sep } from 'node:path';
+import { lstatSync, readdirSync, readlinkSync, realpathSync } from 'node:fs';
+import { isAbsolute, relative, sep } from 'node:path';
 import { IgnoreRules } from '../fs/ignore.ts';
 import { reservedName } from './given.ts';
 
@@ -14,6 +14,49 @@ export type Placement = { ok: true; real: string; dirs: string[] } | { ok: false
 
 function isInside(root: string, path: string): boolean {
   return path === root || path.startsWith(root.endsWith(sep) ? root : root + sep);
+}
+
+/** Where a topic's subjects directory leads when that is outside the
+ *  workspace: the link on the way that leads out (relative to the
+ *  workspace root), what it points at, and the real location. */
+export interface Outside {
+  link?: string;
+  to?: string;
+  real: string;
+}
+
+/**
+ * Whether the subjects directory `subjectsDir` really is inside the
+ * workspace `root` (symbolic links resolved, the root's own too):
+ * undefined when it is (or cannot be resolved: then opening it says why),
+ * else where it leads.
+ */
+export function outsideWorkspace(root: string, subjectsDir: string): Outside | undefined {
+  let realRoot: string;
+  let real: string;
+  try {
+    realRoot = realpathSync(root);
+    real = realpathSync(subjectsDir);
+  } catch {
+    return undefined;
+  }
+  if (isInside(realRoot, real)) return undefined;
+  // The first link on the way that leads out.
+  const rel = relative(root, subjectsDir);
+  if (rel !== '' && !rel.startsWith('..') && !isAbsolute(rel)) {
+    const parts = rel.split(sep);
+    for (let i = 1; i <= parts.length; i++) {
+      const at = `${root}${sep}${parts.slice(0, i).join(sep)}`;
+      try {
+        if (!lstatSync(at).isSymbolicLink()) continue;
+        const to = realpathSync(at);
+        if (!isInside(realRoot, to)) return { link: parts.slice(0, i).join('/'), to: readlinkSync(at), real };
+      } catch {
+        break;
+      }
+    }
+  }
+  return { real };
 }
 
 /**
