@@ -12,13 +12,15 @@
 
 import type { Topic } from '../config/types.ts';
 import { bodyText } from '../kb/content/body.ts';
+import { realpathSync } from 'node:fs';
 import { readBody } from '../kb/fs/read.ts';
 import { openTopic } from '../kb/index/view.ts';
-import { makeDirs, removeFile, sweepTemps, writeNewFile } from '../kb/write/file.ts';
-import { STALE_MS, withTopicLock } from '../kb/write/lock.ts';
-import { outsideWorkspace, placeNew, realParentInside, realSubjectsDir } from '../kb/write/place.ts';
-import { bodyOf, NEAR_THRESHOLD, normalise, profile, similarity } from '../kb/write/similar.ts';
+import { closeDir, isInside, openChild, openDir, openWhy, unchanged, type DirHandle } from '../kb/write/dir.ts';
+import { isFile, removeFile, sweepTemps, writeNewFile } from '../kb/write/file.ts';
 import { reservedName } from '../kb/write/given.ts';
+import { STALE_MS, withTopicLock } from '../kb/write/lock.ts';
+import { outsideWorkspace, placeNew } from '../kb/write/place.ts';
+import { bodyOf, NEAR_THRESHOLD, normalise, profile, similarity } from '../kb/write/similar.ts';
 import { slugFromText, uniqueSlug } from '../kb/write/slug.ts';
 import type { Similar, Source, WriteFailure, WriteOutcome as WriteData, WriteTool } from '../render/memory.ts';
 import { warning, type Problem } from '../shared/problem.ts';
@@ -140,8 +142,7 @@ interface WritePlan {
   slug: string;
   /** Its file, relative to the subjects directory. */
   rel: string;
-  /** The subjects directory's real path, and the directories to make. */
-  real: string;
+  /** The directories to make (relative, in order). */
   dirs: string[];
   content: Uint8Array;
   /** Written although this subject is similar (`force`). */
@@ -149,6 +150,31 @@ interface WritePlan {
 }
 
 const rounded = (s: Similar) => ({ slug: s.slug, similarity: Math.round(s.similarity * 1000) / 1000 });
+
+/** The topic's subjects directory, opened for writing: where it really is
+ *  must be inside the workspace (links resolved), or nothing is written
+ *  (reads follow such a link; kb check warns about it). */
+function openSubjects(kb: KnowledgeBase, topic: Topic): { ok: true; dir: DirHandle } | { ok: false; failure: WriteFailure } {
+  const out = outsideWorkspace(kb.config.root, topic.subjectsDir);
+  if (out !== undefined) return { ok: false, failure: { kind: 'outside-workspace', topic: topic.id, subjects: topic.subjects, ...out } };
+  const o = openDir(topic.subjectsDir);
+  if (!o.ok) {
+    const why = o.code === 'ENOENT' ? 'its subjects directory does not exist' : o.code === 'ENOTDIR' ? 'its subjects path is not a directory' : `its subjects directory cannot be used (${o.code})`;
+    return { ok: false, failure: { kind: 'failed', topic: topic.id, why } };
+  }
+  // The folder opened decides, wherever its path led a moment before.
+  let root = kb.config.root;
+  try {
+    root = realpathSync(root);
+  } catch {
+    // Compared as configured.
+  }
+  if (!isInside(root, o.dir.real)) {
+    closeDir(o.dir);
+    return { ok: false, failure: { kind: 'outside-workspace', topic: topic.id, subjects: topic.subjects, real: o.dir.real } };
+  }
+  return { ok: true, dir: o.dir };
+}
 
 /** Remembers a text as a new subject: under the topic's lock, plans the
  *  write (duplicates, the slug, the place), then commits it. */
@@ -158,16 +184,19 @@ export async function remember(kb: KnowledgeBase, args: RememberArgs, opts: Writ
   if (!('id' in found)) return failed(tool, found);
   const topic = found;
   const problems: Problem[] = [];
-  const out = outsideWorkspace(kb.config.root, topic.subjectsDir);
-  if (out !== undefined) return failed(tool, { kind: 'outside-workspace', topic: topic.id, subjects: topic.subjects, ...out });
-  const real = realSubjectsDir(topic.subjectsDir);
-  if (!real.ok) return failed(tool, { kind: 'failed', topic: topic.id, why: real.why });
-  const locked = await withTopicLock(real.real, async (lost): Promise<WriteOutcome> => {
-    const plan = await planRemember(kb, topic, args, opts, problems);
-    return 'status' in plan ? plan : commitRemember(kb, plan, lost, problems);
-  });
-  if (!locked.ok) return failed(tool, { kind: 'failed', topic: topic.id, why: locked.why }, problems);
-  return locked.value;
+  const opened = openSubjects(kb, topic);
+  if (!opened.ok) return failed(tool, opened.failure);
+  const root = opened.dir;
+  try {
+    const locked = await withTopicLock(root.real, async (lost): Promise<WriteOutcome> => {
+      const plan = await planRemember(kb, topic, args, opts, problems);
+      return 'status' in plan ? plan : commitRemember(kb, root, plan, lost, problems);
+    });
+    if (!locked.ok) return failed(tool, { kind: 'failed', topic: topic.id, why: locked.why }, problems);
+    return locked.value;
+  } finally {
+    closeDir(root);
+  }
 }
 
 /** What remembering `args` in `topic` would write, as the files are now
@@ -207,36 +236,66 @@ async function planRemember(kb: KnowledgeBase, topic: Topic, args: RememberArgs,
   const place = placeNew(topic.subjectsDir, rel);
   if (!place.ok) return failed(tool, { kind: 'cannot-place', topic: topic.id, rel, why: place.why }, problems);
   const content = new TextEncoder().encode(subjectFile(args, opts.source, opts.now ?? new Date()));
-  return { topic, slug, rel, real: place.real, dirs: place.dirs, content, ...(near !== undefined ? { near } : {}) };
+  return { topic, slug, rel, dirs: place.dirs, content, ...(near !== undefined ? { near } : {}) };
+}
+
+/**
+ * Opens the folder of `rel` (a file's path below the subjects directory)
+ * through the topic's open directory, one folder at a time, each checked
+ * to be inside the topic where it really is (a folder swapped for a link
+ * meanwhile is caught here, and nothing is written through it); `make`:
+ * the folders to create. The caller closes what `opened` collects.
+ */
+function folderOf(root: DirHandle, rel: string, make: readonly string[], opened: DirHandle[]): { ok: true; dir: DirHandle } | { ok: false; why: string } {
+  const parts = rel.split('/').slice(0, -1);
+  let dir = root;
+  for (let i = 0; i < parts.length; i++) {
+    const relDir = parts.slice(0, i + 1).join('/');
+    const create = make.includes(relDir);
+    const o = openChild(dir, parts[i], create);
+    if (!o.ok) return { ok: false, why: `cannot ${create ? 'create' : 'open'} the folder ${relDir} (${openWhy(o.code)})` };
+    opened.push(o.dir);
+    if (!isInside(root.real, o.dir.real)) return { ok: false, why: `the folder ${relDir} leads outside the topic's directory, to ${o.dir.real}` };
+    dir = o.dir;
+  }
+  return { ok: true, dir };
 }
 
 /** Writes a planned subject: its directories, then the file, whole or not
  *  at all (temporary files an interrupted write left beside it are swept
- *  first). `lost`: whether the lock was lost meanwhile. */
-function commitRemember(kb: KnowledgeBase, plan: WritePlan, lost: () => string | undefined, problems: Problem[]): WriteOutcome {
+ *  first), every step through open folders. `lost`: whether the lock was
+ *  lost meanwhile. */
+function commitRemember(kb: KnowledgeBase, root: DirHandle, plan: WritePlan, lost: () => string | undefined, problems: Problem[]): WriteOutcome {
   const tool = 'remember';
   const { topic, rel } = plan;
-  const made = makeDirs(plan.real, plan.dirs);
-  if (made !== undefined) return failed(tool, { kind: 'failed', topic: topic.id, why: made }, problems);
-  const slash = rel.lastIndexOf('/');
-  const dir = slash < 0 ? plan.real : `${plan.real}/${rel.slice(0, slash)}`;
-  const name = rel.slice(slash + 1);
-  for (const t of sweepTemps(dir, STALE_MS)) {
-    problems.push(warning('write-temp', `topic "${topic.id}": removed ${t}, left by an interrupted write`, relToRoot(kb, topic, slash < 0 ? t : `${rel.slice(0, slash)}/${t}`), topic.id));
+  const opened: DirHandle[] = [];
+  try {
+    const at = folderOf(root, rel, plan.dirs, opened);
+    if (!at.ok) return failed(tool, { kind: 'cannot-place', topic: topic.id, rel, why: at.why }, problems);
+    const dir = at.dir;
+    const slash = rel.lastIndexOf('/');
+    const name = rel.slice(slash + 1);
+    for (const t of sweepTemps(dir.at, STALE_MS)) {
+      problems.push(warning('write-temp', `topic "${topic.id}": removed ${t}, left by an interrupted write`, relToRoot(kb, topic, slash < 0 ? t : `${rel.slice(0, slash)}/${t}`), topic.id));
+    }
+    const check = (tmpName: string, ino: number): string | undefined =>
+      lost() ?? unchanged(dir) ?? (dir.pinned || isFile(dir.at, tmpName, ino) ? undefined : `the folder ${dir.real} was replaced while writing`);
+    const w = writeNewFile(dir.at, name, plan.content, check, dir.real);
+    if (!w.ok) return failed(tool, w.exists ? { kind: 'exists', path: relToRoot(kb, topic, rel) } : { kind: 'failed', topic: topic.id, why: w.why }, problems);
+    if (w.note !== undefined) problems.push(warning('write-rename', `topic "${topic.id}": ${w.note}`, relToRoot(kb, topic, rel), topic.id));
+    return {
+      tool,
+      status: 'written',
+      isError: false,
+      topic: topic.id,
+      slug: plan.slug,
+      path: relToRoot(kb, topic, rel),
+      ...(plan.near !== undefined ? { existing: rounded(plan.near), near: plan.near } : {}),
+      problems,
+    };
+  } finally {
+    for (const d of opened) closeDir(d);
   }
-  const w = writeNewFile(dir, name, plan.content, lost);
-  if (!w.ok) return failed(tool, w.exists ? { kind: 'exists', path: relToRoot(kb, topic, rel) } : { kind: 'failed', topic: topic.id, why: w.why }, problems);
-  if (w.note !== undefined) problems.push(warning('write-rename', `topic "${topic.id}": ${w.note}`, relToRoot(kb, topic, rel), topic.id));
-  return {
-    tool,
-    status: 'written',
-    isError: false,
-    topic: topic.id,
-    slug: plan.slug,
-    path: relToRoot(kb, topic, rel),
-    ...(plan.near !== undefined ? { existing: rounded(plan.near), near: plan.near } : {}),
-    problems,
-  };
 }
 
 /** Removes a visible subject. */
@@ -246,27 +305,34 @@ export async function forget(kb: KnowledgeBase, args: ForgetArgs, opts: WriteOpt
   if (!('id' in found)) return failed(tool, found, []);
   const topic = found;
   const slug = args.slug.replace(/\/+$/, '');
-  const out = outsideWorkspace(kb.config.root, topic.subjectsDir);
-  if (out !== undefined) return failed(tool, { kind: 'outside-workspace', topic: topic.id, subjects: topic.subjects, ...out }, []);
-  const real = realSubjectsDir(topic.subjectsDir);
-  if (!real.ok) return failed(tool, { kind: 'failed', topic: topic.id, why: real.why }, []);
-  const root = real.real;
-  const locked = await withTopicLock(root, async (): Promise<WriteOutcome> => {
-    const view = openTopic(topic, {});
-    const subject = view.index.subjects.find((s) => s.slug === slug);
-    if (subject === undefined) {
-      const alias = view.index.aliases.get(slug);
-      return failed(tool, { kind: 'no-subject', topic: topic.id, slug, ...(alias !== undefined ? { aliasOf: alias.of } : {}) }, []);
-    }
-    const kept = subject.bundled ? 'bundled' : subject.skill ? 'skill' : subject.hidden ? 'hidden' : topic.disabled.includes(slug) ? 'disabled' : undefined;
-    if (kept !== undefined) return failed(tool, { kind: 'kept', topic: topic.id, slug, why: kept }, []);
-    const at = realParentInside(root, topic.subjectsDir, subject.path);
-    if (!at.ok) return failed(tool, { kind: 'cannot-remove', path: subject.path, why: at.why }, []);
-    // The file is removed, never what a link to it points at.
-    const why = removeFile(at.dir, at.name);
-    if (why !== undefined) return failed(tool, { kind: 'failed', topic: topic.id, why }, []);
-    return { tool, status: 'forgotten', isError: false, topic: topic.id, slug, path: relToRoot(kb, topic, subject.path), problems: [] };
-  });
-  if (!locked.ok) return failed(tool, { kind: 'failed', topic: topic.id, why: locked.why }, []);
-  return locked.value;
+  const opened = openSubjects(kb, topic);
+  if (!opened.ok) return failed(tool, opened.failure, []);
+  const root = opened.dir;
+  try {
+    const locked = await withTopicLock(root.real, async (): Promise<WriteOutcome> => {
+      const view = openTopic(topic, {});
+      const subject = view.index.subjects.find((s) => s.slug === slug);
+      if (subject === undefined) {
+        const alias = view.index.aliases.get(slug);
+        return failed(tool, { kind: 'no-subject', topic: topic.id, slug, ...(alias !== undefined ? { aliasOf: alias.of } : {}) }, []);
+      }
+      const kept = subject.bundled ? 'bundled' : subject.skill ? 'skill' : subject.hidden ? 'hidden' : topic.disabled.includes(slug) ? 'disabled' : undefined;
+      if (kept !== undefined) return failed(tool, { kind: 'kept', topic: topic.id, slug, why: kept }, []);
+      const folders: DirHandle[] = [];
+      try {
+        const at = folderOf(root, subject.path, [], folders);
+        if (!at.ok) return failed(tool, { kind: 'cannot-remove', path: subject.path, why: at.why }, []);
+        // The file is removed, never what a link to it points at.
+        const why = removeFile(at.dir.at, subject.path.slice(subject.path.lastIndexOf('/') + 1));
+        if (why !== undefined) return failed(tool, { kind: 'failed', topic: topic.id, why }, []);
+      } finally {
+        for (const d of folders) closeDir(d);
+      }
+      return { tool, status: 'forgotten', isError: false, topic: topic.id, slug, path: relToRoot(kb, topic, subject.path), problems: [] };
+    });
+    if (!locked.ok) return failed(tool, { kind: 'failed', topic: topic.id, why: locked.why }, []);
+    return locked.value;
+  } finally {
+    closeDir(root);
+  }
 }

@@ -141,3 +141,61 @@ describe('a topic folder that leads out of the workspace', () => {
     expect(readdirSync(outside)).toEqual([]);
   });
 });
+
+describe('a folder swapped for a link during a write', () => {
+  test('t/sub toggling between a folder and a link to ../outside: nothing lands outside (200 tries)', async () => {
+    const root = workspace({ 't/keep.md': 'Keep.\n' });
+    const outside = join(root, 'outside');
+    mkdirSync(outside);
+    const kbase = await KnowledgeBase.open({ cwd: root, cfg: [], knowledge: [], env: { XDG_CACHE_HOME: join(root, '.cache') }, home: root });
+    const toggler = spawn(process.execPath, [join(import.meta.dir, 'toggle.ts'), join(root, 't', 'sub'), '../outside', '30'], { stdio: 'ignore' });
+    let written = 0;
+    let refused = 0;
+    let tries = 0;
+    try {
+      await new Promise((r) => setTimeout(r, 100));
+      for (const end = performance.now() + 5000; tries < 200 && performance.now() < end; tries++) {
+        const out = await remember(kbase, { topic: 't', text: `Fact ${tries}: ${tries.toString(36)} ${(tries * 7919).toString(36)} zebra${tries}`, slug: `sub/x${tries}`, tags: [], force: true }, { source: 'user' });
+        if (out.status === 'written') written++;
+        else refused++;
+        // Nothing outside, at any time.
+        expect(filesBelow(outside)).toEqual([]);
+      }
+    } finally {
+      const exited = new Promise((r) => toggler.once('exit', r));
+      toggler.kill();
+      await exited;
+    }
+    expect(filesBelow(outside)).toEqual([]);
+    // The race was run both ways: some writes went through, some were refused.
+    expect(tries).toBeGreaterThan(20);
+    expect(written).toBeGreaterThan(0);
+    expect(refused).toBeGreaterThan(0);
+    // What was written is inside the topic, under the folder or where the
+    // toggler had moved it, never half-written.
+    const inTopic = filesBelow(join(root, 't')).filter((f) => /x\d+\.md$/.test(f));
+    expect(inTopic.length).toBe(written);
+    for (const f of inTopic) expect(readFileSync(join(root, 't', f), 'utf8')).toMatch(/^---\n[^]*\n---\nFact \d+/);
+    expect(filesBelow(join(root, 't')).filter((f) => f.includes('.kb-tmp-'))).toEqual([]);
+  }, 60_000);
+
+  test('dist/kb under the same toggling: nothing lands outside', async () => {
+    const root = workspace({ 't/keep.md': 'Keep.\n' });
+    const outside = join(root, 'outside');
+    mkdirSync(outside);
+    const toggler = spawn(process.execPath, [join(import.meta.dir, 'toggle.ts'), join(root, 't', 'sub'), '../outside', '30'], { stdio: 'ignore' });
+    try {
+      await new Promise((r) => setTimeout(r, 100));
+      for (let i = 0, end = performance.now() + 2000; i < 30 && performance.now() < end; i++) {
+        const r = kb(root, ['remember', 't', '--force', '--slug', `sub/y${i}`, `Fact ${i} ${i.toString(36)}`]);
+        expectNoCrash(r);
+        expect(filesBelow(outside)).toEqual([]);
+      }
+    } finally {
+      const exited = new Promise((r) => toggler.once('exit', r));
+      toggler.kill();
+      await exited;
+    }
+    expect(filesBelow(outside)).toEqual([]);
+  }, 60_000);
+});
