@@ -188,7 +188,7 @@ export async function remember(kb: KnowledgeBase, args: RememberArgs, opts: Writ
   if (!opened.ok) return failed(tool, opened.failure);
   const root = opened.dir;
   try {
-    const locked = await withTopicLock(root.real, async (lost): Promise<WriteOutcome> => {
+    const locked = await withTopicLock(root.at, root.real, async (lost): Promise<WriteOutcome> => {
       const plan = await planRemember(kb, topic, args, opts, problems);
       return 'status' in plan ? plan : commitRemember(kb, root, plan, lost, problems);
     });
@@ -309,7 +309,7 @@ export async function forget(kb: KnowledgeBase, args: ForgetArgs, opts: WriteOpt
   if (!opened.ok) return failed(tool, opened.failure, []);
   const root = opened.dir;
   try {
-    const locked = await withTopicLock(root.real, async (): Promise<WriteOutcome> => {
+    const locked = await withTopicLock(root.at, root.real, async (): Promise<WriteOutcome> => {
       const view = openTopic(topic, {});
       const subject = view.index.subjects.find((s) => s.slug === slug);
       if (subject === undefined) {

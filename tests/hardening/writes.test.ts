@@ -199,3 +199,60 @@ describe('a folder swapped for a link during a write', () => {
     expect(filesBelow(outside)).toEqual([]);
   }, 60_000);
 });
+
+describe('lock errors', () => {
+  const fast = (r: { ms: number }) => expect(r.ms).toBeLessThan(8000);
+
+  test.each([
+    ['a regular file', (p: string) => writeFileSync(p, 'not a lock\n'), 'is a file, not kb\'s lock; remove it to write to this topic'],
+    ['a symbolic link', (p: string) => symlinkSync('/tmp', p), 'is a symbolic link, not kb\'s lock; remove it to write to this topic'],
+    ['a folder holding files, fresh', (p: string) => (mkdirSync(p), writeFileSync(join(p, 'x'), 'x')), 'is a folder holding files, not kb\'s lock'],
+    [
+      'a folder holding files, committed long ago',
+      (p: string) => {
+        mkdirSync(p);
+        writeFileSync(join(p, 'x'), 'x');
+        const old = new Date(Date.now() - 3_600_000);
+        utimesSync(p, old, old);
+      },
+      'is a folder holding files, not kb\'s lock',
+    ],
+  ])('.kb-lock as %s: answered at once, naming it', (_, make, says) => {
+    const root = workspace({ 't/a.md': 'A.\n' });
+    make(join(root, 't', '.kb-lock'));
+    for (const args of [['remember', 't', 'Something new'], ['forget', 't', 'a']]) {
+      const r = kbMeasured(root, args, { timeoutMs: 15_000 });
+      expectNoCrash(r);
+      fast(r);
+      expect(r.code).toBe(1);
+      expect(r.out).toContain(`${join(root, 't', '.kb-lock')} ${says}`);
+    }
+    expect(readdirSync(join(root, 't')).filter((n) => n.endsWith('.md'))).toEqual(['a.md']);
+  });
+
+  test.skipIf(permissions.skip !== undefined || permissions.runAs === undefined && process.getuid?.() === 0)('a read-only topic folder: answered at once', () => {
+    const root = workspace({ 't/a.md': 'A.\n' });
+    chmodSync(join(root, 't'), 0o555);
+    const r = kbMeasured(root, ['remember', 't', 'Something new'], { timeoutMs: 15_000, ...(permissions.runAs !== undefined ? { asUser: permissions.runAs } : {}) });
+    expectNoCrash(r);
+    fast(r);
+    expect(r.code).toBe(1);
+    expect(r.out).toContain('Not written to topic "t": cannot lock the topic for writing (EACCES');
+  });
+
+  test('a lock held by another writer is waited for as long as configured, then named', () => {
+    const root = workspace({ 't/a.md': 'A.\n' });
+    mkdirSync(join(root, 't', '.kb-lock'));
+    const r = kbMeasured(root, ['remember', 't', 'Something new'], { env: { KB_TEST_LOCK_WAIT_MS: '1500' }, timeoutMs: 15_000 });
+    expectNoCrash(r);
+    expect(r.code).toBe(1);
+    expect(r.out).toBe(`Not written to topic "t": another process has been writing to this topic for more than 1.5 s (lock ${join(root, 't', '.kb-lock')}).\n`);
+    expect(r.ms).toBeGreaterThanOrEqual(1500);
+    expect(r.ms).toBeLessThan(1500 + 4000);
+  });
+
+  test('the wait the docs give is the one configured', () => {
+    const docs = readFileSync(join(import.meta.dir, '../../docs/search-and-memory.md'), 'utf8').replace(/\s+/g, ' ');
+    expect(docs.match(/A writer waits up to (\d+) s for a lock another writer holds/)?.[1]).toBe(String(WAIT_MS / 1000));
+  });
+});
