@@ -256,3 +256,30 @@ describe('lock errors', () => {
     expect(docs.match(/A writer waits up to (\d+) s for a lock another writer holds/)?.[1]).toBe(String(WAIT_MS / 1000));
   });
 });
+
+describe('input that is not valid UTF-8', () => {
+  test.each([
+    ['caf\xe9 \xff\n', 3, 'e9'],
+    ['ok \xc3\xa9 then \xed\xa0\x80 (a surrogate)', 11, 'ed'],
+    ['overlong \xc0\xaf', 9, 'c0'],
+    ['cut \xe2\x82', 4, 'e2'],
+  ])('%j on stdin: refused, naming the byte offset; nothing written', (text, at, hex) => {
+    const root = workspace({});
+    const r = kb(root, ['remember', 't', '-'], { input: Buffer.from(text, 'latin1') });
+    expectNoCrash(r);
+    expect(r.code).toBe(2);
+    expect(r.out).toBe('');
+    expect(r.err).toStartWith(`error: the text on stdin is not valid UTF-8: byte 0x${hex} at offset ${at}; nothing was written (-)\n`);
+    expect(readdirSync(join(root, 't'))).toEqual([]);
+  });
+
+  test('--args - the same; valid UTF-8 is stored byte for byte', () => {
+    const root = workspace({});
+    const bad = kb(root, ['remember', '--args', '-'], { input: Buffer.from('{"topic":"t","text":"caf\xe9"}', 'latin1') });
+    expect(bad.code).toBe(2);
+    expect(bad.err).toStartWith('error: the arguments on stdin are not valid UTF-8: byte 0xe9 at offset 24; nothing was written (--args)\n');
+    const good = kb(root, ['remember', 't', '-', '--slug', 'cafe'], { input: 'café \u{1F600} \uFFFD\n' });
+    expect(good.code).toBe(0);
+    expect(readFileSync(join(root, 't', 'cafe.md'), 'utf8')).toEndWith('---\ncafé \u{1F600} \uFFFD\n');
+  });
+});
