@@ -19,6 +19,14 @@ export interface Similar {
   similarity: number;
 }
 
+/** A duplicate check that the bound on the work under the topic's lock
+ *  cut: subjects compared, subjects left out, and the bound (bytes). */
+export interface Checked {
+  compared: number;
+  left: number;
+  limit: number;
+}
+
 /** Why nothing was written or removed. */
 export type WriteFailure =
   | { kind: 'unknown-topic'; topic: string; valid: readonly TopicLabel[] }
@@ -54,6 +62,8 @@ export interface WriteOutcome {
   near?: Similar;
   /** Why nothing was written or removed. */
   failure?: WriteFailure;
+  /** Written after a duplicate check that was bounded. */
+  checked?: Checked;
 }
 
 /** The text of a remember or forget call's outcome, one line. */
@@ -69,7 +79,11 @@ export function renderWriteOutcome(o: WriteOutcome): string {
       return `Forgot subject "${o.slug}" of topic "${o.topic}": ${o.path} was removed. Version control keeps its history if it was committed.\n`;
     default: {
       const near = o.near === undefined ? '' : ` (written although "${o.near.slug}" is similar: similarity ${o.near.similarity.toFixed(2)})`;
-      return `Remembered as subject "${o.slug}" of topic "${o.topic}" (${o.path})${near}. Load it with learn, topic "${o.topic}", subjects "${o.slug}".\n`;
+      const checked =
+        o.checked === undefined
+          ? ''
+          : ` The duplicate check was bounded: it compared the text with ${o.checked.compared} subject${o.checked.compared === 1 ? '' : 's'} and left ${o.checked.left} out (at most ${o.checked.limit / 1048576} MiB of subjects are read while the topic is locked).`;
+      return `Remembered as subject "${o.slug}" of topic "${o.topic}" (${o.path})${near}. Load it with learn, topic "${o.topic}", subjects "${o.slug}".${checked}\n`;
     }
   }
 }

@@ -283,3 +283,45 @@ describe('input that is not valid UTF-8', () => {
     expect(readFileSync(join(root, 't', 'cafe.md'), 'utf8')).toEndWith('---\ncafé \u{1F600} \uFFFD\n');
   });
 });
+
+describe('the work done under the lock is bounded', () => {
+  test('the search runs before the lock is taken: a cold index is built while another writer holds it', async () => {
+    const root = workspace({ 't/a.md': 'Alpha release notes.\n', 't/b.md': 'Bravo deploy steps.\n' });
+    const lock = join(root, 't', '.kb-lock');
+    mkdirSync(lock);
+    const cache = join(root, '.xdg-cache');
+    const child = spawn(BIN, ['remember', 't', 'Charlie rotates the release keys.'], { cwd: root, env: { ...isolatedEnv(root), KB_TEST_LOCK_WAIT_MS: '20000' }, stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    child.stdout.on('data', (d) => (out += d));
+    const done = new Promise<number | null>((r) => child.on('close', r));
+    // The index is built and stored while the lock is still held here
+    // (kept fresh, as a live writer keeps it).
+    const deadline = Date.now() + 8000;
+    while (Date.now() < deadline && !(existsSync(cache) && filesBelow(cache).length > 0)) {
+      const now = new Date();
+      utimesSync(lock, now, now);
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    const built = existsSync(cache) && filesBelow(cache).length > 0;
+    rmSync(lock, { recursive: true });
+    expect(await done).toBe(0);
+    expect(built).toBe(true);
+    expect(out).toContain('Remembered as subject "charlie-rotates-release-keys"');
+  }, 30_000);
+
+  test('under the lock, at most 16 MiB of subjects are compared, and the answer says when that cut the check', () => {
+    const big = (word: string) => `${`${word} release keys and notes, line after line\n`.repeat(180_000)}`; // ~7.6 MiB
+    const root = workspace({ 't/a.md': big('alpha'), 't/b.md': big('bravo'), 't/c.md': big('charlie') });
+    const r = kb(root, ['remember', 't', 'The release keys are rotated every spring.']);
+    expectNoCrash(r);
+    expect(r.code).toBe(0);
+    expect(r.out).toBe(
+      'Remembered as subject "release-keys-rotated-every-spring" of topic "t" (t/release-keys-rotated-every-spring.md). Load it with learn, topic "t", subjects "release-keys-rotated-every-spring". ' +
+        'The duplicate check was bounded: it compared the text with 2 subjects and left 1 out (at most 16 MiB of subjects are read while the topic is locked).\n',
+    );
+    expect(r.err).toBe('warning: topic "t": the duplicate check compared the text with 2 subjects and left 1 out (at most 16 MiB of subjects are read while the topic is locked)\n');
+    // An exact duplicate among the subjects compared is still found.
+    const again = kb(root, ['remember', 't', 'The release keys are rotated every spring.']);
+    expect(again.out).toContain('Already remembered: subject "release-keys-rotated-every-spring"');
+  }, 60_000);
+});
