@@ -91,6 +91,14 @@ export function readArgs(fd: number): string {
 /** Reads text from a file descriptor, never more than one byte past
  *  `limit` (the caller refuses a longer text). */
 export function readInput(fd: number, limit: number): string {
+  // A byte-order mark is kept (and refused by JSON.parse), so the text of
+  // an input cut past the limit is still longer than the limit.
+  return new TextDecoder('utf-8', { ignoreBOM: true }).decode(readInputBytes(fd, limit));
+}
+
+/** Reads bytes from a file descriptor, never more than one byte past
+ *  `limit`. */
+export function readInputBytes(fd: number, limit: number): Uint8Array {
   const buf = new Uint8Array(limit + 1);
   let filled = 0;
   while (filled < buf.length) {
@@ -108,7 +116,50 @@ export function readInput(fd: number, limit: number): string {
     if (n === 0) break;
     filled += n;
   }
-  // A byte-order mark is kept (and refused by JSON.parse), so the text of
-  // an input cut past the limit is still longer than the limit.
-  return new TextDecoder('utf-8', { ignoreBOM: true }).decode(buf.subarray(0, filled));
+  return buf.subarray(0, filled);
+}
+
+/** The offset of the first byte of `bytes` that is not part of a valid
+ *  UTF-8 sequence (overlong forms, surrogates and values past U+10FFFF
+ *  are invalid, as for TextDecoder), or -1 when all of it is valid. */
+export function invalidUtf8At(bytes: Uint8Array): number {
+  const n = bytes.length;
+  let i = 0;
+  while (i < n) {
+    const b = bytes[i];
+    if (b < 0x80) {
+      i++;
+      continue;
+    }
+    let len: number;
+    let lo = 0x80;
+    let hi = 0xbf;
+    if (b >= 0xc2 && b <= 0xdf) len = 2;
+    else if (b >= 0xe0 && b <= 0xef) {
+      len = 3;
+      if (b === 0xe0) lo = 0xa0;
+      else if (b === 0xed) hi = 0x9f;
+    } else if (b >= 0xf0 && b <= 0xf4) {
+      len = 4;
+      if (b === 0xf0) lo = 0x90;
+      else if (b === 0xf4) hi = 0x8f;
+    } else return i;
+    for (let k = 1; k < len; k++) {
+      const c = i + k < n ? bytes[i + k] : -1;
+      if (c < (k === 1 ? lo : 0x80) || c > (k === 1 ? hi : 0xbf)) return i;
+    }
+    i += len;
+  }
+  return -1;
+}
+
+/** Text read from stdin for a write, as UTF-8 (a byte-order mark kept,
+ *  as given), or why not: kb never changes a byte of what it is told to
+ *  remember, so invalid UTF-8 is refused, naming its first bad byte's
+ *  offset. `tooLong`: the input went past `limit`. */
+export function utf8Input(bytes: Uint8Array, limit: number): { text: string } | { tooLong: true } | { invalidAt: number; byte: number } {
+  if (bytes.length > limit) return { tooLong: true };
+  const at = invalidUtf8At(bytes);
+  if (at >= 0) return { invalidAt: at, byte: bytes[at] };
+  return { text: new TextDecoder('utf-8', { ignoreBOM: true }).decode(bytes) };
 }

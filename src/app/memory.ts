@@ -12,14 +12,18 @@
 
 import type { Topic } from '../config/types.ts';
 import { bodyText } from '../kb/content/body.ts';
+import { realpathSync, statSync } from 'node:fs';
 import { readBody } from '../kb/fs/read.ts';
-import { openTopic } from '../kb/index/view.ts';
-import { makeDirs, removeFile, sweepTemps, writeNewFile } from '../kb/write/file.ts';
+import type { Subject } from '../kb/index/types.ts';
+import { openTopic, type TopicView } from '../kb/index/view.ts';
+import { closeDir, isInside, openChild, openDir, openWhy, unchanged, type DirHandle } from '../kb/write/dir.ts';
+import { isFile, removeFile, sweepTemps, writeNewFile } from '../kb/write/file.ts';
+import { reservedName } from '../kb/write/given.ts';
 import { STALE_MS, withTopicLock } from '../kb/write/lock.ts';
-import { placeNew, realParentInside, realSubjectsDir } from '../kb/write/place.ts';
+import { outsideWorkspace, placeNew } from '../kb/write/place.ts';
 import { bodyOf, NEAR_THRESHOLD, normalise, profile, similarity } from '../kb/write/similar.ts';
 import { slugFromText, uniqueSlug } from '../kb/write/slug.ts';
-import type { Similar, Source, WriteFailure, WriteOutcome as WriteData, WriteTool } from '../render/memory.ts';
+import type { Checked, Similar, Source, WriteFailure, WriteOutcome as WriteData, WriteTool } from '../render/memory.ts';
 import { warning, type Problem } from '../shared/problem.ts';
 import type { KnowledgeBase } from './knowledge-base.ts';
 import { rank } from './search.ts';
@@ -100,37 +104,101 @@ export function subjectFile(args: RememberArgs, source: Source, now: Date): stri
 /** Candidates looked at for duplicates: the best search hits. */
 const CANDIDATES = 20;
 
+/** Bytes of subjects read, at most, to compare a new text with while the
+ *  topic is locked (twice the largest text): the search ran before the
+ *  lock was taken, so the lock is held for the comparison alone, and a
+ *  topic of huge subjects cannot make other writers give up. */
+export const LOCKED_READ_BYTES = 16 * 1024 * 1024;
+
+/** A file changed this close to the search may have been missed by it (a
+ *  file system's coarse clock). */
+const RACY_MS = 2000;
+
 interface Existing {
   slug: string;
   similarity: number;
   exact: boolean;
 }
 
-/** The subject of `topic` that `text` duplicates, exactly or nearly (the
- *  most similar), among the search's best hits and the subject that
- *  `alsoSlug` names. */
-async function findDuplicate(kb: KnowledgeBase, topic: Topic, text: string, alsoSlug: string | undefined, problems: Problem[]): Promise<Existing | undefined> {
+/** What the search found before the lock was taken. */
+interface Searched {
+  /** The best hits, best first. */
+  hits: { slug: string; path: string }[];
+  /** When the search started (ms since the epoch). */
+  at: number;
+}
+
+/** Searches `topic` for `text` (before the lock: building a cold index
+ *  may take seconds, and holds no other writer up). */
+async function searchFirst(kb: KnowledgeBase, topic: Topic, text: string, problems: Problem[]): Promise<Searched> {
+  const at = Date.now();
   const ranked = await rank(kb, [topic], text, CANDIDATES);
   problems.push(...ranked.problems);
-  const view = openTopic(topic, {});
+  return { hits: ranked.found.map((f) => ({ slug: f.slug, path: f.path })), at };
+}
+
+/** The subjects changed since `at` (created, written, renamed): those the
+ *  search before the lock may not have seen. */
+function changedSince(subjects: readonly Subject[], at: number): Subject[] {
+  const out: Subject[] = [];
+  for (const s of subjects) {
+    if (s.hidden) continue;
+    try {
+      const st = statSync(s.abs);
+      if (Math.max(st.mtimeMs, st.ctimeMs) >= at - RACY_MS) out.push(s);
+    } catch {
+      // Gone.
+    }
+  }
+  return out;
+}
+
+/**
+ * The subject of `topic` that `text` duplicates, exactly or nearly (the
+ * most similar), as the files are now (under the lock), among the subject
+ * that `alsoSlug` names, the subjects changed since the search, and the
+ * search's best hits, in that order, reading at most LOCKED_READ_BYTES:
+ * `checked` says how many were compared and left out when that bound cut
+ * the list.
+ */
+function findDuplicate(view: TopicView, topic: Topic, text: string, alsoSlug: string | undefined, searched: Searched): { existing?: Existing; checked?: Checked } {
   const bySlug = new Map(view.index.subjects.map((s) => [s.slug, s]));
+  const disabled = new Set(topic.disabled);
   const seen = new Set<string>();
-  const paths: { slug: string; abs: string }[] = [];
-  for (const f of ranked.found) if (!seen.has(f.slug)) (seen.add(f.slug), paths.push({ slug: f.slug, abs: f.abs }));
-  const also = alsoSlug === undefined ? undefined : bySlug.get(alsoSlug);
-  if (also !== undefined && !also.hidden && !seen.has(also.slug) && !topic.disabled.includes(also.slug)) paths.push({ slug: also.slug, abs: also.abs });
+  const list: Subject[] = [];
+  const add = (s: Subject | undefined) => {
+    if (s === undefined || s.hidden || disabled.has(s.slug) || seen.has(s.slug)) return;
+    seen.add(s.slug);
+    list.push(s);
+  };
+  if (alsoSlug !== undefined) add(bySlug.get(alsoSlug));
+  for (const s of changedSince(view.index.subjects, searched.at)) add(s);
+  for (const h of searched.hits) {
+    const s = bySlug.get(h.slug);
+    if (s !== undefined && s.path === h.path) add(s);
+  }
   const wanted = normalise(text);
   const mine = profile(text);
   let best: Existing | undefined;
-  for (const p of paths) {
-    const r = readBody(p.abs, 'text');
+  let budget = LOCKED_READ_BYTES;
+  let compared = 0;
+  let left = 0;
+  for (const s of list) {
+    if (s.size > budget) {
+      left++;
+      continue;
+    }
+    const r = readBody(s.abs, 'text');
     if (r.kind !== 'text') continue;
-    const body = bodyOf(bodyText(r.body));
-    if (normalise(body) === wanted) return { slug: p.slug, similarity: 1, exact: true };
-    const s = similarity(mine, profile(body));
-    if (best === undefined || s > best.similarity) best = { slug: p.slug, similarity: s, exact: false };
+    const raw = bodyText(r.body);
+    budget -= Math.max(s.size, raw.length);
+    compared++;
+    const body = bodyOf(raw);
+    if (normalise(body) === wanted) return { existing: { slug: s.slug, similarity: 1, exact: true } };
+    const sim = similarity(mine, profile(body));
+    if (best === undefined || sim > best.similarity) best = { slug: s.slug, similarity: sim, exact: false };
   }
-  return best;
+  return { ...(best !== undefined ? { existing: best } : {}), ...(left > 0 ? { checked: { compared, left, limit: LOCKED_READ_BYTES } } : {}) };
 }
 
 /** A new subject, planned: where it goes and what it holds. */
@@ -139,45 +207,88 @@ interface WritePlan {
   slug: string;
   /** Its file, relative to the subjects directory. */
   rel: string;
-  /** The subjects directory's real path, and the directories to make. */
-  real: string;
+  /** The directories to make (relative, in order). */
   dirs: string[];
   content: Uint8Array;
   /** Written although this subject is similar (`force`). */
   near?: Similar;
+  /** The duplicate check was bounded. */
+  checked?: Checked;
 }
 
 const rounded = (s: Similar) => ({ slug: s.slug, similarity: Math.round(s.similarity * 1000) / 1000 });
 
-/** Remembers a text as a new subject: under the topic's lock, plans the
- *  write (duplicates, the slug, the place), then commits it. */
+/** The topic's subjects directory, opened for writing: where it really is
+ *  must be inside the workspace (links resolved), or nothing is written
+ *  (reads follow such a link; kb check warns about it). */
+function openSubjects(kb: KnowledgeBase, topic: Topic): { ok: true; dir: DirHandle } | { ok: false; failure: WriteFailure } {
+  const out = outsideWorkspace(kb.config.root, topic.subjectsDir);
+  if (out !== undefined) return { ok: false, failure: { kind: 'outside-workspace', topic: topic.id, subjects: topic.subjects, ...out } };
+  const o = openDir(topic.subjectsDir);
+  if (!o.ok) {
+    const why = o.code === 'ENOENT' ? 'its subjects directory does not exist' : o.code === 'ENOTDIR' ? 'its subjects path is not a directory' : `its subjects directory cannot be used (${o.code})`;
+    return { ok: false, failure: { kind: 'failed', topic: topic.id, why } };
+  }
+  // The folder opened decides, wherever its path led a moment before.
+  let root = kb.config.root;
+  try {
+    root = realpathSync(root);
+  } catch {
+    // Compared as configured.
+  }
+  if (!isInside(root, o.dir.real)) {
+    closeDir(o.dir);
+    return { ok: false, failure: { kind: 'outside-workspace', topic: topic.id, subjects: topic.subjects, real: o.dir.real } };
+  }
+  return { ok: true, dir: o.dir };
+}
+
+/** Remembers a text as a new subject: searches the topic, then, under
+ *  the topic's lock, plans the write (duplicates, the slug, the place) and
+ *  commits it. */
 export async function remember(kb: KnowledgeBase, args: RememberArgs, opts: WriteOptions): Promise<WriteOutcome> {
   const tool = 'remember';
   const found = writableTopic(kb, args.topic, opts);
   if (!('id' in found)) return failed(tool, found);
   const topic = found;
   const problems: Problem[] = [];
-  const real = realSubjectsDir(topic.subjectsDir);
-  if (!real.ok) return failed(tool, { kind: 'failed', topic: topic.id, why: real.why });
-  const locked = await withTopicLock(real.real, async (lost): Promise<WriteOutcome> => {
-    const plan = await planRemember(kb, topic, args, opts, problems);
-    return 'status' in plan ? plan : commitRemember(kb, plan, lost, problems);
-  });
-  if (!locked.ok) return failed(tool, { kind: 'failed', topic: topic.id, why: locked.why }, problems);
-  return locked.value;
+  const opened = openSubjects(kb, topic);
+  if (!opened.ok) return failed(tool, opened.failure);
+  const root = opened.dir;
+  try {
+    const searched = await searchFirst(kb, topic, args.text, problems);
+    const locked = await withTopicLock(root.at, root.real, async (lost): Promise<WriteOutcome> => {
+      const plan = planRemember(topic, args, opts, searched, problems);
+      return 'status' in plan ? plan : commitRemember(kb, root, plan, lost, problems);
+    });
+    if (!locked.ok) return failed(tool, { kind: 'failed', topic: topic.id, why: locked.why }, problems);
+    return locked.value;
+  } finally {
+    closeDir(root);
+  }
 }
 
 /** What remembering `args` in `topic` would write, as the files are now
  *  (under the lock): the plan, or the outcome when nothing is to be
  *  written (a duplicate, a near duplicate without `force`, a slug taken, a
  *  place refused). */
-async function planRemember(kb: KnowledgeBase, topic: Topic, args: RememberArgs, opts: WriteOptions, problems: Problem[]): Promise<WritePlan | WriteOutcome> {
+function planRemember(topic: Topic, args: RememberArgs, opts: WriteOptions, searched: Searched, problems: Problem[]): WritePlan | WriteOutcome {
   const tool = 'remember';
   const view = openTopic(topic, {});
   const derived = args.slug === undefined ? slugFromText(args.text) : undefined;
-  const dup = await findDuplicate(kb, topic, args.text, args.slug ?? derived, problems);
+  const { existing: dup, checked } = findDuplicate(view, topic, args.text, args.slug ?? derived, searched);
   if (dup?.exact) {
     return { tool, status: 'duplicate', isError: false, topic: topic.id, slug: dup.slug, existing: { slug: dup.slug, similarity: 1 }, problems };
+  }
+  if (checked !== undefined) {
+    problems.push(
+      warning(
+        'duplicate-check-bounded',
+        `topic "${topic.id}": the duplicate check compared the text with ${checked.compared} subject${checked.compared === 1 ? '' : 's'} and left ${checked.left} out (at most ${checked.limit / 1048576} MiB of subjects are read while the topic is locked)`,
+        undefined,
+        topic.id,
+      ),
+    );
   }
   const near = dup !== undefined && dup.similarity >= NEAR_THRESHOLD ? { slug: dup.slug, similarity: dup.similarity } : undefined;
   if (near !== undefined && !args.force) {
@@ -197,42 +308,74 @@ async function planRemember(kb: KnowledgeBase, topic: Topic, args: RememberArgs,
     if (taken(args.slug)) return failed(tool, { kind: 'slug-taken', topic: topic.id, slug: args.slug, disabled: disabled.has(args.slug) }, problems);
     slug = args.slug;
   } else {
-    slug = uniqueSlug(derived!, taken);
+    // A name kb never creates (SKILL) is passed over like a taken one.
+    slug = uniqueSlug(derived!, (s) => taken(s) || reservedName(`${s}.md`) !== undefined);
   }
   const rel = `${slug}.md`;
   const place = placeNew(topic.subjectsDir, rel);
   if (!place.ok) return failed(tool, { kind: 'cannot-place', topic: topic.id, rel, why: place.why }, problems);
   const content = new TextEncoder().encode(subjectFile(args, opts.source, opts.now ?? new Date()));
-  return { topic, slug, rel, real: place.real, dirs: place.dirs, content, ...(near !== undefined ? { near } : {}) };
+  return { topic, slug, rel, dirs: place.dirs, content, ...(near !== undefined ? { near } : {}), ...(checked !== undefined ? { checked } : {}) };
+}
+
+/**
+ * Opens the folder of `rel` (a file's path below the subjects directory)
+ * through the topic's open directory, one folder at a time, each checked
+ * to be inside the topic where it really is (a folder swapped for a link
+ * meanwhile is caught here, and nothing is written through it); `make`:
+ * the folders to create. The caller closes what `opened` collects.
+ */
+function folderOf(root: DirHandle, rel: string, make: readonly string[], opened: DirHandle[]): { ok: true; dir: DirHandle } | { ok: false; why: string } {
+  const parts = rel.split('/').slice(0, -1);
+  let dir = root;
+  for (let i = 0; i < parts.length; i++) {
+    const relDir = parts.slice(0, i + 1).join('/');
+    const create = make.includes(relDir);
+    const o = openChild(dir, parts[i], create);
+    if (!o.ok) return { ok: false, why: `cannot ${create ? 'create' : 'open'} the folder ${relDir} (${openWhy(o.code)})` };
+    opened.push(o.dir);
+    if (!isInside(root.real, o.dir.real)) return { ok: false, why: `the folder ${relDir} leads outside the topic's directory, to ${o.dir.real}` };
+    dir = o.dir;
+  }
+  return { ok: true, dir };
 }
 
 /** Writes a planned subject: its directories, then the file, whole or not
  *  at all (temporary files an interrupted write left beside it are swept
- *  first). `lost`: whether the lock was lost meanwhile. */
-function commitRemember(kb: KnowledgeBase, plan: WritePlan, lost: () => string | undefined, problems: Problem[]): WriteOutcome {
+ *  first), every step through open folders. `lost`: whether the lock was
+ *  lost meanwhile. */
+function commitRemember(kb: KnowledgeBase, root: DirHandle, plan: WritePlan, lost: () => string | undefined, problems: Problem[]): WriteOutcome {
   const tool = 'remember';
   const { topic, rel } = plan;
-  const made = makeDirs(plan.real, plan.dirs);
-  if (made !== undefined) return failed(tool, { kind: 'failed', topic: topic.id, why: made }, problems);
-  const slash = rel.lastIndexOf('/');
-  const dir = slash < 0 ? plan.real : `${plan.real}/${rel.slice(0, slash)}`;
-  const name = rel.slice(slash + 1);
-  for (const t of sweepTemps(dir, STALE_MS)) {
-    problems.push(warning('write-temp', `topic "${topic.id}": removed ${t}, left by an interrupted write`, relToRoot(kb, topic, slash < 0 ? t : `${rel.slice(0, slash)}/${t}`), topic.id));
+  const opened: DirHandle[] = [];
+  try {
+    const at = folderOf(root, rel, plan.dirs, opened);
+    if (!at.ok) return failed(tool, { kind: 'cannot-place', topic: topic.id, rel, why: at.why }, problems);
+    const dir = at.dir;
+    const slash = rel.lastIndexOf('/');
+    const name = rel.slice(slash + 1);
+    for (const t of sweepTemps(dir.at, STALE_MS)) {
+      problems.push(warning('write-temp', `topic "${topic.id}": removed ${t}, left by an interrupted write`, relToRoot(kb, topic, slash < 0 ? t : `${rel.slice(0, slash)}/${t}`), topic.id));
+    }
+    const check = (tmpName: string, ino: number): string | undefined =>
+      lost() ?? unchanged(dir) ?? (dir.pinned || isFile(dir.at, tmpName, ino) ? undefined : `the folder ${dir.real} was replaced while writing`);
+    const w = writeNewFile(dir.at, name, plan.content, check, dir.real);
+    if (!w.ok) return failed(tool, w.exists ? { kind: 'exists', path: relToRoot(kb, topic, rel) } : { kind: 'failed', topic: topic.id, why: w.why }, problems);
+    if (w.note !== undefined) problems.push(warning('write-rename', `topic "${topic.id}": ${w.note}`, relToRoot(kb, topic, rel), topic.id));
+    return {
+      tool,
+      status: 'written',
+      isError: false,
+      topic: topic.id,
+      slug: plan.slug,
+      path: relToRoot(kb, topic, rel),
+      ...(plan.near !== undefined ? { existing: rounded(plan.near), near: plan.near } : {}),
+      ...(plan.checked !== undefined ? { checked: plan.checked } : {}),
+      problems,
+    };
+  } finally {
+    for (const d of opened) closeDir(d);
   }
-  const w = writeNewFile(dir, name, plan.content, lost);
-  if (!w.ok) return failed(tool, w.exists ? { kind: 'exists', path: relToRoot(kb, topic, rel) } : { kind: 'failed', topic: topic.id, why: w.why }, problems);
-  if (w.note !== undefined) problems.push(warning('write-rename', `topic "${topic.id}": ${w.note}`, relToRoot(kb, topic, rel), topic.id));
-  return {
-    tool,
-    status: 'written',
-    isError: false,
-    topic: topic.id,
-    slug: plan.slug,
-    path: relToRoot(kb, topic, rel),
-    ...(plan.near !== undefined ? { existing: rounded(plan.near), near: plan.near } : {}),
-    problems,
-  };
 }
 
 /** Removes a visible subject. */
@@ -242,25 +385,34 @@ export async function forget(kb: KnowledgeBase, args: ForgetArgs, opts: WriteOpt
   if (!('id' in found)) return failed(tool, found, []);
   const topic = found;
   const slug = args.slug.replace(/\/+$/, '');
-  const real = realSubjectsDir(topic.subjectsDir);
-  if (!real.ok) return failed(tool, { kind: 'failed', topic: topic.id, why: real.why }, []);
-  const root = real.real;
-  const locked = await withTopicLock(root, async (): Promise<WriteOutcome> => {
-    const view = openTopic(topic, {});
-    const subject = view.index.subjects.find((s) => s.slug === slug);
-    if (subject === undefined) {
-      const alias = view.index.aliases.get(slug);
-      return failed(tool, { kind: 'no-subject', topic: topic.id, slug, ...(alias !== undefined ? { aliasOf: alias.of } : {}) }, []);
-    }
-    const kept = subject.bundled ? 'bundled' : subject.skill ? 'skill' : subject.hidden ? 'hidden' : topic.disabled.includes(slug) ? 'disabled' : undefined;
-    if (kept !== undefined) return failed(tool, { kind: 'kept', topic: topic.id, slug, why: kept }, []);
-    const at = realParentInside(root, topic.subjectsDir, subject.path);
-    if (!at.ok) return failed(tool, { kind: 'cannot-remove', path: subject.path, why: at.why }, []);
-    // The file is removed, never what a link to it points at.
-    const why = removeFile(at.dir, at.name);
-    if (why !== undefined) return failed(tool, { kind: 'failed', topic: topic.id, why }, []);
-    return { tool, status: 'forgotten', isError: false, topic: topic.id, slug, path: relToRoot(kb, topic, subject.path), problems: [] };
-  });
-  if (!locked.ok) return failed(tool, { kind: 'failed', topic: topic.id, why: locked.why }, []);
-  return locked.value;
+  const opened = openSubjects(kb, topic);
+  if (!opened.ok) return failed(tool, opened.failure, []);
+  const root = opened.dir;
+  try {
+    const locked = await withTopicLock(root.at, root.real, async (): Promise<WriteOutcome> => {
+      const view = openTopic(topic, {});
+      const subject = view.index.subjects.find((s) => s.slug === slug);
+      if (subject === undefined) {
+        const alias = view.index.aliases.get(slug);
+        return failed(tool, { kind: 'no-subject', topic: topic.id, slug, ...(alias !== undefined ? { aliasOf: alias.of } : {}) }, []);
+      }
+      const kept = subject.bundled ? 'bundled' : subject.skill ? 'skill' : subject.hidden ? 'hidden' : topic.disabled.includes(slug) ? 'disabled' : undefined;
+      if (kept !== undefined) return failed(tool, { kind: 'kept', topic: topic.id, slug, why: kept }, []);
+      const folders: DirHandle[] = [];
+      try {
+        const at = folderOf(root, subject.path, [], folders);
+        if (!at.ok) return failed(tool, { kind: 'cannot-remove', path: subject.path, why: at.why }, []);
+        // The file is removed, never what a link to it points at.
+        const why = removeFile(at.dir.at, subject.path.slice(subject.path.lastIndexOf('/') + 1));
+        if (why !== undefined) return failed(tool, { kind: 'failed', topic: topic.id, why }, []);
+      } finally {
+        for (const d of folders) closeDir(d);
+      }
+      return { tool, status: 'forgotten', isError: false, topic: topic.id, slug, path: relToRoot(kb, topic, subject.path), problems: [] };
+    });
+    if (!locked.ok) return failed(tool, { kind: 'failed', topic: topic.id, why: locked.why }, []);
+    return locked.value;
+  } finally {
+    closeDir(root);
+  }
 }

@@ -19,6 +19,14 @@ export interface Similar {
   similarity: number;
 }
 
+/** A duplicate check that the bound on the work under the topic's lock
+ *  cut: subjects compared, subjects left out, and the bound (bytes). */
+export interface Checked {
+  compared: number;
+  left: number;
+  limit: number;
+}
+
 /** Why nothing was written or removed. */
 export type WriteFailure =
   | { kind: 'unknown-topic'; topic: string; valid: readonly TopicLabel[] }
@@ -26,6 +34,10 @@ export type WriteFailure =
   | { kind: 'not-writable'; topic: string; writable: readonly string[] }
   /** The topic's directory, its lock or the file system said no. */
   | { kind: 'failed'; topic: string; why: string }
+  /** The topic's subjects directory really is outside the workspace:
+   *  `link` (relative to the workspace root) leads there, pointing at
+   *  `to`; `real` is where it leads. */
+  | { kind: 'outside-workspace'; topic: string; subjects: string; link?: string; to?: string; real: string }
   | { kind: 'near-duplicate'; topic: string; similar: Similar; threshold: number; source: Source }
   | { kind: 'slug-taken'; topic: string; slug: string; disabled: boolean }
   | { kind: 'cannot-place'; topic: string; rel: string; why: string }
@@ -50,6 +62,8 @@ export interface WriteOutcome {
   near?: Similar;
   /** Why nothing was written or removed. */
   failure?: WriteFailure;
+  /** Written after a duplicate check that was bounded. */
+  checked?: Checked;
 }
 
 /** The text of a remember or forget call's outcome, one line. */
@@ -65,7 +79,11 @@ export function renderWriteOutcome(o: WriteOutcome): string {
       return `Forgot subject "${o.slug}" of topic "${o.topic}": ${o.path} was removed. Version control keeps its history if it was committed.\n`;
     default: {
       const near = o.near === undefined ? '' : ` (written although "${o.near.slug}" is similar: similarity ${o.near.similarity.toFixed(2)})`;
-      return `Remembered as subject "${o.slug}" of topic "${o.topic}" (${o.path})${near}. Load it with learn, topic "${o.topic}", subjects "${o.slug}".\n`;
+      const checked =
+        o.checked === undefined
+          ? ''
+          : ` The duplicate check was bounded: it compared the text with ${o.checked.compared} subject${o.checked.compared === 1 ? '' : 's'} and left ${o.checked.left} out (at most ${o.checked.limit / 1048576} MiB of subjects are read while the topic is locked).`;
+      return `Remembered as subject "${o.slug}" of topic "${o.topic}" (${o.path})${near}. Load it with learn, topic "${o.topic}", subjects "${o.slug}".${checked}\n`;
     }
   }
 }
@@ -80,6 +98,11 @@ function renderFailure(tool: WriteTool, f: WriteFailure): string {
       return `Topic "${f.topic}" is not writable here: \`${tool}\` writes only to the topics the server was started with (kb mcp --write TOPIC). Writable topics: ${f.writable.length > 0 ? f.writable.join(', ') : '(none)'}.`;
     case 'failed':
       return tool === 'remember' ? `Not written to topic "${f.topic}": ${f.why}.` : `Not removed from topic "${f.topic}": ${f.why}.`;
+    case 'outside-workspace': {
+      const where = f.link !== undefined ? `${f.link} is a symbolic link to ${f.to}, outside the workspace` : `its subjects directory "${f.subjects}" is outside the workspace, at ${f.real}`;
+      const what = tool === 'remember' ? 'Not written to' : 'Not removed from';
+      return `${what} topic "${f.topic}": ${where}; kb writes only inside the workspace, links resolved (reading follows the link).`;
+    }
     case 'near-duplicate': {
       const force = f.source === 'model' ? 'call remember again with "force": true' : 'run it again with --force';
       return (

@@ -60,6 +60,7 @@ export type ProblemCode =
   | 'search-stale'
   | 'write-temp'
   | 'write-rename'
+  | 'duplicate-check-bounded'
   // kb init.
   | 'init';
 

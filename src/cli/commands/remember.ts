@@ -3,7 +3,7 @@
 // arguments as a model sends them: `--args JSON` / `--args -`. Exit 0 when
 // written or already there (identical), 1 when not written (a near
 // duplicate without --force, or an error), 2 on wrong usage.
-import { readInput } from '../../app/args.ts';
+import { readInputBytes, utf8Input } from '../../app/args.ts';
 import { remember, type WriteOutcome } from '../../app/memory.ts';
 import { badArguments, type AnyTool } from '../../app/tools.ts';
 import { remember as rememberTool, REMEMBER_MAX_BYTES, validateRememberArgs } from '../../app/tools/remember.ts';
@@ -79,7 +79,7 @@ function rememberValue(flags: Record<string, string | boolean | string[]>, posit
     if (positionals.length > 0) throw new UsageError('--args cannot be combined with TOPIC or TEXT', positionals[0]);
     for (const f of ['slug', 'description', 'force']) if (flags[f] !== undefined) throw new UsageError(`--args cannot be combined with --${f}`, '--args');
     if ((flags.tag as string[] | undefined)?.length) throw new UsageError('--args cannot be combined with --tag', '--args');
-    const text = json === '-' ? readInput(0, REMEMBER_MAX_BYTES * 2) : json;
+    const text = json === '-' ? stdinText(REMEMBER_MAX_BYTES * 2, '--args') : json;
     if (text.length > REMEMBER_MAX_BYTES * 2) throw new UsageError(`--args is longer than ${REMEMBER_MAX_BYTES * 2} characters`, '--args');
     let value: unknown;
     try {
@@ -94,8 +94,7 @@ function rememberValue(flags: Record<string, string | boolean | string[]>, posit
   const [topic, ...words] = positionals;
   let text: string;
   if (words.length === 1 && words[0] === '-') {
-    text = readInput(0, REMEMBER_MAX_BYTES);
-    if (Buffer.byteLength(text, 'utf8') > REMEMBER_MAX_BYTES) throw new UsageError(`the text on stdin is longer than ${REMEMBER_MAX_BYTES} bytes`, '-');
+    text = stdinText(REMEMBER_MAX_BYTES, '-');
   } else text = words.join(' ');
   const args: Record<string, unknown> = { topic, text };
   if (typeof flags.slug === 'string') args.slug = flags.slug;
@@ -103,6 +102,18 @@ function rememberValue(flags: Record<string, string | boolean | string[]>, posit
   if ((flags.tag as string[] | undefined)?.length) args.tags = flags.tag;
   if (flags.force === true) args.force = true;
   return { fromArgs: false, args };
+}
+
+/** The text on stdin, refused when longer than `limit` bytes or not
+ *  valid UTF-8 (never replaced: what is remembered is what was given). */
+function stdinText(limit: number, where: string): string {
+  const r = utf8Input(readInputBytes(0, limit), limit);
+  if ('tooLong' in r) throw new UsageError(where === '-' ? `the text on stdin is longer than ${limit} bytes` : `--args is longer than ${limit} characters`, where);
+  if ('invalidAt' in r) {
+    const hex = r.byte.toString(16).padStart(2, '0');
+    throw new UsageError(`the ${where === '-' ? 'text' : 'arguments'} on stdin ${where === '-' ? 'is' : 'are'} not valid UTF-8: byte 0x${hex} at offset ${r.invalidAt}; nothing was written`, where);
+  }
+  return r.text;
 }
 
 export default command;

@@ -8,7 +8,7 @@
 // directory flushed. A process killed on the way leaves at most a hidden
 // temporary file, which the next write to that directory removes.
 
-import { chmodSync, closeSync, constants, existsSync, fsyncSync, linkSync, lstatSync, mkdirSync, openSync, readdirSync, renameSync, statSync, unlinkSync, writeFileSync, writeSync } from 'node:fs';
+import { chmodSync, closeSync, constants, existsSync, fstatSync, fsyncSync, linkSync, lstatSync, mkdirSync, openSync, readdirSync, renameSync, statSync, unlinkSync, writeFileSync, writeSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 
 export const TEMP_PREFIX = '.kb-tmp-';
@@ -32,26 +32,39 @@ function syncDir(dir: string): void {
 }
 
 /** Creates `dir/name` holding `data`; never over an existing entry.
- *  `beforeLink` is asked last whether to go on (a lost lock says no). */
-export function writeNewFile(dir: string, name: string, data: Uint8Array, beforeLink: () => string | undefined = () => undefined): WriteResult {
+ *  `beforeLink` is asked last whether to go on (a lost lock, a folder
+ *  replaced meanwhile say no), given the temporary file's name and its
+ *  inode. `shown`: the folder as messages name it (`dir` may be a path
+ *  bound to an open folder, kb/write/dir.ts). */
+export function writeNewFile(
+  dir: string,
+  name: string,
+  data: Uint8Array,
+  beforeLink: (tmpName: string, ino: number) => string | undefined = () => undefined,
+  shown = dir,
+): WriteResult {
   const final = `${dir}/${name}`;
-  const tmp = `${dir}/${TEMP_PREFIX}${process.pid}-${randomBytes(6).toString('hex')}`;
+  const tmpName = `${TEMP_PREFIX}${process.pid}-${randomBytes(6).toString('hex')}`;
+  const tmp = `${dir}/${tmpName}`;
   let fd: number;
   try {
-    fd = openSync(tmp, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL, 0o666);
+    fd = openSync(tmp, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | (constants.O_NOFOLLOW ?? 0), 0o666);
   } catch (err) {
-    return { ok: false, exists: false, why: `cannot create a file in ${dir} (${code(err)})` };
+    return { ok: false, exists: false, why: `cannot create a file in ${shown} (${code(err)})` };
   }
   try {
+    let ino: number;
     try {
       for (let at = 0; at < data.length; ) at += writeSync(fd, data, at, data.length - at);
       fsyncSync(fd);
+      ino = fstatSync(fd).ino;
     } finally {
       closeSync(fd);
     }
-    const stop = beforeLink();
+    pauseForTest('before-check', `${shown}/${tmpName}`);
+    const stop = beforeLink(tmpName, ino);
     if (stop !== undefined) return { ok: false, exists: false, why: stop };
-    pauseForTest('before-link', tmp);
+    pauseForTest('before-link', `${shown}/${tmpName}`);
     let note: string | undefined;
     try {
       linkSync(tmp, final);
@@ -68,7 +81,7 @@ export function writeNewFile(dir: string, name: string, data: Uint8Array, before
     syncDir(dir);
     return note === undefined ? { ok: true } : { ok: true, note };
   } catch (err) {
-    return { ok: false, exists: false, why: `cannot write ${name} in ${dir} (${code(err)})` };
+    return { ok: false, exists: false, why: `cannot write ${name} in ${shown} (${code(err)})` };
   } finally {
     try {
       unlinkSync(tmp);
@@ -78,14 +91,24 @@ export function writeNewFile(dir: string, name: string, data: Uint8Array, before
   }
 }
 
+/** Whether `dir/name` is the file of inode `ino` (not followed). */
+export function isFile(dir: string, name: string, ino: number): boolean {
+  try {
+    return lstatSync(`${dir}/${name}`).ino === ino;
+  } catch {
+    return false;
+  }
+}
+
 /**
  * A test hook, for kb's own tests only (not a user setting):
  * `KB_TEST_PAUSE_AT=<point>:<marker>` makes a writer that reaches `<point>`
  * write `<marker>` (holding the temporary file's path) and wait while the
  * marker exists, at most 60 s. A test can then look at the directory, or
  * kill the writer, at exactly that point, where a watcher and a signal
- * would race. Points: `before-link` (the temporary file is written and
- * flushed, its name not linked yet). Read once per file written, never on
+ * would race. Points: `before-check` (the temporary file is written and
+ * flushed, its folder not checked again yet), `before-link` (checked, its
+ * name not linked yet). Read once per file written, never on
  * a read path.
  */
 function pauseForTest(point: string, tmp: string): void {

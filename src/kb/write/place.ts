@@ -5,14 +5,55 @@
 // built-in defaults, exactly as the walk applies them), never inside an
 // Agent Skill's folder (the file would be a bundled file, never listed).
 
-import { lstatSync, readdirSync, realpathSync } from 'node:fs';
-import { sep } from 'node:path';
+import { lstatSync, readdirSync, readlinkSync, realpathSync } from 'node:fs';
+import { isAbsolute, relative, sep } from 'node:path';
 import { IgnoreRules } from '../fs/ignore.ts';
+import { isInside } from './dir.ts';
+import { reservedName } from './given.ts';
 
 export type Placement = { ok: true; real: string; dirs: string[] } | { ok: false; why: string };
 
-function isInside(root: string, path: string): boolean {
-  return path === root || path.startsWith(root.endsWith(sep) ? root : root + sep);
+/** Where a topic's subjects directory leads when that is outside the
+ *  workspace: the link on the way that leads out (relative to the
+ *  workspace root), what it points at, and the real location. */
+export interface Outside {
+  link?: string;
+  to?: string;
+  real: string;
+}
+
+/**
+ * Whether the subjects directory `subjectsDir` really is inside the
+ * workspace `root` (symbolic links resolved, the root's own too):
+ * undefined when it is (or cannot be resolved: then opening it says why),
+ * else where it leads.
+ */
+export function outsideWorkspace(root: string, subjectsDir: string): Outside | undefined {
+  let realRoot: string;
+  let real: string;
+  try {
+    realRoot = realpathSync(root);
+    real = realpathSync(subjectsDir);
+  } catch {
+    return undefined;
+  }
+  if (isInside(realRoot, real)) return undefined;
+  // The first link on the way that leads out.
+  const rel = relative(root, subjectsDir);
+  if (rel !== '' && !rel.startsWith('..') && !isAbsolute(rel)) {
+    const parts = rel.split(sep);
+    for (let i = 1; i <= parts.length; i++) {
+      const at = `${root}${sep}${parts.slice(0, i).join(sep)}`;
+      try {
+        if (!lstatSync(at).isSymbolicLink()) continue;
+        const to = realpathSync(at);
+        if (!isInside(realRoot, to)) return { link: parts.slice(0, i).join('/'), to: readlinkSync(at), real };
+      } catch {
+        break;
+      }
+    }
+  }
+  return { real };
 }
 
 /**
@@ -38,6 +79,8 @@ export function placeNew(subjectsDir: string, rel: string): Placement {
     const name = parts[i];
     const last = i === parts.length - 1;
     if (name.startsWith('.')) return { ok: false, why: `"${name}" is hidden` };
+    const reserved = last ? reservedName(name) : undefined;
+    if (reserved !== undefined) return { ok: false, why: reserved };
     let entries: { name: string }[] = [];
     try {
       entries = readdirSync(abs, { withFileTypes: true });
@@ -74,31 +117,4 @@ export function placeNew(subjectsDir: string, rel: string): Placement {
     abs = next;
   }
   return { ok: true, real: root, dirs };
-}
-
-/** The real path of a subjects directory, or why it cannot be written. */
-export function realSubjectsDir(subjectsDir: string): { ok: true; real: string } | { ok: false; why: string } {
-  try {
-    const real = realpathSync(subjectsDir);
-    if (!lstatSync(real).isDirectory()) return { ok: false, why: 'its subjects path is not a directory' };
-    return { ok: true, real };
-  } catch (err) {
-    const c = (err as NodeJS.ErrnoException).code;
-    return { ok: false, why: c === 'ENOENT' ? 'its subjects directory does not exist' : `its subjects directory cannot be used (${c ?? String(err)})` };
-  }
-}
-
-/** The real directory holding the subject file `rel` (links resolved),
- *  when it is inside the topic's real directory `root`. */
-export function realParentInside(root: string, subjectsDir: string, rel: string): { ok: true; dir: string; name: string } | { ok: false; why: string } {
-  const slash = rel.lastIndexOf('/');
-  const parent = slash < 0 ? subjectsDir : `${subjectsDir}/${rel.slice(0, slash)}`;
-  let dir: string;
-  try {
-    dir = realpathSync(parent);
-  } catch (err) {
-    return { ok: false, why: `its folder cannot be reached (${(err as NodeJS.ErrnoException).code ?? String(err)})` };
-  }
-  if (!isInside(root, dir)) return { ok: false, why: "its folder lies outside the topic's directory" };
-  return { ok: true, dir, name: rel.slice(slash + 1) };
 }

@@ -12,6 +12,9 @@ describe('renderWriteOutcome', () => {
     expect(renderWriteOutcome({ ...written, near: { slug: 'b', similarity: 0.8449 } })).toBe(
       'Remembered as subject "a" of topic "notes" (notes/a.md) (written although "b" is similar: similarity 0.84). Load it with learn, topic "notes", subjects "a".\n',
     );
+    expect(renderWriteOutcome({ ...written, checked: { compared: 1, left: 3, limit: 16 * 1048576 } })).toBe(
+      'Remembered as subject "a" of topic "notes" (notes/a.md). Load it with learn, topic "notes", subjects "a". The duplicate check was bounded: it compared the text with 1 subject and left 3 out (at most 16 MiB of subjects are read while the topic is locked).\n',
+    );
     expect(renderWriteOutcome({ tool: 'remember', status: 'duplicate', isError: false, topic: 'notes', slug: 'a' })).toBe(
       'Already remembered: subject "a" of topic "notes" says exactly this; nothing was written.\n',
     );
@@ -38,6 +41,14 @@ describe('renderWriteOutcome', () => {
       [
         fail('remember', { kind: 'near-duplicate', topic: 'notes', similar: { slug: 'r', similarity: 0.9 }, threshold: 0.8, source: 'user' }),
         'Not written: subject "r" of topic "notes" says nearly the same (similarity 0.90; 0.8 or more counts as a near duplicate). Load it with learn to compare. If yours says something new, run it again with --force; if it replaces "r", forget that one first.\n',
+      ],
+      [
+        fail('remember', { kind: 'outside-workspace', topic: 'notes', subjects: 'notes', link: 'notes', to: '/elsewhere', real: '/elsewhere' }),
+        'Not written to topic "notes": notes is a symbolic link to /elsewhere, outside the workspace; kb writes only inside the workspace, links resolved (reading follows the link).\n',
+      ],
+      [
+        fail('forget', { kind: 'outside-workspace', topic: 'far', subjects: '../far', real: '/far' }),
+        'Not removed from topic "far": its subjects directory "../far" is outside the workspace, at /far; kb writes only inside the workspace, links resolved (reading follows the link).\n',
       ],
       [fail('remember', { kind: 'slug-taken', topic: 'notes', slug: 'a', disabled: false }), 'Not written: topic "notes" already has a subject or folder "a"; choose another slug, or leave it out to have one made.\n'],
       [fail('remember', { kind: 'slug-taken', topic: 'notes', slug: 'd/a', disabled: true }), 'Not written: topic "notes" already has a disabled slug "d/a"; choose another slug.\n'],
