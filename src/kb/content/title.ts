@@ -751,6 +751,14 @@ export function headingsIn(text: string, ext: string): Heading[] {
         push(i - 1, Math.min(6, styles.indexOf(style) + 1), lines[i - 1].text);
       }
     } else if (format === 'adoc') {
+      // The two-line form first: a title over a line of `=`, `-`, `~`, `^`
+      // or `+` about as long (`NAME` over `----`), which would otherwise
+      // read as a delimited block.
+      const u = /^([=\-~^+])\1+\s*$/.exec(l);
+      if (block === undefined && u !== null && i > 0 && !blank(i - 1) && blank(i - 2) && Math.abs(l.trimEnd().length - lines[i - 1].text.trimEnd().length) <= 2 && /\w/.test(lines[i - 1].text)) {
+        push(i - 1, '=-~^+'.indexOf(u[1]) + 1, lines[i - 1].text);
+        continue;
+      }
       const d = /^(-{4,}|\.{4,}|={4,}|\*{4,}|_{4,}|\+{4,}|\/{4,})\s*$/.exec(l);
       if (d !== null) {
         block = block === undefined ? d[1] : block === d[1] ? undefined : block;
@@ -758,16 +766,7 @@ export function headingsIn(text: string, ext: string): Heading[] {
       }
       if (block !== undefined) continue;
       const m = /^(={1,6}|#{1,6})[ \t]+(\S.*)$/.exec(l);
-      if (m !== null) {
-        push(i, m[1].length, m[2].replace(/[ \t]+(=+|#+)\s*$/, ''));
-        continue;
-      }
-      // The two-line form: a title over a line of `=`, `-`, `~`, `^` or `+`
-      // about as long.
-      const u = /^([=\-~^+])\1+\s*$/.exec(l);
-      if (u !== null && i > 0 && !blank(i - 1) && blank(i - 2) && Math.abs(l.trimEnd().length - lines[i - 1].text.trimEnd().length) <= 2 && /\w/.test(lines[i - 1].text)) {
-        push(i - 1, '=-~^+'.indexOf(u[1]) + 1, lines[i - 1].text);
-      }
+      if (m !== null) push(i, m[1].length, m[2].replace(/[ \t]+(=+|#+)\s*$/, ''));
     } else if (format === 'org') {
       const m = /^(\*+)[ \t]+(\S.*)$/.exec(l);
       if (m !== null) push(i, Math.min(6, m[1].length), m[2].replace(/[ \t]+:[\w@#%:]+:\s*$/, ''));

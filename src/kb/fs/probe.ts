@@ -218,10 +218,48 @@ export function probeKind(abs: string): ProbeKind {
 /** Probes a file: its kind, and for a text file its frontmatter, title
  *  and summary. */
 export function probeFile(abs: string): ProbeResult {
-  const r = probeRaw(abs);
+  return decodeRaw(probeRaw(abs), abs);
+}
+
+function decodeRaw(r: ProbeResult | RawHead, abs: string): ProbeResult {
   if (!isRawHead(r)) return r;
   const format = r.title !== undefined || r.summary !== undefined ? titleFormatOfPath(abs) : undefined;
   return textResult(r.front instanceof Uint8Array ? decodeFront(r.front) : r.front, decodeTitle(r.title, format), decodeTitle(r.summary, format));
+}
+
+/** What a text file's first `n` bytes (of `head`, at most PROBE_BYTES)
+ *  tell, as `probeRaw` returns it; `path` (its extension) names the
+ *  format. */
+function examineHead(head: Uint8Array, n: number, path: string): ProbeResult | RawHead {
+  if (isBinaryHead(head, n)) return PROBED.binary;
+  const span = frontmatterSpan(head, n, n < PROBE_BYTES);
+  if (span === UNCLOSED) return UNCLOSED_RESULT; // the head is all frontmatter
+  const format = titleFormatOfPath(path);
+  let spans;
+  if (format !== undefined && !(n >= 2 && (head[0] === 0xff || head[0] === 0xfe))) {
+    // After the frontmatter's closing fence line (or a byte-order mark).
+    let from = n >= 3 && head[0] === 0xef && head[1] === 0xbb && head[2] === 0xbf ? 3 : 0;
+    if (span !== undefined) {
+      const nl = head.indexOf(0x0a, span[1]);
+      from = nl < 0 || nl >= n ? n : nl + 1;
+    }
+    spans = scanHead(head, from, n, format);
+  }
+  if (spans === undefined) return span === undefined ? PROBED.text : headOf(head.subarray(span[0], span[1]), undefined, undefined);
+  return headOf(
+    span === undefined ? undefined : head.subarray(span[0], span[1]),
+    spans.titleStart < 0 ? undefined : head.subarray(spans.titleStart, spans.titleEnd),
+    spans.summaryStart < 0 ? undefined : head.subarray(spans.summaryStart, spans.summaryEnd),
+  );
+}
+
+/** What probing a file whose content starts with `bytes` gives (its kind,
+ *  frontmatter, title and summary, as `probeFile`), for a caller that holds
+ *  the bytes already (the search index reads whole files): `path` (or a
+ *  name) gives the format by its extension. Looks at the first PROBE_BYTES
+ *  bytes only. */
+export function probeBytes(bytes: Uint8Array, path: string): ProbeResult {
+  return decodeRaw(examineHead(bytes, Math.min(bytes.length, PROBE_BYTES), path), path);
 }
 
 function headOf(front: Uint8Array | undefined, title: Uint8Array | undefined, summary: Uint8Array | undefined): RawHead {
@@ -251,26 +289,7 @@ export function probeRaw(abs: string): ProbeResult | RawHead {
     // (Were a read ever cut short by a signal, the file would be judged on
     // fewer bytes; loading it reads fully and still finds it binary.)
     const n = readSync(fd, head, 0, PROBE_BYTES, null);
-    if (isBinaryHead(head, n)) return PROBED.binary;
-    const span = frontmatterSpan(head, n, n < PROBE_BYTES);
-    if (span === UNCLOSED) return UNCLOSED_RESULT; // the head is all frontmatter
-    const format = titleFormatOfPath(abs);
-    let spans;
-    if (format !== undefined && !(n >= 2 && (head[0] === 0xff || head[0] === 0xfe))) {
-      // After the frontmatter's closing fence line (or a byte-order mark).
-      let from = n >= 3 && head[0] === 0xef && head[1] === 0xbb && head[2] === 0xbf ? 3 : 0;
-      if (span !== undefined) {
-        const nl = head.indexOf(0x0a, span[1]);
-        from = nl < 0 || nl >= n ? n : nl + 1;
-      }
-      spans = scanHead(head, from, n, format);
-    }
-    if (spans === undefined) return span === undefined ? PROBED.text : headOf(head.subarray(span[0], span[1]), undefined, undefined);
-    return headOf(
-      span === undefined ? undefined : head.subarray(span[0], span[1]),
-      spans.titleStart < 0 ? undefined : head.subarray(spans.titleStart, spans.titleEnd),
-      spans.summaryStart < 0 ? undefined : head.subarray(spans.summaryStart, spans.summaryEnd),
-    );
+    return examineHead(head, n, abs);
   } catch {
     return PROBED.error;
   } finally {
