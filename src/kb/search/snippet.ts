@@ -5,7 +5,9 @@
 
 import { CONTROL } from '../../shared/controls.ts';
 import { forEachWord, termOf } from './tokenize.ts';
-import { hasHeadings, headingsIn } from '../content/title.ts';
+import { hasHeadings, headingsIn, headTitleOf } from '../content/title.ts';
+
+const utf8 = new TextEncoder();
 
 /** Characters of a snippet at most. */
 export const SNIPPET_CHARS = 200;
@@ -103,7 +105,13 @@ export function sectionsOf(text: string, ext: string): Section[] {
   if (hasHeadings(ext)) {
     const out: Section[] = [];
     const heads = headingsIn(text, ext);
-    if (heads.length === 0 || heads[0].start > 0) out.push({ start: 0, end: heads.length === 0 ? text.length : heads[0].start, line: 1 });
+    if (heads.length === 0 || heads[0].start > 0) {
+      // The part before the first heading (a PEP's header fields) is named
+      // by the document's title, when it has one there.
+      const end = heads.length === 0 ? text.length : heads[0].start;
+      const title = headTitleOf(utf8.encode(text.slice(0, Math.min(end, 8192))), ext).title;
+      out.push({ start: 0, end, line: 1, ...(title !== undefined ? { heading: title } : {}) });
+    }
     for (let i = 0; i < heads.length; i++) {
       const h = heads[i];
       out.push({ start: h.start, end: i + 1 < heads.length ? heads[i + 1].start : text.length, line: h.line, heading: h.text });

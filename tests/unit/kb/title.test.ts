@@ -195,7 +195,7 @@ describe('recall sections start at the headings of every format', () => {
     const { sectionsOf } = await import('../../../src/kb/search/snippet.ts');
     const rst = 'PEP: 1\nTitle: T\n\nAbstract\n========\n\nText.\n\nRationale\n=========\n\nMore.\n';
     const s = sectionsOf(rst, 'rst');
-    expect(s.map((x) => [x.heading, x.line])).toEqual([[undefined, 1], ['Abstract', 4], ['Rationale', 9]]);
+    expect(s.map((x) => [x.heading, x.line])).toEqual([['T', 1], ['Abstract', 4], ['Rationale', 9]]);
     expect(s.map((x) => rst.slice(x.start, x.end)).join('')).toBe(rst);
     expect(sectionsOf('= Doc\n\n== Usage\n\nx\n', 'adoc').map((x) => x.heading)).toEqual(['Doc', 'Usage']);
   });
