@@ -109,17 +109,21 @@ const PLUS = 0x2b;
 const STAR = 0x2a;
 
 /** A line of the head: [s, e) without its line end; `next` is where the
- *  following line starts. Reused. */
+ *  following line starts. One cursor, reused (`cursor`): no two scans
+ *  use it at once. */
 class Lines {
   s = 0;
   e = 0;
-  next: number;
-  constructor(
-    readonly b: Uint8Array,
-    from: number,
-    readonly n: number,
-  ) {
+  next = 0;
+  b: Uint8Array = new Uint8Array(0);
+  n = 0;
+  /** Starts over on `b`'s lines from `from` (before `n`). */
+  reset(b: Uint8Array, from: number, n: number): this {
+    this.b = b;
+    this.n = n;
     this.next = from;
+    this.s = this.e = from;
+    return this;
   }
   /** Moves to the next line; false at the end of the head. */
   advance(): boolean {
@@ -133,6 +137,8 @@ class Lines {
     return true;
   }
 }
+
+const cursor = new Lines();
 
 function isBlank(b: Uint8Array, s: number, e: number): boolean {
   for (let i = s; i < e; i++) if (b[i] !== SP && b[i] !== TAB) return false;
@@ -255,19 +261,18 @@ function nextByte(b: Uint8Array, c: number, at: number, n: number): number {
 
 /**
  * The first level-1 heading (ATX `# `, or a one-line paragraph over `===`)
- * outside fenced code. Jumps from one `#`, `=`, backtick or tilde to the
- * next (each found by the runtime's byte search): most of a head is prose
- * that holds none of them at the start of a line, and is never looked at
- * line by line.
+ * outside fenced code. Jumps from one `#` or `=` to the next (each found by
+ * the runtime's byte search): most of a head is prose that holds none of
+ * them at the start of a line, and is never looked at line by line. Fences
+ * are followed only up to a candidate heading, and only then.
  */
 function mdLevelOne(b: Uint8Array, from: number, n: number): boolean {
-  let fence = 0;
+  fenceState.fence = 0;
+  fenceState.fenced = from;
   let ph = nextByte(b, HASH, from, n);
   let pe = nextByte(b, EQ, from, n);
-  let pt = nextByte(b, 0x60, from, n);
-  let pl = nextByte(b, 0x7e, from, n);
   for (;;) {
-    const i = Math.min(ph, pe, pt, pl);
+    const i = Math.min(ph, pe);
     if (i === NONE) return false;
     const c = b[i];
     // At the start of a line (up to three spaces of indent)?
@@ -277,50 +282,78 @@ function mdLevelOne(b: Uint8Array, from: number, n: number): boolean {
       let le = b.indexOf(NL, i);
       if (le < 0 || le >= n) le = n;
       const e = le > i && b[le - 1] === CR ? le - 1 : le;
-      if (c === 0x60 || c === 0x7e) {
-        const f = fenceAt(b, ls, e);
-        if (f !== 0) {
-          if (fence === 0) fence = f;
-          else if (f >> 8 === fence >> 8 && (f & 0xff) >= (fence & 0xff) && isBlank(b, i + (f & 0xff), e)) fence = 0;
+      if (c === HASH ? atxLevel(b, ls, e) === 1 && atx.e > atx.s : isSetextUnderline(b, ls, e, EQ) && ls > from) {
+        fencesTo(b, from, n, ls);
+        if (fenceState.fence === 0) {
+          if (c === HASH) return setTitle(atx.s, atx.e);
+          if (setextAbove(b, from, ls)) return true;
         }
-      } else if (fence === 0 && c === HASH) {
-        if (atxLevel(b, ls, e) === 1 && atx.e > atx.s) return setTitle(atx.s, atx.e);
-      } else if (fence === 0 && c === EQ && ls > from && isSetextUnderline(b, ls, e, EQ)) {
-        // The line above: one line of paragraph text (a blank line or the
-        // start above it).
-        let pe2 = ls - 1; // its line end
-        if (pe2 > from && b[pe2 - 1] === CR) pe2--;
-        let ps = pe2;
-        while (ps > from && b[ps - 1] !== NL) ps--;
-        const ts = skipSpace(b, ps, pe2);
-        const te = trimBack(b, ts, pe2);
-        const above = ps > from ? ps - 1 : -1; // the line end before it
-        let before = above;
-        while (before > from && b[before - 1] !== NL) before--;
-        const lone = above < 0 || isBlank(b, before, above > from && b[above - 1] === CR ? above - 1 : above);
-        const bc = b[ts];
-        if (te > ts && ts - ps < 4 && lone && bc !== HASH && bc !== GT && bc !== 0x60 && bc !== 0x7e && bc !== LT) return setTitle(ts, te);
       }
-      // The line is done: every search goes on after it.
+      // The line is done: both searches go on after it.
       const at = le + 1;
       if (ph < at) ph = nextByte(b, HASH, at, n);
       if (pe < at) pe = nextByte(b, EQ, at, n);
-      if (pt < at) pt = nextByte(b, 0x60, at, n);
-      if (pl < at) pl = nextByte(b, 0x7e, at, n);
       continue;
     }
     if (c === HASH) ph = nextByte(b, HASH, i + 1, n);
-    else if (c === EQ) pe = nextByte(b, EQ, i + 1, n);
-    else if (c === 0x60) pt = nextByte(b, 0x60, i + 1, n);
-    else pl = nextByte(b, 0x7e, i + 1, n);
+    else pe = nextByte(b, EQ, i + 1, n);
   }
+}
+
+/** The fence a Markdown head is in (char << 8 | length, 0: none), as
+ *  followed up to `fenced`. */
+const fenceState = { fence: 0, fenced: 0 };
+
+/** Follows the fences that open or close in [fenceState.fenced, to). */
+function fencesTo(b: Uint8Array, from: number, n: number, to: number): void {
+  let pt = nextByte(b, 0x60, fenceState.fenced, to);
+  let pl = nextByte(b, 0x7e, fenceState.fenced, to);
+  for (;;) {
+    const i = Math.min(pt, pl);
+    if (i === NONE) break;
+    let ls = i;
+    while (ls > from && b[ls - 1] === SP && i - ls < 3) ls--;
+    let next = i + 1;
+    if (ls === from || b[ls - 1] === NL) {
+      let le = b.indexOf(NL, i);
+      if (le < 0 || le >= n) le = n;
+      const e = le > i && b[le - 1] === CR ? le - 1 : le;
+      const f = fenceAt(b, ls, e);
+      const fence = fenceState.fence;
+      if (f !== 0) {
+        if (fence === 0) fenceState.fence = f;
+        else if (f >> 8 === fence >> 8 && (f & 0xff) >= (fence & 0xff) && isBlank(b, i + (f & 0xff), e)) fenceState.fence = 0;
+      }
+      next = le + 1;
+    }
+    if (pt < next) pt = nextByte(b, 0x60, next, to);
+    if (pl < next) pl = nextByte(b, 0x7e, next, to);
+  }
+  fenceState.fenced = to;
+}
+
+/** The line above an `===` underline at `ls`, when it is one line of
+ *  paragraph text (a blank line or the start above it): the title. */
+function setextAbove(b: Uint8Array, from: number, ls: number): boolean {
+  let pe2 = ls - 1; // its line end
+  if (pe2 > from && b[pe2 - 1] === CR) pe2--;
+  let ps = pe2;
+  while (ps > from && b[ps - 1] !== NL) ps--;
+  const ts = skipSpace(b, ps, pe2);
+  const te = trimBack(b, ts, pe2);
+  const above = ps > from ? ps - 1 : -1; // the line end before it
+  let before = above;
+  while (before > from && b[before - 1] !== NL) before--;
+  const lone = above < 0 || isBlank(b, before, above > from && b[above - 1] === CR ? above - 1 : above);
+  const bc = b[ts];
+  return te > ts && ts - ps < 4 && lone && bc !== HASH && bc !== GT && bc !== 0x60 && bc !== 0x7e && bc !== LT ? setTitle(ts, te) : false;
 }
 
 /** A heading of any level that opens the document (its first content,
  *  after HTML comments, HTML-only lines and MDX imports): ATX, or a line
  *  over a setext underline. */
 function mdOpener(b: Uint8Array, from: number, n: number): void {
-  const L = new Lines(b, from, n);
+  const L = cursor.reset(b, from, n);
   let comment = false; // inside an HTML comment
   while (L.advance()) {
     const { s, e } = L;
@@ -417,7 +450,7 @@ function fieldColon(b: Uint8Array, s: number, e: number): number {
  *  `Name: value`, up to a blank line): the `Title:` field, continuation
  *  lines included. */
 function headerTitle(b: Uint8Array, from: number, n: number): boolean {
-  const L = new Lines(b, from, n);
+  const L = cursor.reset(b, from, n);
   let started = false;
   let inTitle = false;
   while (L.advance()) {
@@ -451,7 +484,7 @@ function headerTitle(b: Uint8Array, from: number, n: number): boolean {
  *  (`//`) and attribute entries (`:name: value`). */
 function openingTitle(b: Uint8Array, from: number, n: number, format: 'rst' | 'adoc' | 'text' | 'plain'): boolean {
   const lenient = format === 'adoc' || format === 'text';
-  const L = new Lines(b, from, n);
+  const L = cursor.reset(b, from, n);
   let inBlock = false; // an explicit markup block (.. x) and its indented lines
   let inComment = false; // an AsciiDoc `////` comment block
   while (L.advance()) {
@@ -505,7 +538,7 @@ function openingTitle(b: Uint8Array, from: number, n: number, format: 'rst' | 'a
 }
 
 function orgTitle(b: Uint8Array, from: number, n: number): void {
-  const L = new Lines(b, from, n);
+  const L = cursor.reset(b, from, n);
   while (L.advance()) {
     const { s, e } = L;
     if (b[s] === STAR && (b[s + 1] === SP || b[s + 1] === STAR)) return; // the first heading: past the preamble
@@ -558,7 +591,7 @@ function manSummary(b: Uint8Array, from: number, n: number): void {
     let ls = i;
     while (ls > from && (b[ls - 1] === SP || b[ls - 1] === HASH || b[ls - 1] === EQ)) ls--;
     if (ls > from && b[ls - 1] !== NL) continue;
-    const L = new Lines(b, i, n);
+    const L = cursor.reset(b, i, n);
     L.advance();
     if (!isBlank(b, i + 4, L.e)) continue;
     let lines = 0;
