@@ -22,7 +22,7 @@ import { estimateTokens } from '../kb/content/tokens.ts';
 import { parseBudget, tokensText } from './budget.ts';
 import type { KnowledgeBase } from './knowledge-base.ts';
 import { learnedPatternProblem } from './topics.ts';
-import { frontFields } from '../kb/index/describe.ts';
+import { abouts } from '../kb/index/describe.ts';
 import { comparedText, MIN_COMPARED_TERMS, nearPairs, ownText, PAIR_MAX_BYTES, templateLines, termCount } from '../kb/write/similar.ts';
 
 export type { CheckSummary } from '../render/check.ts';
@@ -214,12 +214,12 @@ async function nearDuplicates(config: Config, topic: Topic, view: TopicView, all
   }
   // Whether kb wrote it: from the head the probe read (no file is read
   // for a subject without frontmatter).
-  const fields = await frontFields(view, candidates);
+  const about = await abouts(view, candidates);
   const ours: { at: number; subject: Subject; text: string }[] = [];
   const others: { at: number; subject: Subject; text: string }[] = [];
   for (let i = 0; i < candidates.length; i++) {
     const s = candidates[i];
-    const mine = fields[i] !== undefined && WRITTEN_BY_KB.has(fields[i]!.source);
+    const mine = WRITTEN_BY_KB.has(about[i].source);
     if (!mine && !all) continue;
     const r = readSubject(s.abs, PAIR_MAX_BYTES);
     if (r.kind !== 'text') continue;

@@ -193,13 +193,17 @@ const REASONS: Record<Reason, string> = {
   dot: 'slugs drop the leading "." of hidden names',
   case: 'slugs are case-sensitive',
   'file-name': 'it is the only subject with that file name; slugs include their folders',
+  unicode: 'the same name in another Unicode normalisation, as the file name is saved',
+  title: 'it is that subject\'s title; subjects load by their slugs',
+  alias: 'it is one of that subject\'s aliases (frontmatter `aliases`); subjects load by their slugs',
+  wikilink: 'a wikilink names its target; subjects load by their slugs, without brackets',
 };
 
 function fallbackReason(f: Fallback & { kind: 'read-as' | 'split' }): string {
   if (f.kind === 'split') return 'give several subjects as an array of strings';
-  return f.reasons
-    .map((r) => (r === 'prefix' ? `slugs are relative to the topic's directory: no leading ${quoted(f.prefix ?? '')}` : REASONS[r]))
-    .join('; ');
+  const reasons = f.reasons.map((r) => (r === 'prefix' ? `slugs are relative to the topic's directory: no leading ${quoted(f.prefix ?? '')}` : REASONS[r]));
+  if (f.section !== undefined) reasons.push(`the link names its section ${quoted(f.section)}: the whole subject follows`);
+  return reasons.join('; ');
 }
 
 /** A folder named where a subject was expected: its listing. */

@@ -66,7 +66,7 @@ function listings(): string {
 export function cases(runner: Runner): void {
   const test = caseTest(runner);
   describe(`real knowledge folders (${runner.name})`, () => {
-    test.parity('a skills folder lists one subject per skill, with its description', () => {
+    test.parity('a skills folder lists one subject per skill, with its description (else its title)', () => {
       const r = run(runner, skillsRepo(), ['learn', 'skills']);
       expect(r.code).toBe(0);
       expect(r.out).toBe(
@@ -76,10 +76,10 @@ export function cases(runner: Runner): void {
           '## Available subjects:',
           '',
           '- Bad_Name: Mismatched.',
-          '- README',
+          '- README: Skills',
           '- canvas: Create visual art. Use for posters.',
           '- pdf: Use this skill whenever the user wants to do anything with PDF files.',
-          '- plain',
+          '- plain: No frontmatter',
           '',
           'Use the `learn` tool with the `subjects` argument to learn specific subjects.',
           '',

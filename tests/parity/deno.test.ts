@@ -17,6 +17,7 @@ import * as init from '../e2e/init.cases.ts';
 import * as large from '../e2e/large.cases.ts';
 import * as memory from '../e2e/memory.cases.ts';
 import * as search from '../e2e/search.cases.ts';
+import * as titles from '../e2e/titles.cases.ts';
 import * as usage from '../e2e/usage.cases.ts';
 import * as vault from '../e2e/vault.cases.ts';
 import { connect, text } from '../e2e/mcp-client.ts';
@@ -31,6 +32,7 @@ describe(DENO_RUNNER.name, () => {
 budget.cases(DENO_RUNNER);
 folders.cases(DENO_RUNNER);
 search.cases(DENO_RUNNER);
+titles.cases(DENO_RUNNER);
 memory.cases(DENO_RUNNER);
 init.cases(DENO_RUNNER);
 vault.cases(DENO_RUNNER);

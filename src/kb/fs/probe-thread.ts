@@ -16,21 +16,23 @@
 // thread was measured slower, as the two threads and the engine's compiler
 // threads then compete for the two cores.)
 
-import { decodeFront, lastProbedSize, PROBED, probeFile, probeRaw, textWithFront, UNCLOSED_RESULT, type Probe, type ProbeFeed, type ProbeResult } from './probe.ts';
+import { titleFormatOfPath } from '../content/title.ts';
+import { decodeFront, decodeTitle, isRawHead, lastProbedSize, PROBED, probeFile, probeRaw, textResult, UNCLOSED_RESULT, type Probe, type ProbeFeed, type ProbeResult, type RawHead } from './probe.ts';
 
 // --- The protocol the two threads share (probe-worker.ts imports it) -----
 //
 // A job is a list of files. Both threads take files from the front of the
 // list by an atomic counter, a chunk at a time, so either can probe any
 // file and none is probed twice. Each file's result is one code byte in
-// shared memory (CODE_*: its kind, and whether it has frontmatter). A text
-// file's frontmatter (probe.ts) goes into a second
-// shared region, written by the thread that probed the file: its bytes at
-// an offset taken by an atomic counter, the offset and length in two words
-// per file. When the region is full, the file's code says so and the main
-// thread probes that file again (a rare second read of its head). A text
-// file's size, when its head was all of it, goes into a third region: one
-// float per file, the size plus one (0: not known).
+// shared memory (CODE_*: its kind, and whether it has frontmatter, a title
+// or a summary). A text file's frontmatter, title and summary (probe.ts)
+// go into a second shared region, written by the thread that probed the
+// file: their bytes one after the other at an offset taken by an atomic
+// counter, the offset and the three lengths in four words per file. When
+// the region is full, the file's code says so and the main thread probes
+// that file again (a rare second read of its head). A text file's size,
+// when its head was all of it, goes into a third region: one float per
+// file, the size plus one (0: not known).
 
 /** Indices into a job's control words (an Int32Array over shared memory). */
 export const NEXT = 0; // the first file nobody has taken yet
@@ -51,11 +53,17 @@ export const CODE_FRONT = 4;
 export const CODE_UNCLOSED = 5;
 /** Text with frontmatter that did not fit the region: probe again. */
 export const CODE_AGAIN = 6;
+/** Added to CODE_TEXT or CODE_FRONT: a title or summary is in the region. */
+export const CODE_HEAD = 0x10;
 
-/** Where frontmatter crosses between the threads: a pool of bytes shared
- *  by every batch of a job (`alloc` is its next free byte, taken by an
- *  atomic add), and per batch the offset and length of each file's bytes
- *  (`spans`, two words per file). */
+/** Words per file in a batch's spans: offset, then the lengths of the
+ *  frontmatter, the title and the summary. */
+export const SPAN_WORDS = 4;
+
+/** Where frontmatter, titles and summaries cross between the threads: a
+ *  pool of bytes shared by every batch of a job (`alloc` is its next free
+ *  byte, taken by an atomic add), and per batch each file's offset and
+ *  lengths (`spans`, SPAN_WORDS words per file). */
 export interface FrontRegion {
   pool: SharedArrayBuffer;
   alloc: Int32Array;
@@ -98,44 +106,62 @@ function reserve(pool: SharedArrayBuffer, end: number): boolean {
 
 /** The region over a pool and a batch's spans (made when not given). */
 export function frontRegion(pool: SharedArrayBuffer, files: number, spans?: SharedArrayBuffer): { spans: SharedArrayBuffer; region: FrontRegion } {
-  spans ??= new SharedArrayBuffer(8 * files);
+  spans ??= new SharedArrayBuffer(4 * SPAN_WORDS * files);
   return { spans, region: { pool, alloc: new Int32Array(pool, 0, 1), bytes: new Uint8Array(pool, 4), spans: new Int32Array(spans) } };
 }
 
 
 /** File `i`'s probe result (as `probeRaw` gives it) as a code, and its
- *  frontmatter in `region`. */
-export function probeCode(r: ProbeResult | Uint8Array, i = 0, region?: FrontRegion): number {
-  if (!(r instanceof Uint8Array)) {
+ *  frontmatter, title and summary in `region`. */
+export function probeCode(r: ProbeResult | RawHead, i = 0, region?: FrontRegion): number {
+  if (!isRawHead(r)) {
     if (r.kind !== 'text') return r.kind === 'binary' ? CODE_BINARY : CODE_ERROR;
-    if (r.front === undefined) return CODE_TEXT;
-    // Frontmatter comes from probeRaw as bytes, never decoded: a decoded
-    // one has no bytes here, so its file is probed again.
-    return r.front === null ? CODE_UNCLOSED : CODE_AGAIN;
+    if (r.front === null) return CODE_UNCLOSED;
+    // Decoded results have no bytes here: their file is probed again.
+    return r.front === undefined && r.title === undefined && r.summary === undefined ? CODE_TEXT : CODE_AGAIN;
   }
-  const bytes = r;
   if (region === undefined) return CODE_AGAIN;
-  const at = Atomics.add(region.alloc, 0, bytes.length);
-  if (!reserve(region.pool, 4 + at + bytes.length)) return CODE_AGAIN;
-  region.bytes.set(bytes, at);
-  region.spans[2 * i] = at;
-  region.spans[2 * i + 1] = bytes.length;
-  return CODE_FRONT;
+  const front = r.front instanceof Uint8Array ? r.front : undefined;
+  const f = front?.length ?? 0;
+  const t = r.title?.length ?? 0;
+  const m = r.summary?.length ?? 0;
+  const at = Atomics.add(region.alloc, 0, f + t + m);
+  if (!reserve(region.pool, 4 + at + f + t + m)) return CODE_AGAIN;
+  if (front !== undefined) region.bytes.set(front, at);
+  if (r.title !== undefined) region.bytes.set(r.title, at + f);
+  if (r.summary !== undefined) region.bytes.set(r.summary, at + f + t);
+  const w = SPAN_WORDS * i;
+  region.spans[w] = at;
+  region.spans[w + 1] = f;
+  region.spans[w + 2] = r.title === undefined ? -1 : t;
+  region.spans[w + 3] = r.summary === undefined ? -1 : m;
+  const base = front !== undefined ? CODE_FRONT : r.front === null ? CODE_UNCLOSED : CODE_TEXT;
+  return r.title === undefined && r.summary === undefined ? base : base | CODE_HEAD;
 }
 
 /** File `i`'s probe result from its code (CODE_AGAIN: probed again). */
 export function probeResultOf(code: number, i = 0, region?: FrontRegion, path?: string): ProbeResult {
-  switch (code) {
+  const base = code & ~CODE_HEAD;
+  switch (base) {
     case CODE_TEXT:
-      return PROBED.text;
+    case CODE_FRONT: {
+      if (code === CODE_TEXT) return PROBED.text;
+      if (region === undefined) return PROBED.text;
+      const w = SPAN_WORDS * i;
+      const at = region.spans[w];
+      const f = region.spans[w + 1];
+      const t = region.spans[w + 2];
+      const m = region.spans[w + 3];
+      // Copied out first: TextDecoder may refuse a view of shared memory.
+      const front = base === CODE_FRONT ? decodeFront(region.bytes.slice(at, at + f)) : undefined;
+      if ((code & CODE_HEAD) === 0) return textResult(front, undefined, undefined);
+      const format = path === undefined ? undefined : titleFormatOfPath(path);
+      const title = t < 0 ? undefined : decodeTitle(region.bytes.slice(at + f, at + f + t), format);
+      const summary = m < 0 ? undefined : decodeTitle(region.bytes.slice(at + f + Math.max(0, t), at + f + Math.max(0, t) + m), format);
+      return textResult(front, title, summary);
+    }
     case CODE_BINARY:
       return PROBED.binary;
-    case CODE_FRONT: {
-      if (region === undefined) return PROBED.text;
-      const at = region.spans[2 * i];
-      // Copied out first: TextDecoder may refuse a view of shared memory.
-      return textWithFront(decodeFront(region.bytes.slice(at, at + region.spans[2 * i + 1])));
-    }
     case CODE_UNCLOSED:
       return UNCLOSED_RESULT;
     case CODE_AGAIN:

@@ -3,7 +3,9 @@
 // starts with a UTF-16 byte-order mark is text, as its ASCII characters
 // contain NUL bytes, and binary only when a whole 16-bit code unit is zero;
 // a file that cannot be opened or read is an error) and, for a text file,
-// its YAML frontmatter when the head holds it (a listing's descriptions).
+// its YAML frontmatter when the head holds it (a listing's descriptions),
+// and the document's own title and man-page summary as its format tells
+// them (content/title.ts: the rules, scanned on the same bytes).
 //
 // The names: `probeFile` probes one file (`probeKind` is its kind alone,
 // `probeRaw` the same without decoding the frontmatter); a `Probe` probes
@@ -12,12 +14,13 @@
 // (probe-thread.ts) is plugged in at start-up by the front end that wants
 // it. Both run `probeRaw` on the same bytes; the reader thread hands each
 // result back as one code byte per file in shared memory, and the
-// frontmatter's bytes in a second shared region.
+// frontmatter's, title's and summary's bytes in a second shared region.
 //
 // At most 8192 bytes are read, into one reused buffer; the rest of the file
 // is never touched.
 
 import { closeSync, constants, openSync, readSync } from 'node:fs';
+import { cleanTitle, scanHead, titleFormatOfPath, type TitleFormat } from '../content/title.ts';
 
 /** What a file is, as its head tells. */
 export type ProbeKind = 'text' | 'binary' | 'error';
@@ -30,6 +33,12 @@ export interface ProbeResult {
    *  closing fence is not within the head (malformed, or longer than the
    *  head: either way no description). Absent without frontmatter. */
   readonly front?: string | null;
+  /** The document's own title, by its format (content/title.ts), after
+   *  any frontmatter; absent when the head holds none. Frontmatter's
+   *  `title` or `name` is read with the frontmatter (index/describe.ts). */
+  readonly title?: string;
+  /** A man page's summary (its NAME line `name - summary`). */
+  readonly summary?: string;
 }
 
 /** The results that carry no frontmatter, shared (one object each, so a
@@ -68,6 +77,42 @@ export const probeHere: Probe = {
 /** A text file with frontmatter `front` (see ProbeResult.front). */
 export function textWithFront(front: string | null): ProbeResult {
   return { kind: 'text', front };
+}
+
+/** What `probeRaw` found in a text file's head beyond its kind, as bytes
+ *  (views into a buffer the next probe reuses: copy them before then).
+ *  One object, reused. */
+export interface RawHead {
+  readonly raw: true;
+  /** As ProbeResult.front, undecoded. */
+  front: Uint8Array | null | undefined;
+  title: Uint8Array | undefined;
+  summary: Uint8Array | undefined;
+}
+
+const rawHead: RawHead = { raw: true, front: undefined, title: undefined, summary: undefined };
+
+/** Whether `r` is a `RawHead`. */
+export function isRawHead(r: ProbeResult | RawHead): r is RawHead {
+  return (r as RawHead).raw === true;
+}
+
+/** A text file's probe result from its decoded parts. */
+export function textResult(front: string | null | undefined, title: string | undefined, summary: string | undefined): ProbeResult {
+  if (title === undefined && summary === undefined) return front === undefined ? PROBED.text : front === null ? UNCLOSED_RESULT : textWithFront(front);
+  const r: { kind: 'text'; front?: string | null; title?: string; summary?: string } = { kind: 'text' };
+  if (front !== undefined) r.front = front;
+  if (title !== undefined) r.title = title;
+  if (summary !== undefined) r.summary = summary;
+  return r;
+}
+
+/** Title or summary bytes as text (content/title.ts `cleanTitle`);
+ *  undefined when nothing is left. */
+export function decodeTitle(bytes: Uint8Array | undefined, format: TitleFormat | undefined): string | undefined {
+  if (bytes === undefined) return undefined;
+  const t = cleanTitle(decodeFront(bytes), format);
+  return t === '' ? undefined : t;
 }
 
 export const PROBE_BYTES = 8192;
@@ -174,11 +219,58 @@ export function probeKind(abs: string): ProbeKind {
   return probeFile(abs).kind;
 }
 
-/** Probes a file: its kind, and for a text file its frontmatter. */
+/** Probes a file: its kind, and for a text file its frontmatter, title
+ *  and summary. */
 export function probeFile(abs: string): ProbeResult {
-  const r = probeRaw(abs);
-  if (r === PROBED.text || r === PROBED.binary || r === PROBED.error) return r;
-  return textWithFront(r === UNCLOSED_RESULT ? null : decodeFront(r as Uint8Array));
+  return decodeRaw(probeRaw(abs), abs);
+}
+
+function decodeRaw(r: ProbeResult | RawHead, abs: string): ProbeResult {
+  if (!isRawHead(r)) return r;
+  const format = r.title !== undefined || r.summary !== undefined ? titleFormatOfPath(abs) : undefined;
+  return textResult(r.front instanceof Uint8Array ? decodeFront(r.front) : r.front, decodeTitle(r.title, format), decodeTitle(r.summary, format));
+}
+
+/** What a text file's first `n` bytes (of `head`, at most PROBE_BYTES)
+ *  tell, as `probeRaw` returns it; `path` (its extension) names the
+ *  format. */
+function examineHead(head: Uint8Array, n: number, path: string): ProbeResult | RawHead {
+  if (isBinaryHead(head, n)) return PROBED.binary;
+  const span = frontmatterSpan(head, n, n < PROBE_BYTES);
+  if (span === UNCLOSED) return UNCLOSED_RESULT; // the head is all frontmatter
+  const format = titleFormatOfPath(path);
+  let spans;
+  if (format !== undefined && !(n >= 2 && (head[0] === 0xff || head[0] === 0xfe))) {
+    // After the frontmatter's closing fence line (or a byte-order mark).
+    let from = n >= 3 && head[0] === 0xef && head[1] === 0xbb && head[2] === 0xbf ? 3 : 0;
+    if (span !== undefined) {
+      const nl = head.indexOf(0x0a, span[1]);
+      from = nl < 0 || nl >= n ? n : nl + 1;
+    }
+    spans = scanHead(head, from, n, format);
+  }
+  if (spans === undefined) return span === undefined ? PROBED.text : headOf(head.subarray(span[0], span[1]), undefined, undefined);
+  return headOf(
+    span === undefined ? undefined : head.subarray(span[0], span[1]),
+    spans.titleStart < 0 ? undefined : head.subarray(spans.titleStart, spans.titleEnd),
+    spans.summaryStart < 0 ? undefined : head.subarray(spans.summaryStart, spans.summaryEnd),
+  );
+}
+
+/** What probing a file whose content starts with `bytes` gives (its kind,
+ *  frontmatter, title and summary, as `probeFile`), for a caller that holds
+ *  the bytes already (the search index reads whole files): `path` (or a
+ *  name) gives the format by its extension. Looks at the first PROBE_BYTES
+ *  bytes only. */
+export function probeBytes(bytes: Uint8Array, path: string): ProbeResult {
+  return decodeRaw(examineHead(bytes, Math.min(bytes.length, PROBE_BYTES), path), path);
+}
+
+function headOf(front: Uint8Array | undefined, title: Uint8Array | undefined, summary: Uint8Array | undefined): RawHead {
+  rawHead.front = front;
+  rawHead.title = title;
+  rawHead.summary = summary;
+  return rawHead;
 }
 
 /** What `probeRaw` returns for frontmatter that is not closed. */
@@ -193,10 +285,10 @@ export function lastProbedSize(): number {
   return probedSize;
 }
 
-/** `probeFile` without decoding: PROBED.text, .binary or .error, UNCLOSED_RESULT,
- *  or the frontmatter's bytes (a view into a buffer that the next probe
- *  reuses: copy it before then). */
-export function probeRaw(abs: string): ProbeResult | Uint8Array {
+/** `probeFile` without decoding: PROBED.text, .binary or .error,
+ *  UNCLOSED_RESULT, or the head's frontmatter, title and summary as bytes
+ *  (a RawHead, valid until the next probe). */
+export function probeRaw(abs: string): ProbeResult | RawHead {
   let fd: number;
   probedSize = -1;
   try {
@@ -211,11 +303,9 @@ export function probeRaw(abs: string): ProbeResult | Uint8Array {
     // (Were a read ever cut short by a signal, the file would be judged on
     // fewer bytes; loading it reads fully and still finds it binary.)
     const n = readSync(fd, head, 0, PROBE_BYTES, null);
-    if (isBinaryHead(head, n)) return PROBED.binary;
-    if (n < PROBE_BYTES) probedSize = n;
-    const span = frontmatterSpan(head, n, n < PROBE_BYTES);
-    if (span === undefined) return PROBED.text;
-    return span === UNCLOSED ? UNCLOSED_RESULT : head.subarray(span[0], span[1]);
+    const found = examineHead(head, n, abs);
+    if (n < PROBE_BYTES && found !== PROBED.binary) probedSize = n;
+    return found;
   } catch {
     return PROBED.error;
   } finally {

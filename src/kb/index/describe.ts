@@ -1,21 +1,39 @@
-// Subjects' descriptions: the `description` field of their YAML
-// frontmatter, read from the head the probe already read (no extra read).
-// A skill's description is its SKILL.md's. Each subject's frontmatter is
-// read once per view.
+// What subjects say about themselves, read from the head the probe already
+// read (no extra read): the `description`, `title`, `name` and `aliases`
+// fields of their YAML frontmatter, and the title and man-page summary of
+// their own format (content/title.ts has the rules). A skill's are its
+// SKILL.md's. Each subject is described once per view.
 //
-// `summaries` is what a subject says it is, for a reader who sees only one
-// line about it (an MCP resource): its description, else its frontmatter
-// `title`, else its `name`.
+// A listing shows, on a subject's line, its description; else its man-page
+// summary; else its title where the title says more than the slug
+// (`descriptions`). `summaries` is what a subject says it is, for a reader
+// who sees only one line about it (an MCP resource): its description, else
+// its man-page summary, else its title where it says more than the slug.
 
 import { descriptionValue, loadYaml, NEEDS_YAML, parseFrontmatter, simpleFields } from '../content/frontmatter.ts';
+import { informativeTitle, subjectTitle } from '../content/title.ts';
 import type { ProbeResult } from '../fs/probe.ts';
 import type { Subject } from './types.ts';
 import { kindOf, type TopicView } from './view.ts';
 
-/** A subject's frontmatter fields (undefined: none, or not readable). */
-type Fields = Readonly<Record<string, unknown>> | undefined;
+/** What a subject says about itself. */
+export interface About {
+  /** Frontmatter `description`. */
+  readonly description?: string;
+  /** Frontmatter `title`, else `name`, else the document's own title. */
+  readonly title?: string;
+  /** A man page's NAME summary. */
+  readonly summary?: string;
+  /** Frontmatter `aliases` (a list of strings, or one string). */
+  readonly aliases?: readonly string[];
+  /** Frontmatter `source`: who wrote the subject (`kb remember` writes
+   *  `user`, the MCP remember tool `model`). */
+  readonly source?: string;
+}
 
-const cache = new WeakMap<TopicView, Map<string, Fields>>();
+const NOTHING: About = Object.freeze({});
+
+const cache = new WeakMap<TopicView, Map<string, About>>();
 
 /** The probe's result for a subject (probing it if needed). */
 export function probed(view: TopicView, subject: Subject): ProbeResult | undefined {
@@ -23,47 +41,84 @@ export function probed(view: TopicView, subject: Subject): ProbeResult | undefin
   return view.probed.get(subject.slug);
 }
 
-/** The frontmatter fields of `subjects`, in order. Loads the YAML parser
+/** What `subjects` say about themselves, in order. Loads the YAML parser
  *  only when some frontmatter needs it. */
-export async function frontFields(view: TopicView, subjects: readonly Subject[]): Promise<Fields[]> {
+export async function abouts(view: TopicView, subjects: readonly Subject[]): Promise<About[]> {
   let known = cache.get(view);
   if (known === undefined) cache.set(view, (known = new Map()));
-  const out: Fields[] = new Array(subjects.length);
-  let pending: { i: number; slug: string; front: string }[] | undefined;
+  const out: About[] = new Array(subjects.length);
+  let pending: { i: number; slug: string; front: string; r: ProbeResult }[] | undefined;
   for (let i = 0; i < subjects.length; i++) {
     const s = subjects[i];
-    // Most subjects have no frontmatter: one lookup each.
-    const front = (view.probed.get(s.slug) ?? probed(view, s))?.front;
-    if (typeof front !== 'string') continue;
-    if (known.has(s.slug)) {
-      out[i] = known.get(s.slug);
+    // Most subjects have neither frontmatter nor a title: one lookup each.
+    const r = view.probed.get(s.slug) ?? probed(view, s);
+    if (r === undefined || (r.front == null && r.title === undefined && r.summary === undefined)) {
+      out[i] = NOTHING;
       continue;
     }
-    const fields = simpleFields(front);
+    const seen = known.get(s.slug);
+    if (seen !== undefined) {
+      out[i] = seen;
+      continue;
+    }
+    if (typeof r.front !== 'string') {
+      known.set(s.slug, (out[i] = aboutOf(undefined, r)));
+      continue;
+    }
+    const fields = simpleFields(r.front);
     if (fields === NEEDS_YAML) {
-      (pending ??= []).push({ i, slug: s.slug, front });
+      (pending ??= []).push({ i, slug: s.slug, front: r.front, r });
       continue;
     }
-    known.set(s.slug, (out[i] = fields));
+    known.set(s.slug, (out[i] = aboutOf(fields, r)));
   }
   if (pending !== undefined) {
     const lib = await loadYaml();
-    for (const { i, slug, front } of pending) {
+    for (const { i, slug, front, r } of pending) {
       const parsed = parseFrontmatter(front, lib);
-      known.set(slug, (out[i] = parsed.ok ? parsed.data : undefined));
+      known.set(slug, (out[i] = aboutOf(parsed.ok ? parsed.data : undefined, r)));
     }
   }
   return out;
 }
 
-/** The descriptions of `subjects`, in order (undefined: none). */
+function aboutOf(fields: Record<string, unknown> | undefined, r: ProbeResult): About {
+  const description = descriptionValue(fields?.description);
+  const title = subjectTitle(fields, r.title);
+  const aliases = aliasesOf(fields?.aliases);
+  const source = typeof fields?.source === 'string' ? fields.source : undefined;
+  if (description === undefined && title === undefined && r.summary === undefined && aliases === undefined && source === undefined) return NOTHING;
+  return {
+    ...(source !== undefined ? { source } : {}),
+    ...(description !== undefined ? { description } : {}),
+    ...(title !== undefined ? { title } : {}),
+    ...(r.summary !== undefined ? { summary: r.summary } : {}),
+    ...(aliases !== undefined ? { aliases } : {}),
+  };
+}
+
+function aliasesOf(v: unknown): string[] | undefined {
+  const list = (typeof v === 'string' ? [v] : Array.isArray(v) ? v : []).filter((a): a is string => typeof a === 'string' && a.trim() !== '');
+  return list.length > 0 ? list.map((a) => a.trim()) : undefined;
+}
+
+/** What a listing shows on each subject's line, in order (undefined:
+ *  nothing): its description, else its man-page summary, else its title
+ *  where the title says more than the slug. */
 export async function descriptions(view: TopicView, subjects: readonly Subject[]): Promise<(string | undefined)[]> {
-  return (await frontFields(view, subjects)).map((f) => (f === undefined ? undefined : descriptionValue(f.description)));
+  const all = await abouts(view, subjects);
+  return all.map((a, i) => (a === NOTHING ? undefined : a.description ?? a.summary ?? informativeTitle(a.title, subjects[i].slug)));
+}
+
+/** The titles of `subjects`, in order (undefined: none): frontmatter
+ *  `title`, else `name`, else the document's own (content/title.ts). */
+export async function titles(view: TopicView, subjects: readonly Subject[]): Promise<(string | undefined)[]> {
+  return (await abouts(view, subjects)).map((a) => a.title);
 }
 
 /** What each of `subjects` says it is, in order: its description, else its
- *  frontmatter `title`, else its `name` (undefined: none of them). The
- *  text as written: the caller bounds and escapes it. */
+ *  man-page summary, else its title (undefined: none of them). The text as
+ *  written: the caller bounds and escapes it. */
 export async function summaries(view: TopicView, subjects: readonly Subject[]): Promise<(string | undefined)[]> {
-  return (await frontFields(view, subjects)).map((f) => (f === undefined ? undefined : (descriptionValue(f.description) ?? descriptionValue(f.title) ?? descriptionValue(f.name))));
+  return (await abouts(view, subjects)).map((a, i) => a.description ?? a.summary ?? informativeTitle(a.title, subjects[i].slug));
 }

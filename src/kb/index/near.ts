@@ -16,13 +16,24 @@
 // 4. one visible folder, case-insensitively;
 // 5. a bare file name (no `/`): the one visible subject whose last
 //    component is that name (exactly, else case-insensitively);
-// 6. a list in one string (`"a, b"`, or `"a,"`; commas outside braces):
-//    each part is a pattern of its own (and gets rules 1-5 and 7, not 6);
-// 7. else up to five visible slugs close to it are suggested.
+// 6. a name the subject gives itself: its title (frontmatter `title`, else
+//    `name`, else the document's own: content/title.ts) or one of its
+//    frontmatter `aliases`, compared loosely (case, separators,
+//    punctuation, Unicode forms: `looseName`), when one visible subject
+//    has it;
+// 7. a list in one string (`"a, b"`, or `"a,"`; commas outside braces):
+//    each part is a pattern of its own (and gets rules 1-6 and 8, not 7);
+// 8. else up to five visible slugs close to it are suggested.
+// A wikilink (`[[target]]`, `[[target|shown text]]`, `[[target#Heading]]`,
+// `![[target]]`), as notes vaults write them, is read as its target,
+// which gets rules 1-6 and 8 (never a glob, whatever its characters); the
+// heading it names is said in the note. Names match in either Unicode
+// normalisation (a file name saved decomposed, as some macOS tools do,
+// loads when typed composed, and the reverse): rule 1 tries both forms.
 // A glob that matches nothing is split by rule 6 too; a glob that still
 // matches nothing says how many hidden subjects it skipped (resolve.ts).
-// Rules 2-7 never consider hidden subjects; disabled ones are never
-// considered at all. Every rule that substitutes (1-6) is reported as a
+// Rules 2-8 never consider hidden subjects; disabled ones are never
+// considered at all. Every rule that substitutes (1-7) is reported as a
 // `Fallback`, which the reply shows the model, so it learns the real slug.
 //
 // Cost on a miss: one binary search per reading for rule 1; then, for the
@@ -30,25 +41,29 @@
 // passes over the topic's slugs (lower-cased once, lazily), and for suggestions a length-filtered, banded edit
 // distance (at most 3 edits) per slug: bounded by the topic's size, like a
 // listing, and far cheaper than one (no file is read, but the heads of the
-// few suggested or listed subjects).
+// few suggested or listed subjects). Rule 6 alone reads heads: those a
+// listing probes (the first 8192 bytes of each visible subject, once per
+// call, and only when rules 1-5 found nothing).
 
 import { compilePatterns, type CompiledPattern } from '../../glob/index.ts';
+import { looseName } from '../content/title.ts';
+import { abouts } from './describe.ts';
 import { findBySlug, resolvePatterns } from './resolve.ts';
 import { levenshtein } from '../../shared/edit-distance.ts';
 import { splitOutsideBraces } from '../../shared/text.ts';
 import { describePath } from './slug.ts';
 import type { MissHint, Subject } from './types.ts';
 import { listableUnder } from './listing.ts';
-import { kindOf, type TopicView } from './view.ts';
+import { kindOf, probeUnknown, type TopicView } from './view.ts';
 
 /** Why a pattern was read as another slug. */
-export type Reason = 'prefix' | 'extension' | 'dot' | 'case' | 'file-name';
+export type Reason = 'prefix' | 'extension' | 'dot' | 'case' | 'file-name' | 'unicode' | 'title' | 'alias' | 'wikilink';
 
 /** A pattern matched nothing as written, and was read otherwise. */
 export type Fallback =
   /** Read as the slug `slug` (which is loaded, or noted as pre-loaded...);
    *  `prefix`: the repeated directory dropped, with reason `prefix`. */
-  | { kind: 'read-as'; pattern: string; slug: string; reasons: Reason[]; prefix?: string }
+  | { kind: 'read-as'; pattern: string; slug: string; reasons: Reason[]; prefix?: string; /** A wikilink's `#Heading`. */ section?: string }
   /** A folder: answered with its listing (`more` left out past the cap). */
   | { kind: 'folder'; pattern: string; folder: string; slugs: string[]; more: number; nested: boolean }
   /** One string holding a list: read as its parts. */
@@ -96,6 +111,11 @@ export async function planPatterns(view: TopicView, patterns: readonly CompiledP
 async function planOne(near: Near, c: CompiledPattern, plan: Plan, maySplit: boolean): Promise<void> {
   const { view } = near;
   let scan = false;
+  const link = wikilink(c.raw);
+  if (link !== undefined && !(c.kind === 'exact' && findBySlug(view.index.subjects, c.pattern) !== undefined)) {
+    await planLink(near, c, link, plan);
+    return;
+  }
   if (c.kind === 'invalid') {
     plan.patterns.push(c);
     return;
@@ -107,7 +127,7 @@ async function planOne(near: Near, c: CompiledPattern, plan: Plan, maySplit: boo
       return;
     }
     scan = near.mayScan();
-    const rescue = near.rescue(c.pattern, scan);
+    const rescue = near.rescue(c.pattern, scan) ?? (scan ? await near.byName(c.pattern) : undefined);
     if (rescue?.kind === 'slug') {
       plan.patterns.push({ kind: 'exact', pattern: rescue.slug, raw: rescue.slug });
       plan.fallbacks.push({ ...rescue, kind: 'read-as', pattern: c.raw });
@@ -133,6 +153,55 @@ async function planOne(near: Near, c: CompiledPattern, plan: Plan, maySplit: boo
   plan.patterns.push(c);
   if (c.kind === 'exact' && scan) {
     const suggestions = near.suggest(c.pattern);
+    if (suggestions.length > 0) plan.hints.set(c.raw, { suggestions });
+  }
+}
+
+/** A wikilink's parts. */
+export interface Wikilink {
+  target: string;
+  section?: string;
+}
+
+/** `[[target]]`, `[[target|shown]]`, `[[target#Heading]]`,
+ *  `[[target#Heading|shown]]`, `![[target]]` (an embed): the target and
+ *  the heading; undefined for anything else. */
+export function wikilink(pattern: string): Wikilink | undefined {
+  const m = /^!?\[\[([^\[\]]+)\]\]$/.exec(pattern.trim());
+  if (m === null) return undefined;
+  const inner = m[1].split('|')[0];
+  const hash = inner.indexOf('#');
+  const target = (hash < 0 ? inner : inner.slice(0, hash)).trim();
+  const section = hash < 0 ? undefined : inner.slice(hash + 1).replace(/^\^/, '').trim();
+  if (target === '') return undefined;
+  return section ? { target, section } : { target };
+}
+
+/** A wikilink: its target as an exact name (rules 1-6, else suggestions
+ *  for it), never as a glob. */
+async function planLink(near: Near, c: CompiledPattern, link: Wikilink, plan: Plan): Promise<void> {
+  const { view } = near;
+  const target = link.target.replace(/^\.\//, '');
+  const extra: Reason[] = ['wikilink'];
+  const found = findBySlug(view.index.subjects, target);
+  const scan = near.mayScan();
+  const rescue: Rescue | undefined =
+    found !== undefined && !view.disabled.has(found.slug)
+      ? { kind: 'slug', slug: found.slug, reasons: [] }
+      : near.rescue(target, scan) ?? (scan ? await near.byName(target) : undefined);
+  if (rescue?.kind === 'slug') {
+    plan.patterns.push({ kind: 'exact', pattern: rescue.slug, raw: rescue.slug });
+    plan.fallbacks.push({ ...rescue, kind: 'read-as', pattern: c.raw, reasons: [...extra, ...rescue.reasons], ...(link.section ? { section: link.section } : {}) });
+    return;
+  }
+  if (rescue?.kind === 'folder') {
+    plan.fallbacks.push({ ...rescue, pattern: c.raw });
+    return;
+  }
+  // Nothing: a plain no-match for the link as written.
+  plan.patterns.push({ kind: 'exact', pattern: target, raw: c.raw });
+  if (scan) {
+    const suggestions = near.suggest(target);
     if (suggestions.length > 0) plan.hints.set(c.raw, { suggestions });
   }
 }
@@ -186,6 +255,7 @@ class Near {
   readonly #prefixes: string[];
   #visible: { subject: Subject; lower: string }[] | undefined;
   #scansLeft = MAX_SCANNED_MISSES;
+  #names: Map<string, { subject: Subject; reason: Reason } | null> | undefined;
 
   constructor(view: TopicView) {
     this.view = view;
@@ -205,7 +275,7 @@ class Near {
     if (this.#visible === undefined) {
       const { disabled } = this.view;
       this.#visible = [];
-      for (const s of this.view.index.subjects) if (!s.hidden && !disabled.has(s.slug)) this.#visible.push({ subject: s, lower: s.slug.toLowerCase() });
+      for (const s of this.view.index.subjects) if (!s.hidden && !disabled.has(s.slug)) this.#visible.push({ subject: s, lower: s.slug.normalize('NFC').toLowerCase() });
     }
     return this.#visible;
   }
@@ -217,6 +287,13 @@ class Near {
     const forms: Reading[] = [{ slug: trimmed, reasons: [] }];
     for (const prefix of this.#prefixes) {
       if (trimmed.startsWith(prefix) && trimmed.length > prefix.length) forms.push({ slug: trimmed.slice(prefix.length), reasons: ['prefix'], prefix });
+    }
+    // The other Unicode normalisation of each (a name saved decomposed).
+    for (const f of [...forms]) {
+      for (const form of ['NFC', 'NFD'] as const) {
+        const other = f.slug.normalize(form);
+        if (other !== f.slug && !forms.some((x) => x.slug === other)) forms.push({ ...f, slug: other, reasons: [...f.reasons, 'unicode'] });
+      }
     }
     const out: Reading[] = [];
     for (const f of forms) {
@@ -251,16 +328,16 @@ class Near {
       const folder = this.folder(r.slug);
       if (folder !== undefined) return folder;
     }
-    // 3. One subject, case-insensitively.
+    // 3. One subject, case-insensitively (in one Unicode form).
     for (const r of readings) {
-      const lower = r.slug.toLowerCase();
+      const lower = r.slug.normalize('NFC').toLowerCase();
       const found = this.unique((v) => v.lower === lower && fits(v.subject, r));
       if (found !== undefined) return slug(found, r, ['case']);
     }
     // 4. One folder, case-insensitively.
     for (const r of readings) {
       if (r.ext !== undefined) continue;
-      const lower = `${r.slug.toLowerCase()}/`;
+      const lower = `${r.slug.normalize('NFC').toLowerCase()}/`;
       const depth = r.slug.split('/').length;
       const names = new Set<string>();
       for (const v of this.visible()) if (v.lower.startsWith(lower)) names.add(v.subject.slug.split('/').slice(0, depth).join('/'));
@@ -275,11 +352,42 @@ class Near {
       const name = `/${r.slug}`;
       const exact = this.unique((v) => v.subject.slug.endsWith(name) && fits(v.subject, r));
       if (exact !== undefined) return slug(exact, r, ['file-name']);
-      const lower = name.toLowerCase();
+      const lower = name.normalize('NFC').toLowerCase();
       const folded = this.unique((v) => v.lower.endsWith(lower) && fits(v.subject, r));
       if (folded !== undefined) return slug(folded, r, ['file-name', 'case']);
     }
     return undefined;
+  }
+
+  /** Rule 6: the one visible subject whose title or alias is `name`
+   *  (compared loosely), or undefined. The names are gathered once per
+   *  call, from the heads a listing probes. */
+  async byName(name: string): Promise<Rescue | undefined> {
+    const key = looseName(name);
+    if (key === '') return undefined;
+    if (this.#names === undefined) {
+      const names = new Map<string, { subject: Subject; reason: Reason } | null>();
+      const subjects = this.visible().map((v) => v.subject);
+      probeUnknown(this.view, subjects);
+      const texts = subjects.filter((s) => kindOf(this.view, s) === 'text');
+      const about = await abouts(this.view, texts);
+      const add = (n: string, subject: Subject, reason: Reason) => {
+        const k = looseName(n);
+        if (k === '') return;
+        const had = names.get(k);
+        if (had === undefined) names.set(k, { subject, reason });
+        else if (had !== null && had.subject !== subject) names.set(k, null); // two subjects: neither
+      };
+      for (let i = 0; i < texts.length; i++) {
+        const a = about[i];
+        if (a.title !== undefined) add(a.title, texts[i], 'title');
+        for (const alias of a.aliases ?? []) add(alias, texts[i], 'alias');
+      }
+      this.#names = names;
+    }
+    const hit = this.#names.get(key);
+    if (hit == null) return undefined;
+    return { kind: 'slug', slug: hit.subject.slug, reasons: [hit.reason] };
   }
 
   /** The one visible subject `test` accepts, or undefined (none, or several). */

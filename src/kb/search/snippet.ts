@@ -1,10 +1,13 @@
 // What a search shows of a subject, and what recall keeps of one too big
 // for the budget: the line that holds most of the query's words (a
-// snippet), and the subject's sections ranked by the query (markdown
-// headings, else blank-line-separated blocks). Pure.
+// snippet), and the subject's sections ranked by the query (headings, in
+// every format that has them, else blank-line-separated blocks). Pure.
 
 import { CONTROL } from '../../shared/controls.ts';
 import { forEachWord, termOf } from './tokenize.ts';
+import { hasHeadings, headingsIn, headTitleOf } from '../content/title.ts';
+
+const utf8 = new TextEncoder();
 
 /** Characters of a snippet at most. */
 export const SNIPPET_CHARS = 200;
@@ -143,51 +146,52 @@ export interface Section {
   line: number;
 }
 
-const MD_EXTS = new Set(['md', 'markdown', 'mdx', 'mdown', 'mkd']);
-/** A block of a non-markdown file grows to about this many characters. */
+/** A block of a file without headings grows to about this many characters. */
 const BLOCK_CHARS = 2000;
 
-/** The sections of a text: for markdown, from each heading (outside code
- *  fences) to the next; otherwise blank-line-separated blocks joined up to
- *  about BLOCK_CHARS characters. Together they cover the text. */
+/** The sections of a text: for a format with headings (Markdown,
+ *  reStructuredText, AsciiDoc, Org, HTML: content/title.ts `headingsIn`),
+ *  from each heading to the next; otherwise blank-line-separated blocks
+ *  joined up to about BLOCK_CHARS characters. Together they cover the
+ *  text. */
 export function sectionsOf(text: string, ext: string): Section[] {
+  if (hasHeadings(ext)) {
+    const out: Section[] = [];
+    const heads = headingsIn(text, ext);
+    if (heads.length === 0 || heads[0].start > 0) {
+      // The part before the first heading (a PEP's header fields) is named
+      // by the document's title, when it has one there.
+      const end = heads.length === 0 ? text.length : heads[0].start;
+      const title = headTitleOf(utf8.encode(text.slice(0, Math.min(end, 8192))), ext).title;
+      out.push({ start: 0, end, line: 1, ...(title !== undefined ? { heading: title } : {}) });
+    }
+    for (let i = 0; i < heads.length; i++) {
+      const h = heads[i];
+      out.push({ start: h.start, end: i + 1 < heads.length ? heads[i + 1].start : text.length, line: h.line, heading: h.text });
+    }
+    return out;
+  }
   const out: Section[] = [];
-  const md = MD_EXTS.has(ext);
   let start = 0;
   let line = 1;
   let sectionLine = 1;
-  let heading: string | undefined;
-  let fence: string | undefined;
   let pos = 0;
   let blank = false;
   while (pos < text.length) {
     let end = text.indexOf('\n', pos);
     if (end < 0) end = text.length;
     const l = text.slice(pos, end);
-    let boundary = false;
-    if (md) {
-      const f = /^ {0,3}(`{3,}|~{3,})/.exec(l);
-      if (f !== null) {
-        if (fence === undefined) fence = f[1];
-        else if (f[1][0] === fence[0] && f[1].length >= fence.length) fence = undefined;
-      } else if (fence === undefined && /^ {0,3}#{1,6}[ \t]/.test(l)) {
-        boundary = true;
-      }
-    } else {
-      boundary = blank && l.trim() !== '' && pos - start >= BLOCK_CHARS;
-      blank = l.trim() === '';
-    }
+    const boundary = blank && l.trim() !== '' && pos - start >= BLOCK_CHARS;
+    blank = l.trim() === '';
     if (boundary && pos > start) {
-      out.push({ start, end: pos, line: sectionLine, ...(heading !== undefined ? { heading } : {}) });
+      out.push({ start, end: pos, line: sectionLine });
       start = pos;
       sectionLine = line;
-      heading = undefined;
     }
-    if (boundary && md) heading = l.replace(/^ {0,3}#{1,6}[ \t]+/, '').replace(/[ \t#]*$/, '');
     pos = end + 1;
     line++;
   }
-  if (start < text.length || out.length === 0) out.push({ start, end: text.length, line: sectionLine, ...(heading !== undefined ? { heading } : {}) });
+  if (start < text.length || out.length === 0) out.push({ start, end: text.length, line: sectionLine });
   return out;
 }
 

@@ -1,0 +1,824 @@
+// Titles: what a document calls itself, per format, read from its head
+// (the first 8192 bytes the probe reads for the binary check, kb/fs/probe.ts:
+// no extra read). The rules live here and only here:
+//
+// 1. Frontmatter: `title`, else `name` (read where the frontmatter is read,
+//    index/describe.ts; `subjectTitle` below combines them).
+// 2. The document's own title, by format (the extension says which), in the
+//    text after the frontmatter:
+//    - Markdown / MDX (md, markdown, mdx, mdown, mkd, mkdn): the first
+//      level-1 heading, ATX (`# Title`) or setext (`Title` over a `===`
+//      line), outside fenced code; without one, a heading of any level that
+//      opens the document (`## What Is Ownership?` as its first line),
+//      unless another heading of its level follows it at once (an empty
+//      section: an outline or a template, `## Added` then `## Changed`).
+//    - reStructuredText (rst, rest): RFC 2822-style header fields at the
+//      top (`Title: ...`, as PEPs have them, continuation lines folded);
+//      else the document title: a heading over- and underlined, or
+//      underlined, that opens the document (after comments, directives and
+//      field lists).
+//    - AsciiDoc (adoc, asciidoc, asc): `= Title` opening the document
+//      (after comments and attribute lines), or its two-line form (`Title`
+//      over a `===` line).
+//    - Org (org): the `#+TITLE:` keyword.
+//    - HTML (html, htm, xhtml): `<title>`, else the first `<h1>`.
+//    - Plain text (txt, text), whose format the text tells: header fields
+//      with `Title:`, an AsciiDoc `= Title`, an underlined heading, or an
+//      ATX heading (`# Title`), opening the document. A file without an
+//      extension (as often a script or a Makefile, whose `#` lines are
+//      comments) only by header fields or an underlined heading.
+//    Other extensions (code, data) have no title but frontmatter's.
+// 3. The man-page convention (Markdown, reStructuredText, AsciiDoc, plain
+//    text): a `NAME` section whose first line reads `name - summary` gives
+//    the summary, which serves as the description (the title of such a page,
+//    `git-add(1)`, only repeats the slug).
+//
+// A listing shows a title where the subject has no description and the
+// title says more than the slug (`informativeTitle`). Section headings of
+// every format that has them (`headingsIn`) name the sections recall
+// shows.
+//
+// The head scan works on bytes (every marker is ASCII) and allocates
+// nothing but its result: it runs on every subject a listing probes.
+
+/** Document formats that have titles. */
+export type TitleFormat = 'md' | 'rst' | 'adoc' | 'org' | 'html' | 'text' | 'plain';
+
+const FORMATS: ReadonlyMap<string, TitleFormat> = new Map([
+  ['md', 'md'],
+  ['markdown', 'md'],
+  ['mdx', 'md'],
+  ['mdown', 'md'],
+  ['mkd', 'md'],
+  ['mkdn', 'md'],
+  ['rst', 'rst'],
+  ['rest', 'rst'],
+  ['adoc', 'adoc'],
+  ['asciidoc', 'adoc'],
+  ['asc', 'adoc'],
+  ['org', 'org'],
+  ['html', 'html'],
+  ['htm', 'html'],
+  ['xhtml', 'html'],
+  ['txt', 'text'],
+  ['text', 'text'],
+  ['', 'plain'],
+] as [string, TitleFormat][]);
+
+/** The title format of a lower-case extension (without the dot), if any. */
+export function titleFormat(ext: string): TitleFormat | undefined {
+  return FORMATS.get(ext);
+}
+
+/** The title format of a file path (its last extension, any case). */
+export function titleFormatOfPath(path: string): TitleFormat | undefined {
+  const slash = path.lastIndexOf('/');
+  const dot = path.lastIndexOf('.');
+  // `.bashrc`: a leading dot is no extension.
+  if (dot <= slash + 1) return 'plain';
+  let ext = path.slice(dot + 1);
+  let f = FORMATS.get(ext);
+  if (f === undefined && ext !== (ext = ext.toLowerCase())) f = FORMATS.get(ext);
+  return f;
+}
+
+/** What the head scan found: [start, end) byte spans, -1 when none.
+ *  Overwritten by the next scan. */
+export interface HeadSpans {
+  titleStart: number;
+  titleEnd: number;
+  summaryStart: number;
+  summaryEnd: number;
+}
+
+const found: HeadSpans = { titleStart: -1, titleEnd: -1, summaryStart: -1, summaryEnd: -1 };
+
+// Byte values.
+const NL = 0x0a;
+const CR = 0x0d;
+const SP = 0x20;
+const TAB = 0x09;
+const HASH = 0x23;
+const EQ = 0x3d;
+const DASH = 0x2d;
+const COLON = 0x3a;
+const SLASH = 0x2f;
+const LT = 0x3c;
+const GT = 0x3e;
+const PLUS = 0x2b;
+const STAR = 0x2a;
+
+/** A line of the head: [s, e) without its line end; `next` is where the
+ *  following line starts. One cursor, reused (`cursor`): no two scans
+ *  use it at once. */
+class Lines {
+  s = 0;
+  e = 0;
+  next = 0;
+  b: Uint8Array = new Uint8Array(0);
+  n = 0;
+  /** Starts over on `b`'s lines from `from` (before `n`). */
+  reset(b: Uint8Array, from: number, n: number): this {
+    this.b = b;
+    this.n = n;
+    this.next = from;
+    this.s = this.e = from;
+    return this;
+  }
+  /** Moves to the next line; false at the end of the head. */
+  advance(): boolean {
+    const { b, n } = this;
+    if (this.next >= n) return false;
+    this.s = this.next;
+    let nl = b.indexOf(NL, this.s);
+    if (nl < 0 || nl >= n) nl = n;
+    this.next = nl + 1;
+    this.e = nl > this.s && b[nl - 1] === CR ? nl - 1 : nl;
+    return true;
+  }
+}
+
+const cursor = new Lines();
+
+function isBlank(b: Uint8Array, s: number, e: number): boolean {
+  for (let i = s; i < e; i++) if (b[i] !== SP && b[i] !== TAB) return false;
+  return true;
+}
+
+/** The first index in [s, e) that is not a space or tab (e when none). */
+function skipSpace(b: Uint8Array, s: number, e: number): number {
+  while (s < e && (b[s] === SP || b[s] === TAB)) s++;
+  return s;
+}
+
+/** `e` moved back over spaces and tabs. */
+function trimBack(b: Uint8Array, s: number, e: number): number {
+  while (e > s && (b[e - 1] === SP || b[e - 1] === TAB)) e--;
+  return e;
+}
+
+/** Whether [s, e) is one punctuation character repeated (at least `min`
+ *  times), trailing blanks allowed: an underline or overline. */
+function isAdornment(b: Uint8Array, s: number, e: number, min = 3): boolean {
+  e = trimBack(b, s, e);
+  if (e - s < min) return false;
+  const c = b[s];
+  if (!((c >= 0x21 && c <= 0x2f) || (c >= 0x3a && c <= 0x40) || (c >= 0x5b && c <= 0x60) || (c >= 0x7b && c <= 0x7e))) return false;
+  for (let i = s + 1; i < e; i++) if (b[i] !== c) return false;
+  return true;
+}
+
+function setTitle(s: number, e: number): boolean {
+  found.titleStart = s;
+  found.titleEnd = e;
+  return true;
+}
+
+/**
+ * Scans a text file's head `bytes[from, n)` (`from`: after the frontmatter)
+ * for the title and man-page summary of format `format`. Returns the spans
+ * (a shared object, overwritten by the next scan), or undefined when the
+ * head holds neither. The spans' text is raw: `cleanTitle` makes it a title.
+ */
+export function scanHead(bytes: Uint8Array, from: number, n: number, format: TitleFormat): HeadSpans | undefined {
+  found.titleStart = found.titleEnd = found.summaryStart = found.summaryEnd = -1;
+  if (from >= n) return undefined;
+  switch (format) {
+    case 'md':
+      mdTitle(bytes, from, n);
+      break;
+    case 'rst':
+    case 'plain':
+      if (!headerTitle(bytes, from, n)) openingTitle(bytes, from, n, format);
+      break;
+    case 'adoc':
+      openingTitle(bytes, from, n, format);
+      break;
+    case 'org':
+      orgTitle(bytes, from, n);
+      break;
+    case 'html':
+      htmlTitle(bytes, from, n);
+      break;
+    case 'text':
+      if (!headerTitle(bytes, from, n)) openingTitle(bytes, from, n, format);
+      break;
+  }
+  if (format !== 'html' && format !== 'org') manSummary(bytes, from, n);
+  return found.titleStart < 0 && found.summaryStart < 0 ? undefined : found;
+}
+
+/** An ATX heading at [s, e): its level (1-6) and text span in `atx`, or 0. */
+const atx = { s: 0, e: 0 };
+function atxLevel(b: Uint8Array, s: number, e: number): number {
+  let i = s;
+  let indent = 0;
+  while (i < e && b[i] === SP && indent < 4) {
+    i++;
+    indent++;
+  }
+  if (indent > 3 || i >= e || b[i] !== HASH) return 0;
+  let level = 0;
+  while (i < e && b[i] === HASH) {
+    i++;
+    level++;
+  }
+  if (level > 6 || (i < e && b[i] !== SP && b[i] !== TAB)) return 0;
+  let ts = skipSpace(b, i, e);
+  let te = trimBack(b, ts, e);
+  // A closing sequence of `#`s, after a space (or alone).
+  let k = te;
+  while (k > ts && b[k - 1] === HASH) k--;
+  if (k === ts) te = ts;
+  else if (k < te && (b[k - 1] === SP || b[k - 1] === TAB)) te = trimBack(b, ts, k);
+  atx.s = ts;
+  atx.e = te;
+  return level;
+}
+
+/** A code fence opening at [s, e): its character and length, or 0. */
+function fenceAt(b: Uint8Array, s: number, e: number): number {
+  const i = skipSpace(b, s, Math.min(e, s + 3));
+  const c = b[i];
+  if (c !== 0x60 && c !== 0x7e) return 0;
+  let k = i;
+  while (k < e && b[k] === c) k++;
+  return k - i >= 3 ? (c << 8) | (k - i) : 0;
+}
+
+function mdTitle(b: Uint8Array, from: number, n: number): void {
+  if (mdLevelOne(b, from, n)) return;
+  mdOpener(b, from, n);
+}
+
+const NONE = Number.MAX_SAFE_INTEGER;
+
+/** The next `c` in [at, n), or NONE. */
+function nextByte(b: Uint8Array, c: number, at: number, n: number): number {
+  const i = b.indexOf(c, at);
+  return i < 0 || i >= n ? NONE : i;
+}
+
+/**
+ * The first level-1 heading (ATX `# `, or a one-line paragraph over `===`)
+ * outside fenced code. Jumps from one `#` or `=` to the next (each found by
+ * the runtime's byte search): most of a head is prose that holds none of
+ * them at the start of a line, and is never looked at line by line. Fences
+ * are followed only up to a candidate heading, and only then.
+ */
+function mdLevelOne(b: Uint8Array, from: number, n: number): boolean {
+  fenceState.fence = 0;
+  fenceState.fenced = from;
+  let ph = nextByte(b, HASH, from, n);
+  let pe = nextByte(b, EQ, from, n);
+  for (;;) {
+    const i = Math.min(ph, pe);
+    if (i === NONE) return false;
+    const c = b[i];
+    // At the start of a line (up to three spaces of indent)?
+    let ls = i;
+    while (ls > from && b[ls - 1] === SP && i - ls < 3) ls--;
+    if (ls === from || b[ls - 1] === NL) {
+      let le = b.indexOf(NL, i);
+      if (le < 0 || le >= n) le = n;
+      const e = le > i && b[le - 1] === CR ? le - 1 : le;
+      if (c === HASH ? atxLevel(b, ls, e) === 1 && atx.e > atx.s : isSetextUnderline(b, ls, e, EQ) && ls > from) {
+        fencesTo(b, from, n, ls);
+        if (fenceState.fence === 0) {
+          if (c === HASH) return setTitle(atx.s, atx.e);
+          if (setextAbove(b, from, ls)) return true;
+        }
+      }
+      // The line is done: both searches go on after it.
+      const at = le + 1;
+      if (ph < at) ph = nextByte(b, HASH, at, n);
+      if (pe < at) pe = nextByte(b, EQ, at, n);
+      continue;
+    }
+    if (c === HASH) ph = nextByte(b, HASH, i + 1, n);
+    else pe = nextByte(b, EQ, i + 1, n);
+  }
+}
+
+/** The fence a Markdown head is in (char << 8 | length, 0: none), as
+ *  followed up to `fenced`. */
+const fenceState = { fence: 0, fenced: 0 };
+
+/** Follows the fences that open or close in [fenceState.fenced, to). */
+function fencesTo(b: Uint8Array, from: number, n: number, to: number): void {
+  let pt = nextByte(b, 0x60, fenceState.fenced, to);
+  let pl = nextByte(b, 0x7e, fenceState.fenced, to);
+  for (;;) {
+    const i = Math.min(pt, pl);
+    if (i === NONE) break;
+    let ls = i;
+    while (ls > from && b[ls - 1] === SP && i - ls < 3) ls--;
+    let next = i + 1;
+    if (ls === from || b[ls - 1] === NL) {
+      let le = b.indexOf(NL, i);
+      if (le < 0 || le >= n) le = n;
+      const e = le > i && b[le - 1] === CR ? le - 1 : le;
+      const f = fenceAt(b, ls, e);
+      const fence = fenceState.fence;
+      if (f !== 0) {
+        if (fence === 0) fenceState.fence = f;
+        else if (f >> 8 === fence >> 8 && (f & 0xff) >= (fence & 0xff) && isBlank(b, i + (f & 0xff), e)) fenceState.fence = 0;
+      }
+      next = le + 1;
+    }
+    if (pt < next) pt = nextByte(b, 0x60, next, to);
+    if (pl < next) pl = nextByte(b, 0x7e, next, to);
+  }
+  fenceState.fenced = to;
+}
+
+/** The line above an `===` underline at `ls`, when it is one line of
+ *  paragraph text (a blank line or the start above it): the title. */
+function setextAbove(b: Uint8Array, from: number, ls: number): boolean {
+  let pe2 = ls - 1; // its line end
+  if (pe2 > from && b[pe2 - 1] === CR) pe2--;
+  let ps = pe2;
+  while (ps > from && b[ps - 1] !== NL) ps--;
+  const ts = skipSpace(b, ps, pe2);
+  const te = trimBack(b, ts, pe2);
+  const above = ps > from ? ps - 1 : -1; // the line end before it
+  let before = above;
+  while (before > from && b[before - 1] !== NL) before--;
+  const lone = above < 0 || isBlank(b, before, above > from && b[above - 1] === CR ? above - 1 : above);
+  const bc = b[ts];
+  return te > ts && ts - ps < 4 && lone && bc !== HASH && bc !== GT && bc !== 0x60 && bc !== 0x7e && bc !== LT ? setTitle(ts, te) : false;
+}
+
+/** A heading of any level that opens the document (its first content,
+ *  after HTML comments, HTML-only lines and MDX imports): ATX, or a line
+ *  over a setext underline. */
+function mdOpener(b: Uint8Array, from: number, n: number): void {
+  const L = cursor.reset(b, from, n);
+  let comment = false; // inside an HTML comment
+  while (L.advance()) {
+    const { s, e } = L;
+    if (comment) {
+      if (includes(b, s, e, '-->')) comment = false;
+      continue;
+    }
+    if (isBlank(b, s, e)) continue;
+    const i = skipSpace(b, s, e);
+    const c = b[i];
+    if (c === LT && startsWith(b, i, e, '<!--')) {
+      if (!includes(b, s, e, '-->')) comment = true;
+      continue;
+    }
+    if (startsWith(b, s, e, 'import ') || startsWith(b, s, e, 'export ')) continue; // MDX
+    // HTML alone on a line (anchors, badges): not content.
+    if (c === LT && b[trimBack(b, s, e) - 1] === GT) continue;
+    if (i - s > 3) return;
+    if (c === HASH) {
+      const level = atxLevel(b, s, e);
+      if (level === 0 || atx.e <= atx.s) return;
+      const ts = atx.s;
+      const te = atx.e;
+      // A heading followed at once by another of its level or above heads
+      // an empty section (an outline, a template): not a title.
+      while (L.advance()) {
+        if (isBlank(b, L.s, L.e)) continue;
+        const next = b[skipSpace(b, L.s, L.e)] === HASH ? atxLevel(b, L.s, L.e) : 0;
+        if (next > 0 && next <= level) return;
+        break;
+      }
+      setTitle(ts, te);
+      return;
+    }
+    if (c === 0x60 || c === 0x7e || c === GT) return;
+    const te = trimBack(b, i, e);
+    if (L.advance() && (b[skipSpace(b, L.s, L.e)] === DASH || b[skipSpace(b, L.s, L.e)] === EQ) && isSetextUnderline(b, L.s, L.e, b[skipSpace(b, L.s, L.e)])) setTitle(i, te);
+    return;
+  }
+}
+
+function isSetextUnderline(b: Uint8Array, s: number, e: number, c: number): boolean {
+  let i = s;
+  while (i < e && i - s < 3 && b[i] === SP) i++;
+  const at = i;
+  while (i < e && b[i] === c) i++;
+  return i > at && isBlank(b, i, e);
+}
+
+function startsWith(b: Uint8Array, s: number, e: number, prefix: string): boolean {
+  if (e - s < prefix.length) return false;
+  for (let i = 0; i < prefix.length; i++) if (b[s + i] !== prefix.charCodeAt(i)) return false;
+  return true;
+}
+
+/** `startsWith`, ASCII letters in any case (`prefix` lower-case). */
+function startsWithFolded(b: Uint8Array, s: number, e: number, prefix: string): boolean {
+  if (e - s < prefix.length) return false;
+  for (let i = 0; i < prefix.length; i++) {
+    const c = b[s + i];
+    if ((c >= 0x41 && c <= 0x5a ? c + 0x20 : c) !== prefix.charCodeAt(i)) return false;
+  }
+  return true;
+}
+
+function includes(b: Uint8Array, s: number, e: number, needle: string): boolean {
+  return indexOfFolded(b, s, e, needle) >= 0;
+}
+
+/** The first index of `needle` (lower-case ASCII) in [s, e), letters in
+ *  any case; -1 when none. */
+function indexOfFolded(b: Uint8Array, s: number, e: number, needle: string): number {
+  const c0 = needle.charCodeAt(0);
+  const u0 = c0 >= 0x61 && c0 <= 0x7a ? c0 - 0x20 : c0;
+  for (let i = s; i + needle.length <= e; i++) {
+    const c = b[i];
+    if ((c === c0 || c === u0) && startsWithFolded(b, i, e, needle)) return i;
+  }
+  return -1;
+}
+
+/** A field line `Name: value` (RFC 2822): the index after the colon, or -1. */
+function fieldColon(b: Uint8Array, s: number, e: number): number {
+  let i = s;
+  const c = b[i];
+  if (!((c >= 0x41 && c <= 0x5a) || (c >= 0x61 && c <= 0x7a))) return -1;
+  while (i < e && (((b[i] | 0x20) >= 0x61 && (b[i] | 0x20) <= 0x7a) || (b[i] >= 0x30 && b[i] <= 0x39) || b[i] === DASH || b[i] === 0x5f)) i++;
+  if (i >= e || b[i] !== COLON) return -1;
+  if (i + 1 < e && b[i + 1] !== SP && b[i + 1] !== TAB) return -1;
+  return i + 1;
+}
+
+/** RFC 2822-style header fields opening the document (its first lines are
+ *  `Name: value`, up to a blank line): the `Title:` field, continuation
+ *  lines included. */
+function headerTitle(b: Uint8Array, from: number, n: number): boolean {
+  const L = cursor.reset(b, from, n);
+  let started = false;
+  let inTitle = false;
+  while (L.advance()) {
+    const { s, e } = L;
+    if (isBlank(b, s, e)) {
+      if (started) break;
+      continue;
+    }
+    if (started && (b[s] === SP || b[s] === TAB)) {
+      if (inTitle) found.titleEnd = trimBack(b, s, e);
+      continue;
+    }
+    const colon = fieldColon(b, s, e);
+    if (colon < 0) break;
+    started = true;
+    inTitle = colon - s === 6 && startsWithFolded(b, s, e, 'title:');
+    if (inTitle) {
+      found.titleStart = skipSpace(b, colon, e);
+      found.titleEnd = trimBack(b, found.titleStart, e);
+    }
+  }
+  if (found.titleStart >= 0 && found.titleEnd <= found.titleStart) found.titleStart = found.titleEnd = -1;
+  return found.titleStart >= 0;
+}
+
+/** A heading that opens the document: over- and underlined, underlined
+ *  (AsciiDoc: by `=` only, its document title; other underlines are
+ *  sections), or (AsciiDoc, plain text) `= Title` or `# Title`. Skips
+ *  blank lines, reStructuredText comments and directives (`.. `, with
+ *  their indented lines), field lists (`:name: value`), AsciiDoc comments
+ *  (`//`) and attribute entries (`:name: value`). */
+function openingTitle(b: Uint8Array, from: number, n: number, format: 'rst' | 'adoc' | 'text' | 'plain'): boolean {
+  const lenient = format === 'adoc' || format === 'text';
+  const L = cursor.reset(b, from, n);
+  let inBlock = false; // an explicit markup block (.. x) and its indented lines
+  let inComment = false; // an AsciiDoc `////` comment block
+  while (L.advance()) {
+    const { s, e } = L;
+    if (isBlank(b, s, e)) continue;
+    if (inComment) {
+      if (startsWith(b, s, e, '////')) inComment = false;
+      continue;
+    }
+    if (inBlock && (b[s] === SP || b[s] === TAB)) continue;
+    inBlock = false;
+    if (startsWith(b, s, e, '..') && (e - s === 2 || b[s + 2] === SP)) {
+      inBlock = true;
+      continue;
+    }
+    if (startsWith(b, s, e, '////')) {
+      inComment = true;
+      continue;
+    }
+    if (b[s] === SLASH && b[s + 1] === SLASH) continue;
+    if (b[s] === COLON && e - s > 2 && b.indexOf(COLON, s + 2) > s + 1 && b.indexOf(COLON, s + 2) < e) continue;
+    // The first content line.
+    if (lenient && (b[s] === EQ || b[s] === HASH) && e - s > 2 && b[s + 1] === SP) {
+      const ts = skipSpace(b, s + 2, e);
+      let te = trimBack(b, ts, e);
+      if (b[s] === HASH) {
+        atxLevel(b, s, e);
+        te = atx.e;
+      }
+      return te > ts ? setTitle(ts, te) : false;
+    }
+    const first = { s, e };
+    if (!L.advance()) return false;
+    if (isAdornment(b, first.s, first.e)) {
+      // Overline, title, underline.
+      const ts = skipSpace(b, L.s, L.e);
+      const te = trimBack(b, ts, L.e);
+      if (te <= ts || !L.advance() || !isAdornment(b, L.s, L.e) || b[L.s] !== b[first.s]) return false;
+      return setTitle(ts, te);
+    }
+    if (isAdornment(b, L.s, L.e, 2) && b[first.s] !== SP && b[first.s] !== TAB && (format !== 'adoc' || b[L.s] === EQ)) {
+      const te = trimBack(b, first.s, first.e);
+      // An underline at least nearly as long as the text (a `---` under a
+      // long line is a rule, not a heading).
+      if (trimBack(b, L.s, L.e) - L.s + 2 < te - first.s && b[L.s] !== EQ) return false;
+      return setTitle(first.s, te);
+    }
+    return false;
+  }
+  return false;
+}
+
+function orgTitle(b: Uint8Array, from: number, n: number): void {
+  const L = cursor.reset(b, from, n);
+  while (L.advance()) {
+    const { s, e } = L;
+    if (b[s] === STAR && (b[s + 1] === SP || b[s + 1] === STAR)) return; // the first heading: past the preamble
+    if (b[s] === HASH && b[s + 1] === PLUS && startsWithFolded(b, s, e, '#+title:')) {
+      const ts = skipSpace(b, s + 8, e);
+      const te = trimBack(b, ts, e);
+      if (te > ts) {
+        setTitle(ts, te);
+        return;
+      }
+    }
+  }
+}
+
+function htmlTitle(b: Uint8Array, from: number, n: number): void {
+  if (htmlElement(b, from, n, '<title')) return;
+  htmlElement(b, from, n, '<h1');
+}
+
+/** The content of the first element `open` (`<title`, lower-case) in the
+ *  head, when it closes there. */
+function htmlElement(b: Uint8Array, from: number, n: number, open: string): boolean {
+  let at = from;
+  for (;;) {
+    const i = indexOfFolded(b, at, n, open);
+    if (i < 0) return false;
+    const after = b[i + open.length];
+    if (after === GT || after === SP || after === TAB || after === NL || after === CR) {
+      const gt = b.indexOf(GT, i);
+      if (gt < 0 || gt >= n) return false;
+      const close = indexOfFolded(b, gt + 1, n, `</${open.slice(1)}`);
+      if (close < 0) return false;
+      return close > gt + 1 ? setTitle(gt + 1, close) : false;
+    }
+    at = i + 1;
+  }
+}
+
+/** Bytes looked at for a man page's NAME heading: it is the first
+ *  section, near the top. */
+const MAN_BYTES = 2048;
+
+/** The man-page convention: a `NAME` heading (`NAME` over an underline,
+ *  `# NAME`, `== NAME`) near the top, then a line `name - summary`: the
+ *  summary. Found by jumping from one `N` to the next. */
+function manSummary(b: Uint8Array, from: number, n: number): void {
+  const limit = Math.min(n, from + MAN_BYTES);
+  for (let i = b.indexOf(0x4e, from); i >= 0 && i < limit; i = b.indexOf(0x4e, i + 1)) {
+    if (!startsWith(b, i, n, 'NAME')) continue;
+    let ls = i;
+    while (ls > from && (b[ls - 1] === SP || b[ls - 1] === HASH || b[ls - 1] === EQ)) ls--;
+    if (ls > from && b[ls - 1] !== NL) continue;
+    const L = cursor.reset(b, i, n);
+    L.advance();
+    if (!isBlank(b, i + 4, L.e)) continue;
+    let lines = 0;
+    while (L.advance() && lines++ < 4) {
+      const { s, e } = L;
+      if (isBlank(b, s, e) || isAdornment(b, s, e)) continue;
+      nameLine(b, s, e);
+      return;
+    }
+    return;
+  }
+}
+
+/** `name - summary` (also `name, other - summary`, `\-`, en or em dash):
+ *  the summary's span. */
+function nameLine(b: Uint8Array, s: number, e: number): void {
+  for (let i = s + 1; i < e - 2; i++) {
+    if (b[i] !== SP) continue;
+    let d = i + 1;
+    if (b[d] === 0x5c) d++; // `\-`
+    let dashEnd = -1;
+    if (b[d] === DASH && b[d + 1] === SP) dashEnd = d + 1;
+    else if (b[d] === 0xe2 && b[d + 1] === 0x80 && (b[d + 2] === 0x93 || b[d + 2] === 0x94) && b[d + 3] === SP) dashEnd = d + 3;
+    if (dashEnd < 0) continue;
+    const ss = skipSpace(b, dashEnd, e);
+    const se = trimBack(b, ss, e);
+    if (se > ss) {
+      found.summaryStart = ss;
+      found.summaryEnd = se;
+    }
+    return;
+  }
+}
+
+const ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", nbsp: ' ', mdash: '—', ndash: '–', hellip: '…' };
+
+/** A raw title span's text (decoded) as a title: white space collapsed and
+ *  trimmed; HTML's tags dropped and entities decoded; Markdown's links
+ *  and images kept as their text. '' when nothing is left. */
+export function cleanTitle(raw: string, format: TitleFormat | undefined): string {
+  let s = raw;
+  if (format === 'html') {
+    s = s
+      .replace(/<[^>]*>/g, '')
+      .replace(/&(#x[0-9a-f]+|#[0-9]+|[a-z]+);/gi, (m, e: string) => {
+        if (e[0] !== '#') return ENTITIES[e.toLowerCase()] ?? m;
+        const code = e[1] === 'x' || e[1] === 'X' ? parseInt(e.slice(2), 16) : parseInt(e.slice(1), 10);
+        return code > 0 && code <= 0x10ffff ? String.fromCodePoint(code) : m;
+      });
+  } else if (format === 'md' && s.includes('](')) {
+    s = s.replace(/!?\[([^\]]*)\]\([^)]*\)/g, '$1');
+  } else if (format === 'adoc' && s.includes('[[')) {
+    s = s.replace(/\[\[[^\]]*\]\]/g, ' '); // an anchor
+  }
+  return s.replace(/\s+/g, ' ').trim();
+}
+
+/** The title a subject has: frontmatter `title`, else `name`, else the
+ *  document's own (`head`). */
+export function subjectTitle(fields: { title?: unknown; name?: unknown } | undefined, head: string | undefined): string | undefined {
+  for (const v of [fields?.title, fields?.name]) if (typeof v === 'string' && v.trim() !== '') return v.replace(/\s+/g, ' ').trim();
+  return head;
+}
+
+/** A name compared loosely: compatibility-normalised, lower-case, a man
+ *  page's section (`(1)`) dropped, only letters and digits kept. */
+export function looseName(s: string): string {
+  return s
+    .normalize('NFKC')
+    .toLowerCase()
+    .replace(/\(\d[a-z0-9]*\)\s*$/, '')
+    .replace(/[^\p{L}\p{N}]+/gu, '');
+}
+
+/** `title`, unless it only repeats the slug (its last segment, or the whole
+ *  slug), compared loosely (`looseName`): `# Jean` says nothing more about
+ *  `maintainers/jean`. */
+export function informativeTitle(title: string | undefined, slug: string): string | undefined {
+  if (title === undefined || title === '') return undefined;
+  const t = looseName(title);
+  if (t === '') return undefined;
+  const last = slug.slice(slug.lastIndexOf('/') + 1);
+  return t === looseName(last) || t === looseName(slug) ? undefined : title;
+}
+
+/** The title and man-page summary of a whole text (or its head) in format
+ *  `format`, frontmatter excluded (`from`: where the text after it
+ *  starts, in bytes). For callers that hold a file's bytes (the search
+ *  index): the same rules as the probe. */
+export function headTitleOf(bytes: Uint8Array, ext: string, from = 0): { title?: string; summary?: string } {
+  const format = titleFormat(ext.toLowerCase());
+  if (format === undefined) return {};
+  const n = Math.min(bytes.length, 8192);
+  const spans = scanHead(bytes, from, n, format);
+  if (spans === undefined) return {};
+  const out: { title?: string; summary?: string } = {};
+  if (spans.titleStart >= 0) {
+    const t = cleanTitle(utf8.decode(bytes.subarray(spans.titleStart, spans.titleEnd)), format);
+    if (t !== '') out.title = t;
+  }
+  if (spans.summaryStart >= 0) {
+    const t = cleanTitle(utf8.decode(bytes.subarray(spans.summaryStart, spans.summaryEnd)), format);
+    if (t !== '') out.summary = t;
+  }
+  return out;
+}
+
+const utf8 = new TextDecoder();
+
+// --- Section headings (recall's sections, the search index's headings) ---
+
+/** A heading in a text. */
+export interface Heading {
+  /** Where its section starts (the heading's first line, or its
+   *  overline), in UTF-16 code units. */
+  start: number;
+  /** 1-based line of `start`. */
+  line: number;
+  /** 1 (the top) to 6. */
+  level: number;
+  text: string;
+}
+
+/** Whether `ext` is a format whose sections are headings. */
+export function hasHeadings(ext: string): boolean {
+  const f = titleFormat(ext);
+  return f !== undefined && f !== 'text' && f !== 'plain';
+}
+
+/** The headings of a text of format `ext` (lower-case extension), in
+ *  order: Markdown ATX and setext headings (outside fenced code),
+ *  reStructuredText underlined (and overlined) titles, AsciiDoc `==`
+ *  (and `#`) section titles, Org `*` headings, HTML `<h1>`-`<h6>`. None for
+ *  other formats. Levels follow the markup (reStructuredText's by order of
+ *  appearance of each adornment style). */
+export function headingsIn(text: string, ext: string): Heading[] {
+  const format = titleFormat(ext);
+  if (format === undefined || format === 'text' || format === 'plain') return [];
+  if (format === 'html') return htmlHeadings(text);
+  const out: Heading[] = [];
+  const lines: { start: number; text: string }[] = [];
+  for (let pos = 0; pos <= text.length; ) {
+    let end = text.indexOf('\n', pos);
+    if (end < 0) end = text.length;
+    lines.push({ start: pos, text: text.charCodeAt(end - 1) === 13 ? text.slice(pos, end - 1) : text.slice(pos, end) });
+    pos = end + 1;
+  }
+  const styles: string[] = []; // reStructuredText: adornment styles in order of appearance
+  let fence: string | undefined;
+  let block: string | undefined; // AsciiDoc delimited block (----, ...., ====, ****)
+  const blank = (i: number) => i < 0 || i >= lines.length || lines[i].text.trim() === '';
+  const adorn = (t: string) => /^([!-/:-@[-`{-~])\1{2,}\s*$/.test(t);
+  for (let i = 0; i < lines.length; i++) {
+    const l = lines[i].text;
+    const push = (at: number, level: number, t: string) => {
+      const clean = cleanTitle(t, format);
+      if (clean !== '') out.push({ start: lines[at].start, line: at + 1, level, text: clean });
+    };
+    if (format === 'md') {
+      const f = /^ {0,3}(`{3,}|~{3,})/.exec(l);
+      if (f !== null) {
+        if (fence === undefined) fence = f[1];
+        else if (f[1][0] === fence[0] && f[1].length >= fence.length) fence = undefined;
+        continue;
+      }
+      if (fence !== undefined) continue;
+      const m = /^ {0,3}(#{1,6})(?:[ \t]+(.*?))?(?:[ \t]+#+)?[ \t]*$/.exec(l);
+      if (m !== null && (m[2] ?? '').replace(/^#+$/, '') !== '') {
+        push(i, m[1].length, m[2].replace(/^#+$/, ''));
+        continue;
+      }
+      const u = /^ {0,3}(=+|-+)[ \t]*$/.exec(l);
+      if (u !== null && i > 0 && !blank(i - 1) && blank(i - 2) && !/^ {0,3}(#|>|[-*+] |\d+[.)] |`{3}|~{3})/.test(lines[i - 1].text) && (u[1][0] === '=' || u[1].length >= 2)) {
+        // A paragraph line over `===` (1) or `---` (2): a setext heading.
+        push(i - 1, u[1][0] === '=' ? 1 : 2, lines[i - 1].text);
+      }
+    } else if (format === 'rst') {
+      // An overline precedes its text (and the same underline follows); an
+      // underline follows its text.
+      if (adorn(l) && i + 2 < lines.length && !blank(i + 1) && adorn(lines[i + 2].text) && lines[i + 2].text.trim() === l.trim() && blank(i - 1)) {
+        const style = `${l.trim()[0]}${l.trim()[0]}`;
+        if (!styles.includes(style)) styles.push(style);
+        push(i, Math.min(6, styles.indexOf(style) + 1), lines[i + 1].text);
+        i += 2;
+        continue;
+      }
+      if (adorn(l) && i > 0 && !blank(i - 1) && blank(i - 2) && !adorn(lines[i - 1].text) && !/^\s/.test(lines[i - 1].text) && l.trimEnd().length >= Math.min(lines[i - 1].text.trimEnd().length, 4)) {
+        const style = l.trim()[0];
+        if (!styles.includes(style)) styles.push(style);
+        push(i - 1, Math.min(6, styles.indexOf(style) + 1), lines[i - 1].text);
+      }
+    } else if (format === 'adoc') {
+      // The two-line form first: a title over a line of `=`, `-`, `~`, `^`
+      // or `+` about as long (`NAME` over `----`), which would otherwise
+      // read as a delimited block.
+      const u = /^([=\-~^+])\1+\s*$/.exec(l);
+      if (block === undefined && u !== null && i > 0 && !blank(i - 1) && blank(i - 2) && Math.abs(l.trimEnd().length - lines[i - 1].text.trimEnd().length) <= 2 && /\w/.test(lines[i - 1].text)) {
+        push(i - 1, '=-~^+'.indexOf(u[1]) + 1, lines[i - 1].text);
+        continue;
+      }
+      const d = /^(-{4,}|\.{4,}|={4,}|\*{4,}|_{4,}|\+{4,}|\/{4,})\s*$/.exec(l);
+      if (d !== null) {
+        block = block === undefined ? d[1] : block === d[1] ? undefined : block;
+        continue;
+      }
+      if (block !== undefined) continue;
+      const m = /^(={1,6}|#{1,6})[ \t]+(\S.*)$/.exec(l);
+      if (m !== null) push(i, m[1].length, m[2].replace(/[ \t]+(=+|#+)\s*$/, ''));
+    } else if (format === 'org') {
+      const m = /^(\*+)[ \t]+(\S.*)$/.exec(l);
+      if (m !== null) push(i, Math.min(6, m[1].length), m[2].replace(/[ \t]+:[\w@#%:]+:\s*$/, ''));
+    }
+  }
+  out.sort((a, b) => a.start - b.start);
+  return out;
+}
+
+function htmlHeadings(text: string): Heading[] {
+  const out: Heading[] = [];
+  const re = /<h([1-6])\b[^>]*>([\s\S]*?)<\/h\1\s*>/gi;
+  let line = 1;
+  let counted = 0;
+  for (let m = re.exec(text); m !== null; m = re.exec(text)) {
+    for (let k = text.indexOf('\n', counted); k >= 0 && k < m.index; k = text.indexOf('\n', k + 1)) line++;
+    counted = m.index;
+    const t = cleanTitle(m[2], 'html');
+    if (t !== '') out.push({ start: text.lastIndexOf('\n', m.index) + 1, line, level: Number(m[1]), text: t });
+  }
+  return out;
+}

@@ -1,0 +1,153 @@
+// Titles for every common format (listings, recall's section labels, the
+// man-page summary) and the names people use (titles, aliases, wikilinks,
+// Unicode forms), on fixtures shaped like PEPs (reStructuredText), a book
+// (Markdown without frontmatter), git's documentation (AsciiDoc man
+// pages), Org and HTML notes, and a notes vault. Run on the compiled binary
+// and under deno.
+import { describe, expect } from 'bun:test';
+import { caseTest, fixture, run, type Runner } from './harness.ts';
+
+const PEP = (n: string, title: string, body: string) =>
+  `PEP: ${Number(n)}\nTitle: ${title}\nAuthor: Someone <a@b.org>\nStatus: Final\nType: Standards Track\nCreated: 01-Jan-2020\n\n\nAbstract\n========\n\n${body}\n\n\nRationale\n=========\n\n${'Filler words about nothing in particular. '.repeat(60)}\n\n\nKeyword arguments\n=================\n\nTyping keyword arguments with TypedDict and **kwargs.\n`;
+
+/** Every format, side by side. */
+function formats(): string {
+  return fixture(
+    {
+      'docs/pep-0484.rst': PEP('0484', 'Type Hints', 'Annotations for functions.'),
+      'docs/pep-0692.rst': PEP('0692', 'Using TypedDict for more precise **kwargs typing', 'Precise kwargs.'),
+      'docs/ch04-01-what-is-ownership.md': '## What Is Ownership?\n\n_Ownership_ is a set of rules.\n\n### The Stack and the Heap\n\nText.\n',
+      'docs/ch04-00-understanding-ownership.md': '# Understanding Ownership\n\nIntro.\n',
+      'docs/maintainers/jean.md': '# Jean\n\nMaintains things.\n',
+      'docs/described.md': '---\ndescription: The description wins.\n---\n# A Title Too\n',
+      'docs/titled.md': '---\ntitle: From Frontmatter\n---\n# Not This\n',
+      'docs/gitworkflows.adoc': 'gitworkflows(7)\n===============\n\nNAME\n----\ngitworkflows - An overview of recommended workflows with Git\n\nSYNOPSIS\n--------\n[verse]\ngit *\n',
+      'docs/user-manual.adoc': '= Git User Manual\n\n== Repositories and Branches\n\nText.\n',
+      'docs/notes.org': '#+TITLE: Weekly Review\n\n* Done\n* Next\n',
+      'docs/page.html': '<!doctype html><html><head><title>Fish &amp; Chips</title></head><body><h1>Menu</h1></body></html>\n',
+      'docs/Makefile': '# The default target of this Makefile\nall:\n',
+      'docs/script.py': '# A comment, not a title\n',
+    },
+    '[kb.topic.docs]\nsubjects = "docs"\n',
+  );
+}
+
+/** A notes vault, Obsidian style. */
+function vault(): string {
+  return fixture(
+    {
+      'vault/games/zelda.md': '---\naliases:\n  - BOTW\n  - Breath of the Wild\ntags: [game]\n---\n# The Legend of Zelda\n\nNotes.\n',
+      'vault/papers/reading-guild.md': '---\ntitle: Running an Engineering Papers Reading Guild at Zalando\n---\nBody.\n',
+      'vault/ddia/06-replication.md': '# Replication\n\nIntro.\n\n## Leaders and Followers\n\nOne leader.\n',
+      'vault/att/out-of-control.jpg': new Uint8Array([0xff, 0xd8, 0x00, 0x10]),
+      // Saved decomposed (NFD), as some macOS tools do.
+      ['vault/' + 'café'.normalize('NFD') + '.md']: 'Coffee notes.\n',
+      'vault/résumé.md': 'Saved composed.\n',
+    },
+    '[kb.topic.vault]\nsubjects = "vault"\n',
+  );
+}
+
+export function cases(runner: Runner): void {
+  const test = caseTest(runner);
+  describe(`titles (${runner.name})`, () => {
+    test.parity('a listing shows each format\'s title where it says more than the slug; a description wins; a man page gives its summary', () => {
+      const r = run(runner, formats(), ['learn', 'docs']);
+      expect(r.code).toBe(0);
+      expect(r.out).toBe(
+        [
+          '# Topic: docs',
+          '',
+          '## Available subjects:',
+          '',
+          '- Makefile',
+          '- ch04-00-understanding-ownership: Understanding Ownership',
+          '- ch04-01-what-is-ownership: What Is Ownership?',
+          '- described: The description wins.',
+          '- gitworkflows: An overview of recommended workflows with Git',
+          '- maintainers/jean',
+          '- notes: Weekly Review',
+          '- page: Fish & Chips',
+          '- pep-0484: Type Hints',
+          '- pep-0692: Using TypedDict for more precise **kwargs typing',
+          '- script',
+          '- titled: From Frontmatter',
+          '- user-manual: Git User Manual',
+          '',
+          'Use the `learn` tool with the `subjects` argument to learn specific subjects.',
+          '',
+        ].join('\n'),
+      );
+      expect(r.err).toBe('');
+    });
+
+    test('kb list shows the same titles', () => {
+      const r = run(runner, formats(), ['list']);
+      expect(r.code).toBe(0);
+      expect(r.out).toContain('pep-0484');
+      expect(r.out).toMatch(/pep-0484 .* Type Hints\n/);
+      expect(r.out).toMatch(/gitworkflows .* An overview of recommended workflows with Git\n/);
+    });
+
+    test('recall names the sections of a reStructuredText subject by their headings', () => {
+      const r = run(runner, formats(), ['recall', '--max-tokens', '400', '-t', 'docs', 'typing keyword arguments with TypedDict']);
+      expect(r.code).toBe(0);
+      expect(r.out).toContain('[Only the sections most relevant to the request (');
+      expect(r.out).toMatch(/\[Only the sections most relevant to the request \([^)]*"Keyword arguments"/);
+      expect(r.out).not.toMatch(/\[Only the sections[^\]]*line \d/);
+    });
+  });
+
+  describe(`names people use (${runner.name})`, () => {
+    const learn = (root: string, name: string) => run(runner, root, ['learn', 'vault', name]);
+
+    test.parity('a frontmatter alias and a title resolve to their subject, with a note naming the slug', () => {
+      const root = vault();
+      const a = learn(root, 'BOTW');
+      expect(a.code).toBe(0);
+      expect(a.out).toContain('<subject "games/zelda">');
+      expect(a.out).toContain('Note: "BOTW" matched no subject; used "games/zelda" instead (it is one of that subject\'s aliases (frontmatter `aliases`); subjects load by their slugs).');
+      expect(a.err).toContain('warning: topic "vault": "BOTW" matched no subject; used "games/zelda" instead');
+      const t = learn(root, 'running an engineering papers reading guild at zalando');
+      expect(t.code).toBe(0);
+      expect(t.out).toContain('<subject "papers/reading-guild">');
+      expect(t.out).toContain('used "papers/reading-guild" instead (it is that subject\'s title; subjects load by their slugs)');
+      // A heading title counts too.
+      expect(learn(root, 'The Legend of Zelda').out).toContain('<subject "games/zelda">');
+    });
+
+    test.parity('wikilinks resolve to their target: plain, with shown text, with a heading, an embed', () => {
+      const root = vault();
+      for (const link of ['[[06-replication]]', '[[06-replication|Display text]]', '![[ddia/06-replication]]']) {
+        const r = learn(root, link);
+        expect({ link, code: r.code }).toEqual({ link, code: 0 });
+        expect(r.out).toContain('<subject "ddia/06-replication">');
+        expect(r.out).toContain(`Note: ${JSON.stringify(link)} matched no subject; used "ddia/06-replication" instead (a wikilink names its target`);
+      }
+      const h = learn(root, '[[06-replication#Leaders and Followers]]');
+      expect(h.code).toBe(0);
+      expect(h.out).toContain('the link names its section "Leaders and Followers"');
+      expect(learn(root, '[[BOTW]]').out).toContain('<subject "games/zelda">');
+    });
+
+    test('a wikilink to an attachment is no invalid pattern; a link to nothing says so', () => {
+      const root = vault();
+      const r = learn(root, '[[out-of-control.jpg]]');
+      expect(r.out).not.toContain('Invalid pattern');
+      expect(r.out).toContain('Skipped "att/out-of-control": it is a binary file.');
+      const none = learn(root, '[[no-such-note]]');
+      expect(none.code).toBe(1);
+      expect(none.out).toContain('No subjects match "[[no-such-note]]" in topic "vault".');
+    });
+
+    test.parity('names match in either Unicode normalisation', () => {
+      const root = vault();
+      const composed = learn(root, 'café'.normalize('NFC'));
+      expect(composed.code).toBe(0);
+      expect(composed.out).toContain('Coffee notes.');
+      const decomposed = learn(root, 'résumé'.normalize('NFD'));
+      expect(decomposed.code).toBe(0);
+      expect(decomposed.out).toContain('Saved composed.');
+    });
+  });
+}

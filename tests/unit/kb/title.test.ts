@@ -1,0 +1,202 @@
+// The title rules (content/title.ts): one test per format and rule, on the
+// bytes the probe hands them, and through the probe itself (both threads).
+import { describe, expect, test } from 'bun:test';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { headingsIn, headTitleOf, informativeTitle, looseName, subjectTitle } from '../../../src/kb/content/title.ts';
+import { probeBytes, probeFile } from '../../../src/kb/fs/probe.ts';
+import { readerThread } from '../../../src/kb/fs/probe-thread.ts';
+import { makeTempDir } from '../../support/temp.ts';
+
+const enc = new TextEncoder();
+const titleOf = (text: string, ext: string) => headTitleOf(enc.encode(text), ext).title;
+const summaryOf = (text: string, ext: string) => headTitleOf(enc.encode(text), ext).summary;
+
+describe('Markdown titles', () => {
+  test('the first level-1 heading, ATX or setext, its closing #s dropped', () => {
+    expect(titleOf('# What Is Ownership?\n\nText.\n', 'md')).toBe('What Is Ownership?');
+    expect(titleOf('# Title #\n', 'md')).toBe('Title');
+    expect(titleOf('Intro text.\n\n# Later Title\n', 'md')).toBe('Later Title');
+    expect(titleOf('Setext Title\n============\n\nText\n', 'mdx')).toBe('Setext Title');
+    expect(titleOf('   # Indented three\n', 'markdown')).toBe('Indented three');
+    expect(titleOf('    # Indented four: code\n', 'md')).toBeUndefined();
+    expect(titleOf('#NoSpace\n', 'md')).toBeUndefined();
+  });
+
+  test('not inside fenced code', () => {
+    expect(titleOf('Text\n\n```sh\n# a comment\n```\n\n# Real\n', 'md')).toBe('Real');
+    expect(titleOf('~~~~\n# no\n~~~\n# still code\n~~~~\n', 'md')).toBeUndefined();
+  });
+
+  test('without a level-1 heading, a heading that opens the document (after comments, HTML lines, MDX imports)', () => {
+    expect(titleOf('## What Is Ownership?\n\n_Ownership_ is...\n\n### The Stack\n', 'md')).toBe('What Is Ownership?');
+    expect(titleOf('<!-- Old headings. -->\n\n<a id="streams"></a>\n\n## Streams: Futures in Sequence\n\nText\n', 'md')).toBe('Streams: Futures in Sequence');
+    expect(titleOf("import X from './x'\n\n## From MDX\n", 'mdx')).toBe('From MDX');
+    expect(titleOf('Opening\n-------\n\ntext\n', 'md')).toBe('Opening');
+    expect(titleOf('Some text first.\n\n## Section\n', 'md')).toBeUndefined();
+  });
+
+  test('an opening heading followed at once by its sibling is an outline, not a title', () => {
+    expect(titleOf('## Added\n\n## Changed\n\n## Fixed\n', 'md')).toBeUndefined();
+    expect(titleOf('## Part\n\n### Sub\n\ntext\n', 'md')).toBe('Part');
+  });
+
+  test('frontmatter is skipped; links keep their text', () => {
+    expect(headTitleOf(enc.encode('---\ntitle: x\n---\n# After [the link](x.md)\n'), 'md', 17).title).toBe('After the link');
+  });
+});
+
+describe('reStructuredText titles', () => {
+  test('RFC 2822 header fields at the top: Title, folded lines joined', () => {
+    const pep = 'PEP: 484\nTitle: Type Hints\nAuthor: Guido\nStatus: Final\n\n\nAbstract\n========\n';
+    expect(titleOf(pep, 'rst')).toBe('Type Hints');
+    expect(titleOf('PEP: 1\nTitle: A long title\n    that wraps\nStatus: Active\n', 'rst')).toBe('A long title that wraps');
+  });
+
+  test('the document title: over- and underlined, or underlined, opening the document', () => {
+    expect(titleOf('=====\nTitle\n=====\n\nText\n', 'rst')).toBe('Title');
+    expect(titleOf('.. _label:\n\n:orphan:\n\nThe Title\n---------\n\nText\n', 'rst')).toBe('The Title');
+    expect(titleOf('.. comment\n   continued\n\nAfter\n*****\n', 'rst')).toBe('After');
+    expect(titleOf('A paragraph first.\n\nSection\n=======\n', 'rst')).toBeUndefined();
+  });
+});
+
+describe('AsciiDoc titles', () => {
+  test('= Title, after comments and attributes; the two-line form with =', () => {
+    expect(titleOf('// a comment\n:toc:\n= Git User Manual\n\ntext\n', 'adoc')).toBe('Git User Manual');
+    expect(titleOf('gitworkflows(7)\n===============\n\nNAME\n----\ngitworkflows - An overview of recommended workflows with Git\n', 'adoc')).toBe('gitworkflows(7)');
+    expect(titleOf('GIT URLS[[URLS]]\n================\n', 'adoc')).toBe('GIT URLS');
+  });
+
+  test('a section underline (-, ^) opening an included fragment is no title', () => {
+    expect(titleOf('SECURITY\n--------\ntext\n', 'adoc')).toBeUndefined();
+    expect(titleOf('Description\n^^^^^^^^^^^\n', 'adoc')).toBeUndefined();
+  });
+});
+
+describe('the man-page convention', () => {
+  test('NAME, then `name - summary`: the summary', () => {
+    const page = 'git-add(1)\n==========\n\nNAME\n----\ngit-add - Add file contents to the index\n\nSYNOPSIS\n--------\n';
+    expect(summaryOf(page, 'adoc')).toBe('Add file contents to the index');
+    expect(summaryOf('# NAME\n\nkb \\- a knowledge base\n', 'md')).toBe('a knowledge base');
+    expect(summaryOf('== NAME\n\ntool — does things\n', 'txt')).toBe('does things');
+    expect(summaryOf('# Title\n\nNAME is a word here - not a heading\n', 'md')).toBeUndefined();
+  });
+});
+
+describe('Org and HTML titles', () => {
+  test('Org: #+TITLE: in the preamble', () => {
+    expect(titleOf('#+AUTHOR: me\n#+title: Org Notes\n\n* Heading\n', 'org')).toBe('Org Notes');
+    expect(titleOf('* Heading\n#+TITLE: too late\n', 'org')).toBeUndefined();
+  });
+
+  test('HTML: <title>, else the first <h1>; tags dropped, entities decoded', () => {
+    expect(titleOf('<!doctype html><html><head><TITLE>Fish &amp; Chips</TITLE></head><body><h1>Other</h1>', 'html')).toBe('Fish & Chips');
+    expect(titleOf('<body>\n<h1 class="x">The <em>Big</em>\n  Page</h1>', 'htm')).toBe('The Big Page');
+    expect(titleOf('<p>no heading</p>', 'html')).toBeUndefined();
+  });
+});
+
+describe('plain text and other formats', () => {
+  test('.txt: header fields, = Title, an underline, # Title', () => {
+    expect(titleOf('Title: From Fields\n\nbody\n', 'txt')).toBe('From Fields');
+    expect(titleOf('= AsciiDoc In Txt\n', 'txt')).toBe('AsciiDoc In Txt');
+    expect(titleOf('git-add(1)\n==========\n', 'txt')).toBe('git-add(1)');
+    expect(titleOf('# Markdown In Txt\n', 'txt')).toBe('Markdown In Txt');
+  });
+
+  test('no extension: `#` lines are comments (a Makefile, a script), underlines and header fields count', () => {
+    expect(titleOf('# The default target of this Makefile is...\nall:\n', '')).toBeUndefined();
+    expect(titleOf('Submitting Patches\n==================\n', '')).toBe('Submitting Patches');
+  });
+
+  test('code and data formats have no title of their own', () => {
+    expect(titleOf('# a comment\n', 'py')).toBeUndefined();
+    expect(titleOf('<title>x</title>', 'xml')).toBeUndefined();
+  });
+});
+
+describe('which title a subject has, and when a listing shows it', () => {
+  test('frontmatter title, else name, else the document\'s own', () => {
+    expect(subjectTitle({ title: 'T', name: 'n' }, 'H')).toBe('T');
+    expect(subjectTitle({ name: 'n' }, 'H')).toBe('n');
+    expect(subjectTitle({ title: 3 }, 'H')).toBe('H');
+    expect(subjectTitle(undefined, undefined)).toBeUndefined();
+  });
+
+  test('a title that only repeats the slug\'s last segment (case, separators, punctuation, a man section) is not shown', () => {
+    expect(informativeTitle('Jean', 'maintainers/jean')).toBeUndefined();
+    expect(informativeTitle('Hello, World!', 'hello-world')).toBeUndefined();
+    expect(informativeTitle('git-add(1)', 'git-add')).toBeUndefined();
+    expect(informativeTitle('What Is Ownership?', 'ch04-01-what-is-ownership')).toBe('What Is Ownership?');
+    expect(informativeTitle('Type Hints', 'pep-0484')).toBe('Type Hints');
+    expect(looseName('Ré-sumé')).toBe(looseName('re\u0301-sume\u0301'.normalize('NFD')).normalize('NFKC'));
+  });
+});
+
+describe('headings of every format (recall\'s sections)', () => {
+  const texts = (t: string, ext: string) => headingsIn(t, ext).map((h) => `${h.line}:${h.level}:${h.text}`);
+  test('Markdown ATX and setext, not in code', () => {
+    expect(texts('# A\ntext\n```\n# no\n```\n\nB\n---\n', 'md')).toEqual(['1:1:A', '7:2:B']);
+  });
+  test('reStructuredText: levels by order of adornment styles', () => {
+    expect(texts('=====\nTitle\n=====\n\nIntro\n=====\n\nSub\n---\n\nNext\n=====\n', 'rst')).toEqual(['1:1:Title', '5:2:Intro', '8:3:Sub', '11:2:Next']);
+  });
+  test('AsciiDoc ==, not inside delimited blocks', () => {
+    expect(texts('= Doc\n\n== One\n\n----\n== not\n----\n\nNAME\n----\nx - y\n', 'adoc')).toEqual(['1:1:Doc', '3:2:One', '9:2:NAME']);
+  });
+  test('Org * and HTML h1-h6', () => {
+    expect(texts('#+TITLE: x\n* One :tag:\n** Two\n', 'org')).toEqual(['2:1:One', '3:2:Two']);
+    expect(texts('<h1>A</h1>\n<p>x</p>\n<h3 id="b">B &amp; C</h3>\n', 'html')).toEqual(['1:1:A', '3:3:B & C']);
+  });
+  test('none for plain text', () => {
+    expect(headingsIn('Title\n=====\n', 'txt')).toEqual([]);
+  });
+});
+
+describe('the probe reads titles from the head it reads anyway', () => {
+  const dir = makeTempDir('kb-title-');
+  const files: [string, string, string | undefined, string | undefined][] = [
+    ['a.md', '---\ndescription: d\n---\n# Heading After Front\n', 'Heading After Front', undefined],
+    ['pep-0008.rst', 'PEP: 8\nTitle: Style Guide for Python Code\n\nIntro\n=====\n', 'Style Guide for Python Code', undefined],
+    ['git-add.adoc', 'git-add(1)\n==========\n\nNAME\n----\ngit-add - Add file contents to the index\n', 'git-add(1)', 'Add file contents to the index'],
+    ['n.org', '#+TITLE: Org Title\n', 'Org Title', undefined],
+    ['p.html', '<title>Page</title>', 'Page', undefined],
+    ['u.md', '\ufeff# With BOM\n', 'With BOM', undefined],
+    ['x.py', '# comment\n', undefined, undefined],
+    ['open.md', '---\ntitle: never closed\n# Heading\n', undefined, undefined],
+  ];
+  for (const [name, text] of files) writeFileSync(join(dir, name), text);
+
+  test('probeFile, and probeBytes on the same bytes', () => {
+    for (const [name, text, title, summary] of files) {
+      const r = probeFile(join(dir, name));
+      expect({ name, title: r.title, summary: r.summary }).toEqual({ name, title, summary });
+      expect(probeBytes(enc.encode(text), name)).toEqual(r);
+    }
+    expect(probeFile(join(dir, 'a.md')).front).toBe('description: d\n');
+  });
+
+  test('the reader thread gives the same results', () => {
+    const paths: string[] = [];
+    for (let i = 0; i < 300; i++) paths.push(join(dir, files[i % files.length][0]));
+    const thread = readerThread(new URL('../../../src/reader-thread.ts', import.meta.url).href, 1);
+    try {
+      const got = thread.probe(paths);
+      expect(got).toEqual(paths.map(probeFile));
+    } finally {
+      thread.close();
+    }
+  });
+});
+
+describe('recall sections start at the headings of every format', () => {
+  test('reStructuredText, AsciiDoc: sections named by their headings, covering the text', async () => {
+    const { sectionsOf } = await import('../../../src/kb/search/snippet.ts');
+    const rst = 'PEP: 1\nTitle: T\n\nAbstract\n========\n\nText.\n\nRationale\n=========\n\nMore.\n';
+    const s = sectionsOf(rst, 'rst');
+    expect(s.map((x) => [x.heading, x.line])).toEqual([['T', 1], ['Abstract', 4], ['Rationale', 9]]);
+    expect(s.map((x) => rst.slice(x.start, x.end)).join('')).toBe(rst);
+    expect(sectionsOf('= Doc\n\n== Usage\n\nx\n', 'adoc').map((x) => x.heading)).toEqual(['Doc', 'Usage']);
+  });
+});
