@@ -176,6 +176,7 @@ const REASONS: Record<Reason, string> = {
   dot: 'slugs drop the leading "." of hidden names',
   case: 'slugs are case-sensitive',
   'file-name': 'it is the only subject with that file name; slugs include their folders',
+  'skill-file': "a skill's slug is its folder's; its SKILL.md is what the skill loads",
 };
 
 function fallbackReason(f: Fallback & { kind: 'read-as' | 'split' }): string {

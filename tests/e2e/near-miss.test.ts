@@ -126,3 +126,46 @@ describe('kb learn: near misses (dist/kb)', () => {
     }
   });
 });
+
+// A skills folder as published (each skill a folder holding SKILL.md, the
+// topic's directory named `skills`).
+const skills = fixture(
+  {
+    'skills/systematic-debugging/SKILL.md': '---\nname: systematic-debugging\ndescription: Find the cause first\n---\n# Debugging\n',
+    'skills/systematic-debugging/find-polluter.sh': 'echo\n',
+    'skills/writing-plans/SKILL.md': '---\nname: writing-plans\ndescription: Write a plan\n---\n# Plans\n',
+  },
+  '[kb.topic.skills]\nsubjects = "skills"\n',
+);
+const sk = (...args: string[]) => run(BINARY, skills, args);
+const SD_BLOCK =
+  '<subject "systematic-debugging">\n---\nname: systematic-debugging\ndescription: Find the cause first\n---\n# Debugging\n\n' +
+  'Skill directory: skills/systematic-debugging\nBundled files (load one with `learn` by its exact slug; paths are relative to the skill directory):\n' +
+  '- systematic-debugging/find-polluter (find-polluter.sh)\n</subject>\n\n';
+const SKILL_REASON = "a skill's slug is its folder's; its SKILL.md is what the skill loads";
+
+describe('kb learn: a skill by its SKILL.md path (dist/kb)', () => {
+  test('<dir>/SKILL.md loads the skill, the note names its slug', () => {
+    expect(sk('learn', 'skills', 'systematic-debugging/SKILL.md')).toEqual({
+      out: `${SD_BLOCK}Note: "systematic-debugging/SKILL.md" matched no subject; used "systematic-debugging" instead (${SKILL_REASON}).\n`,
+      err: 'warning: topic "skills": "systematic-debugging/SKILL.md" matched no subject; used "systematic-debugging" instead\n',
+      code: 0,
+    });
+  });
+
+  test('the path from the workspace root too', () => {
+    expect(sk('learn', 'skills', 'skills/systematic-debugging/SKILL.md')).toEqual({
+      out: `${SD_BLOCK}Note: "skills/systematic-debugging/SKILL.md" matched no subject; used "systematic-debugging" instead (slugs are relative to the topic's directory: no leading "skills/"; ${SKILL_REASON}).\n`,
+      err: 'warning: topic "skills": "skills/systematic-debugging/SKILL.md" matched no subject; used "systematic-debugging" instead\n',
+      code: 0,
+    });
+  });
+
+  test('<dir>/SKILL still loads the file as it is, with no note', () => {
+    expect(sk('learn', 'skills', 'systematic-debugging/SKILL')).toEqual({
+      out: '---\nname: systematic-debugging\ndescription: Find the cause first\n---\n# Debugging\n',
+      err: '',
+      code: 0,
+    });
+  });
+});

@@ -9,7 +9,8 @@
 // 1. the same path spelled as a file: a leading path that repeats the
 //    topic's directory (`docs/`, or its trailing components) dropped, a
 //    known extension (the subject's own, or a document one: md, txt...)
-//    dropped, the leading `.` of hidden names dropped. These name one file
+//    dropped, the leading `.` of hidden names dropped; a skill's
+//    `<dir>/SKILL.md` read as the skill (`<dir>`). These name one file
 //    exactly, so they may reach a hidden subject;
 // 2. a folder: the pattern names a folder of visible subjects;
 // 3. one visible subject whose slug equals it case-insensitively;
@@ -42,7 +43,7 @@ import { listableUnder } from './listing.ts';
 import { kindOf, type TopicView } from './view.ts';
 
 /** Why a pattern was read as another slug. */
-export type Reason = 'prefix' | 'extension' | 'dot' | 'case' | 'file-name';
+export type Reason = 'prefix' | 'extension' | 'dot' | 'case' | 'file-name' | 'skill-file';
 
 /** A pattern matched nothing as written, and was read otherwise. */
 export type Fallback =
@@ -243,6 +244,10 @@ class Near {
       if (r.slug === pattern) continue; // tried as written already
       const s = findBySlug(view.index.subjects, r.slug);
       if (s !== undefined && !view.disabled.has(s.slug) && fits(s, r)) return slug(s, r);
+      // A skill's SKILL.md, by its path: the skill itself (`<dir>/SKILL`
+      // is an alias of the file; the skill's slug is `<dir>`).
+      const skill = skillOfFile(view, r);
+      if (skill !== undefined) return { kind: 'slug', slug: skill.slug, reasons: [...r.reasons.filter((x) => x !== 'extension'), 'skill-file'], ...(r.prefix ? { prefix: r.prefix } : {}) };
     }
     if (!scan) return undefined;
     // 2. A folder.
@@ -338,6 +343,16 @@ class Near {
     }
     return out;
   }
+}
+
+/** The skill whose SKILL.md `r` names as a file (`<dir>/SKILL` with
+ *  the extension `md` dropped), or undefined. */
+function skillOfFile(view: TopicView, r: Reading): Subject | undefined {
+  if (r.ext !== 'md' || !r.slug.endsWith('/SKILL')) return undefined;
+  const alias = view.index.aliases.get(r.slug);
+  if (alias === undefined || view.disabled.has(alias.of) || view.disabled.has(r.slug)) return undefined;
+  const skill = findBySlug(view.index.subjects, alias.of);
+  return skill?.skill !== undefined ? skill : undefined;
 }
 
 /** The Levenshtein distance between `a` and `b` if it is at most `limit`,
