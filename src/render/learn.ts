@@ -172,6 +172,7 @@ export function fallbackSummary(f: Fallback): string {
 
 const REASONS: Record<Reason, string> = {
   prefix: '',
+  slash: 'slugs have no trailing "/"',
   extension: 'slugs have no file extension',
   dot: 'slugs drop the leading "." of hidden names',
   case: 'slugs are case-sensitive',

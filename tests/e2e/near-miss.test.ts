@@ -169,3 +169,23 @@ describe('kb learn: a skill by its SKILL.md path (dist/kb)', () => {
     });
   });
 });
+
+describe('kb learn: a trailing slash (dist/kb)', () => {
+  test('a subject with a trailing "/": the note says why, never "()"', () => {
+    const r = sk('learn', 'skills', 'writing-plans/');
+    expect(r.out).toEndWith('Note: "writing-plans/" matched no subject; used "writing-plans" instead (slugs have no trailing "/").\n');
+    expect(r.err).toBe('warning: topic "skills": "writing-plans/" matched no subject; used "writing-plans" instead\n');
+    expect(r.code).toBe(0);
+    expect(sk('learn', 'skills', 'skills/writing-plans/').out).toEndWith(
+      `Note: "skills/writing-plans/" matched no subject; used "writing-plans" instead (slugs are relative to the topic's directory: no leading "skills/"; slugs have no trailing "/").\n`,
+    );
+  });
+
+  test('a folder with a trailing "/" is still its listing, with no note', () => {
+    expect(kb('learn', 'docs', 'architecture/')).toEqual({
+      out: '# Topic: Project docs\n\n## Available subjects in architecture/:\n\n- architecture/knowledge-base\n- architecture/mcp\n\nUse the `learn` tool with the `subjects` argument to learn specific subjects.\n',
+      err: '',
+      code: 0,
+    });
+  });
+});

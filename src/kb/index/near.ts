@@ -6,9 +6,9 @@
 //
 // For an exact pattern that names no subject, in this order, the first
 // rule that finds one target wins:
-// 1. the same path spelled as a file: a leading path that repeats the
-//    topic's directory (`docs/`, or its trailing components) dropped, a
-//    known extension (the subject's own, or a document one: md, txt...)
+// 1. the same path spelled as a file: a trailing `/` dropped, a leading
+//    path that repeats the topic's directory (`docs/`, or its trailing
+//    components) dropped, a known extension (the subject's own, or a document one: md, txt...)
 //    dropped, the leading `.` of hidden names dropped; a skill's
 //    `<dir>/SKILL.md` read as the skill (`<dir>`). These name one file
 //    exactly, so they may reach a hidden subject;
@@ -43,7 +43,7 @@ import { listableUnder } from './listing.ts';
 import { kindOf, type TopicView } from './view.ts';
 
 /** Why a pattern was read as another slug. */
-export type Reason = 'prefix' | 'extension' | 'dot' | 'case' | 'file-name' | 'skill-file';
+export type Reason = 'prefix' | 'slash' | 'extension' | 'dot' | 'case' | 'file-name' | 'skill-file';
 
 /** A pattern matched nothing as written, and was read otherwise. */
 export type Fallback =
@@ -215,9 +215,10 @@ class Near {
    *  directory; each also as a file path (extension and dots dropped). */
   readings(pattern: string): Reading[] {
     const trimmed = pattern.length > 1 && pattern.endsWith('/') ? pattern.replace(/\/+$/, '') : pattern;
-    const forms: Reading[] = [{ slug: trimmed, reasons: [] }];
+    const slash: Reason[] = trimmed === pattern ? [] : ['slash'];
+    const forms: Reading[] = [{ slug: trimmed, reasons: slash }];
     for (const prefix of this.#prefixes) {
-      if (trimmed.startsWith(prefix) && trimmed.length > prefix.length) forms.push({ slug: trimmed.slice(prefix.length), reasons: ['prefix'], prefix });
+      if (trimmed.startsWith(prefix) && trimmed.length > prefix.length) forms.push({ slug: trimmed.slice(prefix.length), reasons: ['prefix', ...slash], prefix });
     }
     const out: Reading[] = [];
     for (const f of forms) {
