@@ -181,7 +181,7 @@ const REASONS: Record<Reason, string> = {
 };
 
 function fallbackReason(f: Fallback & { kind: 'read-as' | 'split' }): string {
-  if (f.kind === 'split') return 'give several subjects as an array of strings';
+  if (f.kind === 'split') return f.json ? 'it is a JSON array inside a string: give several subjects as an array of strings' : 'give several subjects as an array of strings';
   return f.reasons
     .map((r) => (r === 'prefix' ? `slugs are relative to the topic's directory: no leading ${quoted(f.prefix ?? '')}` : REASONS[r]))
     .join('; ');

@@ -189,3 +189,44 @@ describe('kb learn: a trailing slash (dist/kb)', () => {
     });
   });
 });
+
+describe('kb learn: a JSON array inside the subjects string (dist/kb)', () => {
+  const WP_BLOCK = '<subject "writing-plans">\n---\nname: writing-plans\ndescription: Write a plan\n---\n# Plans\n\nSkill directory: skills/writing-plans\nBundled files: (none)\n</subject>\n\n';
+  const JSON_REASON = 'it is a JSON array inside a string: give several subjects as an array of strings';
+
+  test('read as the array, with a note and a warning', () => {
+    const subjects = '["writing-plans", "systematic-debugging"]';
+    expect(sk('learn', '--args', JSON.stringify({ topic: 'skills', subjects }))).toEqual({
+      out: `${WP_BLOCK}${SD_BLOCK}Note: ${JSON.stringify(subjects)} matched no subject; read it as 2 patterns: "writing-plans", "systematic-debugging" (${JSON_REASON}).\n`,
+      err: `warning: topic "skills": ${JSON.stringify(subjects)} matched no subject; read it as 2 patterns: "writing-plans", "systematic-debugging"\n`,
+      code: 0,
+    });
+  });
+
+  test('one item, and items that are globs or near misses themselves', () => {
+    expect(sk('learn', 'skills', '["writing-plans"]')).toEqual({
+      out: `${WP_BLOCK}Note: "[\\"writing-plans\\"]" matched no subject; read it as 1 pattern: "writing-plans" (${JSON_REASON}).\n`,
+      err: 'warning: topic "skills": "[\\"writing-plans\\"]" matched no subject; read it as 1 pattern: "writing-plans"\n',
+      code: 0,
+    });
+    const r = sk('learn', 'skills', '["writing-*", "systematic-debugging/SKILL.md"]');
+    expect(r.out).toStartWith(`${WP_BLOCK}${SD_BLOCK}`);
+    expect(r.out).toContain('used "systematic-debugging" instead');
+    expect(r.code).toBe(0);
+  });
+
+  test('kb mcp: the same text for the string an inspector sends', async () => {
+    const transport = new StdioClientTransport({ command: BIN, args: ['mcp'], cwd: skills, env: isolatedEnv(skills), stderr: 'pipe' });
+    const client = new Client({ name: 'kb-e2e', version: '1.0.0' });
+    await client.connect(transport);
+    try {
+      const subjects = '["writing-plans","systematic-debugging"]';
+      const result = (await client.callTool({ name: 'learn', arguments: { topic: 'skills', subjects } })) as { content: { text: string }[]; isError?: boolean };
+      expect(result.content[0].text).toBe(sk('learn', 'skills', subjects).out);
+      expect(result.content[0].text).toContain(JSON_REASON);
+      expect(result.isError ?? false).toBe(false);
+    } finally {
+      await client.close();
+    }
+  });
+});

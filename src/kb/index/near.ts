@@ -17,8 +17,10 @@
 // 4. one visible folder, case-insensitively;
 // 5. a bare file name (no `/`): the one visible subject whose last
 //    component is that name (exactly, else case-insensitively);
-// 6. a list in one string (`"a, b"`, or `"a,"`; commas outside braces):
-//    each part is a pattern of its own (and gets rules 1-5 and 7, not 6);
+// 6. a list in one string (`"a, b"`, or `"a,"`; commas outside braces;
+//    or a JSON array of strings, `'["a","b"]'`, as some clients send a
+//    list argument): each part is a pattern of its own (and gets rules
+//    1-5 and 7, not 6);
 // 7. else up to five visible slugs close to it are suggested.
 // A glob that matches nothing is split by rule 6 too; a glob that still
 // matches nothing says how many hidden subjects it skipped (resolve.ts).
@@ -53,7 +55,7 @@ export type Fallback =
   /** A folder: answered with its listing (`more` left out past the cap). */
   | { kind: 'folder'; pattern: string; folder: string; slugs: string[]; more: number; nested: boolean }
   /** One string holding a list: read as its parts. */
-  | { kind: 'split'; pattern: string; parts: string[] };
+  | { kind: 'split'; pattern: string; parts: string[]; /** the string held a JSON array */ json?: true };
 
 export interface Plan {
   /** The patterns to load, in order (fallback slugs in place of the
@@ -97,7 +99,7 @@ export async function planPatterns(view: TopicView, patterns: readonly CompiledP
 async function planOne(near: Near, c: CompiledPattern, plan: Plan, maySplit: boolean): Promise<void> {
   const { view } = near;
   let scan = false;
-  if (c.kind === 'invalid') {
+  if (c.kind === 'invalid' && !(maySplit && jsonList(c.pattern) !== undefined)) {
     plan.patterns.push(c);
     return;
   }
@@ -118,16 +120,17 @@ async function planOne(near: Near, c: CompiledPattern, plan: Plan, maySplit: boo
       plan.fallbacks.push({ ...rescue, pattern: c.raw });
       return;
     }
-  } else if (!maySplit || splitList(c.pattern) === undefined || !near.mayScan() || resolvePatterns(view.index.subjects, [c], view.disabled).perPattern[0].slugs.length > 0) {
+  } else if (!maySplit || (jsonList(c.pattern) ?? splitList(c.pattern)) === undefined || !near.mayScan() || resolvePatterns(view.index.subjects, [c], view.disabled).perPattern[0].slugs.length > 0) {
     // A glob: only a list in one string is rescued (finding out whether it
     // matches is a scan); the rest is resolve.ts's (which counts the
     // hidden subjects a miss skipped).
     plan.patterns.push(c);
     return;
   }
-  const parts = maySplit ? splitList(c.pattern) : undefined;
+  const json = maySplit ? jsonList(c.pattern) : undefined;
+  const parts = json ?? (maySplit ? splitList(c.pattern) : undefined);
   if (parts !== undefined) {
-    plan.fallbacks.push({ kind: 'split', pattern: c.raw, parts });
+    plan.fallbacks.push({ kind: 'split', pattern: c.raw, parts, ...(json !== undefined ? { json: true as const } : {}) });
     for (const part of await compilePatterns(parts)) await planOne(near, part, plan, false);
     return;
   }
@@ -148,6 +151,25 @@ export function splitList(pattern: string): string[] | undefined {
   const raw = splitOutsideBraces(pattern, ',');
   if (raw.length === 1) return undefined;
   const parts = raw.map((p) => unquote(p.trim())).filter((p) => p !== '');
+  return parts.length > 0 ? parts : undefined;
+}
+
+/**
+ * `'["a", "b"]'` -> `["a", "b"]`: a JSON array of strings held in one
+ * string (what a client that cannot send an array sends for one), its
+ * items trimmed, empty ones dropped. Undefined for anything else.
+ */
+export function jsonList(pattern: string): string[] | undefined {
+  const text = pattern.trim();
+  if (!text.startsWith('[') || !text.endsWith(']')) return undefined;
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+  if (!Array.isArray(value) || !value.every((v) => typeof v === 'string')) return undefined;
+  const parts = (value as string[]).map((p) => p.trim()).filter((p) => p !== '');
   return parts.length > 0 ? parts : undefined;
 }
 
