@@ -17,6 +17,7 @@ import { openTopic } from '../kb/index/view.ts';
 import { makeDirs, removeFile, sweepTemps, writeNewFile } from '../kb/write/file.ts';
 import { STALE_MS, withTopicLock } from '../kb/write/lock.ts';
 import { placeNew, realParentInside, realSubjectsDir } from '../kb/write/place.ts';
+import { isMissing, makeSubjectsDir, removeEmptyFolders } from '../kb/write/folders.ts';
 import { bodyOf, NEAR_THRESHOLD, normalise, profile, similarity } from '../kb/write/similar.ts';
 import { slugFromText, uniqueSlug } from '../kb/write/slug.ts';
 import type { Similar, Source, WriteFailure, WriteOutcome as WriteData, WriteTool } from '../render/memory.ts';
@@ -157,14 +158,21 @@ export async function remember(kb: KnowledgeBase, args: RememberArgs, opts: Writ
   if (!('id' in found)) return failed(tool, found);
   const topic = found;
   const problems: Problem[] = [];
+  // The first write to a topic whose folder is not there yet makes it.
+  let created: { created: string } | undefined;
+  if (isMissing(topic.subjectsDir)) {
+    const made = makeSubjectsDir(kb.config.root, topic.subjectsDir);
+    if (!made.ok) return failed(tool, { kind: 'failed', topic: topic.id, why: made.why });
+    created = { created: made.created };
+  }
   const real = realSubjectsDir(topic.subjectsDir);
-  if (!real.ok) return failed(tool, { kind: 'failed', topic: topic.id, why: real.why });
+  if (!real.ok) return { ...failed(tool, { kind: 'failed', topic: topic.id, why: real.why }), ...created };
   const locked = await withTopicLock(real.real, async (lost): Promise<WriteOutcome> => {
     const plan = await planRemember(kb, topic, args, opts, problems);
     return 'status' in plan ? plan : commitRemember(kb, plan, lost, problems);
   });
-  if (!locked.ok) return failed(tool, { kind: 'failed', topic: topic.id, why: locked.why }, problems);
-  return locked.value;
+  if (!locked.ok) return { ...failed(tool, { kind: 'failed', topic: topic.id, why: locked.why }, problems), ...created };
+  return { ...locked.value, ...created };
 }
 
 /** What remembering `args` in `topic` would write, as the files are now
@@ -259,7 +267,9 @@ export async function forget(kb: KnowledgeBase, args: ForgetArgs, opts: WriteOpt
     // The file is removed, never what a link to it points at.
     const why = removeFile(at.dir, at.name);
     if (why !== undefined) return failed(tool, { kind: 'failed', topic: topic.id, why }, []);
-    return { tool, status: 'forgotten', isError: false, topic: topic.id, slug, path: relToRoot(kb, topic, subject.path), problems: [] };
+    // The folders it emptied go too (never the topic's own).
+    const emptied = removeEmptyFolders(root, subject.path).map((f) => relToRoot(kb, topic, f));
+    return { tool, status: 'forgotten', isError: false, topic: topic.id, slug, path: relToRoot(kb, topic, subject.path), ...(emptied.length > 0 ? { emptied } : {}), problems: [] };
   });
   if (!locked.ok) return failed(tool, { kind: 'failed', topic: topic.id, why: locked.why }, []);
   return locked.value;
