@@ -50,7 +50,12 @@ export async function main(argv: readonly string[], commands: CommandTable, read
     }
     const name = argv[at];
     const entry = Object.hasOwn(commands, name) ? commands[name] : undefined;
-    if (!entry) throw new UsageError(`unknown command "${name}"; commands: ${visibleCommands(commands).map(([n]) => n).join(', ')}`);
+    if (!entry) {
+      const names = visibleCommands(commands).map(([n]) => n);
+      const { closest } = await import('../shared/edit-distance.ts');
+      const near = closest(name, names);
+      throw new UsageError(`unknown command "${name}"; ${near !== undefined ? `did you mean "${near}"? ` : ''}commands: ${names.join(', ')}`);
+    }
     where = `kb ${name}`;
     const cmd = await entry.load();
     const rest = [...argv.slice(0, at), ...argv.slice(at + 1)];
@@ -95,8 +100,9 @@ function report(err: unknown, verbose: boolean, where: string): number {
   if (err instanceof PipeClosed) return 0;
   if (err instanceof KbError) {
     process.stderr.write(`error: ${escapeControls(describe(err))}\n`);
+    // A usage error is about the command line, never kb's code: no stack.
     if (err instanceof UsageError) process.stderr.write(`run '${where} --help' for usage\n`);
-    if (verbose && err.stack) process.stderr.write(`${err.stack}\n`);
+    else if (verbose && err.stack) process.stderr.write(`${err.stack}\n`);
     return err.exitCode;
   }
   const e = err as Error;
