@@ -8,6 +8,8 @@ import { parseArgv } from './argv.ts';
 import type { CommandTable } from './command.ts';
 import { GLOBAL_ARGS, globalsOf } from './globals.ts';
 import { setQuiet, setVerbose } from '../shared/log.ts';
+import { clearProgress, enableProgress } from '../shared/progress.ts';
+import { prefix } from '../shared/terminal.ts';
 import { PipeClosed, print } from './output.ts';
 import { VERSION } from '../shared/version.ts';
 
@@ -71,6 +73,7 @@ export async function main(argv: readonly string[], commands: CommandTable, read
     if (globals.quiet && globals.verbose) throw new UsageError('--quiet and --verbose cannot be combined', where);
     verbose = globals.verbose;
     setQuiet(globals.quiet);
+    enableProgress(!globals.quiet);
     return await cmd.run({ flags, positionals, globals, cwd: workingDirectory(globals.workspace), env: process.env, commands, readerThreadUrl });
   } catch (err) {
     return report(err, verbose, where);
@@ -99,14 +102,16 @@ function workingDirectory(workspace: string | undefined): string {
 function report(err: unknown, verbose: boolean, where: string): number {
   if (err instanceof PipeClosed) return 0;
   if (err instanceof KbError) {
-    process.stderr.write(`error: ${escapeControls(describe(err))}\n`);
+    clearProgress();
+    process.stderr.write(`${prefix('error')}${escapeControls(describe(err))}\n`);
     // A usage error is about the command line, never kb's code: no stack.
     if (err instanceof UsageError) process.stderr.write(`run '${where} --help' for usage\n`);
     else if (verbose && err.stack) process.stderr.write(`${err.stack}\n`);
     return err.exitCode;
   }
   const e = err as Error;
-  process.stderr.write(`error: ${escapeControls(e?.message ?? String(err))}\n`);
+  clearProgress();
+  process.stderr.write(`${prefix('error')}${escapeControls(e?.message ?? String(err))}\n`);
   if (verbose && e?.stack) process.stderr.write(`${e.stack}\n`);
   else process.stderr.write('(run with --verbose for details)\n');
   return 1;
