@@ -5,6 +5,7 @@
 // does not exist or cannot be read, slug collisions, links that lead out of
 // the workspace, `learned` patterns and `disabled` slugs that match nothing,
 // binary or non-UTF-8 files. Errors fail the check, warnings alone do not.
+import { startProgress, type Progress } from '../shared/progress.ts';
 import { realpathSync } from 'node:fs';
 import { isAbsolute, relative, sep } from 'node:path';
 import type { Config, Topic } from '../config/types.ts';
@@ -72,13 +73,18 @@ export async function check(kb: KnowledgeBase, env: Record<string, string | unde
   const topics: CheckSummary['topics'] = [];
   const root = realRoot(config.root);
   for (const topic of config.topics) {
+    // A large topic says what is being checked, on a terminal.
+    const progress = startProgress(`checking topic "${topic.id}"`);
     const view = kb.view(topic);
     // Frontmatter first: it probes each subject's head, and the file checks
     // below then read no binary file again.
+    progress.step('frontmatter');
     const front = await checkFrontmatter(config, topic, view);
-    const found = checkTopic(config, root, topic, view);
+    const found = checkTopic(config, root, topic, view, progress);
     problems.push(...found.problems, ...front);
+    progress.step('comparing subjects for near duplicates');
     const near = topic.enable ? await nearDuplicates(config, topic, view, opts.duplicates === true) : undefined;
+    progress.done();
     if (near !== undefined) problems.push(...near.problems);
     topics.push({
       id: topic.id,
@@ -114,7 +120,7 @@ function preloadWarnOf(env: Record<string, string | undefined>): number {
   return b.ok ? b.tokens : PRELOAD_WARN_DEFAULT;
 }
 
-function checkTopic(config: Config, root: string, topic: Topic, view: TopicView): { problems: Problem[]; subjects: number; preloaded: number; preloadedTokens: number } {
+function checkTopic(config: Config, root: string, topic: Topic, view: TopicView, progress: Progress): { problems: Problem[]; subjects: number; preloaded: number; preloadedTokens: number } {
   const out: Problem[] = [];
   const at = (field: keyof Topic['sources']) => topic.where?.[field] ?? whereOf(config.root, topic.sources[field]);
   const add = (severity: Severity, code: ProblemCode, message: string, where?: string) => out.push({ severity, code, message, where, topic: topic.id });
@@ -175,7 +181,10 @@ function checkTopic(config: Config, root: string, topic: Topic, view: TopicView)
   }
   let preloaded = 0;
   let preloadedTokens = 0;
-  for (const s of view.index.subjects) {
+  const subjects = view.index.subjects;
+  for (let i = 0; i < subjects.length; i++) {
+    const s = subjects[i];
+    progress.tick(i, subjects.length);
     if (view.disabled.has(s.slug)) continue;
     // A skill's bundled files are whatever the skill needs (fonts,
     // archives, scripts): never listed, so nothing to warn about.

@@ -20,10 +20,17 @@ import { hasLearnable, listable } from '../kb/index/listing.ts';
 import { loadLearned } from '../kb/index/load.ts';
 import { openTopic, type TopicView } from '../kb/index/view.ts';
 import { warning, type Problem } from '../shared/problem.ts';
-import { estimateTokensOfBody } from '../kb/content/tokens.ts';
+import { estimateTokens, estimateTokensOfBody } from '../kb/content/tokens.ts';
+import { quoted } from '../render/text.ts';
+import { descriptionOf, headingOf, topicLine } from '../render/topic.ts';
 import { BLOCK_TOKENS, DEFAULT_MAX_TOKENS, promptReserve } from './budget.ts';
+
+/** Tokens of the note naming a topic's pre-loaded subjects that are not
+ *  expanded, without the names (`... 2,951 subjects, which learn lists
+ *  with topic "id", subjects "folder/".`), about. */
+const CUT_NOTE_TOKENS = 60;
 import { cacheDir } from '../kb/search/where.ts';
-import { noticeProblems, resolveTopic } from './topics.ts';
+import { noticeProblems, resolveTopic, skillFiles } from './topics.ts';
 
 export { IndexCache } from '../kb/index/cache.ts';
 
@@ -173,7 +180,12 @@ export class KnowledgeBase {
       if (!Number.isFinite(this.maxTokens)) return;
       const enabled = this.config.topics.filter((t) => t.enable);
       const views = enabled.map((t) => [t, this.view(t)] as const);
-      const budget = this.maxTokens - promptReserve(enabled.length);
+      // What the section holds besides the expanded subjects: its
+      // sentences, each topic's lines, and a note per topic naming what
+      // is not expanded (budgeted by app/prompt-fit.ts).
+      let frame = promptReserve(enabled.length);
+      for (const t of enabled) frame += estimateTokens(topicLine(t)) + estimateTokens(descriptionOf(t)) + estimateTokens(headingOf(t)) + CUT_NOTE_TOKENS;
+      const budget = this.maxTokens - frame;
       let bytes = 0;
       for (const [, v] of views) for (const m of v.learned) bytes += Math.max(0, m.subject.size);
       if (bytes <= budget) return;
@@ -183,7 +195,9 @@ export class KnowledgeBase {
         const out: CutSubject[] = [];
         for (const item of loadLearned(view)) {
           if (item.kind !== 'subject') continue;
-          const tokens = estimateTokensOfBody(item.content.body) + BLOCK_TOKENS;
+          // The block as the prompt has it: its tags, the skill's files;
+          // one more for what rounding each part may lose.
+          const tokens = over ? estimateTokensOfBody(item.content.body) + BLOCK_TOKENS : estimateTokensOfBody(item.content.body) + estimateTokens(`<subject ${quoted(item.slug)}>\n</subject>\n${skillFiles(this, topic, item.subject)}`) + 1;
           if (!over && used + tokens <= budget) {
             used += tokens;
             continue;

@@ -21,6 +21,7 @@ import { isFile, removeFile, sweepTemps, writeNewFile } from '../kb/write/file.t
 import { reservedName } from '../kb/write/given.ts';
 import { STALE_MS, withTopicLock } from '../kb/write/lock.ts';
 import { outsideWorkspace, placeNew } from '../kb/write/place.ts';
+import { isMissing, makeSubjectsDir, removeEmptyFolders } from '../kb/write/folders.ts';
 import { bodyOf, NEAR_THRESHOLD, normalise, profile, similarity } from '../kb/write/similar.ts';
 import { slugFromText, uniqueSlug } from '../kb/write/slug.ts';
 import type { Checked, Similar, Source, WriteFailure, WriteOutcome as WriteData, WriteTool } from '../render/memory.ts';
@@ -252,8 +253,15 @@ export async function remember(kb: KnowledgeBase, args: RememberArgs, opts: Writ
   if (!('id' in found)) return failed(tool, found);
   const topic = found;
   const problems: Problem[] = [];
+  // The first write to a topic whose folder is not there yet makes it.
+  let created: { created: string } | undefined;
+  if (isMissing(topic.subjectsDir)) {
+    const made = makeSubjectsDir(kb.config.root, topic.subjectsDir);
+    if (!made.ok) return failed(tool, { kind: 'failed', topic: topic.id, why: made.why });
+    created = { created: made.created };
+  }
   const opened = openSubjects(kb, topic);
-  if (!opened.ok) return failed(tool, opened.failure);
+  if (!opened.ok) return { ...failed(tool, opened.failure), ...created };
   const root = opened.dir;
   try {
     const searched = await searchFirst(kb, topic, args.text, problems);
@@ -261,8 +269,8 @@ export async function remember(kb: KnowledgeBase, args: RememberArgs, opts: Writ
       const plan = planRemember(topic, args, opts, searched, problems);
       return 'status' in plan ? plan : commitRemember(kb, root, plan, lost, problems);
     });
-    if (!locked.ok) return failed(tool, { kind: 'failed', topic: topic.id, why: locked.why }, problems);
-    return locked.value;
+    if (!locked.ok) return { ...failed(tool, { kind: 'failed', topic: topic.id, why: locked.why }, problems), ...created };
+    return { ...locked.value, ...created };
   } finally {
     closeDir(root);
   }
@@ -408,7 +416,9 @@ export async function forget(kb: KnowledgeBase, args: ForgetArgs, opts: WriteOpt
       } finally {
         for (const d of folders) closeDir(d);
       }
-      return { tool, status: 'forgotten', isError: false, topic: topic.id, slug, path: relToRoot(kb, topic, subject.path), problems: [] };
+      // The folders it emptied go too (never the topic's own).
+      const emptied = removeEmptyFolders(root.real, subject.path).map((f) => relToRoot(kb, topic, f));
+      return { tool, status: 'forgotten', isError: false, topic: topic.id, slug, path: relToRoot(kb, topic, subject.path), ...(emptied.length > 0 ? { emptied } : {}), problems: [] };
     });
     if (!locked.ok) return failed(tool, { kind: 'failed', topic: topic.id, why: locked.why }, []);
     return locked.value;

@@ -9,6 +9,7 @@ import { warning, type Problem } from '../shared/problem.ts';
 import type { KnowledgeBase } from './knowledge-base.ts';
 import { MAX_TOKENS_ENV, tokensText } from './budget.ts';
 import { skillFiles, viewProblems } from './topics.ts';
+import { fitCutNames } from './prompt-fit.ts';
 
 export interface Section {
   /** The whole section, or '' when there is nothing to show. */
@@ -27,6 +28,7 @@ export function prompt(kb: KnowledgeBase, maxLoaded = Number.POSITIVE_INFINITY):
   const preloaded: PreloadedTopic[] = [];
   const available: TopicLabel[] = [];
   const problems: Problem[] = [];
+  const cutWarnings: { p: Problem; id: string; count: number; tokens: number }[] = [];
   for (const topic of kb.topics) {
     if (!topic.enable) continue;
     const view = kb.view(topic);
@@ -48,12 +50,18 @@ export function prompt(kb: KnowledgeBase, maxLoaded = Number.POSITIVE_INFINITY):
     if (hasListable(view)) available.push(topic);
     if (cut.length > 0) {
       const tokens = cut.reduce((n, c) => n + c.tokens, 0);
-      problems.push(
-        warning(
-          'budget',
-          `topic "${topic.id}": ${cut.length} pre-loaded subject${cut.length === 1 ? '' : 's'} (~${tokensText(tokens)} tokens) named but not expanded, to keep the prompt within ${tokensText(kb.maxTokens)} tokens (--max-tokens, ${MAX_TOKENS_ENV})`,
-        ),
-      );
+      const p = warning('budget', '');
+      cutWarnings.push({ p, id: topic.id, count: cut.length, tokens });
+      problems.push(p);
+    }
+  }
+  if (cutWarnings.length > 0) {
+    // The names are budgeted too: as many as fit, then a count.
+    fitCutNames(preloaded, kb.maxTokens, (p) => renderPrompt(p, available));
+    for (const w of cutWarnings) {
+      const named = preloaded.find((t) => t.id === w.id)?.cut?.length ?? 0;
+      const what = named === w.count ? 'named but not expanded' : `not expanded (${named === 0 ? 'none' : tokensText(named)} named, ${tokensText(w.count - named)} counted)`;
+      w.p.message = `topic "${w.id}": ${w.count} pre-loaded subject${w.count === 1 ? '' : 's'} (~${tokensText(w.tokens)} tokens) ${what}, to keep the prompt within ${tokensText(kb.maxTokens)} tokens (--max-tokens, ${MAX_TOKENS_ENV})`;
     }
   }
   return { text: renderPrompt(preloaded, available), problems, ...(stopped ? { stopped } : {}) };

@@ -8,6 +8,8 @@ import { parseArgv } from './argv.ts';
 import type { CommandTable } from './command.ts';
 import { GLOBAL_ARGS, globalsOf } from './globals.ts';
 import { setQuiet, setVerbose } from '../shared/log.ts';
+import { clearProgress, enableProgress } from '../shared/progress.ts';
+import { prefix } from '../shared/terminal.ts';
 import { PipeClosed, print } from './output.ts';
 import { VERSION } from '../shared/version.ts';
 
@@ -50,7 +52,12 @@ export async function main(argv: readonly string[], commands: CommandTable, read
     }
     const name = argv[at];
     const entry = Object.hasOwn(commands, name) ? commands[name] : undefined;
-    if (!entry) throw new UsageError(`unknown command "${name}"; commands: ${visibleCommands(commands).map(([n]) => n).join(', ')}`);
+    if (!entry) {
+      const names = visibleCommands(commands).map(([n]) => n);
+      const { closest } = await import('../shared/edit-distance.ts');
+      const near = closest(name, names);
+      throw new UsageError(`unknown command "${name}"; ${near !== undefined ? `did you mean "${near}"? ` : ''}commands: ${names.join(', ')}`);
+    }
     where = `kb ${name}`;
     const cmd = await entry.load();
     const rest = [...argv.slice(0, at), ...argv.slice(at + 1)];
@@ -66,6 +73,7 @@ export async function main(argv: readonly string[], commands: CommandTable, read
     if (globals.quiet && globals.verbose) throw new UsageError('--quiet and --verbose cannot be combined', where);
     verbose = globals.verbose;
     setQuiet(globals.quiet);
+    enableProgress(!globals.quiet);
     return await cmd.run({ flags, positionals, globals, cwd: workingDirectory(globals.workspace), env: process.env, commands, readerThreadUrl });
   } catch (err) {
     return report(err, verbose, where);
@@ -94,13 +102,16 @@ function workingDirectory(workspace: string | undefined): string {
 function report(err: unknown, verbose: boolean, where: string): number {
   if (err instanceof PipeClosed) return 0;
   if (err instanceof KbError) {
-    process.stderr.write(`error: ${escapeControls(describe(err))}\n`);
+    clearProgress();
+    process.stderr.write(`${prefix('error')}${escapeControls(describe(err))}\n`);
+    // A usage error is about the command line, never kb's code: no stack.
     if (err instanceof UsageError) process.stderr.write(`run '${where} --help' for usage\n`);
-    if (verbose && err.stack) process.stderr.write(`${err.stack}\n`);
+    else if (verbose && err.stack) process.stderr.write(`${err.stack}\n`);
     return err.exitCode;
   }
   const e = err as Error;
-  process.stderr.write(`error: ${escapeControls(e?.message ?? String(err))}\n`);
+  clearProgress();
+  process.stderr.write(`${prefix('error')}${escapeControls(e?.message ?? String(err))}\n`);
   if (verbose && e?.stack) process.stderr.write(`${e.stack}\n`);
   else process.stderr.write('(run with --verbose for details)\n');
   return 1;

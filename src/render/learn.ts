@@ -189,6 +189,7 @@ export function fallbackSummary(f: Fallback): string {
 
 const REASONS: Record<Reason, string> = {
   prefix: '',
+  slash: 'slugs have no trailing "/"',
   extension: 'slugs have no file extension',
   dot: 'slugs drop the leading "." of hidden names',
   case: 'slugs are case-sensitive',
@@ -197,10 +198,11 @@ const REASONS: Record<Reason, string> = {
   title: 'it is that subject\'s title; subjects load by their slugs',
   alias: 'it is one of that subject\'s aliases (frontmatter `aliases`); subjects load by their slugs',
   wikilink: 'a wikilink names its target; subjects load by their slugs, without brackets',
+  'skill-file': "a skill's slug is its folder's; its SKILL.md is what the skill loads",
 };
 
 function fallbackReason(f: Fallback & { kind: 'read-as' | 'split' }): string {
-  if (f.kind === 'split') return 'give several subjects as an array of strings';
+  if (f.kind === 'split') return f.json ? 'it is a JSON array inside a string: give several subjects as an array of strings' : 'give several subjects as an array of strings';
   const reasons = f.reasons.map((r) => (r === 'prefix' ? `slugs are relative to the topic's directory: no leading ${quoted(f.prefix ?? '')}` : REASONS[r]));
   if (f.section !== undefined) reasons.push(`the link names its section ${quoted(f.section)}: the whole subject follows`);
   return reasons.join('; ');

@@ -64,10 +64,21 @@ export interface WriteOutcome {
   failure?: WriteFailure;
   /** Written after a duplicate check that was bounded. */
   checked?: Checked;
+  /** remember: the topic's folder, relative to the workspace root, which
+   *  did not exist and was created. */
+  created?: string;
+  /** forget: the folders the removal emptied, removed too (relative to the
+   *  workspace root, deepest first). */
+  emptied?: string[];
 }
 
 /** The text of a remember or forget call's outcome, one line. */
 export function renderWriteOutcome(o: WriteOutcome): string {
+  const text = renderOutcome(o);
+  return o.created === undefined ? text : `${text.trimEnd()} The topic's folder ${o.created} did not exist; it was created.\n`;
+}
+
+function renderOutcome(o: WriteOutcome): string {
   if (o.failure !== undefined) {
     const text = renderFailure(o.tool, o.failure);
     return text.endsWith('\n') ? text : `${text}\n`;
@@ -75,8 +86,10 @@ export function renderWriteOutcome(o: WriteOutcome): string {
   switch (o.status) {
     case 'duplicate':
       return `Already remembered: subject "${o.slug}" of topic "${o.topic}" says exactly this; nothing was written.\n`;
-    case 'forgotten':
-      return `Forgot subject "${o.slug}" of topic "${o.topic}": ${o.path} was removed. Version control keeps its history if it was committed.\n`;
+    case 'forgotten': {
+      const emptied = o.emptied === undefined ? '' : `, and so ${o.emptied.length === 1 ? 'was the folder it emptied' : 'were the folders it emptied'}: ${o.emptied.join(', ')}`;
+      return `Forgot subject "${o.slug}" of topic "${o.topic}": ${o.path} was removed${emptied}. Version control keeps its history if it was committed.\n`;
+    }
     default: {
       const near = o.near === undefined ? '' : ` (written although "${o.near.slug}" is similar: similarity ${o.near.similarity.toFixed(2)})`;
       const checked =

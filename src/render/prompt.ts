@@ -2,6 +2,7 @@
 import { formattedText, type Formatted } from '../kb/content/format.ts';
 import { subjectBlock } from './learn.ts';
 import { quoted } from './text.ts';
+import { countText } from '../shared/text.ts';
 import { descriptionOf, headingOf, topicLine, type TopicLabel } from './topic.ts';
 
 export const HIDDEN_NOTE = `(note: some topics may contain hidden subjects that are not listed via \`learn\`
@@ -39,6 +40,22 @@ export interface PreloadedTopic extends TopicLabel {
   /** Pre-loaded subjects left out to stay within the token budget: named,
    *  not expanded. */
   cut?: string[];
+  /** More of them, too many to name within the budget: how many, and the
+   *  folder whose listing shows them all (none: the topic's listing). */
+  cutRest?: { count: number; folder?: string };
+}
+
+/** The sentence naming a topic's pre-loaded subjects that were not
+ *  expanded, or ''. */
+export function cutNote(t: Pick<PreloadedTopic, 'id' | 'cut' | 'cutRest'>): string {
+  const named = t.cut ?? [];
+  const rest = t.cutRest?.count ?? 0;
+  if (named.length === 0 && rest === 0) return '';
+  const head = 'Also pre-loaded, but not expanded here to stay within the token budget (load them with `learn`): ';
+  if (rest === 0) return `${head}${named.map(quoted).join(', ')}.`;
+  const listed = `topic ${quoted(t.id)}${t.cutRest?.folder !== undefined ? `, subjects ${quoted(t.cutRest.folder)}` : ''}`;
+  const more = named.length === 0 ? `${countText(rest)} subject${rest === 1 ? '' : 's'}` : `${named.map(quoted).join(', ')} and ${countText(rest)} more`;
+  return `${head}${more}, which \`learn\` lists with ${listed}.`;
 }
 
 function preloadedBlock(t: PreloadedTopic): string {
@@ -46,16 +63,15 @@ function preloadedBlock(t: PreloadedTopic): string {
   const description = descriptionOf(t);
   if (description) parts.push(description);
   for (const s of t.subjects) parts.push(formattedText(subjectBlock('', s.slug, s.content, s.after)));
-  if (t.cut !== undefined && t.cut.length > 0) {
-    parts.push(`Also pre-loaded, but not expanded here to stay within the token budget (load them with \`learn\`): ${t.cut.map(quoted).join(', ')}.`);
-  }
+  const cut = cutNote(t);
+  if (cut !== '') parts.push(cut);
   return `${parts.join('\n\n')}\n</topic>`;
 }
 
 /** The whole section, or '' when there is nothing to show. */
 export function renderPrompt(preloaded: PreloadedTopic[], available: TopicLabel[]): string {
   const parts: string[] = [];
-  const blocks = preloaded.filter((t) => t.subjects.length > 0 || (t.cut?.length ?? 0) > 0);
+  const blocks = preloaded.filter((t) => t.subjects.length > 0 || (t.cut?.length ?? 0) > 0 || (t.cutRest?.count ?? 0) > 0);
   if (blocks.length > 0) {
     parts.push('The following knowledge has been pre-loaded into your system prompt:');
     for (const t of blocks) parts.push(preloadedBlock(t));

@@ -1,6 +1,7 @@
 // The one edit distance kb uses, in two variants of one table: with swaps
 // of neighbours (configuration keys, "did you mean `title`?", config/
-// suggest.ts; fuzzy search terms, kb/search/engine.ts) and without (a
+// suggest.ts; command names, cli/main.ts; fuzzy search terms,
+// kb/search/engine.ts) and without (a
 // missing learn pattern's near misses, kb/index/near.ts, whose suggestions
 // are pinned by tests and kept as they are).
 
@@ -63,4 +64,21 @@ function distance(a: string, b: string, max: number, at: number, n: number, swap
     cur = t;
   }
   return prev[n] <= limit ? prev[n] : max + 1;
+}
+
+/** The candidate closest to `name` (case-insensitively), when it is close
+ *  enough to be a plausible typo: at most 2 edits and fewer than half the
+ *  name's length. */
+export function closest(name: string, candidates: readonly string[]): string | undefined {
+  const lower = name.toLowerCase();
+  let best: string | undefined;
+  let bestDistance = Infinity;
+  for (const candidate of candidates) {
+    const distance = editDistance(lower, candidate.toLowerCase());
+    if (distance < bestDistance) {
+      best = candidate;
+      bestDistance = distance;
+    }
+  }
+  return bestDistance <= 2 && bestDistance < lower.length / 2 ? best : undefined;
 }

@@ -2,10 +2,14 @@
 // when there is something to say, and only its core (`consola/core`): the
 // package's main entry imports node:tty, node:readline and the process's
 // stdio streams at load time, which a compiled binary would pay on every
-// start, silent or not. The reporter below is all the formatting kb needs.
+// start, silent or not. The reporter below is all the formatting kb needs:
+// `error:` and `warning:` in colour on a terminal (shared/terminal.ts), and
+// a progress line on the screen cleared first (shared/progress.ts).
 import type { ConsolaInstance, LogObject } from 'consola';
 import { escapeControls } from './controls.ts';
 import { printError } from './stdio.ts';
+import { clearProgress } from './progress.ts';
+import { prefix } from './terminal.ts';
 
 let logger: ConsolaInstance | undefined;
 let verbose = false;
@@ -38,7 +42,14 @@ async function get(): Promise<ConsolaInstance> {
       level: level(),
       // One line per message, whatever it quotes (a title, a file name):
       // never a raw control character on the terminal (controls.ts).
-      reporters: [{ log: (o: LogObject) => printError(`${label(o.type)}${escapeControls(o.args.map(String).join(' '))}\n`) }],
+      reporters: [
+        {
+          log: (o: LogObject) => {
+            clearProgress();
+            printError(`${label(o.type)}${escapeControls(o.args.map(String).join(' '))}\n`);
+          },
+        },
+      ],
     });
   }
   return logger;
@@ -46,8 +57,8 @@ async function get(): Promise<ConsolaInstance> {
 
 function label(type: string): string {
   switch (type) {
-    case 'warn': return 'warning: ';
-    case 'error': case 'fatal': return 'error: ';
+    case 'warn': return prefix('warning');
+    case 'error': case 'fatal': return prefix('error');
     case 'debug': case 'trace': case 'verbose': return 'debug: ';
     default: return '';
   }

@@ -416,6 +416,14 @@ d: t [topic disabled]
       }
     });
 
+    test.parity('a misspelled command: did you mean; a usage error under --verbose: still no stack trace', () => {
+      const commands = 'init, prompt, schema, learn, search, recall, remember, forget, check, list, mcp, config-schema, completion';
+      expect(run(r, rfd, ['lern', 'project'])).toEqual({ out: '', err: `error: unknown command "lern"; did you mean "learn"? commands: ${commands}\nrun 'kb --help' for usage\n`, code: 2 });
+      expect(run(r, rfd, ['Serch', 'x']).err).toStartWith('error: unknown command "Serch"; did you mean "search"? commands: ');
+      expect(run(r, rfd, ['-q', '--verbose', 'list'])).toEqual({ out: '', err: "error: --quiet and --verbose cannot be combined (kb list)\nrun 'kb list --help' for usage\n", code: 2 });
+      expect(run(r, rfd, ['--verbose', 'prompt', '--bogus'])).toEqual({ out: '', err: "error: unknown option --bogus (kb prompt)\nrun 'kb prompt --help' for usage\n", code: 2 });
+    });
+
     test('-k with an unknown topic names the valid ones, exit 1', () => {
       const res = run(r, rfd, ['prompt', '-k', 'nope/x']);
       expect(res.code).toBe(1);

@@ -126,3 +126,107 @@ describe('kb learn: near misses (dist/kb)', () => {
     }
   });
 });
+
+// A skills folder as published (each skill a folder holding SKILL.md, the
+// topic's directory named `skills`).
+const skills = fixture(
+  {
+    'skills/systematic-debugging/SKILL.md': '---\nname: systematic-debugging\ndescription: Find the cause first\n---\n# Debugging\n',
+    'skills/systematic-debugging/find-polluter.sh': 'echo\n',
+    'skills/writing-plans/SKILL.md': '---\nname: writing-plans\ndescription: Write a plan\n---\n# Plans\n',
+  },
+  '[kb.topic.skills]\nsubjects = "skills"\n',
+);
+const sk = (...args: string[]) => run(BINARY, skills, args);
+const SD_BLOCK =
+  '<subject "systematic-debugging">\n---\nname: systematic-debugging\ndescription: Find the cause first\n---\n# Debugging\n\n' +
+  '<skill-files>\nSkill directory: skills/systematic-debugging\nBundled files (load one with `learn` by its exact slug; paths are relative to the skill directory):\n' +
+  '- systematic-debugging/find-polluter (find-polluter.sh)\n</skill-files>\n</subject>\n\n';
+const SKILL_REASON = "a skill's slug is its folder's; its SKILL.md is what the skill loads";
+
+describe('kb learn: a skill by its SKILL.md path (dist/kb)', () => {
+  test('<dir>/SKILL.md loads the skill, the note names its slug', () => {
+    expect(sk('learn', 'skills', 'systematic-debugging/SKILL.md')).toEqual({
+      out: `${SD_BLOCK}Note: "systematic-debugging/SKILL.md" matched no subject; used "systematic-debugging" instead (${SKILL_REASON}).\n`,
+      err: 'warning: topic "skills": "systematic-debugging/SKILL.md" matched no subject; used "systematic-debugging" instead\n',
+      code: 0,
+    });
+  });
+
+  test('the path from the workspace root too', () => {
+    expect(sk('learn', 'skills', 'skills/systematic-debugging/SKILL.md')).toEqual({
+      out: `${SD_BLOCK}Note: "skills/systematic-debugging/SKILL.md" matched no subject; used "systematic-debugging" instead (slugs are relative to the topic's directory: no leading "skills/"; ${SKILL_REASON}).\n`,
+      err: 'warning: topic "skills": "skills/systematic-debugging/SKILL.md" matched no subject; used "systematic-debugging" instead\n',
+      code: 0,
+    });
+  });
+
+  test('<dir>/SKILL still loads the file as it is, with no note', () => {
+    expect(sk('learn', 'skills', 'systematic-debugging/SKILL')).toEqual({
+      out: '---\nname: systematic-debugging\ndescription: Find the cause first\n---\n# Debugging\n',
+      err: '',
+      code: 0,
+    });
+  });
+});
+
+describe('kb learn: a trailing slash (dist/kb)', () => {
+  test('a subject with a trailing "/": the note says why, never "()"', () => {
+    const r = sk('learn', 'skills', 'writing-plans/');
+    expect(r.out).toEndWith('Note: "writing-plans/" matched no subject; used "writing-plans" instead (slugs have no trailing "/").\n');
+    expect(r.err).toBe('warning: topic "skills": "writing-plans/" matched no subject; used "writing-plans" instead\n');
+    expect(r.code).toBe(0);
+    expect(sk('learn', 'skills', 'skills/writing-plans/').out).toEndWith(
+      `Note: "skills/writing-plans/" matched no subject; used "writing-plans" instead (slugs are relative to the topic's directory: no leading "skills/"; slugs have no trailing "/").\n`,
+    );
+  });
+
+  test('a folder with a trailing "/" is still its listing, with no note', () => {
+    expect(kb('learn', 'docs', 'architecture/')).toEqual({
+      out: '# Topic: Project docs\n\n## Available subjects in architecture/:\n\n- architecture/knowledge-base\n- architecture/mcp\n\nUse the `learn` tool with the `subjects` argument to learn specific subjects.\n',
+      err: '',
+      code: 0,
+    });
+  });
+});
+
+describe('kb learn: a JSON array inside the subjects string (dist/kb)', () => {
+  const WP_BLOCK = '<subject "writing-plans">\n---\nname: writing-plans\ndescription: Write a plan\n---\n# Plans\n\n<skill-files>\nSkill directory: skills/writing-plans\nBundled files: (none)\n</skill-files>\n</subject>\n\n';
+  const JSON_REASON = 'it is a JSON array inside a string: give several subjects as an array of strings';
+
+  test('read as the array, with a note and a warning', () => {
+    const subjects = '["writing-plans", "systematic-debugging"]';
+    expect(sk('learn', '--args', JSON.stringify({ topic: 'skills', subjects }))).toEqual({
+      out: `${WP_BLOCK}${SD_BLOCK}Note: ${JSON.stringify(subjects)} matched no subject; read it as 2 patterns: "writing-plans", "systematic-debugging" (${JSON_REASON}).\n`,
+      err: `warning: topic "skills": ${JSON.stringify(subjects)} matched no subject; read it as 2 patterns: "writing-plans", "systematic-debugging"\n`,
+      code: 0,
+    });
+  });
+
+  test('one item, and items that are globs or near misses themselves', () => {
+    expect(sk('learn', 'skills', '["writing-plans"]')).toEqual({
+      out: `${WP_BLOCK}Note: "[\\"writing-plans\\"]" matched no subject; read it as 1 pattern: "writing-plans" (${JSON_REASON}).\n`,
+      err: 'warning: topic "skills": "[\\"writing-plans\\"]" matched no subject; read it as 1 pattern: "writing-plans"\n',
+      code: 0,
+    });
+    const r = sk('learn', 'skills', '["writing-*", "systematic-debugging/SKILL.md"]');
+    expect(r.out).toStartWith(`${WP_BLOCK}${SD_BLOCK}`);
+    expect(r.out).toContain('used "systematic-debugging" instead');
+    expect(r.code).toBe(0);
+  });
+
+  test('kb mcp: the same text for the string an inspector sends', async () => {
+    const transport = new StdioClientTransport({ command: BIN, args: ['mcp'], cwd: skills, env: isolatedEnv(skills), stderr: 'pipe' });
+    const client = new Client({ name: 'kb-e2e', version: '1.0.0' });
+    await client.connect(transport);
+    try {
+      const subjects = '["writing-plans","systematic-debugging"]';
+      const result = (await client.callTool({ name: 'learn', arguments: { topic: 'skills', subjects } })) as { content: { text: string }[]; isError?: boolean };
+      expect(result.content[0].text).toBe(sk('learn', 'skills', subjects).out);
+      expect(result.content[0].text).toContain(JSON_REASON);
+      expect(result.isError ?? false).toBe(false);
+    } finally {
+      await client.close();
+    }
+  });
+});

@@ -16,6 +16,7 @@ import * as formats from '../e2e/formats.cases.ts';
 import * as init from '../e2e/init.cases.ts';
 import * as large from '../e2e/large.cases.ts';
 import * as memory from '../e2e/memory.cases.ts';
+import * as memoryFolders from '../e2e/memory-folders.cases.ts';
 import * as search from '../e2e/search.cases.ts';
 import * as titles from '../e2e/titles.cases.ts';
 import * as usage from '../e2e/usage.cases.ts';
@@ -34,6 +35,7 @@ folders.cases(DENO_RUNNER);
 search.cases(DENO_RUNNER);
 titles.cases(DENO_RUNNER);
 memory.cases(DENO_RUNNER);
+memoryFolders.cases(DENO_RUNNER);
 init.cases(DENO_RUNNER);
 vault.cases(DENO_RUNNER);
 

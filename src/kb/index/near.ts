@@ -6,10 +6,11 @@
 //
 // For an exact pattern that names no subject, in this order, the first
 // rule that finds one target wins:
-// 1. the same path spelled as a file: a leading path that repeats the
-//    topic's directory (`docs/`, or its trailing components) dropped, a
-//    known extension (the subject's own, or a document one: md, txt...)
-//    dropped, the leading `.` of hidden names dropped. These name one file
+// 1. the same path spelled as a file: a trailing `/` dropped, a leading
+//    path that repeats the topic's directory (`docs/`, or its trailing
+//    components) dropped, a known extension (the subject's own, or a document one: md, txt...)
+//    dropped, the leading `.` of hidden names dropped; a skill's
+//    `<dir>/SKILL.md` read as the skill (`<dir>`). These name one file
 //    exactly, so they may reach a hidden subject;
 // 2. a folder: the pattern names a folder of visible subjects;
 // 3. one visible subject whose slug equals it case-insensitively;
@@ -21,8 +22,10 @@
 //    frontmatter `aliases`, compared loosely (case, separators,
 //    punctuation, Unicode forms: `looseName`), when one visible subject
 //    has it;
-// 7. a list in one string (`"a, b"`, or `"a,"`; commas outside braces):
-//    each part is a pattern of its own (and gets rules 1-6 and 8, not 7);
+// 7. a list in one string (`"a, b"`, or `"a,"`; commas outside braces;
+//    or a JSON array of strings, `'["a","b"]'`, as some clients send a
+//    list argument): each part is a pattern of its own (and gets rules
+//    1-6 and 8, not 7);
 // 8. else up to five visible slugs close to it are suggested.
 // A wikilink (`[[target]]`, `[[target|shown text]]`, `[[target#Heading]]`,
 // `![[target]]`), as notes vaults write them, is read as its target,
@@ -57,7 +60,7 @@ import { listableUnder } from './listing.ts';
 import { kindOf, probeUnknown, type TopicView } from './view.ts';
 
 /** Why a pattern was read as another slug. */
-export type Reason = 'prefix' | 'extension' | 'dot' | 'case' | 'file-name' | 'unicode' | 'title' | 'alias' | 'wikilink';
+export type Reason = 'prefix' | 'slash' | 'extension' | 'dot' | 'case' | 'file-name' | 'skill-file' | 'unicode' | 'title' | 'alias' | 'wikilink';
 
 /** A pattern matched nothing as written, and was read otherwise. */
 export type Fallback =
@@ -67,7 +70,7 @@ export type Fallback =
   /** A folder: answered with its listing (`more` left out past the cap). */
   | { kind: 'folder'; pattern: string; folder: string; slugs: string[]; more: number; nested: boolean }
   /** One string holding a list: read as its parts. */
-  | { kind: 'split'; pattern: string; parts: string[] };
+  | { kind: 'split'; pattern: string; parts: string[]; /** the string held a JSON array */ json?: true };
 
 export interface Plan {
   /** The patterns to load, in order (fallback slugs in place of the
@@ -116,7 +119,7 @@ async function planOne(near: Near, c: CompiledPattern, plan: Plan, maySplit: boo
     await planLink(near, c, link, plan);
     return;
   }
-  if (c.kind === 'invalid') {
+  if (c.kind === 'invalid' && !(maySplit && jsonList(c.pattern) !== undefined)) {
     plan.patterns.push(c);
     return;
   }
@@ -137,16 +140,17 @@ async function planOne(near: Near, c: CompiledPattern, plan: Plan, maySplit: boo
       plan.fallbacks.push({ ...rescue, pattern: c.raw });
       return;
     }
-  } else if (!maySplit || splitList(c.pattern) === undefined || !near.mayScan() || resolvePatterns(view.index.subjects, [c], view.disabled).perPattern[0].slugs.length > 0) {
+  } else if (!maySplit || (jsonList(c.pattern) ?? splitList(c.pattern)) === undefined || !near.mayScan() || resolvePatterns(view.index.subjects, [c], view.disabled).perPattern[0].slugs.length > 0) {
     // A glob: only a list in one string is rescued (finding out whether it
     // matches is a scan); the rest is resolve.ts's (which counts the
     // hidden subjects a miss skipped).
     plan.patterns.push(c);
     return;
   }
-  const parts = maySplit ? splitList(c.pattern) : undefined;
+  const json = maySplit ? jsonList(c.pattern) : undefined;
+  const parts = json ?? (maySplit ? splitList(c.pattern) : undefined);
   if (parts !== undefined) {
-    plan.fallbacks.push({ kind: 'split', pattern: c.raw, parts });
+    plan.fallbacks.push({ kind: 'split', pattern: c.raw, parts, ...(json !== undefined ? { json: true as const } : {}) });
     for (const part of await compilePatterns(parts)) await planOne(near, part, plan, false);
     return;
   }
@@ -219,6 +223,25 @@ export function splitList(pattern: string): string[] | undefined {
   return parts.length > 0 ? parts : undefined;
 }
 
+/**
+ * `'["a", "b"]'` -> `["a", "b"]`: a JSON array of strings held in one
+ * string (what a client that cannot send an array sends for one), its
+ * items trimmed, empty ones dropped. Undefined for anything else.
+ */
+export function jsonList(pattern: string): string[] | undefined {
+  const text = pattern.trim();
+  if (!text.startsWith('[') || !text.endsWith(']')) return undefined;
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+  if (!Array.isArray(value) || !value.every((v) => typeof v === 'string')) return undefined;
+  const parts = (value as string[]).map((p) => p.trim()).filter((p) => p !== '');
+  return parts.length > 0 ? parts : undefined;
+}
+
 function unquote(s: string): string {
   const q = s[0];
   return s.length >= 2 && (q === '"' || q === "'" || q === '`') && s[s.length - 1] === q ? s.slice(1, -1).trim() : s;
@@ -284,9 +307,10 @@ class Near {
    *  directory; each also as a file path (extension and dots dropped). */
   readings(pattern: string): Reading[] {
     const trimmed = pattern.length > 1 && pattern.endsWith('/') ? pattern.replace(/\/+$/, '') : pattern;
-    const forms: Reading[] = [{ slug: trimmed, reasons: [] }];
+    const slash: Reason[] = trimmed === pattern ? [] : ['slash'];
+    const forms: Reading[] = [{ slug: trimmed, reasons: slash }];
     for (const prefix of this.#prefixes) {
-      if (trimmed.startsWith(prefix) && trimmed.length > prefix.length) forms.push({ slug: trimmed.slice(prefix.length), reasons: ['prefix'], prefix });
+      if (trimmed.startsWith(prefix) && trimmed.length > prefix.length) forms.push({ slug: trimmed.slice(prefix.length), reasons: ['prefix', ...slash], prefix });
     }
     // The other Unicode normalisation of each (a name saved decomposed).
     for (const f of [...forms]) {
@@ -320,6 +344,10 @@ class Near {
       if (r.slug === pattern) continue; // tried as written already
       const s = findBySlug(view.index.subjects, r.slug);
       if (s !== undefined && !view.disabled.has(s.slug) && fits(s, r)) return slug(s, r);
+      // A skill's SKILL.md, by its path: the skill itself (`<dir>/SKILL`
+      // is an alias of the file; the skill's slug is `<dir>`).
+      const skill = skillOfFile(view, r);
+      if (skill !== undefined) return { kind: 'slug', slug: skill.slug, reasons: [...r.reasons.filter((x) => x !== 'extension'), 'skill-file'], ...(r.prefix ? { prefix: r.prefix } : {}) };
     }
     if (!scan) return undefined;
     // 2. A folder.
@@ -446,6 +474,16 @@ class Near {
     }
     return out;
   }
+}
+
+/** The skill whose SKILL.md `r` names as a file (`<dir>/SKILL` with
+ *  the extension `md` dropped), or undefined. */
+function skillOfFile(view: TopicView, r: Reading): Subject | undefined {
+  if (r.ext !== 'md' || !r.slug.endsWith('/SKILL')) return undefined;
+  const alias = view.index.aliases.get(r.slug);
+  if (alias === undefined || view.disabled.has(alias.of) || view.disabled.has(r.slug)) return undefined;
+  const skill = findBySlug(view.index.subjects, alias.of);
+  return skill?.skill !== undefined ? skill : undefined;
 }
 
 /** The Levenshtein distance between `a` and `b` if it is at most `limit`,

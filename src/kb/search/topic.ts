@@ -27,6 +27,7 @@ import { openTopic, type TopicSpec } from '../index/view.ts';
 import { cacheFile, readCache, writeCache, type CacheEntry, type Trace } from './cache.ts';
 import { checkCached } from './trust.ts';
 import { IndexBuilder, KIND_SKIPPED, KIND_TEXT, type DocFields, type DocMeta, type SearchIndex } from './engine.ts';
+import { startProgress, type Progress } from '../../shared/progress.ts';
 
 /** A topic as search needs it: the view's spec and its ID (the cache's
  *  key). */
@@ -102,6 +103,26 @@ export async function topicIndex(topic: SearchTopic, opts: TopicIndexOptions): P
     else if (r.kind === 'corrupt') cacheProblem = `the search cache ${file} could not be read (${r.why}); rebuilt`;
   }
   times.load = lap();
+  // On a large topic the files read are counted on a terminal.
+  const progress = startProgress(`indexing topic "${topic.id}" for search`);
+  try {
+    return await indexTopic(topic, file, old, cacheProblem, times, lap, progress);
+  } finally {
+    progress.done();
+  }
+}
+
+/** The rest of `topicIndex`, once the cache is read: revalidates or
+ *  builds the index, and writes it back. */
+async function indexTopic(
+  topic: SearchTopic,
+  file: string | undefined,
+  old: CacheEntry | undefined,
+  cacheProblem: string | undefined,
+  times: TopicIndex['times'],
+  lap: () => number,
+  progress: Progress,
+): Promise<TopicIndex> {
   let result: { index: SearchIndex; trace: Trace; read: number; notices?: Notice[] };
   let status: IndexStatus;
   /** Vets the documents of an index made from the cache's, in its order. */
@@ -139,10 +160,10 @@ export async function topicIndex(topic: SearchTopic, opts: TopicIndexOptions): P
     }
     if (changed.size === 0) return { index: old.index, status: 'hit', read: 0, file, times, ...(cacheProblem ? { cacheProblem } : {}), ...(vet ? { vet } : {}) };
     // The same documents, in the same order.
-    result = await rebuild(old.index.docs.map((d) => ({ path: d.path, slug: d.slug, abs: absOf(topic, d.path) })), old, changed, old.trace);
+    result = await rebuild(old.index.docs.map((d) => ({ path: d.path, slug: d.slug, abs: absOf(topic, d.path) })), old, changed, old.trace, undefined, progress);
     status = 'updated';
   } else {
-    result = await walkAndBuild(topic, old);
+    result = await walkAndBuild(topic, old, progress);
     status = file === undefined ? 'memory' : old !== undefined ? 'updated' : 'built';
   }
   if (file !== undefined) {
@@ -208,7 +229,7 @@ interface Candidate {
 
 /** Walks the topic and indexes its non-hidden subjects, carrying over the
  *  unchanged ones from `old`. */
-async function walkAndBuild(topic: TopicSpec, old: CacheEntry | undefined): Promise<{ index: SearchIndex; trace: Trace; read: number; notices: Notice[] }> {
+async function walkAndBuild(topic: TopicSpec, old: CacheEntry | undefined, progress: Progress): Promise<{ index: SearchIndex; trace: Trace; read: number; notices: Notice[] }> {
   const walked: WalkTrace = { dirs: [], controls: [] };
   const started = Date.now();
   const view = openTopic(topic, { trace: walked });
@@ -241,10 +262,10 @@ async function walkAndBuild(topic: TopicSpec, old: CacheEntry | undefined): Prom
       const at = byPath.get(`${c.slug}\0${c.path}`);
       if (at !== undefined) reuse.set(i, at);
     });
-    const built = await rebuild(candidates, old, undefined, trace, reuse);
+    const built = await rebuild(candidates, old, undefined, trace, reuse, progress);
     return { ...built, notices: [...notices, ...built.notices] };
   }
-  const built = await rebuild(candidates, undefined, undefined, trace);
+  const built = await rebuild(candidates, undefined, undefined, trace, undefined, progress);
   return { ...built, notices: [...notices, ...built.notices] };
 }
 
@@ -265,6 +286,7 @@ async function rebuild(
   changed: Map<number, Stat | undefined> | undefined,
   trace: Trace,
   reuse?: Map<number, number>,
+  progress?: Progress,
 ): Promise<{ index: SearchIndex; trace: Trace; read: number; notices: Notice[] }> {
   const builder = new IndexBuilder();
   const oldOf = (i: number): number | undefined => (old === undefined ? undefined : reuse === undefined ? i : reuse.get(i));
@@ -303,6 +325,7 @@ async function rebuild(
     }
     const st = stats[i] ?? { size: -1, mtime: NaN };
     read++;
+    progress?.tick(i, candidates.length);
     const r = readBody(c.abs, 'bytes');
     if (r.kind !== 'text') {
       // Binary files are expected; an unreadable or too large one is said.

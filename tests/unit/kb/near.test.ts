@@ -7,7 +7,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { engine } from '../../../src/glob/engine.ts';
 import { compileWith } from '../../../src/glob/pattern.ts';
-import { MAX_SCANNED_MISSES, directoryPrefixes, planPatterns, splitList, type Plan } from '../../../src/kb/index/near.ts';
+import { MAX_SCANNED_MISSES, directoryPrefixes, jsonList, planPatterns, splitList, type Plan } from '../../../src/kb/index/near.ts';
 import { resolvePatterns } from '../../../src/kb/index/resolve.ts';
 import { loadPatterns } from '../../../src/kb/index/load.ts';
 import { openTopic, type TopicSpec, type TopicView } from '../../../src/kb/index/view.ts';
@@ -218,6 +218,15 @@ describe('rule 6: a list in one string', () => {
     expect((await plan(v, ['c*, d'])).load).toEqual(['c*', 'd']);
     expect((await plan(v, ['a,*'])).fallbacks).toEqual([]);
     expect((await plan(v, ['a,b'])).fallbacks).toEqual([]);
+  });
+
+  test('jsonList: a JSON array of strings in one string, else undefined', () => {
+    expect(jsonList('["a", "b/*"]')).toEqual(['a', 'b/*']);
+    expect(jsonList(' [" a ", ""] ')).toEqual(['a']);
+    expect(jsonList('[]')).toBeUndefined();
+    expect(jsonList('[1, "a"]')).toBeUndefined();
+    expect(jsonList('[a-c]')).toBeUndefined();
+    expect(jsonList('"a"')).toBeUndefined();
   });
 
   test('splitList', () => {

@@ -1,0 +1,71 @@
+// The pre-loaded subjects the prompt section names but does not expand
+// (knowledge-base.ts decides which are expanded) are budgeted too: as many
+// names as fit in what the section leaves of the budget, in configuration
+// order, then a count of the rest per topic and the `learn` call that
+// lists them. The section never exceeds the budget on their account: the
+// number of names is the largest whose whole section, estimated, fits
+// (bounded: a binary search over at most `budget` names, each try one
+// render of a section about the budget's size).
+import { estimateTokens } from '../kb/content/tokens.ts';
+import type { PreloadedTopic } from '../render/prompt.ts';
+
+/**
+ * Trims the `cut` names of `preloaded` (each topic's full list, in order)
+ * so that `render(preloaded)` estimates at most `budget` tokens, moving
+ * the rest into `cutRest` (in place).
+ */
+export function fitCutNames(preloaded: PreloadedTopic[], budget: number, render: (p: PreloadedTopic[]) => string): void {
+  const full = preloaded.map((t) => t.cut ?? []);
+  const total = full.reduce((n, c) => n + c.length, 0);
+  if (total === 0 || !Number.isFinite(budget)) return;
+  /** Keeps the first `k` names overall. */
+  const keep = (k: number): PreloadedTopic[] => {
+    let left = k;
+    return preloaded.map((t, i) => {
+      const names = full[i];
+      if (names.length === 0) return t;
+      const n = Math.min(left, names.length);
+      left -= n;
+      const rest = names.length - n;
+      return { ...t, cut: names.slice(0, n), ...(rest > 0 ? { cutRest: { count: rest, ...folderOf(names, n) } } : {}) };
+    });
+  };
+  const fits = (k: number): boolean => estimateTokens(render(keep(k))) <= budget;
+  // Each name takes a token at least: more than `budget` never fit.
+  let best = 0;
+  const hi = Math.min(total, Math.max(0, Math.floor(budget)));
+  if (hi > 0 && fits(hi)) best = hi;
+  else {
+    let lo = 1;
+    let top = hi - 1;
+    while (lo <= top) {
+      const mid = (lo + top) >>> 1;
+      if (fits(mid)) {
+        best = mid;
+        lo = mid + 1;
+      } else top = mid - 1;
+    }
+  }
+  const kept = keep(best);
+  for (let i = 0; i < preloaded.length; i++) preloaded[i] = kept[i];
+}
+
+/** The deepest folder holding every slug of `names` from `from` on, as
+ *  the listing pattern `folder/`; none when they share no folder. */
+function folderOf(names: readonly string[], from: number): { folder?: string } {
+  let prefix: string | undefined;
+  for (let i = from; i < names.length; i++) {
+    const slug = names[i];
+    if (prefix === undefined) {
+      const slash = slug.lastIndexOf('/');
+      if (slash < 0) return {};
+      prefix = slug.slice(0, slash + 1);
+    }
+    while (prefix !== '' && !slug.startsWith(prefix)) {
+      const slash = prefix.lastIndexOf('/', prefix.length - 2);
+      prefix = slash < 0 ? '' : prefix.slice(0, slash + 1);
+    }
+    if (prefix === '') return {};
+  }
+  return prefix === undefined ? {} : { folder: prefix };
+}

@@ -1,0 +1,39 @@
+// Whether stderr is a person's terminal, and whether kb may colour it
+// (docs/commands.md, "At a terminal"). Answered without node:tty: loading
+// it pulls in the stream and socket modules, tens of milliseconds that
+// every command printing a warning would pay. A terminal is a character
+// device; /dev/null is one too and is told apart by its device number.
+import { fstatSync, statSync } from 'node:fs';
+
+let terminal: boolean | undefined;
+
+/** stderr is a terminal (asked once). */
+export function stderrIsTerminal(): boolean {
+  if (terminal === undefined) {
+    try {
+      const st = fstatSync(2);
+      terminal = st.isCharacterDevice() && st.rdev !== statSync('/dev/null').rdev;
+    } catch {
+      terminal = false;
+    }
+  }
+  return terminal;
+}
+
+/** Colour on stderr: on a terminal, unless `NO_COLOR` is set (to anything
+ *  but '') or `TERM` is `dumb`. */
+export function colourOn(env: Record<string, string | undefined> = process.env): boolean {
+  if (env.NO_COLOR !== undefined && env.NO_COLOR !== '') return false;
+  if (env.TERM === 'dumb') return false;
+  return stderrIsTerminal();
+}
+
+const RED = '\x1b[1;31m';
+const YELLOW = '\x1b[1;33m';
+const RESET = '\x1b[0m';
+
+/** `error: ` / `warning: `, in red / yellow where colour is on. */
+export function prefix(kind: 'error' | 'warning'): string {
+  if (!colourOn()) return `${kind}: `;
+  return `${kind === 'error' ? RED : YELLOW}${kind}:${RESET} `;
+}
