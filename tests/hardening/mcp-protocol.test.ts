@@ -1,0 +1,58 @@
+// `kb mcp` and the letter of the protocol, end to end on dist/kb with a raw
+// client: paging cursors kb did not issue, JSON-RPC batches per protocol
+// version, and what a reply echoes of its request.
+import { afterAll, describe, expect, test } from 'bun:test';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { RawMcp } from '../support/mcp-raw.ts';
+import { cleanup, workspace } from './helpers.ts';
+
+afterAll(cleanup);
+
+const TWO_TOPICS = '[kb.topic.a]\nsubjects = "a"\n\n[kb.topic.t]\nsubjects = "t"\n';
+
+/** Topic `a` with `n` subjects (a page is 500), and topic `t` with one. */
+function pagedWorkspace(n: number): string {
+  const entries: Record<string, string> = { 't/one.md': 'one\n' };
+  for (let i = 0; i < n; i++) entries[`a/s${String(i).padStart(4, '0')}.md`] = `subject ${i}\n`;
+  return workspace(entries, TWO_TOPICS);
+}
+
+const b64 = (v: unknown) => Buffer.from(JSON.stringify(v)).toString('base64url');
+
+describe('resources/list cursors kb did not issue (issue 20, item 12)', () => {
+  test('a cursor naming a topic that is gone, a forged cursor, a cursor from another server: -32602 "invalid cursor", never page 1 again', async () => {
+    const root = pagedWorkspace(520);
+    const s = new RawMcp(root);
+    await s.initialize();
+    const first = await s.request(1, 'resources/list');
+    expect(first.result.resources).toHaveLength(500);
+    const cursor: string = first.result.nextCursor;
+    expect(typeof cursor).toBe('string');
+    // The cursor as issued goes on where page 1 stopped.
+    const second = await s.request(2, 'resources/list', { cursor });
+    expect(second.result.resources.map((r: { name: string }) => r.name)).toEqual([...Array.from({ length: 20 }, (_, i) => `a/s${String(500 + i).padStart(4, '0')}`), 't/one']);
+    expect(second.result.nextCursor).toBeUndefined();
+    // Well-formed but made up: the topic and slug of a real subject.
+    const forged = await s.request(3, 'resources/list', { cursor: b64(['a', 's0499']) });
+    expect(forged.error.code).toBe(-32602);
+    expect(forged.error.message).toStartWith('invalid cursor: ');
+    // Made up, naming a topic that does not exist.
+    const nowhere = await s.request(4, 'resources/list', { cursor: b64(['gone', 'x']) });
+    expect(nowhere.error.code).toBe(-32602);
+    expect(nowhere.error.message).toStartWith('invalid cursor: ');
+    // The topic of a cursor kb issued is removed from the configuration.
+    writeFileSync(join(root, '.jp', 'config.toml'), '[kb.topic.t]\nsubjects = "t"\n');
+    const stale = await s.request(5, 'resources/list', { cursor });
+    expect(stale.error).toEqual({ code: -32602, message: 'invalid cursor: its topic "a" is no longer served; list again without a cursor' });
+    expect(await s.close()).toBe(0);
+    // A cursor from an earlier server: refused by the next one.
+    writeFileSync(join(root, '.jp', 'config.toml'), TWO_TOPICS);
+    const again = new RawMcp(root);
+    await again.initialize();
+    const old = await again.request(1, 'resources/list', { cursor });
+    expect(old.error.code).toBe(-32602);
+    expect(old.error.message).toMatch(/^invalid cursor: ".*" is not one this server issued; list again without a cursor$/);
+    expect(await again.close()).toBe(0);
+  }, 60_000);
+});
