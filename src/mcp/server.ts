@@ -279,6 +279,14 @@ const string = (p: Params, key: string) => (typeof p[key] === 'string' ? undefin
 const object = (p: Params, key: string) => (p[key] === undefined || typeName(p[key]) === 'object' ? undefined : `"${key}" must be an object, not ${typeName(p[key])}`);
 const cursor = (p: Params) => (p.cursor === undefined || typeof p.cursor === 'string' ? undefined : `"cursor" must be a string, not ${typeName(p.cursor)}`);
 
+/** A list kb serves in one page issues no cursor: any cursor is one it did
+ *  not issue, -32602 (MCP pagination: an invalid cursor). Returns nothing
+ *  otherwise. */
+function onePage(method: string, p: Params): undefined {
+  if (p.cursor === undefined) return undefined;
+  throw new RequestError(INVALID_PARAMS, `invalid cursor: ${method} has one page and issues no cursor; list again without one`);
+}
+
 /** Every method kb serves: one table (the protocol's dispatch, like the
  *  MCP SDK's handler map). A method that is not here is answered -32601. */
 export const METHODS: Readonly<Record<string, Method>> = {
@@ -295,12 +303,12 @@ export const METHODS: Readonly<Record<string, Method>> = {
       };
     },
   },
-  'tools/list': { params: cursor, handle: async (session) => ({ tools: await session.tools() }) },
+  'tools/list': { params: cursor, handle: async (session, p) => onePage('tools/list', p) ?? { tools: await session.tools() } },
   'tools/call': {
     params: (p) => string(p, 'name') ?? object(p, 'arguments'),
     handle: (session, p) => session.callTool(p.name as string, p.arguments),
   },
-  'prompts/list': { params: cursor, handle: (session) => ({ prompts: session.prompts() }) },
+  'prompts/list': { params: cursor, handle: (session, p) => onePage('prompts/list', p) ?? { prompts: session.prompts() } },
   'prompts/get': {
     params: (p) => {
       const problem = string(p, 'name') ?? object(p, 'arguments');
@@ -312,7 +320,7 @@ export const METHODS: Readonly<Record<string, Method>> = {
     handle: (session, p) => session.getPrompt(p.name as string, p.arguments as Record<string, string> | undefined),
   },
   'resources/list': { params: cursor, handle: (session, p) => session.resources(typeof p.cursor === 'string' ? p.cursor : undefined) },
-  'resources/templates/list': { params: cursor, handle: (session) => ({ resourceTemplates: session.resourceTemplates() }) },
+  'resources/templates/list': { params: cursor, handle: (session, p) => onePage('resources/templates/list', p) ?? { resourceTemplates: session.resourceTemplates() } },
   'resources/read': { params: (p) => string(p, 'uri'), handle: (session, p) => session.readResource(p.uri as string) },
 };
 

@@ -56,3 +56,22 @@ describe('resources/list cursors kb did not issue (issue 20, item 12)', () => {
     expect(await again.close()).toBe(0);
   }, 60_000);
 });
+
+describe('lists served in one page refuse a cursor (issue 20, item 13)', () => {
+  test('tools/list, prompts/list, resources/templates/list with a cursor: -32602 "invalid cursor"; without one, the whole list', async () => {
+    const root = workspace({ 't/a.md': 'A\n' });
+    const s = new RawMcp(root);
+    await s.initialize();
+    let id = 0;
+    for (const [method, key] of [['tools/list', 'tools'], ['prompts/list', 'prompts'], ['resources/templates/list', 'resourceTemplates']] as const) {
+      for (const cursor of ['', 'x', b64(['t', 'a'])]) {
+        const r = await s.request(++id, method, { cursor });
+        expect([method, cursor, r.error]).toEqual([method, cursor, { code: -32602, message: `invalid cursor: ${method} has one page and issues no cursor; list again without one` }]);
+      }
+      const whole = await s.request(++id, method, {});
+      expect(whole.result[key].length).toBeGreaterThan(0);
+      expect(whole.result.nextCursor).toBeUndefined();
+    }
+    expect(await s.close()).toBe(0);
+  }, 30_000);
+});
