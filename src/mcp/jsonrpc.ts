@@ -4,6 +4,7 @@
 // reason for stderr. Ids are echoed exactly as sent, even integers that a
 // double cannot hold (2^53 and above): the reply carries the id's own text.
 
+import { escapeControls } from '../shared/controls.ts';
 import { typeName } from '../shared/text.ts';
 
 export const PARSE_ERROR = -32700;
@@ -151,6 +152,9 @@ export function resultLine(idText: string, resultJson: string): string {
   return `{"jsonrpc":"2.0","id":${idText},"result":${resultJson}}\n`;
 }
 
+/** An error reply's text. The message often quotes what the client sent
+ *  (a method, a URI, a name): it is escaped like every echo (controls.ts),
+ *  so that it never carries a raw control or bidirectional character. */
 export function errorLine(idText: string, code: number, message: string): string {
-  return `{"jsonrpc":"2.0","id":${idText},"error":${JSON.stringify({ code, message })}}\n`;
+  return `{"jsonrpc":"2.0","id":${idText},"error":${JSON.stringify({ code, message: escapeControls(message) })}}\n`;
 }

@@ -153,7 +153,7 @@ export class KbSession {
     const tool = served.find((t) => t.name === name);
     if (tool === undefined) {
       const hint = toolNamed(name)?.access === 'write' ? ' (writing is off: start the server with kb mcp --write TOPIC)' : '';
-      throw new RequestError(INVALID_PARAMS, `unknown tool "${name}"${hint}; the tools are ${served.map((t) => `"${t.name}"`).join(', ')}`);
+      throw new RequestError(INVALID_PARAMS, `unknown tool ${jsonQuoted(clipName(name))}${hint}; the tools are ${served.map((t) => `"${t.name}"`).join(', ')}`);
     }
     const result = (text: string, isError: boolean) => ({ content: [{ type: 'text' as const, text }], isError });
     let kb: KnowledgeBase;
@@ -205,7 +205,7 @@ export class KbSession {
   /** `prompts/get knowledge`: exactly what `kb prompt` prints (with the
    *  argument's values as `-k`); no message when it prints nothing. */
   async getPrompt(name: string, args: Record<string, string> | undefined) {
-    if (name !== PROMPT_NAME) throw new RequestError(INVALID_PARAMS, `unknown prompt "${name}"; the only prompt is "${PROMPT_NAME}"`);
+    if (name !== PROMPT_NAME) throw new RequestError(INVALID_PARAMS, `unknown prompt ${jsonQuoted(clipName(name))}; the only prompt is "${PROMPT_NAME}"`);
     const knowledge = knowledgeArgument(args?.[PROMPT_ARGUMENT] ?? '');
     const section = prompt(await this.open(knowledge), RESULT_LIMIT);
     for (const p of section.problems) this.note(p);
@@ -323,6 +323,11 @@ export class Cursors {
   private mac(body: string): string {
     return createHmac('sha256', this.key).update(body).digest('base64url').slice(0, 22);
   }
+}
+
+/** A name a client sent, for a message: at most 80 characters. */
+function clipName(s: string): string {
+  return s.length > 80 ? `${s.slice(0, 80)}…` : s;
 }
 
 /** A cursor (or its topic) in a message: quoted, escaped, cut. */

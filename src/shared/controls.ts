@@ -72,3 +72,9 @@ export function controlWord(s: string): string {
 export function jsonQuoted(value: unknown): string {
   return escapeControls(JSON.stringify(value) ?? 'null');
 }
+
+/** `value` as indented JSON (a `--format json` output), every such
+ *  character in it escaped as `\uXXXX`: the same value, never a raw one. */
+export function jsonDocument(value: unknown): string {
+  return escapeText(JSON.stringify(value, null, 2));
+}

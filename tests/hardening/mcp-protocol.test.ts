@@ -75,3 +75,50 @@ describe('lists served in one page refuse a cursor (issue 20, item 13)', () => {
     expect(await s.close()).toBe(0);
   }, 30_000);
 });
+
+describe('what a reply echoes of its request is escaped, as the CLI escapes it (issue 20, item 11)', () => {
+  const H = 'x\u202ey\u202cz\u2028w\u200bv\u0085u';
+  const SHOWN = 'x\\u202ey\\u202cz\\u2028w\\u200bv\\u0085u';
+  const RAW = /[\u202e\u202c\u2028\u200b\u0085]/;
+
+  test('tool results (search, learn, remember, forget) and error messages (tool, prompt, method, URI, cursor)', async () => {
+    const root = workspace({ 't/alpha.md': '# Alpha\n\nalpha beta gamma\n' });
+    const s = new RawMcp(root, ['--write', 't']);
+    await s.initialize();
+    const call = async (id: number, name: string, args: object) => {
+      const r = await s.request(id, 'tools/call', { name, arguments: args });
+      const text: string = r.result.content[0].text;
+      expect([name, RAW.test(text), text.includes(SHOWN)]).toEqual([name, false, true]);
+      return text;
+    };
+    expect(await call(1, 'search', { query: `alpha ${H}` })).toStartWith(`1 subject matches "alpha ${SHOWN}". `);
+    expect(await call(2, 'search', { query: H, topic: 't' })).toStartWith(`No subjects match "${SHOWN}" in topic "t".`);
+    expect(await call(3, 'learn', { topic: 't', subjects: [H] })).toStartWith(`No subjects match "${SHOWN}" in topic "t".`);
+    await call(4, 'learn', { topic: 't', [H]: 1 });
+    await call(5, 'remember', { topic: 't', text: 'a new fact', slug: H });
+    expect(await call(6, 'forget', { topic: 't', slug: H })).toBe(`Not removed: topic "t" has no subject "${SHOWN}". Forget takes an exact slug, as learn lists it.\n`);
+    const errors = [
+      await s.request(10, 'tools/call', { name: H, arguments: {} }),
+      await s.request(11, 'prompts/get', { name: H }),
+      await s.request(12, H),
+      await s.request(13, 'resources/read', { uri: H }),
+      await s.request(14, 'resources/read', { uri: `kb://t/${H}` }),
+      await s.request(15, 'resources/list', { cursor: H }),
+    ];
+    // A pre-load that matches nothing: a warning on stderr (escaped, below).
+    const prompt = await s.request(16, 'prompts/get', { name: 'knowledge', arguments: { knowledge: `t/${H}` } });
+    expect(RAW.test(JSON.stringify(prompt.result))).toBe(false);
+    for (const e of errors) {
+      expect(e.error).toBeDefined();
+      expect([e.id, RAW.test(e.error.message)]).toEqual([e.id, false]);
+    }
+    expect(errors[0].error.message).toStartWith(`unknown tool "${SHOWN}"; the tools are`);
+    expect(errors[1].error.message).toStartWith(`unknown prompt "${SHOWN}";`);
+    expect(errors[2].error.message).toBe(`method not found: ${SHOWN}`);
+    expect(errors[3].error.message).toStartWith(`not a knowledge-base URI: ${SHOWN} (`);
+    expect(errors[4].error.message).toBe(`resource not found: kb://t/${SHOWN} (topic "t" has no subject "${SHOWN}")`);
+    expect(errors[5].error.message).toStartWith(`invalid cursor: "${SHOWN}" is not one`);
+    expect(await s.close()).toBe(0);
+    expect(RAW.test(s.err)).toBe(false);
+  }, 30_000);
+});
