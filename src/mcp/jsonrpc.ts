@@ -70,8 +70,9 @@ export function parseMessage(line: string): Incoming {
     return { kind: 'invalid', code: INVALID_PARAMS, idText, message: `invalid params: "params" must be an object, not ${typeName(params)}` };
   }
   const p = (params ?? {}) as Record<string, unknown>;
-  // A null id is allowed by JSON-RPC but discouraged; it is answered as given.
   if (!hasId) return { kind: 'notification', method: msg.method, params: p };
+  // JSON-RPC allows a null id; MCP does not ("the ID MUST NOT be null").
+  if (id === null) return { kind: 'invalid', code: INVALID_REQUEST, idText, message: 'invalid request: "id" must be a string or a number, not null' };
   return { kind: 'request', id: (id ?? 'null') as Id, idText, method: msg.method, params: p };
 }
 
@@ -155,6 +156,6 @@ export function resultLine(idText: string, resultJson: string): string {
 /** An error reply's text. The message often quotes what the client sent
  *  (a method, a URI, a name): it is escaped like every echo (controls.ts),
  *  so that it never carries a raw control or bidirectional character. */
-export function errorLine(idText: string, code: number, message: string): string {
-  return `{"jsonrpc":"2.0","id":${idText},"error":${JSON.stringify({ code, message: escapeControls(message) })}}\n`;
+export function errorLine(idText: string | undefined, code: number, message: string): string {
+  return `{"jsonrpc":"2.0",${idText === undefined ? '' : `"id":${idText},`}"error":${JSON.stringify({ code, message: escapeControls(message) })}}\n`;
 }

@@ -43,6 +43,10 @@ const WRITE_INSTRUCTIONS = 'The `remember` tool saves a new subject to a writabl
  *  gets the newest (MCP lifecycle, version negotiation). */
 const PROTOCOL_VERSIONS = ['2025-11-25', '2025-06-18', '2025-03-26', '2024-11-05'];
 
+/** From this version on, an error whose id could not be read has no id
+ *  (rather than JSON-RPC's null). */
+const NO_NULL_ID = '2025-11-25';
+
 const CAPABILITIES = { tools: { listChanged: false }, prompts: { listChanged: false }, resources: { listChanged: false, subscribe: false } };
 
 const MiB = 1024 * 1024;
@@ -115,6 +119,13 @@ export async function serve(options: WorkspaceOptions, serving: { write: readonl
     settle();
   });
 
+  /** An error reply. One to a message whose id could not be read has id
+   *  null (JSON-RPC 2.0), or no id once 2025-11-25 or later is agreed (its
+   *  schema has no null id). */
+  function errorReply(idText: string, code: number, message: string): string {
+    return errorLine(idText === 'null' && session.protocol !== undefined && session.protocol >= NO_NULL_ID ? undefined : idText, code, message);
+  }
+
   /** One short line on stderr about a message kb could not take. */
   function complain(line: number, what: string): void {
     void warn(`kb mcp: line ${line}: ${what}`);
@@ -126,7 +137,7 @@ export async function serve(options: WorkspaceOptions, serving: { write: readonl
       const idText = topLevelId(line.head) ?? 'null';
       const message = `the message is ${humanSize(line.bytes)}, larger than the limit of ${humanSize(MAX_MESSAGE)}; it was not read`;
       complain(lineNo, `${message}${idText === 'null' ? '' : ` (id ${idText})`}`);
-      writer.write(errorLine(idText, INVALID_REQUEST, message));
+      writer.write(errorReply(idText, INVALID_REQUEST, message));
       flow();
       return;
     }
@@ -135,7 +146,7 @@ export async function serve(options: WorkspaceOptions, serving: { write: readonl
     switch (msg.kind) {
       case 'invalid':
         complain(lineNo, msg.message);
-        writer.write(errorLine(msg.idText, msg.code, msg.message));
+        writer.write(errorReply(msg.idText, msg.code, msg.message));
         break;
       case 'response':
         complain(lineNo, `a response (id ${msg.idText}) to a request kb never sent; ignored`);
@@ -152,7 +163,7 @@ export async function serve(options: WorkspaceOptions, serving: { write: readonl
         const problem = paramsProblem(method, msg.method, msg.params);
         if (problem !== undefined) {
           complain(lineNo, problem.message);
-          writer.write(errorLine(msg.idText, problem.code, problem.message));
+          writer.write(errorReply(msg.idText, problem.code, problem.message));
           break;
         }
         queue.push({ id: msg.id, idText: msg.idText, method: msg.method, params: msg.params, bytes: line.bytes, line: lineNo, cancelled: false });
@@ -211,10 +222,10 @@ export async function serve(options: WorkspaceOptions, serving: { write: readonl
       if (method === undefined) throw new RequestError(METHOD_NOT_FOUND, `method not found: ${req.method}`);
       return resultLine(req.idText, JSON.stringify(await method.handle(session, req.params)));
     } catch (err) {
-      if (err instanceof RequestError) return errorLine(req.idText, err.code, err.message);
+      if (err instanceof RequestError) return errorReply(req.idText, err.code, err.message);
       const message = err instanceof Error ? err.message : String(err);
       void warn(`kb mcp: request ${req.idText} (${req.method}) failed: ${message}`);
-      return errorLine(req.idText, INTERNAL_ERROR, message);
+      return errorReply(req.idText, INTERNAL_ERROR, message);
     }
   }
 
@@ -295,8 +306,9 @@ export const METHODS: Readonly<Record<string, Method>> = {
     params: (p) => string(p, 'protocolVersion') ?? object(p, 'capabilities') ?? object(p, 'clientInfo'),
     handle: (session, p) => {
       const asked = p.protocolVersion as string;
+      session.protocol = PROTOCOL_VERSIONS.includes(asked) ? asked : PROTOCOL_VERSIONS[0];
       return {
-        protocolVersion: PROTOCOL_VERSIONS.includes(asked) ? asked : PROTOCOL_VERSIONS[0],
+        protocolVersion: session.protocol,
         capabilities: CAPABILITIES,
         serverInfo: { name: 'kb', version: VERSION },
         instructions: session.writes ? `${INSTRUCTIONS} ${WRITE_INSTRUCTIONS}` : INSTRUCTIONS,

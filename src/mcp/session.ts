@@ -86,6 +86,8 @@ export class KbSession {
   /** Topic indexes between requests, revalidated on each (an added,
    *  removed or renamed file shows in the next request). */
   readonly cache = new IndexCache();
+  /** The protocol version `initialize` agreed on (server.ts), if any. */
+  protocol: string | undefined;
   /** The `resources/list` cursors this server issues. */
   private readonly cursors = new Cursors();
 

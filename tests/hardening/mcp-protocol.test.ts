@@ -5,6 +5,7 @@ import { afterAll, describe, expect, test } from 'bun:test';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { RawMcp } from '../support/mcp-raw.ts';
+import { MCP_VERSIONS } from '../support/mcp-schema.ts';
 import { cleanup, workspace } from './helpers.ts';
 
 afterAll(cleanup);
@@ -121,4 +122,56 @@ describe('what a reply echoes of its request is escaped, as the CLI escapes it (
     expect(await s.close()).toBe(0);
     expect(RAW.test(s.err)).toBe(false);
   }, 30_000);
+});
+
+describe('every reply validates against the MCP schema of the version negotiated (issue 20, item 15)', () => {
+  for (const version of MCP_VERSIONS) {
+    test(`${version}: each method kb serves, and each kind of error`, async () => {
+      const root = workspace({ 't/a.md': '# A\n\nalpha\n', 't/b.txt': 'beta\n' });
+      const s = new RawMcp(root, ['--write', 't']);
+      // RawMcp checks each reply as it arrives (tests/support/mcp-schema.ts).
+      expect((await s.initialize(version)).result.protocolVersion).toBe(version);
+      expect(s.schema.version).toBe(version);
+      const lines: (object | string)[] = [
+        { jsonrpc: '2.0', id: 1, method: 'ping' },
+        { jsonrpc: '2.0', id: 2, method: 'tools/list' },
+        { jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'learn', arguments: { topic: 't', subjects: ['*'] } } },
+        { jsonrpc: '2.0', id: 4, method: 'tools/call', params: { name: 'search', arguments: { query: 'alpha' } } },
+        { jsonrpc: '2.0', id: 5, method: 'tools/call', params: { name: 'learn', arguments: { topic: 'nope' } } },
+        { jsonrpc: '2.0', id: 6, method: 'tools/call', params: { name: 'remember', arguments: { topic: 't', text: 'Gamma is the third letter.' } } },
+        { jsonrpc: '2.0', id: 7, method: 'prompts/list' },
+        { jsonrpc: '2.0', id: 8, method: 'prompts/get', params: { name: 'knowledge', arguments: { knowledge: 't/a' } } },
+        { jsonrpc: '2.0', id: 9, method: 'resources/list' },
+        { jsonrpc: '2.0', id: 10, method: 'resources/templates/list' },
+        { jsonrpc: '2.0', id: 11, method: 'resources/read', params: { uri: 'kb://t/a' } },
+        { jsonrpc: '2.0', id: 12, method: 'resources/read', params: { uri: 'kb://t/b' } },
+        // Errors: not found, invalid params, unknown method, invalid cursor.
+        { jsonrpc: '2.0', id: 13, method: 'resources/read', params: { uri: 'kb://t/nope' } },
+        { jsonrpc: '2.0', id: 14, method: 'tools/call', params: { name: 'nope' } },
+        { jsonrpc: '2.0', id: 15, method: 'no/such/method' },
+        { jsonrpc: '2.0', id: 16, method: 'resources/list', params: { cursor: 'x' } },
+        { jsonrpc: '2.0', id: 17, method: 'tools/call', params: 'learn' },
+        // Errors whose id cannot be read: -32700, -32600.
+        '{oops',
+        JSON.stringify({ jsonrpc: '2.0', id: { x: 1 }, method: 'ping' }),
+        // A null id: JSON-RPC allows it, MCP does not.
+        JSON.stringify({ jsonrpc: '2.0', id: null, method: 'ping' }),
+        // Ignored: a notification, a response kb never asked for.
+        { jsonrpc: '2.0', method: 'notifications/progress', params: { progressToken: 1, progress: 1 } },
+        { jsonrpc: '2.0', id: 'r', result: {} },
+        { jsonrpc: '2.0', id: 18, method: 'ping' },
+      ];
+      s.send(...lines);
+      await s.until(() => s.reply(18) !== undefined && s.lines.length >= 22);
+      expect(await s.close()).toBe(0);
+      expect(s.lines).toHaveLength(22);
+      expect(s.schema.problems).toEqual([]);
+      const unread = s.lines.filter((m) => m.id === undefined || m.id === null);
+      expect(unread.map((m) => m.error.code)).toEqual([-32700, -32600, -32600]);
+      expect(unread[2].error.message).toBe('invalid request: "id" must be a string or a number, not null');
+      // 2025-11-25 leaves out the id it could not read; JSON-RPC 2.0 (and
+      // so the earlier versions) says null.
+      for (const m of unread) expect(Object.hasOwn(m, 'id')).toBe(version !== '2025-11-25');
+    }, 30_000);
+  }
 });

@@ -2,7 +2,9 @@
 // workspace, JSON-RPC lines written to its stdin as given (batches, forged
 // cursors, bad lines), every line of its stdout parsed and kept.
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { expect } from 'bun:test';
 import { BIN, isolatedEnv } from '../e2e/harness.ts';
+import { ReplyChecker } from './mcp-schema.ts';
 
 // biome-ignore lint: a JSON-RPC message as parsed.
 export type Message = any;
@@ -16,6 +18,7 @@ export class RawMcp {
   private partial = '';
   private waiters: (() => void)[] = [];
   private done = false;
+  readonly schema = new ReplyChecker();
 
   constructor(root: string, args: string[] = []) {
     this.child = spawn(BIN, ['mcp', ...args], { cwd: root, env: isolatedEnv(root), stdio: ['pipe', 'pipe', 'pipe'] });
@@ -24,7 +27,14 @@ export class RawMcp {
     this.child.stdout.on('data', (d: Buffer) => {
       const lines = (this.partial + d.toString('utf8')).split('\n');
       this.partial = lines.pop()!;
-      for (const raw of lines) if (raw !== '') this.lines.push(JSON.parse(raw));
+      for (const raw of lines) {
+        if (raw === '') continue;
+        const msg = JSON.parse(raw);
+        this.lines.push(msg);
+        // Every reply validates against the MCP schema of the version
+        // negotiated; a failure fails the test running.
+        expect(this.schema.received(msg)).toBe('');
+      }
       this.wake();
     });
     this.exited = new Promise((resolve) =>
@@ -42,6 +52,8 @@ export class RawMcp {
 
   /** Writes one line per message (objects as JSON, strings as they are). */
   send(...messages: (object | string)[]): void {
+    for (const m of messages) if (typeof m === 'string') this.schema.sentLine(m);
+    else this.schema.sent(m);
     this.child.stdin.write(messages.map((m) => (typeof m === 'string' ? m : JSON.stringify(m))).join('\n') + '\n');
   }
 
