@@ -15,6 +15,8 @@
 //   one short line on stderr; ids are echoed as sent, 2^53 and above too;
 // - params are JSON as sent: a `"__proto__"` key in learn arguments reaches
 //   the same check as `kb learn --args`;
+// - JSON-RPC batches are taken when 2025-03-26 is agreed (at most 32
+//   entries, replies as one array) and refused for the other versions;
 // - a failed write to stdout ends the server, exit 1.
 //
 // stdout carries protocol messages only: everything else goes to stderr.
@@ -28,7 +30,7 @@ import { debug, warn } from '../shared/log.ts';
 import { printError } from '../shared/stdio.ts';
 import { humanSize, typeName } from '../shared/text.ts';
 import { VERSION } from '../shared/version.ts';
-import { errorLine, INTERNAL_ERROR, INVALID_PARAMS, INVALID_REQUEST, METHOD_NOT_FOUND, parseMessage, resultLine, topLevelId, type Id } from './jsonrpc.ts';
+import { errorLine, INTERNAL_ERROR, INVALID_PARAMS, INVALID_REQUEST, METHOD_NOT_FOUND, NO_BATCHES, parseMessage, resultLine, topLevelId, type Id, type Incoming } from './jsonrpc.ts';
 import { KbSession, RequestError } from './session.ts';
 import { LineReader, Writer, type Line } from './stdio.ts';
 
@@ -42,6 +44,18 @@ const WRITE_INSTRUCTIONS = 'The `remember` tool saves a new subject to a writabl
 /** Protocol versions kb speaks, newest first: a client asking for another
  *  gets the newest (MCP lifecycle, version negotiation). */
 const PROTOCOL_VERSIONS = ['2025-11-25', '2025-06-18', '2025-03-26', '2024-11-05'];
+
+/** The version kb answers a client asking for `asked` with. */
+function negotiate(asked: string): string {
+  return PROTOCOL_VERSIONS.includes(asked) ? asked : PROTOCOL_VERSIONS[0];
+}
+
+/** The versions that have JSON-RPC batches: 2025-03-26 requires servers to
+ *  take them; 2025-06-18 dropped them. */
+const BATCH_VERSIONS = new Set(['2025-03-26']);
+
+/** The most entries one batch may hold: as many requests as may wait. */
+const MAX_BATCH = 32;
 
 /** From this version on, an error whose id could not be read has no id
  *  (rather than JSON-RPC's null). */
@@ -69,6 +83,16 @@ interface Request {
   bytes: number;
   line: number;
   cancelled: boolean;
+  /** The batch it came in, and its place there. */
+  batch?: Batch;
+  slot: number;
+}
+
+/** A batch being answered: the replies so far, by entry, and how many
+ *  entries are not done. */
+interface Batch {
+  parts: (string | undefined)[];
+  open: number;
 }
 
 export async function serve(options: WorkspaceOptions, serving: { write: readonly string[] } = { write: [] }): Promise<number> {
@@ -127,7 +151,7 @@ export async function serve(options: WorkspaceOptions, serving: { write: readonl
   }
 
   /** One short line on stderr about a message kb could not take. */
-  function complain(line: number, what: string): void {
+  function complain(line: number | string, what: string): void {
     void warn(`kb mcp: line ${line}: ${what}`);
   }
 
@@ -143,36 +167,79 @@ export async function serve(options: WorkspaceOptions, serving: { write: readonl
     }
     if (line.text.trim() === '') return;
     const msg = parseMessage(line.text);
+    if (msg.kind === 'batch') onBatch(msg.entries, line.bytes);
+    else take(msg, line.bytes, lineNo);
+    flow();
+  }
+
+  /** One message, on its own or as an entry of a batch (its reply then
+   *  goes into the batch's reply). */
+  function take(msg: Exclude<Incoming, { kind: 'batch' }>, bytes: number, where: string | number, batch?: Batch, slot = 0): void {
+    const send = (text: string | undefined): void => {
+      if (batch !== undefined) settleSlot(batch, slot, text);
+      else if (text !== undefined) writer.write(text);
+    };
     switch (msg.kind) {
       case 'invalid':
-        complain(lineNo, msg.message);
-        writer.write(errorReply(msg.idText, msg.code, msg.message));
-        break;
+        complain(where, msg.message);
+        return send(errorReply(msg.idText, msg.code, msg.message));
       case 'response':
-        complain(lineNo, `a response (id ${msg.idText}) to a request kb never sent; ignored`);
-        break;
+        complain(where, `a response (id ${msg.idText}) to a request kb never sent; ignored`);
+        return send(undefined);
       case 'notification':
         onNotification(msg.method, msg.params);
-        break;
+        return send(undefined);
       case 'request': {
         const method = methodOf(msg.method);
-        if (method?.immediate) {
-          writer.write(resultLine(msg.idText, JSON.stringify(method.handle(session, msg.params))));
-          break;
-        }
-        const problem = paramsProblem(method, msg.method, msg.params);
+        if (method?.immediate) return send(resultLine(msg.idText, JSON.stringify(method.handle(session, msg.params))));
+        const problem = batch !== undefined && msg.method === 'initialize' ? { code: INVALID_REQUEST, message: 'invalid request: initialize cannot be part of a batch' } : paramsProblem(method, msg.method, msg.params);
         if (problem !== undefined) {
-          complain(lineNo, problem.message);
-          writer.write(errorReply(msg.idText, problem.code, problem.message));
-          break;
+          complain(where, problem.message);
+          return send(errorReply(msg.idText, problem.code, problem.message));
         }
-        queue.push({ id: msg.id, idText: msg.idText, method: msg.method, params: msg.params, bytes: line.bytes, line: lineNo, cancelled: false });
-        queuedBytes += line.bytes;
+        // The version is agreed as initialize is read: what follows it in
+        // the same chunk (a batch, an unreadable id) is read by it.
+        if (msg.method === 'initialize') session.protocol = negotiate(msg.params.protocolVersion as string);
+        queue.push({ id: msg.id, idText: msg.idText, method: msg.method, params: msg.params, bytes, line: lineNo, cancelled: false, batch, slot });
+        queuedBytes += bytes;
         void pump();
-        break;
+        return;
       }
     }
-    flow();
+  }
+
+  /** A JSON-RPC batch: taken entry by entry where the protocol agreed on
+   *  has batches (2025-03-26), its replies sent back together as one array
+   *  once all are answered; refused otherwise (before initialize, and in
+   *  2024-11-05 and 2025-06-18 on, which have none). */
+  function onBatch(entries: string[], bytes: number): void {
+    let refusal: string | undefined;
+    if (!session.protocol || !BATCH_VERSIONS.has(session.protocol)) refusal = NO_BATCHES;
+    else if (entries.length === 0) refusal = 'invalid request: an empty batch';
+    else if (entries.length > MAX_BATCH) refusal = `invalid request: a batch of ${entries.length} messages, more than the limit of ${MAX_BATCH}; none was read`;
+    if (refusal !== undefined) {
+      complain(lineNo, refusal);
+      writer.write(errorReply('null', INVALID_REQUEST, refusal));
+      return;
+    }
+    const batch: Batch = { parts: [], open: entries.length };
+    const share = Math.ceil(bytes / entries.length);
+    entries.forEach((text, i) => {
+      const msg = parseMessage(text);
+      // A batch inside a batch is not a message.
+      const one: Exclude<Incoming, { kind: 'batch' }> = msg.kind === 'batch' ? { kind: 'invalid', code: INVALID_REQUEST, idText: 'null', message: 'invalid request: a message must be an object, not array' } : msg;
+      take(one, share, `${lineNo}, entry ${i + 1}`, batch, i);
+    });
+  }
+
+  /** One entry of a batch is done (with its reply, or none); the batch's
+   *  reply goes out with the last. A batch of notifications has none. */
+  function settleSlot(batch: Batch, slot: number, text: string | undefined): void {
+    if (text !== undefined) batch.parts[slot] = text.endsWith('\n') ? text.slice(0, -1) : text;
+    batch.open--;
+    if (batch.open > 0) return;
+    const replies = batch.parts.filter((p) => p !== undefined);
+    if (replies.length > 0) writer.write(`[${replies.join(',')}]\n`);
   }
 
   function onNotification(method: string, params: Record<string, unknown>): void {
@@ -201,12 +268,17 @@ export async function serve(options: WorkspaceOptions, serving: { write: readonl
       if (!req || writer.failure) break;
       queuedBytes -= req.bytes;
       flow();
-      if (req.cancelled) continue;
+      if (req.cancelled) {
+        if (req.batch) settleSlot(req.batch, req.slot, undefined);
+        continue;
+      }
       running = req;
       session.request = req.idText;
       const line = await answer(req);
       running = undefined;
-      if (!req.cancelled) writer.write(line);
+      const reply = req.cancelled ? undefined : line;
+      if (req.batch) settleSlot(req.batch, req.slot, reply);
+      else if (reply !== undefined) writer.write(reply);
       // A turn of the event loop between requests: the reply is written,
       // and pings and cancellations read meanwhile are seen.
       await nextTurn();
@@ -306,7 +378,7 @@ export const METHODS: Readonly<Record<string, Method>> = {
     params: (p) => string(p, 'protocolVersion') ?? object(p, 'capabilities') ?? object(p, 'clientInfo'),
     handle: (session, p) => {
       const asked = p.protocolVersion as string;
-      session.protocol = PROTOCOL_VERSIONS.includes(asked) ? asked : PROTOCOL_VERSIONS[0];
+      session.protocol = negotiate(asked);
       return {
         protocolVersion: session.protocol,
         capabilities: CAPABILITIES,

@@ -2,7 +2,7 @@
 // client: paging cursors kb did not issue, JSON-RPC batches per protocol
 // version, and what a reply echoes of its request.
 import { afterAll, describe, expect, test } from 'bun:test';
-import { writeFileSync } from 'node:fs';
+import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { RawMcp } from '../support/mcp-raw.ts';
 import { MCP_VERSIONS } from '../support/mcp-schema.ts';
@@ -174,4 +174,91 @@ describe('every reply validates against the MCP schema of the version negotiated
       for (const m of unread) expect(Object.hasOwn(m, 'id')).toBe(version !== '2025-11-25');
     }, 30_000);
   }
+});
+
+describe('JSON-RPC batches, per protocol version (issue 20, item 14)', () => {
+  const ping = (id: number | string) => ({ jsonrpc: '2.0', id, method: 'ping' });
+  const learnCall = (id: number, args: object) => ({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'learn', arguments: args } });
+  const note = { jsonrpc: '2.0', method: 'notifications/initialized' };
+
+  test('2025-03-26 (servers must take batches): one array of replies, in order; notifications get no entry; bad entries get their error', async () => {
+    const root = workspace({ 't/a.md': 'A\n' });
+    const s = new RawMcp(root);
+    await s.initialize('2025-03-26');
+    s.send([learnCall(1, { topic: 't', subjects: 'a' }), note, ping(2), 7, [], { jsonrpc: '2.0', id: 3, method: 'no/such' }, '{"jsonrpc":"2.0","id":9007199254740993,"method":"ping"}']
+      .map((m) => (typeof m === 'string' ? m : JSON.stringify(m)))
+      .join(',')
+      .replace(/^/, '[')
+      .replace(/$/, ']'));
+    // All notifications: no reply at all. Then a single ping, to know the
+    // server is past them.
+    s.send([note, { jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 99 } }]);
+    s.send(ping('after'));
+    await s.until(() => s.reply('after') !== undefined);
+    expect(await s.close()).toBe(0);
+    const replies = s.lines.slice(1);
+    expect(replies).toHaveLength(2);
+    // A ping is answered as soon as it is read: before the batch, which
+    // waits for its learn call.
+    const batch = replies.find((r) => Array.isArray(r));
+    const after = s.reply('after');
+    expect(batch).toEqual([
+      { jsonrpc: '2.0', id: 1, result: { content: [{ type: 'text', text: 'A\n' }], isError: false } },
+      { jsonrpc: '2.0', id: 2, result: {} },
+      { jsonrpc: '2.0', id: null, error: { code: -32600, message: 'invalid request: a message must be an object, not number' } },
+      { jsonrpc: '2.0', id: null, error: { code: -32600, message: 'invalid request: a message must be an object, not array' } },
+      { jsonrpc: '2.0', id: 3, error: { code: -32601, message: 'method not found: no/such' } },
+      { jsonrpc: '2.0', id: 9007199254740993, result: {} },
+    ]);
+    expect(after).toEqual({ jsonrpc: '2.0', id: 'after', result: {} });
+    expect(s.err).toBe('warning: kb mcp: line 3, entry 4: invalid request: a message must be an object, not number\nwarning: kb mcp: line 3, entry 5: invalid request: a message must be an object, not array\nwarning: kb mcp: line 3, entry 6: method not found: no/such\n');
+    expect(s.schema.problems).toEqual([]);
+  }, 30_000);
+
+  test('2025-03-26: initialize inside a batch, an empty batch, more than 32 entries: -32600', async () => {
+    const root = workspace({ 't/a.md': 'A\n' });
+    const s = new RawMcp(root);
+    const init = await s.initialize('2025-03-26');
+    s.send([{ ...JSON.parse(JSON.stringify({ jsonrpc: '2.0', id: 'again', method: 'initialize', params: { protocolVersion: '2025-03-26', capabilities: {}, clientInfo: { name: 'x', version: '1' } } })) }, ping(1)]);
+    s.send([]);
+    s.send(Array.from({ length: 33 }, (_, i) => ping(100 + i)));
+    s.send(Array.from({ length: 32 }, (_, i) => ping(200 + i)));
+    s.send(ping('after'));
+    await s.until(() => s.reply('after') !== undefined);
+    expect(await s.close()).toBe(0);
+    expect(init.result.protocolVersion).toBe('2025-03-26');
+    const [first, empty, tooMany, full] = s.lines.slice(1);
+    expect(first).toEqual([{ jsonrpc: '2.0', id: 'again', error: { code: -32600, message: 'invalid request: initialize cannot be part of a batch' } }, { jsonrpc: '2.0', id: 1, result: {} }]);
+    expect(empty).toEqual({ jsonrpc: '2.0', id: null, error: { code: -32600, message: 'invalid request: an empty batch' } });
+    expect(tooMany).toEqual({ jsonrpc: '2.0', id: null, error: { code: -32600, message: 'invalid request: a batch of 33 messages, more than the limit of 32; none was read' } });
+    expect(full.map((r: { id: number }) => r.id)).toEqual(Array.from({ length: 32 }, (_, i) => 200 + i));
+    expect(s.schema.problems).toEqual([]);
+  }, 30_000);
+
+  for (const version of ['2024-11-05', '2025-06-18', '2025-11-25']) {
+    test(`${version} (no batches): a batch is refused whole, -32600, and nothing in it is run`, async () => {
+      const root = workspace({ 't/a.md': 'A\n' });
+      const s = new RawMcp(root, ['--write', 't']);
+      await s.initialize(version);
+      s.send([ping(1), { jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'remember', arguments: { topic: 't', text: 'Not to be written.', slug: 'no' } } }]);
+      s.send(ping('after'));
+      await s.until(() => s.reply('after') !== undefined);
+      expect(await s.close()).toBe(0);
+      const refusal = s.lines[1];
+      expect(refusal.error).toEqual({ code: -32600, message: 'invalid request: batches are not supported' });
+      expect(refusal.id).toBe(version === '2025-11-25' ? undefined : null);
+      expect(s.lines).toHaveLength(3);
+      expect(existsSync(join(root, 't', 'no.md'))).toBe(false);
+      expect(s.schema.problems).toEqual([]);
+    }, 30_000);
+  }
+
+  test('before initialize: refused', async () => {
+    const root = workspace({ 't/a.md': 'A\n' });
+    const s = new RawMcp(root);
+    s.send([ping(1)]);
+    await s.until(() => s.lines.length > 0);
+    expect(await s.close()).toBe(0);
+    expect(s.lines).toEqual([{ jsonrpc: '2.0', id: null, error: { code: -32600, message: 'invalid request: batches are not supported' } }]);
+  }, 30_000);
 });

@@ -117,7 +117,9 @@ export class ReplyChecker {
     const version = this.schemaVersion;
     let problem: string | undefined;
     if (Array.isArray(m)) {
-      problem = version === '2025-03-26' ? problemsOf(validatorOf(version, 'JSONRPCBatchResponse'), m) : `a batch response, which protocol ${version} does not have`;
+      // Entries whose id could not be read: as for a single reply (below).
+      const ids = m.map((one) => (one !== null && typeof one === 'object' && one.id === null && this.nullIdAllowed(version) ? { ...one, id: 0 } : one));
+      problem = version === '2025-03-26' ? problemsOf(validatorOf(version, 'JSONRPCBatchResponse'), ids) : `a batch response, which protocol ${version} does not have`;
       if (problem === undefined) problem = m.map((one) => this.one(one, version)).filter((p) => p !== '').join('; ') || undefined;
     } else {
       problem = this.one(m, version) || undefined;
@@ -126,6 +128,12 @@ export class ReplyChecker {
     const line = `reply ${JSON.stringify(m).slice(0, 300)} does not validate against the MCP ${version} schema: ${problem}`;
     this.problems.push(line);
     return line;
+  }
+
+  /** Whether an error may carry JSON-RPC's id null: before 2025-11-25,
+   *  and before any version is asked for. */
+  private nullIdAllowed(version: McpVersion): boolean {
+    return version !== '2025-11-25' || (this.version ?? this.asked) === undefined;
   }
 
   private one(m: Message, version: McpVersion): string {
@@ -137,8 +145,9 @@ export class ReplyChecker {
       // A reply to a message whose id could not be read (-32700, -32600):
       // JSON-RPC 2.0 answers it with id null, which the schemas before
       // 2025-11-25 cannot express (their RequestId is a string or an
-      // integer; 2025-11-25 leaves the id out). The rest must validate.
-      if (m.id === null && version !== '2025-11-25') {
+      // integer; 2025-11-25 leaves the id out), nor can a reply before
+      // any version is agreed. The rest must validate.
+      if (m.id === null && this.nullIdAllowed(version)) {
         if (m.error?.code !== -32700 && m.error?.code !== -32600) return `id null on an error other than -32700 or -32600 (${m.error?.code})`;
         return problemsOf(validatorOf(version, type), { ...m, id: 0 }) ?? '';
       }
