@@ -13,7 +13,7 @@ import { loadYaml, NEEDS_YAML, parseFrontmatter, simpleFields, type YamlModule }
 import { readSubject } from '../kb/fs/read.ts';
 import { probed } from '../kb/index/describe.ts';
 import { realTarget } from '../kb/fs/walk.ts';
-import { controlsIn, escapeControls } from '../shared/controls.ts';
+import { controlsIn, escapeControls, jsonQuoted } from '../shared/controls.ts';
 import { findBySlug } from '../kb/index/resolve.ts';
 import type { Subject } from '../kb/index/types.ts';
 import { kindOf, type TopicView } from '../kb/index/view.ts';
@@ -300,8 +300,8 @@ function checkSkill(s: Subject, fields: Record<string, unknown>, warn: (message:
   const dir = s.skill!.dir.slice(s.skill!.dir.lastIndexOf('/') + 1);
   const name = fields.name;
   if (typeof name !== 'string' || name === '') warn(`skill "${s.slug}" has no name (a string, the directory's name)`);
-  else if (!SKILL_NAME.test(name)) warn(`skill "${s.slug}": name ${JSON.stringify(name)} must be 1-64 characters of a-z, 0-9 and -, with no leading, trailing or doubled hyphen`);
-  else if (name !== dir) warn(`skill "${s.slug}": name ${JSON.stringify(name)} differs from its directory's name ${JSON.stringify(dir)}`);
+  else if (!SKILL_NAME.test(name)) warn(`skill "${s.slug}": name ${jsonQuoted(name)} must be 1-64 characters of a-z, 0-9 and -, with no leading, trailing or doubled hyphen`);
+  else if (name !== dir) warn(`skill "${s.slug}": name ${jsonQuoted(name)} differs from its directory's name ${jsonQuoted(dir)}`);
   const description = fields.description;
   if (typeof description !== 'string' || description.trim() === '') warn(`skill "${s.slug}" has no description (a string of 1-${MAX_SKILL_DESCRIPTION} characters)`);
   else if (Array.from(description).length > MAX_SKILL_DESCRIPTION) {

@@ -11,6 +11,7 @@ import { readBody } from '../kb/fs/read.ts';
 import { scoreText, sectionsOf } from '../kb/search/snippet.ts';
 import { queryTerms } from '../kb/search/tokenize.ts';
 import { renderPartialNote, renderRecall, RECALL_HEAD, type RecallLeftOut, type RecalledSubject, type RecalledTopic } from '../render/search.ts';
+import { jsonQuoted } from '../shared/controls.ts';
 import { warning, type Problem } from '../shared/problem.ts';
 import { BLOCK_TOKENS, tokensText } from './budget.ts';
 import type { KnowledgeBase } from './knowledge-base.ts';
@@ -200,6 +201,6 @@ function pickSections(
     prevEnd = s.end;
   }
   if (prevEnd < body.length) parts.push('\n[…]');
-  const names = chosen.map((i) => (sections[i].heading !== undefined ? JSON.stringify(sections[i].heading) : `line ${sections[i].line}`));
+  const names = chosen.map((i) => (sections[i].heading !== undefined ? jsonQuoted(sections[i].heading) : `line ${sections[i].line}`));
   return { text: parts.join(''), names, tokens };
 }

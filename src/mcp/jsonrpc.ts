@@ -4,6 +4,7 @@
 // reason for stderr. Ids are echoed exactly as sent, even integers that a
 // double cannot hold (2^53 and above): the reply carries the id's own text.
 
+import { escapeControls } from '../shared/controls.ts';
 import { typeName } from '../shared/text.ts';
 
 export const PARSE_ERROR = -32700;
@@ -19,6 +20,8 @@ export type Incoming =
   | { kind: 'notification'; method: string; params: Record<string, unknown> }
   /** A response from the client: kb sends no requests, so none is expected. */
   | { kind: 'response'; idText: string }
+  /** A batch (a JSON array): the text of each of its entries, in order. */
+  | { kind: 'batch'; entries: string[] }
   | { kind: 'invalid'; code: number; idText: string; message: string };
 
 /** At most `max` characters of `s`, for a message. */
@@ -37,9 +40,7 @@ export function parseMessage(line: string): Incoming {
     const why = e instanceof RangeError ? 'nested too deeply' : (e as Error).message;
     return { kind: 'invalid', code: PARSE_ERROR, idText: 'null', message: `parse error: not valid JSON (${clip(why)})` };
   }
-  if (Array.isArray(value)) {
-    return { kind: 'invalid', code: INVALID_REQUEST, idText: 'null', message: 'invalid request: batches are not supported' };
-  }
+  if (Array.isArray(value)) return { kind: 'batch', entries: arrayEntries(text) };
   if (typeName(value) !== 'object') {
     return { kind: 'invalid', code: INVALID_REQUEST, idText: 'null', message: `invalid request: a message must be an object, not ${typeName(value)}` };
   }
@@ -69,9 +70,41 @@ export function parseMessage(line: string): Incoming {
     return { kind: 'invalid', code: INVALID_PARAMS, idText, message: `invalid params: "params" must be an object, not ${typeName(params)}` };
   }
   const p = (params ?? {}) as Record<string, unknown>;
-  // A null id is allowed by JSON-RPC but discouraged; it is answered as given.
   if (!hasId) return { kind: 'notification', method: msg.method, params: p };
+  // JSON-RPC allows a null id; MCP does not ("the ID MUST NOT be null").
+  if (id === null) return { kind: 'invalid', code: INVALID_REQUEST, idText, message: 'invalid request: "id" must be a string or a number, not null' };
   return { kind: 'request', id: (id ?? 'null') as Id, idText, method: msg.method, params: p };
+}
+
+/** The refusal of a batch where the protocol agreed on has none. */
+export const NO_BATCHES = 'invalid request: batches are not supported';
+
+/** The text of each entry of a JSON array, given valid JSON text holding
+ *  one (so that each entry is read as a message of its own: its id's own
+ *  digits are kept, as for a single message). */
+export function arrayEntries(text: string): string[] {
+  const out: string[] = [];
+  let depth = 0;
+  let start = -1;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 0x22 /* " */) {
+      i = stringEnd(text, i);
+      continue;
+    }
+    if (c === 0x5b || c === 0x7b) {
+      depth++;
+      if (depth === 1) start = i + 1;
+    } else if (c === 0x5d || c === 0x7d) {
+      depth--;
+      // `[]` has no entry; `[1]` one.
+      if (depth === 0 && (out.length > 0 || text.slice(start, i).trim() !== '')) out.push(text.slice(start, i));
+    } else if (c === 0x2c /* , */ && depth === 1) {
+      out.push(text.slice(start, i));
+      start = i + 1;
+    }
+  }
+  return out;
 }
 
 /**
@@ -151,6 +184,9 @@ export function resultLine(idText: string, resultJson: string): string {
   return `{"jsonrpc":"2.0","id":${idText},"result":${resultJson}}\n`;
 }
 
-export function errorLine(idText: string, code: number, message: string): string {
-  return `{"jsonrpc":"2.0","id":${idText},"error":${JSON.stringify({ code, message })}}\n`;
+/** An error reply's text. The message often quotes what the client sent
+ *  (a method, a URI, a name): it is escaped like every echo (controls.ts),
+ *  so that it never carries a raw control or bidirectional character. */
+export function errorLine(idText: string | undefined, code: number, message: string): string {
+  return `{"jsonrpc":"2.0",${idText === undefined ? '' : `"id":${idText},`}"error":${JSON.stringify({ code, message: escapeControls(message) })}}\n`;
 }

@@ -15,6 +15,8 @@
 //   one short line on stderr; ids are echoed as sent, 2^53 and above too;
 // - params are JSON as sent: a `"__proto__"` key in learn arguments reaches
 //   the same check as `kb learn --args`;
+// - JSON-RPC batches are taken when 2025-03-26 is agreed (at most 32
+//   entries, replies as one array) and refused for the other versions;
 // - a failed write to stdout ends the server, exit 1.
 //
 // stdout carries protocol messages only: everything else goes to stderr.
@@ -28,7 +30,7 @@ import { debug, warn } from '../shared/log.ts';
 import { printError } from '../shared/stdio.ts';
 import { humanSize, typeName } from '../shared/text.ts';
 import { VERSION } from '../shared/version.ts';
-import { errorLine, INTERNAL_ERROR, INVALID_PARAMS, INVALID_REQUEST, METHOD_NOT_FOUND, parseMessage, resultLine, topLevelId, type Id } from './jsonrpc.ts';
+import { errorLine, INTERNAL_ERROR, INVALID_PARAMS, INVALID_REQUEST, METHOD_NOT_FOUND, NO_BATCHES, parseMessage, resultLine, topLevelId, type Id, type Incoming } from './jsonrpc.ts';
 import { KbSession, RequestError } from './session.ts';
 import { LineReader, Writer, type Line } from './stdio.ts';
 
@@ -42,6 +44,22 @@ const WRITE_INSTRUCTIONS = 'The `remember` tool saves a new subject to a writabl
 /** Protocol versions kb speaks, newest first: a client asking for another
  *  gets the newest (MCP lifecycle, version negotiation). */
 const PROTOCOL_VERSIONS = ['2025-11-25', '2025-06-18', '2025-03-26', '2024-11-05'];
+
+/** The version kb answers a client asking for `asked` with. */
+function negotiate(asked: string): string {
+  return PROTOCOL_VERSIONS.includes(asked) ? asked : PROTOCOL_VERSIONS[0];
+}
+
+/** The versions that have JSON-RPC batches: 2025-03-26 requires servers to
+ *  take them; 2025-06-18 dropped them. */
+const BATCH_VERSIONS = new Set(['2025-03-26']);
+
+/** The most entries one batch may hold: as many requests as may wait. */
+const MAX_BATCH = 32;
+
+/** From this version on, an error whose id could not be read has no id
+ *  (rather than JSON-RPC's null). */
+const NO_NULL_ID = '2025-11-25';
 
 const CAPABILITIES = { tools: { listChanged: false }, prompts: { listChanged: false }, resources: { listChanged: false, subscribe: false } };
 
@@ -65,6 +83,16 @@ interface Request {
   bytes: number;
   line: number;
   cancelled: boolean;
+  /** The batch it came in, and its place there. */
+  batch?: Batch;
+  slot: number;
+}
+
+/** A batch being answered: the replies so far, by entry, and how many
+ *  entries are not done. */
+interface Batch {
+  parts: (string | undefined)[];
+  open: number;
 }
 
 export async function serve(options: WorkspaceOptions, serving: { write: readonly string[]; list?: { names: string[]; from: string } } = { write: [] }): Promise<number> {
@@ -115,8 +143,15 @@ export async function serve(options: WorkspaceOptions, serving: { write: readonl
     settle();
   });
 
+  /** An error reply. One to a message whose id could not be read has id
+   *  null (JSON-RPC 2.0), or no id once 2025-11-25 or later is agreed (its
+   *  schema has no null id). */
+  function errorReply(idText: string, code: number, message: string): string {
+    return errorLine(idText === 'null' && session.protocol !== undefined && session.protocol >= NO_NULL_ID ? undefined : idText, code, message);
+  }
+
   /** One short line on stderr about a message kb could not take. */
-  function complain(line: number, what: string): void {
+  function complain(line: number | string, what: string): void {
     void warn(`kb mcp: line ${line}: ${what}`);
   }
 
@@ -126,42 +161,85 @@ export async function serve(options: WorkspaceOptions, serving: { write: readonl
       const idText = topLevelId(line.head) ?? 'null';
       const message = `the message is ${humanSize(line.bytes)}, larger than the limit of ${humanSize(MAX_MESSAGE)}; it was not read`;
       complain(lineNo, `${message}${idText === 'null' ? '' : ` (id ${idText})`}`);
-      writer.write(errorLine(idText, INVALID_REQUEST, message));
+      writer.write(errorReply(idText, INVALID_REQUEST, message));
       flow();
       return;
     }
     if (line.text.trim() === '') return;
     const msg = parseMessage(line.text);
+    if (msg.kind === 'batch') onBatch(msg.entries, line.bytes);
+    else take(msg, line.bytes, lineNo);
+    flow();
+  }
+
+  /** One message, on its own or as an entry of a batch (its reply then
+   *  goes into the batch's reply). */
+  function take(msg: Exclude<Incoming, { kind: 'batch' }>, bytes: number, where: string | number, batch?: Batch, slot = 0): void {
+    const send = (text: string | undefined): void => {
+      if (batch !== undefined) settleSlot(batch, slot, text);
+      else if (text !== undefined) writer.write(text);
+    };
     switch (msg.kind) {
       case 'invalid':
-        complain(lineNo, msg.message);
-        writer.write(errorLine(msg.idText, msg.code, msg.message));
-        break;
+        complain(where, msg.message);
+        return send(errorReply(msg.idText, msg.code, msg.message));
       case 'response':
-        complain(lineNo, `a response (id ${msg.idText}) to a request kb never sent; ignored`);
-        break;
+        complain(where, `a response (id ${msg.idText}) to a request kb never sent; ignored`);
+        return send(undefined);
       case 'notification':
         onNotification(msg.method, msg.params);
-        break;
+        return send(undefined);
       case 'request': {
         const method = methodOf(msg.method);
-        if (method?.immediate) {
-          writer.write(resultLine(msg.idText, JSON.stringify(method.handle(session, msg.params))));
-          break;
-        }
-        const problem = paramsProblem(method, msg.method, msg.params);
+        if (method?.immediate) return send(resultLine(msg.idText, JSON.stringify(method.handle(session, msg.params))));
+        const problem = batch !== undefined && msg.method === 'initialize' ? { code: INVALID_REQUEST, message: 'invalid request: initialize cannot be part of a batch' } : paramsProblem(method, msg.method, msg.params);
         if (problem !== undefined) {
-          complain(lineNo, problem.message);
-          writer.write(errorLine(msg.idText, problem.code, problem.message));
-          break;
+          complain(where, problem.message);
+          return send(errorReply(msg.idText, problem.code, problem.message));
         }
-        queue.push({ id: msg.id, idText: msg.idText, method: msg.method, params: msg.params, bytes: line.bytes, line: lineNo, cancelled: false });
-        queuedBytes += line.bytes;
+        // The version is agreed as initialize is read: what follows it in
+        // the same chunk (a batch, an unreadable id) is read by it.
+        if (msg.method === 'initialize') session.protocol = negotiate(msg.params.protocolVersion as string);
+        queue.push({ id: msg.id, idText: msg.idText, method: msg.method, params: msg.params, bytes, line: lineNo, cancelled: false, batch, slot });
+        queuedBytes += bytes;
         void pump();
-        break;
+        return;
       }
     }
-    flow();
+  }
+
+  /** A JSON-RPC batch: taken entry by entry where the protocol agreed on
+   *  has batches (2025-03-26), its replies sent back together as one array
+   *  once all are answered; refused otherwise (before initialize, and in
+   *  2024-11-05 and 2025-06-18 on, which have none). */
+  function onBatch(entries: string[], bytes: number): void {
+    let refusal: string | undefined;
+    if (!session.protocol || !BATCH_VERSIONS.has(session.protocol)) refusal = NO_BATCHES;
+    else if (entries.length === 0) refusal = 'invalid request: an empty batch';
+    else if (entries.length > MAX_BATCH) refusal = `invalid request: a batch of ${entries.length} messages, more than the limit of ${MAX_BATCH}; none was read`;
+    if (refusal !== undefined) {
+      complain(lineNo, refusal);
+      writer.write(errorReply('null', INVALID_REQUEST, refusal));
+      return;
+    }
+    const batch: Batch = { parts: [], open: entries.length };
+    const share = Math.ceil(bytes / entries.length);
+    entries.forEach((text, i) => {
+      const msg = parseMessage(text);
+      // A batch inside a batch is not a message.
+      const one: Exclude<Incoming, { kind: 'batch' }> = msg.kind === 'batch' ? { kind: 'invalid', code: INVALID_REQUEST, idText: 'null', message: 'invalid request: a message must be an object, not array' } : msg;
+      take(one, share, `${lineNo}, entry ${i + 1}`, batch, i);
+    });
+  }
+
+  /** One entry of a batch is done (with its reply, or none); the batch's
+   *  reply goes out with the last. A batch of notifications has none. */
+  function settleSlot(batch: Batch, slot: number, text: string | undefined): void {
+    if (text !== undefined) batch.parts[slot] = text.endsWith('\n') ? text.slice(0, -1) : text;
+    batch.open--;
+    if (batch.open > 0) return;
+    const replies = batch.parts.filter((p) => p !== undefined);
+    if (replies.length > 0) writer.write(`[${replies.join(',')}]\n`);
   }
 
   function onNotification(method: string, params: Record<string, unknown>): void {
@@ -190,12 +268,17 @@ export async function serve(options: WorkspaceOptions, serving: { write: readonl
       if (!req || writer.failure) break;
       queuedBytes -= req.bytes;
       flow();
-      if (req.cancelled) continue;
+      if (req.cancelled) {
+        if (req.batch) settleSlot(req.batch, req.slot, undefined);
+        continue;
+      }
       running = req;
       session.request = req.idText;
       const line = await answer(req);
       running = undefined;
-      if (!req.cancelled) writer.write(line);
+      const reply = req.cancelled ? undefined : line;
+      if (req.batch) settleSlot(req.batch, req.slot, reply);
+      else if (reply !== undefined) writer.write(reply);
       // A turn of the event loop between requests: the reply is written,
       // and pings and cancellations read meanwhile are seen.
       await nextTurn();
@@ -211,10 +294,10 @@ export async function serve(options: WorkspaceOptions, serving: { write: readonl
       if (method === undefined) throw new RequestError(METHOD_NOT_FOUND, `method not found: ${req.method}`);
       return resultLine(req.idText, JSON.stringify(await method.handle(session, req.params)));
     } catch (err) {
-      if (err instanceof RequestError) return errorLine(req.idText, err.code, err.message);
+      if (err instanceof RequestError) return errorReply(req.idText, err.code, err.message);
       const message = err instanceof Error ? err.message : String(err);
       void warn(`kb mcp: request ${req.idText} (${req.method}) failed: ${message}`);
-      return errorLine(req.idText, INTERNAL_ERROR, message);
+      return errorReply(req.idText, INTERNAL_ERROR, message);
     }
   }
 
@@ -279,6 +362,14 @@ const string = (p: Params, key: string) => (typeof p[key] === 'string' ? undefin
 const object = (p: Params, key: string) => (p[key] === undefined || typeName(p[key]) === 'object' ? undefined : `"${key}" must be an object, not ${typeName(p[key])}`);
 const cursor = (p: Params) => (p.cursor === undefined || typeof p.cursor === 'string' ? undefined : `"cursor" must be a string, not ${typeName(p.cursor)}`);
 
+/** A list kb serves in one page issues no cursor: any cursor is one it did
+ *  not issue, -32602 (MCP pagination: an invalid cursor). Returns nothing
+ *  otherwise. */
+function onePage(method: string, p: Params): undefined {
+  if (p.cursor === undefined) return undefined;
+  throw new RequestError(INVALID_PARAMS, `invalid cursor: ${method} has one page and issues no cursor; list again without one`);
+}
+
 /** Every method kb serves: one table (the protocol's dispatch, like the
  *  MCP SDK's handler map). A method that is not here is answered -32601. */
 export const METHODS: Readonly<Record<string, Method>> = {
@@ -287,20 +378,21 @@ export const METHODS: Readonly<Record<string, Method>> = {
     params: (p) => string(p, 'protocolVersion') ?? object(p, 'capabilities') ?? object(p, 'clientInfo'),
     handle: (session, p) => {
       const asked = p.protocolVersion as string;
+      session.protocol = negotiate(asked);
       return {
-        protocolVersion: PROTOCOL_VERSIONS.includes(asked) ? asked : PROTOCOL_VERSIONS[0],
+        protocolVersion: session.protocol,
         capabilities: CAPABILITIES,
         serverInfo: { name: 'kb', version: VERSION },
         instructions: session.writes ? `${INSTRUCTIONS} ${WRITE_INSTRUCTIONS}` : INSTRUCTIONS,
       };
     },
   },
-  'tools/list': { params: cursor, handle: async (session) => ({ tools: await session.tools() }) },
+  'tools/list': { params: cursor, handle: async (session, p) => onePage('tools/list', p) ?? { tools: await session.tools() } },
   'tools/call': {
     params: (p) => string(p, 'name') ?? object(p, 'arguments'),
     handle: (session, p) => session.callTool(p.name as string, p.arguments),
   },
-  'prompts/list': { params: cursor, handle: (session) => ({ prompts: session.prompts() }) },
+  'prompts/list': { params: cursor, handle: (session, p) => onePage('prompts/list', p) ?? { prompts: session.prompts() } },
   'prompts/get': {
     params: (p) => {
       const problem = string(p, 'name') ?? object(p, 'arguments');
@@ -312,7 +404,7 @@ export const METHODS: Readonly<Record<string, Method>> = {
     handle: (session, p) => session.getPrompt(p.name as string, p.arguments as Record<string, string> | undefined),
   },
   'resources/list': { params: cursor, handle: (session, p) => session.resources(typeof p.cursor === 'string' ? p.cursor : undefined) },
-  'resources/templates/list': { params: cursor, handle: (session) => ({ resourceTemplates: session.resourceTemplates() }) },
+  'resources/templates/list': { params: cursor, handle: (session, p) => onePage('resources/templates/list', p) ?? { resourceTemplates: session.resourceTemplates() } },
   'resources/read': { params: (p) => string(p, 'uri'), handle: (session, p) => session.readResource(p.uri as string) },
 };
 

@@ -4,6 +4,7 @@
 // Nothing here writes to stdout: warnings go to stderr, once per server for
 // each distinct message.
 import { Buffer } from 'node:buffer';
+import { createHmac, randomBytes } from 'node:crypto';
 import { LIMITS, patternsProblem } from '../app/args.ts';
 import { IndexCache, KnowledgeBase, type WorkspaceOptions } from '../app/knowledge-base.ts';
 import { prompt } from '../app/prompt.ts';
@@ -14,6 +15,7 @@ import { labelOf } from '../render/topic.ts';
 import { describe, KbError } from '../shared/errors.ts';
 import { debug, warn } from '../shared/log.ts';
 import { formatProblem, type Problem } from '../shared/problem.ts';
+import { jsonQuoted } from '../shared/controls.ts';
 import { compareCodeUnits, humanSize, splitOutsideBraces, utf8Length } from '../shared/text.ts';
 import { INTERNAL_ERROR, INVALID_PARAMS } from './jsonrpc.ts';
 
@@ -84,6 +86,10 @@ export class KbSession {
   /** Topic indexes between requests, revalidated on each (an added,
    *  removed or renamed file shows in the next request). */
   readonly cache = new IndexCache();
+  /** The protocol version `initialize` agreed on (server.ts), if any. */
+  protocol: string | undefined;
+  /** The `resources/list` cursors this server issues. */
+  private readonly cursors = new Cursors();
 
   /** The topics the remember and forget tools may write (`kb mcp --write`);
    *  none: the tools are not served. */
@@ -152,7 +158,7 @@ export class KbSession {
     const tool = served.find((t) => t.name === name);
     if (tool === undefined) {
       const hint = toolNamed(name)?.access === 'write' ? ' (writing is off: start the server with kb mcp --write TOPIC)' : '';
-      throw new RequestError(INVALID_PARAMS, `unknown tool "${name}"${hint}; the tools are ${served.map((t) => `"${t.name}"`).join(', ')}`);
+      throw new RequestError(INVALID_PARAMS, `unknown tool ${jsonQuoted(clipName(name))}${hint}; the tools are ${served.map((t) => `"${t.name}"`).join(', ')}`);
     }
     const result = (text: string, isError: boolean) => ({ content: [{ type: 'text' as const, text }], isError });
     let kb: KnowledgeBase;
@@ -204,7 +210,7 @@ export class KbSession {
   /** `prompts/get knowledge`: exactly what `kb prompt` prints (with the
    *  argument's values as `-k`); no message when it prints nothing. */
   async getPrompt(name: string, args: Record<string, string> | undefined) {
-    if (name !== PROMPT_NAME) throw new RequestError(INVALID_PARAMS, `unknown prompt "${name}"; the only prompt is "${PROMPT_NAME}"`);
+    if (name !== PROMPT_NAME) throw new RequestError(INVALID_PARAMS, `unknown prompt ${jsonQuoted(clipName(name))}; the only prompt is "${PROMPT_NAME}"`);
     const knowledge = knowledgeArgument(args?.[PROMPT_ARGUMENT] ?? '');
     const kb = await this.open(knowledge);
     let section = prompt(kb, RESULT_LIMIT);
@@ -236,12 +242,14 @@ export class KbSession {
     const all = await subjects(kb);
     let from = 0;
     if (cursor !== undefined) {
-      const after = parseCursor(cursor);
-      if (after === undefined) throw new RequestError(INVALID_PARAMS, `invalid cursor: ${JSON.stringify(cursor.slice(0, 40))}`);
+      const after = this.cursors.parse(cursor);
+      if (after === undefined) throw new RequestError(INVALID_PARAMS, `invalid cursor: ${cursorShown(cursor)} is not one this server issued; list again without a cursor`);
       // The first subject after the cursor's, so that a page is neither
-      // repeated nor skipped when files come and go between requests.
-      const order = (topic: string) => kb.topics.findIndex((t) => t.id === topic);
+      // repeated nor skipped when files come and go between requests. A
+      // topic that is gone (or disabled) has no place to go on from.
+      const order = (topic: string) => kb.topics.findIndex((t) => t.id === topic && t.enable);
       const at = order(after.topic);
+      if (at < 0) throw new RequestError(INVALID_PARAMS, `invalid cursor: its topic ${cursorShown(after.topic)} is no longer served; list again without a cursor`);
       from = all.findIndex((e) => {
         const t = order(e.topic.id);
         return t > at || (t === at && compareCodeUnits(e.slug, after.slug) > 0);
@@ -257,7 +265,7 @@ export class KbSession {
       mimeType,
     }));
     const last = page.at(-1);
-    return from + RESOURCES_PAGE < all.length && last !== undefined ? { resources, nextCursor: cursorOf(last.topic.id, last.slug) } : { resources };
+    return from + RESOURCES_PAGE < all.length && last !== undefined ? { resources, nextCursor: this.cursors.make(last.topic.id, last.slug) } : { resources };
   }
 
   resourceTemplates() {
@@ -297,20 +305,44 @@ export class KbSession {
  *  reply never holds a large topic whole. */
 export const RESOURCES_PAGE = 500;
 
-/** An opaque cursor: the last subject of a page. */
-function cursorOf(topic: string, slug: string): string {
-  return Buffer.from(JSON.stringify([topic, slug])).toString('base64url');
+/** Opaque `resources/list` cursors: the last subject of a page, signed
+ *  with a key of this server's own, so that a cursor it did not issue (made
+ *  up, or from an earlier run) is refused rather than read as a place in
+ *  the list. */
+export class Cursors {
+  private readonly key = randomBytes(32);
+
+  make(topic: string, slug: string): string {
+    const body = JSON.stringify([topic, slug]);
+    return Buffer.from(JSON.stringify([topic, slug, this.mac(body)])).toString('base64url');
+  }
+
+  parse(cursor: string): { topic: string; slug: string } | undefined {
+    if (cursor.length > 8192) return undefined;
+    try {
+      const v: unknown = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
+      if (!Array.isArray(v) || v.length !== 3 || !v.every((x) => typeof x === 'string')) return undefined;
+      const [topic, slug, mac] = v as string[];
+      return mac === this.mac(JSON.stringify([topic, slug])) ? { topic, slug } : undefined;
+    } catch {
+      // Not one of ours.
+      return undefined;
+    }
+  }
+
+  private mac(body: string): string {
+    return createHmac('sha256', this.key).update(body).digest('base64url').slice(0, 22);
+  }
 }
 
-function parseCursor(cursor: string): { topic: string; slug: string } | undefined {
-  if (cursor.length > 8192) return undefined;
-  try {
-    const v: unknown = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
-    if (Array.isArray(v) && v.length === 2 && typeof v[0] === 'string' && typeof v[1] === 'string') return { topic: v[0], slug: v[1] };
-  } catch {
-    // Not one of ours.
-  }
-  return undefined;
+/** A name a client sent, for a message: at most 80 characters. */
+function clipName(s: string): string {
+  return s.length > 80 ? `${s.slice(0, 80)}…` : s;
+}
+
+/** A cursor (or its topic) in a message: quoted, escaped, cut. */
+function cursorShown(s: string): string {
+  return jsonQuoted(s.length > 40 ? `${s.slice(0, 40)}…` : s);
 }
 
 /** `kb://<topic>/<slug>`, each path component percent-encoded. */

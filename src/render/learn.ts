@@ -6,7 +6,7 @@ import { longestBacktickRun, type Body } from '../kb/content/body.ts';
 import { trimTrailingNewlines, type Formatted } from '../kb/content/format.ts';
 import type { Fallback, Reason } from '../kb/index/near.ts';
 import type { IgnoredHint, MissHint } from '../kb/index/types.ts';
-import { CONTROL, escapeControls } from '../shared/controls.ts';
+import { CONTROL, escapeControls, jsonQuoted } from '../shared/controls.ts';
 import type { Problem } from '../shared/problem.ts';
 import { quoted } from './text.ts';
 import { descriptionOf, headingLine, labelOf, type TopicLabel } from './topic.ts';
@@ -227,7 +227,7 @@ export function renderLeftOut(count: number, tokens: string, budget: string, cal
 /** The subjects after one shown in windows, which come after its last
  *  window. */
 export function renderLeftAfter(count: number, tokens: string, slug: string): string {
-  return `[${count} more subject${count === 1 ? '' : 's'} (~${tokens} tokens) follow${count === 1 ? 's' : ''} after the last window of ${JSON.stringify(slug)}.]`;
+  return `[${count} more subject${count === 1 ? '' : 's'} (~${tokens} tokens) follow${count === 1 ? 's' : ''} after the last window of ${jsonQuoted(slug)}.]`;
 }
 
 /** A subject too large for the budget, shown in windows. */
@@ -331,14 +331,14 @@ export function learnText(write: (chunk: Chunk) => void): (e: LearnEvent) => voi
       case 'window': {
         block(windowBlock(blocks > 0 ? '\n\n' : '', e.slug, e.fenceTag, e.body));
         windowed = true;
-        tail.push(renderWindowNote(e.slug, e.from, e.to, e.total, e.lines, countText(e.budget), e.next === undefined ? undefined : JSON.stringify(e.next)));
+        tail.push(renderWindowNote(e.slug, e.from, e.to, e.total, e.lines, countText(e.budget), e.next === undefined ? undefined : jsonQuoted(e.next)));
         return;
       }
       case 'note':
         notes.push(renderNote(e.note, e.topic));
         return;
       case 'left-out':
-        tail.push(renderLeftOut(e.count, countText(e.tokens), countText(e.budget), JSON.stringify(e.call)));
+        tail.push(renderLeftOut(e.count, countText(e.tokens), countText(e.budget), jsonQuoted(e.call)));
         return;
       case 'left-after':
         tail.push(renderLeftAfter(e.count, countText(e.tokens), e.slug));

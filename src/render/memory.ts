@@ -1,7 +1,9 @@
 // The write tools' texts (remember, forget): app/memory.ts returns what
 // happened as data (`WriteResult`), and this is the one place it becomes
 // the model's (and the user's) text. Pure.
+import { escapeControls } from '../shared/controls.ts';
 import { renderUnknownTopic } from './learn.ts';
+import { quoted } from './text.ts';
 import type { TopicLabel } from './topic.ts';
 
 export type WriteTool = 'remember' | 'forget';
@@ -75,7 +77,7 @@ export interface WriteOutcome {
 /** The text of a remember or forget call's outcome, one line. */
 export function renderWriteOutcome(o: WriteOutcome): string {
   const text = renderOutcome(o);
-  return o.created === undefined ? text : `${text.trimEnd()} The topic's folder ${o.created} did not exist; it was created.\n`;
+  return o.created === undefined ? text : `${text.trimEnd()} The topic's folder ${escapeControls(o.created)} did not exist; it was created.\n`;
 }
 
 function renderOutcome(o: WriteOutcome): string {
@@ -85,18 +87,18 @@ function renderOutcome(o: WriteOutcome): string {
   }
   switch (o.status) {
     case 'duplicate':
-      return `Already remembered: subject "${o.slug}" of topic "${o.topic}" says exactly this; nothing was written.\n`;
+      return `Already remembered: subject ${quoted(o.slug ?? '')} of topic ${quoted(o.topic ?? '')} says exactly this; nothing was written.\n`;
     case 'forgotten': {
-      const emptied = o.emptied === undefined ? '' : `, and so ${o.emptied.length === 1 ? 'was the folder it emptied' : 'were the folders it emptied'}: ${o.emptied.join(', ')}`;
-      return `Forgot subject "${o.slug}" of topic "${o.topic}": ${o.path} was removed${emptied}. Version control keeps its history if it was committed.\n`;
+      const emptied = o.emptied === undefined ? '' : `, and so ${o.emptied.length === 1 ? 'was the folder it emptied' : 'were the folders it emptied'}: ${o.emptied.map((f) => escapeControls(f)).join(', ')}`;
+      return `Forgot subject ${quoted(o.slug ?? '')} of topic ${quoted(o.topic ?? '')}: ${escapeControls(o.path ?? '')} was removed${emptied}. Version control keeps its history if it was committed.\n`;
     }
     default: {
-      const near = o.near === undefined ? '' : ` (written although "${o.near.slug}" is similar: similarity ${o.near.similarity.toFixed(2)})`;
+      const near = o.near === undefined ? '' : ` (written although ${quoted(o.near.slug)} is similar: similarity ${o.near.similarity.toFixed(2)})`;
       const checked =
         o.checked === undefined
           ? ''
           : ` The duplicate check was bounded: it compared the text with ${o.checked.compared} subject${o.checked.compared === 1 ? '' : 's'} and left ${o.checked.left} out (at most ${o.checked.limit / 1048576} MiB of subjects are read while the topic is locked).`;
-      return `Remembered as subject "${o.slug}" of topic "${o.topic}" (${o.path})${near}. Load it with learn, topic "${o.topic}", subjects "${o.slug}".${checked}\n`;
+      return `Remembered as subject ${quoted(o.slug ?? '')} of topic ${quoted(o.topic ?? '')} (${escapeControls(o.path ?? '')})${near}. Load it with learn, topic ${quoted(o.topic ?? '')}, subjects ${quoted(o.slug ?? '')}.${checked}\n`;
     }
   }
 }
@@ -106,47 +108,50 @@ function renderFailure(tool: WriteTool, f: WriteFailure): string {
     case 'unknown-topic':
       return renderUnknownTopic(f.topic, f.valid);
     case 'disabled-topic':
-      return `Topic "${f.topic}" is disabled; nothing is written to it.`;
+      return `Topic ${quoted(f.topic)} is disabled; nothing is written to it.`;
     case 'not-writable':
-      return `Topic "${f.topic}" is not writable here: \`${tool}\` writes only to the topics the server was started with (kb mcp --write TOPIC). Writable topics: ${f.writable.length > 0 ? f.writable.join(', ') : '(none)'}.`;
+      return `Topic ${quoted(f.topic)} is not writable here: \`${tool}\` writes only to the topics the server was started with (kb mcp --write TOPIC). Writable topics: ${f.writable.length > 0 ? f.writable.map(escapeControls).join(', ') : '(none)'}.`;
     case 'failed':
-      return tool === 'remember' ? `Not written to topic "${f.topic}": ${f.why}.` : `Not removed from topic "${f.topic}": ${f.why}.`;
+      return tool === 'remember' ? `Not written to topic ${quoted(f.topic)}: ${escapeControls(f.why)}.` : `Not removed from topic ${quoted(f.topic)}: ${escapeControls(f.why)}.`;
     case 'outside-workspace': {
-      const where = f.link !== undefined ? `${f.link} is a symbolic link to ${f.to}, outside the workspace` : `its subjects directory "${f.subjects}" is outside the workspace, at ${f.real}`;
+      const where =
+        f.link !== undefined
+          ? `${escapeControls(f.link)} is a symbolic link to ${escapeControls(f.to ?? '')}, outside the workspace`
+          : `its subjects directory ${quoted(f.subjects ?? '')} is outside the workspace, at ${escapeControls(f.real ?? '')}`;
       const what = tool === 'remember' ? 'Not written to' : 'Not removed from';
-      return `${what} topic "${f.topic}": ${where}; kb writes only inside the workspace, links resolved (reading follows the link).`;
+      return `${what} topic ${quoted(f.topic)}: ${where}; kb writes only inside the workspace, links resolved (reading follows the link).`;
     }
     case 'near-duplicate': {
       const force = f.source === 'model' ? 'call remember again with "force": true' : 'run it again with --force';
       return (
-        `Not written: subject "${f.similar.slug}" of topic "${f.topic}" says nearly the same (similarity ${f.similar.similarity.toFixed(2)}; ${f.threshold} or more counts as a near duplicate). ` +
-        `Load it with learn to compare. If yours says something new, ${force}; if it replaces "${f.similar.slug}", forget that one first.`
+        `Not written: subject ${quoted(f.similar.slug)} of topic ${quoted(f.topic)} says nearly the same (similarity ${f.similar.similarity.toFixed(2)}; ${f.threshold} or more counts as a near duplicate). ` +
+        `Load it with learn to compare. If yours says something new, ${force}; if it replaces ${quoted(f.similar.slug)}, forget that one first.`
       );
     }
     case 'slug-taken':
-      return `Not written: topic "${f.topic}" already has ${f.disabled ? 'a disabled slug' : 'a subject or folder'} "${f.slug}"; choose another slug${f.slug.includes('/') ? '' : ', or leave it out to have one made'}.`;
+      return `Not written: topic ${quoted(f.topic)} already has ${f.disabled ? 'a disabled slug' : 'a subject or folder'} ${quoted(f.slug)}; choose another slug${f.slug.includes('/') ? '' : ', or leave it out to have one made'}.`;
     case 'cannot-place':
-      return `Not written to topic "${f.topic}": ${f.rel} cannot be written (${f.why}).`;
+      return `Not written to topic ${quoted(f.topic)}: ${escapeControls(f.rel)} cannot be written (${escapeControls(f.why)}).`;
     case 'exists':
-      return `Not written: ${f.path} already exists; nothing was replaced.`;
+      return `Not written: ${escapeControls(f.path)} already exists; nothing was replaced.`;
     case 'no-subject':
-      return `Not removed: topic "${f.topic}" has no subject "${f.slug}".${f.aliasOf !== undefined ? ` It is another name of subject "${f.aliasOf}".` : ''} Forget takes an exact slug, as learn lists it.`;
+      return `Not removed: topic ${quoted(f.topic)} has no subject ${quoted(f.slug)}.${f.aliasOf !== undefined ? ` It is another name of subject ${quoted(f.aliasOf)}.` : ''} Forget takes an exact slug, as learn lists it.`;
     case 'kept':
       return renderKept(f);
     case 'cannot-remove':
-      return `Not removed: ${f.path} cannot be removed (${f.why}).`;
+      return `Not removed: ${escapeControls(f.path)} cannot be removed (${escapeControls(f.why)}).`;
   }
 }
 
 function renderKept(f: WriteFailure & { kind: 'kept' }): string {
   switch (f.why) {
     case 'bundled':
-      return `Not removed: "${f.slug}" is a file bundled with an Agent Skill; edit the skill's folder by hand.`;
+      return `Not removed: ${quoted(f.slug)} is a file bundled with an Agent Skill; edit the skill's folder by hand.`;
     case 'skill':
-      return `Not removed: "${f.slug}" is an Agent Skill (a folder); remove its folder by hand.`;
+      return `Not removed: ${quoted(f.slug)} is an Agent Skill (a folder); remove its folder by hand.`;
     case 'hidden':
-      return `Not removed: subject "${f.slug}" of topic "${f.topic}" is hidden; hidden subjects are never removed by kb.`;
+      return `Not removed: subject ${quoted(f.slug)} of topic ${quoted(f.topic)} is hidden; hidden subjects are never removed by kb.`;
     case 'disabled':
-      return `Not removed: subject "${f.slug}" of topic "${f.topic}" is disabled; disabled subjects are never removed by kb.`;
+      return `Not removed: subject ${quoted(f.slug)} of topic ${quoted(f.topic)} is disabled; disabled subjects are never removed by kb.`;
   }
 }

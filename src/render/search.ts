@@ -2,7 +2,7 @@
 // results as JSON for scripts (docs/search-and-memory.md, "Search and recall"). Pure.
 
 import { formattedText, type Formatted } from '../kb/content/format.ts';
-import { escapeControls } from '../shared/controls.ts';
+import { escapeControls, jsonQuoted } from '../shared/controls.ts';
 import { countText } from '../shared/text.ts';
 import { renderUnknownTopic, subjectBlock, type LearnCall } from './learn.ts';
 import { quoted } from './text.ts';
@@ -32,8 +32,8 @@ function oneLine(s: string): string {
 
 /** The line above the results. */
 export function renderSearchHead(query: string, where: string | undefined, total: number, shown: number): string {
-  const q = JSON.stringify(query.length > 200 ? `${query.slice(0, 200)}…` : query);
-  const scope = where === undefined ? '' : ` in topic ${JSON.stringify(where)}`;
+  const q = jsonQuoted(query.length > 200 ? `${query.slice(0, 200)}…` : query);
+  const scope = where === undefined ? '' : ` in topic ${jsonQuoted(where)}`;
   if (total === 0) return `No subjects match ${q}${scope}.`;
   const count = total === 1 ? '1 subject matches' : `${total} subjects match`;
   const which = shown === total ? (total === 1 ? '' : ', best first') : `; the ${shown} best, best first`;
@@ -54,10 +54,10 @@ export interface SearchNotes {
 
 export function renderSearchNotes(n: SearchNotes): string[] {
   const out: string[] = [];
-  for (const [q, terms] of n.corrected.slice(0, 5)) out.push(`[No subject has the word ${JSON.stringify(q)}; also searched for ${terms.slice(0, 5).map((t) => JSON.stringify(t)).join(', ')}.]`);
+  for (const [q, terms] of n.corrected.slice(0, 5)) out.push(`[No subject has the word ${jsonQuoted(q)}; also searched for ${terms.slice(0, 5).map((t) => jsonQuoted(t)).join(', ')}.]`);
   if (n.corrected.length > 5) out.push(`[${n.corrected.length - 5} more words were also looked up with typos.]`);
   if (n.unknown.length > 0) {
-    const shown = n.unknown.slice(0, 10).map((t) => JSON.stringify(t)).join(', ');
+    const shown = n.unknown.slice(0, 10).map((t) => jsonQuoted(t)).join(', ');
     out.push(`[No subject has ${n.unknown.length === 1 ? 'the word' : 'the words'} ${shown}${n.unknown.length > 10 ? ` and ${n.unknown.length - 10} more` : ''}.]`);
   }
   if (n.cut !== undefined) {
@@ -148,7 +148,7 @@ export interface PartialNote {
 /** The note after a subject that came as some of its sections. */
 export function renderPartialNote(p: PartialNote): string {
   const names = p.names.length > 6 ? `${p.names.slice(0, 6).join('; ')} and ${p.names.length - 6} more` : p.names.join('; ');
-  return `[Only the sections most relevant to the request (${names}); the whole subject has ~${countText(p.tokens)} tokens: learn ${JSON.stringify(p.call)}]`;
+  return `[Only the sections most relevant to the request (${names}); the whole subject has ~${countText(p.tokens)} tokens: learn ${jsonQuoted(p.call)}]`;
 }
 
 /** Relevant subjects left out of a recall by the budget. */
@@ -161,7 +161,7 @@ export interface RecallLeftOut {
 /** The closing note naming what was left out ('' for nothing). */
 export function renderRecallLeftOut(leftOut: readonly RecallLeftOut[], budget: number): string[] {
   if (leftOut.length === 0) return [];
-  const named = leftOut.slice(0, 10).map((l) => `${l.topic}: ${l.slug} (~${countText(l.tokens)} tokens)`);
+  const named = leftOut.slice(0, 10).map((l) => `${escapeControls(l.topic)}: ${escapeControls(l.slug)} (~${countText(l.tokens)} tokens)`);
   const list = leftOut.length > 10 ? `${named.join(', ')} and ${leftOut.length - 10} more` : named.join(', ');
   return [`[Also relevant, left out to stay within the ${countText(budget)}-token budget (load them with \`learn\`): ${list}.]`];
 }

@@ -65,3 +65,16 @@ const LINE_OR_TERMINAL = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/;
 export function controlWord(s: string): string {
   return LINE_OR_TERMINAL.test(s) ? 'a control character' : 'a bidirectional or zero-width character';
 }
+
+/** `value` as JSON (a quoted string, a call's arguments) with every such
+ *  character escaped too (JSON.stringify leaves U+202E, U+2028 or U+0085
+ *  raw): for a value echoed in a message. Still JSON, with the same value. */
+export function jsonQuoted(value: unknown): string {
+  return escapeControls(JSON.stringify(value) ?? 'null');
+}
+
+/** `value` as indented JSON (a `--format json` output), every such
+ *  character in it escaped as `\uXXXX`: the same value, never a raw one. */
+export function jsonDocument(value: unknown): string {
+  return escapeText(JSON.stringify(value, null, 2));
+}

@@ -4,6 +4,7 @@
 import { describe, expect, test } from 'bun:test';
 import { cases, FILES, folder } from './init.cases.ts';
 import { BINARY, run } from './harness.ts';
+import { transcriptProblems } from '../support/mcp-schema.ts';
 
 cases(BINARY);
 
@@ -27,6 +28,7 @@ describe('kb init (dist/kb): the rest of the way', () => {
     expect(r.code).toBe(0);
     const answers = r.out.trim().split('\n').map((l) => JSON.parse(l));
     expect(answers.map((a) => a.id)).toEqual([1, 2, 3]);
+    expect(transcriptProblems(lines, r.out)).toEqual([]);
     const learn = answers[1].result.tools.find((t: { name: string }) => t.name === 'learn');
     expect(learn.description).toContain('Available topics:\n- skills\n- peps');
     expect(answers[2].result.content[0].text).toContain('Use openpyxl.');

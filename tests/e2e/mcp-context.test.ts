@@ -3,6 +3,7 @@
 import { describe, expect, test } from 'bun:test';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { checkReplies } from './mcp-client.ts';
 import { mkdirSync, renameSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { BINARY, fixture, isolatedEnv } from './harness.ts';
@@ -13,6 +14,7 @@ async function connect(root: string, args: string[] = []) {
   let stderr = '';
   transport.stderr?.on('data', (d) => (stderr += d.toString()));
   const client = new Client({ name: 'kb-e2e', version: '1.0.0' });
+  checkReplies(transport);
   await client.connect(transport);
   return { client, stderr: () => stderr };
 }

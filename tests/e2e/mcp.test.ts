@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import { spawn } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { transcriptProblems } from '../support/mcp-schema.ts';
 import { type Connection, connect, text } from './mcp-client.ts';
 import { BIN, BINARY, RFD_CONFIG, RFD_FILES, fixture, isolatedEnv as env, run } from './harness.ts';
 
@@ -301,6 +302,7 @@ describe('kb mcp start and stop', () => {
     for (const r of replies) expect(r.jsonrpc).toBe('2.0');
     expect(replies.map((r) => r.id).sort()).toEqual([1, 2, 3]);
     expect(replies.find((r) => r.id === 2).result.content[0].text).toBe(run(BINARY, root, ['learn', 'project', '**']).out);
+    expect(transcriptProblems(messages, out)).toEqual([]);
   });
 
   test('requests are answered one at a time, in the order they arrived', async () => {
@@ -323,6 +325,7 @@ describe('kb mcp start and stop', () => {
     expect(await exited).toBe(0);
     const ids = out.split('\n').filter((l) => l !== '').map((l) => JSON.parse(l).id);
     expect(ids).toEqual([1, 2, 3, 4, 5, 6]);
+    expect(transcriptProblems(messages, out)).toEqual([]);
   });
 
   test('the SDK client closing the connection stops the server', async () => {

@@ -10,6 +10,7 @@ import { existsSync, readdirSync, readFileSync, utimesSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { checkReplies } from './mcp-client.ts';
 import { cases, subjects, workspace } from './memory.cases.ts';
 import { BIN, BINARY, isolatedEnv, run, tempDir } from './harness.ts';
 
@@ -160,6 +161,7 @@ describe('MCP', () => {
   async function connect(root: string, args: string[]) {
     const transport = new StdioClientTransport({ command: BIN, args: ['mcp', ...args], cwd: root, env: isolatedEnv(root), stderr: 'pipe' });
     const client = new Client({ name: 'kb-e2e', version: '1.0.0' });
+    checkReplies(transport);
     await client.connect(transport);
     return client;
   }

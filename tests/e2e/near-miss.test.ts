@@ -6,6 +6,7 @@
 import { describe, expect, test } from 'bun:test';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { checkReplies } from './mcp-client.ts';
 import { BIN, BINARY, fixture, isolatedEnv, run } from './harness.ts';
 
 const CONFIG = `[kb.topic.docs]
@@ -104,6 +105,7 @@ describe('kb learn: near misses (dist/kb)', () => {
   test('kb mcp answers the same text', async () => {
     const transport = new StdioClientTransport({ command: BIN, args: ['mcp'], cwd: root, env: isolatedEnv(root), stderr: 'pipe' });
     const client = new Client({ name: 'kb-e2e', version: '1.0.0' });
+    checkReplies(transport);
     await client.connect(transport);
     const texts: string[] = [];
     try {

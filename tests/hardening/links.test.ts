@@ -10,6 +10,7 @@ import { existsSync, mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { checkReplies } from '../e2e/mcp-client.ts';
 import { isolatedEnv } from '../e2e/harness.ts';
 import { BIN, cleanup, expectNoCrash, kbMeasured, tempDir, workspace, type Measured } from './helpers.ts';
 
@@ -191,6 +192,7 @@ describe('kb mcp: every request walks once per directory, within the limit', () 
     let stderr = '';
     transport.stderr?.on('data', (d) => (stderr += d.toString()));
     const client = new Client({ name: 'kb-hardening', version: '1.0.0' });
+    checkReplies(transport);
     await client.connect(transport);
     try {
       const text = (r: unknown) => (r as { content: { text: string }[] }).content[0].text;

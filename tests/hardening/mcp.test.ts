@@ -10,6 +10,7 @@ import { closeSync, existsSync, openSync, readFileSync, rmSync, writeFileSync, w
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { isolatedEnv as env } from '../e2e/harness.ts';
+import { ReplyChecker } from '../support/mcp-schema.ts';
 import { BIN, cleanup, kb, workspace } from './helpers.ts';
 
 afterAll(cleanup);
@@ -39,6 +40,7 @@ class Mcp {
   exitedAt = Number.NaN;
   private partial = '';
   private waiters: (() => void)[] = [];
+  readonly schema = new ReplyChecker();
   private readonly peakFile = join(tmpdir(), `kb-mcp-peak-${process.pid}-${serial++}`);
 
   /** `measure`: run under peak-memory.ts (signals then reach the wrapper,
@@ -56,7 +58,14 @@ class Mcp {
       const at = performance.now() - this.t0;
       const lines = (this.partial + d.toString('utf8')).split('\n');
       this.partial = lines.pop()!;
-      for (const raw of lines) if (raw !== '') this.replies.push({ at, raw, msg: JSON.parse(raw) });
+      for (const raw of lines) {
+        if (raw === '') continue;
+        const msg = JSON.parse(raw);
+        this.replies.push({ at, raw, msg });
+        // Every reply validates against the MCP schema of the version
+        // negotiated; a failure fails the test running.
+        expect(this.schema.received(msg)).toBe('');
+      }
       for (const w of this.waiters.splice(0)) w();
     });
     this.exited = new Promise((resolve) =>
@@ -75,6 +84,8 @@ class Mcp {
 
   /** Writes lines (objects as JSON) in one write. */
   send(...messages: (object | string)[]): void {
+    for (const m of messages) if (typeof m === 'string') this.schema.sentLine(m);
+    else this.schema.sent(m);
     this.child.stdin.write(messages.map((m) => (typeof m === 'string' ? m : JSON.stringify(m))).join('\n') + '\n');
   }
 

@@ -133,3 +133,59 @@ describe('file names with bidirectional and zero-width characters', () => {
     expect(r.code).toBe(1);
   });
 });
+
+describe('user and model input echoed: one rule, escaped (issue 20, item 11)', () => {
+  // Right-to-left override, pop directional formatting, line separator,
+  // zero-width space, next line (C1): JSON.stringify leaves them all raw.
+  const H = 'x\u202ey\u202cz\u2028w\u200bv\u0085u';
+  const SHOWN = 'x\\u202ey\\u202cz\\u2028w\\u200bv\\u0085u';
+  const RAW = /[\u202e\u202c\u2028\u200b\u0085]/;
+  const root = workspace({ 't/alpha.md': '# Alpha\n\nalpha beta gamma\n', 't/beta.md': 'beta delta\n' });
+  /** The output of one echo site: nothing raw, the input shown escaped. */
+  function echoes(args: string[], shown = SHOWN): Result {
+    const r = run(root, args);
+    expect([args, RAW.test(r.out), RAW.test(r.err)]).toEqual([args, false, false]);
+    expect([args, `${r.out}${r.err}`.includes(shown)]).toEqual([args, true]);
+    return r;
+  }
+
+  test('kb search: the "N subjects match" line, the scope, the words found nowhere; --format json too', () => {
+    expect(echoes(['search', H]).out).toStartWith(`No subjects match "${SHOWN}".`);
+    expect(echoes(['search', `alpha ${H}`]).out).toStartWith(`1 subject matches "alpha ${SHOWN}". `);
+    expect(echoes(['search', `x${H}`, '--topic', 't']).out).toStartWith(`No subjects match "x${SHOWN}" in topic "t".`);
+    const json = echoes(['search', '--format', 'json', H]);
+    expect(JSON.parse(json.out).query).toBe(H);
+    echoes(['search', '--args', JSON.stringify({ query: 'alpha', [H]: 1 })]);
+  });
+
+  test('kb learn: patterns, unknown argument names', () => {
+    expect(echoes(['learn', 't', H]).out).toStartWith(`No subjects match "${SHOWN}" in topic "t".`);
+    echoes(['learn', '--args', JSON.stringify({ topic: 't', [H]: 1 })]);
+    echoes(['learn', H]);
+  });
+
+  test('kb learn: the call to continue a windowed subject, the call for the subjects left out', () => {
+    const big = workspace(Object.fromEntries(Array.from({ length: 6 }, (_, i) => [`t/s${i}.md`, `# S${i}\n\n${`word${i} lorem ipsum dolor sit amet `.repeat(40)}\n`])));
+    const call = JSON.stringify({ topic: 't', subjects: ['s*', H] });
+    const windowed = kb(big, ['learn', '--max-tokens', '300', '--args', call]);
+    expect(RAW.test(windowed.out)).toBe(false);
+    expect(windowed.out).toContain(`call \`learn\` with {"topic":"t","subjects":["s*","${SHOWN}","@from:`);
+    const leftOut = kb(big, ['learn', '--max-tokens', '1000', '--args', call]);
+    expect(RAW.test(leftOut.out)).toBe(false);
+    expect(leftOut.out).toMatch(/left out to stay within the 1,000-token budget. To continue, call `learn` with \{"topic":"t","subjects":\["s\*","x\\u202ey/);
+  });
+
+  test('kb remember and kb forget: the slug, tags, the topic', () => {
+    const slug = echoes(['remember', '--args', JSON.stringify({ topic: 't', text: 'a new fact', slug: H })]);
+    expect(slug.out).toContain(`"slug" "${SHOWN}" cannot name a new subject: "${SHOWN}" has characters other than`);
+    echoes(['remember', '--args', JSON.stringify({ topic: 't', text: 'a new fact', tags: [`${H}\u0001`] })], `${SHOWN}\\u0001`);
+    // In JSON, the message's escapes are escaped again: the text is the same.
+    echoes(['remember', '--format', 'json', '--args', JSON.stringify({ topic: 't', text: 'a new fact', slug: H })], SHOWN.replaceAll('\\', '\\\\'));
+    expect(echoes(['forget', 't', H]).out).toBe(`Not removed: topic "t" has no subject "${SHOWN}". Forget takes an exact slug, as learn lists it.\n`);
+    echoes(['remember', H, 'a new fact']);
+  });
+
+  test('kb recall: an unknown topic', () => {
+    echoes(['recall', 'alpha', '--topic', H]);
+  });
+});

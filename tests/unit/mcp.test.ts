@@ -4,6 +4,7 @@ import { describe, expect, test } from 'bun:test';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { mimeTypeOf } from '../../src/app/resources.ts';
+import { arrayEntries, parseMessage } from '../../src/mcp/jsonrpc.ts';
 import { parseSubjectUri, splitKnowledge, subjectUri } from '../../src/mcp/session.ts';
 
 describe('kb:// URIs', () => {
@@ -65,5 +66,18 @@ describe('kb mcp speaks the protocol itself; its server is loaded only by kb mcp
     // Inside the function the mcp command calls, not when the command loads.
     expect(entry).toContain("mcpCommand(async (options, serving) => (await import('./mcp/server.ts')).serve(options, serving))");
     expect(entry).not.toMatch(/^import .*mcp\/server/m);
+  });
+});
+
+describe('JSON-RPC batches', () => {
+  test('a batch is read entry by entry, each entry as the text it was sent as (large ids keep their digits)', () => {
+    const line = ' [ {"jsonrpc":"2.0","id":9007199254740993,"method":"ping"} , 7,"a,]b",[1,[2]],{"x":{"y":"}"}} ] ';
+    const msg = parseMessage(line);
+    expect(msg.kind).toBe('batch');
+    const entries = (msg as { entries: string[] }).entries;
+    expect(entries.map((e) => e.trim())).toEqual(['{"jsonrpc":"2.0","id":9007199254740993,"method":"ping"}', '7', '"a,]b"', '[1,[2]]', '{"x":{"y":"}"}}']);
+    expect(parseMessage(entries[0])).toMatchObject({ kind: 'request', idText: '9007199254740993', method: 'ping' });
+    expect(arrayEntries('[]')).toEqual([]);
+    expect(parseMessage('[]')).toEqual({ kind: 'batch', entries: [] });
   });
 });

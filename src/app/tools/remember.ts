@@ -3,6 +3,7 @@
 // names. Fixed schema; the description names the writable topics. The
 // operation is app/memory.ts; render/memory.ts writes its answer.
 import { badSlug } from '../../kb/write/given.ts';
+import { jsonQuoted } from '../../shared/controls.ts';
 import type { JsonSchemaObject } from '../../shared/tool.ts';
 import { Buffer } from 'node:buffer';
 import { REMEMBER_LIMITS, REMEMBER_MAX_BYTES } from '../args.ts';
@@ -57,7 +58,7 @@ const RULES: Rules = {
     check: (slug: string) => {
       const s = slug.replace(/\.md$/i, '');
       const bad = badSlug(s);
-      return bad ? { problem: `"slug" ${JSON.stringify(slug.length > 80 ? `${slug.slice(0, 80)}…` : slug)} cannot name a new subject: ${bad}` } : { value: s };
+      return bad ? { problem: `"slug" ${jsonQuoted(slug.length > 80 ? `${slug.slice(0, 80)}…` : slug)} cannot name a new subject: ${bad}` } : { value: s };
     },
   },
   description: {
@@ -72,7 +73,7 @@ const RULES: Rules = {
     item: () => 'every tag',
     each: (t: string) => {
       const tag = t.trim();
-      return tag === '' || tag.length > REMEMBER_LIMITS.tag || /[\p{Cc}]/u.test(tag) ? `tag ${JSON.stringify(t.slice(0, 80))} must be 1-${REMEMBER_LIMITS.tag} printable characters` : undefined;
+      return tag === '' || tag.length > REMEMBER_LIMITS.tag || /[\p{Cc}]/u.test(tag) ? `tag ${jsonQuoted(t.slice(0, 80))} must be 1-${REMEMBER_LIMITS.tag} printable characters` : undefined;
     },
     check: (tags: string[]) => ({ value: [...new Set(tags.map((t) => t.trim()))] }),
   },

@@ -12,6 +12,7 @@
 //
 // Optional parameters take `null` as "absent" (OpenAI strict mode sends
 // every parameter and spells a left-out one `null`: render/providers.ts).
+import { jsonQuoted } from '../../shared/controls.ts';
 import type { JsonSchema, JsonSchemaObject, JsonType } from '../../shared/tool.ts';
 import { typeName } from '../../shared/text.ts';
 
@@ -37,7 +38,7 @@ export type Rules = Readonly<Record<string, Rule>>;
 
 /** A key as shown in a problem: JSON-quoted, cut to 40 characters. */
 function shown(key: string): string {
-  return JSON.stringify(key.length > 40 ? `${key.slice(0, 40)}…` : key);
+  return jsonQuoted(key.length > 40 ? `${key.slice(0, 40)}…` : key);
 }
 
 /** The types a schema allows. */

@@ -5,6 +5,7 @@
 import { readArgs } from '../../app/args.ts';
 import { recall } from '../../app/recall.ts';
 import { recallText } from '../../render/search.ts';
+import { jsonDocument } from '../../shared/controls.ts';
 import { UsageError } from '../../shared/errors.ts';
 import { debug, warn } from '../../shared/log.ts';
 import { formatProblem } from '../../shared/problem.ts';
@@ -40,7 +41,7 @@ const command: Command = {
       await debug(`recall: topic "${i.topic}": index ${i.status} (${i.subjects} files, ${i.read} read, ${i.ms.toFixed(1)} ms: cache read ${i.times.load.toFixed(1)}, checked ${i.times.check.toFixed(1)}, built ${i.times.build.toFixed(1)})`);
     }
     if (ctx.flags.format === 'json') {
-      print(`${JSON.stringify({ text: recallText(r), subjects: r.items, left_out: r.leftOut }, null, 2)}\n`);
+      print(`${jsonDocument({ text: recallText(r), subjects: r.items, left_out: r.leftOut })}\n`);
     } else {
       print(recallText(r));
     }

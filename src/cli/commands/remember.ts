@@ -8,6 +8,7 @@ import { remember, type WriteOutcome } from '../../app/memory.ts';
 import { badArguments, type AnyTool } from '../../app/tools.ts';
 import { remember as rememberTool, REMEMBER_MAX_BYTES, validateRememberArgs } from '../../app/tools/remember.ts';
 import { renderWriteOutcome } from '../../render/memory.ts';
+import { jsonDocument } from '../../shared/controls.ts';
 import { UsageError } from '../../shared/errors.ts';
 import { warn } from '../../shared/log.ts';
 import { formatProblem } from '../../shared/problem.ts';
@@ -61,13 +62,13 @@ export function printOutcome(out: WriteOutcome, json: boolean): void {
     return;
   }
   const { status, topic, slug, path, existing } = out;
-  print(`${JSON.stringify({ status, ...(topic !== undefined ? { topic } : {}), ...(slug !== undefined ? { slug } : {}), ...(path !== undefined ? { path } : {}), ...(existing !== undefined ? { existing } : {}), message: text.trim() }, null, 2)}\n`);
+  print(`${jsonDocument({ status, ...(topic !== undefined ? { topic } : {}), ...(slug !== undefined ? { slug } : {}), ...(path !== undefined ? { path } : {}), ...(existing !== undefined ? { existing } : {}), message: text.trim() })}\n`);
 }
 
 /** A malformed tool call (`--args`): the tool's answer, exit 1. */
 export function printBadArguments(tool: AnyTool, problem: string, json: boolean): number {
   const text = badArguments(tool, problem);
-  print(json ? `${JSON.stringify({ status: 'error', message: text.trim() }, null, 2)}\n` : text);
+  print(json ? `${jsonDocument({ status: 'error', message: text.trim() })}\n` : text);
   return 1;
 }
 

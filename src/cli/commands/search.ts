@@ -8,6 +8,7 @@ import { search } from '../../app/search.ts';
 import { badArguments } from '../../app/tools.ts';
 import { parseSearchArgs, search as searchTool, SEARCH_DEFAULT_LIMIT, SEARCH_MAX_LIMIT, validateSearchArgs, type SearchArgsResult } from '../../app/tools/search.ts';
 import { renderSearch, searchNotes } from '../../render/search.ts';
+import { jsonDocument } from '../../shared/controls.ts';
 import { UsageError } from '../../shared/errors.ts';
 import { debug, warn } from '../../shared/log.ts';
 import { formatProblem } from '../../shared/problem.ts';
@@ -51,7 +52,7 @@ const command: Command = {
       await debug(`search: topic "${i.topic}": index ${i.status} (${i.subjects} files, ${i.read} read, ${i.ms.toFixed(1)} ms: cache read ${i.times.load.toFixed(1)}, checked ${i.times.check.toFixed(1)}, built ${i.times.build.toFixed(1)})`);
     }
     if (ctx.flags.format === 'json') {
-      print(`${JSON.stringify({ query: parsed.args.query, ...(parsed.args.topic !== undefined ? { topic: parsed.args.topic } : {}), total: r.total, results: r.results, left_out: r.cut, notes: searchNotes(r), ...(r.isError ? { error: renderSearch(r).trim() } : {}) }, null, 2)}\n`);
+      print(`${jsonDocument({ query: parsed.args.query, ...(parsed.args.topic !== undefined ? { topic: parsed.args.topic } : {}), total: r.total, results: r.results, left_out: r.cut, notes: searchNotes(r), ...(r.isError ? { error: renderSearch(r).trim() } : {}) })}\n`);
     } else {
       print(renderSearch(r));
     }

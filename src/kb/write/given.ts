@@ -3,6 +3,7 @@
 // empty, `.` or `..`, none starting with `.` (hidden), and never one whose
 // file would change how the subjects beside it are read (`SKILL.md`, in
 // any case: its folder would become an Agent Skill). Pure.
+import { jsonQuoted } from '../../shared/controls.ts';
 
 /** A given slug's length, at most. */
 export const MAX_SLUG = 200;
@@ -14,8 +15,8 @@ export function badSlug(slug: string): string | undefined {
   for (const c of slug.split('/')) {
     if (c === '') return 'it has an empty path component';
     if (c === '.' || c === '..') return `it has a "${c}" component`;
-    if (c.startsWith('.')) return `"${c}" starts with a dot (a hidden subject is never listed)`;
-    if (!/^[A-Za-z0-9._-]+$/.test(c)) return `"${c}" has characters other than letters, digits, ".", "_" and "-"`;
+    if (c.startsWith('.')) return `${jsonQuoted(c)} starts with a dot (a hidden subject is never listed)`;
+    if (!/^[A-Za-z0-9._-]+$/.test(c)) return `${jsonQuoted(c)} has characters other than letters, digits, ".", "_" and "-"`;
   }
   return reservedName(`${slug.slice(slug.lastIndexOf('/') + 1)}.md`);
 }

@@ -17,6 +17,8 @@ import { quoted } from '../../../src/render/text.ts';
 import { renderList } from '../../../src/render/list.ts';
 import { humanSize } from '../../../src/shared/text.ts';
 import { renderCheckText } from '../../../src/render/check.ts';
+import { renderPartialNote, renderRecallLeftOut, renderSearchHead, renderSearchNotes } from '../../../src/render/search.ts';
+import { renderWriteOutcome } from '../../../src/render/memory.ts';
 
 /** Markdown content, passed through as it is. */
 const md = (text: string): Formatted => formatContent('md', text);
@@ -191,5 +193,26 @@ describe('kb list and kb check renderers', () => {
       'topic "t": 2 pre-loaded subjects, ~12,345 tokens\nok: 1 topic, 3 subjects, no problems\n',
     );
     expect(renderCheckText({ topics: [], diagnostics: [{ severity: 'error', code: 'toml-syntax', message: 'm', where: 'f:1' }] })).toBe('error: m (f:1)\nfailed: 0 topics, 0 subjects, 1 error, 0 warnings\n');
+  });
+});
+
+describe('echoed input: every site escapes as quoted() does (issue 20, item 11)', () => {
+  const H = 'x\u202ey\u202cz\u2028w\u200bv\u0085u';
+  const SHOWN = 'x\\u202ey\\u202cz\\u2028w\\u200bv\\u0085u';
+  const RAW = /[\u202e\u202c\u2028\u200b\u0085]/;
+  const clean = (s: string) => {
+    expect(RAW.test(s)).toBe(false);
+    expect(s).toContain(SHOWN);
+    return s;
+  };
+
+  test('search head and notes, recall notes, write outcomes', () => {
+    clean(renderSearchHead(H, H, 2, 1));
+    clean(renderSearchNotes({ unknown: [H], corrected: [[H, [H]]], beyondLimit: 0 }).join('\n'));
+    clean(renderPartialNote({ names: ['"h"'], tokens: 10, call: { topic: 't', subjects: [H] } }));
+    clean(renderRecallLeftOut([{ topic: H, slug: H, tokens: 5 }], 100).join('\n'));
+    clean(renderWriteOutcome({ tool: 'forget', status: 'error', isError: true, failure: { kind: 'no-subject', topic: H, slug: H } }));
+    clean(renderWriteOutcome({ tool: 'remember', status: 'error', isError: true, failure: { kind: 'cannot-place', topic: 't', rel: H, why: H } }));
+    clean(renderWriteOutcome({ tool: 'remember', status: 'written', isError: false, topic: H, slug: H, path: H }));
   });
 });
