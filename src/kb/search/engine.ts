@@ -278,6 +278,84 @@ export interface QueryOptions {
   top?: number;
 }
 
+/** What a query looks up, the same in every index searched together:
+ *  per query term, the index terms it stands for (itself, longer words it
+ *  starts, near spellings), each with its weight and its idf, from the
+ *  statistics of all the indexes at once (planQuery). */
+export interface QueryPlan {
+  /** Per query term that matched something: [index term, weight x idf]. */
+  terms: [string, number][][];
+  /** Text documents of all the indexes. */
+  texts: number;
+  /** Average length per field over those documents. */
+  avg: number[];
+  unknown: string[];
+  corrected: Map<string, string[]>;
+}
+
+/**
+ * Plans `queryTerms` over `indexes` searched as one collection: document
+ * frequencies, the number of documents and the average field lengths are
+ * summed over them, so that a score means the same in every index and a
+ * word rare in one small index counts as rare only if it is rare overall.
+ * Which expansions a term gets is decided on the union too: a word one
+ * index has is not looked up with typos in another, and the prefix and
+ * typo cuts (MAX_EXPANSIONS) keep the most frequent terms overall. With one
+ * index, this is that index's own plan.
+ */
+export function planQuery(indexes: readonly SearchIndex[], queryTerms: readonly string[], opts: QueryOptions = {}): QueryPlan {
+  let texts = 0;
+  const sums = new Array(NFIELDS).fill(0);
+  for (const x of indexes) {
+    texts += x.texts;
+    for (let f = 0; f < NFIELDS; f++) sums[f] += x.sums[f];
+  }
+  const avg = sums.map((v) => (texts === 0 ? 1 : Math.max(1, v / texts)));
+  const dfOf = (t: string): number => {
+    let n = 0;
+    for (const x of indexes) {
+      const i = x.find(t);
+      if (i >= 0) n += x.df[i];
+    }
+    return n;
+  };
+  const idfOf = (df: number): number => Math.log(1 + (texts - df + 0.5) / (df + 0.5));
+  const plan: QueryPlan = { terms: [], texts, avg, unknown: [], corrected: new Map() };
+  /** Most frequent first, then in term order (what a stable sort by df of
+   *  terms found in term order gives). */
+  const byDf = (a: [string, number], b: [string, number]) => b[1] - a[1] || (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0);
+  for (const q of queryTerms) {
+    if (q.length > MAX_TERM) continue;
+    const out: [string, number][] = [];
+    const exactDf = dfOf(q);
+    if (exactDf > 0) out.push([q, idfOf(exactDf)]);
+    if (opts.prefix && q.length >= 3) {
+      const found = new Map<string, number>();
+      for (const x of indexes) x.withPrefix(q, (t, df) => found.set(t, (found.get(t) ?? 0) + df));
+      let list = [...found];
+      if (list.length > MAX_EXPANSIONS) list = list.sort(byDf).slice(0, MAX_EXPANSIONS);
+      else list.sort((a, b) => (a[0] < b[0] ? -1 : 1));
+      for (const [t, df] of list) out.push([t, TUNING.prefix * (q.length / t.length) * idfOf(df)]);
+    }
+    if (opts.fuzzy && exactDf === 0 && q.length >= 4) {
+      const found = new Map<string, [number, number]>();
+      for (const x of indexes) {
+        x.near(q, (t, d, df) => {
+          const had = found.get(t);
+          found.set(t, [d, (had?.[1] ?? 0) + df]);
+        });
+      }
+      const list = [...found].sort((a, b) => a[1][0] - b[1][0] || b[1][1] - a[1][1] || (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
+      if (list.length > MAX_EXPANSIONS) list.length = MAX_EXPANSIONS;
+      if (list.length > 0) plan.corrected.set(q, list.map(([t]) => t));
+      for (const [t, [d, df]] of list) out.push([t, (TUNING.fuzzy / d) * idfOf(df)]);
+    }
+    if (out.length === 0) plan.unknown.push(q);
+    else plan.terms.push(out);
+  }
+  return plan;
+}
+
 /** What a query matched: ranked documents and, for snippets, every
  *  index term that counted. */
 export interface QueryResult {
@@ -309,18 +387,21 @@ export class SearchIndex {
     readonly post: Uint8Array,
   ) {
     const n = docs.length;
-    this.avg = new Array(NFIELDS).fill(0);
+    this.sums = new Array(NFIELDS).fill(0);
     let texts = 0;
     for (let d = 0; d < n; d++) {
       if (docs[d].kind !== KIND_TEXT) continue;
       texts++;
-      for (let f = 0; f < NFIELDS; f++) this.avg[f] += lens[d * NFIELDS + f];
+      for (let f = 0; f < NFIELDS; f++) this.sums[f] += lens[d * NFIELDS + f];
     }
-    for (let f = 0; f < NFIELDS; f++) this.avg[f] = texts === 0 ? 1 : Math.max(1, this.avg[f] / texts);
+    this.avg = this.sums.map((v) => (texts === 0 ? 1 : Math.max(1, v / texts)));
     this.texts = texts;
   }
 
+  /** Text documents (the others are never results nor counted). */
   readonly texts: number;
+  /** Per field, the sum of the text documents' lengths. */
+  readonly sums: number[];
 
   get termCount(): number {
     return this.df.length;
@@ -386,75 +467,63 @@ export class SearchIndex {
     return Math.log(1 + (this.texts - df + 0.5) / (df + 0.5));
   }
 
-  /** The index terms a query term stands for, with their weights. */
-  private expand(q: string, opts: QueryOptions, corrected: Map<string, string[]>): [number, number][] {
-    const out: [number, number][] = [];
+  /** Calls `each(term, df)` for every term longer than `q` that starts
+ *  with it. */
+  withPrefix(q: string, each: (term: string, df: number) => void): void {
     const exact = this.find(q);
-    if (exact >= 0) out.push([exact, 1]);
-    if (opts.prefix && q.length >= 3) {
-      const from = exact >= 0 ? exact + 1 : this.lowerBound(q);
-      const found: number[] = [];
-      for (let i = from; i < this.df.length && this.terms.startsWith(q, this.termStarts[i]); i++) found.push(i);
-      // The most frequent ones, when there are many.
-      if (found.length > MAX_EXPANSIONS) found.sort((a, b) => this.df[b] - this.df[a]).length = MAX_EXPANSIONS;
-      for (const i of found) out.push([i, TUNING.prefix * (q.length / (this.termStarts[i + 1] - this.termStarts[i]))]);
-    }
-    if (opts.fuzzy && exact < 0 && q.length >= 4) {
-      const max = q.length >= 8 ? 2 : 1;
-      const found: [number, number][] = [];
-      const terms = this.terms;
-      const q0 = q.charCodeAt(0);
-      const q1 = q.charCodeAt(1);
-      for (let i = 0; i < this.df.length; i++) {
-        const at = this.termStarts[i];
-        const len = this.termStarts[i + 1] - at;
-        if (len < 0 || Math.abs(len - q.length) > max) continue;
-        // One edit leaves the first or the second character in place, or
-        // swaps them.
-        if (max === 1) {
-          const t0 = terms.charCodeAt(at);
-          const t1 = terms.charCodeAt(at + 1);
-          if (t0 !== q0 && t1 !== q1 && t0 !== q1 && t1 !== q0) continue;
-        }
-        const d = editDistance(q, terms, max, at, len);
-        if (d <= max) found.push([i, d]);
+    const from = exact >= 0 ? exact + 1 : this.lowerBound(q);
+    for (let i = from; i < this.df.length && this.terms.startsWith(q, this.termStarts[i]); i++) each(this.term(i), this.df[i]);
+  }
+
+  /** Calls `each(term, distance, df)` for every term one typo from `q`
+   *  (two from eight letters). */
+  near(q: string, each: (term: string, d: number, df: number) => void): void {
+    const max = q.length >= 8 ? 2 : 1;
+    const terms = this.terms;
+    const q0 = q.charCodeAt(0);
+    const q1 = q.charCodeAt(1);
+    for (let i = 0; i < this.df.length; i++) {
+      const at = this.termStarts[i];
+      const len = this.termStarts[i + 1] - at;
+      if (len < 0 || Math.abs(len - q.length) > max) continue;
+      // One edit leaves the first or the second character in place, or
+      // swaps them.
+      if (max === 1) {
+        const t0 = terms.charCodeAt(at);
+        const t1 = terms.charCodeAt(at + 1);
+        if (t0 !== q0 && t1 !== q1 && t0 !== q1 && t1 !== q0) continue;
       }
-      found.sort((a, b) => a[1] - b[1] || this.df[b[0]] - this.df[a[0]]);
-      if (found.length > MAX_EXPANSIONS) found.length = MAX_EXPANSIONS;
-      if (found.length > 0) corrected.set(q, found.map(([i]) => this.term(i)));
-      for (const [i, d] of found) out.push([i, TUNING.fuzzy / d]);
+      const d = editDistance(q, terms, max, at, len);
+      if (d <= max) each(this.term(i), d, this.df[i]);
     }
-    return out;
   }
 
   /** Ranks the text documents for `queryTerms` (already through
-   *  tokenize.ts `queryTerms`): BM25 per field, weighted, summed over the
-   *  query's terms; a query term's best expansion counts per document. */
+   *  tokenize.ts `queryTerms`) in this index alone. */
   query(queryTerms: readonly string[], opts: QueryOptions = {}): QueryResult {
+    const plan = planQuery([this], queryTerms, opts);
+    return { ...this.run(plan, opts), unknown: plan.unknown, corrected: plan.corrected };
+  }
+
+  /** Ranks the text documents for `plan` (planQuery, over this index and
+   *  any searched with it): BM25 per field, weighted, summed over the
+   *  query's terms; a query term's best expansion counts per document. */
+  run(plan: QueryPlan, opts: QueryOptions = {}): Omit<QueryResult, 'unknown' | 'corrected'> {
     const n = this.docs.length;
     const total = new Float64Array(n);
     const best = new Float64Array(n);
     const touched: number[] = [];
     const matched = new Set<string>();
-    const unknown: string[] = [];
-    const corrected = new Map<string, string[]>();
-    const N = this.texts;
-    for (const q of queryTerms) {
-      if (q.length > MAX_TERM) continue;
-      const expansions = this.expand(q, opts, corrected);
-      if (expansions.length === 0) {
-        unknown.push(q);
-        continue;
-      }
+    for (const expansions of plan.terms) {
       touched.length = 0;
       const { weights, k1, b } = TUNING;
       const p = this.post;
       const lens = this.lens;
-      const avg = this.avg;
-      for (const [i, weight] of expansions) {
-        matched.add(this.term(i));
-        const df = this.df[i];
-        const idf = Math.log(1 + (N - df + 0.5) / (df + 0.5)) * weight;
+      const avg = plan.avg;
+      for (const [term, idf] of expansions) {
+        const i = this.find(term);
+        if (i < 0) continue;
+        matched.add(term);
         // The postings, decoded inline (postings() does the same, with a
         // callback): this loop is most of a query's time.
         let [k, end] = this.postRange(i);
@@ -522,7 +591,7 @@ export class SearchIndex {
       }
     }
     heap.sort((a, c) => (better(a, c) ? -1 : better(c, a) ? 1 : 0));
-    return { hits: heap, total: count, matched, unknown, corrected };
+    return { hits: heap, total: count, matched };
   }
 
   /** Every document's terms and packed frequencies (to carry unchanged
