@@ -60,3 +60,57 @@ describe('one ranking across topics (dist/kb)', () => {
     expect(notes(none.out)).toContain('[No subject has the word "xylophone".]');
   });
 });
+
+/** PEP-shaped files: a header field title, an underlined title, a body. */
+const pep = (n: string, title: string, body: string) => `PEP: ${Number(n)}\nTitle: ${title}\nStatus: Final\n\n${title}\n${'='.repeat(title.length)}\n\n${body}\n`;
+const PEPS: Record<string, string> = {
+  'peps/pep-0008.rst': pep('0008', 'Style Guide for Python Code', 'Use 4 spaces per indentation level. Limit all lines to 79 characters. See PEP 257 for docstrings.'),
+  'peps/pep-0257.rst': pep('0257', 'Docstring Conventions', 'A docstring is a string literal. Follow PEP 8 for the code around it.'),
+  'peps/pep-0498.rst': pep('0498', 'Literal String Interpolation', 'This PEP proposes f-strings: string literals prefixed with f, like f"{name}". An f-string is evaluated at run time.'),
+  'peps/pep-0701.rst': pep('0701', 'Syntactic formalization of f-strings', 'Lift restrictions on f-strings: quotes and backslashes inside the braces of an f-string. New in Python 3.12.'),
+  'peps/pep-0572.rst': pep('0572', 'Assignment Expressions', 'The walrus operator := assigns inside an expression. See also PEP 8 on style.'),
+  'peps/pep-0589.rst': pep('0589', 'TypedDict: Type Hints for Dictionaries with a Fixed Set of Keys', 'A TypedDict type declares the keys of a dictionary and the type of each value.'),
+  'peps/pep-0604.rst': pep('0604', 'Allow writing union types as X | Y', 'Python 3.10 accepts the | operator between types. Python 3.1 did not.'),
+  'peps/pep-3101.rst': pep('3101', 'Advanced String Formatting', 'The format method formats a string. A format string holds replacement fields; each field of the string is replaced. The spec f formats a fixed point number, as in {:f}; f and F differ in case.'),
+  'peps/pep-0484.rst': pep('0484', 'Type Hints', 'A type checker reads type hints. Dict[str, int] is a generic dict type; a dict of a type to a type.'),
+  'peps/pep-0012.rst': pep('0012', 'Sample reStructuredText PEP Template', 'How to write a PEP in reStructuredText; dictionaries and strings in examples.'),
+};
+
+describe('tokens people type (dist/kb)', () => {
+  const root = () => fixture(PEPS, '[kb.topic.peps]\nsubjects = "peps"\n');
+  const top = (r: string, q: string, n = 3) => slugs(run(BINARY, r, ['search', '-n', String(n), q]).out);
+
+  test('hyphenated and joined compounds meet: f-strings, f-string, fstring', () => {
+    const r = root();
+    for (const q of ['f-strings', 'f-string', 'fstring', 'fstrings', 'how do f-strings work']) {
+      expect({ q, top: top(r, q, 2).sort() }).toEqual({ q, top: ['peps:pep-0498', 'peps:pep-0701'] });
+    }
+  });
+
+  test('camelCase and PascalCase split as well as kept whole: TypedDict, typed dict, typeddict', () => {
+    const r = root();
+    for (const q of ['TypedDict', 'typed dict', 'typeddict']) expect({ q, first: top(r, q, 1) }).toEqual({ q, first: ['peps:pep-0589'] });
+  });
+
+  test('numbers ignore leading zeros, and naming a slug ranks it first: PEP 8, pep 572, 572, pep8', () => {
+    const r = root();
+    for (const [q, slug] of [
+      ['PEP 8', 'peps:pep-0008'],
+      ['pep 572', 'peps:pep-0572'],
+      ['572', 'peps:pep-0572'],
+      ['pep8', 'peps:pep-0008'],
+      ['pep-0008', 'peps:pep-0008'],
+      ['PEP 12', 'peps:pep-0012'],
+    ]) {
+      expect({ q, first: top(r, q, 1) }).toEqual({ q, first: [slug] });
+    }
+  });
+
+  test('dotted versions stay one token: 3.12 is not 3.10 or 3.1', () => {
+    const r = root();
+    expect(top(r, '3.12', 5)).toEqual(['peps:pep-0701']);
+    expect(top(r, 'python 3.10', 1)).toEqual(['peps:pep-0604']);
+    const out = run(BINARY, r, ['search', '3.12']).out;
+    expect(out).toContain('New in Python 3.12.');
+  });
+});

@@ -17,7 +17,7 @@
 // whose low four bits say which fields hold the term, and one byte (term
 // frequency, capped at 255) per field present.
 
-import { forEachWord, MAX_TERM, termOf } from './tokenize.ts';
+import { forEachTermOf, MAX_TERM, termOf } from './tokenize.ts';
 import { editDistance } from '../../shared/edit-distance.ts';
 
 export const FIELDS = ['slug', 'description', 'headings', 'body'] as const;
@@ -141,20 +141,19 @@ export class IndexBuilder {
       let len = 0;
       if (fields !== undefined && fields[f] !== '') {
         const unit = SHIFT[f];
-        const lower = fields[f].toLowerCase();
-        forEachWord(lower, (a, b) => {
-          const w = lower.slice(a, b);
-          let id = this.wordIds.get(w);
-          if (id === undefined) {
-            id = this.idOfTerm(termOf(w));
-            this.wordIds.set(w, id);
-          }
-          if (id < 0) return;
-          len++;
-          const v = this.tfs[id];
-          if (v === 0) touched.push(id);
-          if (Math.floor(v / unit) % 256 < 255) this.tfs[id] = v + unit;
-        });
+        const text = fields[f];
+        forEachTermOf(
+          text,
+          text.toLowerCase(),
+          (t, _a, _b, main) => {
+            const id = this.idOfTerm(t);
+            if (main) len++;
+            const v = this.tfs[id];
+            if (v === 0) touched.push(id);
+            if (Math.floor(v / unit) % 256 < 255) this.tfs[id] = v + unit;
+          },
+          this.termFor,
+        );
       }
       this.lens.push(len);
     }
@@ -166,9 +165,17 @@ export class IndexBuilder {
     this.ends.push(this.pTerm.n);
   }
 
-  /** Lower-cased words seen so far -> term id (-1: no term). Bounded by
+  /** Lower-cased words seen so far -> their term ('' : none). Bounded by
    *  the distinct words of the topic. */
-  private readonly wordIds = new Map<string, number>();
+  private readonly terms = new Map<string, string>();
+  private readonly termFor = (w: string): string => {
+    let t = this.terms.get(w);
+    if (t === undefined) {
+      t = termOf(w);
+      this.terms.set(w, t);
+    }
+    return t;
+  };
   /** Per term id: its packed frequencies in the document being added. */
   private tfs = new Float64Array(1 << 12);
   private readonly touched: number[] = [];

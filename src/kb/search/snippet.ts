@@ -4,7 +4,7 @@
 // headings, else blank-line-separated blocks). Pure.
 
 import { CONTROL } from '../../shared/controls.ts';
-import { forEachWord, termOf } from './tokenize.ts';
+import { forEachTermOf } from './tokenize.ts';
 
 /** Characters of a snippet at most. */
 export const SNIPPET_CHARS = 200;
@@ -19,9 +19,8 @@ function lineScore(line: string, matched: ReadonlySet<string>): { distinct: numb
   const seen = new Set<string>();
   let all = 0;
   let first = -1;
-  forEachWord(lower, (a, b) => {
-    const t = termOf(lower.slice(a, b));
-    if (t === '' || !matched.has(t)) return;
+  forEachTermOf(line, lower, (t, a) => {
+    if (!matched.has(t)) return;
     all++;
     seen.add(t);
     if (first < 0) first = a;
@@ -144,10 +143,8 @@ export function scoreText(text: string, weights: ReadonlyMap<string, number>): n
   const lower = text.toLowerCase();
   const tf = new Map<string, number>();
   let len = 0;
-  forEachWord(lower, (a, b) => {
-    const t = termOf(lower.slice(a, b));
-    if (t === '') return;
-    len++;
+  forEachTermOf(text, lower, (t, _a, _b, main) => {
+    if (main) len++;
     if (weights.has(t)) tf.set(t, (tf.get(t) ?? 0) + 1);
   });
   let s = 0;
