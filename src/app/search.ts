@@ -101,7 +101,7 @@ export async function rank(kb: KnowledgeBase, topics: readonly Topic[], query: s
   topics.forEach((topic, t) => {
     const { index, vet, file } = got[t];
     const disabled = new Set(topic.disabled);
-    const r = index.run(plan, { ...opts, exclude: disabled.size === 0 ? undefined : (d) => disabled.has(index.docs[d].slug) });
+    const r = index.run(plan, { ...opts, exclude: disabled.size === 0 ? undefined : (d) => isDisabled(disabled, index.docs[d].slug) });
     total += r.total;
     matched.set(topic, r.matched);
     for (const h of r.hits) {
@@ -129,6 +129,14 @@ export async function rank(kb: KnowledgeBase, topics: readonly Topic[], query: s
   found.sort((a, b) => b.score - a.score || (a.topic.id < b.topic.id ? -1 : a.topic.id > b.topic.id ? 1 : a.slug < b.slug ? -1 : a.slug > b.slug ? 1 : 0));
   const unknown = plan.unknown.map((u) => words.get(u) ?? u);
   return { found, total, matched, unknown, corrected: [...plan.corrected].map(([q, s]) => [words.get(q) ?? q, s]), indexes, problems };
+}
+
+/** A disabled slug, or a file below one (a disabled skill's bundled
+ *  files). */
+function isDisabled(disabled: ReadonlySet<string>, slug: string): boolean {
+  if (disabled.has(slug)) return true;
+  for (let i = slug.indexOf('/'); i > 0; i = slug.indexOf('/', i + 1)) if (disabled.has(slug.slice(0, i))) return true;
+  return false;
 }
 
 export type { SearchResult } from '../render/search.ts';

@@ -114,3 +114,31 @@ describe('tokens people type (dist/kb)', () => {
     expect(out).toContain('New in Python 3.12.');
   });
 });
+
+describe("a skill's bundled files (dist/kb)", () => {
+  const FILES = {
+    'skills/pdf/SKILL.md': '---\nname: pdf\ndescription: Work with PDF files. Use when asked to read or write a PDF.\n---\n# PDF\n\nFor forms, see references/forms.md.\n',
+    'skills/pdf/references/forms.md': '# Filling forms\n\nTo fill an interactive form field, read the AcroForm dictionary and set each field value.\n',
+    'skills/pdf/.notes/private.md': 'Interactive form field notes nobody should see.\n',
+    'skills/review/SKILL.md': '---\nname: review\ndescription: Review a pull request.\n---\nRead the diff first.\n',
+  };
+
+  test('are searchable under their own slug, loadable as it, ranked with their skill; hidden ones stay out', () => {
+    const root = fixture(FILES, '[kb.topic.skills]\nsubjects = "skills"\n');
+    const r = run(BINARY, root, ['search', 'fill an interactive form field']);
+    expect(r.code).toBe(0);
+    expect(slugs(r.out)).toEqual(['skills:pdf/references/forms', 'skills:pdf']);
+    expect(r.out).not.toContain('private');
+    const learn = run(BINARY, root, ['learn', 'skills', 'pdf/references/forms']);
+    expect(learn.code).toBe(0);
+    expect(learn.out).toContain('read the AcroForm dictionary');
+    // Not listed: still the skill alone.
+    expect(run(BINARY, root, ['learn', 'skills']).out).not.toContain('references');
+  });
+
+  test("a disabled skill's bundled files are not results either", () => {
+    const root = fixture(FILES, '[kb.topic.skills]\nsubjects = "skills"\ndisabled = ["pdf"]\n');
+    const r = run(BINARY, root, ['search', 'fill an interactive form field']);
+    expect(slugs(r.out).filter((s) => s.includes('pdf'))).toEqual([]);
+  });
+});

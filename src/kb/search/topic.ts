@@ -14,7 +14,8 @@
 // mtime are unchanged are carried over the same way.
 //
 // What a subject is follows the view (kb/index/view.ts): hidden subjects
-// (and a skill's bundled files) are never indexed; binary and unreadable
+// are never indexed, a skill's bundled files are (as subjects of their
+// own, found beside their skill); binary and unreadable
 // files are tracked but never results; disabled subjects are left out at
 // query time (configuration, not files, disables them).
 
@@ -217,7 +218,9 @@ async function walkAndBuild(topic: TopicSpec, old: CacheEntry | undefined): Prom
   if (!walked.dirs.includes(topic.subjectsDir)) walked.dirs.unshift(topic.subjectsDir);
   const notices = view.index.notices.filter((n) => ROOT_NOTICES.has(n.code));
   const candidates: Candidate[] = [];
-  for (const s of view.index.subjects) if (!s.hidden) candidates.push({ path: s.path, slug: s.slug, abs: s.abs });
+  // A skill's bundled files are subjects of their own here (loadable by
+  // their slug), unless hidden in their own right.
+  for (const s of view.index.subjects) if (!s.hidden || (s.bundled === true && !HIDDEN_SEGMENT.test(s.path))) candidates.push({ path: s.path, slug: s.slug, abs: s.abs });
   const trace: Trace = { dirs: [], controls: [] };
   // Changed while the walk went on, or so shortly before it that a later
   // change could fall in the same tick of the file system's coarse clock
@@ -247,6 +250,9 @@ async function walkAndBuild(topic: TopicSpec, old: CacheEntry | undefined): Prom
   const built = await rebuild(candidates, undefined, undefined, trace);
   return { ...built, notices: [...notices, ...built.notices] };
 }
+
+/** A path segment starting with a dot. */
+const HIDDEN_SEGMENT = /(^|\/)\./;
 
 /** What a search says of a walk: the subjects directory itself is
  *  missing or unreadable (the other notices are for listings and `kb
