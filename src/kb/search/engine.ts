@@ -1,5 +1,5 @@
-// The search index: BM25 over four fields of each subject (slug,
-// description, headings, body), with field weights, prefix matching and
+// The search index: BM25 over five fields of each subject (slug,
+// description, headings, body, title), with field weights, prefix matching and
 // typo tolerance. Pure (no I/O): cache.ts stores it, topic.ts builds it
 // from a topic's files.
 //
@@ -14,19 +14,19 @@
 // Layout: the terms, sorted, as one string with their start offsets; per
 // term its document frequency and a byte range of postings. A posting is
 // the document's number as a varint delta from the previous one, a byte
-// whose low four bits say which fields hold the term, and one byte (term
+// whose low five bits say which fields hold the term, and one byte (term
 // frequency, capped at 255) per field present.
 
 import { forEachTermOf, MAX_TERM, termOf } from './tokenize.ts';
 import { editDistance } from '../../shared/edit-distance.ts';
 
-export const FIELDS = ['slug', 'description', 'headings', 'body'] as const;
+export const FIELDS = ['slug', 'description', 'headings', 'body', 'title'] as const;
 export const NFIELDS = FIELDS.length;
 
 /** Field weights, and BM25's k1 and b (chosen on the labelled query set,
  *  README "Search and recall"). */
 export const TUNING = {
-  weights: [1.5, 1.5, 1.5, 1],
+  weights: [1.5, 1.5, 1.5, 1, 1.5],
   k1: 1.2,
   b: 0.75,
   prefix: 0.4,
@@ -48,8 +48,10 @@ export interface DocMeta {
   description: string | null;
 }
 
-/** The text of a document's fields, in FIELDS order. */
-export type DocFields = readonly [string, string, string, string];
+/** The text of a document's fields, in FIELDS order (no title: ''). The
+ *  title is the document's own name for itself (topic.ts titleOf), weighted
+ *  above the other fields. */
+export type DocFields = readonly [string, string, string, string, string?];
 
 /** A growable Uint32 list, in chunks (no copying as it grows: a large
  *  topic's postings would otherwise briefly need twice their memory). */
@@ -112,8 +114,13 @@ class ByteList {
   }
 }
 
-/** Field term frequencies packed in one number: 8 bits per field. */
-const SHIFT = [1, 256, 65536, 16777216];
+/** Field term frequencies packed in one 32-bit number while building, at
+ *  most CAP[f] each (a posting then stores a byte per field): slug and
+ *  description 6 bits, headings and body 8, title 4. */
+const BITS = [6, 6, 8, 8, 4];
+const SHIFT = BITS.map((_, f) => 2 ** BITS.slice(0, f).reduce((a, b) => a + b, 0));
+const CAP = BITS.map((b) => 2 ** b - 1);
+const tfIn = (v: number, f: number): number => Math.floor(v / SHIFT[f]) % (CAP[f] + 1);
 
 /** Builds an index document by document, in the order they are added. */
 export class IndexBuilder {
@@ -139,9 +146,10 @@ export class IndexBuilder {
     touched.length = 0;
     for (let f = 0; f < NFIELDS; f++) {
       let len = 0;
-      if (fields !== undefined && fields[f] !== '') {
+      const text = fields?.[f] ?? '';
+      if (text !== '') {
         const unit = SHIFT[f];
-        const text = fields[f];
+        const cap = CAP[f];
         forEachTermOf(
           text,
           text.toLowerCase(),
@@ -150,7 +158,7 @@ export class IndexBuilder {
             if (main) len++;
             const v = this.tfs[id];
             if (v === 0) touched.push(id);
-            if (Math.floor(v / unit) % 256 < 255) this.tfs[id] = v + unit;
+            if (tfIn(v, f) < cap) this.tfs[id] = v + unit;
           },
           this.termFor,
         );
@@ -247,9 +255,9 @@ export class IndexBuilder {
         prev = sDoc[k];
         const v = sTf[k];
         let mask = 0;
-        for (let f = 0; f < NFIELDS; f++) if (Math.floor(v / SHIFT[f]) % 256 > 0) mask |= 1 << f;
+        for (let f = 0; f < NFIELDS; f++) if (tfIn(v, f) > 0) mask |= 1 << f;
         post.byte(mask);
-        for (let f = 0; f < NFIELDS; f++) if (mask & (1 << f)) post.byte(Math.floor(v / SHIFT[f]) % 256);
+        for (let f = 0; f < NFIELDS; f++) if (mask & (1 << f)) post.byte(tfIn(v, f));
       }
     }
     postStarts[nt] = post.n;
@@ -619,7 +627,9 @@ export class SearchIndex {
         if (c === undefined) return;
         term ??= this.term(i);
         c.terms.push(term);
-        c.packed.push(tf[0] + tf[1] * SHIFT[1] + tf[2] * SHIFT[2] + tf[3] * SHIFT[3]);
+        let v = 0;
+        for (let f = 0; f < NFIELDS; f++) v += Math.min(tf[f], CAP[f]) * SHIFT[f];
+        c.packed.push(v);
       });
     }
     return out;
