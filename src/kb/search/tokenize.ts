@@ -181,9 +181,14 @@ export function forEachTermOf(
   });
 }
 
-/** Calls `each` with every term of `text`, in order, extra terms too. */
+/** Calls `each` with every word's term of `text`, in order (no extra
+ *  terms: near-duplicate similarity, write/similar.ts, counts words). */
 export function forEachTerm(text: string, each: (term: string) => void): void {
-  forEachTermOf(text, text.toLowerCase(), (t) => each(t));
+  const lower = text.toLowerCase();
+  forEachWord(lower, (a, b) => {
+    const t = termOf(lower.slice(a, b));
+    if (t !== '') each(t);
+  });
 }
 
 /** The terms of `text`, in order, repeats kept. */
