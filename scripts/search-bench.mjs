@@ -16,10 +16,16 @@
 //   `kb search QUERY --limit 10` against a `sqlite3` process answering the
 //   same query from an FTS5 index of the same files (`... MATCH 'w1 OR w2'
 //   ORDER BY rank LIMIT 10` with snippet()), alternating; skipped with a
-//   message where sqlite3 (Debian's package) is missing.
+//   message where sqlite3 (Debian's package) is missing;
+// - quality on each labelled set whose folder is given (--quality-corpus
+//   NAME=DIR, NAME one of scripts/lib/search-quality.mjs SETS: jp-docs,
+//   git-docs): recall@5 and MRR@10 of kb, SQLite FTS5 bm25() and a grep
+//   baseline. A set whose folder is not given is named, with the
+//   repository and commit it was labelled on. --quality-only skips speed.
 //
 //   npm run bench:search [-- --subjects N --dir DIR --kb PATH --json FILE
 //                            --corpus DIR --long-files N --no-long]
+//   npm run bench:search -- --quality-only --quality-corpus git-docs=PATH/TO/git/Documentation
 //
 // Exit status: 0 when every target is met, 1 when one is missed.
 
@@ -30,10 +36,11 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ensureWorkspace, prng } from './lib/bench-workspace.mjs';
 import { ensureLongCorpus } from './lib/long-corpus.mjs';
+import { corpusWords, isFolder, loadSet, measure, SETS } from './lib/search-quality.mjs';
 
 const REPO = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const argv = process.argv.slice(2);
-const opt = { subjects: 10000, dir: join(REPO, '.bench'), kb: join(REPO, 'dist/kb'), json: null, queries: 100, corpus: null, longFiles: 784, long: true };
+const opt = { subjects: 10000, dir: join(REPO, '.bench'), kb: join(REPO, 'dist/kb'), json: null, queries: 100, corpus: null, longFiles: 784, long: true, corpora: new Map(), speed: true };
 for (let i = 0; i < argv.length; i++) {
   const a = argv[i];
   if (a === '--subjects') opt.subjects = Number(argv[++i]);
@@ -44,10 +51,48 @@ for (let i = 0; i < argv.length; i++) {
   else if (a === '--corpus') opt.corpus = resolve(argv[++i]);
   else if (a === '--long-files') opt.longFiles = Number(argv[++i]);
   else if (a === '--no-long') opt.long = false;
-  else {
-    process.stderr.write('usage: node scripts/search-bench.mjs [--subjects N] [--dir DIR] [--kb PATH] [--queries N] [--json FILE] [--corpus DIR | --long-files N | --no-long]\n');
+  else if (a === '--quality-only') opt.speed = false;
+  else if (a === '--quality-corpus' && /^[\w-]+=./.test(argv[i + 1] ?? '') && SETS.some((s) => argv[i + 1].startsWith(`${s.name}=`))) {
+    const v = argv[++i];
+    opt.corpora.set(v.slice(0, v.indexOf('=')), resolve(v.slice(v.indexOf('=') + 1)));
+  } else {
+    process.stderr.write(
+      `usage: node scripts/search-bench.mjs [--subjects N] [--dir DIR] [--kb PATH] [--queries N] [--json FILE] [--corpus DIR | --long-files N | --no-long] [--quality-only] [--quality-corpus NAME=DIR]... (NAME: ${SETS.map((s) => s.name).join(', ')})\n`,
+    );
     process.exit(2);
   }
+}
+
+/** Quality on every labelled set whose folder was given: [lines, ok]. */
+function quality() {
+  const lines = ['', 'quality (recall@5 / MRR@10; goal: kb at least 0.08 recall@5 above FTS5 on every set)'];
+  const results = {};
+  let ok = true;
+  for (const s of SETS) {
+    const set = loadSet(s.file);
+    const dir = opt.corpora.get(s.name);
+    if (dir === undefined || !isFolder(dir)) {
+      const why = dir === undefined ? 'not given' : `${dir} is not a folder`;
+      lines.push(`  ${s.name}: skipped, its folder ${why}: pass --quality-corpus ${s.name}=DIR, DIR ${corpusWords(set)}`);
+      continue;
+    }
+    const r = measure({ kb: opt.kb, docs: dir, questions: set.questions });
+    const f = (m) => (m === undefined ? 'n/a' : `${m.recallAt5.toFixed(2)} / ${m.mrr.toFixed(2)}`);
+    const pass = r.fts5 !== undefined && r.kb.recallAt5 - r.fts5.recallAt5 >= 0.08;
+    ok &&= pass;
+    lines.push(
+      `  ${s.name} (${set.questions.length} questions, ${r.subjects} subjects): kb ${f(r.kb)}   FTS5 ${f(r.fts5)}   grep ${f(r.grep)}   ${pass ? 'PASS' : 'FAIL'}${r.fts5Problem ? ` (${r.fts5Problem})` : ''}`,
+    );
+    results[s.name] = { questions: set.questions.length, subjects: r.subjects, kb: r.kb, fts5: r.fts5, grep: r.grep };
+  }
+  return { lines, ok, results };
+}
+
+if (!opt.speed) {
+  const q = quality();
+  process.stdout.write(`${q.lines.slice(1).join('\n')}\n`);
+  if (opt.json) writeFileSync(opt.json, `${JSON.stringify({ quality: q.results }, null, 2)}\n`);
+  process.exit(q.ok ? 0 : 1);
 }
 
 const TARGETS = { firstSearchMs: 2000, warmP50Ms: 40, broadP50Ms: 40, peakRssMiB: 200, longVsSqlite: 1.0 };
@@ -245,7 +290,7 @@ function longDocuments() {
   // Queries: one to three words of middling frequency (from the generated
   // vocabulary, or, for --corpus, words of the corpus's own files).
   const rq = prng(11);
-  const pool = words ? words.slice(60, 4000) : corpusWords(join(wsRoot, 'docs'));
+  const pool = words ? words.slice(60, 4000) : longCorpusWords(join(wsRoot, 'docs'));
   const longQueries = [];
   for (let i = 0; i < 24; i++) longQueries.push(Array.from({ length: 1 + rq.int(3) }, () => rq.pick(pool)).join(' '));
   const longEnv = { XDG_CACHE_HOME: join(cacheHome, 'long') };
@@ -294,7 +339,7 @@ function longDocuments() {
 
 /** Words of a corpus for queries: alphabetic words of 4 to 12 letters from
  *  its first files, those in between 1% and 30% of them. */
-function corpusWords(dir) {
+function longCorpusWords(dir) {
   const seen = new Map();
   const names = readdirSync(dir).filter((n) => !n.startsWith('.')).slice(0, 200);
   for (const n of names) {
@@ -307,7 +352,10 @@ function corpusWords(dir) {
   return pool.length > 0 ? pool : [...seen.keys()].sort();
 }
 
+
+const q = quality();
 const ok = {
+  quality: q.ok,
   firstSearchMs: report.firstSearchMs <= TARGETS.firstSearchMs,
   warmP50Ms: report.warmP50Ms <= TARGETS.warmP50Ms,
   broadP50Ms: report.broadP50Ms <= TARGETS.broadP50Ms,
@@ -328,8 +376,9 @@ process.stdout.write(
     `cache hits:                                        ${report.cacheHits}`,
     `search after editing one file (index updated):     ${report.afterEditMs.toFixed(0)} ms`,
     ...longLines,
+    ...q.lines,
     '',
   ].join('\n'),
 );
-if (opt.json) writeFileSync(opt.json, `${JSON.stringify({ ...report, targets: TARGETS, ok }, null, 2)}\n`);
+if (opt.json) writeFileSync(opt.json, `${JSON.stringify({ ...report, quality: q.results, targets: TARGETS, ok }, null, 2)}\n`);
 process.exit(Object.values(ok).every(Boolean) ? 0 : 1);

@@ -7,7 +7,7 @@
 import type { Topic } from '../config/types.ts';
 import { estimateTokens, estimateTokensOfBody } from '../kb/content/tokens.ts';
 import { readBody } from '../kb/fs/read.ts';
-import { KIND_TEXT, type SearchIndex } from '../kb/search/engine.ts';
+import { KIND_TEXT, planQuery, type SearchIndex } from '../kb/search/engine.ts';
 import { snippetOf } from '../kb/search/snippet.ts';
 import { queryTerms } from '../kb/search/tokenize.ts';
 import { topicIndex, type IndexStatus } from '../kb/search/topic.ts';
@@ -72,9 +72,10 @@ function topicsOf(kb: KnowledgeBase, name: string | undefined): Topic[] | undefi
   return t === undefined ? undefined : [t];
 }
 
-/** The `top` subjects matching `query` in each of `topics`, best first,
- *  and how many matched. Scores of different topics are compared as they
- *  are (each topic's BM25). */
+/** The `top` subjects matching `query` in `topics`, best first, and how
+ *  many matched. The topics are ranked as one collection (engine.ts
+ *  planQuery): a score means the same in every topic, and a word is
+ *  unknown (or looked up with typos) only when no searched topic has it. */
 export async function rank(kb: KnowledgeBase, topics: readonly Topic[], query: string, top: number): Promise<Ranked> {
   const words = new Map<string, string>();
   const terms = queryTerms(query, words).slice(0, QUERY_LIMITS.terms);
@@ -82,34 +83,36 @@ export async function rank(kb: KnowledgeBase, topics: readonly Topic[], query: s
   const matched = new Map<Topic, Set<string>>();
   const indexes: IndexReport[] = [];
   const problems: Problem[] = [];
-  const unknownIn = new Map<string, number>();
   let total = 0;
-  const corrected = new Map<string, Set<string>>();
+  const got: Awaited<ReturnType<typeof topicIndex>>[] = [];
   for (const topic of topics) {
     const started = performance.now();
-    const got = await topicIndex(topic, { cacheDir: kb.searchCacheDir });
-    const { index } = got;
-    indexes.push({ topic: topic.id, status: got.status, subjects: index.docs.length, read: got.read, ms: performance.now() - started, times: got.times });
-    if (got.cacheProblem !== undefined) problems.push(warning('search-cache', `topic "${topic.id}": ${got.cacheProblem}`));
-    for (const n of got.notices ?? []) if (usedNotice(n)) problems.push(warning(n.code, `topic "${topic.id}": ${n.message}`));
+    const g = await topicIndex(topic, { cacheDir: kb.searchCacheDir });
+    got.push(g);
+    indexes.push({ topic: topic.id, status: g.status, subjects: g.index.docs.length, read: g.read, ms: performance.now() - started, times: g.times });
+    if (g.cacheProblem !== undefined) problems.push(warning('search-cache', `topic "${topic.id}": ${g.cacheProblem}`));
+    for (const n of g.notices ?? []) if (usedNotice(n)) problems.push(warning(n.code, `topic "${topic.id}": ${n.message}`));
+  }
+  const opts = { prefix: true, fuzzy: true, top };
+  const plan = planQuery(
+    got.map((g) => g.index),
+    terms,
+    opts,
+  );
+  topics.forEach((topic, t) => {
+    const { index, vet, file } = got[t];
     const disabled = new Set(topic.disabled);
-    const r = index.query(terms, { prefix: true, fuzzy: true, top, exclude: disabled.size === 0 ? undefined : (d) => disabled.has(index.docs[d].slug) });
+    const r = index.run(plan, { ...opts, exclude: disabled.size === 0 ? undefined : (d) => isDisabled(disabled, index.docs[d].slug) });
     total += r.total;
     matched.set(topic, r.matched);
-    for (const u of r.unknown) unknownIn.set(u, (unknownIn.get(u) ?? 0) + 1);
-    for (const [q, ts] of r.corrected) {
-      const set = corrected.get(q) ?? new Set();
-      for (const t of ts) set.add(t);
-      corrected.set(q, set);
-    }
     for (const h of r.hits) {
       const d = index.docs[h.doc];
       if (d.kind !== KIND_TEXT) continue;
       // A path from the cache that the topic's ignore files leave out.
-      const vetoed = got.vet?.(h.doc);
+      const vetoed = vet?.(h.doc);
       if (vetoed !== undefined) {
         total--;
-        problems.push(warning('search-cache', `topic "${topic.id}": the search cache ${got.file} was not used for one result (${vetoed}); it is left out, and the cache removed`));
+        problems.push(warning('search-cache', `topic "${topic.id}": the search cache ${file} was not used for one result (${vetoed}); it is left out, and the cache removed`));
         continue;
       }
       found.push({
@@ -123,11 +126,18 @@ export async function rank(kb: KnowledgeBase, topics: readonly Topic[], query: s
         score: h.score,
       });
     }
-  }
+  });
   found.sort((a, b) => b.score - a.score || (a.topic.id < b.topic.id ? -1 : a.topic.id > b.topic.id ? 1 : a.slug < b.slug ? -1 : a.slug > b.slug ? 1 : 0));
-  // A word is unknown when no searched topic has it.
-  const unknown = [...unknownIn].filter(([, n]) => n === topics.length).map(([u]) => words.get(u) ?? u);
-  return { found, total, matched, unknown, corrected: [...corrected].map(([q, s]) => [words.get(q) ?? q, [...s]]), indexes, problems };
+  const unknown = plan.unknown.map((u) => words.get(u) ?? u);
+  return { found, total, matched, unknown, corrected: [...plan.corrected].map(([q, s]) => [words.get(q) ?? q, s]), indexes, problems };
+}
+
+/** A disabled slug, or a file below one (a disabled skill's bundled
+ *  files). */
+function isDisabled(disabled: ReadonlySet<string>, slug: string): boolean {
+  if (disabled.has(slug)) return true;
+  for (let i = slug.indexOf('/'); i > 0; i = slug.indexOf('/', i + 1)) if (disabled.has(slug.slice(0, i))) return true;
+  return false;
 }
 
 export type { SearchResult } from '../render/search.ts';

@@ -20,7 +20,7 @@ import { NFIELDS, SearchIndex, type DocMeta } from './engine.ts';
 import { MAX_TERM } from './tokenize.ts';
 
 /** Bump when the file's layout or the tokenizer changes. */
-export const FORMAT_VERSION = 2;
+export const FORMAT_VERSION = 3;
 const MAGIC = 0x4b425331; // "KBS1"
 
 /** A cache file larger than this is not read (a hostile or broken one). */

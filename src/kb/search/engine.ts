@@ -1,5 +1,5 @@
-// The search index: BM25 over four fields of each subject (slug,
-// description, headings, body), with field weights, prefix matching and
+// The search index: BM25 over five fields of each subject (slug,
+// description, headings, body, title), with field weights, prefix matching and
 // typo tolerance. Pure (no I/O): cache.ts stores it, topic.ts builds it
 // from a topic's files.
 //
@@ -14,19 +14,19 @@
 // Layout: the terms, sorted, as one string with their start offsets; per
 // term its document frequency and a byte range of postings. A posting is
 // the document's number as a varint delta from the previous one, a byte
-// whose low four bits say which fields hold the term, and one byte (term
+// whose low five bits say which fields hold the term, and one byte (term
 // frequency, capped at 255) per field present.
 
-import { forEachWord, MAX_TERM, termOf } from './tokenize.ts';
+import { forEachTermOf, MAX_TERM, termOf } from './tokenize.ts';
 import { editDistance } from '../../shared/edit-distance.ts';
 
-export const FIELDS = ['slug', 'description', 'headings', 'body'] as const;
+export const FIELDS = ['slug', 'description', 'headings', 'body', 'title'] as const;
 export const NFIELDS = FIELDS.length;
 
 /** Field weights, and BM25's k1 and b (chosen on the labelled query set,
  *  docs/search-and-memory.md "Search and recall"). */
 export const TUNING = {
-  weights: [1.5, 1.5, 1.5, 1],
+  weights: [1.5, 1.5, 1.5, 1, 1.5],
   k1: 1.2,
   b: 0.75,
   prefix: 0.4,
@@ -48,8 +48,10 @@ export interface DocMeta {
   description: string | null;
 }
 
-/** The text of a document's fields, in FIELDS order. */
-export type DocFields = readonly [string, string, string, string];
+/** The text of a document's fields, in FIELDS order (no title: ''). The
+ *  title is the document's own name for itself (topic.ts titleOf), weighted
+ *  above the other fields. */
+export type DocFields = readonly [string, string, string, string, string?];
 
 /** A growable Uint32 list, in chunks (no copying as it grows: a large
  *  topic's postings would otherwise briefly need twice their memory). */
@@ -112,8 +114,13 @@ class ByteList {
   }
 }
 
-/** Field term frequencies packed in one number: 8 bits per field. */
-const SHIFT = [1, 256, 65536, 16777216];
+/** Field term frequencies packed in one 32-bit number while building, at
+ *  most CAP[f] each (a posting then stores a byte per field): slug and
+ *  description 6 bits, headings and body 8, title 4. */
+const BITS = [6, 6, 8, 8, 4];
+const SHIFT = BITS.map((_, f) => 2 ** BITS.slice(0, f).reduce((a, b) => a + b, 0));
+const CAP = BITS.map((b) => 2 ** b - 1);
+const tfIn = (v: number, f: number): number => Math.floor(v / SHIFT[f]) % (CAP[f] + 1);
 
 /** Builds an index document by document, in the order they are added. */
 export class IndexBuilder {
@@ -139,22 +146,22 @@ export class IndexBuilder {
     touched.length = 0;
     for (let f = 0; f < NFIELDS; f++) {
       let len = 0;
-      if (fields !== undefined && fields[f] !== '') {
+      const text = fields?.[f] ?? '';
+      if (text !== '') {
         const unit = SHIFT[f];
-        const lower = fields[f].toLowerCase();
-        forEachWord(lower, (a, b) => {
-          const w = lower.slice(a, b);
-          let id = this.wordIds.get(w);
-          if (id === undefined) {
-            id = this.idOfTerm(termOf(w));
-            this.wordIds.set(w, id);
-          }
-          if (id < 0) return;
-          len++;
-          const v = this.tfs[id];
-          if (v === 0) touched.push(id);
-          if (Math.floor(v / unit) % 256 < 255) this.tfs[id] = v + unit;
-        });
+        const cap = CAP[f];
+        forEachTermOf(
+          text,
+          text.toLowerCase(),
+          (t, _a, _b, main) => {
+            const id = this.idOfTerm(t);
+            if (main) len++;
+            const v = this.tfs[id];
+            if (v === 0) touched.push(id);
+            if (tfIn(v, f) < cap) this.tfs[id] = v + unit;
+          },
+          this.termFor,
+        );
       }
       this.lens.push(len);
     }
@@ -166,9 +173,17 @@ export class IndexBuilder {
     this.ends.push(this.pTerm.n);
   }
 
-  /** Lower-cased words seen so far -> term id (-1: no term). Bounded by
+  /** Lower-cased words seen so far -> their term ('' : none). Bounded by
    *  the distinct words of the topic. */
-  private readonly wordIds = new Map<string, number>();
+  private readonly terms = new Map<string, string>();
+  private readonly termFor = (w: string): string => {
+    let t = this.terms.get(w);
+    if (t === undefined) {
+      t = termOf(w);
+      this.terms.set(w, t);
+    }
+    return t;
+  };
   /** Per term id: its packed frequencies in the document being added. */
   private tfs = new Float64Array(1 << 12);
   private readonly touched: number[] = [];
@@ -240,9 +255,9 @@ export class IndexBuilder {
         prev = sDoc[k];
         const v = sTf[k];
         let mask = 0;
-        for (let f = 0; f < NFIELDS; f++) if (Math.floor(v / SHIFT[f]) % 256 > 0) mask |= 1 << f;
+        for (let f = 0; f < NFIELDS; f++) if (tfIn(v, f) > 0) mask |= 1 << f;
         post.byte(mask);
-        for (let f = 0; f < NFIELDS; f++) if (mask & (1 << f)) post.byte(Math.floor(v / SHIFT[f]) % 256);
+        for (let f = 0; f < NFIELDS; f++) if (mask & (1 << f)) post.byte(tfIn(v, f));
       }
     }
     postStarts[nt] = post.n;
@@ -278,6 +293,84 @@ export interface QueryOptions {
   top?: number;
 }
 
+/** What a query looks up, the same in every index searched together:
+ *  per query term, the index terms it stands for (itself, longer words it
+ *  starts, near spellings), each with its weight and its idf, from the
+ *  statistics of all the indexes at once (planQuery). */
+export interface QueryPlan {
+  /** Per query term that matched something: [index term, weight x idf]. */
+  terms: [string, number][][];
+  /** Text documents of all the indexes. */
+  texts: number;
+  /** Average length per field over those documents. */
+  avg: number[];
+  unknown: string[];
+  corrected: Map<string, string[]>;
+}
+
+/**
+ * Plans `queryTerms` over `indexes` searched as one collection: document
+ * frequencies, the number of documents and the average field lengths are
+ * summed over them, so that a score means the same in every index and a
+ * word rare in one small index counts as rare only if it is rare overall.
+ * Which expansions a term gets is decided on the union too: a word one
+ * index has is not looked up with typos in another, and the prefix and
+ * typo cuts (MAX_EXPANSIONS) keep the most frequent terms overall. With one
+ * index, this is that index's own plan.
+ */
+export function planQuery(indexes: readonly SearchIndex[], queryTerms: readonly string[], opts: QueryOptions = {}): QueryPlan {
+  let texts = 0;
+  const sums = new Array(NFIELDS).fill(0);
+  for (const x of indexes) {
+    texts += x.texts;
+    for (let f = 0; f < NFIELDS; f++) sums[f] += x.sums[f];
+  }
+  const avg = sums.map((v) => (texts === 0 ? 1 : Math.max(1, v / texts)));
+  const dfOf = (t: string): number => {
+    let n = 0;
+    for (const x of indexes) {
+      const i = x.find(t);
+      if (i >= 0) n += x.df[i];
+    }
+    return n;
+  };
+  const idfOf = (df: number): number => Math.log(1 + (texts - df + 0.5) / (df + 0.5));
+  const plan: QueryPlan = { terms: [], texts, avg, unknown: [], corrected: new Map() };
+  /** Most frequent first, then in term order (what a stable sort by df of
+   *  terms found in term order gives). */
+  const byDf = (a: [string, number], b: [string, number]) => b[1] - a[1] || (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0);
+  for (const q of queryTerms) {
+    if (q.length > MAX_TERM) continue;
+    const out: [string, number][] = [];
+    const exactDf = dfOf(q);
+    if (exactDf > 0) out.push([q, idfOf(exactDf)]);
+    if (opts.prefix && q.length >= 3) {
+      const found = new Map<string, number>();
+      for (const x of indexes) x.withPrefix(q, (t, df) => found.set(t, (found.get(t) ?? 0) + df));
+      let list = [...found];
+      if (list.length > MAX_EXPANSIONS) list = list.sort(byDf).slice(0, MAX_EXPANSIONS);
+      else list.sort((a, b) => (a[0] < b[0] ? -1 : 1));
+      for (const [t, df] of list) out.push([t, TUNING.prefix * (q.length / t.length) * idfOf(df)]);
+    }
+    if (opts.fuzzy && exactDf === 0 && q.length >= 4) {
+      const found = new Map<string, [number, number]>();
+      for (const x of indexes) {
+        x.near(q, (t, d, df) => {
+          const had = found.get(t);
+          found.set(t, [d, (had?.[1] ?? 0) + df]);
+        });
+      }
+      const list = [...found].sort((a, b) => a[1][0] - b[1][0] || b[1][1] - a[1][1] || (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
+      if (list.length > MAX_EXPANSIONS) list.length = MAX_EXPANSIONS;
+      if (list.length > 0) plan.corrected.set(q, list.map(([t]) => t));
+      for (const [t, [d, df]] of list) out.push([t, (TUNING.fuzzy / d) * idfOf(df)]);
+    }
+    if (out.length === 0) plan.unknown.push(q);
+    else plan.terms.push(out);
+  }
+  return plan;
+}
+
 /** What a query matched: ranked documents and, for snippets, every
  *  index term that counted. */
 export interface QueryResult {
@@ -309,18 +402,21 @@ export class SearchIndex {
     readonly post: Uint8Array,
   ) {
     const n = docs.length;
-    this.avg = new Array(NFIELDS).fill(0);
+    this.sums = new Array(NFIELDS).fill(0);
     let texts = 0;
     for (let d = 0; d < n; d++) {
       if (docs[d].kind !== KIND_TEXT) continue;
       texts++;
-      for (let f = 0; f < NFIELDS; f++) this.avg[f] += lens[d * NFIELDS + f];
+      for (let f = 0; f < NFIELDS; f++) this.sums[f] += lens[d * NFIELDS + f];
     }
-    for (let f = 0; f < NFIELDS; f++) this.avg[f] = texts === 0 ? 1 : Math.max(1, this.avg[f] / texts);
+    this.avg = this.sums.map((v) => (texts === 0 ? 1 : Math.max(1, v / texts)));
     this.texts = texts;
   }
 
+  /** Text documents (the others are never results nor counted). */
   readonly texts: number;
+  /** Per field, the sum of the text documents' lengths. */
+  readonly sums: number[];
 
   get termCount(): number {
     return this.df.length;
@@ -386,75 +482,63 @@ export class SearchIndex {
     return Math.log(1 + (this.texts - df + 0.5) / (df + 0.5));
   }
 
-  /** The index terms a query term stands for, with their weights. */
-  private expand(q: string, opts: QueryOptions, corrected: Map<string, string[]>): [number, number][] {
-    const out: [number, number][] = [];
+  /** Calls `each(term, df)` for every term longer than `q` that starts
+ *  with it. */
+  withPrefix(q: string, each: (term: string, df: number) => void): void {
     const exact = this.find(q);
-    if (exact >= 0) out.push([exact, 1]);
-    if (opts.prefix && q.length >= 3) {
-      const from = exact >= 0 ? exact + 1 : this.lowerBound(q);
-      const found: number[] = [];
-      for (let i = from; i < this.df.length && this.terms.startsWith(q, this.termStarts[i]); i++) found.push(i);
-      // The most frequent ones, when there are many.
-      if (found.length > MAX_EXPANSIONS) found.sort((a, b) => this.df[b] - this.df[a]).length = MAX_EXPANSIONS;
-      for (const i of found) out.push([i, TUNING.prefix * (q.length / (this.termStarts[i + 1] - this.termStarts[i]))]);
-    }
-    if (opts.fuzzy && exact < 0 && q.length >= 4) {
-      const max = q.length >= 8 ? 2 : 1;
-      const found: [number, number][] = [];
-      const terms = this.terms;
-      const q0 = q.charCodeAt(0);
-      const q1 = q.charCodeAt(1);
-      for (let i = 0; i < this.df.length; i++) {
-        const at = this.termStarts[i];
-        const len = this.termStarts[i + 1] - at;
-        if (len < 0 || Math.abs(len - q.length) > max) continue;
-        // One edit leaves the first or the second character in place, or
-        // swaps them.
-        if (max === 1) {
-          const t0 = terms.charCodeAt(at);
-          const t1 = terms.charCodeAt(at + 1);
-          if (t0 !== q0 && t1 !== q1 && t0 !== q1 && t1 !== q0) continue;
-        }
-        const d = editDistance(q, terms, max, at, len);
-        if (d <= max) found.push([i, d]);
+    const from = exact >= 0 ? exact + 1 : this.lowerBound(q);
+    for (let i = from; i < this.df.length && this.terms.startsWith(q, this.termStarts[i]); i++) each(this.term(i), this.df[i]);
+  }
+
+  /** Calls `each(term, distance, df)` for every term one typo from `q`
+   *  (two from eight letters). */
+  near(q: string, each: (term: string, d: number, df: number) => void): void {
+    const max = q.length >= 8 ? 2 : 1;
+    const terms = this.terms;
+    const q0 = q.charCodeAt(0);
+    const q1 = q.charCodeAt(1);
+    for (let i = 0; i < this.df.length; i++) {
+      const at = this.termStarts[i];
+      const len = this.termStarts[i + 1] - at;
+      if (len < 0 || Math.abs(len - q.length) > max) continue;
+      // One edit leaves the first or the second character in place, or
+      // swaps them.
+      if (max === 1) {
+        const t0 = terms.charCodeAt(at);
+        const t1 = terms.charCodeAt(at + 1);
+        if (t0 !== q0 && t1 !== q1 && t0 !== q1 && t1 !== q0) continue;
       }
-      found.sort((a, b) => a[1] - b[1] || this.df[b[0]] - this.df[a[0]]);
-      if (found.length > MAX_EXPANSIONS) found.length = MAX_EXPANSIONS;
-      if (found.length > 0) corrected.set(q, found.map(([i]) => this.term(i)));
-      for (const [i, d] of found) out.push([i, TUNING.fuzzy / d]);
+      const d = editDistance(q, terms, max, at, len);
+      if (d <= max) each(this.term(i), d, this.df[i]);
     }
-    return out;
   }
 
   /** Ranks the text documents for `queryTerms` (already through
-   *  tokenize.ts `queryTerms`): BM25 per field, weighted, summed over the
-   *  query's terms; a query term's best expansion counts per document. */
+   *  tokenize.ts `queryTerms`) in this index alone. */
   query(queryTerms: readonly string[], opts: QueryOptions = {}): QueryResult {
+    const plan = planQuery([this], queryTerms, opts);
+    return { ...this.run(plan, opts), unknown: plan.unknown, corrected: plan.corrected };
+  }
+
+  /** Ranks the text documents for `plan` (planQuery, over this index and
+   *  any searched with it): BM25 per field, weighted, summed over the
+   *  query's terms; a query term's best expansion counts per document. */
+  run(plan: QueryPlan, opts: QueryOptions = {}): Omit<QueryResult, 'unknown' | 'corrected'> {
     const n = this.docs.length;
     const total = new Float64Array(n);
     const best = new Float64Array(n);
     const touched: number[] = [];
     const matched = new Set<string>();
-    const unknown: string[] = [];
-    const corrected = new Map<string, string[]>();
-    const N = this.texts;
-    for (const q of queryTerms) {
-      if (q.length > MAX_TERM) continue;
-      const expansions = this.expand(q, opts, corrected);
-      if (expansions.length === 0) {
-        unknown.push(q);
-        continue;
-      }
+    for (const expansions of plan.terms) {
       touched.length = 0;
       const { weights, k1, b } = TUNING;
       const p = this.post;
       const lens = this.lens;
-      const avg = this.avg;
-      for (const [i, weight] of expansions) {
-        matched.add(this.term(i));
-        const df = this.df[i];
-        const idf = Math.log(1 + (N - df + 0.5) / (df + 0.5)) * weight;
+      const avg = plan.avg;
+      for (const [term, idf] of expansions) {
+        const i = this.find(term);
+        if (i < 0) continue;
+        matched.add(term);
         // The postings, decoded inline (postings() does the same, with a
         // callback): this loop is most of a query's time.
         let [k, end] = this.postRange(i);
@@ -529,7 +613,7 @@ export class SearchIndex {
       }
     }
     heap.sort((a, c) => (better(a, c) ? -1 : better(c, a) ? 1 : 0));
-    return { hits: heap, total: count, matched, unknown, corrected };
+    return { hits: heap, total: count, matched };
   }
 
   /** Every document's terms and packed frequencies (to carry unchanged
@@ -550,7 +634,9 @@ export class SearchIndex {
         if (c === undefined) return;
         term ??= this.term(i);
         c.terms.push(term);
-        c.packed.push(tf[0] + tf[1] * SHIFT[1] + tf[2] * SHIFT[2] + tf[3] * SHIFT[3]);
+        let v = 0;
+        for (let f = 0; f < NFIELDS; f++) v += Math.min(tf[f], CAP[f]) * SHIFT[f];
+        c.packed.push(v);
       });
     }
     return out;

@@ -4,7 +4,7 @@
 // every format that has them, else blank-line-separated blocks). Pure.
 
 import { CONTROL } from '../../shared/controls.ts';
-import { forEachWord, termOf } from './tokenize.ts';
+import { forEachTermOf, forEachWord, termOf } from './tokenize.ts';
 import { hasHeadings, headingsIn, headTitleOf } from '../content/title.ts';
 
 const utf8 = new TextEncoder();
@@ -22,9 +22,8 @@ function lineScore(line: string, matched: ReadonlySet<string>): { distinct: numb
   const seen = new Set<string>();
   let all = 0;
   let first = -1;
-  forEachWord(lower, (a, b) => {
-    const t = termOf(lower.slice(a, b));
-    if (t === '' || !matched.has(t)) return;
+  forEachTermOf(line, lower, (t, a) => {
+    if (!matched.has(t)) return;
     all++;
     seen.add(t);
     if (first < 0) first = a;
@@ -201,10 +200,8 @@ export function scoreText(text: string, weights: ReadonlyMap<string, number>): n
   const lower = text.toLowerCase();
   const tf = new Map<string, number>();
   let len = 0;
-  forEachWord(lower, (a, b) => {
-    const t = termOf(lower.slice(a, b));
-    if (t === '') return;
-    len++;
+  forEachTermOf(text, lower, (t, _a, _b, main) => {
+    if (main) len++;
     if (weights.has(t)) tf.set(t, (tf.get(t) ?? 0) + 1);
   });
   let s = 0;

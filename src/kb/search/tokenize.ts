@@ -7,6 +7,17 @@
 // common English function words dropped, and a light suffix stripping so
 // that "archive", "archived" and "archiving" meet (docs/search-and-memory.md,
 // "Quality and speed, measured": on the labelled query set).
+//
+// Tokens people type (each measured on the labelled sets,
+// docs/search-and-memory.md):
+// - a dotted version is one word: `3.12`, `1.2.3` (a dot between digits);
+// - a number ignores its leading zeros: `0008` is the term `8`;
+// - two words joined by one hyphen also count as one, joined: `f-strings`
+//   adds `fstring`, `pep-0008` adds `pep8`;
+// - a camelCase or PascalCase word also counts as its parts: `TypedDict`
+//   adds `typed` and `dict`, `HTTPServer` adds `http` and `server`.
+// The joined and split terms are extra: they count towards a field's term
+// frequencies but not its length.
 
 /** Longer runs of letters and digits are not terms. */
 export const MAX_TERM = 32;
@@ -71,20 +82,36 @@ export function isWordChar(c: number): boolean {
   return c !== 0xfeff && c !== 0xfffd;
 }
 
+const isDigit = (c: number): boolean => c >= 48 && c <= 57;
+
+/** A number without its leading zeros (`0008` -> `8`, `000` -> `0`);
+ *  any other word as it is. */
+function number(word: string): string {
+  if (word.charCodeAt(0) !== 48 || word.length < 2) return word;
+  let i = 0;
+  for (; i < word.length; i++) if (!isDigit(word.charCodeAt(i))) return word;
+  i = 0;
+  while (i < word.length - 1 && word.charCodeAt(i) === 48) i++;
+  return word.slice(i);
+}
+
 /** The term a lower-cased word stands for, or '' for none (a function
  *  word, or too long). */
 export function termOf(word: string): string {
-  return word.length > MAX_TERM || STOP.has(word) ? '' : stem(word);
+  return word.length > MAX_TERM || STOP.has(word) ? '' : stem(number(word));
 }
 
-/** Calls `each(start, end)` for every word of lower-cased `lower`. */
+/** Calls `each(start, end)` for every word of lower-cased `lower`: runs of
+ *  word characters, a dot between two digits included (`3.12`). */
 export function forEachWord(lower: string, each: (start: number, end: number) => void): void {
   let s = -1;
   const n = lower.length;
   for (let i = 0; i < n; i++) {
-    if (isWordChar(lower.charCodeAt(i))) {
+    const c = lower.charCodeAt(i);
+    if (isWordChar(c)) {
       if (s < 0) s = i;
     } else if (s >= 0) {
+      if (c === 46 && i + 1 < n && isDigit(lower.charCodeAt(i - 1)) && isDigit(lower.charCodeAt(i + 1))) continue;
       each(s, i);
       s = -1;
     }
@@ -92,7 +119,70 @@ export function forEachWord(lower: string, each: (start: number, end: number) =>
   if (s >= 0) each(s, n);
 }
 
-/** Calls `each` with every term of `text`, in order. */
+const isUpper = (c: number): boolean => c >= 65 && c <= 90;
+const isLower = (c: number): boolean => c >= 97 && c <= 122;
+
+/** The parts of a camelCase or PascalCase word of `text` at [a, b), lower-
+ *  cased, when it has at least two (`TypedDict`, `parseHTTPResponse`). */
+function camelParts(text: string, lower: string, a: number, b: number): string[] | undefined {
+  let parts: string[] | undefined;
+  let from = a;
+  for (let i = a + 1; i < b; i++) {
+    const c = text.charCodeAt(i);
+    if (!isUpper(c)) continue;
+    const p = text.charCodeAt(i - 1);
+    if (isLower(p) || isDigit(p) || (isUpper(p) && i + 1 < b && isLower(text.charCodeAt(i + 1)))) {
+      (parts ??= []).push(lower.slice(from, i));
+      from = i;
+    }
+  }
+  if (parts === undefined) return undefined;
+  parts.push(lower.slice(from, b));
+  return parts;
+}
+
+/**
+ * Calls `each(term, start, end, main)` for every term of `text` (`lower` is
+ * `text.toLowerCase()`): per word its term (`main`), then its extra terms
+ * (not `main`): a camelCase word's parts, and two words joined by one
+ * hyphen joined. `termFor` maps a word to its term (termOf, or a memo of
+ * it). Offsets are in `lower`.
+ */
+export function forEachTermOf(
+  text: string,
+  lower: string,
+  each: (term: string, start: number, end: number, main: boolean) => void,
+  termFor: (word: string) => string = termOf,
+): void {
+  const cased = text.length === lower.length && text !== lower;
+  let prevEnd = -2;
+  let prevWord = '';
+  forEachWord(lower, (a, b) => {
+    const w = lower.slice(a, b);
+    const t = termFor(w);
+    if (t !== '') each(t, a, b, true);
+    if (cased) {
+      let upper = false;
+      for (let i = a; i < b && !upper; i++) upper = text.charCodeAt(i) !== lower.charCodeAt(i);
+      const parts = upper ? camelParts(text, lower, a, b) : undefined;
+      if (parts !== undefined) {
+        for (const part of parts) {
+          const pt = termFor(part);
+          if (pt !== '' && pt !== t) each(pt, a, b, false);
+        }
+      }
+    }
+    if (prevEnd === a - 1 && lower.charCodeAt(prevEnd) === 45 && b - a + prevWord.length <= MAX_TERM) {
+      const jt = termFor(number(prevWord) + number(w));
+      if (jt !== '' && jt !== t) each(jt, a - 1 - prevWord.length, b, false);
+    }
+    prevEnd = b;
+    prevWord = w;
+  });
+}
+
+/** Calls `each` with every word's term of `text`, in order (no extra
+ *  terms: near-duplicate similarity, write/similar.ts, counts words). */
 export function forEachTerm(text: string, each: (term: string) => void): void {
   const lower = text.toLowerCase();
   forEachWord(lower, (a, b) => {
@@ -114,12 +204,10 @@ export function terms(text: string): string[] {
 export function queryTerms(query: string, words?: Map<string, string>): string[] {
   const seen = new Set<string>();
   const lower = query.toLowerCase();
-  forEachWord(lower, (a, b) => {
-    const w = lower.slice(a, b);
-    const t = termOf(w);
-    if (t === '' || seen.has(t)) return;
+  forEachTermOf(query, lower, (t, a, b) => {
+    if (seen.has(t)) return;
     seen.add(t);
-    words?.set(t, w);
+    words?.set(t, lower.slice(a, b));
   });
   if (seen.size === 0) {
     forEachWord(lower, (a, b) => {

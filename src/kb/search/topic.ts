@@ -14,7 +14,8 @@
 // mtime are unchanged are carried over the same way.
 //
 // What a subject is follows the view (kb/index/view.ts): hidden subjects
-// (and a skill's bundled files) are never indexed; binary and unreadable
+// are never indexed, a skill's bundled files are (as subjects of their
+// own, found beside their skill); binary and unreadable
 // files are tracked but never results; disabled subjects are left out at
 // query time (configuration, not files, disables them).
 
@@ -238,7 +239,9 @@ async function walkAndBuild(topic: TopicSpec, old: CacheEntry | undefined, progr
   if (!walked.dirs.includes(topic.subjectsDir)) walked.dirs.unshift(topic.subjectsDir);
   const notices = view.index.notices.filter((n) => ROOT_NOTICES.has(n.code));
   const candidates: Candidate[] = [];
-  for (const s of view.index.subjects) if (!s.hidden) candidates.push({ path: s.path, slug: s.slug, abs: s.abs });
+  // A skill's bundled files are subjects of their own here (loadable by
+  // their slug), unless hidden in their own right.
+  for (const s of view.index.subjects) if (!s.hidden || (s.bundled === true && !HIDDEN_SEGMENT.test(s.path))) candidates.push({ path: s.path, slug: s.slug, abs: s.abs });
   const trace: Trace = { dirs: [], controls: [] };
   // Changed while the walk went on, or so shortly before it that a later
   // change could fall in the same tick of the file system's coarse clock
@@ -268,6 +271,9 @@ async function walkAndBuild(topic: TopicSpec, old: CacheEntry | undefined, progr
   const built = await rebuild(candidates, undefined, undefined, trace, undefined, progress);
   return { ...built, notices: [...notices, ...built.notices] };
 }
+
+/** A path segment starting with a dot. */
+const HIDDEN_SEGMENT = /(^|\/)\./;
 
 /** What a search says of a walk: the subjects directory itself is
  *  missing or unreadable (the other notices are for listings and `kb
@@ -334,20 +340,22 @@ async function rebuild(
       continue;
     }
     const bytes = r.body as Uint8Array;
-    const { description, names, needsYaml } = frontOf(bytes);
+    const { description, names, title: frontTitle, needsYaml } = frontOf(bytes);
     let about = description;
     let titles = names;
+    let named = frontTitle;
     if (needsYaml !== undefined) {
       yaml ??= await loadYaml();
       const parsed = parseFrontmatter(needsYaml, yaml);
       if (parsed.ok) {
         about = descriptionValue(parsed.data.description) ?? null;
         titles = [parsed.data.name, parsed.data.title].filter((v): v is string => typeof v === 'string').join('\n');
+        named = firstString(parsed.data.title, parsed.data.name);
       }
     }
     const text = decoder.decode(bytes);
     const ext = c.path.slice(c.path.lastIndexOf('.') + 1).toLowerCase();
-    const fields: DocFields = [c.slug, about ?? '', `${titles}\n${headingsOf(text, ext)}`, text];
+    const fields: DocFields = [c.slug, about ?? '', `${titles}\n${headingsOf(text, ext)}`, text, titleOf(text, ext, named)];
     builder.add({ path: c.path, slug: c.slug, size: st.size, mtime: st.mtime, kind: KIND_TEXT, description: about ?? null }, fields);
   }
   return { index: builder.finish(), trace, read, notices: unreadable };
@@ -357,14 +365,38 @@ const decoder = new TextDecoder();
 
 /** A file's frontmatter: its description and name/title, or the text
  *  the YAML parser must read. */
-function frontOf(bytes: Uint8Array): { description: string | null; names: string; needsYaml?: string } {
+function frontOf(bytes: Uint8Array): { description: string | null; names: string; title?: string; needsYaml?: string } {
   const n = Math.min(bytes.length, PROBE_BYTES);
   const span = frontmatterSpan(bytes, n, n === bytes.length);
   if (span === undefined || span === -1) return { description: null, names: '' };
   const front = decodeFront(bytes.subarray(span[0], span[1]));
   const fields = simpleFields(front);
   if (fields === NEEDS_YAML) return { description: null, names: '', needsYaml: front };
-  return { description: descriptionValue(fields.description) ?? null, names: [fields.name, fields.title].filter((v) => typeof v === 'string').join('\n') };
+  return {
+    description: descriptionValue(fields.description) ?? null,
+    names: [fields.name, fields.title].filter((v) => typeof v === 'string').join('\n'),
+    title: firstString(fields.title, fields.name),
+  };
+}
+
+function firstString(...vs: unknown[]): string | undefined {
+  for (const v of vs) if (typeof v === 'string' && v.trim() !== '') return v;
+  return undefined;
+}
+
+const H1 = /^ {0,3}#[ \t]+(.+?)[ \t#]*$/m;
+
+/**
+ * A document's title, indexed as the title field (weighted above the
+ * others, engine.ts): the frontmatter `title`, else `name`, else the first
+ * Markdown level-1 heading. The one place the title rules plug in: a
+ * title function for every format replaces the heading part.
+ */
+export function titleOf(text: string, ext: string, front: string | undefined): string {
+  if (front !== undefined) return front;
+  if (!MD_EXTS.has(ext)) return '';
+  const m = H1.exec(text.length > PROBE_BYTES ? text.slice(0, PROBE_BYTES) : text);
+  return m === null ? '' : m[1];
 }
 
 const MD_EXTS = new Set(['md', 'markdown', 'mdx', 'mdown', 'mkd']);

@@ -53,21 +53,21 @@ const FILES: Record<string, string | Uint8Array> = {
 describe('search', () => {
   const root = tempWorkspace('kb-search-', FILES, CONFIG);
 
-  test('ranked subjects with topic, description, snippet and tokens; hidden, disabled, ignored, binary and bundled never appear', async () => {
+  test('ranked subjects with topic, description, snippet and tokens; hidden, disabled, ignored and binary never appear; bundled files of a skill do, under their own slug', async () => {
     const kb = await open(root);
     const r = await search(kb, args('tag release'));
     expect(r.isError).toBe(false);
     const slugs = r.results.map((x) => `${x.topic}:${x.slug}`);
-    expect(slugs.sort()).toEqual(['docs:release', 'docs:skills/tagger', 'notes:meeting']);
+    expect(slugs.sort()).toEqual(['docs:release', 'docs:skills/tagger', 'docs:skills/tagger/scripts/tag', 'notes:meeting']);
     const release = r.results.find((x) => x.slug === 'release')!;
     expect(release.description).toBe('How releases are tagged and published');
     expect(release.snippet).toBe('Bump the version, tag the release, push the tag.');
     expect(release.tokens).toBeGreaterThan(0);
     expect(r.results.find((x) => x.slug === 'skills/tagger')!.description).toBe('Tags a release in git');
-    expect(text(r)).toStartWith('3 subjects match "tag release", best first. Load one with the `learn` tool (topic and slug as shown).\n\n1. ');
+    expect(text(r)).toStartWith('4 subjects match "tag release", best first. Load one with the `learn` tool (topic and slug as shown).\n\n1. ');
     expect(text(r)).toContain(': release (~');
     expect(text(r)).toContain('   How releases are tagged and published\n   > Bump the version, tag the release, push the tag.');
-    for (const gone of ['old', 'secret', 'drafts', 'logo', 'tag.sh', 'scripts']) expect(text(r)).not.toContain(gone);
+    for (const gone of ['old', 'secret', 'drafts', 'logo']) expect(text(r)).not.toContain(gone);
   });
 
   test('one topic, by ID or title; an unknown topic is an error result', async () => {
@@ -94,8 +94,8 @@ describe('search', () => {
     const kb = await open(root);
     const limited = await search(kb, args('tag release', { limit: 1 }));
     expect(limited.results).toHaveLength(1);
-    expect(text(limited)).toContain('3 subjects match "tag release"; the 1 best, best first.');
-    expect(text(limited)).toEndWith('[2 more subjects match beyond the limit; raise `limit` to see them.]\n');
+    expect(text(limited)).toContain('4 subjects match "tag release"; the 1 best, best first.');
+    expect(text(limited)).toEndWith('[3 more subjects match beyond the limit; raise `limit` to see them.]\n');
     const small = await search(await open(root, { maxTokens: 90 }), args('tag release'));
     expect(small.cut).toBeGreaterThan(0);
     expect(estimateTokens(text(small))).toBeLessThanOrEqual(90);
@@ -118,7 +118,7 @@ describe('search', () => {
     const fresh = tempWorkspace('kb-search-', { ...FILES, 'not-a-dir': 'x' }, CONFIG);
     const kb = await KnowledgeBase.open({ cwd: fresh, cfg: [], knowledge: [], env: { XDG_CACHE_HOME: join(fresh, 'not-a-dir') }, home: HOME });
     const r = await search(kb, args('tag'));
-    expect(r.total).toBe(3);
+    expect(r.total).toBe(4);
     expect(r.problems.map((p) => p.code)).toEqual(['search-cache', 'search-cache']);
   });
 });

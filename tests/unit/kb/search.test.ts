@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { cacheDir, cacheFile, readCache, writeCache } from '../../../src/kb/search/cache.ts';
 import { IndexBuilder, KIND_SKIPPED, KIND_TEXT, type DocMeta } from '../../../src/kb/search/engine.ts';
 import { scoreText, sectionsOf, snippetOf } from '../../../src/kb/search/snippet.ts';
-import { queryTerms, stem, terms } from '../../../src/kb/search/tokenize.ts';
+import { forEachTermOf, queryTerms, stem, terms } from '../../../src/kb/search/tokenize.ts';
 import { topicIndex } from '../../../src/kb/search/topic.ts';
 import { makeTempDir } from '../../support/temp.ts';
 
@@ -38,8 +38,27 @@ describe('words', () => {
   ])('%s -> %s', (w, s) => expect(stem(w)).toBe(s));
 
   test('lower-cased, split on punctuation, function words dropped, long runs left out', () => {
-    expect(terms('How do I tag a Release—quickly? e.g. v1.2')).toEqual(['tag', 'releas', 'quickl', 'e', 'g', 'v1', '2']);
+    expect(terms('How do I tag a Release—quickly? e.g. v1, 2')).toEqual(['tag', 'releas', 'quickl', 'e', 'g', 'v1', '2']);
     expect(terms(`x ${'a'.repeat(33)} y`)).toEqual(['x', 'y']);
+  });
+
+  test('tokens people type: versions, leading zeros, hyphen compounds, camelCase', () => {
+    // A dot between digits keeps a version whole; a sentence's dot does not.
+    expect(terms('Python 3.12 and v1.2.3. Then 4.')).toEqual(['python', '3.12', 'v1.2.3', '4']);
+    expect(terms('pep-0008 0572 000')).toEqual(['pep', '8', '572', '0']);
+    // Two words joined by one hyphen also count joined, a camelCase word as
+    // its parts: extra terms, after the word's own (queries and the index;
+    // terms() is words only).
+    const all = (t: string) => {
+      const out: string[] = [];
+      forEachTermOf(t, t.toLowerCase(), (x) => out.push(x));
+      return out;
+    };
+    expect(all('pep-0008')).toEqual(['pep', '8', 'pep8']);
+    expect(all('f-strings and an f-string')).toEqual(['f', 'string', 'fstring', 'f', 'string', 'fstring']);
+    expect(all('a - b')).toEqual(['b']);
+    expect(all('TypedDict HTTPServer parseJSON2Value')).toEqual(['typeddict', 'typ', 'dict', 'httpserver', 'http', 'server', 'parsejson2valu', 'pars', 'json2', 'valu']);
+    expect(queryTerms('f-strings TypedDict')).toEqual(['f', 'string', 'fstring', 'typeddict', 'typ', 'dict']);
   });
 
   test('a query of function words only keeps them', () => {
