@@ -17,7 +17,7 @@
 // At most 8192 bytes are read, into one reused buffer; the rest of the file
 // is never touched.
 
-import { closeSync, constants, openSync, readSync } from 'node:fs';
+import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
 
 /** What a file is, as its head tells. */
 export type ProbeKind = 'text' | 'binary' | 'error';
@@ -54,9 +54,10 @@ export interface ProbeFeed {
   /** Probes what is left and returns every file's result, in the order
    *  they were added. */
   finish(): ProbeResult[];
-  /** After `finish`: the size of the `i`-th file added when its head was
-   *  the whole file (a read shorter than 8192 bytes), else -1. Spares a
-   *  listing that sums folders up a stat of each file. */
+  /** After `finish`: the size of the `i`-th file added when it is text
+   *  (the length of its head when that was the whole file, else from an
+   *  fstat of the open file), else -1. Spares a listing that sums folders
+   *  up a stat of each file. */
   size?(i: number): number;
 }
 
@@ -184,9 +185,23 @@ export function probeFile(abs: string): ProbeResult {
 /** What `probeRaw` returns for frontmatter that is not closed. */
 export const UNCLOSED_RESULT = Object.freeze({ kind: 'text', front: null }) as ProbeResult;
 
-/** The size of the file the last `probeRaw` read, when its one read was
- *  short (so it read the whole file), else -1. */
+/** The size of the text file the last `probeRaw` read: the length of its
+ *  one read when that was short (it read the whole file), else from
+ *  fstat; -1 when not known (a binary or unreadable file). */
 let probedSize = -1;
+
+/** The size of the open file `fd`, -1 when fstat fails. A text file
+ *  longer than the head costs one fstat more (on the thread that probes
+ *  it), so that a listing that sums folders up needs no stat of it: a stat
+ *  by path on the main thread, later, cost about 8 ms for the 785 such
+ *  files of 10,000. */
+function sizeOf(fd: number): number {
+  try {
+    return fstatSync(fd).size;
+  } catch {
+    return -1;
+  }
+}
 
 /** See `probedSize`. */
 export function lastProbedSize(): number {
@@ -212,7 +227,7 @@ export function probeRaw(abs: string): ProbeResult | Uint8Array {
     // fewer bytes; loading it reads fully and still finds it binary.)
     const n = readSync(fd, head, 0, PROBE_BYTES, null);
     if (isBinaryHead(head, n)) return PROBED.binary;
-    if (n < PROBE_BYTES) probedSize = n;
+    probedSize = n < PROBE_BYTES ? n : sizeOf(fd);
     const span = frontmatterSpan(head, n, n < PROBE_BYTES);
     if (span === undefined) return PROBED.text;
     return span === UNCLOSED ? UNCLOSED_RESULT : head.subarray(span[0], span[1]);

@@ -39,8 +39,9 @@ class IndexedSubject implements Subject {
     return (this.#size ??= statSize(this.abs));
   }
 
-  /** The size, learnt by reading the whole file (a probe whose read of
-   *  the head came back short), when not known yet: no stat then. */
+  /** The size, learnt by the probe (from its read of the head when that
+   *  was the whole file, else from an fstat of the file it had open),
+   *  when not known yet: no stat then. */
   knowSize(size: number): void {
     this.#size ??= size;
   }

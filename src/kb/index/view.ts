@@ -117,8 +117,8 @@ export function openTopic(topic: TopicSpec, opts: OpenOptions = {}): TopicView {
     // Two files with one slug: which verdict is the subject's is not known
     // here, so the subject is probed again when asked about.
     for (const slug of shared) cache.delete(slug);
-    // Sizes the probe learnt (files shorter than its read): a listing that
-    // sums folders up needs no stat of them.
+    // Sizes the probe learnt (every text file): a listing that sums
+    // folders up needs no stat of them.
     if (feed.size !== undefined) {
       for (let i = 0; i < fed.length; i++) {
         const size = feed.size(i);
