@@ -70,6 +70,7 @@ export async function learn(kb: KnowledgeBase, args: LearnArgs, sink: LearnSink)
   }
   const folder = args.subjects === null ? undefined : folderOf(args.subjects);
   if (args.subjects === null || folder !== undefined) {
+    await kb.settle();
     const view = kb.view(topic, true);
     await noteDirectory(topic, view);
     // Binaries matched by a learned glob were never pre-loaded: not named.

@@ -46,6 +46,11 @@ class IndexedSubject implements Subject {
     this.#size ??= size;
   }
 
+  /** Forgets the size (the file changed): stat'ed again when asked. */
+  forgetSize(): void {
+    this.#size = undefined;
+  }
+
   /** The same file under another name (an alias). */
   renamed(slug: string): IndexedSubject {
     const s = new IndexedSubject(this.path, this.abs, slug, this.hidden, this.ext, this.#size);
@@ -86,6 +91,11 @@ function beats(a: Subject, b: Subject): boolean {
   const pa = PASS_THROUGH.has(a.ext);
   if (pa !== PASS_THROUGH.has(b.ext)) return pa;
   return compareCodeUnits(a.path, b.path) < 0;
+}
+
+/** Forgets what `subject` knew of its file's size (the file changed). */
+export function forgetSize(subject: Subject): void {
+  if (subject instanceof IndexedSubject) subject.forgetSize();
 }
 
 /** Told of each file as the walk finds it: its absolute path, its slug,
