@@ -65,7 +65,8 @@ export interface OpenOptions {
    *  front end plugs in the reader thread's probe here. */
   probe?: Probe;
   /** Subject indexes kept between opens (a long-lived front end's:
-   *  `kb mcp`), revalidated by directory times (kb/index/cache.ts). */
+   *  `kb mcp`), with what was probed while a watcher says nothing changed,
+   *  else revalidated by directory times (kb/index/cache.ts). */
   cache?: IndexCache;
 }
 
@@ -142,6 +143,13 @@ export class KnowledgeBase {
    *  but `check`), if any. */
   fatal(): Problem | undefined {
     return this.config.diagnostics.find(isFatal);
+  }
+
+  /** Lets a watched cache hear of changes made just before this moment
+   *  (kb/index/cache.ts `settle`): a listing awaits it, as it uses what
+   *  earlier requests probed. */
+  async settle(): Promise<void> {
+    if (this.cache !== undefined) await this.cache.settle();
   }
 
   /** A topic's view, opened once. `probeAll`: probe every file while

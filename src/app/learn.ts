@@ -68,6 +68,7 @@ export async function learn(kb: KnowledgeBase, args: LearnArgs, sink: LearnSink)
   }
   const folder = args.subjects === null ? undefined : folderOf(args.subjects);
   if (args.subjects === null || folder !== undefined) {
+    await kb.settle();
     const view = kb.view(topic, true);
     await noteDirectory(topic, view);
     const listing = await topicListing(topic, view, kb.walkLimit, kb.maxTokens, folder);

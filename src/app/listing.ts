@@ -6,12 +6,12 @@
 // there are. `learn` with the pattern `folder/` lists inside a folder, by
 // the same rules.
 import type { Topic } from '../config/types.ts';
-import { estimateTokens } from '../kb/content/tokens.ts';
+import { estimateTokens, TokenTally } from '../kb/content/tokens.ts';
 import { descriptions } from '../kb/index/describe.ts';
 import { listable } from '../kb/index/listing.ts';
 import type { Subject } from '../kb/index/types.ts';
 import { kindOf, type TopicView } from '../kb/index/view.ts';
-import { listedLine, renderListing, type Listed, type ListingFit, type ListingTopic, type TopicNote } from '../render/learn.ts';
+import { listedLine, oneLine, renderListing, type Listed, type ListingFit, type ListingTopic, type TopicNote } from '../render/learn.ts';
 import { BYTES_PER_TOKEN_ESTIMATE, tokensText } from './budget.ts';
 import { directoryNotes } from './topics.ts';
 
@@ -59,6 +59,18 @@ export function fitWords(fit: ListingFit): string {
   return words.join(', ');
 }
 
+/** A line's counts and its estimate. */
+interface Line {
+  tally: TokenTally;
+  tokens: number;
+}
+
+/** What a listing without lines has in their place (render/learn.ts). */
+const NONE = new TokenTally().add('(none)');
+/** A line's start, and what is between a slug and its description. */
+const BULLET = new TokenTally().add('- ');
+const COLON = new TokenTally().add(': ');
+
 /** Lists `subjects` (with their descriptions) within `budget` tokens.
  *  The listing's cost is the frame's plus each line's (one estimate per
  *  line, summed), so each way of fitting is weighed without rendering the
@@ -76,21 +88,61 @@ export function fitListing(
   const render = (items: readonly Listed[], fit?: ListingFit) => renderListing(topic, items, learned, fit, folder, topicNotes);
   if (!Number.isFinite(budget)) return { items: listed };
   const b = tokensText(budget);
-  const frame = (fit: ListingFit) => estimateTokens(render([], fit));
-  // A line's estimate is made once per description length, however many
-  // ways of fitting weigh it (a subject's line stays the same object when
-  // deeper folders collapse around it), and only as far as a way of fitting
-  // is weighed: the sum stops at the first line over the budget. A listing
-  // of 10,000 subjects over the budget estimated every line once per
-  // folder level before.
-  const known = new Map<number | undefined, Map<Listed, number>>();
-  const cost = (s: Listed, chars: number | undefined): number => {
-    let costs = known.get(chars);
-    if (costs === undefined) known.set(chars, (costs = new Map()));
-    let c = costs.get(s);
-    if (c === undefined) costs.set(s, (c = estimateTokens(`- ${listedLine(s, chars)}\n`)));
-    return c;
+  // The frame: the listing without its lines ("(none)" in their place).
+  // Weighing a way of fitting takes its estimate; the estimate of a whole
+  // listing, its counts without "(none)".
+  const frames = new Map<string, { tally: TokenTally; tokens: number }>();
+  const frameOf = (fit: ListingFit) => {
+    const key = `${fit.budget}|${fit.descriptionChars}|${fit.collapsed}|${fit.omitted}`;
+    let f = frames.get(key);
+    if (f === undefined) {
+      const tally = new TokenTally().add(render([], fit));
+      frames.set(key, (f = { tokens: tally.tokens(), tally: tally.plus(NONE, -1) }));
+    }
+    return f;
   };
+  const frame = (fit: ListingFit) => frameOf(fit).tokens;
+  // Each line is estimated as `estimateTokens` would estimate it, from
+  // counts (kb/content/tokens.ts TokenTally): a subject's line is `- `, its
+  // folder, its name and its description, each counted apart, and a
+  // folder is counted once for all the subjects in it (they are next to
+  // each other in slug order). A line's estimate is made once per
+  // description length, however many ways of fitting weigh it (a
+  // subject's line stays the same object when deeper folders collapse
+  // around it), and only as far as a way of fitting is weighed: the sum
+  // stops at the first line over the budget.
+  const known = new Map<number | undefined, Map<Listed, Line>>();
+  const names = new Map<Listed, TokenTally>();
+  let prefix = '';
+  let prefixTally = new TokenTally();
+  /** The counts of `- slug`, without the description. */
+  const nameTally = (s: Listed): TokenTally => {
+    let t = names.get(s);
+    if (t !== undefined) return t;
+    const slug = (s as { slug: string }).slug;
+    const cut = slug.lastIndexOf('/') + 1;
+    if (cut !== prefix.length || !slug.startsWith(prefix)) {
+      prefix = slug.slice(0, cut);
+      prefixTally = new TokenTally().add(prefix);
+    }
+    t = new TokenTally().plus(BULLET).plus(prefixTally).add(cut === 0 ? slug : slug.slice(cut));
+    names.set(s, t);
+    return t;
+  };
+  const line = (s: Listed, chars: number | undefined): Line => {
+    let lines = known.get(chars);
+    if (lines === undefined) known.set(chars, (lines = new Map()));
+    let l = lines.get(s);
+    if (l === undefined) {
+      let tally: TokenTally;
+      if (s.folder !== undefined) tally = new TokenTally().plus(BULLET).add(listedLine(s, chars));
+      else if (s.description === undefined || chars === 0) tally = nameTally(s);
+      else tally = new TokenTally().plus(nameTally(s)).plus(COLON).add(oneLine(s.description, chars));
+      lines.set(s, (l = { tally, tokens: tally.tokens() }));
+    }
+    return l;
+  };
+  const cost = (s: Listed, chars: number | undefined): number => line(s, chars).tokens;
   /** How many of `items`, from the first, fit in `room` tokens. */
   const fitting = (items: readonly Listed[], chars: number | undefined, room: number): number => {
     let n = 0;
@@ -104,14 +156,22 @@ export function fitListing(
     const room = budget - frame(fit);
     return room >= 0 && fitting(items, fit.descriptionChars, room) === items.length;
   };
+  /** The estimate of the whole listing (`estimateTokens` of what
+   *  `renderListing` writes), from its frame's counts and its lines'. */
+  const whole = (items: readonly Listed[], fit: ListingFit): number => {
+    if (items.length === 0) return frame(fit);
+    const sum = new TokenTally().plus(frameOf(fit).tally);
+    for (const s of items) sum.plus(line(s, fit.descriptionChars).tally);
+    return sum.tokens();
+  };
   const done = (items: readonly Listed[], fit?: ListingFit): FittedListing => checked(items, fit);
-  /** Rendered once (to be measured: the listing is within the budget,
-   *  so rendering it again at the edge is cheap); should the estimate of
-   *  the whole exceed the sum of its parts, fewer lines until it fits. */
+  /** Measured as a whole (one estimate of the listing, from the counts of
+   *  its lines); should the estimate of the whole exceed the sum of its
+   *  parts, fewer lines until it fits. */
   const checked = (items: readonly Listed[], fit?: ListingFit): FittedListing => {
     let shown = items;
     let n = items.length;
-    while (estimateTokens(render(shown, fit)) > budget && n > 0) {
+    while (whole(shown, fit ?? {}) > budget && n > 0) {
       n = Math.floor(n * 0.95);
       fit = { ...(fit ?? { budget: b }), omitted: (fit?.omitted ?? 0) + (items.length - n) };
       shown = items.slice(0, n);
@@ -180,6 +240,12 @@ function collapse(subjects: readonly Subject[], listed: readonly Listed[], depth
   };
   for (let i = 0; i < subjects.length; i++) {
     const slug = subjects[i].slug;
+    // Most subjects are in the folder of the one before.
+    if (current !== undefined && slug.charCodeAt(current.folder.length) === 0x2f && slug.startsWith(current.folder)) {
+      current.subjects++;
+      current.bytes += Math.max(0, subjects[i].size);
+      continue;
+    }
     let cut = -1;
     for (let d = 0, at = slug.indexOf('/'); at >= 0; at = slug.indexOf('/', at + 1)) {
       if (++d === depth) {

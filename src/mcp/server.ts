@@ -327,6 +327,7 @@ export async function serve(options: WorkspaceOptions, serving: { write: readonl
 
   reader.start();
   const failure = await finished;
+  session.cache.close();
   process.off('SIGINT', onSignal);
   process.off('SIGTERM', onSignal);
   reader.close();

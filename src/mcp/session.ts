@@ -83,9 +83,10 @@ export const URI_SCHEME = 'kb://';
 
 export class KbSession {
   private readonly warned = new Set<string>();
-  /** Topic indexes between requests, revalidated on each (an added,
-   *  removed or renamed file shows in the next request). */
-  readonly cache = new IndexCache();
+  /** Topic indexes and probes between requests, watched (an edited,
+   *  added, removed or renamed file shows in the next request); closed by
+   *  the server at shutdown. */
+  readonly cache = new IndexCache((line) => void debug(line));
   /** The protocol version `initialize` agreed on (server.ts), if any. */
   protocol: string | undefined;
   /** The `resources/list` cursors this server issues. */

@@ -3,7 +3,7 @@
 // Results are compared with what the CLI prints for the same workspace.
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import { spawn } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
+import { utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { transcriptProblems } from '../support/mcp-schema.ts';
 import { type Connection, connect, text } from './mcp-client.ts';
@@ -383,6 +383,31 @@ describe('kb mcp resources say what each subject is (dist/kb)', () => {
       expect(about['t/long']!.endsWith('…')).toBe(true);
       expect(Array.from(about['t/long']!).length).toBeLessThanOrEqual(320);
       expect(about['t/plain']).toBe('Subject "plain" of topic t (Things)');
+    } finally {
+      await c.client.close();
+    }
+  });
+});
+
+describe('kb mcp keeps what it probed while the topic is watched', () => {
+  test('a description edited between two listings shows in the second, every time', async () => {
+    const files: Record<string, string> = {};
+    for (let i = 0; i < 40; i++) files[`.jp/kb/notes/d${i % 4}/n${i}.md`] = `---\ndescription: first ${i}\n---\nbody\n`;
+    const root = fixture(files, '[kb.topic.notes]\ntitle = "Notes"\nsubjects = ".jp/kb/notes"\n');
+    // Folders older than two seconds: the index itself is kept too.
+    const old = new Date(Date.now() - 60_000);
+    for (const d of ['', 'd0', 'd1', 'd2', 'd3']) utimesSync(join(root, '.jp/kb/notes', d), old, old);
+    const c = await connect(root, BINARY, ['--verbose']);
+    try {
+      const list = async () => text(await c.client.callTool({ name: 'learn', arguments: { topic: 'notes' } }));
+      expect(await list()).toContain('- d0/n0: first 0');
+      for (let k = 0; k < 12; k++) {
+        const i = (k * 7) % 40;
+        writeFileSync(join(root, `.jp/kb/notes/d${i % 4}/n${i}.md`), `---\ndescription: edit ${k}\n---\nbody\n`);
+        expect(await list()).toContain(`- d${i % 4}/n${i}: edit ${k}`);
+      }
+      // Listings after the first walked nothing (and probed only what changed).
+      expect(c.stderr()).toContain('topic indexes kept between requests: 12 reused, 1 walked');
     } finally {
       await c.client.close();
     }

@@ -42,8 +42,12 @@ const W_NON_ASCII = 0.782;
  *  many runs of each start. A run of n digits is ceil(n / 3) groups, about
  *  1 + (n - 1) / 3: summed over runs, runs + (digits - runs) / 3. */
 function weigh(count: Int32Array, runs: Int32Array): number {
-  const digits = runs[DIGIT] + (count[DIGIT] - runs[DIGIT]) / 3;
-  const t = W_WORD * runs[LETTER] + W_LETTER * count[LETTER] + W_DIGITS * digits + W_PUNCT * count[PUNCT] + W_NON_ASCII * count[LEAD];
+  return weighCounts(runs[LETTER], count[LETTER], runs[DIGIT], count[DIGIT], count[PUNCT], count[LEAD]);
+}
+
+function weighCounts(words: number, letters: number, digitRuns: number, digitCount: number, punct: number, nonAscii: number): number {
+  const digits = digitRuns + (digitCount - digitRuns) / 3;
+  const t = W_WORD * words + W_LETTER * letters + W_DIGITS * digits + W_PUNCT * punct + W_NON_ASCII * nonAscii;
   return t === 0 ? 0 : Math.max(1, Math.round(t));
 }
 
@@ -91,6 +95,59 @@ export function estimateTokens(text: string): number {
     prev = k === CONT ? LEAD : k;
   }
   return tally();
+}
+
+/**
+ * What the estimate counts in a text, kept apart so that the estimate of a
+ * text made of parts is made from the parts' counts: the same number as
+ * `estimateTokens` of the whole, exactly, when every part starts and ends
+ * next to white space or punctuation (neither a word nor a group of digits
+ * runs across the joint). A listing line `- folder/name: description` is
+ * `- ` + `folder/` + `name` + `: ` + `description`: the folder's counts are
+ * taken once for all the subjects in it.
+ */
+export class TokenTally {
+  words = 0;
+  letters = 0;
+  digitRuns = 0;
+  digits = 0;
+  punct = 0;
+  nonAscii = 0;
+
+  /** Adds the counts of `text` (as `estimateTokens` makes them). */
+  add(text: string): this {
+    let prev = SPACE;
+    for (let i = 0; i < text.length; i++) {
+      const c = text.charCodeAt(i);
+      const k = c < 0x80 ? CLASS[c] : c >= 0xdc00 && c <= 0xdfff && prev === LEAD ? CONT : LEAD;
+      if (k === LETTER) {
+        this.letters++;
+        if (prev !== LETTER) this.words++;
+      } else if (k === DIGIT) {
+        this.digits++;
+        if (prev !== DIGIT) this.digitRuns++;
+      } else if (k === PUNCT) this.punct++;
+      else if (k === LEAD) this.nonAscii++;
+      prev = k === CONT ? LEAD : k;
+    }
+    return this;
+  }
+
+  /** Adds (or with `sign` -1, takes away) another tally's counts. */
+  plus(o: TokenTally, sign = 1): this {
+    this.words += sign * o.words;
+    this.letters += sign * o.letters;
+    this.digitRuns += sign * o.digitRuns;
+    this.digits += sign * o.digits;
+    this.punct += sign * o.punct;
+    this.nonAscii += sign * o.nonAscii;
+    return this;
+  }
+
+  /** The estimate of the text counted. */
+  tokens(): number {
+    return weighCounts(this.words, this.letters, this.digitRuns, this.digits, this.punct, this.nonAscii);
+  }
 }
 
 import type { Body } from './body.ts';

@@ -30,8 +30,8 @@ import { decodeFront, decodeTitle, isRawHead, lastProbedSize, PROBED, probeFile,
 // file: their bytes one after the other at an offset taken by an atomic
 // counter, the offset and the three lengths in four words per file. When
 // the region is full, the file's code says so and the main thread probes
-// that file again (a rare second read of its head). A text file's size,
-// when its head was all of it, goes into a third region: one float per
+// that file again (a rare second read of its head). A text file's size
+// (probe.ts `lastProbedSize`) goes into a third region: one float per
 // file, the size plus one (0: not known).
 
 /** Indices into a job's control words (an Int32Array over shared memory). */

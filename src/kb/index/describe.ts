@@ -2,7 +2,7 @@
 // read (no extra read): the `description`, `title`, `name` and `aliases`
 // fields of their YAML frontmatter, and the title and man-page summary of
 // their own format (content/title.ts has the rules). A skill's are its
-// SKILL.md's. Each subject is described once per view.
+// SKILL.md's. Each subject is described once per probe of its file.
 //
 // A listing shows, on a subject's line, its description; else its man-page
 // summary; else its title where the title says more than the slug
@@ -33,7 +33,11 @@ export interface About {
 
 const NOTHING: About = Object.freeze({});
 
-const cache = new WeakMap<TopicView, Map<string, About>>();
+/** What subjects say, by probe result: a result is kept as long as its
+ *  file is unchanged (within a view, or between the requests of `kb mcp`
+ *  while the topic is watched: kb/index/cache.ts), and a changed file is
+ *  probed again into a new result. */
+const known = new WeakMap<ProbeResult, About>();
 
 /** The probe's result for a subject (probing it if needed). */
 export function probed(view: TopicView, subject: Subject): ProbeResult | undefined {
@@ -44,10 +48,8 @@ export function probed(view: TopicView, subject: Subject): ProbeResult | undefin
 /** What `subjects` say about themselves, in order. Loads the YAML parser
  *  only when some frontmatter needs it. */
 export async function abouts(view: TopicView, subjects: readonly Subject[]): Promise<About[]> {
-  let known = cache.get(view);
-  if (known === undefined) cache.set(view, (known = new Map()));
   const out: About[] = new Array(subjects.length);
-  let pending: { i: number; slug: string; front: string; r: ProbeResult }[] | undefined;
+  let pending: { i: number; front: string; r: ProbeResult }[] | undefined;
   for (let i = 0; i < subjects.length; i++) {
     const s = subjects[i];
     // Most subjects have neither frontmatter nor a title: one lookup each.
@@ -56,27 +58,27 @@ export async function abouts(view: TopicView, subjects: readonly Subject[]): Pro
       out[i] = NOTHING;
       continue;
     }
-    const seen = known.get(s.slug);
+    const seen = known.get(r);
     if (seen !== undefined) {
       out[i] = seen;
       continue;
     }
     if (typeof r.front !== 'string') {
-      known.set(s.slug, (out[i] = aboutOf(undefined, r)));
+      known.set(r, (out[i] = aboutOf(undefined, r)));
       continue;
     }
     const fields = simpleFields(r.front);
     if (fields === NEEDS_YAML) {
-      (pending ??= []).push({ i, slug: s.slug, front: r.front, r });
+      (pending ??= []).push({ i, front: r.front, r });
       continue;
     }
-    known.set(s.slug, (out[i] = aboutOf(fields, r)));
+    known.set(r, (out[i] = aboutOf(fields, r)));
   }
   if (pending !== undefined) {
     const lib = await loadYaml();
-    for (const { i, slug, front, r } of pending) {
+    for (const { i, front, r } of pending) {
       const parsed = parseFrontmatter(front, lib);
-      known.set(slug, (out[i] = aboutOf(parsed.ok ? parsed.data : undefined, r)));
+      known.set(r, (out[i] = aboutOf(parsed.ok ? parsed.data : undefined, r)));
     }
   }
   return out;

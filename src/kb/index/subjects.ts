@@ -39,10 +39,16 @@ class IndexedSubject implements Subject {
     return (this.#size ??= statSize(this.abs));
   }
 
-  /** The size, learnt by reading the whole file (a probe whose read of
-   *  the head came back short), when not known yet: no stat then. */
+  /** The size, learnt by the probe (from its read of the head when that
+   *  was the whole file, else from an fstat of the file it had open),
+   *  when not known yet: no stat then. */
   knowSize(size: number): void {
     this.#size ??= size;
+  }
+
+  /** Forgets the size (the file changed): stat'ed again when asked. */
+  forgetSize(): void {
+    this.#size = undefined;
   }
 
   /** The same file under another name (an alias). */
@@ -85,6 +91,11 @@ function beats(a: Subject, b: Subject): boolean {
   const pa = PASS_THROUGH.has(a.ext);
   if (pa !== PASS_THROUGH.has(b.ext)) return pa;
   return compareCodeUnits(a.path, b.path) < 0;
+}
+
+/** Forgets what `subject` knew of its file's size (the file changed). */
+export function forgetSize(subject: Subject): void {
+  if (subject instanceof IndexedSubject) subject.forgetSize();
 }
 
 /** Told of each file as the walk finds it: its absolute path, its slug,

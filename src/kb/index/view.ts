@@ -88,11 +88,16 @@ export function openTopic(topic: TopicSpec, opts: OpenOptions = {}): TopicView {
   let index: SubjectIndex;
   if (cached !== undefined) index = cached;
   else {
-    // What the walk went through: the cache revalidates against it.
+    // What the walk went through: the cache revalidates against it. Its
+    // watcher starts first, so that a change during the walk is seen.
     const trace = opts.trace ?? (opts.cache === undefined ? undefined : { dirs: [], controls: [] });
+    opts.cache?.begin(topic.subjectsDir);
     index = cleanIndex(indexSubjects(topic.subjectsDir, found, { maxEntries: opts.maxEntries, trace }));
     if (opts.cache !== undefined) opts.cache.set(topic.subjectsDir, index, trace!);
   }
+  // Probe results kept from earlier requests while the directory is
+  // watched (kb/index/cache.ts), else this view's own.
+  const kept = opts.cache?.probes(topic.subjectsDir, index);
   const disabled = new Set(topic.disabled);
   const { matches, perPattern } = resolvePatterns(index.subjects, opts.learned ?? [], disabled, index.aliases);
   const view: TopicView = {
@@ -103,22 +108,29 @@ export function openTopic(topic: TopicSpec, opts: OpenOptions = {}): TopicView {
     learnedSlugs: new Set(matches.map((m) => m.subject.slug)),
     learnedPatterns: perPattern,
     probe,
-    probed: new Map(),
+    probed: kept ?? new Map(),
   };
   if (feed !== undefined) {
     const results = feed.finish();
     const cache = view.probed;
+    // Kept results are replaced by the walk's: a fresh map tells two files
+    // with one slug apart by its size.
+    const fresh = cache.size === 0 ? cache : new Map<string, ProbeResult>();
     const shared: string[] = [];
     for (let i = 0; i < slugs.length; i++) {
-      const before = cache.size;
-      cache.set(slugs[i], results[i]);
-      if (cache.size === before) shared.push(slugs[i]); // the slug was there already
+      const before = fresh.size;
+      fresh.set(slugs[i], results[i]);
+      if (fresh.size === before) shared.push(slugs[i]); // the slug was there already
     }
     // Two files with one slug: which verdict is the subject's is not known
     // here, so the subject is probed again when asked about.
-    for (const slug of shared) cache.delete(slug);
-    // Sizes the probe learnt (files shorter than its read): a listing that
-    // sums folders up needs no stat of them.
+    for (const slug of shared) fresh.delete(slug);
+    if (fresh !== cache) {
+      for (const slug of shared) cache.delete(slug);
+      for (const [slug, r] of fresh) cache.set(slug, r);
+    }
+    // Sizes the probe learnt (every text file): a listing that sums
+    // folders up needs no stat of them.
     if (feed.size !== undefined) {
       for (let i = 0; i < fed.length; i++) {
         const size = feed.size(i);

@@ -3,7 +3,7 @@
 // that is missing, never answers or is not worth starting must change
 // nothing but the time taken.
 import { describe, test, expect } from 'bun:test';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { PROBED, probeFile, probeKind, type ProbeResult } from '../../../src/kb/fs/probe.ts';
 import { CONTROL_WORDS, DONE, frontPool, frontRegion, MIN_PARALLEL_FILES, PATH_SEPARATOR, probeResultOf, readerThread as startReaderThread, type ProbeJob } from '../../../src/kb/fs/probe-thread.ts';
@@ -72,6 +72,28 @@ describe('readerThread', () => {
       for (const p of paths) feed.add(p);
       expect(kinds(feed.finish())).toEqual(expected);
       expect(thread.stats().files).toBe(N);
+    } finally {
+      thread.close();
+    }
+  });
+
+  test("a feed knows every text file's size, the ones longer than the head too (a listing that sums folders up stats none)", () => {
+    const thread = readerThread();
+    try {
+      const feed = thread.feed();
+      for (const p of paths) feed.add(p);
+      const results = feed.finish();
+      for (let i = 0; i < paths.length; i++) {
+        let size = -1;
+        try {
+          if (statSync(paths[i]).isFile()) size = statSync(paths[i]).size;
+        } catch {
+          // missing: not known
+        }
+        expect([paths[i], feed.size!(i)]).toEqual([paths[i], results[i].kind === 'text' ? size : -1]);
+      }
+      // The case that needs the fstat: 8193 bytes, text.
+      expect(paths.some((p, i) => results[i].kind === 'text' && feed.size!(i) > 8192)).toBe(true);
     } finally {
       thread.close();
     }

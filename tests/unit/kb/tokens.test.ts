@@ -5,7 +5,7 @@
 import { describe, expect, test } from 'bun:test';
 import fc from 'fast-check';
 import { encode } from 'gpt-tokenizer/encoding/o200k_base';
-import { estimateTokens, estimateTokensOfBody, estimateTokensOfBytes } from '../../../src/kb/content/tokens.ts';
+import { estimateTokens, estimateTokensOfBody, estimateTokensOfBytes, TokenTally } from '../../../src/kb/content/tokens.ts';
 
 const enc = new TextEncoder();
 
@@ -125,5 +125,46 @@ describe('estimateTokens', () => {
     const r = ratio(cjk.repeat(20));
     expect(r).toBeGreaterThan(0.5);
     expect(r).toBeLessThan(1.5);
+  });
+});
+
+describe('TokenTally: an estimate from the counts of parts', () => {
+  // Parts of every class of character: words, digit groups, punctuation,
+  // white space, characters outside ASCII, surrogate pairs and lone
+  // surrogates.
+  const piece = fc
+    .array(fc.constantFrom('a', 'Z', 'word', '7', '42', '-', '/', '.', ':', ' ', '\n', '\t', 'é', '日本', '😀', '\ud800', '\udc00', '_', '(', '~'), { maxLength: 12 })
+    .map((a) => a.join(''));
+  // A joint where no word or group of digits runs across: white space or
+  // punctuation on one side.
+  const joint = fc.constantFrom(' ', '/', ': ', '- ', '\n', ', ');
+
+  test('the counts of the parts, joined at white space or punctuation, give the estimate of the whole', () => {
+    fc.assert(
+      fc.property(fc.array(fc.tuple(piece, joint), { maxLength: 8 }), piece, (parts, last) => {
+        const tally = new TokenTally();
+        let whole = '';
+        for (const [p, j] of parts) {
+          tally.add(p).add(j);
+          whole += p + j;
+        }
+        tally.add(last);
+        whole += last;
+        expect(tally.tokens()).toBe(estimateTokens(whole));
+        // Taking a part away again.
+        if (parts.length > 0) {
+          const [p, j] = parts[0];
+          tally.plus(new TokenTally().add(p).add(j), -1);
+          expect(tally.tokens()).toBe(estimateTokens(whole.slice(p.length + j.length)));
+        }
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
+  test('a tally of one text is its estimate', () => {
+    for (const text of [PROSE, '', ' ', 'a', '- as-in-73/as-promise-164/be-node-5256', '😀\udc00\ud800x']) {
+      expect(new TokenTally().add(text).tokens()).toBe(estimateTokens(text));
+    }
   });
 });

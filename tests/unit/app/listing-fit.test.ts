@@ -1,0 +1,192 @@
+// The listing's fit (app/listing.ts) weighs lines from counts kept apart
+// (TokenTally): it must choose exactly what estimating each rendered line
+// would, so the reference below is the fit as it was written before, with
+// `estimateTokens` of every line and of the rendered whole.
+import { describe, expect, test } from 'bun:test';
+import fc from 'fast-check';
+import { fitListing, type FittedListing } from '../../../src/app/listing.ts';
+import { BYTES_PER_TOKEN_ESTIMATE, tokensText } from '../../../src/app/budget.ts';
+import { estimateTokens } from '../../../src/kb/content/tokens.ts';
+import type { Subject } from '../../../src/kb/index/types.ts';
+import { listedLine, renderListing, type Listed, type ListingFit, type ListingTopic, type TopicNote } from '../../../src/render/learn.ts';
+
+const SHORTER = [160, 80, 0];
+
+function referenceFit(
+  topic: ListingTopic,
+  subjects: readonly Subject[],
+  about: readonly (string | undefined)[],
+  learned: readonly string[],
+  budget: number,
+  folder?: string,
+  topicNotes: readonly TopicNote[] = [],
+): FittedListing {
+  const listed: Listed[] = subjects.map((s, i) => (about[i] === undefined ? { slug: s.slug } : { slug: s.slug, description: about[i] }));
+  const render = (items: readonly Listed[], fit?: ListingFit) => renderListing(topic, items, learned, fit, folder, topicNotes);
+  if (!Number.isFinite(budget)) return { items: listed };
+  const b = tokensText(budget);
+  const frame = (fit: ListingFit) => estimateTokens(render([], fit));
+  // A line's estimate is made once per description length, however many
+  // ways of fitting weigh it (a subject's line stays the same object when
+  // deeper folders collapse around it), and only as far as a way of fitting
+  // is weighed: the sum stops at the first line over the budget. A listing
+  // of 10,000 subjects over the budget estimated every line once per
+  // folder level before.
+  const known = new Map<number | undefined, Map<Listed, number>>();
+  const cost = (s: Listed, chars: number | undefined): number => {
+    let costs = known.get(chars);
+    if (costs === undefined) known.set(chars, (costs = new Map()));
+    let c = costs.get(s);
+    if (c === undefined) costs.set(s, (c = estimateTokens(`- ${listedLine(s, chars)}\n`)));
+    return c;
+  };
+  /** How many of `items`, from the first, fit in `room` tokens. */
+  const fitting = (items: readonly Listed[], chars: number | undefined, room: number): number => {
+    let n = 0;
+    for (let used = 0; n < items.length; n++) {
+      used += cost(items[n], chars);
+      if (used > room) break;
+    }
+    return n;
+  };
+  const fits = (items: readonly Listed[], fit: ListingFit) => {
+    const room = budget - frame(fit);
+    return room >= 0 && fitting(items, fit.descriptionChars, room) === items.length;
+  };
+  const done = (items: readonly Listed[], fit?: ListingFit): FittedListing => checked(items, fit);
+  /** Rendered once (to be measured: the listing is within the budget,
+   *  so rendering it again at the edge is cheap); should the estimate of
+   *  the whole exceed the sum of its parts, fewer lines until it fits. */
+  const checked = (items: readonly Listed[], fit?: ListingFit): FittedListing => {
+    let shown = items;
+    let n = items.length;
+    while (estimateTokens(render(shown, fit)) > budget && n > 0) {
+      n = Math.floor(n * 0.95);
+      fit = { ...(fit ?? { budget: b }), omitted: (fit?.omitted ?? 0) + (items.length - n) };
+      shown = items.slice(0, n);
+    }
+    return fit === undefined ? { items: shown } : { items: shown, fit };
+  };
+  if (fits(listed, {})) return done(listed);
+  // 1. Shorter descriptions.
+  let fit: ListingFit = { budget: b };
+  if (about.some((d) => d !== undefined)) {
+    for (const chars of SHORTER) {
+      fit = { budget: b, descriptionChars: chars };
+      if (fits(listed, fit)) return done(listed, fit);
+    }
+  }
+  // 2. The deepest folders, level by level. The subjects shallower than a
+  // level keep their own lines, in order, whatever collapses around them:
+  // when those lines alone are over the budget, that level cannot fit and
+  // is not built (building one is a pass over every subject; the listing
+  // of 10,000 subjects of the bench tried nine). The last level is always
+  // built: step 3 lists from it.
+  const base = folder === undefined ? 0 : folder.split('/').length;
+  const depths = subjects.map(depthOfRef);
+  let deepest = 0;
+  for (const d of depths) if (d > deepest) deepest = d;
+  let items = listed;
+  for (let depth = deepest; depth >= base + 1; depth--) {
+    if (depth > base + 1 && shallowOver(depths, depth, fit)) continue;
+    items = collapseRef(subjects, listed, depth);
+    fit = { ...fit, collapsed: true };
+    if (fits(items, fit)) return done(items, fit);
+  }
+  /** The lines of the subjects less than `depth` folders deep alone are
+   *  over the room the listing has with `fit`'s frame. */
+  function shallowOver(depths: readonly number[], depth: number, fit: ListingFit): boolean {
+    const room = budget - frame({ ...fit, collapsed: true });
+    let used = 0;
+    for (let i = 0; i < depths.length; i++) {
+      if (depths[i] >= depth) continue;
+      used += cost(listed[i], fit.descriptionChars);
+      if (used > room) return true;
+    }
+    return false;
+  }
+  // 3. As many lines as fit.
+  const n = fitting(items, fit.descriptionChars, budget - frame({ ...fit, omitted: items.length }));
+  return done(items.slice(0, n), { ...fit, omitted: items.length - n });
+}
+
+/** A subject's folder levels (`a/b/c` has 2). */
+function depthOfRef(s: Subject): number {
+  let d = 0;
+  for (let i = s.slug.indexOf('/'); i >= 0; i = s.slug.indexOf('/', i + 1)) d++;
+  return d;
+}
+
+/** The listing with every subject `depth` or more folders deep summed up
+ *  in its folder at that depth. Subjects of one folder are next to each
+ *  other in slug order. */
+function collapseRef(subjects: readonly Subject[], listed: readonly Listed[], depth: number): Listed[] {
+  const out: Listed[] = [];
+  let current: { folder: string; subjects: number; bytes: number } | undefined;
+  const flush = () => {
+    if (current) out.push({ folder: current.folder, subjects: current.subjects, tokens: tokensText(Math.ceil(current.bytes / BYTES_PER_TOKEN_ESTIMATE)) });
+    current = undefined;
+  };
+  for (let i = 0; i < subjects.length; i++) {
+    const slug = subjects[i].slug;
+    let cut = -1;
+    for (let d = 0, at = slug.indexOf('/'); at >= 0; at = slug.indexOf('/', at + 1)) {
+      if (++d === depth) {
+        cut = at;
+        break;
+      }
+    }
+    if (cut < 0) {
+      flush();
+      out.push(listed[i]);
+      continue;
+    }
+    const folder = slug.slice(0, cut);
+    if (current?.folder !== folder) {
+      flush();
+      current = { folder, subjects: 0, bytes: 0 };
+    }
+    current.subjects++;
+    current.bytes += Math.max(0, subjects[i].size);
+  }
+  flush();
+  return out;
+}
+
+
+const topic: ListingTopic = { id: 't', title: 'T', description: 'A topic, 42 of them: é.' } as ListingTopic;
+
+const segment = fc.constantFrom('a', 'b-1', 'c2', 'dé', 'e_e', '日本', 'x😀', 'v2.3', 'long-folder-name-7');
+const word = fc.constantFrom('alpha', '42', 'é', '日本', 'x1', 'v2.3', '😀', '-', '(a)', 'foo_bar', '  ', '\t', 'über', 'a\nb');
+
+describe('fitListing', () => {
+  test('chooses what estimating every rendered line chooses', () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.tuple(fc.array(segment, { maxLength: 3 }), fc.option(fc.array(word, { maxLength: 40 }).map((w) => w.join(' '))), fc.nat(40_000)), { minLength: 1, maxLength: 300 }),
+        fc.oneof(fc.integer({ min: 20, max: 1500 }), fc.integer({ min: 20, max: 8000 })),
+        fc.option(fc.constantFrom('a', 'b-1')),
+        (rows, budget, folder) => {
+          const seen = new Set<string>();
+          const subjects: Subject[] = [];
+          const about: (string | undefined)[] = [];
+          rows.forEach(([dirs, description, size], i) => {
+            const slug = [...(folder === null ? [] : [folder]), ...dirs, `n${i}`].join('/');
+            if (seen.has(slug)) return;
+            seen.add(slug);
+            subjects.push({ slug, path: slug, abs: slug, hidden: false, ext: 'md', size } as Subject);
+            about.push(description ?? undefined);
+          });
+          const order = subjects.map((_, i) => i).sort((x, y) => (subjects[x].slug < subjects[y].slug ? -1 : 1));
+          const s = order.map((i) => subjects[i]);
+          const a = order.map((i) => about[i]);
+          const f = folder ?? undefined;
+          const got: FittedListing = fitListing(topic, s, a, ['pre/loaded'], budget, f, []);
+          const want: FittedListing = referenceFit(topic, s, a, ['pre/loaded'], budget, f, []);
+          expect(got).toEqual(want);
+        },
+      ),
+      { numRuns: 400 },
+    );
+  });
+});

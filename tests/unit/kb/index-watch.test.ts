@@ -1,0 +1,87 @@
+// The index cache of a long-lived front end (kb/index/cache.ts): while a
+// topic's directory is watched, what was probed is kept between requests,
+// an edited file is probed again on the next one, and the watchers stay
+// one set per topic however many requests come, and close at shutdown.
+import { describe, expect, test } from 'bun:test';
+import { renameSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { IndexCache } from '../../../src/kb/index/cache.ts';
+import { descriptions } from '../../../src/kb/index/describe.ts';
+import { listable } from '../../../src/kb/index/listing.ts';
+import { openTopic, topic, tree } from './view-fixture.ts';
+
+const front = (d: string) => `---\ndescription: ${d}\n---\nbody\n`;
+
+async function listed(cache: IndexCache, dir: string): Promise<string[]> {
+  await cache.settle();
+  const view = openTopic(topic(dir), { cache, probeAll: true });
+  const subjects = listable(view);
+  const about = await descriptions(view, subjects);
+  return subjects.map((s, i) => `${s.slug}: ${about[i]}`);
+}
+
+describe('IndexCache watching a topic', () => {
+  test('keeps probes between requests, and an edit in place shows in the next listing', async () => {
+    const dir = tree({ 'a.md': front('one'), 'd/b.md': front('two'), 'd/e/c.md': front('three') });
+    const cache = new IndexCache();
+    try {
+      expect(await listed(cache, dir)).toEqual(['a: one', 'd/b: two', 'd/e/c: three']);
+      expect(cache.watched(dir)).toBe(true);
+      const v1 = openTopic(topic(dir), { cache });
+      const v2 = openTopic(topic(dir), { cache });
+      expect(v2.probed).toBe(v1.probed); // shared, not probed again
+      expect(v2.probed.size).toBe(3);
+      for (let k = 0; k < 5; k++) {
+        writeFileSync(join(dir, 'd/e/c.md'), front(`edit ${k}`));
+        expect(await listed(cache, dir)).toEqual(['a: one', 'd/b: two', `d/e/c: edit ${k}`]);
+      }
+      // Saved through a rename, and a new file.
+      writeFileSync(join(dir, 'd/b.tmp'), front('renamed'));
+      renameSync(join(dir, 'd/b.tmp'), join(dir, 'd/b.md'));
+      writeFileSync(join(dir, 'new.md'), front('new'));
+      expect(await listed(cache, dir)).toEqual(['a: one', 'd/b: renamed', `d/e/c: edit 4`, 'new: new']);
+    } finally {
+      cache.close();
+    }
+    expect(cache.openWatchers).toBe(0);
+    expect(cache.watched(dir)).toBe(false);
+  });
+
+  test('one watcher set per topic across thousands of requests, closed at shutdown', async () => {
+    const a = tree({ 'x.md': front('x') });
+    const b = tree({ 'y.md': front('y') });
+    const cache = new IndexCache();
+    for (let i = 0; i < 2000; i++) {
+      openTopic(topic(a), { cache });
+      openTopic(topic(b), { cache });
+      if (i % 500 === 0) writeFileSync(join(a, `n${i}.md`), 'new'); // a re-walk
+      if (i % 500 === 0) await cache.settle();
+    }
+    expect(cache.openWatchers).toBe(2);
+    cache.close();
+    expect(cache.openWatchers).toBe(0);
+    // Closed: revalidated by directory times, nothing watched.
+    openTopic(topic(a), { cache });
+    expect(cache.openWatchers).toBe(0);
+  });
+
+  test('a watcher that fails falls back to revalidation, and says so', async () => {
+    const dir = tree({ 'x.md': front('x') });
+    const lines: string[] = [];
+    const cache = new IndexCache((l) => lines.push(l));
+    try {
+      openTopic(topic(dir), { cache });
+      expect(cache.watched(dir)).toBe(true);
+      // What an inotify limit (ENOSPC) or too many open files do.
+      const w = (cache as unknown as { watches: Map<string, { watchers: { emit(e: string, err: unknown): void }[] }> }).watches.get(dir)!;
+      w.watchers[0].emit('error', Object.assign(new Error('no space'), { code: 'ENOSPC' }));
+      expect(cache.watched(dir)).toBe(false);
+      expect(cache.openWatchers).toBe(0);
+      expect(lines.join('\n')).toContain('is not watched (ENOSPC)');
+      writeFileSync(join(dir, 'x.md'), front('edited'));
+      expect(await listed(cache, dir)).toEqual(['x: edited']);
+    } finally {
+      cache.close();
+    }
+  });
+});
