@@ -9,6 +9,9 @@ import type { IgnoredHint, MissHint } from '../kb/index/types.ts';
 import { CONTROL, escapeControls, jsonQuoted } from '../shared/controls.ts';
 import type { Problem } from '../shared/problem.ts';
 import { quoted } from './text.ts';
+import { renderSkillFiles, type BundledFile } from './skill-files.ts';
+
+export { MAX_BUNDLED_SHOWN, renderSkillFiles, SKILL_FILES_CLOSE, SKILL_FILES_OPEN, type BundledFile } from './skill-files.ts';
 import { descriptionOf, headingLine, labelOf, type TopicLabel } from './topic.ts';
 
 export type ListingTopic = TopicLabel;
@@ -362,38 +365,6 @@ export function learnText(write: (chunk: Chunk) => void): (e: LearnEvent) => voi
 export function subjectBlock(prefix: string, slug: string, content: Formatted, after = ''): Formatted {
   const t = trimTrailingNewlines(content);
   return { head: `${prefix}<subject ${quoted(slug)}>\n${t.head}`, body: t.body, tail: `${t.tail}\n${after}</subject>` };
-}
-
-/** A skill's bundled file: its slug and its path in the skill directory. */
-export interface BundledFile {
-  slug: string;
-  path: string;
-}
-
-/** Bundled files a loaded skill names, at most. */
-export const MAX_BUNDLED_SHOWN = 100;
-
-/** The tags around what kb adds after a skill's SKILL.md, so that the
- *  model tells it from the skill's own text. */
-export const SKILL_FILES_OPEN = '<skill-files>';
-export const SKILL_FILES_CLOSE = '</skill-files>';
-
-/** What follows a loaded skill's SKILL.md: where the skill lives and its
- *  bundled files, so the model can read its references and run its
- *  scripts, in a `<skill-files>` block of its own after a blank line (kb's
- *  words, not the skill's). `dir` is workspace-relative. Ends with a
- *  newline. */
-export function renderSkillFiles(dir: string, files: readonly BundledFile[]): string {
-  const lines = ['', SKILL_FILES_OPEN, `Skill directory: ${escapeControls(dir)}`];
-  if (files.length === 0) {
-    lines.push('Bundled files: (none)');
-  } else {
-    lines.push('Bundled files (load one with `learn` by its exact slug; paths are relative to the skill directory):');
-    for (const f of files.slice(0, MAX_BUNDLED_SHOWN)) lines.push(`- ${escapeControls(f.slug)} (${escapeControls(f.path)})`);
-    if (files.length > MAX_BUNDLED_SHOWN) lines.push(`- … and ${files.length - MAX_BUNDLED_SHOWN} more`);
-  }
-  lines.push(SKILL_FILES_CLOSE);
-  return `${lines.join('\n')}\n`;
 }
 
 /** A subject's content alone, ending with exactly one newline (a raw
