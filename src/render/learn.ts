@@ -3,15 +3,17 @@
 // decides whether to stream them (the CLI) or join them (MCP).
 import { countText } from '../shared/text.ts';
 import { longestBacktickRun, type Body } from '../kb/content/body.ts';
-import { trimTrailingNewlines, type Formatted } from '../kb/content/format.ts';
+import type { Formatted } from '../kb/content/format.ts';
 import type { Fallback, Reason } from '../kb/index/near.ts';
 import type { IgnoredHint, MissHint } from '../kb/index/types.ts';
 import { CONTROL, escapeControls, jsonQuoted } from '../shared/controls.ts';
 import type { Problem } from '../shared/problem.ts';
 import { quoted } from './text.ts';
 import { renderSkillFiles, type BundledFile } from './skill-files.ts';
+import { rawContent, subjectBlock } from './subject.ts';
 
 export { MAX_BUNDLED_SHOWN, renderSkillFiles, SKILL_FILES_CLOSE, SKILL_FILES_OPEN, type BundledFile } from './skill-files.ts';
+export { rawContent, subjectBlock } from './subject.ts';
 import { descriptionOf, headingLine, labelOf, type TopicLabel } from './topic.ts';
 
 export type ListingTopic = TopicLabel;
@@ -357,19 +359,4 @@ export function learnText(write: (chunk: Chunk) => void): (e: LearnEvent) => voi
         return;
     }
   };
-}
-
-/** `prefix`, then a `<subject "slug">` block: tag, content, closing tag
- *  (docs/learn.md, "Results"). Its head, body and tail are the three chunks to
- *  write in order; `formattedText` joins them. */
-export function subjectBlock(prefix: string, slug: string, content: Formatted, after = ''): Formatted {
-  const t = trimTrailingNewlines(content);
-  return { head: `${prefix}<subject ${quoted(slug)}>\n${t.head}`, body: t.body, tail: `${t.tail}\n${after}</subject>` };
-}
-
-/** A subject's content alone, ending with exactly one newline (a raw
- *  result; docs/learn.md, "Results" and "Files"). */
-export function rawContent(content: Formatted, after = ''): Formatted {
-  const t = trimTrailingNewlines(content);
-  return { head: t.head, body: t.body, tail: `${t.tail}\n${after}` };
 }

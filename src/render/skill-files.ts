@@ -1,6 +1,6 @@
-// What follows a loaded skill's SKILL.md: apart from render/learn.ts, so
-// that the prompt (which names a pre-loaded skill's files) and opening a
-// knowledge base load nothing of the learn tool's text.
+// What follows a loaded skill's SKILL.md. Apart from render/learn.ts, so
+// that opening a knowledge base (app/topics.ts) loads nothing of the learn
+// tool's text.
 import { escapeControls } from '../shared/controls.ts';
 
 /** A skill's bundled file: its slug and its path in the skill directory. */
