@@ -17,20 +17,14 @@ import type { Probe } from '../kb/fs/probe.ts';
 import { MAX_WALK_ENTRIES } from '../kb/fs/walk.ts';
 import type { IndexCache } from '../kb/index/cache.ts';
 import { hasLearnable, listable } from '../kb/index/listing.ts';
-import { loadLearned } from '../kb/index/load.ts';
 import { openTopic, type TopicView } from '../kb/index/view.ts';
 import { warning, type Problem } from '../shared/problem.ts';
-import { estimateTokens, estimateTokensOfBody } from '../kb/content/tokens.ts';
-import { quoted } from '../render/text.ts';
-import { descriptionOf, headingOf, topicLine } from '../render/topic.ts';
-import { BLOCK_TOKENS, DEFAULT_MAX_TOKENS, promptReserve } from './budget.ts';
+import { DEFAULT_MAX_TOKENS } from './budget.ts';
+import type { CutPreloaded, CutSubject } from './preload-cut.ts';
 
-/** Tokens of the note naming a topic's pre-loaded subjects that are not
- *  expanded, without the names (`... 2,951 subjects, which learn lists
- *  with topic "id", subjects "folder/".`), about. */
-const CUT_NOTE_TOKENS = 60;
+export type { CutSubject } from './preload-cut.ts';
 import { cacheDir } from '../kb/search/where.ts';
-import { noticeProblems, resolveTopic, skillFiles } from './topics.ts';
+import { noticeProblems, resolveTopic } from './topics.ts';
 
 export { IndexCache } from '../kb/index/cache.ts';
 
@@ -70,11 +64,6 @@ export interface OpenOptions {
   cache?: IndexCache;
 }
 
-/** A pre-loaded subject the prompt's budget leaves out. */
-export interface CutSubject {
-  slug: string;
-  tokens: number;
-}
 
 /** The environment variable that sets how many directory entries one
  *  topic's walk reads at most (docs/robustness.md, "Files and folders"). */
@@ -111,6 +100,9 @@ export class KnowledgeBase {
     private readonly cache: IndexCache | undefined,
     /** Where search indexes are cached; undefined: not cached. */
     readonly searchCacheDir: string | undefined,
+    /** Cuts pre-loaded subjects to the budget (app/preload-cut.ts);
+     *  loaded only where a topic pre-loads within a finite budget. */
+    private readonly cutter: CutPreloaded | undefined,
   ) {}
 
   /** Loads the workspace's configuration and compiles every topic's
@@ -122,7 +114,13 @@ export class KnowledgeBase {
     const learned = new Map<Topic, CompiledPattern[]>();
     for (const topic of config.topics) learned.set(topic, await compilePatterns(topic.learned));
     const searchCache = options.searchCache === false ? undefined : cacheDir(options.env, options.home);
-    return new KnowledgeBase(config, learned, opts.probe, walkLimit(options.env), options.maxTokens ?? DEFAULT_MAX_TOKENS, opts.cache, searchCache);
+    const maxTokens = options.maxTokens ?? DEFAULT_MAX_TOKENS;
+    // Pre-loaded subjects are cut to the budget (reading them, estimating
+    // their tokens) only where some enabled topic pre-loads and the budget
+    // is finite: only then is that code loaded.
+    const preloads = Number.isFinite(maxTokens) && config.topics.some((t) => t.enable && (learned.get(t)?.length ?? 0) > 0);
+    const cutter = preloads ? (await import('./preload-cut.ts')).cutPreloaded : undefined;
+    return new KnowledgeBase(config, learned, opts.probe, walkLimit(options.env), maxTokens, opts.cache, searchCache, cutter);
   }
 
   get topics(): readonly Topic[] {
@@ -172,53 +170,15 @@ export class KnowledgeBase {
     return this.cut?.get(topic) ?? [];
   }
 
-  /**
-   * The prompt section stays within the budget: pre-loaded subjects are
-   * expanded in configuration order (topic by topic, each in learned
-   * order) while they fit; from the first that does not, the rest are only
-   * named. Those are taken out of their views' pre-loaded sets, so every
-   * front end treats them alike. Reads no file while the pre-loaded files
-   * together have fewer bytes than the budget has tokens (a token is never
-   * less than a byte).
-   */
+  /** Works out `cut` once (app/preload-cut.ts), when the first view with
+   *  pre-loaded subjects opens. */
   private cutPreloaded(): void {
     this.cutting = true;
     const cut = new Map<Topic, CutSubject[]>();
     try {
-      if (!Number.isFinite(this.maxTokens)) return;
-      const enabled = this.config.topics.filter((t) => t.enable);
-      const views = enabled.map((t) => [t, this.view(t)] as const);
-      // What the section holds besides the expanded subjects: its
-      // sentences, each topic's lines, and a note per topic naming what
-      // is not expanded (budgeted by app/prompt-fit.ts).
-      let frame = promptReserve(enabled.length);
-      for (const t of enabled) frame += estimateTokens(topicLine(t)) + estimateTokens(descriptionOf(t)) + estimateTokens(headingOf(t)) + CUT_NOTE_TOKENS;
-      const budget = this.maxTokens - frame;
-      let bytes = 0;
-      for (const [, v] of views) for (const m of v.learned) bytes += Math.max(0, m.subject.size);
-      if (bytes <= budget) return;
-      let used = 0;
-      let over = false;
-      for (const [topic, view] of views) {
-        const out: CutSubject[] = [];
-        for (const item of loadLearned(view)) {
-          if (item.kind !== 'subject') continue;
-          // The block as the prompt has it: its tags, the skill's files;
-          // one more for what rounding each part may lose.
-          const tokens = over ? estimateTokensOfBody(item.content.body) + BLOCK_TOKENS : estimateTokensOfBody(item.content.body) + estimateTokens(`<subject ${quoted(item.slug)}>\n</subject>\n${skillFiles(this, topic, item.subject)}`) + 1;
-          if (!over && used + tokens <= budget) {
-            used += tokens;
-            continue;
-          }
-          over = true;
-          out.push({ slug: item.slug, tokens });
-        }
-        if (out.length === 0) continue;
-        cut.set(topic, out);
-        const gone = new Set(out.map((c) => c.slug));
-        for (const slug of gone) view.learnedSlugs.delete(slug);
-        view.learned = view.learned.filter((m) => !gone.has(m.subject.slug));
-      }
+      // `open` loads the module whenever a topic pre-loads within a finite
+      // budget; without one, nothing is cut.
+      if (this.cutter !== undefined) this.cutter(this, this.config.topics.filter((t) => t.enable), cut);
     } finally {
       this.cut = cut;
       this.cutting = false;

@@ -3,12 +3,17 @@
 // decides whether to stream them (the CLI) or join them (MCP).
 import { countText } from '../shared/text.ts';
 import { longestBacktickRun, type Body } from '../kb/content/body.ts';
-import { trimTrailingNewlines, type Formatted } from '../kb/content/format.ts';
+import type { Formatted } from '../kb/content/format.ts';
 import type { Fallback, Reason } from '../kb/index/near.ts';
 import type { IgnoredHint, MissHint } from '../kb/index/types.ts';
 import { CONTROL, escapeControls, jsonQuoted } from '../shared/controls.ts';
 import type { Problem } from '../shared/problem.ts';
 import { quoted } from './text.ts';
+import { renderSkillFiles, type BundledFile } from './skill-files.ts';
+import { rawContent, subjectBlock } from './subject.ts';
+
+export { MAX_BUNDLED_SHOWN, renderSkillFiles, SKILL_FILES_CLOSE, SKILL_FILES_OPEN, type BundledFile } from './skill-files.ts';
+export { rawContent, subjectBlock } from './subject.ts';
 import { descriptionOf, headingLine, labelOf, type TopicLabel } from './topic.ts';
 
 export type ListingTopic = TopicLabel;
@@ -354,51 +359,4 @@ export function learnText(write: (chunk: Chunk) => void): (e: LearnEvent) => voi
         return;
     }
   };
-}
-
-/** `prefix`, then a `<subject "slug">` block: tag, content, closing tag
- *  (docs/learn.md, "Results"). Its head, body and tail are the three chunks to
- *  write in order; `formattedText` joins them. */
-export function subjectBlock(prefix: string, slug: string, content: Formatted, after = ''): Formatted {
-  const t = trimTrailingNewlines(content);
-  return { head: `${prefix}<subject ${quoted(slug)}>\n${t.head}`, body: t.body, tail: `${t.tail}\n${after}</subject>` };
-}
-
-/** A skill's bundled file: its slug and its path in the skill directory. */
-export interface BundledFile {
-  slug: string;
-  path: string;
-}
-
-/** Bundled files a loaded skill names, at most. */
-export const MAX_BUNDLED_SHOWN = 100;
-
-/** The tags around what kb adds after a skill's SKILL.md, so that the
- *  model tells it from the skill's own text. */
-export const SKILL_FILES_OPEN = '<skill-files>';
-export const SKILL_FILES_CLOSE = '</skill-files>';
-
-/** What follows a loaded skill's SKILL.md: where the skill lives and its
- *  bundled files, so the model can read its references and run its
- *  scripts, in a `<skill-files>` block of its own after a blank line (kb's
- *  words, not the skill's). `dir` is workspace-relative. Ends with a
- *  newline. */
-export function renderSkillFiles(dir: string, files: readonly BundledFile[]): string {
-  const lines = ['', SKILL_FILES_OPEN, `Skill directory: ${escapeControls(dir)}`];
-  if (files.length === 0) {
-    lines.push('Bundled files: (none)');
-  } else {
-    lines.push('Bundled files (load one with `learn` by its exact slug; paths are relative to the skill directory):');
-    for (const f of files.slice(0, MAX_BUNDLED_SHOWN)) lines.push(`- ${escapeControls(f.slug)} (${escapeControls(f.path)})`);
-    if (files.length > MAX_BUNDLED_SHOWN) lines.push(`- … and ${files.length - MAX_BUNDLED_SHOWN} more`);
-  }
-  lines.push(SKILL_FILES_CLOSE);
-  return `${lines.join('\n')}\n`;
-}
-
-/** A subject's content alone, ending with exactly one newline (a raw
- *  result; docs/learn.md, "Results" and "Files"). */
-export function rawContent(content: Formatted, after = ''): Formatted {
-  const t = trimTrailingNewlines(content);
-  return { head: t.head, body: t.body, tail: `${t.tail}\n${after}` };
 }

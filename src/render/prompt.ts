@@ -1,6 +1,6 @@
 // The <knowledge> system-prompt section, exactly as the RFD specifies it.
 import { formattedText, type Formatted } from '../kb/content/format.ts';
-import { subjectBlock } from './learn.ts';
+import { subjectBlock } from './subject.ts';
 import { quoted } from './text.ts';
 import { countText } from '../shared/text.ts';
 import { descriptionOf, headingOf, topicLine, type TopicLabel } from './topic.ts';

@@ -3,7 +3,6 @@
 // change with the configuration; its description names the topics that
 // can be learned (docs/learn.md, "The tool"). The operation is app/learn.ts; its
 // events become the model's text in render/learn.ts.
-import { learnText } from '../../render/learn.ts';
 import type { JsonSchemaObject } from '../../shared/tool.ts';
 import { LIMITS, parseToolJson, patternCountProblem, patternsProblem, type ArgsResult, type LearnArgs } from '../args.ts';
 import { topicLines, type Tool, type ToolTopic } from './tool.ts';
@@ -92,7 +91,9 @@ export const learn: Tool<LearnArgs> = {
   describe: (topics) => (topics.length > 0 ? learnDescription(topics) : LEARN_NO_TOPICS_DESCRIPTION),
   validate: validateLearnArgs,
   async run(kb, args, out) {
-    const { learn: run } = await import('../learn.ts');
+    // The call and its text are loaded only when a call runs (not for
+    // the tool's definition: `kb schema`, `tools/list`).
+    const [{ learn: run }, { learnText }] = await Promise.all([import('../learn.ts'), import('../../render/learn.ts')]);
     const text = learnText((chunk) => out.write(chunk));
     return run(kb, args, {
       as: out.as,

@@ -1,0 +1,20 @@
+// A subject as the model reads it: its `<subject>` block or its raw content.
+// Apart from render/learn.ts, so that the prompt (which expands pre-loaded
+// subjects) loads nothing of the learn tool's text.
+import { trimTrailingNewlines, type Formatted } from '../kb/content/format.ts';
+import { quoted } from './text.ts';
+
+/** `prefix`, then a `<subject "slug">` block: tag, content, closing tag
+ *  (docs/learn.md, "Results"). Its head, body and tail are the three chunks to
+ *  write in order; `formattedText` joins them. */
+export function subjectBlock(prefix: string, slug: string, content: Formatted, after = ''): Formatted {
+  const t = trimTrailingNewlines(content);
+  return { head: `${prefix}<subject ${quoted(slug)}>\n${t.head}`, body: t.body, tail: `${t.tail}\n${after}</subject>` };
+}
+
+/** A subject's content alone, ending with exactly one newline (a raw
+ *  result; docs/learn.md, "Results" and "Files"). */
+export function rawContent(content: Formatted, after = ''): Formatted {
+  const t = trimTrailingNewlines(content);
+  return { head: t.head, body: t.body, tail: `${t.tail}\n${after}` };
+}

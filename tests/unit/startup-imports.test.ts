@@ -1,0 +1,87 @@
+// Start-up: a command imports only what it runs. From the entry point
+// (src/cli.ts) and a command's module, the static imports (value imports:
+// types cost nothing at run time) must not reach the modules that command
+// defers; those are loaded by an explicit `import()` where they are needed.
+// The graph is the one scripts/check-layers.mjs scans.
+import { describe, expect, test } from 'bun:test';
+import { join } from 'node:path';
+import { analyse } from '../../scripts/check-layers.mjs';
+
+const REPO = join(import.meta.dir, '../..');
+const { files, imports } = analyse(REPO) as {
+  files: string[];
+  imports: { from: string; to: string | null; specifier: string; kind: string; typeOnly: boolean }[];
+};
+
+/** Edges by importer: static value imports, and every import (dynamic too). */
+const staticEdges = new Map<string, string[]>();
+const allEdges = new Map<string, string[]>();
+for (const i of imports) {
+  const to = i.to ?? `pkg:${i.specifier}`;
+  if (i.typeOnly) continue;
+  if (!allEdges.has(i.from)) allEdges.set(i.from, []);
+  allEdges.get(i.from)!.push(to);
+  if (i.kind === 'dynamic' || i.kind === 'url') continue;
+  if (!staticEdges.has(i.from)) staticEdges.set(i.from, []);
+  staticEdges.get(i.from)!.push(to);
+}
+
+/** What `starts` reach over `edges`, each with the chain that reaches it. */
+function reach(starts: string[], edges: Map<string, string[]>): Map<string, string[]> {
+  const chain = new Map<string, string[]>(starts.map((s) => [s, [s]]));
+  const todo = [...starts];
+  while (todo.length > 0) {
+    const f = todo.shift()!;
+    for (const to of edges.get(f) ?? []) {
+      if (chain.has(to)) continue;
+      chain.set(to, [...chain.get(f)!, to]);
+      todo.push(to);
+    }
+  }
+  return chain;
+}
+
+/** The modules of `reached` that are `m`: a file, or a package with any
+ *  of its subpaths (`pkg:@iarna/toml` for `@iarna/toml/parse-string.js`). */
+function named(reached: Map<string, string[]>, m: string): string[][] {
+  return [...reached].filter(([k]) => k === m || (m.startsWith('pkg:') && k.startsWith(`${m}/`))).map(([, chain]) => chain);
+}
+
+/** What a command loads at start-up: the entry point and its own module. */
+const loadedBy = (command: string) => reach(['src/cli.ts', `src/cli/commands/${command}.ts`], staticEdges);
+
+/** Loaded only by the commands (or calls) that run them. */
+const LEARN_TEXT = ['src/render/learn.ts', 'src/app/learn.ts', 'src/kb/index/near.ts', 'src/kb/content/window.ts'];
+const SEARCH = ['src/app/search.ts', 'src/kb/search/engine.ts', 'src/kb/search/cache.ts', 'src/render/search.ts'];
+const WRITE = ['src/app/memory.ts', 'src/kb/write/place.ts', 'src/kb/write/lock.ts', 'pkg:proper-lockfile'];
+const FORMATS = ['pkg:@iarna/toml', 'pkg:json5', 'pkg:yaml', 'pkg:consola', 'pkg:picomatch'];
+/** Reading and weighing subjects: only where a topic pre-loads
+ *  (app/preload-cut.ts, loaded by KnowledgeBase.open then). */
+const READING = ['src/app/preload-cut.ts', 'src/kb/index/load.ts', 'src/kb/fs/read.ts', 'src/kb/fs/decode.ts', 'src/kb/content/format.ts', 'src/kb/content/body.ts', 'src/kb/content/tokens.ts'];
+
+const DEFERRED: Record<string, string[]> = {
+  schema: [...LEARN_TEXT, ...SEARCH, ...WRITE, ...FORMATS, ...READING, 'src/app/prompt.ts', 'src/render/subject.ts'],
+  prompt: [...LEARN_TEXT, ...SEARCH, ...WRITE, ...FORMATS, 'src/app/prompt-list.ts', 'src/app/tools.ts'],
+};
+
+describe('start-up imports', () => {
+  for (const [command, deferred] of Object.entries(DEFERRED)) {
+    test(`kb ${command} does not load what it defers`, () => {
+      const loaded = loadedBy(command);
+      const found = deferred.flatMap((m) => named(loaded, m).map((chain) => chain.join(' -> ')));
+      expect(found).toEqual([]);
+    });
+
+    test(`kb ${command}: every deferred module exists and is still reachable by an import()`, () => {
+      // A renamed module would make the check above pass for nothing.
+      const all = reach(['src/cli.ts'], allEdges);
+      const missing = deferred.filter((m) => (!m.startsWith('pkg:') && !files.includes(m)) || named(all, m).length === 0);
+      expect(missing).toEqual([]);
+    });
+  }
+
+  test('the graph is seen: kb schema loads the configuration and the walk', () => {
+    const loaded = loadedBy('schema');
+    for (const m of ['src/cli/main.ts', 'src/app/knowledge-base.ts', 'src/config/load.ts', 'src/kb/fs/walk.ts', 'src/app/tools.ts']) expect(loaded.has(m)).toBe(true);
+  });
+});
