@@ -7,7 +7,7 @@
 import { describe, expect, test } from 'bun:test';
 import fc from 'fast-check';
 import { snippetOf } from '../../src/kb/search/snippet.ts';
-import { forEachWord, termOf } from '../../src/kb/search/tokenize.ts';
+import { forEachTermOf } from '../../src/kb/search/tokenize.ts';
 import { CONTROL } from '../../src/shared/controls.ts';
 
 const RUNS = Number(process.env.KB_PROPERTY_RUNS ?? 3000);
@@ -17,9 +17,10 @@ function lineScore(line: string, matched: ReadonlySet<string>) {
   const seen = new Set<string>();
   let all = 0;
   let first = -1;
-  forEachWord(lower, (a, b) => {
-    const t = termOf(lower.slice(a, b));
-    if (t === '' || !matched.has(t)) return;
+  // Every term of the line, as the index makes them (camelCase parts and
+  // hyphen-joined words included).
+  forEachTermOf(line, lower, (t, a) => {
+    if (!matched.has(t)) return;
     all++;
     seen.add(t);
     if (first < 0) first = a;
