@@ -16,11 +16,11 @@ import { closeSync, fstatSync, mkdirSync, openSync, readSync, renameSync, rmSync
 import { dirname, join } from 'node:path';
 import { OPEN_FLAGS } from '../fs/probe.ts';
 import { MAX_WALK_ENTRIES } from '../fs/walk.ts';
-import { NFIELDS, SearchIndex, type DocMeta } from './engine.ts';
+import { MAX_TITLE, NFIELDS, SearchIndex, type DocMeta } from './engine.ts';
 import { MAX_TERM } from './tokenize.ts';
 
 /** Bump when the file's layout or the tokenizer changes. */
-export const FORMAT_VERSION = 3;
+export const FORMAT_VERSION = 4;
 const MAGIC = 0x4b425331; // "KBS1"
 
 /** A cache file larger than this is not read (a hostile or broken one). */
@@ -150,6 +150,8 @@ interface Header {
   trace: Trace;
   /** Descriptions by document number, for those that have one. */
   descriptions: Record<string, string>;
+  /** Titles by document number, for those that have one. */
+  titles: Record<string, string>;
   docs: number;
   terms: number;
   sections: number[];
@@ -187,6 +189,7 @@ function encode(entry: CacheEntry, subjectsDir: string): Uint8Array {
     // NaN (a time not to trust) is not JSON: -1 never equals a real time.
     trace: { dirs: trace.dirs.map(([p, m]) => [p, Number.isNaN(m) ? -1 : m]), controls: trace.controls.map(([p, s, m]) => [p, s, Number.isNaN(m) ? -1 : m]) },
     descriptions: Object.fromEntries(docs.flatMap((d, i) => (d.description === null ? [] : [[String(i), d.description]]))),
+    titles: Object.fromEntries(docs.flatMap((d, i) => (d.title === undefined ? [] : [[String(i), d.title]]))),
     docs: n,
     terms: index.df.length,
     sections: sections.map((s) => s.byteLength),
@@ -218,7 +221,7 @@ function parseHeader(bytes: Uint8Array, subjectsDir: string): Header {
   if (h === null || typeof h !== 'object' || h.subjectsDir !== subjectsDir) fail('another subjects directory');
   const n = h.docs;
   // The search's walk collects at most MAX_WALK_ENTRIES files.
-  if (!Number.isInteger(n) || n < 0 || n > MAX_WALK_ENTRIES || h.descriptions === null || typeof h.descriptions !== 'object') fail('bad document lists');
+  if (!Number.isInteger(n) || n < 0 || n > MAX_WALK_ENTRIES || h.descriptions === null || typeof h.descriptions !== 'object' || h.titles === null || typeof h.titles !== 'object') fail('bad document lists');
   if (!Array.isArray(h.sections) || h.sections.length !== SECTIONS) fail('bad sections');
   const nt = h.terms;
   if (!Number.isInteger(nt) || nt < 0) fail('bad term count');
@@ -284,6 +287,11 @@ function decode(bytes: Uint8Array, h: Header, starts: readonly number[]): CacheE
     const description = Object.hasOwn(h.descriptions, d) ? h.descriptions[d] : null;
     if (description !== null && typeof description !== 'string') fail('bad document');
     docs[d] = { path: paths[d], slug: slugs[d], size: sizes[d], mtime: mtimes[d], kind: kinds[d], description };
+    if (Object.hasOwn(h.titles, d)) {
+      const title = h.titles[d];
+      if (typeof title !== 'string' || title.length > MAX_TITLE) fail('bad document');
+      docs[d].title = title;
+    }
   }
   const trace = h.trace;
   if (trace === null || typeof trace !== 'object' || !Array.isArray(trace.dirs) || !Array.isArray(trace.controls)) fail('bad trace');

@@ -38,6 +38,9 @@ export const KIND_TEXT = 0;
 /** Binary or unreadable: tracked (its size and time), never a result. */
 export const KIND_SKIPPED = 1;
 
+/** The most characters of a title the index keeps (shown in results). */
+export const MAX_TITLE = 200;
+
 export interface DocMeta {
   /** Relative to the subjects directory, `/`-separated. */
   path: string;
@@ -46,10 +49,14 @@ export interface DocMeta {
   mtime: number;
   kind: number;
   description: string | null;
+  /** Its title (frontmatter `title`, else `name`, else its own by its
+   *  format: topic.ts titleOf), at most MAX_TITLE characters; absent when
+   *  none. */
+  title?: string;
 }
 
 /** The text of a document's fields, in FIELDS order (no title: ''). The
- *  title is the document's own name for itself (topic.ts titleOf), weighted
+ *  title is what the document calls itself (topic.ts titleOf), weighted
  *  above the other fields. */
 export type DocFields = readonly [string, string, string, string, string?];
 
