@@ -18,20 +18,16 @@ export interface ResultRow {
   tokens: string;
 }
 
-/** One result, numbered: `N. topic: slug (~T tokens)` (`N. topic: slug —
- *  Title (~T tokens)` for a subject whose title says more than its slug),
- *  then the description and the snippet, indented. */
+/** One result, numbered: `N. topic: slug (~T tokens)`, then what it is
+ *  and the snippet, indented. What it is, as a listing says it: its
+ *  description (or man-page summary), else its title where the title says
+ *  more than the slug. */
 export function renderResult(n: number, r: ResultRow): string {
-  const lines = [`${n}. ${escapeControls(r.topic)}: ${escapeControls(r.slug)}${titlePart(r.title)} (~${r.tokens} tokens)`];
-  if (r.description !== undefined) lines.push(`   ${oneLine(r.description)}`);
+  const lines = [`${n}. ${escapeControls(r.topic)}: ${escapeControls(r.slug)} (~${r.tokens} tokens)`];
+  const about = r.description ?? r.title;
+  if (about !== undefined) lines.push(`   ${oneLine(about)}`);
   if (r.snippet !== '') lines.push(`   > ${r.snippet}`);
   return lines.join('\n');
-}
-
-/** ` — Title` after a subject's slug ('' without a title): on one line,
- *  escaped. */
-export function titlePart(title: string | undefined): string {
-  return title === undefined ? '' : ` — ${oneLine(title)}`;
 }
 
 function oneLine(s: string): string {
@@ -175,7 +171,7 @@ export interface RecallLeftOut {
 /** The closing note naming what was left out ('' for nothing). */
 export function renderRecallLeftOut(leftOut: readonly RecallLeftOut[], budget: number): string[] {
   if (leftOut.length === 0) return [];
-  const named = leftOut.slice(0, 10).map((l) => `${escapeControls(l.topic)}: ${escapeControls(l.slug)}${titlePart(l.title)} (~${countText(l.tokens)} tokens)`);
+  const named = leftOut.slice(0, 10).map((l) => `${escapeControls(l.topic)}: ${escapeControls(l.slug)} (${l.title === undefined ? '' : `${oneLine(l.title)}, `}~${countText(l.tokens)} tokens)`);
   const list = leftOut.length > 10 ? `${named.join(', ')} and ${leftOut.length - 10} more` : named.join(', ');
   return [`[Also relevant, left out to stay within the ${countText(budget)}-token budget (load them with \`learn\`): ${list}.]`];
 }
