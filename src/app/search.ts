@@ -125,7 +125,7 @@ export async function rank(kb: KnowledgeBase, topics: readonly Topic[], query: s
         slug: d.slug,
         path: d.path,
         abs: `${topic.subjectsDir}/${d.path}`,
-        ...titleField(d.title, d.slug),
+        ...titleField(index.titleOf(h.doc), d.slug),
         ...(d.description !== null ? { description: d.description } : {}),
         score: h.score,
       });

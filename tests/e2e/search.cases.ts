@@ -110,6 +110,13 @@ export function cases(runner: Runner): void {
       expect(bySlug['git-ship'].description).toBe('Send a build on its way');
       for (const slug of ['jean', 'git-ship']) expect(bySlug[slug]).not.toHaveProperty('title');
       expect(bySlug.bell.title).toBe('Ring \u0007the \u001b[31mbell');
+      // From the cache, and carried over when another file changes.
+      age(root);
+      run(runner, root, ['search', 'ships']);
+      writeFileSync(join(root, 'docs', 'jean.md'), '# Jean Ships\n\nJean ships the releases.\n');
+      const again = JSON.parse(run(runner, root, ['search', '--format', 'json', '-n', '20', 'ships']).out);
+      const titles = Object.fromEntries(again.results.map((x: { slug: string; title?: string }) => [x.slug, x.title]));
+      expect(titles).toMatchObject({ ownership: 'What Is Ownership?', 'pep-0484': 'Type Hints', manual: 'The Git User Manual', jean: 'Jean Ships' });
       // The title field ranks: the words of a title find its subject first.
       expect(JSON.parse(run(runner, root, ['search', '--format', 'json', 'type', 'hints']).out).results[0].slug).toBe('pep-0484');
       expect(JSON.parse(run(runner, root, ['search', '--format', 'json', 'user', 'manual']).out).results[0].slug).toBe('manual');

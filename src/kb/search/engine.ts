@@ -407,6 +407,11 @@ export class SearchIndex {
     readonly df: Uint32Array,
     readonly postStarts: Uint32Array,
     readonly post: Uint8Array,
+    /** The documents' titles as the cache holds them (UTF-8, one a line,
+     *  '' for none), decoded on the first `titleOf`: a search shows a few,
+     *  and never pays for the others. Without it, the titles are the
+     *  documents' own (`DocMeta.title`). */
+    private titleBytes?: Uint8Array,
   ) {
     const n = docs.length;
     this.sums = new Array(NFIELDS).fill(0);
@@ -418,6 +423,20 @@ export class SearchIndex {
     }
     this.avg = this.sums.map((v) => (texts === 0 ? 1 : Math.max(1, v / texts)));
     this.texts = texts;
+  }
+
+  private titleList?: string[];
+
+  /** Document `d`'s title (DocMeta.title), if it has one. */
+  titleOf(d: number): string | undefined {
+    if (this.titleBytes === undefined) return this.docs[d]?.title;
+    if (this.titleList === undefined) {
+      const list = new TextDecoder().decode(this.titleBytes).split('\n');
+      // A list of another length (a corrupt cache): no titles.
+      this.titleList = list.length === this.docs.length ? list : [];
+    }
+    const t = this.titleList[d];
+    return t === undefined || t === '' ? undefined : t.length > MAX_TITLE ? t.slice(0, MAX_TITLE) : t;
   }
 
   /** Text documents (the others are never results nor counted). */

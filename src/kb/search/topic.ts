@@ -326,6 +326,8 @@ async function rebuild(
       const doc = old!.index.docs[o];
       const counted = carried.get(o);
       const meta: DocMeta = { ...doc, slug: c.slug, path: c.path };
+      const title = old!.index.titleOf(o);
+      if (title !== undefined) meta.title = title;
       if (counted === undefined) builder.add(meta);
       else builder.addCounted(meta, counted.lens, counted.terms, counted.packed);
       continue;
