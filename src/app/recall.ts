@@ -33,6 +33,8 @@ export const RECALL_MIN_SHARE = 0.3;
 export interface RecalledItem {
   topic: string;
   slug: string;
+  /** Its title, where it says more than the slug. */
+  title?: string;
   /** What went in (the sections' tokens, for a partial subject). */
   tokens: number;
   /** The whole subject's tokens. */
@@ -101,7 +103,7 @@ export async function recall(kb: KnowledgeBase, text: string, opts: RecallOption
       topic.subjects.push({ slug: f.slug, content: formatContent(ext, body) });
       byTopic.set(f.topic.id, topic);
       used += topicCost + tokens;
-      items.push({ topic: f.topic.id, slug: f.slug, tokens, whole: tokens, score: Math.round(f.score * 1000) / 1000 });
+      items.push({ topic: f.topic.id, slug: f.slug, ...(f.title !== undefined ? { title: f.title } : {}), tokens, whole: tokens, score: Math.round(f.score * 1000) / 1000 });
       continue;
     }
     // Too big: its most relevant sections that fit.
@@ -117,13 +119,13 @@ export async function recall(kb: KnowledgeBase, text: string, opts: RecallOption
     };
     const first = partialOf(room);
     if (first === undefined) {
-      leftOut.push({ topic: f.topic.id, slug: f.slug, tokens });
+      leftOut.push({ topic: f.topic.id, slug: f.slug, ...(f.title !== undefined ? { title: f.title } : {}), tokens });
       continue;
     }
     topic.subjects.push(first.content);
     byTopic.set(f.topic.id, topic);
     used += topicCost + first.tokens + BLOCK_TOKENS;
-    items.push({ topic: f.topic.id, slug: f.slug, tokens: first.tokens, whole: tokens, sections: first.names, score: Math.round(f.score * 1000) / 1000 });
+    items.push({ topic: f.topic.id, slug: f.slug, ...(f.title !== undefined ? { title: f.title } : {}), tokens: first.tokens, whole: tokens, sections: first.names, score: Math.round(f.score * 1000) / 1000 });
     shrinkers.set(f.slug, { topic: f.topic.id, partialOf });
   }
   // In configuration order of the topics, each topic's subjects best first.
@@ -149,7 +151,7 @@ export async function recall(kb: KnowledgeBase, text: string, opts: RecallOption
     } else {
       items.pop();
       t.subjects = t.subjects.filter((x) => x.slug !== last.slug);
-      leftOut.unshift({ topic: last.topic, slug: last.slug, tokens: last.whole });
+      leftOut.unshift({ topic: last.topic, slug: last.slug, ...(last.title !== undefined ? { title: last.title } : {}), tokens: last.whole });
     }
     out = render();
   }

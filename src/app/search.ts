@@ -5,6 +5,7 @@
 // budget; every cut is said in the text and once on stderr.
 
 import type { Topic } from '../config/types.ts';
+import { informativeTitle } from '../kb/content/title.ts';
 import { estimateTokens, estimateTokensOfBody } from '../kb/content/tokens.ts';
 import { readBody } from '../kb/fs/read.ts';
 import { KIND_TEXT, planQuery, type SearchIndex } from '../kb/search/engine.ts';
@@ -47,6 +48,8 @@ export interface Found {
   /** Relative to the topic's subjects directory. */
   path: string;
   abs: string;
+  /** Its title, where it says more than the slug. */
+  title?: string;
   description?: string;
   score: number;
 }
@@ -122,6 +125,7 @@ export async function rank(kb: KnowledgeBase, topics: readonly Topic[], query: s
         slug: d.slug,
         path: d.path,
         abs: `${topic.subjectsDir}/${d.path}`,
+        ...titleField(index.titleOf(h.doc), d.slug),
         ...(d.description !== null ? { description: d.description } : {}),
         score: h.score,
       });
@@ -130,6 +134,13 @@ export async function rank(kb: KnowledgeBase, topics: readonly Topic[], query: s
   found.sort((a, b) => b.score - a.score || (a.topic.id < b.topic.id ? -1 : a.topic.id > b.topic.id ? 1 : a.slug < b.slug ? -1 : a.slug > b.slug ? 1 : 0));
   const unknown = plan.unknown.map((u) => words.get(u) ?? u);
   return { found, total, matched, unknown, corrected: [...plan.corrected].map(([q, s]) => [words.get(q) ?? q, s]), indexes, problems };
+}
+
+/** `{ title }` where the title says more than the slug (as listings show
+ *  it), else nothing. */
+function titleField(title: string | undefined, slug: string): { title?: string } {
+  const t = informativeTitle(title, slug);
+  return t === undefined ? {} : { title: t };
 }
 
 /** A disabled slug, or a file below one (a disabled skill's bundled
@@ -181,6 +192,7 @@ export async function search(kb: KnowledgeBase, args: SearchArgs): Promise<Searc
     const result: SearchResult = {
       topic: f.topic.id,
       slug: f.slug,
+      ...(f.title !== undefined ? { title: f.title } : {}),
       ...(f.description !== undefined ? { description: f.description } : {}),
       snippet: snippetOf(text, ranked.matched.get(f.topic) ?? new Set()),
       tokens: estimateTokensOfBody(text),

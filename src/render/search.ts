@@ -11,16 +11,21 @@ import { headingOf, type TopicLabel } from './topic.ts';
 export interface ResultRow {
   topic: string;
   slug: string;
+  /** Its title, where it says more than the slug. */
+  title?: string;
   description?: string;
   snippet: string;
   tokens: string;
 }
 
-/** One result, numbered: `N. topic: slug (~T tokens)`, then the
- *  description and the snippet, indented. */
+/** One result, numbered: `N. topic: slug (~T tokens)`, then what it is
+ *  and the snippet, indented. What it is, as a listing says it: its
+ *  description (or man-page summary), else its title where the title says
+ *  more than the slug. */
 export function renderResult(n: number, r: ResultRow): string {
   const lines = [`${n}. ${escapeControls(r.topic)}: ${escapeControls(r.slug)} (~${r.tokens} tokens)`];
-  if (r.description !== undefined) lines.push(`   ${oneLine(r.description)}`);
+  const about = r.description ?? r.title;
+  if (about !== undefined) lines.push(`   ${oneLine(about)}`);
   if (r.snippet !== '') lines.push(`   > ${r.snippet}`);
   return lines.join('\n');
 }
@@ -74,6 +79,9 @@ export const NO_MATCH_HINT = 'Try other words, or list a topic with the `learn` 
 export interface SearchResult {
   topic: string;
   slug: string;
+  /** Its title, where it says more than the slug (content/title.ts
+   *  `informativeTitle`, as listings show it). */
+  title?: string;
   description?: string;
   snippet: string;
   tokens: number;
@@ -98,7 +106,7 @@ export interface SearchFound {
 }
 
 export function resultRow(r: SearchResult): ResultRow {
-  return { topic: r.topic, slug: r.slug, ...(r.description !== undefined ? { description: r.description } : {}), snippet: r.snippet, tokens: countText(r.tokens) };
+  return { topic: r.topic, slug: r.slug, ...(r.title !== undefined ? { title: r.title } : {}), ...(r.description !== undefined ? { description: r.description } : {}), snippet: r.snippet, tokens: countText(r.tokens) };
 }
 
 /** The bracketed lines after the results (also `kb search --format
@@ -155,13 +163,15 @@ export function renderPartialNote(p: PartialNote): string {
 export interface RecallLeftOut {
   topic: string;
   slug: string;
+  /** Its title, where it says more than the slug. */
+  title?: string;
   tokens: number;
 }
 
 /** The closing note naming what was left out ('' for nothing). */
 export function renderRecallLeftOut(leftOut: readonly RecallLeftOut[], budget: number): string[] {
   if (leftOut.length === 0) return [];
-  const named = leftOut.slice(0, 10).map((l) => `${escapeControls(l.topic)}: ${escapeControls(l.slug)} (~${countText(l.tokens)} tokens)`);
+  const named = leftOut.slice(0, 10).map((l) => `${escapeControls(l.topic)}: ${escapeControls(l.slug)} (${l.title === undefined ? '' : `${oneLine(l.title)}, `}~${countText(l.tokens)} tokens)`);
   const list = leftOut.length > 10 ? `${named.join(', ')} and ${leftOut.length - 10} more` : named.join(', ');
   return [`[Also relevant, left out to stay within the ${countText(budget)}-token budget (load them with \`learn\`): ${list}.]`];
 }

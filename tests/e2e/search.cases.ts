@@ -73,6 +73,58 @@ export function cases(runner: Runner): void {
       expect(unknown.out).toBe('Unknown topic "nope". Valid topics: docs (Project docs), notes.\n');
     });
 
+    test.parity('titles of every format: shown where a listing shows them, a title field in JSON; not when they only repeat the slug', () => {
+      const root = fixture(
+        {
+          'docs/ownership.md': '# What Is Ownership?\n\nEvery value has an owner; the owner ships it.\n',
+          'docs/pep-0484.rst': 'PEP: 484\nTitle: Type Hints\nStatus: Final\n\nAbstract\n========\n\nA module that ships type hints.\n',
+          'docs/manual.adoc': '// a comment\n= The Git User Manual\n\nGit ships snapshots.\n',
+          'docs/jean.md': '# Jean\n\nJean ships the releases.\n',
+          'docs/git-ship.adoc': 'git-ship(1)\n===========\n\nNAME\n----\ngit-ship - Send a build on its way\n\nSYNOPSIS\n--------\ngit ship\n',
+          'docs/noted.md': '---\ndescription: The description wins\n---\n# A Title Too\n\nIt ships.\n',
+          'docs/bell.md': '# Ring \u0007the \u001b[31mbell\n\nIt ships loudly.\n',
+        },
+        '[kb.topic.docs]\nsubjects = "docs"\n',
+      );
+      const r = run(runner, root, ['search', '-n', '20', 'ships']);
+      expect(r.code).toBe(0);
+      const about = (slug: string) => {
+        const at = r.out.indexOf(`: ${slug} (~`);
+        expect(at).toBeGreaterThan(0);
+        const next = r.out.slice(r.out.indexOf('\n', at) + 1).split('\n')[0];
+        return next.startsWith('   > ') ? undefined : next.slice(3);
+      };
+      expect(about('ownership')).toBe('What Is Ownership?');
+      expect(about('pep-0484')).toBe('Type Hints');
+      expect(about('manual')).toBe('The Git User Manual');
+      expect(about('jean')).toBeUndefined();
+      expect(about('git-ship')).toBe('Send a build on its way');
+      expect(about('noted')).toBe('The description wins');
+      expect(about('bell')).toBe('Ring \\u0007the \\u001b[31mbell');
+      const json = JSON.parse(run(runner, root, ['search', '--format', 'json', '-n', '20', 'ships']).out);
+      const bySlug = Object.fromEntries(json.results.map((x: { slug: string }) => [x.slug, x]));
+      expect(bySlug.ownership.title).toBe('What Is Ownership?');
+      expect(bySlug['pep-0484'].title).toBe('Type Hints');
+      expect(bySlug.manual.title).toBe('The Git User Manual');
+      expect(bySlug.noted).toMatchObject({ title: 'A Title Too', description: 'The description wins' });
+      expect(bySlug['git-ship'].description).toBe('Send a build on its way');
+      for (const slug of ['jean', 'git-ship']) expect(bySlug[slug]).not.toHaveProperty('title');
+      expect(bySlug.bell.title).toBe('Ring \u0007the \u001b[31mbell');
+      // From the cache, and carried over when another file changes.
+      age(root);
+      run(runner, root, ['search', 'ships']);
+      writeFileSync(join(root, 'docs', 'jean.md'), '# Jean Ships\n\nJean ships the releases.\n');
+      const again = JSON.parse(run(runner, root, ['search', '--format', 'json', '-n', '20', 'ships']).out);
+      const titles = Object.fromEntries(again.results.map((x: { slug: string; title?: string }) => [x.slug, x.title]));
+      expect(titles).toMatchObject({ ownership: 'What Is Ownership?', 'pep-0484': 'Type Hints', manual: 'The Git User Manual', jean: 'Jean Ships' });
+      // The title field ranks: the words of a title find its subject first.
+      expect(JSON.parse(run(runner, root, ['search', '--format', 'json', 'type', 'hints']).out).results[0].slug).toBe('pep-0484');
+      expect(JSON.parse(run(runner, root, ['search', '--format', 'json', 'user', 'manual']).out).results[0].slug).toBe('manual');
+      // Recall names the subjects it leaves out with their titles.
+      const small = run(runner, root, ['recall', '--max-tokens', '60', 'type', 'hints', 'ships']);
+      expect(small.out).toContain('docs: pep-0484 (Type Hints, ~');
+    });
+
     test('usage errors exit 2', () => {
       const root = fixture(FILES, CONFIG);
       for (const [args, msg] of [

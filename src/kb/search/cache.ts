@@ -16,11 +16,11 @@ import { closeSync, fstatSync, mkdirSync, openSync, readSync, renameSync, rmSync
 import { dirname, join } from 'node:path';
 import { OPEN_FLAGS } from '../fs/probe.ts';
 import { MAX_WALK_ENTRIES } from '../fs/walk.ts';
-import { NFIELDS, SearchIndex, type DocMeta } from './engine.ts';
+import { MAX_TITLE, NFIELDS, SearchIndex, type DocMeta } from './engine.ts';
 import { MAX_TERM } from './tokenize.ts';
 
 /** Bump when the file's layout or the tokenizer changes. */
-export const FORMAT_VERSION = 3;
+export const FORMAT_VERSION = 4;
 const MAGIC = 0x4b425331; // "KBS1"
 
 /** A cache file larger than this is not read (a hostile or broken one). */
@@ -142,8 +142,8 @@ export function writeCache(file: string, entry: CacheEntry, subjectsDir: string)
 // the trace, descriptions and counts), padding to 8, then the sections,
 // each padded to 8: sizes (f64), mtimes (f64), field lengths (u32),
 // document frequencies (u32), term starts (u32), postings starts (u32),
-// kinds (u8), terms (UTF-8), postings (bytes), paths and slugs (UTF-8,
-// joined by newlines).
+// kinds (u8), terms (UTF-8), postings (bytes), paths, slugs and titles
+// (UTF-8, joined by newlines; titles decoded only when one is shown).
 
 interface Header {
   subjectsDir: string;
@@ -158,8 +158,8 @@ interface Header {
 const pad8 = (n: number) => (n + 7) & ~7;
 
 /** sizes, mtimes, field lengths, document frequencies, term starts,
- *  postings starts, kinds, terms, postings, paths, slugs. */
-const SECTIONS = 11;
+ *  postings starts, kinds, terms, postings, paths, slugs, titles. */
+const SECTIONS = 12;
 
 function encode(entry: CacheEntry, subjectsDir: string): Uint8Array {
   const { index, trace } = entry;
@@ -179,7 +179,10 @@ function encode(entry: CacheEntry, subjectsDir: string): Uint8Array {
   // character (the view leaves those out).
   const paths = encoder.encode(docs.map((d) => d.path).join('\n'));
   const slugs = encoder.encode(docs.map((d) => d.slug).join('\n'));
-  const sections: Uint8Array[] = [sizes, mtimes, index.lens, index.df, index.termStarts, index.postStarts, kinds, terms, index.post, paths, slugs].map(
+  // Titles likewise (a title is on one line: content/title.ts collapses
+  // its white space), '' for none.
+  const titles = encoder.encode(docs.map((_, d) => (index.titleOf(d) ?? '').replace(/\n/g, ' ')).join('\n'));
+  const sections: Uint8Array[] = [sizes, mtimes, index.lens, index.df, index.termStarts, index.postStarts, kinds, terms, index.post, paths, slugs, titles].map(
     (a) => new Uint8Array(a.buffer, a.byteOffset, a.byteLength),
   );
   const header: Header = {
@@ -231,6 +234,8 @@ const MAX_POSTING = 6 + NFIELDS;
 /** More UTF-8 bytes than a term has: MAX_TERM UTF-16 units, 3 bytes each
  *  at most (a surrogate pair: 4 bytes for 2 units). */
 const MAX_TERM_BYTES = 4 * MAX_TERM;
+/** The most bytes of a title with its separator. */
+const MAX_TITLE_BYTES = 4 * MAX_TITLE + 1;
 /** The most bytes of a path (and of a slug) with its separator. */
 const MAX_PATH_BYTES = 4097;
 
@@ -240,8 +245,8 @@ const MAX_PATH_BYTES = 4097;
 function checkLayout(h: Header, headLen: number, size: number): number[] {
   const n = h.docs;
   const nt = h.terms;
-  const exact = [8 * n, 8 * n, 4 * NFIELDS * n, 4 * nt, 4 * (nt + 1), 4 * (nt + 1), n, -1, -1, -1, -1];
-  const most = [0, 0, 0, 0, 0, 0, 0, MAX_TERM_BYTES * nt, Infinity, MAX_PATH_BYTES * n, MAX_PATH_BYTES * n];
+  const exact = [8 * n, 8 * n, 4 * NFIELDS * n, 4 * nt, 4 * (nt + 1), 4 * (nt + 1), n, -1, -1, -1, -1, -1];
+  const most = [0, 0, 0, 0, 0, 0, 0, MAX_TERM_BYTES * nt, Infinity, MAX_PATH_BYTES * n, MAX_PATH_BYTES * n, MAX_TITLE_BYTES * n];
   const starts: number[] = [];
   let at = pad8(12 + headLen);
   for (let i = 0; i < SECTIONS; i++) {
@@ -289,5 +294,5 @@ function decode(bytes: Uint8Array, h: Header, starts: readonly number[]): CacheE
   if (trace === null || typeof trace !== 'object' || !Array.isArray(trace.dirs) || !Array.isArray(trace.controls)) fail('bad trace');
   for (const d of trace.dirs) if (!Array.isArray(d) || typeof d[0] !== 'string' || typeof d[1] !== 'number') fail('bad trace');
   for (const c of trace.controls) if (!Array.isArray(c) || typeof c[0] !== 'string' || typeof c[1] !== 'number' || typeof c[2] !== 'number') fail('bad trace');
-  return { index: new SearchIndex(docs, lens, terms, termStarts, df, postStarts, post), trace, paths: pathsText };
+  return { index: new SearchIndex(docs, lens, terms, termStarts, df, postStarts, post, parts[11]), trace, paths: pathsText };
 }

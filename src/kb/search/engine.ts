@@ -38,6 +38,9 @@ export const KIND_TEXT = 0;
 /** Binary or unreadable: tracked (its size and time), never a result. */
 export const KIND_SKIPPED = 1;
 
+/** The most characters of a title the index keeps (shown in results). */
+export const MAX_TITLE = 200;
+
 export interface DocMeta {
   /** Relative to the subjects directory, `/`-separated. */
   path: string;
@@ -46,10 +49,14 @@ export interface DocMeta {
   mtime: number;
   kind: number;
   description: string | null;
+  /** Its title (frontmatter `title`, else `name`, else its own by its
+   *  format: topic.ts titleOf), at most MAX_TITLE characters; absent when
+   *  none. */
+  title?: string;
 }
 
 /** The text of a document's fields, in FIELDS order (no title: ''). The
- *  title is the document's own name for itself (topic.ts titleOf), weighted
+ *  title is what the document calls itself (topic.ts titleOf), weighted
  *  above the other fields. */
 export type DocFields = readonly [string, string, string, string, string?];
 
@@ -400,6 +407,11 @@ export class SearchIndex {
     readonly df: Uint32Array,
     readonly postStarts: Uint32Array,
     readonly post: Uint8Array,
+    /** The documents' titles as the cache holds them (UTF-8, one a line,
+     *  '' for none), decoded on the first `titleOf`: a search shows a few,
+     *  and never pays for the others. Without it, the titles are the
+     *  documents' own (`DocMeta.title`). */
+    private titleBytes?: Uint8Array,
   ) {
     const n = docs.length;
     this.sums = new Array(NFIELDS).fill(0);
@@ -411,6 +423,20 @@ export class SearchIndex {
     }
     this.avg = this.sums.map((v) => (texts === 0 ? 1 : Math.max(1, v / texts)));
     this.texts = texts;
+  }
+
+  private titleList?: string[];
+
+  /** Document `d`'s title (DocMeta.title), if it has one. */
+  titleOf(d: number): string | undefined {
+    if (this.titleBytes === undefined) return this.docs[d]?.title;
+    if (this.titleList === undefined) {
+      const list = new TextDecoder().decode(this.titleBytes).split('\n');
+      // A list of another length (a corrupt cache): no titles.
+      this.titleList = list.length === this.docs.length ? list : [];
+    }
+    const t = this.titleList[d];
+    return t === undefined || t === '' ? undefined : t.length > MAX_TITLE ? t.slice(0, MAX_TITLE) : t;
   }
 
   /** Text documents (the others are never results nor counted). */

@@ -193,7 +193,7 @@ describe('recall', () => {
     for (const budget of [120, 200, 400, 1000, 3000]) {
       const r = await recall(await open(root, { maxTokens: budget }), 'deploy canary rollback deployment guide');
       expect([budget, estimateTokens(text(r)) <= budget]).toEqual([budget, true]);
-      for (const l of r.leftOut) expect(text(r)).toContain(`docs: ${l.slug} (~`);
+      for (const l of r.leftOut) expect(text(r)).toContain(`docs: ${l.slug} (${l.title === undefined ? '' : `${l.title}, `}~`);
     }
   });
 
