@@ -125,6 +125,15 @@ export class KnowledgeBase {
     return new KnowledgeBase(config, learned, opts.probe, walkLimit(options.env), options.maxTokens ?? DEFAULT_MAX_TOKENS, opts.cache, searchCache);
   }
 
+  /** Every file's size and mtime ([size, mtime] per file, the size -1 for
+   *  a file not there), shared with the front end's reader thread when it
+   *  plugged one in; undefined otherwise (kb/fs/probe-thread.ts
+   *  `statFiles` then). */
+  get statFiles(): ((paths: readonly string[]) => Float64Array) | undefined {
+    const probe = this.probe;
+    return probe?.stat === undefined ? undefined : (paths) => probe.stat!(paths);
+  }
+
   get topics(): readonly Topic[] {
     return this.config.topics;
   }

@@ -55,6 +55,9 @@ export interface Probe {
   /** Probes files as a walk finds them (a probe that can start on them
    *  before the walk ends: the reader thread); absent otherwise. */
   feed?(): ProbeFeed;
+  /** Every file's size and mtime (`statFiles`), the work shared with the
+   *  reader thread; absent otherwise. */
+  stat?(paths: readonly string[]): Float64Array;
 }
 
 export interface ProbeFeed {

@@ -22,6 +22,7 @@
 import { rmSync, statSync } from 'node:fs';
 import { descriptionValue, loadYaml, NEEDS_YAML, parseFrontmatter, simpleFields, type YamlModule } from '../content/frontmatter.ts';
 import { decodeFront, frontmatterSpan, PROBE_BYTES } from '../fs/probe.ts';
+import { statFiles } from '../fs/probe-thread.ts';
 import { readBody } from '../fs/read.ts';
 import { notice, type Notice, type WalkTrace } from '../fs/walk.ts';
 import { openTopic, type TopicSpec } from '../index/view.ts';
@@ -39,6 +40,10 @@ export interface SearchTopic extends TopicSpec {
 export interface TopicIndexOptions {
   /** The cache directory; undefined: no cache (`--no-cache`). */
   cacheDir?: string;
+  /** Every file's size and mtime, as kb/fs/probe-thread.ts `statFiles`
+   *  (which is the default): the front end may share the work with its
+   *  reader thread. */
+  stat?: (paths: readonly string[]) => Float64Array;
 }
 
 /** How the index was had: `hit` (the cache, unchanged), `updated` (the
@@ -107,7 +112,7 @@ export async function topicIndex(topic: SearchTopic, opts: TopicIndexOptions): P
   // On a large topic the files read are counted on a terminal.
   const progress = startProgress(`indexing topic "${topic.id}" for search`);
   try {
-    return await indexTopic(topic, file, old, cacheProblem, times, lap, progress);
+    return await indexTopic(topic, file, old, cacheProblem, times, lap, progress, opts.stat ?? statFiles);
   } finally {
     progress.done();
   }
@@ -123,6 +128,7 @@ async function indexTopic(
   times: TopicIndex['times'],
   lap: () => number,
   progress: Progress,
+  stat: (paths: readonly string[]) => Float64Array,
 ): Promise<TopicIndex> {
   let result: { index: SearchIndex; trace: Trace; read: number; notices?: Notice[] };
   let status: IndexStatus;
@@ -132,7 +138,7 @@ async function indexTopic(
   // it is not used.
   const sameFiles = old !== undefined && sameTree(old.trace);
   const verdict = sameFiles ? checkCached(old!, topic.subjectsDir) : {};
-  let changed = old !== undefined && sameFiles && verdict.why === undefined ? changedDocs(topic, old.index) : undefined;
+  let changed = old !== undefined && sameFiles && verdict.why === undefined ? changedDocs(topic, old.index, stat) : undefined;
   // The files read again are vetted first.
   let why = verdict.why;
   if (changed !== undefined && verdict.vet !== undefined) for (const d of changed.keys()) why ??= verdict.vet(d);
@@ -203,21 +209,21 @@ function sameTree(trace: Trace): boolean {
 
 /** The documents whose file's size or mtime changed, with their new
  *  stat (undefined: gone). */
-function changedDocs(topic: TopicSpec, index: SearchIndex): Map<number, Stat | undefined> {
+function changedDocs(topic: TopicSpec, index: SearchIndex, stat: (paths: readonly string[]) => Float64Array): Map<number, Stat | undefined> {
   const out = new Map<number, Stat | undefined>();
   const docs = index.docs;
   const prefix = `${topic.subjectsDir}/`;
-  // One stat per file: a search's largest cost on a large topic.
+  // One stat per file: a search's largest cost on a large topic (shared
+  // with the reader thread where the front end has one).
+  const paths: string[] = new Array(docs.length);
+  for (let d = 0; d < docs.length; d++) paths[d] = prefix + docs[d].path;
+  const values = stat(paths);
   for (let d = 0; d < docs.length; d++) {
     const doc = docs[d];
-    let st;
-    try {
-      st = statSync(prefix + doc.path, { throwIfNoEntry: false });
-    } catch {
-      st = undefined;
-    }
-    if (st === undefined) out.set(d, undefined);
-    else if (st.size !== doc.size || st.mtimeMs !== doc.mtime) out.set(d, { size: st.size, mtime: st.mtimeMs });
+    const size = values[2 * d];
+    const mtime = values[2 * d + 1];
+    if (size < 0) out.set(d, undefined);
+    else if (size !== doc.size || mtime !== doc.mtime) out.set(d, { size, mtime });
   }
   return out;
 }
