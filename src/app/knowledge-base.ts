@@ -13,7 +13,7 @@ import { TOPIC_FIELD_DEFS } from '../config/fields.ts';
 import { loadConfig, type LoadOptions } from '../config/load.ts';
 import type { Config, Topic } from '../config/types.ts';
 import { compilePatterns, type CompiledPattern } from '../glob/index.ts';
-import type { Probe } from '../kb/fs/probe.ts';
+import type { Probe, StatJobHandle } from '../kb/fs/probe.ts';
 import { MAX_WALK_ENTRIES } from '../kb/fs/walk.ts';
 import type { IndexCache } from '../kb/index/cache.ts';
 import { hasLearnable, listable } from '../kb/index/listing.ts';
@@ -125,11 +125,10 @@ export class KnowledgeBase {
     return new KnowledgeBase(config, learned, opts.probe, walkLimit(options.env), options.maxTokens ?? DEFAULT_MAX_TOKENS, opts.cache, searchCache);
   }
 
-  /** Every file's size and mtime ([size, mtime] per file, the size -1 for
-   *  a file not there), shared with the front end's reader thread when it
-   *  plugged one in; undefined otherwise (kb/fs/probe-thread.ts
-   *  `statFiles` then). */
-  get statFiles(): ((paths: readonly string[]) => Float64Array) | undefined {
+  /** Starts a stat of every file (kb/fs/probe.ts StatJobHandle), shared
+   *  with the front end's reader thread when it plugged one in; undefined
+   *  otherwise (kb/fs/probe-thread.ts `statLater` then). */
+  get statFiles(): ((paths: readonly string[]) => StatJobHandle) | undefined {
     const probe = this.probe;
     return probe?.stat === undefined ? undefined : (paths) => probe.stat!(paths);
   }

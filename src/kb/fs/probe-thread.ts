@@ -18,7 +18,7 @@
 
 import { statSync } from 'node:fs';
 import { titleFormatOfPath } from '../content/title.ts';
-import { decodeFront, decodeTitle, isRawHead, lastProbedSize, PROBED, probeFile, probeRaw, textResult, UNCLOSED_RESULT, type Probe, type ProbeFeed, type ProbeResult, type RawHead } from './probe.ts';
+import { decodeFront, decodeTitle, isRawHead, lastProbedSize, PROBED, probeFile, probeRaw, textResult, UNCLOSED_RESULT, type Probe, type ProbeFeed, type ProbeResult, type RawHead, type StatJobHandle } from './probe.ts';
 
 // --- The protocol the two threads share (probe-worker.ts imports it) -----
 //
@@ -241,6 +241,11 @@ export function statShare(paths: readonly string[], control: Int32Array, values:
 
 /** Files a thread stats at a time (a stat is cheaper than a probe). */
 const STAT_CHUNK = 64;
+
+/** A stat of every file on this thread alone, when joined. */
+export function statLater(paths: readonly string[]): StatJobHandle {
+  return { join: () => statFiles(paths), cancel: () => {} };
+}
 
 /** Every file's size and mtime, on this thread alone: [size, mtime] per
  *  file, the size -1 for a file not there. */
@@ -476,23 +481,32 @@ export function readerThread(url: string, minFiles = MIN_PARALLEL_FILES): Reader
       const words = new Int32Array(control);
       const shared = new SharedArrayBuffer(16 * n);
       const values = new Float64Array(shared);
+      // The reader thread starts on the list at once; the main thread
+      // takes its share when it joins (it does other work meanwhile).
       const posted = post({ kind: 'stat', paths: paths.join(PATH_SEPARATOR), control, values: shared }, n);
-      byMain += statShare(paths, words, values);
-      if (posted) {
-        // The files the reader thread took; should it stall, stat what is
-        // missing here.
-        const until = Date.now() + STALL_MS;
-        for (let done = Atomics.load(words, DONE); done < n; done = Atomics.load(words, DONE)) {
-          if (Date.now() > until) {
-            Atomics.store(words, STOP, 1);
-            for (let i = 0; i < n; i++) if (values[2 * i] === STAT_PENDING) statInto(paths[i], values, i);
-            break;
+      return {
+        join() {
+          byMain += statShare(paths, words, values);
+          if (posted) {
+            // The files the reader thread took; should it stall, stat
+            // what is missing here.
+            const until = Date.now() + STALL_MS;
+            for (let done = Atomics.load(words, DONE); done < n; done = Atomics.load(words, DONE)) {
+              if (Date.now() > until) {
+                Atomics.store(words, STOP, 1);
+                for (let i = 0; i < n; i++) if (values[2 * i] === STAT_PENDING) statInto(paths[i], values, i);
+                break;
+              }
+              Atomics.wait(words, DONE, done, 50);
+            }
           }
-          Atomics.wait(words, DONE, done, 50);
-        }
-      }
-      files += n;
-      return unshifted(values);
+          files += n;
+          return unshifted(values);
+        },
+        cancel() {
+          Atomics.store(words, STOP, 1);
+        },
+      };
     },
 
     stats() {
