@@ -124,7 +124,7 @@ export function cases(runner: Runner): void {
 
     test('a large topic: the reader thread shares the check of a cached index, and an edit anywhere in it shows at once', () => {
       const many: Record<string, string> = {};
-      for (let i = 0; i < 600; i++) many[`docs/d${String(i).padStart(3, '0')}/s${i}.md`] = `# Subject ${i}\n\nPlain words about topic number ${i}.\n`;
+      for (let i = 0; i < 1100; i++) many[`docs/d${String(i).padStart(4, '0')}/s${i}.md`] = `# Subject ${i}\n\nPlain words about topic number ${i}.\n`;
       const root = fixture(many, '[kb.topic.docs]\nsubjects = "docs"\n');
       age(join(root, 'docs'));
       const status = (q: string) => {
@@ -132,16 +132,16 @@ export function cases(runner: Runner): void {
         return { slugs: slugs(r.out), index: /index (\w+) \(/.exec(r.err)?.[1], thread: /reader thread: checked \d+ of (\d+) files/.exec(r.err)?.[1] };
       };
       expect(status('plain').index).toBe('built');
-      expect(status('plain')).toMatchObject({ index: 'hit', thread: '600' });
+      expect(status('plain')).toMatchObject({ index: 'hit', thread: '1100' });
       // Same size, a new mtime: the first, a middle and the last file.
-      for (const i of [0, 299, 599]) {
-        const path = join(root, `docs/d${String(i).padStart(3, '0')}/s${i}.md`);
+      for (const i of [0, 549, 1099]) {
+        const path = join(root, `docs/d${String(i).padStart(4, '0')}/s${i}.md`);
         writeFileSync(path, `# Subject ${i}\n\nZesty words about topic number ${i}.\n`.replace('Plain', ''));
         const r = status('zesty');
         expect(r.index).toBe('updated');
-        expect(r.slugs).toContain(`docs:d${String(i).padStart(3, '0')}/s${i}`);
+        expect(r.slugs).toContain(`docs:d${String(i).padStart(4, '0')}/s${i}`);
       }
-      expect(status('zesty').slugs).toEqual(['docs:d000/s0', 'docs:d299/s299', 'docs:d599/s599']);
+      expect(status('zesty').slugs).toEqual(['docs:d0000/s0', 'docs:d0549/s549', 'docs:d1099/s1099']);
     });
 
     test('a corrupt or unwritable cache never fails a search; --no-cache writes nothing', () => {

@@ -48,7 +48,6 @@ const command: Command = {
     // (one stat per file, kb/fs/probe-thread.ts); it starts only if the
     // index is that large.
     const thread = readerThread(ctx.readerThreadUrl);
-    thread.warm();
     let r: Awaited<ReturnType<typeof search>>;
     let started: number;
     try {

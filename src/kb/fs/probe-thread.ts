@@ -239,6 +239,11 @@ export function statShare(paths: readonly string[], control: Int32Array, values:
   }
 }
 
+/** Stat jobs with fewer files are done on the main thread alone: a stat
+ *  is much cheaper than a probe (a few microseconds), so the thread's
+ *  start pays only on a long list. */
+export const MIN_STAT_FILES = 1024;
+
 /** Files a thread stats at a time (a stat is cheaper than a probe). */
 const STAT_CHUNK = 64;
 
@@ -302,9 +307,6 @@ export interface ReaderThread extends Probe {
   feed(): ProbeFeed;
   /** Files probed so far, and how many of them the reader thread did. */
   stats(): { files: number; byThread: number; started: boolean };
-  /** Starts the thread now (it loads while the main thread works), for
-   *  a job known to come. */
-  warm(): void;
   /** Lets the thread go (when it was started). */
   close(): void;
 }
@@ -483,7 +485,7 @@ export function readerThread(url: string, minFiles = MIN_PARALLEL_FILES): Reader
       const values = new Float64Array(shared);
       // The reader thread starts on the list at once; the main thread
       // takes its share when it joins (it does other work meanwhile).
-      const posted = post({ kind: 'stat', paths: paths.join(PATH_SEPARATOR), control, values: shared }, n);
+      const posted = n >= MIN_STAT_FILES && post({ kind: 'stat', paths: paths.join(PATH_SEPARATOR), control, values: shared }, n);
       return {
         join() {
           byMain += statShare(paths, words, values);
@@ -511,10 +513,6 @@ export function readerThread(url: string, minFiles = MIN_PARALLEL_FILES): Reader
 
     stats() {
       return { files, byThread: files - byMain, started };
-    },
-
-    warm() {
-      start();
     },
 
     close() {
