@@ -13,7 +13,7 @@ import { TOPIC_FIELD_DEFS } from '../config/fields.ts';
 import { loadConfig, type LoadOptions } from '../config/load.ts';
 import type { Config, Topic } from '../config/types.ts';
 import { compilePatterns, type CompiledPattern } from '../glob/index.ts';
-import type { Probe } from '../kb/fs/probe.ts';
+import type { Probe, StatJobHandle } from '../kb/fs/probe.ts';
 import { MAX_WALK_ENTRIES } from '../kb/fs/walk.ts';
 import type { IndexCache } from '../kb/index/cache.ts';
 import { hasLearnable, listable } from '../kb/index/listing.ts';
@@ -121,6 +121,14 @@ export class KnowledgeBase {
     const preloads = Number.isFinite(maxTokens) && config.topics.some((t) => t.enable && (learned.get(t)?.length ?? 0) > 0);
     const cutter = preloads ? (await import('./preload-cut.ts')).cutPreloaded : undefined;
     return new KnowledgeBase(config, learned, opts.probe, walkLimit(options.env), maxTokens, opts.cache, searchCache, cutter);
+  }
+
+  /** Starts a stat of every file (kb/fs/probe.ts StatJobHandle), shared
+   *  with the front end's reader thread when it plugged one in; undefined
+   *  otherwise (kb/fs/probe-thread.ts `statLater` then). */
+  get statFiles(): ((paths: readonly string[]) => StatJobHandle) | undefined {
+    const probe = this.probe;
+    return probe?.stat === undefined ? undefined : (paths) => probe.stat!(paths);
   }
 
   get topics(): readonly Topic[] {

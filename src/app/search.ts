@@ -90,7 +90,7 @@ export async function rank(kb: KnowledgeBase, topics: readonly Topic[], query: s
   const got: Awaited<ReturnType<typeof topicIndex>>[] = [];
   for (const topic of topics) {
     const started = performance.now();
-    const g = await topicIndex(topic, { cacheDir: kb.searchCacheDir });
+    const g = await topicIndex(topic, { cacheDir: kb.searchCacheDir, stat: kb.statFiles });
     got.push(g);
     indexes.push({ topic: topic.id, status: g.status, subjects: g.index.docs.length, read: g.read, ms: performance.now() - started, times: g.times });
     if (g.cacheProblem !== undefined) problems.push(warning('search-cache', `topic "${topic.id}": ${g.cacheProblem}`));

@@ -174,6 +174,28 @@ export function cases(runner: Runner): void {
       expect(status(['zeppelin'])).toEqual({ slugs: ['docs:airship'], index: 'hit' });
     });
 
+    test('a large topic: the reader thread shares the check of a cached index, and an edit anywhere in it shows at once', () => {
+      const many: Record<string, string> = {};
+      for (let i = 0; i < 1100; i++) many[`docs/d${String(i).padStart(4, '0')}/s${i}.md`] = `# Subject ${i}\n\nPlain words about topic number ${i}.\n`;
+      const root = fixture(many, '[kb.topic.docs]\nsubjects = "docs"\n');
+      age(join(root, 'docs'));
+      const status = (q: string) => {
+        const r = run(runner, root, ['--verbose', 'search', q]);
+        return { slugs: slugs(r.out), index: /index (\w+) \(/.exec(r.err)?.[1], thread: /reader thread: checked \d+ of (\d+) files/.exec(r.err)?.[1] };
+      };
+      expect(status('plain').index).toBe('built');
+      expect(status('plain')).toMatchObject({ index: 'hit', thread: '1100' });
+      // Same size, a new mtime: the first, a middle and the last file.
+      for (const i of [0, 549, 1099]) {
+        const path = join(root, `docs/d${String(i).padStart(4, '0')}/s${i}.md`);
+        writeFileSync(path, `# Subject ${i}\n\nZesty words about topic number ${i}.\n`.replace('Plain', ''));
+        const r = status('zesty');
+        expect(r.index).toBe('updated');
+        expect(r.slugs).toContain(`docs:d${String(i).padStart(4, '0')}/s${i}`);
+      }
+      expect(status('zesty').slugs).toEqual(['docs:d0000/s0', 'docs:d0549/s549', 'docs:d1099/s1099']);
+    });
+
     test('a corrupt or unwritable cache never fails a search; --no-cache writes nothing', () => {
       const root = fixture(FILES, CONFIG);
       const good = run(runner, root, ['search', 'tag']).out;

@@ -4,6 +4,7 @@
 // json` gives the results for scripts. Exit 1 when nothing matches or on a
 // tool error, 2 on wrong usage of kb itself.
 import { readArgs } from '../../app/args.ts';
+import { readerThread } from '../../app/learn.ts';
 import { search } from '../../app/search.ts';
 import { badArguments } from '../../app/tools.ts';
 import { parseSearchArgs, search as searchTool, SEARCH_DEFAULT_LIMIT, SEARCH_MAX_LIMIT, validateSearchArgs, type SearchArgsResult } from '../../app/tools/search.ts';
@@ -43,9 +44,21 @@ const command: Command = {
       print(badArguments(searchTool, parsed.problem));
       return 1;
     }
-    const kb = await openKnowledgeBase(ctx);
-    const started = performance.now();
-    const r = await search(kb, parsed.args);
+    // A reader thread shares the revalidation of a large cached index
+    // (one stat per file, kb/fs/probe-thread.ts); it starts only if the
+    // index is that large.
+    const thread = readerThread(ctx.readerThreadUrl);
+    let r: Awaited<ReturnType<typeof search>>;
+    let started: number;
+    try {
+      const kb = await openKnowledgeBase(ctx, { probe: thread });
+      started = performance.now();
+      r = await search(kb, parsed.args);
+      const { files, byThread, started: threaded } = thread.stats();
+      if (threaded) await debug(`reader thread: checked ${byThread} of ${files} files`);
+    } finally {
+      thread.close();
+    }
     await debug(() => `search: ${(performance.now() - started).toFixed(1)} ms in all`);
     for (const p of r.problems) await warn(formatProblem(p));
     for (const i of r.indexes) {

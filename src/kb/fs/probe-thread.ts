@@ -16,8 +16,9 @@
 // thread was measured slower, as the two threads and the engine's compiler
 // threads then compete for the two cores.)
 
+import { statSync } from 'node:fs';
 import { titleFormatOfPath } from '../content/title.ts';
-import { decodeFront, decodeTitle, isRawHead, lastProbedSize, PROBED, probeFile, probeRaw, textResult, UNCLOSED_RESULT, type Probe, type ProbeFeed, type ProbeResult, type RawHead } from './probe.ts';
+import { decodeFront, decodeTitle, isRawHead, lastProbedSize, PROBED, probeFile, probeRaw, textResult, UNCLOSED_RESULT, type Probe, type ProbeFeed, type ProbeResult, type RawHead, type StatJobHandle } from './probe.ts';
 
 // --- The protocol the two threads share (probe-worker.ts imports it) -----
 //
@@ -188,6 +189,84 @@ export interface ProbeJob {
 
 export const PATH_SEPARATOR = '\0';
 
+/** A stat job: every file's size and mtime (a search revalidating its
+ *  cached index: one stat per indexed file), the two threads sharing the
+ *  list as they share a probe job's. */
+export interface StatJob {
+  kind: 'stat';
+  /** The paths, joined by NUL. */
+  paths: string;
+  /** Control words (CONTROL_WORDS). */
+  control: SharedArrayBuffer;
+  /** Two floats per file (STAT_GONE, STAT_PENDING, or the size plus one,
+   *  then the mtime in milliseconds). */
+  values: SharedArrayBuffer;
+}
+
+/** A stat job's first float for a file not there (or not stat-able). */
+export const STAT_GONE = -1;
+/** ... and for a file not done yet. */
+export const STAT_PENDING = 0;
+
+/** One file's size and mtime into `values` (see StatJob). */
+function statInto(path: string, values: Float64Array, i: number): void {
+  let st;
+  try {
+    st = statSync(path, { throwIfNoEntry: false });
+  } catch {
+    st = undefined;
+  }
+  if (st === undefined) values[2 * i] = STAT_GONE;
+  else {
+    values[2 * i + 1] = st.mtimeMs;
+    values[2 * i] = st.size + 1;
+  }
+}
+
+/** One thread's share of a stat job (as `probeShare` for a probe job). */
+export function statShare(paths: readonly string[], control: Int32Array, values: Float64Array): number {
+  const n = paths.length;
+  let mine = 0;
+  for (;;) {
+    if (Atomics.load(control, STOP) !== 0) return mine;
+    const from = Atomics.add(control, NEXT, STAT_CHUNK);
+    if (from >= n) return mine;
+    const to = Math.min(from + STAT_CHUNK, n);
+    for (let i = from; i < to; i++) statInto(paths[i], values, i);
+    Atomics.add(control, DONE, to - from);
+    Atomics.notify(control, DONE);
+    mine += to - from;
+  }
+}
+
+/** Stat jobs with fewer files are done on the main thread alone: a stat
+ *  is much cheaper than a probe (a few microseconds), so the thread's
+ *  start pays only on a long list. */
+export const MIN_STAT_FILES = 1024;
+
+/** Files a thread stats at a time (a stat is cheaper than a probe). */
+const STAT_CHUNK = 64;
+
+/** A stat of every file on this thread alone, when joined. */
+export function statLater(paths: readonly string[]): StatJobHandle {
+  return { join: () => statFiles(paths), cancel: () => {} };
+}
+
+/** Every file's size and mtime, on this thread alone: [size, mtime] per
+ *  file, the size -1 for a file not there. */
+export function statFiles(paths: readonly string[]): Float64Array {
+  const values = new Float64Array(2 * paths.length);
+  for (let i = 0; i < paths.length; i++) statInto(paths[i], values, i);
+  return unshifted(values);
+}
+
+/** A stat job's values as `statFiles` returns them: sizes plus one back
+ *  to sizes, -1 for a file not there. */
+function unshifted(values: Float64Array): Float64Array {
+  for (let i = 0; i < values.length; i += 2) values[i] = values[i] === STAT_GONE ? -1 : values[i] - 1;
+  return values;
+}
+
 /** One thread's share of a job: takes chunks of files until none is left
  *  (or the job is stopped), probes them, and counts them done. Both threads
  *  run it on the same list. Returns how many files this thread probed. */
@@ -329,7 +408,7 @@ export function readerThread(url: string, minFiles = MIN_PARALLEL_FILES): Reader
     }
     return worker;
   };
-  const post = (job: ProbeJob, size: number): boolean => {
+  const post = (job: ProbeJob | StatJob, size: number): boolean => {
     if (size < minFiles) return false;
     const w = start();
     if (w === null) return false;
@@ -394,6 +473,40 @@ export function readerThread(url: string, minFiles = MIN_PARALLEL_FILES): Reader
           const batch = batches[Math.floor(i / FEED_BATCH)];
           const at = i % FEED_BATCH;
           return batch === undefined || at >= batch.paths.length ? -1 : batch.sized[at] - 1;
+        },
+      };
+    },
+
+    stat(paths) {
+      const n = paths.length;
+      const control = new SharedArrayBuffer(CONTROL_WORDS * 4);
+      const words = new Int32Array(control);
+      const shared = new SharedArrayBuffer(16 * n);
+      const values = new Float64Array(shared);
+      // The reader thread starts on the list at once; the main thread
+      // takes its share when it joins (it does other work meanwhile).
+      const posted = n >= MIN_STAT_FILES && post({ kind: 'stat', paths: paths.join(PATH_SEPARATOR), control, values: shared }, n);
+      return {
+        join() {
+          byMain += statShare(paths, words, values);
+          if (posted) {
+            // The files the reader thread took; should it stall, stat
+            // what is missing here.
+            const until = Date.now() + STALL_MS;
+            for (let done = Atomics.load(words, DONE); done < n; done = Atomics.load(words, DONE)) {
+              if (Date.now() > until) {
+                Atomics.store(words, STOP, 1);
+                for (let i = 0; i < n; i++) if (values[2 * i] === STAT_PENDING) statInto(paths[i], values, i);
+                break;
+              }
+              Atomics.wait(words, DONE, done, 50);
+            }
+          }
+          files += n;
+          return unshifted(values);
+        },
+        cancel() {
+          Atomics.store(words, STOP, 1);
         },
       };
     },

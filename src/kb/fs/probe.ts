@@ -55,6 +55,17 @@ export interface Probe {
   /** Probes files as a walk finds them (a probe that can start on them
    *  before the walk ends: the reader thread); absent otherwise. */
   feed?(): ProbeFeed;
+  /** Starts a stat of every file (`statFiles`), the work shared with the
+   *  reader thread; absent otherwise. */
+  stat?(paths: readonly string[]): StatJobHandle;
+}
+
+/** A stat job under way: `join` finishes it (the main thread's share) and
+ *  returns [size, mtime] per file, the size -1 for a file not there;
+ *  `cancel` lets it go unfinished. */
+export interface StatJobHandle {
+  join(): Float64Array;
+  cancel(): void;
 }
 
 export interface ProbeFeed {

@@ -523,6 +523,14 @@ export class SearchIndex {
     const terms = this.terms;
     const q0 = q.charCodeAt(0);
     const q1 = q.charCodeAt(1);
+    // The query's characters, counted in 64 buckets: an edit changes the
+    // counts by at most 2 (a swap by none), so a term whose counts differ
+    // from the query's by more than 2 * max is further than max (a cheap
+    // test before the table; buckets shared by characters only lower the
+    // difference, so no term within max is passed over).
+    const counts = new Int32Array(64);
+    for (let j = 0; j < q.length; j++) counts[q.charCodeAt(j) & 63]++;
+    const slack = 2 * max;
     for (let i = 0; i < this.df.length; i++) {
       const at = this.termStarts[i];
       const len = this.termStarts[i + 1] - at;
@@ -534,6 +542,13 @@ export class SearchIndex {
         const t1 = terms.charCodeAt(at + 1);
         if (t0 !== q0 && t1 !== q1 && t0 !== q1 && t1 !== q0) continue;
       }
+      // The term's characters the query does not have (`extra`); those of
+      // the query the term lacks are then q.length - (len - extra).
+      let extra = 0;
+      let j = 0;
+      for (; j < len && extra <= slack; j++) if (--counts[terms.charCodeAt(at + j) & 63] < 0) extra++;
+      for (let r = 0; r < j; r++) counts[terms.charCodeAt(at + r) & 63]++;
+      if (extra > slack || extra + q.length - (len - extra) > slack) continue;
       const d = editDistance(q, terms, max, at, len);
       if (d <= max) each(this.term(i), d, this.df[i]);
     }

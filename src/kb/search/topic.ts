@@ -22,6 +22,8 @@
 import { rmSync, statSync } from 'node:fs';
 import { descriptionValue, loadYaml, NEEDS_YAML, parseFrontmatter, simpleFields, type YamlModule } from '../content/frontmatter.ts';
 import { decodeFront, frontmatterSpan, probeBytes, PROBE_BYTES } from '../fs/probe.ts';
+import type { StatJobHandle } from '../fs/probe.ts';
+import { statLater } from '../fs/probe-thread.ts';
 import { subjectTitle } from '../content/title.ts';
 import { readBody } from '../fs/read.ts';
 import { notice, type Notice, type WalkTrace } from '../fs/walk.ts';
@@ -40,6 +42,10 @@ export interface SearchTopic extends TopicSpec {
 export interface TopicIndexOptions {
   /** The cache directory; undefined: no cache (`--no-cache`). */
   cacheDir?: string;
+  /** Starts a stat of every file, as kb/fs/probe-thread.ts `statLater`
+   *  (which is the default): the front end may share the work with its
+   *  reader thread. */
+  stat?: (paths: readonly string[]) => StatJobHandle;
 }
 
 /** How the index was had: `hit` (the cache, unchanged), `updated` (the
@@ -108,7 +114,7 @@ export async function topicIndex(topic: SearchTopic, opts: TopicIndexOptions): P
   // On a large topic the files read are counted on a terminal.
   const progress = startProgress(`indexing topic "${topic.id}" for search`);
   try {
-    return await indexTopic(topic, file, old, cacheProblem, times, lap, progress);
+    return await indexTopic(topic, file, old, cacheProblem, times, lap, progress, opts.stat ?? statLater);
   } finally {
     progress.done();
   }
@@ -124,6 +130,7 @@ async function indexTopic(
   times: TopicIndex['times'],
   lap: () => number,
   progress: Progress,
+  stat: (paths: readonly string[]) => StatJobHandle,
 ): Promise<TopicIndex> {
   let result: { index: SearchIndex; trace: Trace; read: number; notices?: Notice[] };
   let status: IndexStatus;
@@ -131,9 +138,15 @@ async function indexTopic(
   let vet: TopicIndex['vet'];
   // A cached index names only what the walk would index (trust.ts), or
   // it is not used.
+  // Every indexed file's stat starts first: the reader thread, where
+  // there is one, takes its share while the directories and the cache's
+  // paths are checked here (a stat never opens a file; its result is
+  // used only once those checks pass).
+  const pending = old === undefined ? undefined : stat(pathsOf(topic, old.index));
   const sameFiles = old !== undefined && sameTree(old.trace);
   const verdict = sameFiles ? checkCached(old!, topic.subjectsDir) : {};
-  let changed = old !== undefined && sameFiles && verdict.why === undefined ? changedDocs(topic, old.index) : undefined;
+  let changed = old !== undefined && sameFiles && verdict.why === undefined ? changedDocs(old.index, pending!.join()) : undefined;
+  if (changed === undefined) pending?.cancel();
   // The files read again are vetted first.
   let why = verdict.why;
   if (changed !== undefined && verdict.vet !== undefined) for (const d of changed.keys()) why ??= verdict.vet(d);
@@ -202,23 +215,28 @@ function sameTree(trace: Trace): boolean {
   return true;
 }
 
-/** The documents whose file's size or mtime changed, with their new
- *  stat (undefined: gone). */
-function changedDocs(topic: TopicSpec, index: SearchIndex): Map<number, Stat | undefined> {
-  const out = new Map<number, Stat | undefined>();
+/** The absolute path of every document of `index`. */
+function pathsOf(topic: TopicSpec, index: SearchIndex): string[] {
   const docs = index.docs;
   const prefix = `${topic.subjectsDir}/`;
-  // One stat per file: a search's largest cost on a large topic.
+  const paths: string[] = new Array(docs.length);
+  for (let d = 0; d < docs.length; d++) paths[d] = prefix + docs[d].path;
+  return paths;
+}
+
+/** The documents whose file's size or mtime changed, with their new
+ *  stat (undefined: gone), from `values` ([size, mtime] per document, the
+ *  size -1 for a file not there: one stat per file, a search's largest
+ *  cost on a large topic). */
+function changedDocs(index: SearchIndex, values: Float64Array): Map<number, Stat | undefined> {
+  const out = new Map<number, Stat | undefined>();
+  const docs = index.docs;
   for (let d = 0; d < docs.length; d++) {
     const doc = docs[d];
-    let st;
-    try {
-      st = statSync(prefix + doc.path, { throwIfNoEntry: false });
-    } catch {
-      st = undefined;
-    }
-    if (st === undefined) out.set(d, undefined);
-    else if (st.size !== doc.size || st.mtimeMs !== doc.mtime) out.set(d, { size: st.size, mtime: st.mtimeMs });
+    const size = values[2 * d];
+    const mtime = values[2 * d + 1];
+    if (size < 0) out.set(d, undefined);
+    else if (size !== doc.size || mtime !== doc.mtime) out.set(d, { size, mtime });
   }
   return out;
 }
