@@ -671,10 +671,70 @@ export function looseName(s: string): string {
  *  `maintainers/jean`. */
 export function informativeTitle(title: string | undefined, slug: string): string | undefined {
   if (title === undefined || title === '') return undefined;
+  // ASCII (most titles and slugs): compared in place, without a string
+  // made; the same rule as `looseName`.
+  if (isAscii(title) && isAscii(slug)) {
+    const te = looseEnd(title);
+    if (!hasAlnum(title, te)) return undefined;
+    const cut = slug.lastIndexOf('/') + 1;
+    return looseEqual(title, te, slug, cut, looseEnd(slug)) || (cut > 0 && looseEqual(title, te, slug, 0, looseEnd(slug))) ? undefined : title;
+  }
   const t = looseName(title);
   if (t === '') return undefined;
   const last = slug.slice(slug.lastIndexOf('/') + 1);
   return t === looseName(last) || t === looseName(slug) ? undefined : title;
+}
+
+function isAscii(s: string): boolean {
+  for (let i = 0; i < s.length; i++) if (s.charCodeAt(i) >= 0x80) return false;
+  return true;
+}
+
+/** An ASCII character's code lower-cased when a letter or digit, else -1. */
+function alnum(c: number): number {
+  if (c >= 0x61 && c <= 0x7a) return c;
+  if (c >= 0x41 && c <= 0x5a) return c + 0x20;
+  return c >= 0x30 && c <= 0x39 ? c : -1;
+}
+
+/** Where an ASCII string's loose name ends (`looseName`): before a man
+ *  page's section (`(1)`, trailing white space allowed). */
+function looseEnd(s: string): number {
+  let e = s.length;
+  while (e > 0 && isAsciiSpace(s.charCodeAt(e - 1))) e--;
+  if (e < 3 || s.charCodeAt(e - 1) !== 0x29) return s.length;
+  let i = e - 1;
+  while (i > 0 && alnum(s.charCodeAt(i - 1)) >= 0) i--;
+  // `(` then a digit, then letters and digits, then `)`.
+  if (i === 0 || i === e - 1 || s.charCodeAt(i - 1) !== 0x28) return s.length;
+  const d = s.charCodeAt(i);
+  return d >= 0x30 && d <= 0x39 ? i - 1 : s.length;
+}
+
+function isAsciiSpace(c: number): boolean {
+  return c === 0x20 || (c >= 0x09 && c <= 0x0d);
+}
+
+function hasAlnum(s: string, e: number): boolean {
+  for (let i = 0; i < e; i++) if (alnum(s.charCodeAt(i)) >= 0) return true;
+  return false;
+}
+
+/** Whether the letters and digits of a[0, ae) and b[bs, be) are the same,
+ *  case aside (ASCII). */
+function looseEqual(a: string, ae: number, b: string, bs: number, be: number): boolean {
+  let i = 0;
+  let j = bs;
+  for (;;) {
+    let x = -1;
+    while (i < ae && (x = alnum(a.charCodeAt(i))) < 0) i++;
+    let y = -1;
+    while (j < be && (y = alnum(b.charCodeAt(j))) < 0) j++;
+    if (i >= ae || j >= be) return i >= ae && j >= be;
+    if (x !== y) return false;
+    i++;
+    j++;
+  }
 }
 
 /** The title and man-page summary of a whole text (or its head) in format
