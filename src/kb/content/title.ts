@@ -252,6 +252,7 @@ function mdTitle(b: Uint8Array, from: number, n: number): void {
 }
 
 const NONE = Number.MAX_SAFE_INTEGER;
+const UNKNOWN = -1;
 
 /** The next `c` in [at, n), or NONE. */
 function nextByte(b: Uint8Array, c: number, at: number, n: number): number {
@@ -270,9 +271,22 @@ function mdLevelOne(b: Uint8Array, from: number, n: number): boolean {
   fenceState.fence = 0;
   fenceState.fenced = from;
   let ph = nextByte(b, HASH, from, n);
-  let pe = nextByte(b, EQ, from, n);
+  // The next `=` is searched for only as far as the next `#` (UNKNOWN:
+  // none in [eqAt, ph)): a head that opens with its `# Title` is never
+  // searched through for an `=`.
+  let pe = UNKNOWN;
+  let eqAt = from;
   for (;;) {
-    const i = Math.min(ph, pe);
+    if (pe === UNKNOWN) {
+      if (ph === NONE) pe = nextByte(b, EQ, eqAt, n);
+      else {
+        let k = eqAt;
+        while (k < ph && b[k] !== EQ) k++;
+        if (k < ph) pe = k;
+        else eqAt = ph;
+      }
+    }
+    const i = pe === UNKNOWN ? ph : Math.min(ph, pe);
     if (i === NONE) return false;
     const c = b[i];
     // At the start of a line (up to three spaces of indent)?
@@ -292,11 +306,17 @@ function mdLevelOne(b: Uint8Array, from: number, n: number): boolean {
       // The line is done: both searches go on after it.
       const at = le + 1;
       if (ph < at) ph = nextByte(b, HASH, at, n);
-      if (pe < at) pe = nextByte(b, EQ, at, n);
+      if (pe === UNKNOWN || pe < at) {
+        pe = UNKNOWN;
+        if (eqAt < at) eqAt = at;
+      }
       continue;
     }
     if (c === HASH) ph = nextByte(b, HASH, i + 1, n);
-    else pe = nextByte(b, EQ, i + 1, n);
+    else {
+      pe = UNKNOWN;
+      eqAt = i + 1;
+    }
   }
 }
 
@@ -652,7 +672,8 @@ export function cleanTitle(raw: string, format: TitleFormat | undefined): string
 /** The title a subject has: frontmatter `title`, else `name`, else the
  *  document's own (`head`). */
 export function subjectTitle(fields: { title?: unknown; name?: unknown } | undefined, head: string | undefined): string | undefined {
-  for (const v of [fields?.title, fields?.name]) if (typeof v === 'string' && v.trim() !== '') return v.replace(/\s+/g, ' ').trim();
+  if (fields === undefined) return head;
+  for (const v of [fields.title, fields.name]) if (typeof v === 'string' && v.trim() !== '') return v.replace(/\s+/g, ' ').trim();
   return head;
 }
 
