@@ -178,10 +178,18 @@ export function fitListing(
     }
     return fit === undefined ? { items: shown } : { items: shown, fit };
   };
-  if (fits(listed, {})) return done(listed);
+  const described = about.some((d) => d !== undefined);
+  // A bound first, when there are descriptions: a line costs at least its
+  // name alone (an estimate only grows with the text), and no way of
+  // fitting that keeps every line has a smaller frame than the smallest
+  // of theirs. When the names alone are over the room that frame leaves,
+  // no length of description fits, and none is weighed.
+  const hopeless = described && fitting(listed, 0, budget - Math.min(frame({}), ...SHORTER.map((chars) => frame({ budget: b, descriptionChars: chars })))) < listed.length;
+  if (!hopeless && fits(listed, {})) return done(listed);
   // 1. Shorter descriptions.
   let fit: ListingFit = { budget: b };
-  if (about.some((d) => d !== undefined)) {
+  if (hopeless) fit = { budget: b, descriptionChars: 0 };
+  else if (described) {
     for (const chars of SHORTER) {
       fit = { budget: b, descriptionChars: chars };
       if (fits(listed, fit)) return done(listed, fit);

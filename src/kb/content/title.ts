@@ -252,6 +252,7 @@ function mdTitle(b: Uint8Array, from: number, n: number): void {
 }
 
 const NONE = Number.MAX_SAFE_INTEGER;
+const UNKNOWN = -1;
 
 /** The next `c` in [at, n), or NONE. */
 function nextByte(b: Uint8Array, c: number, at: number, n: number): number {
@@ -270,9 +271,22 @@ function mdLevelOne(b: Uint8Array, from: number, n: number): boolean {
   fenceState.fence = 0;
   fenceState.fenced = from;
   let ph = nextByte(b, HASH, from, n);
-  let pe = nextByte(b, EQ, from, n);
+  // The next `=` is searched for only as far as the next `#` (UNKNOWN:
+  // none in [eqAt, ph)): a head that opens with its `# Title` is never
+  // searched through for an `=`.
+  let pe = UNKNOWN;
+  let eqAt = from;
   for (;;) {
-    const i = Math.min(ph, pe);
+    if (pe === UNKNOWN) {
+      if (ph === NONE) pe = nextByte(b, EQ, eqAt, n);
+      else {
+        let k = eqAt;
+        while (k < ph && b[k] !== EQ) k++;
+        if (k < ph) pe = k;
+        else eqAt = ph;
+      }
+    }
+    const i = pe === UNKNOWN ? ph : Math.min(ph, pe);
     if (i === NONE) return false;
     const c = b[i];
     // At the start of a line (up to three spaces of indent)?
@@ -292,11 +306,17 @@ function mdLevelOne(b: Uint8Array, from: number, n: number): boolean {
       // The line is done: both searches go on after it.
       const at = le + 1;
       if (ph < at) ph = nextByte(b, HASH, at, n);
-      if (pe < at) pe = nextByte(b, EQ, at, n);
+      if (pe === UNKNOWN || pe < at) {
+        pe = UNKNOWN;
+        if (eqAt < at) eqAt = at;
+      }
       continue;
     }
     if (c === HASH) ph = nextByte(b, HASH, i + 1, n);
-    else pe = nextByte(b, EQ, i + 1, n);
+    else {
+      pe = UNKNOWN;
+      eqAt = i + 1;
+    }
   }
 }
 
@@ -652,7 +672,8 @@ export function cleanTitle(raw: string, format: TitleFormat | undefined): string
 /** The title a subject has: frontmatter `title`, else `name`, else the
  *  document's own (`head`). */
 export function subjectTitle(fields: { title?: unknown; name?: unknown } | undefined, head: string | undefined): string | undefined {
-  for (const v of [fields?.title, fields?.name]) if (typeof v === 'string' && v.trim() !== '') return v.replace(/\s+/g, ' ').trim();
+  if (fields === undefined) return head;
+  for (const v of [fields.title, fields.name]) if (typeof v === 'string' && v.trim() !== '') return v.replace(/\s+/g, ' ').trim();
   return head;
 }
 
@@ -671,10 +692,70 @@ export function looseName(s: string): string {
  *  `maintainers/jean`. */
 export function informativeTitle(title: string | undefined, slug: string): string | undefined {
   if (title === undefined || title === '') return undefined;
+  // ASCII (most titles and slugs): compared in place, without a string
+  // made; the same rule as `looseName`.
+  if (isAscii(title) && isAscii(slug)) {
+    const te = looseEnd(title);
+    if (!hasAlnum(title, te)) return undefined;
+    const cut = slug.lastIndexOf('/') + 1;
+    return looseEqual(title, te, slug, cut, looseEnd(slug)) || (cut > 0 && looseEqual(title, te, slug, 0, looseEnd(slug))) ? undefined : title;
+  }
   const t = looseName(title);
   if (t === '') return undefined;
   const last = slug.slice(slug.lastIndexOf('/') + 1);
   return t === looseName(last) || t === looseName(slug) ? undefined : title;
+}
+
+function isAscii(s: string): boolean {
+  for (let i = 0; i < s.length; i++) if (s.charCodeAt(i) >= 0x80) return false;
+  return true;
+}
+
+/** An ASCII character's code lower-cased when a letter or digit, else -1. */
+function alnum(c: number): number {
+  if (c >= 0x61 && c <= 0x7a) return c;
+  if (c >= 0x41 && c <= 0x5a) return c + 0x20;
+  return c >= 0x30 && c <= 0x39 ? c : -1;
+}
+
+/** Where an ASCII string's loose name ends (`looseName`): before a man
+ *  page's section (`(1)`, trailing white space allowed). */
+function looseEnd(s: string): number {
+  let e = s.length;
+  while (e > 0 && isAsciiSpace(s.charCodeAt(e - 1))) e--;
+  if (e < 3 || s.charCodeAt(e - 1) !== 0x29) return s.length;
+  let i = e - 1;
+  while (i > 0 && alnum(s.charCodeAt(i - 1)) >= 0) i--;
+  // `(` then a digit, then letters and digits, then `)`.
+  if (i === 0 || i === e - 1 || s.charCodeAt(i - 1) !== 0x28) return s.length;
+  const d = s.charCodeAt(i);
+  return d >= 0x30 && d <= 0x39 ? i - 1 : s.length;
+}
+
+function isAsciiSpace(c: number): boolean {
+  return c === 0x20 || (c >= 0x09 && c <= 0x0d);
+}
+
+function hasAlnum(s: string, e: number): boolean {
+  for (let i = 0; i < e; i++) if (alnum(s.charCodeAt(i)) >= 0) return true;
+  return false;
+}
+
+/** Whether the letters and digits of a[0, ae) and b[bs, be) are the same,
+ *  case aside (ASCII). */
+function looseEqual(a: string, ae: number, b: string, bs: number, be: number): boolean {
+  let i = 0;
+  let j = bs;
+  for (;;) {
+    let x = -1;
+    while (i < ae && (x = alnum(a.charCodeAt(i))) < 0) i++;
+    let y = -1;
+    while (j < be && (y = alnum(b.charCodeAt(j))) < 0) j++;
+    if (i >= ae || j >= be) return i >= ae && j >= be;
+    if (x !== y) return false;
+    i++;
+    j++;
+  }
 }
 
 /** The title and man-page summary of a whole text (or its head) in format

@@ -123,8 +123,25 @@ export function textResult(front: string | null | undefined, title: string | und
  *  undefined when nothing is left. */
 export function decodeTitle(bytes: Uint8Array | undefined, format: TitleFormat | undefined): string | undefined {
   if (bytes === undefined) return undefined;
+  if (format !== 'html' && isPlainTitle(bytes)) return String.fromCharCode.apply(null, bytes as unknown as number[]);
   const t = cleanTitle(decodeFront(bytes), format);
   return t === '' ? undefined : t;
+}
+
+/** Whether title bytes are already what `cleanTitle` makes of them
+ *  (outside HTML): printable ASCII, not empty, spaces single and not at
+ *  either end, no Markdown link (`](`) or AsciiDoc anchor (`[[`). */
+function isPlainTitle(b: Uint8Array): boolean {
+  const n = b.length;
+  if (n === 0 || n > 1024 || b[0] === 0x20 || b[n - 1] === 0x20) return false;
+  for (let i = 0; i < n; i++) {
+    const c = b[i];
+    if (c < 0x20 || c > 0x7e) return false;
+    if (c === 0x20 && b[i + 1] === 0x20) return false;
+    if (c === 0x5b && b[i + 1] === 0x5b) return false; // `[[`
+    if (c === 0x28 && i > 0 && b[i - 1] === 0x5d) return false; // `](`
+  }
+  return true;
 }
 
 export const PROBE_BYTES = 8192;

@@ -85,6 +85,15 @@ export async function abouts(view: TopicView, subjects: readonly Subject[]): Pro
 }
 
 function aboutOf(fields: Record<string, unknown> | undefined, r: ProbeResult): About {
+  // No frontmatter (most titled subjects): the document's title and
+  // summary alone, one object.
+  if (fields === undefined) {
+    if (r.title === undefined && r.summary === undefined) return NOTHING;
+    const a: { title?: string; summary?: string } = {};
+    if (r.title !== undefined) a.title = r.title;
+    if (r.summary !== undefined) a.summary = r.summary;
+    return a;
+  }
   const description = descriptionValue(fields?.description);
   const title = subjectTitle(fields, r.title);
   const aliases = aliasesOf(fields?.aliases);
@@ -100,6 +109,7 @@ function aboutOf(fields: Record<string, unknown> | undefined, r: ProbeResult): A
 }
 
 function aliasesOf(v: unknown): string[] | undefined {
+  if (v === undefined) return undefined;
   const list = (typeof v === 'string' ? [v] : Array.isArray(v) ? v : []).filter((a): a is string => typeof a === 'string' && a.trim() !== '');
   return list.length > 0 ? list.map((a) => a.trim()) : undefined;
 }
