@@ -123,6 +123,17 @@ function peakMiB(args) {
 }
 
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+/** Runs `a` and `b`, `a` first on even turns and `b` first on odd ones, so
+ *  that neither always runs on a cache the other warmed. */
+function alternate(turn, a, b) {
+  if (turn % 2 === 0) {
+    a();
+    b();
+  } else {
+    b();
+    a();
+  }
+}
 const pct = (xs, p) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(xs.length * p))];
 
 // The generator's vocabulary (bench-workspace.mjs): queries of one to three
@@ -190,13 +201,7 @@ queries.forEach((q, i) => {
     if (/index hit/.test(t.err)) hits++;
   };
   const runGrep = () => grep.push(timed('grep', ['-ril', q.split(' ')[0], docs]).ms);
-  if (i % 2 === 0) {
-    runKb();
-    runGrep();
-  } else {
-    runGrep();
-    runKb();
-  }
+  alternate(i, runKb, runGrep);
 });
 report.warmP50Ms = median(warm);
 report.warmP90Ms = pct(warm, 0.9);
@@ -210,13 +215,7 @@ for (let i = 0; i < 7; i++) {
   for (const q of BROAD) {
     const runKb = () => broad.push(timed(opt.kb, ['search', '-t', 'docs', q]).ms);
     const runGrep = () => timed('grep', ['-ril', q.split(' ')[0], docs]);
-    if (i % 2 === 0) {
-      runKb();
-      runGrep();
-    } else {
-      runGrep();
-      runKb();
-    }
+    alternate(i, runKb, runGrep);
   }
 }
 report.broadP50Ms = median(broad);
@@ -305,13 +304,7 @@ function longDocuments() {
     longQueries.forEach((q, i) => {
       const runKb = () => tk.push(timed(opt.kb, kbArgs(q), longEnv, wsRoot).ms);
       const runSql = () => ts.push(timed(sqlite, sqlArgs(q), {}, wsRoot).ms);
-      if ((i + pass) % 2 === 0) {
-        runKb();
-        runSql();
-      } else {
-        runSql();
-        runKb();
-      }
+      alternate(i + pass, runKb, runSql);
     });
   }
   rmSync(join(cacheHome, 'long'), { recursive: true, force: true });
