@@ -94,7 +94,6 @@ export async function learn(kb: KnowledgeBase, args: LearnArgs, sink: LearnSink)
   for (const f of fallbacks) await problem(warning('near-miss', `topic "${topic.id}": ${fallbackSummary(f)}`));
   let loaded = 0;
   let used = 0;
-  let windowed = false;
   const callFrom = (slug: string, offset: number): LearnCall => ({ topic: topic.id, subjects: [...given, `${FROM_PREFIX}${offset}:${slug}`] });
   for (const item of loadPatterns(view, patterns, sink.as, plan.hints, from?.slug)) {
     if (item.kind !== 'subject') {
@@ -126,7 +125,6 @@ export async function learn(kb: KnowledgeBase, args: LearnArgs, sink: LearnSink)
       const lines: [number, number] = [lineAt(bytes, start), lineAt(bytes, Math.max(start, end - 1))];
       await emit({ kind: 'window', slug: item.slug, fenceTag: fenceTag(item.subject.ext), body: window, from: start, to: end, total: bytes.length, lines, budget, ...(next !== undefined ? { next } : {}) });
       loaded++;
-      windowed = true;
       if (next !== undefined) {
         const rest = restOf(view, patterns, item.slug, 1);
         if (rest.count > 0) await emit({ kind: 'left-after', count: rest.count, tokens: rest.tokens, slug: item.slug });
