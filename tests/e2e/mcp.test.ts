@@ -404,6 +404,10 @@ describe('kb mcp keeps what it probed while the topic is watched', () => {
       for (let k = 0; k < 12; k++) {
         const i = (k * 7) % 40;
         writeFileSync(join(root, `.jp/kb/notes/d${i % 4}/n${i}.md`), `---\ndescription: edit ${k}\n---\nbody\n`);
+        // The file event has 100 ms to reach the server (its own wait is
+        // 5 ms; a later event shows one listing late, as the docs say, and
+        // a loaded test machine may delay it that long).
+        await new Promise((r) => setTimeout(r, 100));
         expect(await list()).toContain(`- d${i % 4}/n${i}: edit ${k}`);
       }
       // Listings after the first walked nothing (and probed only what changed).

@@ -197,6 +197,14 @@ export class IndexCache {
     return w !== undefined && !w.failed;
   }
 
+  /** When the last event naming `rel` (relative to the subjects
+   *  directory `dir`, `/`-separated) arrived, in ms since the epoch; -1
+   *  when none did (for tests, which wait for an event instead of for a
+   *  time). */
+  eventAt(dir: string, rel: string): number {
+    return this.watches.get(dir)?.recent.get(rel) ?? -1;
+  }
+
   /** How many watchers are open, over all topics (for tests). */
   get openWatchers(): number {
     let n = 0;

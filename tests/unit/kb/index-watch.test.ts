@@ -12,6 +12,16 @@ import { openTopic, topic, tree } from './view-fixture.ts';
 
 const front = (d: string) => `---\ndescription: ${d}\n---\nbody\n`;
 
+/** Waits (at most 5 s) until the cache has the event of a change to `rel`
+ *  made at or after `since`: how soon an event arrives depends on the
+ *  machine's load (docs/mcp-and-integrations.md, "Long sessions": a write
+ *  whose event comes later than the listing's wait shows one listing late),
+ *  so the tests of what an event does wait for the event itself. */
+async function eventSeen(cache: IndexCache, dir: string, rel: string, since: number): Promise<void> {
+  for (const end = Date.now() + 5000; cache.eventAt(dir, rel) < since && Date.now() < end; ) await new Promise((r) => setTimeout(r, 2));
+  expect(cache.eventAt(dir, rel)).toBeGreaterThanOrEqual(since);
+}
+
 async function listed(cache: IndexCache, dir: string): Promise<string[]> {
   await cache.settle();
   const view = openTopic(topic(dir), { cache, probeAll: true });
@@ -32,13 +42,18 @@ describe('IndexCache watching a topic', () => {
       expect(v2.probed).toBe(v1.probed); // shared, not probed again
       expect(v2.probed.size).toBe(3);
       for (let k = 0; k < 5; k++) {
+        const since = Date.now();
         writeFileSync(join(dir, 'd/e/c.md'), front(`edit ${k}`));
+        await eventSeen(cache, dir, 'd/e/c.md', since);
         expect(await listed(cache, dir)).toEqual(['a: one', 'd/b: two', `d/e/c: edit ${k}`]);
       }
       // Saved through a rename, and a new file.
+      const since = Date.now();
       writeFileSync(join(dir, 'd/b.tmp'), front('renamed'));
       renameSync(join(dir, 'd/b.tmp'), join(dir, 'd/b.md'));
       writeFileSync(join(dir, 'new.md'), front('new'));
+      await eventSeen(cache, dir, 'd/b.md', since);
+      await eventSeen(cache, dir, 'new.md', since);
       expect(await listed(cache, dir)).toEqual(['a: one', 'd/b: renamed', `d/e/c: edit 4`, 'new: new']);
     } finally {
       cache.close();
