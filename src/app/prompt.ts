@@ -2,7 +2,6 @@
 // `kb prompt` and the MCP prompt `knowledge`. Returns the text and what the
 // user should be told (on stderr, never to the model).
 import { hasListable } from '../kb/index/listing.ts';
-import { loadLearned } from '../kb/index/load.ts';
 import { renderPrompt, type PreloadedTopic } from '../render/prompt.ts';
 import type { TopicLabel } from '../render/topic.ts';
 import { warning, type Problem } from '../shared/problem.ts';
@@ -21,20 +20,22 @@ export interface Section {
 
 /** The section for `kb`'s topics. Pre-loaded subjects are read until their
  *  text reaches `maxLoaded` characters (a front end that must hold the
- *  whole section bounds it); the rest are not read. */
-export function prompt(kb: KnowledgeBase, maxLoaded = Number.POSITIVE_INFINITY): Section {
+ *  whole section bounds it); the rest are not read. Reading subjects
+ *  (kb/index/load.ts) is loaded only when some topic pre-loads: most
+ *  prompts pre-load nothing, and its imports cost start-up time. */
+export async function prompt(kb: KnowledgeBase, maxLoaded = Number.POSITIVE_INFINITY): Promise<Section> {
   let loaded = 0;
   let stopped = false;
   const preloaded: PreloadedTopic[] = [];
   const available: TopicLabel[] = [];
   const problems: Problem[] = [];
   const cutWarnings: { p: Problem; id: string; count: number; tokens: number }[] = [];
-  for (const topic of kb.topics) {
-    if (!topic.enable) continue;
-    const view = kb.view(topic);
+  const views = kb.topics.filter((t) => t.enable).map((topic) => [topic, kb.view(topic)] as const);
+  const loadLearned = views.some(([, view]) => view.learned.length > 0) ? (await import('../kb/index/load.ts')).loadLearned : undefined;
+  for (const [topic, view] of views) {
     problems.push(...viewProblems(view));
     const subjects: PreloadedTopic['subjects'] = [];
-    for (const item of stopped ? [] : loadLearned(view)) {
+    for (const item of stopped || loadLearned === undefined ? [] : loadLearned(view)) {
       if (item.kind === 'subject') {
         subjects.push({ slug: item.slug, content: item.content, after: skillFiles(kb, topic, item.subject) });
         loaded += item.content.head.length + item.content.body.length + item.content.tail.length;

@@ -4,7 +4,6 @@
 // into one reused byte buffer, written out whenever it fills: no string
 // concatenation, one copy per byte. A closed pipe
 // (`kb learn docs '**' | head`) ends the output quietly.
-import { Buffer } from 'node:buffer';
 import { writeAll } from '../shared/stdio.ts';
 
 export { PipeClosed, print } from '../shared/stdio.ts';
@@ -14,15 +13,15 @@ const CHUNK = 1 << 17;
 const encoder = new TextEncoder();
 
 export class Output {
-  private buf: Buffer | undefined;
+  private buf: Uint8Array | undefined;
   private len = 0;
   /** Whether anything has been written (or buffered). */
   wrote = false;
 
   constructor(private readonly fd = 1) {}
 
-  private buffer(): Buffer {
-    return (this.buf ??= Buffer.allocUnsafe(CHUNK));
+  private buffer(): Uint8Array {
+    return (this.buf ??= new Uint8Array(CHUNK));
   }
 
   /** Appends `s`, UTF-8 encoded. */
@@ -34,7 +33,7 @@ export class Output {
     // UTF-16 code unit, so when that much room is left it is encoded in
     // place, without a view of the buffer.
     if (s.length * 3 <= CHUNK - this.len) {
-      this.len += buf.write(s, this.len);
+      this.len += encoder.encodeInto(s, buf.subarray(this.len)).written;
       if (this.len === CHUNK) this.flush();
       return;
     }

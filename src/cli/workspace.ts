@@ -2,7 +2,6 @@
 // know: configuration errors stop the command (except `kb check`, which
 // reports them); warnings go to stderr; with --verbose, which files were
 // read and which file set each value.
-import { homedir } from 'node:os';
 import { KnowledgeBase, type OpenOptions, type WorkspaceOptions } from '../app/knowledge-base.ts';
 import type { Config } from '../config/types.ts';
 import { ConfigError, UsageError } from '../shared/errors.ts';
@@ -12,24 +11,33 @@ import { maxTokensOf } from './budget.ts';
 import type { RunContext } from './command.ts';
 
 /** Where the knowledge base is, as the command line and environment say. */
-export function workspaceOptions(ctx: RunContext): WorkspaceOptions {
+export async function workspaceOptions(ctx: RunContext): Promise<WorkspaceOptions> {
   return {
     cwd: ctx.cwd,
     workspace: ctx.globals.workspace,
     cfg: ctx.globals.cfg,
     knowledge: ctx.globals.knowledge,
     env: ctx.env,
-    home: homedir(),
+    home: await homeDirectory(ctx.env),
     maxTokens: maxTokensOf(ctx),
     searchCache: ctx.flags['no-cache'] !== true,
   };
+}
+
+/** The user's home directory: HOME where it is set, as `os.homedir()` reads
+ *  it outside Windows; else the system's answer, from node:os, which is
+ *  loaded only then (importing it costs start-up time). */
+export async function homeDirectory(env: Record<string, string | undefined>): Promise<string> {
+  const home = env.HOME;
+  if (home !== undefined && home !== '' && process.platform !== 'win32') return home;
+  return (await import('node:os')).homedir();
 }
 
 /** The knowledge base for every command but `kb check`: a configuration
  *  problem that makes it unusable stops the command, the others are
  *  warnings. */
 export async function openKnowledgeBase(ctx: RunContext, opts: OpenOptions = {}): Promise<KnowledgeBase> {
-  const kb = await KnowledgeBase.open(workspaceOptions(ctx), opts);
+  const kb = await KnowledgeBase.open(await workspaceOptions(ctx), opts);
   const fatal = kb.fatal();
   if (fatal) throw new ConfigError(fatal.message, fatal.where);
   await report(kb.problems);

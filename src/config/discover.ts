@@ -85,12 +85,24 @@ export function userWorkspaceDir(dataDir: string, root: string): string | undefi
   let best: { path: string; name: string; time: bigint } | undefined;
   for (const dir of matches) {
     const time = newestTime(dir.path);
-    if (best === undefined || time > best.time || (time === best.time && Buffer.compare(Buffer.from(dir.name), Buffer.from(best.name)) > 0)) {
+    if (best === undefined || time > best.time || (time === best.time && compareUtf8(dir.name, best.name) > 0)) {
       best = { ...dir, time };
     }
   }
   return best?.path;
 }
+
+/** `a` and `b` compared as UTF-8 bytes (code point order: JP compares the
+ *  names' bytes). */
+function compareUtf8(a: string, b: string): number {
+  const x = ENCODER.encode(a);
+  const y = ENCODER.encode(b);
+  const n = Math.min(x.length, y.length);
+  for (let i = 0; i < n; i++) if (x[i] !== y[i]) return x[i] - y[i];
+  return x.length - y.length;
+}
+
+const ENCODER = new TextEncoder();
 
 /** When a per-user directory was last used, as JP's `dir_mtime` reckons it:
  *  the newest modification time among its entries (links followed, entries

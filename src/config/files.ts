@@ -73,6 +73,11 @@ export function locateConfigFile(path: string): Located {
 
 type ReadText = { text: string } | { missing: true } | { problem: string };
 
+/** UTF-8 as read: invalid bytes become U+FFFD and a byte-order mark is
+ *  kept (the parsers strip it). TextDecoder, not Buffer: the global Buffer
+ *  costs start-up time on first use. */
+const UTF8 = new TextDecoder('utf-8', { ignoreBOM: true });
+
 /** A regular file's text, at most MAX_CONFIG_BYTES. Opened without
  *  blocking (a FIFO would wait forever for a writer) and checked on the open
  *  descriptor, so what is read is what was checked. */
@@ -92,17 +97,24 @@ function readRegular(path: string): ReadText {
     const tooLarge = { problem: `configuration file is larger than ${MAX_CONFIG_BYTES / 1024 / 1024} MiB` };
     if (stat.size > MAX_CONFIG_BYTES) return tooLarge;
     // The size may lie (files under /proc say 0): read up to one byte past the cap.
-    const chunks: Buffer[] = [];
+    const chunks: Uint8Array[] = [];
     let total = 0;
     for (;;) {
-      const chunk = Buffer.allocUnsafe(Math.min(64 * 1024, MAX_CONFIG_BYTES + 1 - total));
+      const chunk = new Uint8Array(Math.min(64 * 1024, MAX_CONFIG_BYTES + 1 - total));
       const got = readSync(fd, chunk, 0, chunk.length, null);
       if (got === 0) break;
       chunks.push(chunk.subarray(0, got));
       total += got;
       if (total > MAX_CONFIG_BYTES) return tooLarge;
     }
-    return { text: Buffer.concat(chunks, total).toString('utf8') };
+    if (chunks.length === 1) return { text: UTF8.decode(chunks[0]) };
+    const all = new Uint8Array(total);
+    let at = 0;
+    for (const c of chunks) {
+      all.set(c, at);
+      at += c.length;
+    }
+    return { text: UTF8.decode(all) };
   } catch (err) {
     return { problem: `cannot read configuration file: ${(err as Error).message}` };
   } finally {

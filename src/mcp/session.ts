@@ -214,7 +214,7 @@ export class KbSession {
     if (name !== PROMPT_NAME) throw new RequestError(INVALID_PARAMS, `unknown prompt ${jsonQuoted(clipName(name))}; the only prompt is "${PROMPT_NAME}"`);
     const knowledge = knowledgeArgument(args?.[PROMPT_ARGUMENT] ?? '');
     const kb = await this.open(knowledge);
-    let section = prompt(kb, RESULT_LIMIT);
+    let section = await prompt(kb, RESULT_LIMIT);
     // The server's --list or KB_PROMPT_LIST topics; the listings' module
     // is loaded only when there are some.
     const list = this.listed;

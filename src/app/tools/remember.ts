@@ -4,8 +4,8 @@
 // operation is app/memory.ts; render/memory.ts writes its answer.
 import { badSlug } from '../../kb/write/given.ts';
 import { jsonQuoted } from '../../shared/controls.ts';
+import { utf8Length } from '../../shared/text.ts';
 import type { JsonSchemaObject } from '../../shared/tool.ts';
-import { Buffer } from 'node:buffer';
 import { REMEMBER_LIMITS, REMEMBER_MAX_BYTES } from '../args.ts';
 import type { RememberArgs } from '../memory.ts';
 import { topicLines, type Tool, type ToolTopic } from './tool.ts';
@@ -48,7 +48,7 @@ const RULES: Rules = {
   text: {
     check: (text: string) => {
       if (text.trim() === '') return { problem: '"text" must not be empty' };
-      const bytes = Buffer.byteLength(text, 'utf8');
+      const bytes = utf8Length(text);
       if (bytes > REMEMBER_MAX_BYTES) return { problem: `"text" is ${bytes} bytes long; at most ${REMEMBER_MAX_BYTES} are accepted` };
       if (text.includes('\0')) return { problem: '"text" holds a NUL character (a text subject cannot)' };
       return { value: text };

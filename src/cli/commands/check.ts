@@ -24,7 +24,7 @@ const command: Command = {
   async run(ctx) {
     noArguments('check', ctx.positionals);
     // The whole pre-loaded set, whatever the prompt's budget.
-    const kb = await KnowledgeBase.open({ ...workspaceOptions(ctx), maxTokens: Infinity });
+    const kb = await KnowledgeBase.open({ ...(await workspaceOptions(ctx)), maxTokens: Infinity });
     if (isVerbose()) await explain(kb.config);
     const summary = await check(kb, ctx.env, { duplicates: ctx.flags.duplicates === true });
     print(ctx.flags.format === 'json' ? renderCheckJson(summary) : renderCheckText(summary));

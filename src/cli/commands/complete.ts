@@ -209,7 +209,7 @@ export function liveSources(ctx: RunContext, commands: CommandTable = ctx.comman
       const attempt = async (cfg: string[], knowledge: string[]): Promise<KnowledgeBase | undefined> => {
         try {
           const globals = { workspace: expandHome(line.workspace), cfg: cfg.map((c) => expandHome(c)!), knowledge, verbose: false, quiet: false };
-          return await KnowledgeBase.open(workspaceOptions({ ...ctx, globals }));
+          return await KnowledgeBase.open(await workspaceOptions({ ...ctx, globals }));
         } catch {
           return undefined;
         }

@@ -38,10 +38,10 @@ export function mcpCommand(serve: Serve): Command {
         ['kb mcp --list skills', "The knowledge prompt also lists the skills topic's subjects"],
       ],
     },
-    run(ctx) {
+    async run(ctx) {
       noArguments('mcp', ctx.positionals);
       const list = listedNames((ctx.flags.list as string[] | undefined) ?? [], ctx.env);
-      return serve(workspaceOptions(ctx), { write: (ctx.flags.write as string[] | undefined) ?? [], ...(list.names.length > 0 ? { list } : {}) });
+      return serve(await workspaceOptions(ctx), { write: (ctx.flags.write as string[] | undefined) ?? [], ...(list.names.length > 0 ? { list } : {}) });
     },
   };
 }

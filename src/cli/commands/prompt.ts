@@ -23,7 +23,7 @@ const command: Command = {
     noArguments('prompt', ctx.positionals);
     const kb = await openKnowledgeBase(ctx);
     const { names, from } = listedNames((ctx.flags.list as string[] | undefined) ?? [], ctx.env);
-    const section = prompt(kb);
+    const section = await prompt(kb);
     // The listings' module is loaded only when a topic is to be listed.
     const { text, problems } = names.length === 0 ? section : await (await import('../../app/prompt-list.ts')).withListings(kb, section, names, from);
     await report(problems);

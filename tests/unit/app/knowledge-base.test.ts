@@ -148,25 +148,25 @@ const args = (topic: string, subjects: string[] | null = null): LearnArgs => ({ 
 describe('prompt()', () => {
   test('the RFD <knowledge> section: available topics only', async () => {
     const kb = await open(workspace(RFD_FILES, RFD_CONFIG));
-    expect(prompt(kb)).toEqual({ text: `<knowledge>\n${AVAILABLE}`, problems: [] });
+    expect(await prompt(kb)).toEqual({ text: `<knowledge>\n${AVAILABLE}`, problems: [] });
   });
 
   test('a learned subject in the configuration is pre-loaded; its topic stays listed', async () => {
     const config = RFD_CONFIG.replace('subjects = ".jp/kb/project"\n', 'subjects = ".jp/kb/project"\nlearned = ["maintainers/*"]\n');
     const kb = await open(workspace(RFD_FILES, config));
-    expect(prompt(kb)).toEqual({ text: PRELOADED, problems: [] });
+    expect(await prompt(kb)).toEqual({ text: PRELOADED, problems: [] });
   });
 
   test('knowledge values (-k) pre-load the same way', async () => {
     const root = workspace(RFD_FILES, RFD_CONFIG);
-    expect(prompt(await open(root, { knowledge: ['project/maintainers/*'] })).text).toBe(PRELOADED);
-    expect(prompt(await open(root, { knowledge: ['project/maintainers/jean', 'project/maintainers/ryan'] })).text).toBe(PRELOADED);
-    expect(prompt(await open(root, { cfg: ['kb.topic.project.learned+=maintainers/*'] })).text).toBe(PRELOADED);
+    expect((await prompt(await open(root, { knowledge: ['project/maintainers/*'] }))).text).toBe(PRELOADED);
+    expect((await prompt(await open(root, { knowledge: ['project/maintainers/jean', 'project/maintainers/ryan'] }))).text).toBe(PRELOADED);
+    expect((await prompt(await open(root, { cfg: ['kb.topic.project.learned+=maintainers/*'] }))).text).toBe(PRELOADED);
   });
 
   test('a topic whose every visible subject is pre-loaded is left out of the list', async () => {
     const kb = await open(workspace(RFD_FILES, RFD_CONFIG), { knowledge: ['skills/*'] });
-    const { text } = prompt(kb);
+    const { text } = await prompt(kb);
     expect(text).toContain('<topic "Learnable Assistant Skills">\n\n<subject "ast-grep">\nUse ast-grep.');
     expect(text).not.toContain('- skills');
     expect(text).toContain('\n- project (**General Project Knowledge**): foo bar baz...\n\nUse the');
@@ -174,13 +174,13 @@ describe('prompt()', () => {
 
   test("'' when there is nothing to show", async () => {
     const hiddenOnly = await open(workspace({ '.jp/kb/t/.only-hidden.md': 'x' }, '[kb.topic.t]\nsubjects = ".jp/kb/t"\n'));
-    expect(prompt(hiddenOnly)).toEqual({ text: '', problems: [] });
+    expect(await prompt(hiddenOnly)).toEqual({ text: '', problems: [] });
     const noTopics = await open(workspace({}, ''));
-    expect(prompt(noTopics)).toEqual({ text: '', problems: [] });
+    expect(await prompt(noTopics)).toEqual({ text: '', problems: [] });
     const noConfig = await open(workspace({}));
-    expect(prompt(noConfig)).toEqual({ text: '', problems: [] });
+    expect(await prompt(noConfig)).toEqual({ text: '', problems: [] });
     const disabledTopic = await open(workspace({ 't/a.md': 'a' }, '[kb.topic.t]\nsubjects = "t"\nenable = false\n'));
-    expect(prompt(disabledTopic)).toEqual({ text: '', problems: [] });
+    expect(await prompt(disabledTopic)).toEqual({ text: '', problems: [] });
   });
 
   test('topic lines drop absent parts; disabled topics are not shown', async () => {
@@ -190,7 +190,7 @@ describe('prompt()', () => {
         '[kb.topic.a]\nsubjects = "a"\nintroduction = "intro only"\n[kb.topic.b]\nsubjects = "b"\n[kb.topic.c]\nsubjects = "c"\nenable = false\n',
       ),
     );
-    expect(prompt(kb).text).toBe(
+    expect((await prompt(kb)).text).toBe(
       `<knowledge>\nThe following knowledge topics are available to learn:\n\n- a: intro only\n- b\n\nUse the \`learn\` tool to consume this knowledge.\n\n${NOTE}\n</knowledge>\n`,
     );
   });
@@ -198,7 +198,7 @@ describe('prompt()', () => {
   test('problems: a learned pattern matching nothing, a missing subjects directory', async () => {
     const root = workspace({ 't/a.md': 'A\n' }, '[kb.topic.t]\nsubjects = "t"\nlearned = ["nothing/*", "a"]\n\n[kb.topic.gone]\nsubjects = "does/not/exist"\n');
     const kb = await open(root);
-    const { text, problems } = prompt(kb);
+    const { text, problems } = await prompt(kb);
     expect(problems).toEqual([
       { severity: 'warning', code: 'learned-no-match', message: 'topic "t": learned pattern "nothing/*" matches no subject' },
       { severity: 'warning', code: 'missing-directory', message: `topic "gone": subjects directory not found: ${join(kb.config.root, 'does/not/exist')}` },
@@ -209,7 +209,7 @@ describe('prompt()', () => {
 
   test('a learned binary named exactly is skipped with a warning', async () => {
     const kb = await open(workspace({ 't/logo.png': PNG, 't/a.md': 'A\n' }, '[kb.topic.t]\nsubjects = "t"\nlearned = ["logo"]\n'));
-    const { text, problems } = prompt(kb);
+    const { text, problems } = await prompt(kb);
     expect(problems).toEqual([{ severity: 'warning', code: 'binary-subject', message: 'learned subject "logo" of topic "t" is a binary file; skipped' }]);
     expect(text).toStartWith('<knowledge>\nThe following knowledge topics are available to learn:\n\n- t\n');
   });
@@ -803,7 +803,7 @@ describe('a pluggable probe', () => {
     expect(counting.seen.length).toBe(after);
 
     // Everything else the service does probes each remaining file once at most.
-    prompt(kb);
+    await prompt(kb);
     learnToolOf(kb);
     toolsOf(kb);
     await subjects(kb);
@@ -835,7 +835,7 @@ describe('a pluggable probe', () => {
     // A probe that calls every file binary leaves nothing to learn or show.
     const allBinary = await open(root, {}, { probe: countingProbe(() => true).probe });
     expect(learnToolOf(allBinary)).toBeUndefined();
-    expect(prompt(allBinary).text).toBe('');
+    expect((await prompt(allBinary)).text).toBe('');
   });
 });
 
@@ -845,7 +845,7 @@ describe('globs load on demand (no preload)', () => {
 
   test('a learned glob in the configuration pre-loads its subjects', async () => {
     const kb = await open(workspace(files, config));
-    expect(prompt(kb)).toEqual({
+    expect(await prompt(kb)).toEqual({
       text: `<knowledge>
 The following knowledge has been pre-loaded into your system prompt:
 
