@@ -18,9 +18,9 @@ export interface Connection {
   errors: Error[];
 }
 
-export async function connect(root: string, runner: Runner = BINARY, args: string[] = []): Promise<Connection> {
+export async function connect(root: string, runner: Runner = BINARY, args: string[] = [], extraEnv: Record<string, string> = {}): Promise<Connection> {
   const [command, ...pre] = runner.argv;
-  const transport = new StdioClientTransport({ command, args: [...pre, 'mcp', ...args], cwd: root, env: env(root), stderr: 'pipe' });
+  const transport = new StdioClientTransport({ command, args: [...pre, 'mcp', ...args], cwd: root, env: { ...env(root), ...extraEnv }, stderr: 'pipe' });
   let stderr = '';
   transport.stderr?.on('data', (d) => (stderr += d.toString()));
   checkReplies(transport);

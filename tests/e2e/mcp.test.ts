@@ -390,28 +390,50 @@ describe('kb mcp resources say what each subject is (dist/kb)', () => {
 });
 
 describe('kb mcp keeps what it probed while the topic is watched', () => {
-  test('a description edited between two listings shows in the second, every time', async () => {
+  /** A topic of 40 described notes in four folders older than two seconds
+   *  (so that the index itself is kept too), and a server on it. */
+  async function watchedNotes(extraEnv: Record<string, string> = {}) {
     const files: Record<string, string> = {};
     for (let i = 0; i < 40; i++) files[`.jp/kb/notes/d${i % 4}/n${i}.md`] = `---\ndescription: first ${i}\n---\nbody\n`;
     const root = fixture(files, '[kb.topic.notes]\ntitle = "Notes"\nsubjects = ".jp/kb/notes"\n');
-    // Folders older than two seconds: the index itself is kept too.
     const old = new Date(Date.now() - 60_000);
     for (const d of ['', 'd0', 'd1', 'd2', 'd3']) utimesSync(join(root, '.jp/kb/notes', d), old, old);
-    const c = await connect(root, BINARY, ['--verbose']);
+    const c = await connect(root, BINARY, ['--verbose'], extraEnv);
+    const list = async () => text(await c.client.callTool({ name: 'learn', arguments: { topic: 'notes' } }));
+    return { root, c, list };
+  }
+
+  /** Edits one note `edits` times, each followed at once by a listing that
+   *  must show it. */
+  async function editAndList(root: string, list: () => Promise<string>, edits: number) {
+    for (let k = 0; k < edits; k++) {
+      const i = (k * 7) % 40;
+      writeFileSync(join(root, `.jp/kb/notes/d${i % 4}/n${i}.md`), `---\ndescription: edit ${k}\n---\nbody\n`);
+      expect(await list()).toContain(`- d${i % 4}/n${i}: edit ${k}`);
+    }
+  }
+
+  test('a description edited just before a listing shows in it, every time', async () => {
+    const { root, c, list } = await watchedNotes();
     try {
-      const list = async () => text(await c.client.callTool({ name: 'learn', arguments: { topic: 'notes' } }));
       expect(await list()).toContain('- d0/n0: first 0');
-      for (let k = 0; k < 12; k++) {
-        const i = (k * 7) % 40;
-        writeFileSync(join(root, `.jp/kb/notes/d${i % 4}/n${i}.md`), `---\ndescription: edit ${k}\n---\nbody\n`);
-        // The file event has 100 ms to reach the server (its own wait is
-        // 5 ms; a later event shows one listing late, as the docs say, and
-        // a loaded test machine may delay it that long).
-        await new Promise((r) => setTimeout(r, 100));
-        expect(await list()).toContain(`- d${i % 4}/n${i}: edit ${k}`);
-      }
+      await editAndList(root, list, 12);
       // Listings after the first walked nothing (and probed only what changed).
       expect(c.stderr()).toContain('topic indexes kept between requests: 12 reused, 1 walked');
+    } finally {
+      await c.client.close();
+    }
+  });
+
+  test('however late the watcher hands its events on: the listing waits for every event queued before it', async () => {
+    // Every event is handed on 40 ms late (a test hook standing for a
+    // watcher thread that lags on a loaded machine): a fixed wait of a
+    // few ms would list the old description.
+    const { root, c, list } = await watchedNotes({ KB_TEST_EVENT_DELAY_MS: '40' });
+    try {
+      expect(await list()).toContain('- d0/n0: first 0');
+      await editAndList(root, list, 6);
+      expect(c.stderr()).not.toContain('file events are late');
     } finally {
       await c.client.close();
     }

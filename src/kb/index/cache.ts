@@ -22,7 +22,8 @@
 // (and inode numbers) change; probes are not kept then. A `log` line
 // (`--verbose`) says which topic fell back and why.
 
-import { statSync, watch, type FSWatcher } from 'node:fs';
+import { mkdtempSync, rmSync, statSync, unlinkSync, watch, writeFileSync, type FSWatcher } from 'node:fs';
+import { join } from 'node:path';
 import type { ProbeResult } from '../fs/probe.ts';
 import type { WalkTrace } from '../fs/walk.ts';
 import { forgetSize } from './subjects.ts';
@@ -58,9 +59,119 @@ const RACY_MS = 2000;
  *  or a descriptor. */
 export const MAX_WATCHED_DIRS = 1024;
 
-/** How long a listing waits for the events of changes made just before
- *  it (see `settle`). */
+/** Where the runtime cannot promise that events come in order (see
+ *  `Barrier`), how long a listing waits for the events of changes made
+ *  just before it (see `settle`). */
 const SETTLE_MS = 5;
+
+/** The longest a listing waits for the barrier's own event (a watcher
+ *  thread starved that long): it then goes on, and a `log` line says it
+ *  may miss a change made just before it. */
+const BARRIER_MAX_MS = 250;
+
+/** For kb's tests only (not a user setting): every file event is handed on
+ *  this many milliseconds late, in order, as from a watcher thread that
+ *  lags behind. */
+function eventDelay(): number {
+  const ms = Number(process.env.KB_TEST_EVENT_DELAY_MS);
+  return Number.isFinite(ms) && ms > 0 ? ms : 0;
+}
+
+/** A watcher's callback, handed on late under KB_TEST_EVENT_DELAY_MS. */
+function delivered<A extends unknown[]>(handle: (...args: A) => void): (...args: A) => void {
+  const ms = eventDelay();
+  return ms === 0 ? handle : (...args: A) => void setTimeout(() => handle(...args), ms);
+}
+
+/**
+ * A barrier for file events: a file kb writes, when asked, in a private
+ * folder it watches (made in the system's temporary folder). Bun watches
+ * every path of a process with one inotify descriptor, read by one thread,
+ * and hands the events on in the order the kernel queued them; a change the
+ * client made before it sent a request was queued before the barrier's
+ * file, written after the request arrived. So once the barrier's event has
+ * come, every earlier event has been handled: a listing sees an edit made
+ * just before it, however late the watcher thread runs, with no fixed wait.
+ * (Runtimes that watch each path apart give no such order: there kb waits
+ * SETTLE_MS, as before.) At most two files are in the folder, which is
+ * removed when the cache closes.
+ */
+class Barrier {
+  private n = 0;
+  private last: string | undefined;
+  private readonly waiting = new Map<string, () => void>();
+  private watcher: FSWatcher | undefined;
+
+  private constructor(private readonly dir: string) {}
+
+  /** A barrier in a new folder under `tmp`; undefined where the folder
+   *  cannot be made or watched. */
+  static open(tmp: string): Barrier | undefined {
+    let dir: string | undefined;
+    try {
+      dir = mkdtempSync(join(tmp, 'kb-events-'));
+      const b = new Barrier(dir);
+      b.watcher = watch(dir, { persistent: false }, delivered((_type: string, name: string | Buffer | null) => b.told(name == null ? '' : String(name))));
+      b.watcher.on('error', () => b.close());
+      return b;
+    } catch {
+      if (dir !== undefined) rmSync(dir, { recursive: true, force: true });
+      return undefined;
+    }
+  }
+
+  private told(name: string): void {
+    const done = this.waiting.get(name);
+    if (done === undefined) return;
+    this.waiting.delete(name);
+    done();
+  }
+
+  /** Writes a new file and resolves once its event has come (true), or
+   *  after BARRIER_MAX_MS (false). */
+  pass(): Promise<boolean> {
+    if (this.watcher === undefined) return Promise.resolve(false);
+    const name = `b${++this.n}`;
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => {
+        this.waiting.delete(name);
+        resolve(false);
+      }, BARRIER_MAX_MS);
+      this.waiting.set(name, () => {
+        clearTimeout(timer);
+        resolve(true);
+      });
+      try {
+        writeFileSync(join(this.dir, name), '');
+      } catch {
+        this.waiting.delete(name);
+        clearTimeout(timer);
+        resolve(false);
+        return;
+      }
+      if (this.last !== undefined) {
+        try {
+          unlinkSync(join(this.dir, this.last));
+        } catch {
+          // gone already
+        }
+      }
+      this.last = name;
+    });
+  }
+
+  close(): void {
+    try {
+      this.watcher?.close();
+    } catch {
+      // closed already
+    }
+    this.watcher = undefined;
+    for (const done of this.waiting.values()) done();
+    this.waiting.clear();
+    rmSync(this.dir, { recursive: true, force: true });
+  }
+}
 
 /** The most topics kept: a workspace has a handful. */
 const MAX_TOPICS = 64;
@@ -212,15 +323,39 @@ export class IndexCache {
     return n;
   }
 
-  /** Lets the events of changes made just before this moment arrive: a
-   *  watcher tells of a write about 0.2 ms after it (measured: median
-   *  0.16 ms, at most 10 ms on a loaded machine), between turns of the
-   *  event loop. A listing, which uses what was probed, awaits it first; a
-   *  write whose event comes later than SETTLE_MS shows in the listing
-   *  after. */
-  settle(): Promise<void> {
-    if (this.watches.size === 0) return Promise.resolve();
-    return new Promise((resolve) => setTimeout(() => setImmediate(resolve), SETTLE_MS));
+  /** Lets the events of changes made before this moment arrive. A
+   *  listing, which uses what was probed, awaits it first. Under Bun it
+   *  passes the barrier (see `Barrier`): every earlier event has then been
+   *  handled, however late the watcher thread runs (a watcher tells of a
+   *  write about 0.2 ms after it, measured; up to tens of ms on a loaded
+   *  machine). Elsewhere, or without a barrier, it waits SETTLE_MS, and a
+   *  write whose event comes later shows in the listing after. */
+  async settle(): Promise<void> {
+    if (this.watches.size === 0) return;
+    const barrier = await this.openBarrier();
+    if (barrier !== undefined) {
+      if (await barrier.pass()) return;
+      this.log(`kb mcp: file events are late (the barrier's did not come within ${BARRIER_MAX_MS} ms): this listing may miss a change made just before it`);
+      return;
+    }
+    await new Promise((resolve) => setTimeout(() => setImmediate(resolve), SETTLE_MS));
+  }
+
+  /** The barrier (made on first need), under Bun only; undefined where it
+   *  cannot be made (then never tried again). */
+  private barrier: Barrier | null | undefined;
+
+  private async openBarrier(): Promise<Barrier | undefined> {
+    if (this.barrier === undefined) {
+      this.barrier = null;
+      if (typeof process.versions.bun === 'string' && !this.closed) {
+        // node:os only here: importing it costs every command start-up time.
+        const { tmpdir } = await import('node:os');
+        this.barrier = this.closed ? null : (Barrier.open(tmpdir()) ?? null);
+        if (this.barrier === null) this.log('kb mcp: no folder for the file-event barrier in the temporary folder: a listing waits 5 ms for the events of changes made just before it');
+      }
+    }
+    return this.barrier ?? undefined;
   }
 
   /** The cached index of `dir`, if nothing it depends on changed: none of
@@ -273,7 +408,7 @@ export class IndexCache {
   }
 
   private add(w: TopicWatch, path: string, base: string, recursive: boolean): void {
-    const watcher = watch(path, { recursive, persistent: false }, (type, name) => w.event(type, name, base));
+    const watcher = watch(path, { recursive, persistent: false }, delivered((type: string, name: string | Buffer | null) => w.event(type, name, base)));
     watcher.on('error', (err) => this.fail(w, reason(err)));
     w.watchers.push(watcher);
   }
@@ -357,6 +492,8 @@ export class IndexCache {
     this.closed = true;
     this.dropAll();
     this.entries.clear();
+    this.barrier?.close();
+    this.barrier = null;
   }
 }
 
