@@ -31,9 +31,19 @@ export class Output {
     const buf = this.buffer();
     // The common case, a short text (tags, fences): at most 3 bytes per
     // UTF-16 code unit, so when that much room is left it is encoded in
-    // place, without a view of the buffer.
+    // place: ASCII byte by byte (a view of the buffer for encodeInto, made
+    // on each of the tens of thousands of writes of a large load, cost
+    // more than the copy), the rest from the first other character on.
     if (s.length * 3 <= CHUNK - this.len) {
-      this.len += encoder.encodeInto(s, buf.subarray(this.len)).written;
+      let at = this.len;
+      let i = 0;
+      for (const n = s.length; i < n; i++) {
+        const c = s.charCodeAt(i);
+        if (c >= 0x80) break;
+        buf[at++] = c;
+      }
+      if (i < s.length) at += encoder.encodeInto(i === 0 ? s : s.slice(i), buf.subarray(at)).written;
+      this.len = at;
       if (this.len === CHUNK) this.flush();
       return;
     }
