@@ -126,9 +126,9 @@ export class KnowledgeBase {
   /** Starts a stat of every file (kb/fs/probe.ts StatJobHandle), shared
    *  with the front end's reader thread when it plugged one in; undefined
    *  otherwise (kb/fs/probe-thread.ts `statLater` then). */
-  get statFiles(): ((paths: readonly string[]) => StatJobHandle) | undefined {
+  get statFiles(): ((paths: readonly string[], prefix?: string) => StatJobHandle) | undefined {
     const probe = this.probe;
-    return probe?.stat === undefined ? undefined : (paths) => probe.stat!(paths);
+    return probe?.stat === undefined ? undefined : (paths, prefix) => probe.stat!(paths, prefix);
   }
 
   get topics(): readonly Topic[] {

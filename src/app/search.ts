@@ -51,6 +51,8 @@ export interface Found {
   /** Its title, where it says more than the slug. */
   title?: string;
   description?: string;
+  /** Its token estimate, when the index has it. */
+  tokens?: number;
   score: number;
 }
 
@@ -127,6 +129,7 @@ export async function rank(kb: KnowledgeBase, topics: readonly Topic[], query: s
         abs: `${topic.subjectsDir}/${d.path}`,
         ...titleField(index.titleOf(h.doc), d.slug),
         ...(d.description !== null ? { description: d.description } : {}),
+        ...(d.tokens !== undefined ? { tokens: d.tokens } : {}),
         score: h.score,
       });
     }
@@ -195,7 +198,9 @@ export async function search(kb: KnowledgeBase, args: SearchArgs): Promise<Searc
       ...(f.title !== undefined ? { title: f.title } : {}),
       ...(f.description !== undefined ? { description: f.description } : {}),
       snippet: snippetOf(text, ranked.matched.get(f.topic) ?? new Set()),
-      tokens: estimateTokensOfBody(text),
+      // From the index (counted when the file was read to index it, the
+      // same file by its size and time), else counted here.
+      tokens: f.tokens ?? estimateTokensOfBody(text),
       score: Math.round(f.score * 1000) / 1000,
     };
     const cost = estimateTokens(renderResult(results.length + 1, resultRow(result))) + 1;

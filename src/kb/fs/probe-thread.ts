@@ -196,6 +196,8 @@ export interface StatJob {
   kind: 'stat';
   /** The paths, joined by NUL. */
   paths: string;
+  /** Goes before each path. */
+  prefix: string;
   /** Control words (CONTROL_WORDS). */
   control: SharedArrayBuffer;
   /** Two floats per file (STAT_GONE, STAT_PENDING, or the size plus one,
@@ -224,7 +226,7 @@ function statInto(path: string, values: Float64Array, i: number): void {
 }
 
 /** One thread's share of a stat job (as `probeShare` for a probe job). */
-export function statShare(paths: readonly string[], control: Int32Array, values: Float64Array): number {
+export function statShare(paths: readonly string[], control: Int32Array, values: Float64Array, prefix = ''): number {
   const n = paths.length;
   let mine = 0;
   for (;;) {
@@ -232,7 +234,7 @@ export function statShare(paths: readonly string[], control: Int32Array, values:
     const from = Atomics.add(control, NEXT, STAT_CHUNK);
     if (from >= n) return mine;
     const to = Math.min(from + STAT_CHUNK, n);
-    for (let i = from; i < to; i++) statInto(paths[i], values, i);
+    for (let i = from; i < to; i++) statInto(prefix + paths[i], values, i);
     Atomics.add(control, DONE, to - from);
     Atomics.notify(control, DONE);
     mine += to - from;
@@ -247,16 +249,18 @@ export const MIN_STAT_FILES = 1024;
 /** Files a thread stats at a time (a stat is cheaper than a probe). */
 const STAT_CHUNK = 64;
 
-/** A stat of every file on this thread alone, when joined. */
-export function statLater(paths: readonly string[]): StatJobHandle {
-  return { join: () => statFiles(paths), cancel: () => {} };
+/** A stat of every file (`prefix` before each path) on this thread
+ *  alone, when joined. */
+export function statLater(paths: readonly string[], prefix = ''): StatJobHandle {
+  return { join: () => statFiles(paths, prefix), cancel: () => {} };
 }
 
 /** Every file's size and mtime, on this thread alone: [size, mtime] per
- *  file, the size -1 for a file not there. */
-export function statFiles(paths: readonly string[]): Float64Array {
+ *  file, the size -1 for a file not there. `prefix` goes before each
+ *  path. */
+export function statFiles(paths: readonly string[], prefix = ''): Float64Array {
   const values = new Float64Array(2 * paths.length);
-  for (let i = 0; i < paths.length; i++) statInto(paths[i], values, i);
+  for (let i = 0; i < paths.length; i++) statInto(prefix + paths[i], values, i);
   return unshifted(values);
 }
 
@@ -477,7 +481,7 @@ export function readerThread(url: string, minFiles = MIN_PARALLEL_FILES): Reader
       };
     },
 
-    stat(paths) {
+    stat(paths, prefix = '') {
       const n = paths.length;
       const control = new SharedArrayBuffer(CONTROL_WORDS * 4);
       const words = new Int32Array(control);
@@ -485,10 +489,10 @@ export function readerThread(url: string, minFiles = MIN_PARALLEL_FILES): Reader
       const values = new Float64Array(shared);
       // The reader thread starts on the list at once; the main thread
       // takes its share when it joins (it does other work meanwhile).
-      const posted = n >= MIN_STAT_FILES && post({ kind: 'stat', paths: paths.join(PATH_SEPARATOR), control, values: shared }, n);
+      const posted = n >= MIN_STAT_FILES && post({ kind: 'stat', paths: paths.join(PATH_SEPARATOR), prefix, control, values: shared }, n);
       return {
         join() {
-          byMain += statShare(paths, words, values);
+          byMain += statShare(paths, words, values, prefix);
           if (posted) {
             // The files the reader thread took; should it stall, stat
             // what is missing here.
@@ -496,7 +500,7 @@ export function readerThread(url: string, minFiles = MIN_PARALLEL_FILES): Reader
             for (let done = Atomics.load(words, DONE); done < n; done = Atomics.load(words, DONE)) {
               if (Date.now() > until) {
                 Atomics.store(words, STOP, 1);
-                for (let i = 0; i < n; i++) if (values[2 * i] === STAT_PENDING) statInto(paths[i], values, i);
+                for (let i = 0; i < n; i++) if (values[2 * i] === STAT_PENDING) statInto(prefix + paths[i], values, i);
                 break;
               }
               Atomics.wait(words, DONE, done, 50);

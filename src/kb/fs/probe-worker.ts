@@ -13,5 +13,5 @@ function probeJob(job: ProbeJob): void {
 self.onmessage = (event: MessageEvent<ProbeJob | StatJob>) => {
   const job = event.data;
   if (job?.kind === 'probe') probeJob(job);
-  else if (job?.kind === 'stat') statShare(job.paths.split(PATH_SEPARATOR), new Int32Array(job.control), new Float64Array(job.values));
+  else if (job?.kind === 'stat') statShare(job.paths.split(PATH_SEPARATOR), new Int32Array(job.control), new Float64Array(job.values), job.prefix ?? '');
 };

@@ -56,8 +56,8 @@ export interface Probe {
    *  before the walk ends: the reader thread); absent otherwise. */
   feed?(): ProbeFeed;
   /** Starts a stat of every file (`statFiles`), the work shared with the
-   *  reader thread; absent otherwise. */
-  stat?(paths: readonly string[]): StatJobHandle;
+   *  reader thread; absent otherwise. `prefix` goes before each path. */
+  stat?(paths: readonly string[], prefix?: string): StatJobHandle;
 }
 
 /** A stat job under way: `join` finishes it (the main thread's share) and

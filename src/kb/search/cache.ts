@@ -11,7 +11,7 @@
 // a reader never sees half a file; a cache that cannot be written is said
 // once, and the search goes on with the index in memory.
 
-import { createHash } from 'node:crypto';
+import { Buffer } from 'node:buffer';
 import { closeSync, fstatSync, mkdirSync, openSync, readSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { OPEN_FLAGS } from '../fs/probe.ts';
@@ -20,7 +20,7 @@ import { MAX_TITLE, NFIELDS, SearchIndex, type DocMeta } from './engine.ts';
 import { MAX_TERM } from './tokenize.ts';
 
 /** Bump when the file's layout or the tokenizer changes. */
-export const FORMAT_VERSION = 4;
+export const FORMAT_VERSION = 5;
 const MAGIC = 0x4b425331; // "KBS1"
 
 /** A cache file larger than this is not read (a hostile or broken one). */
@@ -47,8 +47,28 @@ export { cacheDir } from './where.ts';
 /** The file of one topic: keyed by the topic's ID and subjects directory,
  *  and the format. */
 export function cacheFile(dir: string, topicId: string, subjectsDir: string): string {
-  const key = createHash('sha256').update(`${FORMAT_VERSION}\0${topicId}\0${subjectsDir}`).digest('hex').slice(0, 32);
-  return join(dir, `${key}.idx`);
+  return join(dir, `${hash128(`${FORMAT_VERSION}\0${topicId}\0${subjectsDir}`)}.idx`);
+}
+
+/** 128 bits of `text` as 32 hex digits: four 32-bit FNV-1a hashes of its
+ *  UTF-16 code units with different seeds, each finished by MurmurHash3's
+ *  mix. A file name, not a secret (the header names its subjects directory,
+ *  checked on reading): node:crypto would cost every search about 4 ms to
+ *  import. */
+export function hash128(text: string): string {
+  let out = '';
+  for (const seed of [0x811c9dc5, 0x9e3779b9, 0x85ebca6b, 0xc2b2ae35]) {
+    let h = seed;
+    for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193);
+    h = Math.imul(h ^ text.length, 0x01000193);
+    h ^= h >>> 16;
+    h = Math.imul(h, 0x85ebca6b);
+    h ^= h >>> 13;
+    h = Math.imul(h, 0xc2b2ae35);
+    h ^= h >>> 16;
+    out += (h >>> 0).toString(16).padStart(8, '0');
+  }
+  return out;
 }
 
 export type ReadResult = { kind: 'hit'; entry: CacheEntry } | { kind: 'missing' } | { kind: 'corrupt'; why: string };
@@ -60,7 +80,7 @@ export type ReadResult = { kind: 'hit'; entry: CacheEntry } | { kind: 'missing' 
  *  only when the file's size is the size the header describes and the
  *  sections are no larger than an index of that many documents and terms
  *  can make them (see `checkLayout`). */
-export function readCache(file: string, subjectsDir: string): ReadResult {
+export function readCache(file: string, subjectsDir: string, onPaths?: (paths: readonly string[]) => void): ReadResult {
   let fd: number;
   try {
     fd = openSync(file, OPEN_FLAGS);
@@ -72,7 +92,7 @@ export function readCache(file: string, subjectsDir: string): ReadResult {
   try {
     const st = fstatSync(fd);
     if (!st.isFile()) return { kind: 'corrupt', why: 'not a regular file' };
-    return { kind: 'hit', entry: readOpen(fd, st.size, subjectsDir) };
+    return { kind: 'hit', entry: readOpen(fd, st.size, subjectsDir, onPaths) };
   } catch (err) {
     return { kind: 'corrupt', why: (err as Error).message };
   } finally {
@@ -94,8 +114,9 @@ function readAt(fd: number, position: number, length: number, into = new Uint8Ar
 
 /** Reads and decodes an open cache file of `size` bytes: the prefix and
  *  the header first, then (when they hold) the document frequencies, then
- *  the whole file. */
-function readOpen(fd: number, size: number, subjectsDir: string): CacheEntry {
+ *  the documents' paths (given to `onPaths` at once: the search starts
+ *  their stats while the rest is read), then the rest. */
+function readOpen(fd: number, size: number, subjectsDir: string, onPaths?: (paths: readonly string[]) => void): CacheEntry {
   if (size > MAX_CACHE_BYTES) fail(`larger than ${MAX_CACHE_BYTES} bytes`);
   if (size < 12) fail('too short');
   const prefix = new DataView(readAt(fd, 0, 12).buffer);
@@ -116,7 +137,19 @@ function readOpen(fd: number, size: number, subjectsDir: string): CacheEntry {
   }
   const postLen = h.sections[8];
   if (postLen < 2 * postings || postLen > MAX_POSTING * postings) fail(`bad section 8 (${postLen} bytes for ${postings} postings)`);
-  return decode(readAt(fd, 0, size), h, starts);
+  // Not zeroed first (every byte is read into it): zeroing 8 MiB took
+  // 4-6 ms of a warm search.
+  const all = new Uint8Array(Buffer.allocUnsafeSlow(size).buffer, 0, size);
+  const from = starts[PATHS];
+  const to = from + h.sections[PATHS];
+  readAt(fd, from, to - from, all, from);
+  const pathsText = new TextDecoder().decode(all.subarray(from, to));
+  const paths = h.docs === 0 ? [] : pathsText.split('\n');
+  if (paths.length !== h.docs) fail('bad document lists');
+  onPaths?.(paths);
+  readAt(fd, 0, from, all, 0);
+  readAt(fd, to, size - to, all, to);
+  return decode(all, h, starts, pathsText, paths);
 }
 /** Writes a cache file; returns why it could not be written, if so. */
 export function writeCache(file: string, entry: CacheEntry, subjectsDir: string): string | undefined {
@@ -143,7 +176,8 @@ export function writeCache(file: string, entry: CacheEntry, subjectsDir: string)
 // each padded to 8: sizes (f64), mtimes (f64), field lengths (u32),
 // document frequencies (u32), term starts (u32), postings starts (u32),
 // kinds (u8), terms (UTF-8), postings (bytes), paths, slugs and titles
-// (UTF-8, joined by newlines; titles decoded only when one is shown).
+// (UTF-8, joined by newlines; titles decoded only when one is shown), and
+// token estimates (u32, NO_TOKENS where not known).
 
 interface Header {
   subjectsDir: string;
@@ -158,8 +192,14 @@ interface Header {
 const pad8 = (n: number) => (n + 7) & ~7;
 
 /** sizes, mtimes, field lengths, document frequencies, term starts,
- *  postings starts, kinds, terms, postings, paths, slugs, titles. */
-const SECTIONS = 12;
+ *  postings starts, kinds, terms, postings, paths, slugs, titles, token
+ *  estimates. */
+const SECTIONS = 13;
+/** The paths' section. */
+const PATHS = 9;
+
+/** A document's token estimate not known (DocMeta.tokens absent). */
+const NO_TOKENS = 0xffffffff;
 
 function encode(entry: CacheEntry, subjectsDir: string): Uint8Array {
   const { index, trace } = entry;
@@ -168,10 +208,13 @@ function encode(entry: CacheEntry, subjectsDir: string): Uint8Array {
   const sizes = new Float64Array(n);
   const mtimes = new Float64Array(n);
   const kinds = new Uint8Array(n);
+  const tokens = new Uint32Array(n);
   for (let d = 0; d < n; d++) {
     sizes[d] = docs[d].size;
     mtimes[d] = docs[d].mtime;
     kinds[d] = docs[d].kind;
+    const t = docs[d].tokens;
+    tokens[d] = t === undefined || !(t >= 0 && t < NO_TOKENS) ? NO_TOKENS : t;
   }
   const encoder = new TextEncoder();
   const terms = encoder.encode(index.terms);
@@ -182,7 +225,7 @@ function encode(entry: CacheEntry, subjectsDir: string): Uint8Array {
   // Titles likewise (a title is on one line: content/title.ts collapses
   // its white space), '' for none.
   const titles = encoder.encode(docs.map((_, d) => (index.titleOf(d) ?? '').replace(/\n/g, ' ')).join('\n'));
-  const sections: Uint8Array[] = [sizes, mtimes, index.lens, index.df, index.termStarts, index.postStarts, kinds, terms, index.post, paths, slugs, titles].map(
+  const sections: Uint8Array[] = [sizes, mtimes, index.lens, index.df, index.termStarts, index.postStarts, kinds, terms, index.post, paths, slugs, titles, tokens].map(
     (a) => new Uint8Array(a.buffer, a.byteOffset, a.byteLength),
   );
   const header: Header = {
@@ -245,8 +288,8 @@ const MAX_PATH_BYTES = 4097;
 function checkLayout(h: Header, headLen: number, size: number): number[] {
   const n = h.docs;
   const nt = h.terms;
-  const exact = [8 * n, 8 * n, 4 * NFIELDS * n, 4 * nt, 4 * (nt + 1), 4 * (nt + 1), n, -1, -1, -1, -1, -1];
-  const most = [0, 0, 0, 0, 0, 0, 0, MAX_TERM_BYTES * nt, Infinity, MAX_PATH_BYTES * n, MAX_PATH_BYTES * n, MAX_TITLE_BYTES * n];
+  const exact = [8 * n, 8 * n, 4 * NFIELDS * n, 4 * nt, 4 * (nt + 1), 4 * (nt + 1), n, -1, -1, -1, -1, -1, 4 * n];
+  const most = [0, 0, 0, 0, 0, 0, 0, MAX_TERM_BYTES * nt, Infinity, MAX_PATH_BYTES * n, MAX_PATH_BYTES * n, MAX_TITLE_BYTES * n, 0];
   const starts: number[] = [];
   let at = pad8(12 + headLen);
   for (let i = 0; i < SECTIONS; i++) {
@@ -259,7 +302,7 @@ function checkLayout(h: Header, headLen: number, size: number): number[] {
   return starts;
 }
 
-function decode(bytes: Uint8Array, h: Header, starts: readonly number[]): CacheEntry {
+function decode(bytes: Uint8Array, h: Header, starts: readonly number[], pathsText: string, paths: readonly string[]): CacheEntry {
   const n = h.docs;
   const nt = h.terms;
   const parts: Uint8Array[] = [];
@@ -275,8 +318,7 @@ function decode(bytes: Uint8Array, h: Header, starts: readonly number[]): CacheE
   const kinds = parts[6];
   const terms = new TextDecoder().decode(parts[7]);
   const post = parts[8];
-  const pathsText = new TextDecoder().decode(parts[9]);
-  const paths = n === 0 ? [] : pathsText.split('\n');
+  const tokens = u32(parts[12]);
   const slugs = n === 0 ? [] : new TextDecoder().decode(parts[10]).split('\n');
   if (paths.length !== n || slugs.length !== n) fail('bad document lists');
   // Offsets in between are not checked one by one (a search's time): the
@@ -284,11 +326,18 @@ function decode(bytes: Uint8Array, h: Header, starts: readonly number[]): CacheE
   // gives wrong results at worst, never a crash or a long loop.
   if (termStarts[0] !== 0 || termStarts[nt] !== terms.length) fail('bad term offsets');
   if (postStarts[0] !== 0 || postStarts[nt] !== post.length) fail('bad postings offsets');
+  // The descriptions by document, from the header's few.
+  const descriptions: (string | null)[] = new Array(n).fill(null);
+  for (const key of Object.keys(h.descriptions)) {
+    const d = Number(key);
+    const description = h.descriptions[key];
+    if (!Number.isInteger(d) || d < 0 || d >= n || String(d) !== key || typeof description !== 'string') fail('bad document');
+    descriptions[d] = description;
+  }
   const docs: DocMeta[] = new Array(n);
   for (let d = 0; d < n; d++) {
-    const description = Object.hasOwn(h.descriptions, d) ? h.descriptions[d] : null;
-    if (description !== null && typeof description !== 'string') fail('bad document');
-    docs[d] = { path: paths[d], slug: slugs[d], size: sizes[d], mtime: mtimes[d], kind: kinds[d], description };
+    const t = tokens[d];
+    docs[d] = { path: paths[d], slug: slugs[d], size: sizes[d], mtime: mtimes[d], kind: kinds[d], description: descriptions[d], tokens: t === NO_TOKENS ? undefined : t };
   }
   const trace = h.trace;
   if (trace === null || typeof trace !== 'object' || !Array.isArray(trace.dirs) || !Array.isArray(trace.controls)) fail('bad trace');

@@ -53,6 +53,10 @@ export interface DocMeta {
    *  format: topic.ts titleOf), at most MAX_TITLE characters; absent when
    *  none. */
   title?: string;
+  /** Its whole text's token estimate (content/tokens.ts), as a result
+   *  shows it; absent when not known (then the result's file is
+   *  measured). */
+  tokens?: number;
 }
 
 /** The text of a document's fields, in FIELDS order (no title: ''). The

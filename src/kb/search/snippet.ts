@@ -22,13 +22,46 @@ function lineScore(line: string, matched: ReadonlySet<string>): { distinct: numb
   const seen = new Set<string>();
   let all = 0;
   let first = -1;
-  forEachTermOf(line, lower, (t, a) => {
-    if (!matched.has(t)) return;
-    all++;
-    seen.add(t);
-    if (first < 0) first = a;
-  });
+  forEachTermOf(
+    line,
+    lower,
+    (t, a) => {
+      if (!matched.has(t)) return;
+      all++;
+      seen.add(t);
+      if (first < 0) first = a;
+    },
+    memoTerm,
+  );
   return { distinct: seen.size, all, first };
+}
+
+/** Words met in snippets -> their terms (tokenize.ts termOf), bounded. */
+const memo = new Map<string, string>();
+const MEMO_WORDS = 1 << 16;
+function memoTerm(w: string): string {
+  let t = memo.get(w);
+  if (t === undefined) {
+    t = termOf(w);
+    if (memo.size >= MEMO_WORDS) memo.clear();
+    memo.set(w, t);
+  }
+  return t;
+}
+
+/** minimalNeedles of a search's matched terms: the same for each of its
+ *  results. */
+const minimalOf = new WeakMap<ReadonlySet<string>, string[]>();
+
+/** The needles whose every occurrence is found by looking for the others:
+ *  none that holds another as a substring (a line holding `configur` holds
+ *  `config`; prefix expansions are nearly all such). The lines holding one
+ *  of them are the lines holding one of `needles`. */
+export function minimalNeedles(needles: readonly string[]): string[] {
+  const byLength = [...new Set(needles)].sort((a, b) => a.length - b.length || (a < b ? -1 : a > b ? 1 : 0));
+  const out: string[] = [];
+  for (const t of byLength) if (!out.some((u) => t.includes(u))) out.push(t);
+  return out;
 }
 
 /** One line of `text` around the query's matched terms (index terms), at
@@ -54,7 +87,9 @@ export function snippetOf(text: string, matched: ReadonlySet<string>): string {
     if (at >= 0) limit = at + 1;
   }
   const starts = new Set<number>();
-  for (const t of needles) {
+  let minimal = minimalOf.get(matched);
+  if (minimal === undefined) minimalOf.set(matched, (minimal = minimalNeedles(needles)));
+  for (const t of minimal) {
     for (let p = lower.indexOf(t); p >= 0 && p < limit; ) {
       const start = text.lastIndexOf('\n', p) + 1;
       starts.add(start);

@@ -25,6 +25,7 @@ import { decodeFront, frontmatterSpan, probeBytes, PROBE_BYTES } from '../fs/pro
 import type { StatJobHandle } from '../fs/probe.ts';
 import { statLater } from '../fs/probe-thread.ts';
 import { subjectTitle } from '../content/title.ts';
+import { estimateTokensOfBytes } from '../content/tokens.ts';
 import { readBody } from '../fs/read.ts';
 import { notice, type Notice, type WalkTrace } from '../fs/walk.ts';
 import { openTopic, type TopicSpec } from '../index/view.ts';
@@ -42,10 +43,10 @@ export interface SearchTopic extends TopicSpec {
 export interface TopicIndexOptions {
   /** The cache directory; undefined: no cache (`--no-cache`). */
   cacheDir?: string;
-  /** Starts a stat of every file, as kb/fs/probe-thread.ts `statLater`
-   *  (which is the default): the front end may share the work with its
-   *  reader thread. */
-  stat?: (paths: readonly string[]) => StatJobHandle;
+  /** Starts a stat of every file (`prefix` before each path), as
+   *  kb/fs/probe-thread.ts `statLater` (which is the default): the front
+   *  end may share the work with its reader thread. */
+  stat?: (paths: readonly string[], prefix?: string) => StatJobHandle;
 }
 
 /** How the index was had: `hit` (the cache, unchanged), `updated` (the
@@ -105,16 +106,27 @@ export async function topicIndex(topic: SearchTopic, opts: TopicIndexOptions): P
     t = now;
     return ms;
   };
+  const stat = opts.stat ?? statLater;
+  // Every indexed file's stat starts as soon as the cache's paths are
+  // read: the reader thread, where there is one, takes its share while the
+  // rest of the cache is read and the directories and the cache's paths
+  // are checked here (a stat never opens a file; its result is used only
+  // once those checks pass).
+  let pending: StatJobHandle | undefined;
   if (file !== undefined) {
-    const r = readCache(file, topic.subjectsDir);
+    const r = readCache(file, topic.subjectsDir, (paths) => (pending = stat(paths, `${topic.subjectsDir}/`)));
     if (r.kind === 'hit') old = r.entry;
-    else if (r.kind === 'corrupt') cacheProblem = `the search cache ${file} could not be read (${r.why}); rebuilt`;
+    else {
+      pending?.cancel();
+      pending = undefined;
+      if (r.kind === 'corrupt') cacheProblem = `the search cache ${file} could not be read (${r.why}); rebuilt`;
+    }
   }
   times.load = lap();
   // On a large topic the files read are counted on a terminal.
   const progress = startProgress(`indexing topic "${topic.id}" for search`);
   try {
-    return await indexTopic(topic, file, old, cacheProblem, times, lap, progress, opts.stat ?? statLater);
+    return await indexTopic(topic, file, old, cacheProblem, times, lap, progress, pending);
   } finally {
     progress.done();
   }
@@ -130,7 +142,8 @@ async function indexTopic(
   times: TopicIndex['times'],
   lap: () => number,
   progress: Progress,
-  stat: (paths: readonly string[]) => StatJobHandle,
+  /** The stat of `old`'s documents, under way. */
+  pending: StatJobHandle | undefined,
 ): Promise<TopicIndex> {
   let result: { index: SearchIndex; trace: Trace; read: number; notices?: Notice[] };
   let status: IndexStatus;
@@ -138,11 +151,6 @@ async function indexTopic(
   let vet: TopicIndex['vet'];
   // A cached index names only what the walk would index (trust.ts), or
   // it is not used.
-  // Every indexed file's stat starts first: the reader thread, where
-  // there is one, takes its share while the directories and the cache's
-  // paths are checked here (a stat never opens a file; its result is
-  // used only once those checks pass).
-  const pending = old === undefined ? undefined : stat(pathsOf(topic, old.index));
   const sameFiles = old !== undefined && sameTree(old.trace);
   const verdict = sameFiles ? checkCached(old!, topic.subjectsDir) : {};
   let changed = old !== undefined && sameFiles && verdict.why === undefined ? changedDocs(old.index, pending!.join()) : undefined;
@@ -213,15 +221,6 @@ function sameTree(trace: Trace): boolean {
     if (st === undefined || st.size !== size || st.mtime !== mtime) return false;
   }
   return true;
-}
-
-/** The absolute path of every document of `index`. */
-function pathsOf(topic: TopicSpec, index: SearchIndex): string[] {
-  const docs = index.docs;
-  const prefix = `${topic.subjectsDir}/`;
-  const paths: string[] = new Array(docs.length);
-  for (let d = 0; d < docs.length; d++) paths[d] = prefix + docs[d].path;
-  return paths;
 }
 
 /** The documents whose file's size or mtime changed, with their new
@@ -383,7 +382,9 @@ async function rebuild(
     // A man page's summary is its description, as in listings.
     if (about === null && head.summary !== undefined) about = head.summary;
     const fields: DocFields = [c.slug, about ?? '', `${titles}\n${headingsOf(text, ext)}`, text, title ?? ''];
-    const meta: DocMeta = { path: c.path, slug: c.slug, size: st.size, mtime: st.mtime, kind: KIND_TEXT, description: about ?? null };
+    // The estimate a result shows, taken here once (a search then never
+    // reads a whole file to count it).
+    const meta: DocMeta = { path: c.path, slug: c.slug, size: st.size, mtime: st.mtime, kind: KIND_TEXT, description: about ?? null, tokens: estimateTokensOfBytes(bytes) };
     if (title !== undefined) meta.title = boundTitle(title);
     builder.add(meta, fields);
   }

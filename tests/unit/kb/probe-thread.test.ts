@@ -6,7 +6,7 @@ import { describe, test, expect } from 'bun:test';
 import { mkdirSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { PROBED, probeFile, probeKind, type ProbeResult } from '../../../src/kb/fs/probe.ts';
-import { CONTROL_WORDS, DONE, frontPool, frontRegion, MIN_PARALLEL_FILES, PATH_SEPARATOR, probeResultOf, readerThread as startReaderThread, type ProbeJob } from '../../../src/kb/fs/probe-thread.ts';
+import { CONTROL_WORDS, DONE, frontPool, frontRegion, MIN_PARALLEL_FILES, MIN_STAT_FILES, PATH_SEPARATOR, probeResultOf, readerThread as startReaderThread, statFiles, statLater, type ProbeJob } from '../../../src/kb/fs/probe-thread.ts';
 import { makeTempDir } from '../../support/temp.ts';
 
 /** The reader thread's entry point, as the CLI's entry module names it. */
@@ -199,5 +199,46 @@ describe('frontmatter through the reader thread', () => {
     }
     expect(expected.filter((r) => typeof r.front === 'string').length).toBeGreaterThan(MIN_PARALLEL_FILES);
     expect(expected.some((r) => r.front === null)).toBe(true);
+  });
+});
+
+describe('stat jobs', () => {
+  /** `n` files of `i` bytes each in one folder, and a name not there. */
+  function folder(n: number): { dir: string; names: string[] } {
+    const dir = makeTempDir('kb-stat-');
+    const names: string[] = [];
+    for (let i = 0; i < n; i++) {
+      writeFileSync(join(dir, `f${i}`), 'x'.repeat(i % 50));
+      names.push(`f${i}`);
+    }
+    names.push('missing');
+    return { dir, names };
+  }
+  const expected = (dir: string, names: readonly string[]) =>
+    names.flatMap((n) => {
+      try {
+        const st = statSync(join(dir, n));
+        return [st.size, st.mtimeMs];
+      } catch {
+        return [-1, 0];
+      }
+    });
+
+  test('statFiles puts the prefix before each path', () => {
+    const { dir, names } = folder(5);
+    expect([...statFiles(names, `${dir}/`)]).toEqual(expected(dir, names));
+    expect([...statLater(names, `${dir}/`).join()]).toEqual(expected(dir, names));
+  });
+
+  test('a stat job the reader thread shares gives the same sizes and times, the prefix before each path', () => {
+    const { dir, names } = folder(MIN_STAT_FILES + 100);
+    const thread = readerThread();
+    try {
+      const values = thread.stat!(names, `${dir}/`).join();
+      expect([...values]).toEqual(expected(dir, names));
+      expect(thread.stats().started).toBe(true);
+    } finally {
+      thread.close();
+    }
   });
 });

@@ -3,9 +3,10 @@
 import { describe, expect, test } from 'bun:test';
 import { chmodSync, existsSync, readdirSync, readFileSync, renameSync, rmSync, statSync, truncateSync, utimesSync, writeFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { cacheDir, cacheFile, readCache, writeCache } from '../../../src/kb/search/cache.ts';
+import { cacheDir, cacheFile, hash128, readCache, writeCache } from '../../../src/kb/search/cache.ts';
+import { estimateTokens } from '../../../src/kb/content/tokens.ts';
 import { IndexBuilder, KIND_SKIPPED, KIND_TEXT, type DocMeta } from '../../../src/kb/search/engine.ts';
-import { scoreText, sectionsOf, snippetOf } from '../../../src/kb/search/snippet.ts';
+import { minimalNeedles, scoreText, sectionsOf, snippetOf } from '../../../src/kb/search/snippet.ts';
 import { forEachTermOf, queryTerms, stem, terms } from '../../../src/kb/search/tokenize.ts';
 import { topicIndex } from '../../../src/kb/search/topic.ts';
 import { makeTempDir } from '../../support/temp.ts';
@@ -141,6 +142,53 @@ describe('snippets and sections', () => {
     expect(s.startsWith('…') && s.endsWith('…')).toBe(true);
   });
 
+  test('the needles looked for: none that holds another (the lines found are the same)', () => {
+    expect(minimalNeedles(['configur', 'config', 'configs', 'review', 'view', 'config'])).toEqual(['view', 'config']);
+    expect(minimalNeedles(['beta', 'alpha'])).toEqual(['beta', 'alpha']);
+    expect(minimalNeedles([])).toEqual([]);
+  });
+
+  test('prefix expansions among the matched terms: the same line as without them', () => {
+    const text = 'configs only here\nconfiguration and review together\nreview alone\nthe configuring of reviews and configs\n';
+    // `configur` and `reviews`' term are found through `config` and `review`.
+    expect(snippetOf(text, new Set(['config', 'configur', 'review']))).toBe('the configuring of reviews and configs');
+    expect(snippetOf(text, new Set(['configur']))).toBe('the configuring of reviews and configs');
+    expect(snippetOf(text, new Set(['configuration', 'config']))).toBe('configs only here');
+    // `TypedDict` holds the term `typ` (of its part `Typed`), found as `typ`.
+    expect(snippetOf('TypedDict here\ntry\n', new Set(['try', 'typ']))).toBe('TypedDict here');
+  });
+
+  test('the line chosen is the first with the most matched terms of the lines holding one, whatever the needles', () => {
+    // The rule, line by line (the first line with words when none holds
+    // a matched term).
+    const reference = (text: string, matched: Set<string>): string => {
+      let best = '';
+      let top = [0, 0];
+      for (const line of text.split('\n')) {
+        const lower = line.toLowerCase();
+        if (![...matched].some((t) => lower.includes(t))) continue;
+        const seen = new Set<string>();
+        let all = 0;
+        forEachTermOf(line, lower, (t) => {
+          if (matched.has(t)) (all++, seen.add(t));
+        });
+        if (seen.size > top[0] || (seen.size === top[0] && all > top[1])) [best, top] = [line, [seen.size, all]];
+      }
+      return top[0] === 0 ? snippetOf(text, new Set(['\u0000none'])) : best.replace(/\s+/g, ' ').trim();
+    };
+    const words = ['config', 'configs', 'configuring', 'configuration', 'review', 'reviews', 'preview', 'tries', 'try', 'f-strings', 'TypedDict', 'dict', 'the', 'a'];
+    const terms = ['config', 'configur', 'configuration', 'review', 'preview', 'try', 'fstring', 'typeddict', 'typ', 'dict'];
+    let seed = 7;
+    const next = (n: number) => ((seed = (seed * 1103515245 + 12345) % 2 ** 31), seed % n);
+    for (let round = 0; round < 1000; round++) {
+      const lines = Array.from({ length: 1 + next(8) }, () => Array.from({ length: 1 + next(3) }, () => words[next(words.length)]).join(' '));
+      const text = `${lines.join('\n')}\n`;
+      const matched = new Set(terms.filter(() => next(3) === 0));
+      if (matched.size === 0) continue;
+      expect(snippetOf(text, matched)).toBe(reference(text, matched));
+    }
+  });
+
   test('no matched word in the text (a slug match): the first line with words', () => {
     expect(snippetOf('---\ndescription: x\n---\n\n  Hello there\n', new Set(['zzz']))).toBe('description: x');
     expect(snippetOf('a\tb\u001bc\n', new Set(['a']))).toBe('a b c');
@@ -179,6 +227,39 @@ describe('the cache file', () => {
     expect(cacheDir({}, '/h')).toBe('/h/.cache/kb/search');
     expect(cacheFile('/c', 'a', '/d')).not.toBe(cacheFile('/c', 'b', '/d'));
     expect(cacheFile('/c', 'a', '/d')).not.toBe(cacheFile('/c', 'a', '/e'));
+  });
+
+  test('the file name: 32 hex digits of a hash of topic and directory, the same every time', () => {
+    const seen = new Set<string>();
+    for (let i = 0; i < 2000; i++) seen.add(hash128(`5\0docs\0/d/${i}`));
+    expect(seen.size).toBe(2000);
+    expect(hash128('a')).toMatch(/^[0-9a-f]{32}$/);
+    expect(hash128('a')).toBe(hash128('a'));
+    expect(hash128('ab')).not.toBe(hash128('ba'));
+    expect(hash128('')).toMatch(/^[0-9a-f]{32}$/);
+  });
+
+  test('token estimates are kept, and read back; a document without one has none', () => {
+    const b = new IndexBuilder();
+    b.add({ ...meta('a'), tokens: 1234 }, ['a', '', '', 'alpha']);
+    b.add(meta('b'), ['b', '', '', 'beta']);
+    const file = join(dir, 'tokens.idx');
+    expect(writeCache(file, { index: b.finish(), trace }, '/subjects')).toBeUndefined();
+    const r = readCache(file, '/subjects');
+    if (r.kind !== 'hit') throw new Error(r.kind);
+    expect(r.entry.index.docs.map((d) => d.tokens)).toEqual([1234, undefined]);
+  });
+
+  test("the documents' paths are given as soon as they are read, before the rest", () => {
+    const file = join(dir, 'paths.idx');
+    writeCache(file, { index, trace }, '/subjects');
+    let given: readonly string[] | undefined;
+    const r = readCache(file, '/subjects', (paths) => (given = paths));
+    expect(r.kind).toBe('hit');
+    expect(given).toEqual(['a.md', 'b.md']);
+    given = undefined;
+    expect(readCache(file, '/elsewhere', (paths) => (given = paths)).kind).toBe('corrupt');
+    expect(given).toBeUndefined();
   });
 
   test('written and read back, it answers the same', () => {
@@ -282,6 +363,18 @@ describe('a topic index stays fresh', () => {
     const r = await slugsFor(t, 'gamma');
     expect(r).toEqual({ status: 'updated', read: 1, slugs: ['sub/renamed'] });
     expect(await slugsFor(t, 'gamma')).toEqual({ status: 'hit', read: 0, slugs: ['sub/renamed'] });
+  });
+
+  test("each document's token estimate is its text's, counted when it is indexed, and carried over", async () => {
+    const body = 'Some words, 1234 and ünïcode: ok.\n'.repeat(40);
+    const t = topic({ 'a.md': body, 'b.md': 'short' });
+    const first = await topicIndex(t.spec, { cacheDir: t.cache });
+    expect(first.index.docs.map((d) => d.tokens)).toEqual([estimateTokens(body), estimateTokens('short')]);
+    writeFileSync(join(t.dir, 'b.md'), 'shorter now');
+    utimesSync(join(t.dir, 'b.md'), new Date(), new Date(Date.now() + 5000));
+    const again = await topicIndex(t.spec, { cacheDir: t.cache });
+    expect(again.status).toBe('updated');
+    expect(again.index.docs.map((d) => d.tokens)).toEqual([estimateTokens(body), estimateTokens('shorter now')]);
   });
 
   test('racily clean: a file added in the same clock tick as the last change is still seen', async () => {
