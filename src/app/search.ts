@@ -7,7 +7,7 @@
 import type { Topic } from '../config/types.ts';
 import { informativeTitle } from '../kb/content/title.ts';
 import { estimateTokens, estimateTokensOfBody } from '../kb/content/tokens.ts';
-import { readBody } from '../kb/fs/read.ts';
+import { readBody, readSubjectHead } from '../kb/fs/read.ts';
 import { KIND_TEXT, planQuery, type SearchIndex } from '../kb/search/engine.ts';
 import { snippetOf } from '../kb/search/snippet.ts';
 import { queryTerms } from '../kb/search/tokenize.ts';
@@ -164,6 +164,13 @@ export interface SearchOutcome extends SearchFound {
   indexes: IndexReport[];
 }
 
+/** The most of a result's file read for its snippet. A snippet is one
+ *  line among the first 20,000 (kb/search/snippet.ts), which in a document
+ *  of lines up to about 50 characters is about 1 MiB: a file no longer gives
+ *  the snippet it gave read whole, and a 16 MiB log is not read whole for
+ *  one line. */
+export const SNIPPET_BYTES = 1024 * 1024;
+
 /** Runs one search. An unknown topic is an error result; no match is
  *  not (the text says so). */
 export async function search(kb: KnowledgeBase, args: SearchArgs): Promise<SearchOutcome> {
@@ -184,14 +191,20 @@ export async function search(kb: KnowledgeBase, args: SearchArgs): Promise<Searc
   let cut = 0;
   for (let i = 0; i < ranked.found.length && results.length + cut < args.limit; i++) {
     const f = ranked.found[i];
-    const read = readBody(f.abs, 'text');
+    // A snippet comes from the file's first SNIPPET_BYTES; the whole file
+    // is read only to count its tokens when the index has no count.
+    let read = readSubjectHead(f.abs, SNIPPET_BYTES);
+    if (read.kind === 'text' && !read.whole && f.tokens === undefined) {
+      const all = readBody(f.abs, 'text');
+      read = all.kind === 'text' ? { kind: 'text', text: all.body as string, whole: true } : all;
+    }
     if (read.kind !== 'text') {
       // Changed since it was indexed (the next search indexes it again).
       total--;
       problems.push(warning('search-stale', `topic "${f.topic.id}": subject "${f.slug}" could not be read for its snippet (${read.kind === 'error' ? read.message : 'now binary'}); left out`));
       continue;
     }
-    const text = read.body as string;
+    const text = read.text;
     const result: SearchResult = {
       topic: f.topic.id,
       slug: f.slug,

@@ -23,6 +23,7 @@ import { hasLearnable, hasListable, listable } from '../../src/kb/index/listing.
 import { loadLearned, loadPatterns as loadCompiled, type ReadAs } from '../../src/kb/index/load.ts';
 import { kindOf, openTopic as openSpec } from '../../src/kb/index/view.ts';
 import { BIN, fixture, run, BINARY } from './harness.ts';
+import { bytesRead, STRACE } from '../support/strace.ts';
 
 const LIMIT = 8192;
 const BIG = 3 * 1024 * 1024;
@@ -175,35 +176,12 @@ describe('in-process: at most 8192 bytes are read from a binary file', () => {
   }
 });
 
-const strace = spawnSync('sh', ['-c', 'command -v strace'], { encoding: 'utf8' }).stdout.trim();
-// CI installs strace (scripts/ci-deps): there, its absence is a failure, not a skip.
-if (!strace && process.env.CI === 'true' && process.platform === 'linux') {
-  throw new Error('strace is not installed: run scripts/ci-deps (the dist/kb half of the 8192-byte proof needs it)');
-}
+const strace = STRACE;
 if (!strace) console.warn('skipping the strace half of the 8192-byte proof: strace is not installed');
 
-/** Bytes the compiled kb read from each binary, from strace's -y output
- *  (descriptors shown with their paths). */
+/** Bytes the compiled kb read from each binary. */
 function straced(args: string[], cwd = root): Map<string, number> {
-  const log = join(root, `strace-${process.hrtime.bigint()}.log`);
-  const r = spawnSync(strace, ['-f', '-qq', '-y', '-o', log, '-e', 'trace=read,pread64,readv,preadv,preadv2,mmap,sendfile,copy_file_range,splice', BIN, ...args], {
-    cwd,
-    encoding: 'utf8',
-    env: { PATH: process.env.PATH ?? '', HOME: root, XDG_CONFIG_HOME: join(root, '.xdg'), JP_GLOBAL_CONFIG_DIR: join(root, '.global') },
-  });
-  expect(r.error).toBeUndefined();
-  const bytes = new Map<string, number>();
-  for (const line of fs.readFileSync(log, 'utf8').split('\n')) {
-    for (const p of BINARIES) {
-      if (!line.includes(`<${p}>`)) continue;
-      const m = /=\s+(-?\d+)/.exec(line.slice(line.lastIndexOf(')')));
-      // A memory mapping of the file reads it without read calls: count it as whole.
-      const n = line.includes('mmap(') ? BIG : m ? Math.max(0, Number(m[1])) : 0;
-      bytes.set(p, (bytes.get(p) ?? 0) + n);
-    }
-  }
-  fs.rmSync(log, { force: true });
-  return bytes;
+  return bytesRead([BIN, ...args], cwd, { PATH: process.env.PATH ?? '', HOME: root, XDG_CONFIG_HOME: join(root, '.xdg'), JP_GLOBAL_CONFIG_DIR: join(root, '.global') }, BINARIES, root);
 }
 
 describe.skipIf(!strace || process.platform !== 'linux')('dist/kb under strace: at most 8192 bytes from a binary file', () => {

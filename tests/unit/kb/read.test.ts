@@ -1,7 +1,7 @@
 import { describe, test, expect } from 'bun:test';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { MAX_SUBJECT_BYTES, readBody, readSubject, readSubjectRaw, tooLargeMessage } from '../../../src/kb/fs/read.ts';
+import { MAX_SUBJECT_BYTES, readBody, readSubject, readSubjectHead, readSubjectRaw, tooLargeMessage } from '../../../src/kb/fs/read.ts';
 import { tempFiles } from '../../support/temp.ts';
 
 const { root, file } = tempFiles('kb-read-');
@@ -94,5 +94,58 @@ describe('size limit', () => {
     expect(readSubject(file('y'.repeat(limit)), limit)).toMatchObject({ kind: 'text' });
     expect(readSubject(file('y'.repeat(limit + 1)), limit)).toEqual({ kind: 'error', message: tooLargeMessage(limit + 1, limit) });
     expect(readSubjectRaw(file('y'.repeat(limit + 1)), limit)).toEqual({ kind: 'error', message: 'the file is 9.8 KiB; subjects larger than 9.8 KiB are not loaded' });
+  });
+});
+
+describe('readSubjectHead', () => {
+  const lines = (n: number, s = 'line') => Array.from({ length: n }, (_, i) => `${s} ${i}\n`).join('');
+
+  test('a file no longer than the head is read whole, as readSubject reads it', () => {
+    const text = lines(100);
+    expect(readSubjectHead(file(text), 64 * 1024)).toEqual({ kind: 'text', text, whole: true });
+    expect(readSubjectHead(file(''), 64 * 1024)).toEqual({ kind: 'text', text: '', whole: true });
+    const exact = 'z'.repeat(65535) + '\n';
+    expect(readSubjectHead(file(exact), 65536)).toEqual({ kind: 'text', text: exact, whole: true });
+  });
+
+  test('a longer file: its head up to the last line end, never a line cut in two', () => {
+    const text = lines(50_000); // about 540 KB
+    const r = readSubjectHead(file(text), 100_000);
+    expect(r.kind).toBe('text');
+    if (r.kind !== 'text') return;
+    expect(r.whole).toBe(false);
+    expect(r.text.length).toBeLessThanOrEqual(100_000);
+    expect(r.text.length).toBeGreaterThan(99_000);
+    expect(r.text.endsWith('\n')).toBe(true);
+    expect(text.startsWith(r.text)).toBe(true);
+  });
+
+  test('UTF-8 characters across the cut: the head ends at a line end, decoded intact', () => {
+    const text = lines(20_000, 'é€😀');
+    const r = readSubjectHead(file(text), 50_001);
+    expect(r.kind === 'text' && r.text.endsWith('\n') && text.startsWith(r.text) && !r.text.includes('\ufffd')).toBe(true);
+  });
+
+  test('UTF-16LE: decoded, cut at a line end', () => {
+    const text = lines(20_000);
+    const bytes = new Uint8Array(2 + text.length * 2);
+    bytes[0] = 0xff;
+    bytes[1] = 0xfe;
+    for (let i = 0; i < text.length; i++) bytes[2 + 2 * i] = text.charCodeAt(i);
+    const r = readSubjectHead(file(bytes), 40_001);
+    expect(r.kind).toBe('text');
+    if (r.kind !== 'text') return;
+    expect(r.whole).toBe(false);
+    expect(r.text.endsWith('\n') && text.startsWith(r.text)).toBe(true);
+    expect(r.text.length).toBeGreaterThan(19_000);
+  });
+
+  test('binary, missing and directory: as readSubject', () => {
+    const bin = new Uint8Array(100_000).fill(0x41);
+    bin[10] = 0;
+    expect(readSubjectHead(file(bin), 1024)).toEqual({ kind: 'binary' });
+    expect(readSubjectHead(join(root, 'missing.md'), 1024).kind).toBe('error');
+    mkdirSync(join(root, 'a-dir'), { recursive: true });
+    expect(readSubjectHead(join(root, 'a-dir'), 1024)).toEqual({ kind: 'error', message: 'is a directory' });
   });
 });
