@@ -7,7 +7,7 @@
 // the same rules.
 import type { Topic } from '../config/types.ts';
 import { estimateTokens, TokenTally } from '../kb/content/tokens.ts';
-import { descriptions } from '../kb/index/describe.ts';
+import { describedAny, descriptions } from '../kb/index/describe.ts';
 import { listable } from '../kb/index/listing.ts';
 import type { Subject } from '../kb/index/types.ts';
 import { kindOf, type TopicView } from '../kb/index/view.ts';
@@ -44,9 +44,9 @@ export async function topicListing(topic: Topic, view: TopicView, walkLimit: num
   let available = listable(view);
   if (folder !== undefined) available = available.filter((s) => s.slug.startsWith(`${folder}/`));
   if (folder !== undefined && available.length === 0) return undefined;
-  const about = await descriptions(view, available);
   const topicNotes = directoryNotes(view, walkLimit);
-  const fitted = fitListing(topic, available, about, learned, budget, folder, topicNotes);
+  const about: ListingDescriptions = { all: () => descriptions(view, available), any: () => describedAny(view, available) };
+  const fitted = await fitListingOf(topic, available, about, learned, budget, folder, topicNotes);
   return { ...fitted, topic, learned, topicNotes, subjects: available.length, ...(folder !== undefined ? { folder } : {}) };
 }
 
@@ -57,6 +57,46 @@ export function fitWords(fit: ListingFit): string {
   if (fit.collapsed) words.push('folders summed up');
   if (fit.omitted) words.push(`${fit.omitted} subjects not listed`);
   return words.join(', ');
+}
+
+/** Where a listing's descriptions come from: every subject's, or only
+ *  whether any subject has one, which is all a listing whose names alone
+ *  are over its budget needs (it shows none, and says it left them out). */
+export interface ListingDescriptions {
+  all(): Promise<readonly (string | undefined)[]>;
+  any(): Promise<boolean>;
+}
+
+/** Lists `subjects` within `budget` tokens, as `fitListing`, asking for
+ *  their descriptions only when some could be shown: when the names alone
+ *  are over the budget, only whether there is any description. */
+export async function fitListingOf(
+  topic: ListingTopic,
+  subjects: readonly Subject[],
+  about: ListingDescriptions,
+  learned: readonly string[],
+  budget: number,
+  folder?: string,
+  topicNotes: readonly TopicNote[] = [],
+): Promise<FittedListing> {
+  const f = fitter(topic, subjects, learned, budget, folder, topicNotes);
+  if (f.namesOver()) return f.fit(undefined, await about.any());
+  const all = await about.all();
+  return f.fit(all, all.some((d) => d !== undefined));
+}
+
+/** Lists `subjects` (with their descriptions, `about`, in order) within
+ *  `budget` tokens. */
+export function fitListing(
+  topic: ListingTopic,
+  subjects: readonly Subject[],
+  about: readonly (string | undefined)[],
+  learned: readonly string[],
+  budget: number,
+  folder?: string,
+  topicNotes: readonly TopicNote[] = [],
+): FittedListing {
+  return fitter(topic, subjects, learned, budget, folder, topicNotes).fit(about, about.some((d) => d !== undefined));
 }
 
 /** A line's counts and its estimate. */
@@ -71,23 +111,20 @@ const NONE = new TokenTally().add('(none)');
 const BULLET = new TokenTally().add('- ');
 const COLON = new TokenTally().add(': ');
 
-/** Lists `subjects` (with their descriptions) within `budget` tokens.
- *  The listing's cost is the frame's plus each line's (one estimate per
- *  line, summed), so each way of fitting is weighed without rendering the
- *  whole listing again; the one chosen is rendered once and checked. */
-export function fitListing(
-  topic: ListingTopic,
-  subjects: readonly Subject[],
-  about: readonly (string | undefined)[],
-  learned: readonly string[],
-  budget: number,
-  folder?: string,
-  topicNotes: readonly TopicNote[] = [],
-): FittedListing {
-  const listed: Listed[] = subjects.map((s, i) => (about[i] === undefined ? { slug: s.slug } : { slug: s.slug, description: about[i] }));
+/** A way of listing: its lines in order, each a subject's own (its index
+ *  in `subjects`) or a folder summed up; null: every subject's own line. */
+type Rows = readonly (number | Listed)[] | null;
+
+/** The fitting of one listing. The listing's cost is the frame's plus
+ *  each line's (one estimate per line, summed), so each way of fitting is
+ *  weighed without rendering the whole listing again; the one chosen is
+ *  measured as a whole once and checked. `namesOver` needs no description:
+ *  when the names alone are over the budget, `fit` takes none, only
+ *  whether there are some. */
+function fitter(topic: ListingTopic, subjects: readonly Subject[], learned: readonly string[], budget: number, folder: string | undefined, topicNotes: readonly TopicNote[]) {
+  const n = subjects.length;
   const render = (items: readonly Listed[], fit?: ListingFit) => renderListing(topic, items, learned, fit, folder, topicNotes);
-  if (!Number.isFinite(budget)) return { items: listed };
-  const b = tokensText(budget);
+  const b = Number.isFinite(budget) ? tokensText(budget) : '';
   // The frame: the listing without its lines ("(none)" in their place).
   // Weighing a way of fitting takes its estimate; the estimate of a whole
   // listing, its counts without "(none)".
@@ -106,147 +143,221 @@ export function fitListing(
   // counts (kb/content/tokens.ts TokenTally): a subject's line is `- `, its
   // folder, its name and its description, each counted apart, and a
   // folder is counted once for all the subjects in it (they are next to
-  // each other in slug order). A line's estimate is made once per
-  // description length, however many ways of fitting weigh it (a
-  // subject's line stays the same object when deeper folders collapse
-  // around it), and only as far as a way of fitting is weighed: the sum
+  // each other in slug order). A subject's line is estimated once per
+  // description length (kept by its index), however many ways of fitting
+  // weigh it, and only as far as a way of fitting is weighed: the sum
   // stops at the first line over the budget.
-  const known = new Map<number | undefined, Map<Listed, Line>>();
-  const names = new Map<Listed, TokenTally>();
+  let about: readonly (string | undefined)[] | undefined;
+  const listed: (Listed | undefined)[] = new Array(n);
+  /** Subject `i`'s line, as the listing holds it. */
+  const item = (i: number): Listed => {
+    let l = listed[i];
+    if (l === undefined) {
+      const d = about?.[i];
+      listed[i] = l = d === undefined ? { slug: subjects[i].slug } : { slug: subjects[i].slug, description: d };
+    }
+    return l;
+  };
+  const names: (TokenTally | undefined)[] = new Array(n);
+  const nameCosts = new Float64Array(n).fill(-1);
   let prefix = '';
   let prefixTally = new TokenTally();
   /** The counts of `- slug`, without the description. */
-  const nameTally = (s: Listed): TokenTally => {
-    let t = names.get(s);
+  const nameTally = (i: number): TokenTally => {
+    let t = names[i];
     if (t !== undefined) return t;
-    const slug = (s as { slug: string }).slug;
+    const slug = subjects[i].slug;
     const cut = slug.lastIndexOf('/') + 1;
     if (cut !== prefix.length || !slug.startsWith(prefix)) {
       prefix = slug.slice(0, cut);
       prefixTally = new TokenTally().add(prefix);
     }
-    t = new TokenTally().plus(BULLET).plus(prefixTally).add(cut === 0 ? slug : slug.slice(cut));
-    names.set(s, t);
+    names[i] = t = new TokenTally().plus(BULLET).plus(prefixTally).add(cut === 0 ? slug : slug.slice(cut));
+    nameCosts[i] = t.tokens();
     return t;
   };
-  const line = (s: Listed, chars: number | undefined): Line => {
-    let lines = known.get(chars);
-    if (lines === undefined) known.set(chars, (lines = new Map()));
-    let l = lines.get(s);
+  /** Lines with a description, by its length. */
+  const described = new Map<number | undefined, Map<number, Line>>();
+  const describedLine = (i: number, description: string, chars: number | undefined): Line => {
+    let lines = described.get(chars);
+    if (lines === undefined) described.set(chars, (lines = new Map()));
+    let l = lines.get(i);
     if (l === undefined) {
-      let tally: TokenTally;
-      if (s.folder !== undefined) tally = new TokenTally().plus(BULLET).add(listedLine(s, chars));
-      else if (s.description === undefined || chars === 0) tally = nameTally(s);
-      else tally = new TokenTally().plus(nameTally(s)).plus(COLON).add(oneLine(s.description, chars));
-      lines.set(s, (l = { tally, tokens: tally.tokens() }));
+      const tally = new TokenTally().plus(nameTally(i)).plus(COLON).add(oneLine(description, chars));
+      lines.set(i, (l = { tally, tokens: tally.tokens() }));
     }
     return l;
   };
-  const cost = (s: Listed, chars: number | undefined): number => line(s, chars).tokens;
-  /** How many of `items`, from the first, fit in `room` tokens. */
-  const fitting = (items: readonly Listed[], chars: number | undefined, room: number): number => {
-    let n = 0;
-    for (let used = 0; n < items.length; n++) {
-      used += cost(items[n], chars);
+  const folders = new Map<Listed, Line>();
+  const folderLine = (s: Listed): Line => {
+    let l = folders.get(s);
+    if (l === undefined) {
+      const tally = new TokenTally().plus(BULLET).add(listedLine(s, undefined));
+      folders.set(s, (l = { tally, tokens: tally.tokens() }));
+    }
+    return l;
+  };
+  const subjectCost = (i: number, chars: number | undefined): number => {
+    const d = about?.[i];
+    if (d !== undefined && chars !== 0) return describedLine(i, d, chars).tokens;
+    const c = nameCosts[i];
+    return c >= 0 ? c : (nameTally(i), nameCosts[i]);
+  };
+  const subjectTally = (i: number, chars: number | undefined): TokenTally => {
+    const d = about?.[i];
+    return d !== undefined && chars !== 0 ? describedLine(i, d, chars).tally : nameTally(i);
+  };
+  const length = (rows: Rows): number => (rows === null ? n : rows.length);
+  /** How many of `rows`, from the first, fit in `room` tokens. */
+  const fitting = (rows: Rows, chars: number | undefined, room: number): number => {
+    const m = length(rows);
+    let k = 0;
+    for (let used = 0; k < m; k++) {
+      const r = rows === null ? k : rows[k];
+      used += typeof r === 'number' ? subjectCost(r, chars) : folderLine(r).tokens;
       if (used > room) break;
     }
-    return n;
+    return k;
   };
-  const fits = (items: readonly Listed[], fit: ListingFit) => {
+  const fits = (rows: Rows, fit: ListingFit) => {
     const room = budget - frame(fit);
-    return room >= 0 && fitting(items, fit.descriptionChars, room) === items.length;
+    return room >= 0 && fitting(rows, fit.descriptionChars, room) === length(rows);
   };
   /** The estimate of the whole listing (`estimateTokens` of what
    *  `renderListing` writes), from its frame's counts and its lines'. */
-  const whole = (items: readonly Listed[], fit: ListingFit): number => {
-    if (items.length === 0) return frame(fit);
+  const whole = (rows: Rows, fit: ListingFit): number => {
+    const m = length(rows);
+    if (m === 0) return frame(fit);
     const sum = new TokenTally().plus(frameOf(fit).tally);
-    for (const s of items) sum.plus(line(s, fit.descriptionChars).tally);
+    for (let k = 0; k < m; k++) {
+      const r = rows === null ? k : rows[k];
+      sum.plus(typeof r === 'number' ? subjectTally(r, fit.descriptionChars) : folderLine(r).tally);
+    }
     return sum.tokens();
   };
-  const done = (items: readonly Listed[], fit?: ListingFit): FittedListing => checked(items, fit);
+  const slice = (rows: Rows, m: number): Rows => (rows === null ? (m === n ? null : Array.from({ length: m }, (_, k) => k)) : rows.slice(0, m));
+  const items = (rows: Rows): Listed[] => {
+    const m = length(rows);
+    const out: Listed[] = new Array(m);
+    for (let k = 0; k < m; k++) {
+      const r = rows === null ? k : rows[k];
+      out[k] = typeof r === 'number' ? item(r) : r;
+    }
+    return out;
+  };
   /** Measured as a whole (one estimate of the listing, from the counts of
    *  its lines); should the estimate of the whole exceed the sum of its
    *  parts, fewer lines until it fits. */
-  const checked = (items: readonly Listed[], fit?: ListingFit): FittedListing => {
-    let shown = items;
-    let n = items.length;
-    while (whole(shown, fit ?? {}) > budget && n > 0) {
-      n = Math.floor(n * 0.95);
-      fit = { ...(fit ?? { budget: b }), omitted: (fit?.omitted ?? 0) + (items.length - n) };
-      shown = items.slice(0, n);
+  const done = (rows: Rows, fit?: ListingFit): FittedListing => {
+    let shown = rows;
+    const all = length(rows);
+    let m = all;
+    while (whole(shown, fit ?? {}) > budget && m > 0) {
+      m = Math.floor(m * 0.95);
+      fit = { ...(fit ?? { budget: b }), omitted: (fit?.omitted ?? 0) + (all - m) };
+      shown = slice(rows, m);
     }
-    return fit === undefined ? { items: shown } : { items: shown, fit };
+    return fit === undefined ? { items: items(shown) } : { items: items(shown), fit };
   };
-  const described = about.some((d) => d !== undefined);
-  // A bound first, when there are descriptions: a line costs at least its
-  // name alone (an estimate only grows with the text), and no way of
-  // fitting that keeps every line has a smaller frame than the smallest
-  // of theirs. When the names alone are over the room that frame leaves,
-  // no length of description fits, and none is weighed.
-  const hopeless = described && fitting(listed, 0, budget - Math.min(frame({}), ...SHORTER.map((chars) => frame({ budget: b, descriptionChars: chars })))) < listed.length;
-  if (!hopeless && fits(listed, {})) return done(listed);
-  // 1. Shorter descriptions.
-  let fit: ListingFit = { budget: b };
-  if (hopeless) fit = { budget: b, descriptionChars: 0 };
-  else if (described) {
-    for (const chars of SHORTER) {
-      fit = { budget: b, descriptionChars: chars };
-      if (fits(listed, fit)) return done(listed, fit);
+  let over: boolean | undefined;
+  /** A bound: a line costs at least its name alone (an estimate only
+   *  grows with the text), and no way of fitting that keeps every line has
+   *  a smaller frame than the smallest of theirs. When the names alone are
+   *  over the room that frame leaves, no length of description fits. */
+  const namesOver = (): boolean =>
+    (over ??= Number.isFinite(budget) && n > 0 && fitting(null, 0, budget - Math.min(frame({}), ...SHORTER.map((chars) => frame({ budget: b, descriptionChars: chars })))) < n);
+
+  /** The listing fitted, `descriptions` the subjects' (undefined: not
+   *  asked for, as the names alone are over the budget) and `anyDescribed`
+   *  whether any has one. */
+  const fit = (descriptions: readonly (string | undefined)[] | undefined, anyDescribed: boolean): FittedListing => {
+    about = descriptions;
+    if (!Number.isFinite(budget)) return { items: items(null) };
+    // When there are descriptions, none is weighed when the names alone
+    // are over the budget (`namesOver`).
+    const hopeless = anyDescribed && namesOver();
+    if (!hopeless && fits(null, {})) return done(null);
+    // 1. Shorter descriptions.
+    let fit: ListingFit = { budget: b };
+    if (hopeless) fit = { budget: b, descriptionChars: 0 };
+    else if (anyDescribed) {
+      for (const chars of SHORTER) {
+        fit = { budget: b, descriptionChars: chars };
+        if (fits(null, fit)) return done(null, fit);
+      }
     }
-  }
-  // 2. The deepest folders, level by level. The subjects shallower than a
-  // level keep their own lines, in order, whatever collapses around them:
-  // when those lines alone are over the budget, that level cannot fit and
-  // is not built (building one is a pass over every subject; the listing
-  // of 10,000 subjects of the bench tried nine). The last level is always
-  // built: step 3 lists from it.
-  const base = folder === undefined ? 0 : folder.split('/').length;
-  const depths = subjects.map(depthOf);
-  let deepest = 0;
-  for (const d of depths) if (d > deepest) deepest = d;
-  let items = listed;
-  for (let depth = deepest; depth >= base + 1; depth--) {
-    if (depth > base + 1 && shallowOver(depths, depth, fit)) continue;
-    items = collapse(subjects, listed, depth);
-    fit = { ...fit, collapsed: true };
-    if (fits(items, fit)) return done(items, fit);
-  }
+    // 2. The deepest folders, level by level. The subjects shallower than a
+    // level keep their own lines, in order, whatever collapses around them:
+    // when those lines alone are over the budget, that level cannot fit and
+    // is not built (building one is a pass over every subject; the listing
+    // of 10,000 subjects of the bench tried nine). The last level is always
+    // built: step 3 lists from it.
+    const base = folder === undefined ? 0 : folder.split('/').length;
+    const depths = depthsOf(subjects);
+    let deepest = 0;
+    for (let i = 0; i < n; i++) if (depths[i] > deepest) deepest = depths[i];
+    let rows: Rows = null;
+    for (let depth = deepest; depth >= base + 1; depth--) {
+      if (depth > base + 1 && shallowOver(depths, depth, fit)) continue;
+      rows = collapse(subjects, depths, depth);
+      fit = { ...fit, collapsed: true };
+      if (fits(rows, fit)) return done(rows, fit);
+    }
+    // 3. As many lines as fit.
+    const m = fitting(rows, fit.descriptionChars, budget - frame({ ...fit, omitted: length(rows) }));
+    return done(slice(rows, m), { ...fit, omitted: length(rows) - m });
+  };
   /** The lines of the subjects less than `depth` folders deep alone are
    *  over the room the listing has with `fit`'s frame. */
-  function shallowOver(depths: readonly number[], depth: number, fit: ListingFit): boolean {
+  const shallowOver = (depths: Int32Array, depth: number, fit: ListingFit): boolean => {
     const room = budget - frame({ ...fit, collapsed: true });
     let used = 0;
-    for (let i = 0; i < depths.length; i++) {
+    for (let i = 0; i < n; i++) {
       if (depths[i] >= depth) continue;
-      used += cost(listed[i], fit.descriptionChars);
+      used += subjectCost(i, fit.descriptionChars);
       if (used > room) return true;
     }
     return false;
-  }
-  // 3. As many lines as fit.
-  const n = fitting(items, fit.descriptionChars, budget - frame({ ...fit, omitted: items.length }));
-  return done(items.slice(0, n), { ...fit, omitted: items.length - n });
+  };
+  return { namesOver, fit };
 }
 
-/** A subject's folder levels (`a/b/c` has 2). */
-function depthOf(s: Subject): number {
-  let d = 0;
-  for (let i = s.slug.indexOf('/'); i >= 0; i = s.slug.indexOf('/', i + 1)) d++;
-  return d;
+/** Each subject's folder levels (`a/b/c` has 2). Subjects of one folder
+ *  are next to each other in slug order: a folder's levels are counted
+ *  once. */
+export function depthsOf(subjects: readonly Subject[]): Int32Array {
+  const depths = new Int32Array(subjects.length);
+  let folder = ''; // the folder of the subject before, with its `/`
+  let depth = 0;
+  for (let i = 0; i < subjects.length; i++) {
+    const slug = subjects[i].slug;
+    const cut = slug.lastIndexOf('/') + 1;
+    if (cut !== folder.length || !slug.startsWith(folder)) {
+      folder = slug.slice(0, cut);
+      depth = 0;
+      for (let at = folder.indexOf('/'); at >= 0; at = folder.indexOf('/', at + 1)) depth++;
+    }
+    depths[i] = depth;
+  }
+  return depths;
 }
 
 /** The listing with every subject `depth` or more folders deep summed up
- *  in its folder at that depth. Subjects of one folder are next to each
- *  other in slug order. */
-function collapse(subjects: readonly Subject[], listed: readonly Listed[], depth: number): Listed[] {
-  const out: Listed[] = [];
+ *  in its folder at that depth (`depths`: each subject's, `depthsOf`).
+ *  Subjects of one folder are next to each other in slug order. */
+function collapse(subjects: readonly Subject[], depths: Int32Array, depth: number): (number | Listed)[] {
+  const out: (number | Listed)[] = [];
   let current: { folder: string; subjects: number; bytes: number } | undefined;
   const flush = () => {
     if (current) out.push({ folder: current.folder, subjects: current.subjects, tokens: tokensText(Math.ceil(current.bytes / BYTES_PER_TOKEN_ESTIMATE)) });
     current = undefined;
   };
   for (let i = 0; i < subjects.length; i++) {
+    if (depths[i] < depth) {
+      flush();
+      out.push(i);
+      continue;
+    }
     const slug = subjects[i].slug;
     // Most subjects are in the folder of the one before.
     if (current !== undefined && slug.charCodeAt(current.folder.length) === 0x2f && slug.startsWith(current.folder)) {
@@ -260,11 +371,6 @@ function collapse(subjects: readonly Subject[], listed: readonly Listed[], depth
         cut = at;
         break;
       }
-    }
-    if (cut < 0) {
-      flush();
-      out.push(listed[i]);
-      continue;
     }
     const folder = slug.slice(0, cut);
     if (current?.folder !== folder) {

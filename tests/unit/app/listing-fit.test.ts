@@ -4,7 +4,7 @@
 // `estimateTokens` of every line and of the rendered whole.
 import { describe, expect, test } from 'bun:test';
 import fc from 'fast-check';
-import { fitListing, type FittedListing } from '../../../src/app/listing.ts';
+import { depthsOf, fitListing, fitListingOf, type FittedListing } from '../../../src/app/listing.ts';
 import { BYTES_PER_TOKEN_ESTIMATE, tokensText } from '../../../src/app/budget.ts';
 import { estimateTokens } from '../../../src/kb/content/tokens.ts';
 import type { Subject } from '../../../src/kb/index/types.ts';
@@ -188,5 +188,43 @@ describe('fitListing', () => {
       ),
       { numRuns: 400 },
     );
+  });
+
+  test('asked for descriptions only when some could be shown, lists what it lists with them', async () => {
+    const ways = new Set<boolean>();
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(fc.tuple(fc.array(segment, { maxLength: 3 }), fc.option(fc.array(word, { maxLength: 20 }).map((w) => w.join(' '))), fc.nat(40_000)), { minLength: 1, maxLength: 200 }),
+        fc.integer({ min: 20, max: 3000 }),
+        async (rows, budget) => {
+          const bySlug = new Map<string, [Subject, string | undefined]>();
+          rows.forEach(([dirs, description, size], i) => {
+            const slug = [...dirs, `n${i}`].join('/');
+            bySlug.set(slug, [{ slug, path: slug, abs: slug, hidden: false, ext: 'md', size } as Subject, description ?? undefined]);
+          });
+          const sorted = [...bySlug.keys()].sort().map((k) => bySlug.get(k)!);
+          const s = sorted.map(([x]) => x);
+          const a = sorted.map(([, d]) => d);
+          let asked = false;
+          const got = await fitListingOf(topic, s, { all: async () => ((asked = true), a), any: async () => a.some((d) => d !== undefined) }, [], budget);
+          const want = fitListing(topic, s, a, [], budget);
+          expect(renderListing(topic, got.items, [], got.fit)).toBe(renderListing(topic, want.items, [], want.fit));
+          expect(got.fit).toEqual(want.fit);
+          // Not asked: the listing shows no description.
+          if (!asked) {
+            expect(want.fit).toBeDefined();
+            expect(want.fit?.descriptionChars ?? 0).toBe(0);
+          }
+          ways.add(asked);
+        },
+      ),
+      { numRuns: 300 },
+    );
+    expect([...ways].sort()).toEqual([false, true]);
+  });
+
+  test('depthsOf counts the folders of each slug', () => {
+    const slugs = ['a', 'a-b/c', 'a-b/c/d', 'a-b/c/e', 'a-b/cc/e', 'b/c', 'b/c/d/e', 'c'];
+    expect([...depthsOf(slugs.map((slug) => ({ slug }) as Subject))]).toEqual(slugs.map((x) => x.split('/').length - 1));
   });
 });
