@@ -18,7 +18,7 @@
 
 import { statSync } from 'node:fs';
 import { titleFormatOfPath } from '../content/title.ts';
-import { decodeFront, decodeTitle, isRawHead, lastProbedSize, PROBED, probeFile, probeRaw, textResult, UNCLOSED_RESULT, type Probe, type ProbeFeed, type ProbeResult, type RawHead, type StatJobHandle } from './probe.ts';
+import { decodeFront, decodeTitle, isRawHead, lastProbedSize, PROBED, probeFile, probeRaw, textResult, UNCLOSED_RESULT, type FeedTaker, type Probe, type ProbeFeed, type ProbeResult, type RawHead, type StatJobHandle } from './probe.ts';
 
 // --- The protocol the two threads share (probe-worker.ts imports it) -----
 //
@@ -304,7 +304,7 @@ export interface ReaderThread extends Probe {
   probe(paths: readonly string[]): ProbeResult[];
   /** Probes files as they are found (while a directory is walked): the
    *  reader thread starts on them in batches, and `finish` does the rest. */
-  feed(): ProbeFeed;
+  feed(take?: FeedTaker): ProbeFeed;
   /** Files probed so far, and how many of them the reader thread did. */
   stats(): { files: number; byThread: number; started: boolean };
   /** Lets the thread go (when it was started). */
@@ -382,6 +382,17 @@ function resultsOf(batch: ProbeBatch): ProbeResult[] {
   return out;
 }
 
+/** Appends a finished batch's results to `out`, telling `take` of each. */
+function resultsInto(batch: ProbeBatch, out: ProbeResult[], take?: FeedTaker): void {
+  const { paths, results, region, sized } = batch;
+  const base = out.length;
+  for (let i = 0; i < paths.length; i++) {
+    const r = probeResultOf(results[i], i, region, paths[i]);
+    out.push(r);
+    if (take !== undefined) take(base + i, r, sized[i] - 1);
+  }
+}
+
 /** Files per batch of a probe feed. */
 const FEED_BATCH = 256;
 
@@ -426,8 +437,11 @@ export function readerThread(url: string, minFiles = MIN_PARALLEL_FILES): Reader
   let byMain = 0;
   /** Probes the batches (the main thread's share, then waits for the
    *  rest) and counts who did what. */
-  const complete = (batches: readonly ProbeBatch[]): void => {
-    for (const batch of batches) byMain += probeMainShare(batch);
+  const complete = (batches: readonly ProbeBatch[], between?: () => void): void => {
+    for (const batch of batches) {
+      byMain += probeMainShare(batch);
+      between?.();
+    }
     for (const batch of batches) {
       byMain += awaitBatch(batch);
       files += batch.paths.length;
@@ -442,13 +456,26 @@ export function readerThread(url: string, minFiles = MIN_PARALLEL_FILES): Reader
       return resultsOf(batch);
     },
 
-    feed() {
+    feed(take) {
       const batches: ProbeBatch[] = [];
       let pending: string[] = [];
       let fed = 0;
       // One frontmatter pool for the whole feed.
       let pool: SharedArrayBuffer | undefined;
       const poolFor = (): SharedArrayBuffer => (pool ??= frontPool());
+      // The results so far, in order: a batch's are decoded once all its
+      // files are done, while the walk and the probing go on (the reader
+      // thread is probing meanwhile), not all at the end.
+      const out: ProbeResult[] = [];
+      let ready = 0; // batches whose results are in `out`
+      const drain = (all: boolean): void => {
+        while (ready < batches.length) {
+          const batch = batches[ready];
+          if (!all && Atomics.load(batch.control, DONE) < batch.paths.length) return;
+          resultsInto(batch, out, take);
+          ready++;
+        }
+      };
       return {
         add(path) {
           pending.push(path);
@@ -459,13 +486,13 @@ export function readerThread(url: string, minFiles = MIN_PARALLEL_FILES): Reader
           pending = [];
           // The thread starts once the feed reaches `minFiles`.
           postBatch(batch, fed);
+          drain(false);
         },
         finish() {
           if (pending.length > 0) batches.push(newBatch(pending, poolFor()));
           pending = [];
-          complete(batches);
-          const out: ProbeResult[] = [];
-          for (const batch of batches) for (const r of resultsOf(batch)) out.push(r);
+          complete(batches, () => drain(false));
+          drain(true);
           return out;
         },
         size(i) {

@@ -53,8 +53,11 @@ export const PROBED: Readonly<Record<ProbeKind, ProbeResult>> = {
 export interface Probe {
   probe(paths: readonly string[]): ProbeResult[];
   /** Probes files as a walk finds them (a probe that can start on them
-   *  before the walk ends: the reader thread); absent otherwise. */
-  feed?(): ProbeFeed;
+   *  before the walk ends: the reader thread); absent otherwise. `take`,
+   *  when given, is told of each file's result as soon as it is known, in
+   *  the order the files were added (while the walk goes on, as far as
+   *  the probe has got), every file's by the end of `finish`. */
+  feed?(take?: FeedTaker): ProbeFeed;
   /** Starts a stat of every file (`statFiles`), the work shared with the
    *  reader thread; absent otherwise. */
   stat?(paths: readonly string[]): StatJobHandle;
@@ -67,6 +70,10 @@ export interface StatJobHandle {
   join(): Float64Array;
   cancel(): void;
 }
+
+/** Told of the `i`-th file added to a feed: its result, and its size when
+ *  it is text (as `ProbeFeed.size`), else -1. */
+export type FeedTaker = (i: number, result: ProbeResult, size: number) => void;
 
 export interface ProbeFeed {
   /** One more file to probe; the probe may start on it at once. */

@@ -72,17 +72,32 @@ export interface TopicView {
  *  patterns. Reads no file contents (but with `probeAll`, file heads). */
 export function openTopic(topic: TopicSpec, opts: OpenOptions = {}): TopicView {
   const probe = opts.probe ?? probeHere;
-  const feed = opts.probeAll ? probe.feed?.() : undefined;
   const slugs: string[] = [];
   const fed: Parameters<FileFound>[3][] = [];
+  // The walk's results by slug, as the probe gives them (while the walk
+  // goes on); a slug found twice (two files with one slug) is `shared`.
+  const fresh = new Map<string, ProbeResult>();
+  const shared: string[] = [];
+  let taken = 0;
+  const take = (i: number, r: ProbeResult, size: number) => {
+    taken++;
+    const slug = slugs[i];
+    const before = fresh.size;
+    fresh.set(slug, r);
+    if (fresh.size === before) shared.push(slug);
+    // Sizes the probe learnt (every text file): a listing that sums
+    // folders up needs no stat of them.
+    if (size >= 0) fed[i].knowSize(size);
+  };
+  const feed = opts.probeAll ? probe.feed?.(take) : undefined;
   const found: FileFound | undefined =
     feed === undefined
       ? undefined
       : (abs, slug, hidden, subject) => {
           if (hidden) return;
-          feed.add(abs);
           slugs.push(slug);
           fed.push(subject);
+          feed.add(abs);
         };
   const cached = opts.cache?.get(topic.subjectsDir);
   let index: SubjectIndex;
@@ -112,30 +127,17 @@ export function openTopic(topic: TopicSpec, opts: OpenOptions = {}): TopicView {
   };
   if (feed !== undefined) {
     const results = feed.finish();
-    const cache = view.probed;
-    // Kept results are replaced by the walk's: a fresh map tells two files
-    // with one slug apart by its size.
-    const fresh = cache.size === 0 ? cache : new Map<string, ProbeResult>();
-    const shared: string[] = [];
-    for (let i = 0; i < slugs.length; i++) {
-      const before = fresh.size;
-      fresh.set(slugs[i], results[i]);
-      if (fresh.size === before) shared.push(slugs[i]); // the slug was there already
-    }
+    // What a feed did not tell `take` of (it need not).
+    for (let i = taken; i < slugs.length; i++) take(i, results[i], feed.size?.(i) ?? -1);
     // Two files with one slug: which verdict is the subject's is not known
     // here, so the subject is probed again when asked about.
     for (const slug of shared) fresh.delete(slug);
-    if (fresh !== cache) {
+    const cache = view.probed;
+    // Kept results are replaced by the walk's.
+    if (kept === undefined) view.probed = fresh;
+    else {
       for (const slug of shared) cache.delete(slug);
       for (const [slug, r] of fresh) cache.set(slug, r);
-    }
-    // Sizes the probe learnt (every text file): a listing that sums
-    // folders up needs no stat of them.
-    if (feed.size !== undefined) {
-      for (let i = 0; i < fed.length; i++) {
-        const size = feed.size(i);
-        if (size >= 0) fed[i].knowSize(size);
-      }
     }
   }
   return view;

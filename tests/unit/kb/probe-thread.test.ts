@@ -99,6 +99,29 @@ describe('readerThread', () => {
     }
   });
 
+  test('a feed tells its taker of every file once, in order, with its result and size, by the end of finish', async () => {
+    const thread = readerThread();
+    try {
+      const told: [number, ProbeResult, number][] = [];
+      const feed = thread.feed((i, r, size) => void told.push([i, r, size]));
+      // Added slowly enough for the thread to finish batches meanwhile:
+      // the taker hears of those before finish.
+      for (let i = 0; i < paths.length; i++) {
+        feed.add(paths[i]);
+        if (i % 64 === 63) await new Promise((r) => setTimeout(r, 5));
+      }
+      const before = told.length;
+      const results = feed.finish();
+      expect(told.map(([i]) => i)).toEqual(paths.map((_, i) => i));
+      expect(told.map(([, r]) => r)).toEqual(results);
+      expect(told.map(([, , size]) => size)).toEqual(paths.map((_, i) => feed.size!(i)));
+      expect(kinds(results)).toEqual(expected);
+      expect(before).toBeGreaterThan(0);
+    } finally {
+      thread.close();
+    }
+  });
+
   test('jobs below the threshold never start the thread', () => {
     const thread = readerThread();
     const few = paths.slice(0, MIN_PARALLEL_FILES - 1);
