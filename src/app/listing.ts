@@ -160,6 +160,9 @@ function fitter(topic: ListingTopic, subjects: readonly Subject[], learned: read
   };
   const names: (TokenTally | undefined)[] = new Array(n);
   const nameCosts = new Float64Array(n).fill(-1);
+  // Folders' counts, by folder (with its `/`): a listing in slug order
+  // goes down into folders and back up to the ones it left.
+  const folderTallies = new Map<string, TokenTally>();
   let prefix = '';
   let prefixTally = new TokenTally();
   /** The counts of `- slug`, without the description. */
@@ -170,9 +173,11 @@ function fitter(topic: ListingTopic, subjects: readonly Subject[], learned: read
     const cut = slug.lastIndexOf('/') + 1;
     if (cut !== prefix.length || !slug.startsWith(prefix)) {
       prefix = slug.slice(0, cut);
-      prefixTally = new TokenTally().add(prefix);
+      let f = folderTallies.get(prefix);
+      if (f === undefined) folderTallies.set(prefix, (f = new TokenTally().add(prefix)));
+      prefixTally = f;
     }
-    names[i] = t = new TokenTally().plus(BULLET).plus(prefixTally).add(cut === 0 ? slug : slug.slice(cut));
+    names[i] = t = new TokenTally().plus(BULLET).plus(prefixTally).add(slug, cut);
     nameCosts[i] = t.tokens();
     return t;
   };

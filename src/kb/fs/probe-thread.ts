@@ -90,11 +90,18 @@ export function frontPool(): SharedArrayBuffer {
   }
 }
 
+let seenPool: SharedArrayBuffer | undefined;
+let seenLength = 0;
+
 /** Grows `pool` to hold `end` bytes, if it can; whether it does. Either
  *  thread may grow it: a smaller length than the current one is refused,
  *  so a race is settled by reading the length again. */
 function reserve(pool: SharedArrayBuffer, end: number): boolean {
-  if (end <= pool.byteLength) return true;
+  // The length last seen: a pool only grows.
+  if (pool === seenPool && end <= seenLength) return true;
+  seenPool = pool;
+  seenLength = pool.byteLength;
+  if (end <= seenLength) return true;
   const g = pool as SharedArrayBuffer & { growable?: boolean; grow?: (n: number) => void };
   if (!g.growable || end > POOL_MAX) return false;
   try {

@@ -186,9 +186,15 @@ export function isBinaryHead(bytes: Uint8Array, length: number = bytes.length): 
     }
     return false;
   }
-  // Only the first n bytes are searched: `bytes` may be a large reused
-  // buffer whose rest holds another file's data.
-  return (bytes.length > n ? bytes.subarray(0, n) : bytes).indexOf(0) !== -1;
+  // Only the first n bytes count: `bytes` may be a large reused buffer
+  // whose rest holds another file's data. In a buffer not much longer than
+  // the head (the probe's own), the first NUL of the whole buffer tells,
+  // without a view made for each file.
+  if (bytes.length <= 2 * PROBE_BYTES) {
+    const nul = bytes.indexOf(0);
+    return nul !== -1 && nul < n;
+  }
+  return bytes.subarray(0, n).indexOf(0) !== -1;
 }
 
 /** Where frontmatter ends when it is not closed within the head. */

@@ -112,6 +112,8 @@ export const SKILL_FILE = 'SKILL.md';
  *  (kb/fs/ignore.ts) are not subjects at all. */
 export function indexSubjects(dir: string, found?: FileFound, opts: WalkOptions = {}): SubjectIndex {
   let bySlug = new Map<string, IndexedSubject | IndexedSubject[]>();
+  // The slugs, each once, as found (sorted below).
+  let slugs: string[] = [];
   // Directories holding SKILL.md, relative ('' never: a SKILL.md at the
   // root of a topic is an ordinary subject).
   let skillDirs: Set<string> | undefined;
@@ -151,7 +153,7 @@ export function indexSubjects(dir: string, found?: FileFound, opts: WalkOptions 
         const skill = name === SKILL_FILE && d.rel !== '';
         found(abs, skill ? slugPrefix.slice(0, -1) : s.slug, s.hidden || (inSkill && !skill), s);
       }
-      add(bySlug, s);
+      add(bySlug, slugs, s);
     },
     { ...opts, rules },
   );
@@ -163,11 +165,12 @@ export function indexSubjects(dir: string, found?: FileFound, opts: WalkOptions 
     else all.push(v);
     gatherSkills(all, skillDirs, aliases);
     bySlug = new Map();
-    for (const s of all) add(bySlug, s);
+    slugs = [];
+    for (const s of all) add(bySlug, slugs, s);
   }
   // The slugs in code-unit order (the built-in string sort, as
   // compareCodeUnits, without a comparator call per comparison).
-  const slugs = [...bySlug.keys()].sort();
+  slugs.sort();
   const subjects: Subject[] = new Array(slugs.length);
   const notices: Notice[] = walked.notices;
   for (const path of rules.unread) {
@@ -214,11 +217,14 @@ export function indexSubjects(dir: string, found?: FileFound, opts: WalkOptions 
   return { dir, subjects, notices, ignored: rules.ignored, aliases, links: walked.links };
 }
 
-/** Files by slug: one, or several that collide. */
-function add(bySlug: Map<string, IndexedSubject | IndexedSubject[]>, s: IndexedSubject): void {
+/** Files by slug: one, or several that collide; `slugs` gets each slug
+ *  once. */
+function add(bySlug: Map<string, IndexedSubject | IndexedSubject[]>, slugs: string[], s: IndexedSubject): void {
   const seen = bySlug.get(s.slug);
-  if (seen === undefined) bySlug.set(s.slug, s);
-  else if (Array.isArray(seen)) seen.push(s);
+  if (seen === undefined) {
+    bySlug.set(s.slug, s);
+    slugs.push(s.slug);
+  } else if (Array.isArray(seen)) seen.push(s);
   else bySlug.set(s.slug, [seen, s]);
 }
 
