@@ -160,12 +160,13 @@ export function probeResultOf(code: number, i = 0, region?: FrontRegion, path?: 
       const f = region.spans[w + 1];
       const t = region.spans[w + 2];
       const m = region.spans[w + 3];
-      // Copied out first: TextDecoder may refuse a view of shared memory.
-      const front = base === CODE_FRONT ? decodeFront(region.bytes.slice(at, at + f)) : undefined;
+      // Views of the shared bytes (decodeFront copies what it must).
+      const bytes = region.bytes;
+      const front = base === CODE_FRONT ? decodeFront(bytes.subarray(at, at + f)) : undefined;
       if ((code & CODE_HEAD) === 0) return textResult(front, undefined, undefined);
       const format = path === undefined ? undefined : titleFormatOfPath(path);
-      const title = t < 0 ? undefined : decodeTitle(region.bytes.slice(at + f, at + f + t), format);
-      const summary = m < 0 ? undefined : decodeTitle(region.bytes.slice(at + f + Math.max(0, t), at + f + Math.max(0, t) + m), format);
+      const title = t < 0 ? undefined : decodeTitle(bytes.subarray(at + f, at + f + t), format);
+      const summary = m < 0 ? undefined : decodeTitle(bytes.subarray(at + f + Math.max(0, t), at + f + Math.max(0, t) + m), format);
       return textResult(front, title, summary);
     }
     case CODE_BINARY:

@@ -253,7 +253,8 @@ export function decodeFront(bytes: Uint8Array): string {
     }
     if (ascii) return String.fromCharCode.apply(null, bytes as unknown as number[]);
   }
-  return utf8.decode(bytes);
+  // Copied out of shared memory first: TextDecoder may refuse a view of it.
+  return utf8.decode(bytes.buffer instanceof SharedArrayBuffer ? bytes.slice() : bytes);
 }
 
 /** Probes a file: 'text', 'binary', or 'error' when it cannot be read. */
