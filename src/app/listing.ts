@@ -7,10 +7,10 @@
 // the same rules.
 import type { Topic } from '../config/types.ts';
 import { estimateTokens, TokenTally } from '../kb/content/tokens.ts';
-import { describedAny, descriptions } from '../kb/index/describe.ts';
+import { describedAny, descriptions, resultDescribes } from '../kb/index/describe.ts';
 import { listable } from '../kb/index/listing.ts';
 import type { Subject } from '../kb/index/types.ts';
-import { kindOf, type TopicView } from '../kb/index/view.ts';
+import { kindOf, type TitleWatch, type TopicView } from '../kb/index/view.ts';
 import { listedLine, oneLine, renderListing, type Listed, type ListingFit, type ListingTopic, type TopicNote } from '../render/learn.ts';
 import { BYTES_PER_TOKEN_ESTIMATE, tokensText } from './budget.ts';
 import { directoryNotes } from './topics.ts';
@@ -48,6 +48,40 @@ export async function topicListing(topic: Topic, view: TopicView, walkLimit: num
   const about: ListingDescriptions = { all: () => descriptions(view, available), any: () => describedAny(view, available) };
   const fitted = await fitListingOf(topic, available, about, learned, budget, folder, topicNotes);
   return { ...fitted, topic, learned, topicNotes, subjects: available.length, ...(folder !== undefined ? { folder } : {}) };
+}
+
+/** What the probe of a whole topic's listing within `budget` tokens
+ *  watches (kb/index/view.ts): once the names of the subjects found are
+ *  over the budget on their own (each line costs at least its name) and
+ *  some subject is described, the listing will show no title, only say
+ *  that descriptions were left out, so the probe searches no further
+ *  head for one. Should the listing fit after all (some of those
+ *  subjects were binary), the titles it needs are probed for again
+ *  (kb/index/describe.ts). */
+export function titleWatch(budget: number, disabled: ReadonlySet<string>): TitleWatch {
+  let used = 0;
+  let over = false;
+  let described = false;
+  // The listing's names, counted as `fitListing` counts them.
+  let prefix = '';
+  let prefixTally = new TokenTally();
+  return {
+    found(slug) {
+      if (over || disabled.has(slug)) return over && described;
+      const cut = slug.lastIndexOf('/') + 1;
+      if (cut !== prefix.length || !slug.startsWith(prefix)) {
+        prefix = slug.slice(0, cut);
+        prefixTally = new TokenTally().add(prefix);
+      }
+      used += new TokenTally().plus(BULLET).plus(prefixTally).add(slug, cut).tokens();
+      over = used > budget;
+      return over && described;
+    },
+    probed(slug, result) {
+      if (!described && !disabled.has(slug)) described = resultDescribes(result, slug);
+      return over && described;
+    },
+  };
 }
 
 /** How a listing was fitted, in a few words, for the user's warning. */

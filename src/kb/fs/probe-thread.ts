@@ -18,7 +18,7 @@
 
 import { statSync } from 'node:fs';
 import { titleFormatOfPath } from '../content/title.ts';
-import { decodeFront, decodeTitle, isRawHead, lastProbedSize, PROBED, probeFile, probeRaw, textResult, UNCLOSED_RESULT, type FeedTaker, type Probe, type ProbeFeed, type ProbeResult, type RawHead, type StatJobHandle } from './probe.ts';
+import { decodeFront, decodeTitle, isRawHead, lastProbedSize, PROBED, probeFile, probeRaw, textResult, TITLES_SKIPPED, UNCLOSED_RESULT, type FeedTaker, type Probe, type ProbeFeed, type ProbeResult, type RawHead, type StatJobHandle } from './probe.ts';
 
 // --- The protocol the two threads share (probe-worker.ts imports it) -----
 //
@@ -39,7 +39,8 @@ import { decodeFront, decodeTitle, isRawHead, lastProbedSize, PROBED, probeFile,
 export const NEXT = 0; // the first file nobody has taken yet
 export const DONE = 1; // files finished, by both threads
 export const STOP = 2; // set by the main thread: the job is over
-export const CONTROL_WORDS = 3;
+export const SKIP = 3; // set by the main thread: search no head for a title from now on
+export const CONTROL_WORDS = 4;
 
 /** Files a thread takes at a time. */
 export const PROBE_CHUNK = 16;
@@ -56,6 +57,9 @@ export const CODE_UNCLOSED = 5;
 export const CODE_AGAIN = 6;
 /** Added to CODE_TEXT or CODE_FRONT: a title or summary is in the region. */
 export const CODE_HEAD = 0x10;
+/** Added to CODE_TEXT or CODE_FRONT: the head was not searched for a title
+ *  (ProbeResult.titlesSkipped). */
+export const CODE_SKIPPED = 0x20;
 
 /** Words per file in a batch's spans: offset, then the lengths of the
  *  frontmatter, the title and the summary. */
@@ -126,7 +130,8 @@ export function probeCode(r: ProbeResult | RawHead, i = 0, region?: FrontRegion)
     if (r.kind !== 'text') return r.kind === 'binary' ? CODE_BINARY : CODE_ERROR;
     if (r.front === null) return CODE_UNCLOSED;
     // Decoded results have no bytes here: their file is probed again.
-    return r.front === undefined && r.title === undefined && r.summary === undefined ? CODE_TEXT : CODE_AGAIN;
+    if (r.front === undefined && r.title === undefined && r.summary === undefined) return r.titlesSkipped ? CODE_TEXT | CODE_SKIPPED : CODE_TEXT;
+    return CODE_AGAIN;
   }
   if (region === undefined) return CODE_AGAIN;
   const front = r.front instanceof Uint8Array ? r.front : undefined;
@@ -143,17 +148,19 @@ export function probeCode(r: ProbeResult | RawHead, i = 0, region?: FrontRegion)
   region.spans[w + 1] = f;
   region.spans[w + 2] = r.title === undefined ? -1 : t;
   region.spans[w + 3] = r.summary === undefined ? -1 : m;
-  const base = front !== undefined ? CODE_FRONT : r.front === null ? CODE_UNCLOSED : CODE_TEXT;
+  const base = (front !== undefined ? CODE_FRONT : r.front === null ? CODE_UNCLOSED : CODE_TEXT) | (r.titlesSkipped ? CODE_SKIPPED : 0);
   return r.title === undefined && r.summary === undefined ? base : base | CODE_HEAD;
 }
 
 /** File `i`'s probe result from its code (CODE_AGAIN: probed again). */
 export function probeResultOf(code: number, i = 0, region?: FrontRegion, path?: string): ProbeResult {
-  const base = code & ~CODE_HEAD;
+  const base = code & ~(CODE_HEAD | CODE_SKIPPED);
+  const skipped = (code & CODE_SKIPPED) !== 0;
   switch (base) {
     case CODE_TEXT:
     case CODE_FRONT: {
       if (code === CODE_TEXT) return PROBED.text;
+      if (code === (CODE_TEXT | CODE_SKIPPED)) return TITLES_SKIPPED;
       if (region === undefined) return PROBED.text;
       const w = SPAN_WORDS * i;
       const at = region.spans[w];
@@ -163,7 +170,7 @@ export function probeResultOf(code: number, i = 0, region?: FrontRegion, path?: 
       // Views of the shared bytes (decodeFront copies what it must).
       const bytes = region.bytes;
       const front = base === CODE_FRONT ? decodeFront(bytes.subarray(at, at + f)) : undefined;
-      if ((code & CODE_HEAD) === 0) return textResult(front, undefined, undefined);
+      if ((code & CODE_HEAD) === 0) return textResult(front, undefined, undefined, skipped);
       const format = path === undefined ? undefined : titleFormatOfPath(path);
       const title = t < 0 ? undefined : decodeTitle(bytes.subarray(at + f, at + f + t), format);
       const summary = m < 0 ? undefined : decodeTitle(bytes.subarray(at + f + Math.max(0, t), at + f + Math.max(0, t) + m), format);
@@ -286,8 +293,9 @@ export function probeShare(paths: readonly string[], control: Int32Array, result
     const from = Atomics.add(control, NEXT, PROBE_CHUNK);
     if (from >= n) return mine;
     const to = Math.min(from + PROBE_CHUNK, n);
+    const titles = Atomics.load(control, SKIP) === 0;
     for (let i = from; i < to; i++) {
-      results[i] = probeCode(probeRaw(paths[i]), i, region);
+      results[i] = probeCode(probeRaw(paths[i], titles), i, region);
       if (sizes !== undefined) sizes[i] = lastProbedSize() + 1;
     }
     Atomics.add(control, DONE, to - from);
@@ -476,6 +484,7 @@ export function readerThread(url: string, minFiles = MIN_PARALLEL_FILES): Reader
       // thread is probing meanwhile), not all at the end.
       const out: ProbeResult[] = [];
       let ready = 0; // batches whose results are in `out`
+      let skipping = false;
       const drain = (all: boolean): void => {
         while (ready < batches.length) {
           const batch = batches[ready];
@@ -489,6 +498,7 @@ export function readerThread(url: string, minFiles = MIN_PARALLEL_FILES): Reader
           pending.push(path);
           if (pending.length < FEED_BATCH) return;
           const batch = newBatch(pending, poolFor());
+          if (skipping) batch.control[SKIP] = 1;
           batches.push(batch);
           fed += pending.length;
           pending = [];
@@ -497,11 +507,19 @@ export function readerThread(url: string, minFiles = MIN_PARALLEL_FILES): Reader
           drain(false);
         },
         finish() {
-          if (pending.length > 0) batches.push(newBatch(pending, poolFor()));
+          if (pending.length > 0) {
+            const batch = newBatch(pending, poolFor());
+            if (skipping) batch.control[SKIP] = 1;
+            batches.push(batch);
+          }
           pending = [];
           complete(batches, () => drain(false));
           drain(true);
           return out;
+        },
+        skipTitles() {
+          skipping = true;
+          for (let k = ready; k < batches.length; k++) Atomics.store(batches[k].control, SKIP, 1);
         },
         size(i) {
           // Every batch but the last holds FEED_BATCH files.

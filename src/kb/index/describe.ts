@@ -47,13 +47,25 @@ export function probed(view: TopicView, subject: Subject): ProbeResult | undefin
 
 /** Not known without the YAML parser (`aboutHere`). */
 const NEEDS_PARSER = Symbol('needs the YAML parser');
+/** Not known without probing the file again: its head was not searched
+ *  for a title (ProbeResult.titlesSkipped). */
+const NEEDS_PROBE = Symbol('needs a probe');
 
 /** What subject `s` says, as far as it is known without the YAML parser
- *  (NEEDS_PARSER: its frontmatter needs it). */
-function aboutHere(view: TopicView, s: Subject): About | typeof NEEDS_PARSER {
+ *  (NEEDS_PARSER: its frontmatter needs it) or another probe
+ *  (NEEDS_PROBE). */
+function aboutHere(view: TopicView, s: Subject): About | typeof NEEDS_PARSER | typeof NEEDS_PROBE {
   // Most subjects have neither frontmatter nor a title: one lookup each.
   const r = view.probed.get(s.slug) ?? probed(view, s);
-  if (r === undefined || (r.front == null && r.title === undefined && r.summary === undefined)) return NOTHING;
+  if (r === undefined) return NOTHING;
+  if (r.titlesSkipped) return NEEDS_PROBE;
+  return aboutOfResult(r);
+}
+
+/** What a text file's probe result says, as far as it is known without
+ *  the YAML parser. */
+function aboutOfResult(r: ProbeResult): About | typeof NEEDS_PARSER {
+  if (r.front == null && r.title === undefined && r.summary === undefined) return NOTHING;
   const seen = known.get(r);
   if (seen !== undefined) return seen;
   let about: About;
@@ -67,6 +79,15 @@ function aboutHere(view: TopicView, s: Subject): About | typeof NEEDS_PARSER {
   return about;
 }
 
+/** Whether a listing would show something on the line of subject `slug`
+ *  by what its probe result `r` alone says (false where that is not known
+ *  without the YAML parser or another probe). */
+export function resultDescribes(r: ProbeResult, slug: string): boolean {
+  if (r.kind !== 'text' || r.titlesSkipped) return false;
+  const a = aboutOfResult(r);
+  return a !== NEEDS_PARSER && a !== NOTHING && lineOf(a, slug) !== undefined;
+}
+
 /** What subject `s` says, its frontmatter parsed by `lib`. */
 function aboutParsed(view: TopicView, s: Subject, lib: YamlModule): About {
   const r = view.probed.get(s.slug)!;
@@ -76,15 +97,32 @@ function aboutParsed(view: TopicView, s: Subject, lib: YamlModule): About {
   return about;
 }
 
+/** Probes the files of `subjects` at `at` again, their heads searched
+ *  for titles, all at once. */
+function probeAgain(view: TopicView, subjects: readonly Subject[], at: readonly number[]): void {
+  const results = view.probe.probe(at.map((i) => subjects[i].abs));
+  for (let k = 0; k < at.length; k++) view.probed.set(subjects[at[k]].slug, results[k]);
+}
+
 /** What `subjects` say about themselves, in order. Loads the YAML parser
  *  only when some frontmatter needs it. */
 export async function abouts(view: TopicView, subjects: readonly Subject[]): Promise<About[]> {
   const out: About[] = new Array(subjects.length);
   let pending: number[] | undefined;
+  let again: number[] | undefined;
   for (let i = 0; i < subjects.length; i++) {
     const a = aboutHere(view, subjects[i]);
     if (a === NEEDS_PARSER) (pending ??= []).push(i);
+    else if (a === NEEDS_PROBE) (again ??= []).push(i);
     else out[i] = a;
+  }
+  if (again !== undefined) {
+    probeAgain(view, subjects, again);
+    for (const i of again) {
+      const a = aboutHere(view, subjects[i]);
+      if (a === NEEDS_PARSER) (pending ??= []).push(i);
+      else out[i] = a === NEEDS_PROBE ? NOTHING : a;
+    }
   }
   if (pending !== undefined) {
     const lib = await loadYaml();
@@ -138,10 +176,20 @@ export async function descriptions(view: TopicView, subjects: readonly Subject[]
  *  says that it left them out. */
 export async function describedAny(view: TopicView, subjects: readonly Subject[]): Promise<boolean> {
   let pending: number[] | undefined;
+  let again: number[] | undefined;
   for (let i = 0; i < subjects.length; i++) {
     const a = aboutHere(view, subjects[i]);
     if (a === NEEDS_PARSER) (pending ??= []).push(i);
+    else if (a === NEEDS_PROBE) (again ??= []).push(i);
     else if (a !== NOTHING && lineOf(a, subjects[i].slug) !== undefined) return true;
+  }
+  if (again !== undefined) {
+    probeAgain(view, subjects, again);
+    for (const i of again) {
+      const a = aboutHere(view, subjects[i]);
+      if (a === NEEDS_PARSER) (pending ??= []).push(i);
+      else if (a !== NEEDS_PROBE && a !== NOTHING && lineOf(a, subjects[i].slug) !== undefined) return true;
+    }
   }
   if (pending === undefined) return false;
   const lib = await loadYaml();

@@ -50,6 +50,17 @@ export interface OpenOptions {
   /** Filled with the directories and ignore files the walk went through
    *  (a cache revalidates against them: kb/search/). */
   trace?: WalkTrace;
+  /** With `probeAll`: told of each file the walk finds and of each
+   *  result, until it answers that titles can no longer be shown; from
+   *  then on the probe searches no head for one (ProbeFeed.skipTitles). */
+  titles?: TitleWatch;
+}
+
+/** What a listing that may not show titles watches (app/listing.ts
+ *  `titleWatch`): each answer says whether titles are no longer needed. */
+export interface TitleWatch {
+  found(slug: string): boolean;
+  probed(slug: string, result: ProbeResult): boolean;
 }
 
 export interface TopicView {
@@ -79,9 +90,16 @@ export function openTopic(topic: TopicSpec, opts: OpenOptions = {}): TopicView {
   const fresh = new Map<string, ProbeResult>();
   const shared: string[] = [];
   let taken = 0;
+  const watch = opts.titles;
+  let skipping = false;
+  const skip = () => {
+    skipping = true;
+    feed?.skipTitles?.();
+  };
   const take = (i: number, r: ProbeResult, size: number) => {
     taken++;
     const slug = slugs[i];
+    if (watch !== undefined && !skipping && watch.probed(slug, r)) skip();
     const before = fresh.size;
     fresh.set(slug, r);
     if (fresh.size === before) shared.push(slug);
@@ -98,6 +116,7 @@ export function openTopic(topic: TopicSpec, opts: OpenOptions = {}): TopicView {
           slugs.push(slug);
           fed.push(subject);
           feed.add(abs);
+          if (watch !== undefined && !skipping && watch.found(slug)) skip();
         };
   const cached = opts.cache?.get(topic.subjectsDir);
   let index: SubjectIndex;

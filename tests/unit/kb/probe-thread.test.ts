@@ -224,3 +224,33 @@ describe('frontmatter through the reader thread', () => {
     expect(expected.some((r) => r.front === null)).toBe(true);
   });
 });
+
+describe('a feed told to skip titles', () => {
+  test('probes the files added after without searching their heads for a title, the frontmatter kept', () => {
+    const dir = makeTempDir('kb-thread-skip-');
+    const paths: string[] = [];
+    for (let i = 0; i < 3 * MIN_PARALLEL_FILES; i++) {
+      const p = join(dir, `t${i}.md`);
+      writeFileSync(p, i % 3 === 0 ? `---\ndescription: d ${i}\n---\n# Title ${i}\n` : i % 3 === 1 ? `# Title ${i}\n` : 'no title\n');
+      paths.push(p);
+    }
+    const full = paths.map(probeFile);
+    const thread = readerThread();
+    try {
+      const feed = thread.feed();
+      const first = MIN_PARALLEL_FILES;
+      for (const p of paths.slice(0, first)) feed.add(p);
+      feed.skipTitles!();
+      for (const p of paths.slice(first)) feed.add(p);
+      const results = feed.finish();
+      results.forEach((r, i) => {
+        if (!r.titlesSkipped) expect(r).toEqual(full[i]);
+        else expect(r).toEqual(full[i].front === undefined ? { kind: 'text', titlesSkipped: true } : { kind: 'text', front: full[i].front, titlesSkipped: true });
+      });
+      // Every file added after was probed so.
+      expect(results.slice(first).every((r) => r.titlesSkipped)).toBe(true);
+    } finally {
+      thread.close();
+    }
+  });
+});
