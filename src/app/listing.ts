@@ -332,13 +332,13 @@ function fitter(topic: ListingTopic, subjects: readonly Subject[], learned: read
     // of 10,000 subjects of the bench tried nine). The last level is always
     // built: step 3 lists from it.
     const base = folder === undefined ? 0 : folder.split('/').length;
-    const depths = depthsOf(subjects);
+    const runs = folderRuns(subjects);
     let deepest = 0;
-    for (let i = 0; i < n; i++) if (depths[i] > deepest) deepest = depths[i];
+    for (let r = 0; r < runs.count; r++) if (runs.levels[r] > deepest) deepest = runs.levels[r];
     let rows: Rows = null;
     for (let depth = deepest; depth >= base + 1; depth--) {
-      if (depth > base + 1 && shallowOver(depths, depth, fit)) continue;
-      rows = collapse(subjects, depths, depth);
+      if (depth > base + 1 && shallowOver(runs, depth, fit)) continue;
+      rows = collapse(subjects, runs, depth);
       fit = { ...fit, collapsed: true };
       if (fits(rows, fit)) return done(rows, fit);
     }
@@ -348,76 +348,109 @@ function fitter(topic: ListingTopic, subjects: readonly Subject[], learned: read
   };
   /** The lines of the subjects less than `depth` folders deep alone are
    *  over the room the listing has with `fit`'s frame. */
-  const shallowOver = (depths: Int32Array, depth: number, fit: ListingFit): boolean => {
+  const shallowOver = (runs: FolderRuns, depth: number, fit: ListingFit): boolean => {
     const room = budget - frame({ ...fit, collapsed: true });
     let used = 0;
-    for (let i = 0; i < n; i++) {
-      if (depths[i] >= depth) continue;
-      used += subjectCost(i, fit.descriptionChars);
-      if (used > room) return true;
+    for (let r = 0; r < runs.count; r++) {
+      if (runs.levels[r] >= depth) continue;
+      for (let i = runs.starts[r]; i < runs.starts[r + 1]; i++) {
+        used += subjectCost(i, fit.descriptionChars);
+        if (used > room) return true;
+      }
     }
     return false;
   };
   return { namesOver, fit };
 }
 
-/** Each subject's folder levels (`a/b/c` has 2). Subjects of one folder
- *  are next to each other in slug order: a folder's levels are counted
- *  once. */
-export function depthsOf(subjects: readonly Subject[]): Int32Array {
-  const depths = new Int32Array(subjects.length);
-  let folder = ''; // the folder of the subject before, with its `/`
-  let depth = 0;
-  for (let i = 0; i < subjects.length; i++) {
+/** Subjects in slug order as runs of subjects of one folder (a folder's
+ *  subjects are next to each other, but for those of its subfolders in
+ *  between): run `r` holds the subjects from `starts[r]` to
+ *  `starts[r + 1]`, `levels[r]` folders deep. The folder-by-folder work
+ *  of a listing (its depths, summing folders up) is done once a run. */
+export interface FolderRuns {
+  count: number;
+  starts: Int32Array;
+  levels: Int32Array;
+  /** Each run's bytes (the sum of its subjects' sizes), when asked for. */
+  bytes?: Float64Array;
+}
+
+export function folderRuns(subjects: readonly Subject[]): FolderRuns {
+  const n = subjects.length;
+  const starts: number[] = [];
+  const levels: number[] = [];
+  let folder: string | undefined; // the folder of the subject before, with its `/`
+  for (let i = 0; i < n; i++) {
     const slug = subjects[i].slug;
     const cut = slug.lastIndexOf('/') + 1;
-    if (cut !== folder.length || !slug.startsWith(folder)) {
-      folder = slug.slice(0, cut);
-      depth = 0;
-      for (let at = folder.indexOf('/'); at >= 0; at = folder.indexOf('/', at + 1)) depth++;
-    }
-    depths[i] = depth;
+    if (folder !== undefined && cut === folder.length && slug.startsWith(folder)) continue;
+    folder = slug.slice(0, cut);
+    let depth = 0;
+    for (let at = folder.indexOf('/'); at >= 0; at = folder.indexOf('/', at + 1)) depth++;
+    starts.push(i);
+    levels.push(depth);
   }
+  starts.push(n);
+  return { count: levels.length, starts: Int32Array.from(starts), levels: Int32Array.from(levels) };
+}
+
+/** Each subject's folder levels (`a/b/c` has 2). */
+export function depthsOf(subjects: readonly Subject[]): Int32Array {
+  const runs = folderRuns(subjects);
+  const depths = new Int32Array(subjects.length);
+  for (let r = 0; r < runs.count; r++) depths.fill(runs.levels[r], runs.starts[r], runs.starts[r + 1]);
   return depths;
 }
 
+/** The bytes of run `r`'s subjects (sizes below 0, not known, count 0). */
+function runBytes(subjects: readonly Subject[], runs: FolderRuns, r: number): number {
+  const bytes = (runs.bytes ??= new Float64Array(runs.count).fill(-1));
+  if (bytes[r] < 0) {
+    let sum = 0;
+    for (let i = runs.starts[r]; i < runs.starts[r + 1]; i++) sum += Math.max(0, subjects[i].size);
+    bytes[r] = sum;
+  }
+  return bytes[r];
+}
+
 /** The listing with every subject `depth` or more folders deep summed up
- *  in its folder at that depth (`depths`: each subject's, `depthsOf`).
- *  Subjects of one folder are next to each other in slug order. */
-function collapse(subjects: readonly Subject[], depths: Int32Array, depth: number): (number | Listed)[] {
+ *  in its folder at that depth. Subjects of one folder are next to each
+ *  other in slug order (`runs`, `folderRuns`), and so are the folders
+ *  below one. */
+function collapse(subjects: readonly Subject[], runs: FolderRuns, depth: number): (number | Listed)[] {
   const out: (number | Listed)[] = [];
   let current: { folder: string; subjects: number; bytes: number } | undefined;
   const flush = () => {
     if (current) out.push({ folder: current.folder, subjects: current.subjects, tokens: tokensText(Math.ceil(current.bytes / BYTES_PER_TOKEN_ESTIMATE)) });
     current = undefined;
   };
-  for (let i = 0; i < subjects.length; i++) {
-    if (depths[i] < depth) {
+  for (let r = 0; r < runs.count; r++) {
+    const from = runs.starts[r];
+    const to = runs.starts[r + 1];
+    if (runs.levels[r] < depth) {
       flush();
-      out.push(i);
+      for (let i = from; i < to; i++) out.push(i);
       continue;
     }
-    const slug = subjects[i].slug;
-    // Most subjects are in the folder of the one before.
-    if (current !== undefined && slug.charCodeAt(current.folder.length) === 0x2f && slug.startsWith(current.folder)) {
-      current.subjects++;
-      current.bytes += Math.max(0, subjects[i].size);
-      continue;
-    }
-    let cut = -1;
-    for (let d = 0, at = slug.indexOf('/'); at >= 0; at = slug.indexOf('/', at + 1)) {
-      if (++d === depth) {
-        cut = at;
-        break;
+    const slug = subjects[from].slug;
+    // Most runs are in the folder of the one before.
+    if (current === undefined || slug.charCodeAt(current.folder.length) !== 0x2f || !slug.startsWith(current.folder)) {
+      let cut = -1;
+      for (let d = 0, at = slug.indexOf('/'); at >= 0; at = slug.indexOf('/', at + 1)) {
+        if (++d === depth) {
+          cut = at;
+          break;
+        }
+      }
+      const folder = slug.slice(0, cut);
+      if (current?.folder !== folder) {
+        flush();
+        current = { folder, subjects: 0, bytes: 0 };
       }
     }
-    const folder = slug.slice(0, cut);
-    if (current?.folder !== folder) {
-      flush();
-      current = { folder, subjects: 0, bytes: 0 };
-    }
-    current.subjects++;
-    current.bytes += Math.max(0, subjects[i].size);
+    current!.subjects += to - from;
+    current!.bytes += runBytes(subjects, runs, r);
   }
   flush();
   return out;

@@ -4,7 +4,7 @@
 // `estimateTokens` of every line and of the rendered whole.
 import { describe, expect, test } from 'bun:test';
 import fc from 'fast-check';
-import { depthsOf, fitListing, fitListingOf, type FittedListing } from '../../../src/app/listing.ts';
+import { depthsOf, fitListing, fitListingOf, folderRuns, type FittedListing } from '../../../src/app/listing.ts';
 import { BYTES_PER_TOKEN_ESTIMATE, tokensText } from '../../../src/app/budget.ts';
 import { estimateTokens } from '../../../src/kb/content/tokens.ts';
 import type { Subject } from '../../../src/kb/index/types.ts';
@@ -221,6 +221,14 @@ describe('fitListing', () => {
       { numRuns: 300 },
     );
     expect([...ways].sort()).toEqual([false, true]);
+  });
+
+  test('folderRuns groups the subjects next to each other in one folder, a folder again after its subfolders', () => {
+    const slugs = ['a', 'b', 'd/a', 'd/b', 'd/c/x', 'd/c/y', 'd/d', 'e'];
+    const runs = folderRuns(slugs.map((slug) => ({ slug }) as Subject));
+    expect(runs.count).toBe(5);
+    expect([...runs.starts]).toEqual([0, 2, 4, 6, 7, 8]);
+    expect([...runs.levels]).toEqual([0, 1, 2, 1, 0]);
   });
 
   test('depthsOf counts the folders of each slug', () => {
