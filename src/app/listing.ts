@@ -392,7 +392,7 @@ export function folderRuns(subjects: readonly Subject[]): FolderRuns {
     levels.push(depth);
   }
   starts.push(n);
-  return { count: levels.length, starts: Int32Array.from(starts), levels: Int32Array.from(levels) };
+  return { count: levels.length, starts: new Int32Array(starts), levels: new Int32Array(levels) };
 }
 
 /** Each subject's folder levels (`a/b/c` has 2). */
