@@ -39,10 +39,10 @@ export interface ProbeResult {
   readonly title?: string;
   /** A man page's summary (its NAME line `name - summary`). */
   readonly summary?: string;
-  /** The head of a file whose format has titles was not searched for its
-   *  title and summary (a listing that could not show them asked the
-   *  probe not to, `probeRaw`): `title` and `summary` are not known, and
-   *  a reader that needs them probes the file again (index/describe.ts). */
+  /** The head of a text file was not searched for a title and summary (a
+   *  listing that could not show them asked the probe not to, `probeRaw`):
+   *  `title` and `summary` are not known, and a reader that needs them
+   *  probes the file again (index/describe.ts). */
   readonly titlesSkipped?: true;
 }
 
@@ -298,13 +298,15 @@ function examineHead(head: Uint8Array, n: number, path: string, titles = true): 
   if (isBinaryHead(head, n)) return PROBED.binary;
   const span = frontmatterSpan(head, n, n < PROBE_BYTES);
   if (span === UNCLOSED) return UNCLOSED_RESULT; // the head is all frontmatter
-  const format = titleFormatOfPath(path);
-  if (!titles && format !== undefined) {
+  if (!titles) {
+    // Not even the format is looked up: a file of a format without titles
+    // says so too, and a reader of its title probes it again for nothing.
     if (span === undefined) return TITLES_SKIPPED;
     const r = headOf(head.subarray(span[0], span[1]), undefined, undefined);
     r.titlesSkipped = true;
     return r;
   }
+  const format = titleFormatOfPath(path);
   let spans;
   if (format !== undefined && !(n >= 2 && (head[0] === 0xff || head[0] === 0xfe))) {
     // After the frontmatter's closing fence line (or a byte-order mark).

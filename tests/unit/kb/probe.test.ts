@@ -184,13 +184,15 @@ describe('probeRaw with titles not searched for', () => {
     expect(decoded(probeRaw(front, true), front)).toEqual(probeFile(front));
   });
 
-  test('formats without titles, binaries and unclosed frontmatter are what they always are', () => {
-    const json = named('d.json', '{"title": "x"}\n');
+  test('binaries and unclosed frontmatter are what they always are; other text says its head was not searched', () => {
     const bin = named('b.md', '\0\x01');
     const open = named('o.md', '---\ndescription: never closed\n');
-    for (const p of [json, bin, open]) {
+    for (const p of [bin, open]) {
       expect(decoded(probeRaw(p, false), p)).toEqual(probeFile(p));
       expect(probeFile(p).titlesSkipped).toBeUndefined();
     }
+    const json = named('d.json', '{"title": "x"}\n');
+    expect(probeFile(json)).toEqual({ kind: 'text' });
+    expect(decoded(probeRaw(json, false), json)).toBe(TITLES_SKIPPED);
   });
 });
