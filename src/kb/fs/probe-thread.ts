@@ -404,7 +404,7 @@ function resultsInto(batch: ProbeBatch, out: ProbeResult[], take?: FeedTaker): v
   const base = out.length;
   for (let i = 0; i < paths.length; i++) {
     const r = probeResultOf(results[i], i, region, paths[i]);
-    out.push(r);
+    out[base + i] = r;
     if (take !== undefined) take(base + i, r, sized[i] - 1);
   }
 }
