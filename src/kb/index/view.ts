@@ -86,9 +86,9 @@ export function openTopic(topic: TopicSpec, opts: OpenOptions = {}): TopicView {
   const slugs: string[] = [];
   const fed: Parameters<FileFound>[3][] = [];
   // The walk's results by slug, as the probe gives them (while the walk
-  // goes on); a slug found twice (two files with one slug) is `shared`.
+  // goes on); a slug found twice (two files with one slug) is looked for
+  // once at the end, only when the map holds fewer slugs than were found.
   const fresh = new Map<string, ProbeResult>();
-  const shared: string[] = [];
   let taken = 0;
   const watch = opts.titles;
   let skipping = false;
@@ -100,9 +100,7 @@ export function openTopic(topic: TopicSpec, opts: OpenOptions = {}): TopicView {
     taken++;
     const slug = slugs[i];
     if (watch !== undefined && !skipping && watch.probed(slug, r)) skip();
-    const before = fresh.size;
     fresh.set(slug, r);
-    if (fresh.size === before) shared.push(slug);
     // Sizes the probe learnt (every text file): a listing that sums
     // folders up needs no stat of them.
     if (size >= 0) fed[i].knowSize(size);
@@ -150,6 +148,7 @@ export function openTopic(topic: TopicSpec, opts: OpenOptions = {}): TopicView {
     for (let i = taken; i < slugs.length; i++) take(i, results[i], feed.size?.(i) ?? -1);
     // Two files with one slug: which verdict is the subject's is not known
     // here, so the subject is probed again when asked about.
+    const shared = fresh.size === slugs.length ? [] : sharedSlugs(slugs);
     for (const slug of shared) fresh.delete(slug);
     const cache = view.probed;
     // Kept results are replaced by the walk's.
@@ -160,6 +159,17 @@ export function openTopic(topic: TopicSpec, opts: OpenOptions = {}): TopicView {
     }
   }
   return view;
+}
+
+/** The slugs found more than once in `slugs`. */
+function sharedSlugs(slugs: readonly string[]): string[] {
+  const seen = new Set<string>();
+  const shared: string[] = [];
+  for (const slug of slugs) {
+    if (seen.has(slug)) shared.push(slug);
+    else seen.add(slug);
+  }
+  return shared;
 }
 
 /** 'text', 'binary' or 'error' (unreadable); probed once per view. */
