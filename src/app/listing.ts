@@ -203,15 +203,15 @@ function fitter(topic: ListingTopic, subjects: readonly Subject[], learned: read
   const nameTally = (i: number): TokenTally => {
     let t = names[i];
     if (t !== undefined) return t;
-    const slug = subjects[i].slug;
-    const cut = slug.lastIndexOf('/') + 1;
-    if (cut !== prefix.length || !slug.startsWith(prefix)) {
-      prefix = slug.slice(0, cut);
+    const s = subjects[i];
+    const folder = s.folder ?? s.slug.slice(0, s.slug.lastIndexOf('/') + 1);
+    if (folder !== prefix) {
+      prefix = folder;
       let f = folderTallies.get(prefix);
       if (f === undefined) folderTallies.set(prefix, (f = new TokenTally().add(prefix)));
       prefixTally = f;
     }
-    names[i] = t = new TokenTally().plus(BULLET).plus(prefixTally).add(slug, cut);
+    names[i] = t = new TokenTally().plus(BULLET).plus(prefixTally).add(s.slug, folder.length);
     nameCosts[i] = t.tokens();
     return t;
   };
@@ -382,10 +382,13 @@ export function folderRuns(subjects: readonly Subject[]): FolderRuns {
   const levels: number[] = [];
   let folder: string | undefined; // the folder of the subject before, with its `/`
   for (let i = 0; i < n; i++) {
-    const slug = subjects[i].slug;
-    const cut = slug.lastIndexOf('/') + 1;
-    if (folder !== undefined && cut === folder.length && slug.startsWith(folder)) continue;
-    folder = slug.slice(0, cut);
+    const s = subjects[i];
+    // One string per folder where the walk made the subjects
+    // (Subject.folder): most subjects are in the folder of the one
+    // before, the same string.
+    const next = s.folder ?? s.slug.slice(0, s.slug.lastIndexOf('/') + 1);
+    if (next === folder) continue;
+    folder = next;
     let depth = 0;
     for (let at = folder.indexOf('/'); at >= 0; at = folder.indexOf('/', at + 1)) depth++;
     starts.push(i);

@@ -22,22 +22,26 @@ class IndexedSubject implements Subject {
   readonly slug: string;
   readonly hidden: boolean;
   readonly ext: string;
+  /** Subject.folder: the walk's string for its directory. */
+  readonly folder: string;
   #size: number | undefined;
   skill?: SkillInfo;
   bundled?: boolean;
 
-  constructor(path: string, abs: string, slug: string, hidden: boolean, ext: string, size: number | undefined) {
+  constructor(path: string, abs: string, slug: string, hidden: boolean, ext: string, size: number | undefined, folder?: string) {
     this.path = path;
     this.abs = abs;
     this.slug = slug;
     this.hidden = hidden;
     this.ext = ext;
     this.#size = size;
+    this.folder = folder ?? slug.slice(0, slug.lastIndexOf('/') + 1);
   }
 
   get size(): number {
     return (this.#size ??= statSize(this.abs));
   }
+
 
   /** The size, learnt by the probe (from its read of the head when that
    *  was the whole file, else from an fstat of the file it had open),
@@ -69,7 +73,7 @@ class IndexedSubject implements Subject {
   /** This file as one of a skill's bundled files: never listed, never
    *  matched by a glob (hidden), loadable by exact slug. */
   asBundled(): IndexedSubject {
-    const s = new IndexedSubject(this.path, this.abs, this.slug, true, this.ext, this.#size);
+    const s = new IndexedSubject(this.path, this.abs, this.slug, true, this.ext, this.#size, this.folder);
     s.bundled = true;
     return s;
   }
@@ -146,8 +150,8 @@ export function indexSubjects(dir: string, found?: FileFound, opts: WalkOptions 
       const dot = name.lastIndexOf('.');
       const s =
         dot > lead
-          ? new IndexedSubject(pathPrefix + name, abs, slugPrefix + name.slice(lead, dot), dirHidden || lead === 1, name.slice(dot + 1).toLowerCase(), size)
-          : new IndexedSubject(pathPrefix + name, abs, slugPrefix + (lead ? name.slice(1) : name), dirHidden || lead === 1, '', size);
+          ? new IndexedSubject(pathPrefix + name, abs, slugPrefix + name.slice(lead, dot), dirHidden || lead === 1, name.slice(dot + 1).toLowerCase(), size, slugPrefix)
+          : new IndexedSubject(pathPrefix + name, abs, slugPrefix + (lead ? name.slice(1) : name), dirHidden || lead === 1, '', size, slugPrefix);
       if (found !== undefined) {
         // A skill's SKILL.md is probed under the skill's slug.
         const skill = name === SKILL_FILE && d.rel !== '';

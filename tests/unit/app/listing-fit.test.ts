@@ -231,6 +231,15 @@ describe('fitListing', () => {
     expect([...runs.levels]).toEqual([0, 1, 2, 1, 0]);
   });
 
+  test('folderRuns takes a subject\'s folder as its index gives it, or works it out from the slug', () => {
+    const slugs = ['a', 'b', 'd/a', 'd/b', 'd/c/x', 'd/c/y', 'd/d', 'e'];
+    const folderOf = (slug: string) => slug.slice(0, slug.lastIndexOf('/') + 1);
+    const given = folderRuns(slugs.map((slug) => ({ slug, folder: folderOf(slug) }) as Subject));
+    const worked = folderRuns(slugs.map((slug) => ({ slug }) as Subject));
+    expect([...given.starts]).toEqual([...worked.starts]);
+    expect([...given.levels]).toEqual([...worked.levels]);
+  });
+
   test('depthsOf counts the folders of each slug', () => {
     const slugs = ['a', 'a-b/c', 'a-b/c/d', 'a-b/c/e', 'a-b/cc/e', 'b/c', 'b/c/d/e', 'c'];
     expect([...depthsOf(slugs.map((slug) => ({ slug }) as Subject))]).toEqual(slugs.map((x) => x.split('/').length - 1));
