@@ -77,6 +77,11 @@ export interface TopicView {
   /** The view's probe, and what it found, by slug. */
   probe: Probe;
   probed: Map<string, ProbeResult>;
+  /** Set when this view's walk probed every visible subject (`probeAll`,
+   *  nothing kept from earlier requests, no two files with one slug): the
+   *  slugs whose verdict was not text. A listing then looks up no verdict
+   *  per subject (listing.ts `listable`). */
+  walkedNonText?: readonly string[];
 }
 
 /** Walks the topic's subjects directory and resolves its `learned`
@@ -89,6 +94,7 @@ export function openTopic(topic: TopicSpec, opts: OpenOptions = {}): TopicView {
   // goes on); a slug found twice (two files with one slug) is looked for
   // once at the end, only when the map holds fewer slugs than were found.
   const fresh = new Map<string, ProbeResult>();
+  const nonText: string[] = [];
   let taken = 0;
   const watch = opts.titles;
   let skipping = false;
@@ -101,6 +107,7 @@ export function openTopic(topic: TopicSpec, opts: OpenOptions = {}): TopicView {
     const slug = slugs[i];
     if (watch !== undefined && !skipping && watch.probed(slug, r)) skip();
     fresh.set(slug, r);
+    if (r.kind !== 'text') nonText.push(slug);
     // Sizes the probe learnt (every text file): a listing that sums
     // folders up needs no stat of them.
     if (size >= 0) fed[i].knowSize(size);
@@ -152,7 +159,10 @@ export function openTopic(topic: TopicSpec, opts: OpenOptions = {}): TopicView {
     for (const slug of shared) fresh.delete(slug);
     const cache = view.probed;
     // Kept results are replaced by the walk's.
-    if (kept === undefined) view.probed = fresh;
+    if (kept === undefined) {
+      view.probed = fresh;
+      if (shared.length === 0) view.walkedNonText = nonText;
+    }
     else {
       for (const slug of shared) cache.delete(slug);
       for (const [slug, r] of fresh) cache.set(slug, r);
