@@ -200,16 +200,20 @@ function fitter(topic: ListingTopic, subjects: readonly Subject[], learned: read
   let prefix = '';
   let prefixTally = new TokenTally();
   /** The counts of `- slug`, without the description. */
+  const folderTally = (folder: string): TokenTally => {
+    let f = folderTallies.get(folder);
+    if (f === undefined) folderTallies.set(folder, (f = new TokenTally().add(folder)));
+    return f;
+  };
+  const folderOf = (s: Subject): string => s.folder ?? s.slug.slice(0, s.slug.lastIndexOf('/') + 1);
   const nameTally = (i: number): TokenTally => {
     let t = names[i];
     if (t !== undefined) return t;
     const s = subjects[i];
-    const folder = s.folder ?? s.slug.slice(0, s.slug.lastIndexOf('/') + 1);
+    const folder = folderOf(s);
     if (folder !== prefix) {
       prefix = folder;
-      let f = folderTallies.get(prefix);
-      if (f === undefined) folderTallies.set(prefix, (f = new TokenTally().add(prefix)));
-      prefixTally = f;
+      prefixTally = folderTally(folder);
     }
     names[i] = t = new TokenTally().plus(BULLET).plus(prefixTally).add(s.slug, folder.length);
     nameCosts[i] = t.tokens();
@@ -303,8 +307,36 @@ function fitter(topic: ListingTopic, subjects: readonly Subject[], learned: read
    *  grows with the text), and no way of fitting that keeps every line has
    *  a smaller frame than the smallest of theirs. When the names alone are
    *  over the room that frame leaves, no length of description fits. */
-  const namesOver = (): boolean =>
-    (over ??= Number.isFinite(budget) && n > 0 && fitting(null, 0, budget - Math.min(frame({}), ...SHORTER.map((chars) => frame({ budget: b, descriptionChars: chars })))) < n);
+  const namesOver = (): boolean => {
+    if (over === undefined) {
+      const room = budget - Math.min(frame({}), ...SHORTER.map((chars) => frame({ budget: b, descriptionChars: chars })));
+      over = Number.isFinite(budget) && n > 0 && (boundOver(room) || fitting(null, 0, room) < n);
+    }
+    return over;
+  };
+  // A lower bound that needs no subject's name: a line costs at least its
+  // `- ` and its folder (an estimate only grows with the text), so the
+  // lines of a run of subjects of one folder cost at least that many times
+  // that much. Where the bound is over the room, so are the lines, and no
+  // name is counted to tell.
+  let runs: FolderRuns | undefined;
+  const runsOf = (): FolderRuns => (runs ??= folderRuns(subjects));
+  let runCosts: Float64Array | undefined;
+  /** Whether the lines of the runs less than `below` folders deep (all
+   *  runs: Infinity) are, by the bound, over `room`. */
+  const boundOver = (room: number, below = Infinity): boolean => {
+    const runs = runsOf();
+    const costs = (runCosts ??= new Float64Array(runs.count).fill(-1));
+    let sum = 0;
+    for (let r = 0; r < runs.count; r++) {
+      if (runs.levels[r] >= below) continue;
+      let c = costs[r];
+      if (c < 0) costs[r] = c = new TokenTally().plus(BULLET).plus(folderTally(folderOf(subjects[runs.starts[r]]))).tokens();
+      sum += (runs.starts[r + 1] - runs.starts[r]) * c;
+      if (sum > room) return true;
+    }
+    return false;
+  };
 
   /** The listing fitted, `descriptions` the subjects' (undefined: not
    *  asked for, as the names alone are over the budget) and `anyDescribed`
@@ -332,7 +364,7 @@ function fitter(topic: ListingTopic, subjects: readonly Subject[], learned: read
     // of 10,000 subjects of the bench tried nine). The last level is always
     // built: step 3 lists from it.
     const base = folder === undefined ? 0 : folder.split('/').length;
-    const runs = folderRuns(subjects);
+    const runs = runsOf();
     let deepest = 0;
     for (let r = 0; r < runs.count; r++) if (runs.levels[r] > deepest) deepest = runs.levels[r];
     let rows: Rows = null;
@@ -350,6 +382,7 @@ function fitter(topic: ListingTopic, subjects: readonly Subject[], learned: read
    *  over the room the listing has with `fit`'s frame. */
   const shallowOver = (runs: FolderRuns, depth: number, fit: ListingFit): boolean => {
     const room = budget - frame({ ...fit, collapsed: true });
+    if (boundOver(room, depth)) return true;
     let used = 0;
     for (let r = 0; r < runs.count; r++) {
       if (runs.levels[r] >= depth) continue;
