@@ -403,7 +403,9 @@ function resultsInto(batch: ProbeBatch, out: ProbeResult[], take?: FeedTaker): v
   const { paths, results, region, sized } = batch;
   const base = out.length;
   for (let i = 0; i < paths.length; i++) {
-    const r = probeResultOf(results[i], i, region, paths[i]);
+    // Most files are plain text, with or without their titles searched.
+    const code = results[i];
+    const r = code === CODE_TEXT ? PROBED.text : code === (CODE_TEXT | CODE_SKIPPED) ? TITLES_SKIPPED : probeResultOf(code, i, region, paths[i]);
     out[base + i] = r;
     if (take !== undefined) take(base + i, r, sized[i] - 1);
   }
