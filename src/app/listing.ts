@@ -62,18 +62,23 @@ export function titleWatch(budget: number, disabled: ReadonlySet<string>): Title
   let used = 0;
   let over = false;
   let described = false;
-  // The listing's names, counted as `fitListing` counts them.
-  let prefix = '';
-  let prefixTally = new TokenTally();
+  // What the names cost at least: a line in a folder, its `- ` and its
+  // folder (an estimate only grows with the text), the same for all the
+  // subjects found one after the other in one folder; a line at the top,
+  // its name counted as `fitListing` counts it.
+  let prefix: string | undefined;
+  let prefixCost = 0;
   return {
-    found(slug) {
-      if (over || disabled.has(slug)) return over && described;
-      const cut = slug.lastIndexOf('/') + 1;
-      if (cut !== prefix.length || !slug.startsWith(prefix)) {
-        prefix = slug.slice(0, cut);
-        prefixTally = new TokenTally().add(prefix);
+    found(slug, folder = slug.slice(0, slug.lastIndexOf('/') + 1)) {
+      if (over || (disabled.size > 0 && disabled.has(slug))) return over && described;
+      if (folder === '') used += new TokenTally().plus(BULLET).add(slug).tokens();
+      else {
+        if (folder !== prefix) {
+          prefix = folder;
+          prefixCost = new TokenTally().plus(BULLET).add(folder).tokens();
+        }
+        used += prefixCost;
       }
-      used += new TokenTally().plus(BULLET).plus(prefixTally).add(slug, cut).tokens();
       over = used > budget;
       return over && described;
     },

@@ -103,9 +103,10 @@ export function forgetSize(subject: Subject): void {
 }
 
 /** Told of each file as the walk finds it: its absolute path, its slug,
- *  whether it is hidden (collisions are not resolved yet), and its subject,
- *  which takes its size when a probe learns it (`knowSize`). */
-export type FileFound = (abs: string, slug: string, hidden: boolean, subject: { knowSize(size: number): void }) => void;
+ *  whether it is hidden (collisions are not resolved yet), and its subject
+ *  (its own slug and folder, Subject.folder), which takes its size when a
+ *  probe learns it (`knowSize`). */
+export type FileFound = (abs: string, slug: string, hidden: boolean, subject: { readonly slug: string; readonly folder: string; knowSize(size: number): void }) => void;
 
 /** The file that makes a directory an Agent Skill. */
 export const SKILL_FILE = 'SKILL.md';

@@ -59,7 +59,8 @@ export interface OpenOptions {
 /** What a listing that may not show titles watches (app/listing.ts
  *  `titleWatch`): each answer says whether titles are no longer needed. */
 export interface TitleWatch {
-  found(slug: string): boolean;
+  /** `folder`: the slug's folder part, with its `/` (Subject.folder). */
+  found(slug: string, folder?: string): boolean;
   probed(slug: string, result: ProbeResult): boolean;
 }
 
@@ -121,7 +122,8 @@ export function openTopic(topic: TopicSpec, opts: OpenOptions = {}): TopicView {
           slugs.push(slug);
           fed.push(subject);
           feed.add(abs);
-          if (watch !== undefined && !skipping && watch.found(slug)) skip();
+          // (A skill's file is found under its folder's slug.)
+          if (watch !== undefined && !skipping && watch.found(slug, slug === subject.slug ? subject.folder : undefined)) skip();
         };
   const cached = opts.cache?.get(topic.subjectsDir);
   let index: SubjectIndex;

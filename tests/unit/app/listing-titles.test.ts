@@ -4,7 +4,10 @@
 // the one it would be with every title read, also when the names were
 // over the budget only because of files that turn out to be binary.
 import { describe, expect, test } from 'bun:test';
+import fc from 'fast-check';
 import { titleWatch, topicListing } from '../../../src/app/listing.ts';
+import { estimateTokens } from '../../../src/kb/content/tokens.ts';
+import { PROBED } from '../../../src/kb/fs/probe.ts';
 import { readerThread } from '../../../src/kb/fs/probe-thread.ts';
 import { renderListing } from '../../../src/render/learn.ts';
 import { openTopic, READER_THREAD_URL, topic, tree } from '../kb/view-fixture.ts';
@@ -46,3 +49,35 @@ describe('a listing whose probe skipped titles', () => {
     expect(plain).toContain('z-4: Zebra crossing 4');
   });
 });
+
+describe('titleWatch', () => {
+  const segment = fc.constantFrom('a', 'b-1', 'c2', 'dé', 'e e', '日本', 'long-folder-name-7', 'x.y');
+  test('says titles are no longer needed only once the names found are over the budget, and a subject is described', () => {
+    fc.assert(
+      fc.property(fc.array(fc.tuple(fc.array(segment, { maxLength: 3 }), segment), { minLength: 1, maxLength: 200 }), fc.integer({ min: 1, max: 600 }), fc.nat(10), (rows, budget, describedAt) => {
+        const watch = titleWatch(budget, new Set());
+        let names = 0;
+        let described = false;
+        for (let i = 0; i < rows.length; i++) {
+          const [dirs, name] = rows[i];
+          const slug = [...dirs, `${name}${i}`].join('/');
+          names += estimateTokens(`- ${slug}`);
+          const folder = dirs.length === 0 ? '' : `${dirs.join('/')}/`;
+          const enough = watch.found(slug, i % 2 === 0 ? folder : undefined);
+          if (enough) {
+            expect(described).toBe(true);
+            expect(names).toBeGreaterThan(budget);
+            return;
+          }
+          if (i === describedAt) {
+            described = true;
+            const r = { kind: 'text', title: `About ${i}` } as const;
+            if (watch.probed(slug, r) && names <= budget) throw new Error('enough before the names were over the budget');
+          } else expect(watch.probed(slug, PROBED.text)).toBe(false);
+        }
+      }),
+      { numRuns: 500 },
+    );
+  });
+});
+
