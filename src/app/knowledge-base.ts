@@ -17,7 +17,7 @@ import type { Probe, StatJobHandle } from '../kb/fs/probe.ts';
 import { MAX_WALK_ENTRIES } from '../kb/fs/walk.ts';
 import type { IndexCache } from '../kb/index/cache.ts';
 import { hasLearnable, listable } from '../kb/index/listing.ts';
-import { openTopic, type TopicView } from '../kb/index/view.ts';
+import { openTopic, type TitleWatch, type TopicView } from '../kb/index/view.ts';
 import { warning, type Problem } from '../shared/problem.ts';
 import { DEFAULT_MAX_TOKENS } from './budget.ts';
 import type { CutPreloaded, CutSubject } from './preload-cut.ts';
@@ -159,11 +159,12 @@ export class KnowledgeBase {
   }
 
   /** A topic's view, opened once. `probeAll`: probe every file while
-   *  walking (a listing needs nearly every verdict). */
-  view(topic: Topic, probeAll = false): TopicView {
+   *  walking (a listing needs nearly every verdict); `titles`: what tells
+   *  that probe when titles are no longer needed. */
+  view(topic: Topic, probeAll = false, titles?: TitleWatch): TopicView {
     let view = this.views.get(topic);
     if (view === undefined) {
-      view = openTopic(topic, { learned: this.learned.get(topic) ?? [], probe: this.probe, probeAll, maxEntries: this.walk.limit, cache: this.cache });
+      view = openTopic(topic, { learned: this.learned.get(topic) ?? [], probe: this.probe, probeAll, maxEntries: this.walk.limit, cache: this.cache, ...(titles !== undefined ? { titles } : {}) });
       this.views.set(topic, view);
       if (this.cut === undefined && !this.cutting && view.learned.length > 0) this.cutPreloaded();
     }

@@ -17,7 +17,7 @@ import type { TopicView } from '../kb/index/view.ts';
 import { fallbackSummary, ignoredSentence, type LearnCall, type LearnEvent } from '../render/learn.ts';
 import { warning, type Problem } from '../shared/problem.ts';
 import { BLOCK_TOKENS, BYTES_PER_TOKEN_ESTIMATE, tokensText } from './budget.ts';
-import { fitWords, topicListing } from './listing.ts';
+import { fitWords, titleWatch, topicListing } from './listing.ts';
 import type { LearnArgs } from './args.ts';
 import type { KnowledgeBase } from './knowledge-base.ts';
 import { directoryNotes, directoryNotices, replacedProblem, skillOf } from './topics.ts';
@@ -69,7 +69,10 @@ export async function learn(kb: KnowledgeBase, args: LearnArgs, sink: LearnSink)
   const folder = args.subjects === null ? undefined : folderOf(args.subjects);
   if (args.subjects === null || folder !== undefined) {
     await kb.settle();
-    const view = kb.view(topic, true);
+    // A whole topic's listing within a budget may find that it can show no
+    // title: the probe then stops searching heads for them.
+    const titles = folder === undefined && Number.isFinite(kb.maxTokens) ? titleWatch(kb.maxTokens, new Set(topic.disabled)) : undefined;
+    const view = kb.view(topic, true, titles);
     await noteDirectory(topic, view);
     const listing = await topicListing(topic, view, kb.walkLimit, kb.maxTokens, folder);
     if (listing !== undefined) {

@@ -7,10 +7,10 @@
 // the same rules.
 import type { Topic } from '../config/types.ts';
 import { estimateTokens, TokenTally } from '../kb/content/tokens.ts';
-import { descriptions } from '../kb/index/describe.ts';
+import { describedAny, descriptions, resultDescribes } from '../kb/index/describe.ts';
 import { listable } from '../kb/index/listing.ts';
 import type { Subject } from '../kb/index/types.ts';
-import { kindOf, type TopicView } from '../kb/index/view.ts';
+import { kindOf, type TitleWatch, type TopicView } from '../kb/index/view.ts';
 import { listedLine, oneLine, renderListing, type Listed, type ListingFit, type ListingTopic, type TopicNote } from '../render/learn.ts';
 import { BYTES_PER_TOKEN_ESTIMATE, tokensText } from './budget.ts';
 import { directoryNotes } from './topics.ts';
@@ -44,10 +44,49 @@ export async function topicListing(topic: Topic, view: TopicView, walkLimit: num
   let available = listable(view);
   if (folder !== undefined) available = available.filter((s) => s.slug.startsWith(`${folder}/`));
   if (folder !== undefined && available.length === 0) return undefined;
-  const about = await descriptions(view, available);
   const topicNotes = directoryNotes(view, walkLimit);
-  const fitted = fitListing(topic, available, about, learned, budget, folder, topicNotes);
+  const about: ListingDescriptions = { all: () => descriptions(view, available), any: () => describedAny(view, available) };
+  const fitted = await fitListingOf(topic, available, about, learned, budget, folder, topicNotes);
   return { ...fitted, topic, learned, topicNotes, subjects: available.length, ...(folder !== undefined ? { folder } : {}) };
+}
+
+/** What the probe of a whole topic's listing within `budget` tokens
+ *  watches (kb/index/view.ts): once the names of the subjects found are
+ *  over the budget on their own (each line costs at least its name) and
+ *  some subject is described, the listing will show no title, only say
+ *  that descriptions were left out, so the probe searches no further
+ *  head for one. Should the listing fit after all (some of those
+ *  subjects were binary), the titles it needs are probed for again
+ *  (kb/index/describe.ts). */
+export function titleWatch(budget: number, disabled: ReadonlySet<string>): TitleWatch {
+  let used = 0;
+  let over = false;
+  let described = false;
+  // What the names cost at least: a line in a folder, its `- ` and its
+  // folder (an estimate only grows with the text), the same for all the
+  // subjects found one after the other in one folder; a line at the top,
+  // its name counted as `fitListing` counts it.
+  let prefix: string | undefined;
+  let prefixCost = 0;
+  return {
+    found(slug, folder = slug.slice(0, slug.lastIndexOf('/') + 1)) {
+      if (over || (disabled.size > 0 && disabled.has(slug))) return over && described;
+      if (folder === '') used += new TokenTally().plus(BULLET).add(slug).tokens();
+      else {
+        if (folder !== prefix) {
+          prefix = folder;
+          prefixCost = new TokenTally().plus(BULLET).add(folder).tokens();
+        }
+        used += prefixCost;
+      }
+      over = used > budget;
+      return over && described;
+    },
+    probed(slug, result) {
+      if (!described && !disabled.has(slug)) described = resultDescribes(result, slug);
+      return over && described;
+    },
+  };
 }
 
 /** How a listing was fitted, in a few words, for the user's warning. */
@@ -57,6 +96,46 @@ export function fitWords(fit: ListingFit): string {
   if (fit.collapsed) words.push('folders summed up');
   if (fit.omitted) words.push(`${fit.omitted} subjects not listed`);
   return words.join(', ');
+}
+
+/** Where a listing's descriptions come from: every subject's, or only
+ *  whether any subject has one, which is all a listing whose names alone
+ *  are over its budget needs (it shows none, and says it left them out). */
+export interface ListingDescriptions {
+  all(): Promise<readonly (string | undefined)[]>;
+  any(): Promise<boolean>;
+}
+
+/** Lists `subjects` within `budget` tokens, as `fitListing`, asking for
+ *  their descriptions only when some could be shown: when the names alone
+ *  are over the budget, only whether there is any description. */
+export async function fitListingOf(
+  topic: ListingTopic,
+  subjects: readonly Subject[],
+  about: ListingDescriptions,
+  learned: readonly string[],
+  budget: number,
+  folder?: string,
+  topicNotes: readonly TopicNote[] = [],
+): Promise<FittedListing> {
+  const f = fitter(topic, subjects, learned, budget, folder, topicNotes);
+  if (f.namesOver()) return f.fit(undefined, await about.any());
+  const all = await about.all();
+  return f.fit(all, all.some((d) => d !== undefined));
+}
+
+/** Lists `subjects` (with their descriptions, `about`, in order) within
+ *  `budget` tokens. */
+export function fitListing(
+  topic: ListingTopic,
+  subjects: readonly Subject[],
+  about: readonly (string | undefined)[],
+  learned: readonly string[],
+  budget: number,
+  folder?: string,
+  topicNotes: readonly TopicNote[] = [],
+): FittedListing {
+  return fitter(topic, subjects, learned, budget, folder, topicNotes).fit(about, about.some((d) => d !== undefined));
 }
 
 /** A line's counts and its estimate. */
@@ -71,23 +150,20 @@ const NONE = new TokenTally().add('(none)');
 const BULLET = new TokenTally().add('- ');
 const COLON = new TokenTally().add(': ');
 
-/** Lists `subjects` (with their descriptions) within `budget` tokens.
- *  The listing's cost is the frame's plus each line's (one estimate per
- *  line, summed), so each way of fitting is weighed without rendering the
- *  whole listing again; the one chosen is rendered once and checked. */
-export function fitListing(
-  topic: ListingTopic,
-  subjects: readonly Subject[],
-  about: readonly (string | undefined)[],
-  learned: readonly string[],
-  budget: number,
-  folder?: string,
-  topicNotes: readonly TopicNote[] = [],
-): FittedListing {
-  const listed: Listed[] = subjects.map((s, i) => (about[i] === undefined ? { slug: s.slug } : { slug: s.slug, description: about[i] }));
+/** A way of listing: its lines in order, each a subject's own (its index
+ *  in `subjects`) or a folder summed up; null: every subject's own line. */
+type Rows = readonly (number | Listed)[] | null;
+
+/** The fitting of one listing. The listing's cost is the frame's plus
+ *  each line's (one estimate per line, summed), so each way of fitting is
+ *  weighed without rendering the whole listing again; the one chosen is
+ *  measured as a whole once and checked. `namesOver` needs no description:
+ *  when the names alone are over the budget, `fit` takes none, only
+ *  whether there are some. */
+function fitter(topic: ListingTopic, subjects: readonly Subject[], learned: readonly string[], budget: number, folder: string | undefined, topicNotes: readonly TopicNote[]) {
+  const n = subjects.length;
   const render = (items: readonly Listed[], fit?: ListingFit) => renderListing(topic, items, learned, fit, folder, topicNotes);
-  if (!Number.isFinite(budget)) return { items: listed };
-  const b = tokensText(budget);
+  const b = Number.isFinite(budget) ? tokensText(budget) : '';
   // The frame: the listing without its lines ("(none)" in their place).
   // Weighing a way of fitting takes its estimate; the estimate of a whole
   // listing, its counts without "(none)".
@@ -106,173 +182,316 @@ export function fitListing(
   // counts (kb/content/tokens.ts TokenTally): a subject's line is `- `, its
   // folder, its name and its description, each counted apart, and a
   // folder is counted once for all the subjects in it (they are next to
-  // each other in slug order). A line's estimate is made once per
-  // description length, however many ways of fitting weigh it (a
-  // subject's line stays the same object when deeper folders collapse
-  // around it), and only as far as a way of fitting is weighed: the sum
+  // each other in slug order). A subject's line is estimated once per
+  // description length (kept by its index), however many ways of fitting
+  // weigh it, and only as far as a way of fitting is weighed: the sum
   // stops at the first line over the budget.
-  const known = new Map<number | undefined, Map<Listed, Line>>();
-  const names = new Map<Listed, TokenTally>();
-  let prefix = '';
-  let prefixTally = new TokenTally();
-  /** The counts of `- slug`, without the description. */
-  const nameTally = (s: Listed): TokenTally => {
-    let t = names.get(s);
-    if (t !== undefined) return t;
-    const slug = (s as { slug: string }).slug;
-    const cut = slug.lastIndexOf('/') + 1;
-    if (cut !== prefix.length || !slug.startsWith(prefix)) {
-      prefix = slug.slice(0, cut);
-      prefixTally = new TokenTally().add(prefix);
-    }
-    t = new TokenTally().plus(BULLET).plus(prefixTally).add(cut === 0 ? slug : slug.slice(cut));
-    names.set(s, t);
-    return t;
-  };
-  const line = (s: Listed, chars: number | undefined): Line => {
-    let lines = known.get(chars);
-    if (lines === undefined) known.set(chars, (lines = new Map()));
-    let l = lines.get(s);
+  let about: readonly (string | undefined)[] | undefined;
+  const listed: (Listed | undefined)[] = new Array(n);
+  /** Subject `i`'s line, as the listing holds it. */
+  const item = (i: number): Listed => {
+    let l = listed[i];
     if (l === undefined) {
-      let tally: TokenTally;
-      if (s.folder !== undefined) tally = new TokenTally().plus(BULLET).add(listedLine(s, chars));
-      else if (s.description === undefined || chars === 0) tally = nameTally(s);
-      else tally = new TokenTally().plus(nameTally(s)).plus(COLON).add(oneLine(s.description, chars));
-      lines.set(s, (l = { tally, tokens: tally.tokens() }));
+      const d = about?.[i];
+      listed[i] = l = d === undefined ? { slug: subjects[i].slug } : { slug: subjects[i].slug, description: d };
     }
     return l;
   };
-  const cost = (s: Listed, chars: number | undefined): number => line(s, chars).tokens;
-  /** How many of `items`, from the first, fit in `room` tokens. */
-  const fitting = (items: readonly Listed[], chars: number | undefined, room: number): number => {
-    let n = 0;
-    for (let used = 0; n < items.length; n++) {
-      used += cost(items[n], chars);
+  const names: (TokenTally | undefined)[] = new Array(n);
+  const nameCosts = new Float64Array(n).fill(-1);
+  // Folders' counts, by folder (with its `/`): a listing in slug order
+  // goes down into folders and back up to the ones it left.
+  const folderTallies = new Map<string, TokenTally>();
+  let prefix = '';
+  let prefixTally = new TokenTally();
+  /** The counts of `- slug`, without the description. */
+  const folderTally = (folder: string): TokenTally => {
+    let f = folderTallies.get(folder);
+    if (f === undefined) folderTallies.set(folder, (f = new TokenTally().add(folder)));
+    return f;
+  };
+  const folderOf = (s: Subject): string => s.folder ?? s.slug.slice(0, s.slug.lastIndexOf('/') + 1);
+  const nameTally = (i: number): TokenTally => {
+    let t = names[i];
+    if (t !== undefined) return t;
+    const s = subjects[i];
+    const folder = folderOf(s);
+    if (folder !== prefix) {
+      prefix = folder;
+      prefixTally = folderTally(folder);
+    }
+    names[i] = t = new TokenTally().plus(BULLET).plus(prefixTally).add(s.slug, folder.length);
+    nameCosts[i] = t.tokens();
+    return t;
+  };
+  /** Lines with a description, by its length. */
+  const described = new Map<number | undefined, Map<number, Line>>();
+  const describedLine = (i: number, description: string, chars: number | undefined): Line => {
+    let lines = described.get(chars);
+    if (lines === undefined) described.set(chars, (lines = new Map()));
+    let l = lines.get(i);
+    if (l === undefined) {
+      const tally = new TokenTally().plus(nameTally(i)).plus(COLON).add(oneLine(description, chars));
+      lines.set(i, (l = { tally, tokens: tally.tokens() }));
+    }
+    return l;
+  };
+  const folders = new Map<Listed, Line>();
+  const folderLine = (s: Listed): Line => {
+    let l = folders.get(s);
+    if (l === undefined) {
+      const tally = new TokenTally().plus(BULLET).add(listedLine(s, undefined));
+      folders.set(s, (l = { tally, tokens: tally.tokens() }));
+    }
+    return l;
+  };
+  const subjectCost = (i: number, chars: number | undefined): number => {
+    const d = about?.[i];
+    if (d !== undefined && chars !== 0) return describedLine(i, d, chars).tokens;
+    const c = nameCosts[i];
+    return c >= 0 ? c : (nameTally(i), nameCosts[i]);
+  };
+  const subjectTally = (i: number, chars: number | undefined): TokenTally => {
+    const d = about?.[i];
+    return d !== undefined && chars !== 0 ? describedLine(i, d, chars).tally : nameTally(i);
+  };
+  const length = (rows: Rows): number => (rows === null ? n : rows.length);
+  /** How many of `rows`, from the first, fit in `room` tokens. */
+  const fitting = (rows: Rows, chars: number | undefined, room: number): number => {
+    const m = length(rows);
+    let k = 0;
+    for (let used = 0; k < m; k++) {
+      const r = rows === null ? k : rows[k];
+      used += typeof r === 'number' ? subjectCost(r, chars) : folderLine(r).tokens;
       if (used > room) break;
     }
-    return n;
+    return k;
   };
-  const fits = (items: readonly Listed[], fit: ListingFit) => {
+  const fits = (rows: Rows, fit: ListingFit) => {
     const room = budget - frame(fit);
-    return room >= 0 && fitting(items, fit.descriptionChars, room) === items.length;
+    return room >= 0 && fitting(rows, fit.descriptionChars, room) === length(rows);
   };
   /** The estimate of the whole listing (`estimateTokens` of what
    *  `renderListing` writes), from its frame's counts and its lines'. */
-  const whole = (items: readonly Listed[], fit: ListingFit): number => {
-    if (items.length === 0) return frame(fit);
+  const whole = (rows: Rows, fit: ListingFit): number => {
+    const m = length(rows);
+    if (m === 0) return frame(fit);
     const sum = new TokenTally().plus(frameOf(fit).tally);
-    for (const s of items) sum.plus(line(s, fit.descriptionChars).tally);
+    for (let k = 0; k < m; k++) {
+      const r = rows === null ? k : rows[k];
+      sum.plus(typeof r === 'number' ? subjectTally(r, fit.descriptionChars) : folderLine(r).tally);
+    }
     return sum.tokens();
   };
-  const done = (items: readonly Listed[], fit?: ListingFit): FittedListing => checked(items, fit);
+  const slice = (rows: Rows, m: number): Rows => (rows === null ? (m === n ? null : Array.from({ length: m }, (_, k) => k)) : rows.slice(0, m));
+  const items = (rows: Rows): Listed[] => {
+    const m = length(rows);
+    const out: Listed[] = new Array(m);
+    for (let k = 0; k < m; k++) {
+      const r = rows === null ? k : rows[k];
+      out[k] = typeof r === 'number' ? item(r) : r;
+    }
+    return out;
+  };
   /** Measured as a whole (one estimate of the listing, from the counts of
    *  its lines); should the estimate of the whole exceed the sum of its
    *  parts, fewer lines until it fits. */
-  const checked = (items: readonly Listed[], fit?: ListingFit): FittedListing => {
-    let shown = items;
-    let n = items.length;
-    while (whole(shown, fit ?? {}) > budget && n > 0) {
-      n = Math.floor(n * 0.95);
-      fit = { ...(fit ?? { budget: b }), omitted: (fit?.omitted ?? 0) + (items.length - n) };
-      shown = items.slice(0, n);
+  const done = (rows: Rows, fit?: ListingFit): FittedListing => {
+    let shown = rows;
+    const all = length(rows);
+    let m = all;
+    while (whole(shown, fit ?? {}) > budget && m > 0) {
+      m = Math.floor(m * 0.95);
+      fit = { ...(fit ?? { budget: b }), omitted: (fit?.omitted ?? 0) + (all - m) };
+      shown = slice(rows, m);
     }
-    return fit === undefined ? { items: shown } : { items: shown, fit };
+    return fit === undefined ? { items: items(shown) } : { items: items(shown), fit };
   };
-  const described = about.some((d) => d !== undefined);
-  // A bound first, when there are descriptions: a line costs at least its
-  // name alone (an estimate only grows with the text), and no way of
-  // fitting that keeps every line has a smaller frame than the smallest
-  // of theirs. When the names alone are over the room that frame leaves,
-  // no length of description fits, and none is weighed.
-  const hopeless = described && fitting(listed, 0, budget - Math.min(frame({}), ...SHORTER.map((chars) => frame({ budget: b, descriptionChars: chars })))) < listed.length;
-  if (!hopeless && fits(listed, {})) return done(listed);
-  // 1. Shorter descriptions.
-  let fit: ListingFit = { budget: b };
-  if (hopeless) fit = { budget: b, descriptionChars: 0 };
-  else if (described) {
-    for (const chars of SHORTER) {
-      fit = { budget: b, descriptionChars: chars };
-      if (fits(listed, fit)) return done(listed, fit);
+  let over: boolean | undefined;
+  /** A bound: a line costs at least its name alone (an estimate only
+   *  grows with the text), and no way of fitting that keeps every line has
+   *  a smaller frame than the smallest of theirs. When the names alone are
+   *  over the room that frame leaves, no length of description fits. */
+  const namesOver = (): boolean => {
+    if (over === undefined) {
+      const room = budget - Math.min(frame({}), ...SHORTER.map((chars) => frame({ budget: b, descriptionChars: chars })));
+      over = Number.isFinite(budget) && n > 0 && (boundOver(room) || fitting(null, 0, room) < n);
     }
-  }
-  // 2. The deepest folders, level by level. The subjects shallower than a
-  // level keep their own lines, in order, whatever collapses around them:
-  // when those lines alone are over the budget, that level cannot fit and
-  // is not built (building one is a pass over every subject; the listing
-  // of 10,000 subjects of the bench tried nine). The last level is always
-  // built: step 3 lists from it.
-  const base = folder === undefined ? 0 : folder.split('/').length;
-  const depths = subjects.map(depthOf);
-  let deepest = 0;
-  for (const d of depths) if (d > deepest) deepest = d;
-  let items = listed;
-  for (let depth = deepest; depth >= base + 1; depth--) {
-    if (depth > base + 1 && shallowOver(depths, depth, fit)) continue;
-    items = collapse(subjects, listed, depth);
-    fit = { ...fit, collapsed: true };
-    if (fits(items, fit)) return done(items, fit);
-  }
-  /** The lines of the subjects less than `depth` folders deep alone are
-   *  over the room the listing has with `fit`'s frame. */
-  function shallowOver(depths: readonly number[], depth: number, fit: ListingFit): boolean {
-    const room = budget - frame({ ...fit, collapsed: true });
-    let used = 0;
-    for (let i = 0; i < depths.length; i++) {
-      if (depths[i] >= depth) continue;
-      used += cost(listed[i], fit.descriptionChars);
-      if (used > room) return true;
+    return over;
+  };
+  // A lower bound that needs no subject's name: a line costs at least its
+  // `- ` and its folder (an estimate only grows with the text), so the
+  // lines of a run of subjects of one folder cost at least that many times
+  // that much. Where the bound is over the room, so are the lines, and no
+  // name is counted to tell.
+  let runs: FolderRuns | undefined;
+  const runsOf = (): FolderRuns => (runs ??= folderRuns(subjects));
+  let runCosts: Float64Array | undefined;
+  /** Whether the lines of the runs less than `below` folders deep (all
+   *  runs: Infinity) are, by the bound, over `room`. */
+  const boundOver = (room: number, below = Infinity): boolean => {
+    const runs = runsOf();
+    const costs = (runCosts ??= new Float64Array(runs.count).fill(-1));
+    let sum = 0;
+    for (let r = 0; r < runs.count; r++) {
+      if (runs.levels[r] >= below) continue;
+      let c = costs[r];
+      if (c < 0) costs[r] = c = new TokenTally().plus(BULLET).plus(folderTally(folderOf(subjects[runs.starts[r]]))).tokens();
+      sum += (runs.starts[r + 1] - runs.starts[r]) * c;
+      if (sum > room) return true;
     }
     return false;
-  }
-  // 3. As many lines as fit.
-  const n = fitting(items, fit.descriptionChars, budget - frame({ ...fit, omitted: items.length }));
-  return done(items.slice(0, n), { ...fit, omitted: items.length - n });
+  };
+
+  /** The listing fitted, `descriptions` the subjects' (undefined: not
+   *  asked for, as the names alone are over the budget) and `anyDescribed`
+   *  whether any has one. */
+  const fit = (descriptions: readonly (string | undefined)[] | undefined, anyDescribed: boolean): FittedListing => {
+    about = descriptions;
+    if (!Number.isFinite(budget)) return { items: items(null) };
+    // When there are descriptions, none is weighed when the names alone
+    // are over the budget (`namesOver`).
+    const hopeless = anyDescribed && namesOver();
+    if (!hopeless && fits(null, {})) return done(null);
+    // 1. Shorter descriptions.
+    let fit: ListingFit = { budget: b };
+    if (hopeless) fit = { budget: b, descriptionChars: 0 };
+    else if (anyDescribed) {
+      for (const chars of SHORTER) {
+        fit = { budget: b, descriptionChars: chars };
+        if (fits(null, fit)) return done(null, fit);
+      }
+    }
+    // 2. The deepest folders, level by level. The subjects shallower than a
+    // level keep their own lines, in order, whatever collapses around them:
+    // when those lines alone are over the budget, that level cannot fit and
+    // is not built (building one is a pass over every subject; the listing
+    // of 10,000 subjects of the bench tried nine). The last level is always
+    // built: step 3 lists from it.
+    const base = folder === undefined ? 0 : folder.split('/').length;
+    const runs = runsOf();
+    let deepest = 0;
+    for (let r = 0; r < runs.count; r++) if (runs.levels[r] > deepest) deepest = runs.levels[r];
+    let rows: Rows = null;
+    for (let depth = deepest; depth >= base + 1; depth--) {
+      if (depth > base + 1 && shallowOver(runs, depth, fit)) continue;
+      rows = collapse(subjects, runs, depth);
+      fit = { ...fit, collapsed: true };
+      if (fits(rows, fit)) return done(rows, fit);
+    }
+    // 3. As many lines as fit.
+    const m = fitting(rows, fit.descriptionChars, budget - frame({ ...fit, omitted: length(rows) }));
+    return done(slice(rows, m), { ...fit, omitted: length(rows) - m });
+  };
+  /** The lines of the subjects less than `depth` folders deep alone are
+   *  over the room the listing has with `fit`'s frame. */
+  const shallowOver = (runs: FolderRuns, depth: number, fit: ListingFit): boolean => {
+    const room = budget - frame({ ...fit, collapsed: true });
+    if (boundOver(room, depth)) return true;
+    let used = 0;
+    for (let r = 0; r < runs.count; r++) {
+      if (runs.levels[r] >= depth) continue;
+      for (let i = runs.starts[r]; i < runs.starts[r + 1]; i++) {
+        used += subjectCost(i, fit.descriptionChars);
+        if (used > room) return true;
+      }
+    }
+    return false;
+  };
+  return { namesOver, fit };
 }
 
-/** A subject's folder levels (`a/b/c` has 2). */
-function depthOf(s: Subject): number {
-  let d = 0;
-  for (let i = s.slug.indexOf('/'); i >= 0; i = s.slug.indexOf('/', i + 1)) d++;
-  return d;
+/** Subjects in slug order as runs of subjects of one folder (a folder's
+ *  subjects are next to each other, but for those of its subfolders in
+ *  between): run `r` holds the subjects from `starts[r]` to
+ *  `starts[r + 1]`, `levels[r]` folders deep. The folder-by-folder work
+ *  of a listing (its depths, summing folders up) is done once a run. */
+export interface FolderRuns {
+  count: number;
+  starts: Int32Array;
+  levels: Int32Array;
+  /** Each run's bytes (the sum of its subjects' sizes), when asked for. */
+  bytes?: Float64Array;
+}
+
+export function folderRuns(subjects: readonly Subject[]): FolderRuns {
+  const n = subjects.length;
+  const starts: number[] = [];
+  const levels: number[] = [];
+  let folder: string | undefined; // the folder of the subject before, with its `/`
+  for (let i = 0; i < n; i++) {
+    const s = subjects[i];
+    // One string per folder where the walk made the subjects
+    // (Subject.folder): most subjects are in the folder of the one
+    // before, the same string.
+    const next = s.folder ?? s.slug.slice(0, s.slug.lastIndexOf('/') + 1);
+    if (next === folder) continue;
+    folder = next;
+    let depth = 0;
+    for (let at = folder.indexOf('/'); at >= 0; at = folder.indexOf('/', at + 1)) depth++;
+    starts.push(i);
+    levels.push(depth);
+  }
+  starts.push(n);
+  return { count: levels.length, starts: new Int32Array(starts), levels: new Int32Array(levels) };
+}
+
+/** Each subject's folder levels (`a/b/c` has 2). */
+export function depthsOf(subjects: readonly Subject[]): Int32Array {
+  const runs = folderRuns(subjects);
+  const depths = new Int32Array(subjects.length);
+  for (let r = 0; r < runs.count; r++) depths.fill(runs.levels[r], runs.starts[r], runs.starts[r + 1]);
+  return depths;
+}
+
+/** The bytes of run `r`'s subjects (sizes below 0, not known, count 0). */
+function runBytes(subjects: readonly Subject[], runs: FolderRuns, r: number): number {
+  const bytes = (runs.bytes ??= new Float64Array(runs.count).fill(-1));
+  if (bytes[r] < 0) {
+    let sum = 0;
+    for (let i = runs.starts[r]; i < runs.starts[r + 1]; i++) sum += Math.max(0, subjects[i].size);
+    bytes[r] = sum;
+  }
+  return bytes[r];
 }
 
 /** The listing with every subject `depth` or more folders deep summed up
  *  in its folder at that depth. Subjects of one folder are next to each
- *  other in slug order. */
-function collapse(subjects: readonly Subject[], listed: readonly Listed[], depth: number): Listed[] {
-  const out: Listed[] = [];
+ *  other in slug order (`runs`, `folderRuns`), and so are the folders
+ *  below one. */
+function collapse(subjects: readonly Subject[], runs: FolderRuns, depth: number): (number | Listed)[] {
+  const out: (number | Listed)[] = [];
   let current: { folder: string; subjects: number; bytes: number } | undefined;
   const flush = () => {
     if (current) out.push({ folder: current.folder, subjects: current.subjects, tokens: tokensText(Math.ceil(current.bytes / BYTES_PER_TOKEN_ESTIMATE)) });
     current = undefined;
   };
-  for (let i = 0; i < subjects.length; i++) {
-    const slug = subjects[i].slug;
-    // Most subjects are in the folder of the one before.
-    if (current !== undefined && slug.charCodeAt(current.folder.length) === 0x2f && slug.startsWith(current.folder)) {
-      current.subjects++;
-      current.bytes += Math.max(0, subjects[i].size);
+  for (let r = 0; r < runs.count; r++) {
+    const from = runs.starts[r];
+    const to = runs.starts[r + 1];
+    if (runs.levels[r] < depth) {
+      flush();
+      for (let i = from; i < to; i++) out.push(i);
       continue;
     }
-    let cut = -1;
-    for (let d = 0, at = slug.indexOf('/'); at >= 0; at = slug.indexOf('/', at + 1)) {
-      if (++d === depth) {
-        cut = at;
-        break;
+    const slug = subjects[from].slug;
+    // Most runs are in the folder of the one before.
+    if (current === undefined || slug.charCodeAt(current.folder.length) !== 0x2f || !slug.startsWith(current.folder)) {
+      let cut = -1;
+      for (let d = 0, at = slug.indexOf('/'); at >= 0; at = slug.indexOf('/', at + 1)) {
+        if (++d === depth) {
+          cut = at;
+          break;
+        }
+      }
+      const folder = slug.slice(0, cut);
+      if (current?.folder !== folder) {
+        flush();
+        current = { folder, subjects: 0, bytes: 0 };
       }
     }
-    if (cut < 0) {
-      flush();
-      out.push(listed[i]);
-      continue;
-    }
-    const folder = slug.slice(0, cut);
-    if (current?.folder !== folder) {
-      flush();
-      current = { folder, subjects: 0, bytes: 0 };
-    }
-    current.subjects++;
-    current.bytes += Math.max(0, subjects[i].size);
+    current!.subjects += to - from;
+    current!.bytes += runBytes(subjects, runs, r);
   }
   flush();
   return out;

@@ -114,10 +114,11 @@ export class TokenTally {
   punct = 0;
   nonAscii = 0;
 
-  /** Adds the counts of `text` (as `estimateTokens` makes them). */
-  add(text: string): this {
+  /** Adds the counts of `text` from `from` on (as `estimateTokens` makes
+   *  them). */
+  add(text: string, from = 0): this {
     let prev = SPACE;
-    for (let i = 0; i < text.length; i++) {
+    for (let i = from; i < text.length; i++) {
       const c = text.charCodeAt(i);
       const k = c < 0x80 ? CLASS[c] : c >= 0xdc00 && c <= 0xdfff && prev === LEAD ? CONT : LEAD;
       if (k === LETTER) {

@@ -104,7 +104,7 @@ export class IgnoreRules {
   enter(abs: string, rel: string, parentRel: string | null, entries: readonly { name: string }[], sep: string): void {
     // Most directories of most topics hold no control file and inherit
     // none: nothing to do.
-    if (this.sets.size === 0 && !entries.some((e) => isControlFile(e.name))) return;
+    if (this.sets.size === 0 && !hasControlFile(entries)) return;
     const inherited = parentRel === null ? [] : (this.sets.get(parentRel === '' ? '' : parentRel + '/') ?? []);
     const base = rel === '' ? '' : rel + '/';
     let own: Ignore | undefined;
@@ -179,6 +179,16 @@ export function innerGlobstars(pattern: string): number {
   let n = 0;
   for (let i = 1; i < segments.length - 1; i++) if (segments[i] === '**') n++;
   return n;
+}
+
+/** Whether one of `entries` is a control file (one loop, no call per
+ *  entry: every directory of a walk asks). */
+function hasControlFile(entries: readonly { name: string }[]): boolean {
+  for (let i = 0; i < entries.length; i++) {
+    const name = entries[i].name;
+    if (name.charCodeAt(0) === 46 && (name === '.gitignore' || name === '.kbignore')) return true;
+  }
+  return false;
 }
 
 function isControlFile(name: string): boolean {

@@ -18,7 +18,7 @@
 
 import { statSync } from 'node:fs';
 import { titleFormatOfPath } from '../content/title.ts';
-import { decodeFront, decodeTitle, isRawHead, lastProbedSize, PROBED, probeFile, probeRaw, textResult, UNCLOSED_RESULT, type Probe, type ProbeFeed, type ProbeResult, type RawHead, type StatJobHandle } from './probe.ts';
+import { decodeFront, decodeTitle, isRawHead, lastProbedSize, PROBED, probeFile, probeRaw, textResult, TITLES_SKIPPED, UNCLOSED_RESULT, type FeedTaker, type Probe, type ProbeFeed, type ProbeResult, type RawHead, type StatJobHandle } from './probe.ts';
 
 // --- The protocol the two threads share (probe-worker.ts imports it) -----
 //
@@ -39,7 +39,8 @@ import { decodeFront, decodeTitle, isRawHead, lastProbedSize, PROBED, probeFile,
 export const NEXT = 0; // the first file nobody has taken yet
 export const DONE = 1; // files finished, by both threads
 export const STOP = 2; // set by the main thread: the job is over
-export const CONTROL_WORDS = 3;
+export const SKIP = 3; // set by the main thread: search no head for a title from now on
+export const CONTROL_WORDS = 4;
 
 /** Files a thread takes at a time. */
 export const PROBE_CHUNK = 16;
@@ -56,6 +57,9 @@ export const CODE_UNCLOSED = 5;
 export const CODE_AGAIN = 6;
 /** Added to CODE_TEXT or CODE_FRONT: a title or summary is in the region. */
 export const CODE_HEAD = 0x10;
+/** Added to CODE_TEXT or CODE_FRONT: the head was not searched for a title
+ *  (ProbeResult.titlesSkipped). */
+export const CODE_SKIPPED = 0x20;
 
 /** Words per file in a batch's spans: offset, then the lengths of the
  *  frontmatter, the title and the summary. */
@@ -90,11 +94,18 @@ export function frontPool(): SharedArrayBuffer {
   }
 }
 
+let seenPool: SharedArrayBuffer | undefined;
+let seenLength = 0;
+
 /** Grows `pool` to hold `end` bytes, if it can; whether it does. Either
  *  thread may grow it: a smaller length than the current one is refused,
  *  so a race is settled by reading the length again. */
 function reserve(pool: SharedArrayBuffer, end: number): boolean {
-  if (end <= pool.byteLength) return true;
+  // The length last seen: a pool only grows.
+  if (pool === seenPool && end <= seenLength) return true;
+  seenPool = pool;
+  seenLength = pool.byteLength;
+  if (end <= seenLength) return true;
   const g = pool as SharedArrayBuffer & { growable?: boolean; grow?: (n: number) => void };
   if (!g.growable || end > POOL_MAX) return false;
   try {
@@ -119,7 +130,8 @@ export function probeCode(r: ProbeResult | RawHead, i = 0, region?: FrontRegion)
     if (r.kind !== 'text') return r.kind === 'binary' ? CODE_BINARY : CODE_ERROR;
     if (r.front === null) return CODE_UNCLOSED;
     // Decoded results have no bytes here: their file is probed again.
-    return r.front === undefined && r.title === undefined && r.summary === undefined ? CODE_TEXT : CODE_AGAIN;
+    if (r.front === undefined && r.title === undefined && r.summary === undefined) return r.titlesSkipped ? CODE_TEXT | CODE_SKIPPED : CODE_TEXT;
+    return CODE_AGAIN;
   }
   if (region === undefined) return CODE_AGAIN;
   const front = r.front instanceof Uint8Array ? r.front : undefined;
@@ -136,29 +148,32 @@ export function probeCode(r: ProbeResult | RawHead, i = 0, region?: FrontRegion)
   region.spans[w + 1] = f;
   region.spans[w + 2] = r.title === undefined ? -1 : t;
   region.spans[w + 3] = r.summary === undefined ? -1 : m;
-  const base = front !== undefined ? CODE_FRONT : r.front === null ? CODE_UNCLOSED : CODE_TEXT;
+  const base = (front !== undefined ? CODE_FRONT : r.front === null ? CODE_UNCLOSED : CODE_TEXT) | (r.titlesSkipped ? CODE_SKIPPED : 0);
   return r.title === undefined && r.summary === undefined ? base : base | CODE_HEAD;
 }
 
 /** File `i`'s probe result from its code (CODE_AGAIN: probed again). */
 export function probeResultOf(code: number, i = 0, region?: FrontRegion, path?: string): ProbeResult {
-  const base = code & ~CODE_HEAD;
+  const base = code & ~(CODE_HEAD | CODE_SKIPPED);
+  const skipped = (code & CODE_SKIPPED) !== 0;
   switch (base) {
     case CODE_TEXT:
     case CODE_FRONT: {
       if (code === CODE_TEXT) return PROBED.text;
+      if (code === (CODE_TEXT | CODE_SKIPPED)) return TITLES_SKIPPED;
       if (region === undefined) return PROBED.text;
       const w = SPAN_WORDS * i;
       const at = region.spans[w];
       const f = region.spans[w + 1];
       const t = region.spans[w + 2];
       const m = region.spans[w + 3];
-      // Copied out first: TextDecoder may refuse a view of shared memory.
-      const front = base === CODE_FRONT ? decodeFront(region.bytes.slice(at, at + f)) : undefined;
-      if ((code & CODE_HEAD) === 0) return textResult(front, undefined, undefined);
+      // Views of the shared bytes (decodeFront copies what it must).
+      const bytes = region.bytes;
+      const front = base === CODE_FRONT ? decodeFront(bytes.subarray(at, at + f)) : undefined;
+      if ((code & CODE_HEAD) === 0) return textResult(front, undefined, undefined, skipped);
       const format = path === undefined ? undefined : titleFormatOfPath(path);
-      const title = t < 0 ? undefined : decodeTitle(region.bytes.slice(at + f, at + f + t), format);
-      const summary = m < 0 ? undefined : decodeTitle(region.bytes.slice(at + f + Math.max(0, t), at + f + Math.max(0, t) + m), format);
+      const title = t < 0 ? undefined : decodeTitle(bytes.subarray(at + f, at + f + t), format);
+      const summary = m < 0 ? undefined : decodeTitle(bytes.subarray(at + f + Math.max(0, t), at + f + Math.max(0, t) + m), format);
       return textResult(front, title, summary);
     }
     case CODE_BINARY:
@@ -282,8 +297,9 @@ export function probeShare(paths: readonly string[], control: Int32Array, result
     const from = Atomics.add(control, NEXT, PROBE_CHUNK);
     if (from >= n) return mine;
     const to = Math.min(from + PROBE_CHUNK, n);
+    const titles = Atomics.load(control, SKIP) === 0;
     for (let i = from; i < to; i++) {
-      results[i] = probeCode(probeRaw(paths[i]), i, region);
+      results[i] = probeCode(probeRaw(paths[i], titles), i, region);
       if (sizes !== undefined) sizes[i] = lastProbedSize() + 1;
     }
     Atomics.add(control, DONE, to - from);
@@ -308,7 +324,7 @@ export interface ReaderThread extends Probe {
   probe(paths: readonly string[]): ProbeResult[];
   /** Probes files as they are found (while a directory is walked): the
    *  reader thread starts on them in batches, and `finish` does the rest. */
-  feed(): ProbeFeed;
+  feed(take?: FeedTaker): ProbeFeed;
   /** Files probed so far, and how many of them the reader thread did. */
   stats(): { files: number; byThread: number; started: boolean };
   /** Lets the thread go (when it was started). */
@@ -386,6 +402,19 @@ function resultsOf(batch: ProbeBatch): ProbeResult[] {
   return out;
 }
 
+/** Appends a finished batch's results to `out`, telling `take` of each. */
+function resultsInto(batch: ProbeBatch, out: ProbeResult[], take?: FeedTaker): void {
+  const { paths, results, region, sized } = batch;
+  const base = out.length;
+  for (let i = 0; i < paths.length; i++) {
+    // Most files are plain text, with or without their titles searched.
+    const code = results[i];
+    const r = code === CODE_TEXT ? PROBED.text : code === (CODE_TEXT | CODE_SKIPPED) ? TITLES_SKIPPED : probeResultOf(code, i, region, paths[i]);
+    out[base + i] = r;
+    if (take !== undefined) take(base + i, r, sized[i] - 1);
+  }
+}
+
 /** Files per batch of a probe feed. */
 const FEED_BATCH = 256;
 
@@ -430,8 +459,11 @@ export function readerThread(url: string, minFiles = MIN_PARALLEL_FILES): Reader
   let byMain = 0;
   /** Probes the batches (the main thread's share, then waits for the
    *  rest) and counts who did what. */
-  const complete = (batches: readonly ProbeBatch[]): void => {
-    for (const batch of batches) byMain += probeMainShare(batch);
+  const complete = (batches: readonly ProbeBatch[], between?: () => void): void => {
+    for (const batch of batches) {
+      byMain += probeMainShare(batch);
+      between?.();
+    }
     for (const batch of batches) {
       byMain += awaitBatch(batch);
       files += batch.paths.length;
@@ -446,31 +478,54 @@ export function readerThread(url: string, minFiles = MIN_PARALLEL_FILES): Reader
       return resultsOf(batch);
     },
 
-    feed() {
+    feed(take) {
       const batches: ProbeBatch[] = [];
       let pending: string[] = [];
       let fed = 0;
       // One frontmatter pool for the whole feed.
       let pool: SharedArrayBuffer | undefined;
       const poolFor = (): SharedArrayBuffer => (pool ??= frontPool());
+      // The results so far, in order: a batch's are decoded once all its
+      // files are done, while the walk and the probing go on (the reader
+      // thread is probing meanwhile), not all at the end.
+      const out: ProbeResult[] = [];
+      let ready = 0; // batches whose results are in `out`
+      let skipping = false;
+      const drain = (all: boolean): void => {
+        while (ready < batches.length) {
+          const batch = batches[ready];
+          if (!all && Atomics.load(batch.control, DONE) < batch.paths.length) return;
+          resultsInto(batch, out, take);
+          ready++;
+        }
+      };
       return {
         add(path) {
           pending.push(path);
           if (pending.length < FEED_BATCH) return;
           const batch = newBatch(pending, poolFor());
+          if (skipping) batch.control[SKIP] = 1;
           batches.push(batch);
           fed += pending.length;
           pending = [];
           // The thread starts once the feed reaches `minFiles`.
           postBatch(batch, fed);
+          drain(false);
         },
         finish() {
-          if (pending.length > 0) batches.push(newBatch(pending, poolFor()));
+          if (pending.length > 0) {
+            const batch = newBatch(pending, poolFor());
+            if (skipping) batch.control[SKIP] = 1;
+            batches.push(batch);
+          }
           pending = [];
-          complete(batches);
-          const out: ProbeResult[] = [];
-          for (const batch of batches) for (const r of resultsOf(batch)) out.push(r);
+          complete(batches, () => drain(false));
+          drain(true);
           return out;
+        },
+        skipTitles() {
+          skipping = true;
+          for (let k = ready; k < batches.length; k++) Atomics.store(batches[k].control, SKIP, 1);
         },
         size(i) {
           // Every batch but the last holds FEED_BATCH files.

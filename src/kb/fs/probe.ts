@@ -39,6 +39,11 @@ export interface ProbeResult {
   readonly title?: string;
   /** A man page's summary (its NAME line `name - summary`). */
   readonly summary?: string;
+  /** The head of a text file was not searched for a title and summary (a
+   *  listing that could not show them asked the probe not to, `probeRaw`):
+   *  `title` and `summary` are not known, and a reader that needs them
+   *  probes the file again (index/describe.ts). */
+  readonly titlesSkipped?: true;
 }
 
 /** The results that carry no frontmatter, shared (one object each, so a
@@ -53,8 +58,11 @@ export const PROBED: Readonly<Record<ProbeKind, ProbeResult>> = {
 export interface Probe {
   probe(paths: readonly string[]): ProbeResult[];
   /** Probes files as a walk finds them (a probe that can start on them
-   *  before the walk ends: the reader thread); absent otherwise. */
-  feed?(): ProbeFeed;
+   *  before the walk ends: the reader thread); absent otherwise. `take`,
+   *  when given, is told of each file's result as soon as it is known, in
+   *  the order the files were added (while the walk goes on, as far as
+   *  the probe has got), every file's by the end of `finish`. */
+  feed?(take?: FeedTaker): ProbeFeed;
   /** Starts a stat of every file (`statFiles`), the work shared with the
    *  reader thread; absent otherwise. `prefix` goes before each path. */
   stat?(paths: readonly string[], prefix?: string): StatJobHandle;
@@ -68,6 +76,10 @@ export interface StatJobHandle {
   cancel(): void;
 }
 
+/** Told of the `i`-th file added to a feed: its result, and its size when
+ *  it is text (as `ProbeFeed.size`), else -1. */
+export type FeedTaker = (i: number, result: ProbeResult, size: number) => void;
+
 export interface ProbeFeed {
   /** One more file to probe; the probe may start on it at once. */
   add(path: string): void;
@@ -79,6 +91,10 @@ export interface ProbeFeed {
    *  fstat of the open file), else -1. Spares a listing that sums folders
    *  up a stat of each file. */
   size?(i: number): number;
+  /** From now on, searches no head for a title or summary: the results of
+   *  files not probed yet say so (ProbeResult.titlesSkipped). A listing
+   *  that can no longer show them asks (absent: the feed always does). */
+  skipTitles?(): void;
 }
 
 /** The main thread's probe: one file after the other. */
@@ -100,17 +116,25 @@ export interface RawHead {
   front: Uint8Array | null | undefined;
   title: Uint8Array | undefined;
   summary: Uint8Array | undefined;
+  /** As ProbeResult.titlesSkipped. */
+  titlesSkipped: boolean;
 }
 
-const rawHead: RawHead = { raw: true, front: undefined, title: undefined, summary: undefined };
+const rawHead: RawHead = { raw: true, front: undefined, title: undefined, summary: undefined, titlesSkipped: false };
+
+/** A text file without frontmatter whose head was not searched for a
+ *  title (ProbeResult.titlesSkipped), shared. */
+export const TITLES_SKIPPED: ProbeResult = Object.freeze({ kind: 'text', titlesSkipped: true });
 
 /** Whether `r` is a `RawHead`. */
 export function isRawHead(r: ProbeResult | RawHead): r is RawHead {
   return (r as RawHead).raw === true;
 }
 
-/** A text file's probe result from its decoded parts. */
-export function textResult(front: string | null | undefined, title: string | undefined, summary: string | undefined): ProbeResult {
+/** A text file's probe result from its decoded parts (`titlesSkipped`:
+ *  its head was not searched for a title). */
+export function textResult(front: string | null | undefined, title: string | undefined, summary: string | undefined, titlesSkipped = false): ProbeResult {
+  if (titlesSkipped) return front === undefined ? TITLES_SKIPPED : { kind: 'text', front, titlesSkipped: true };
   if (title === undefined && summary === undefined) return front === undefined ? PROBED.text : front === null ? UNCLOSED_RESULT : textWithFront(front);
   const r: { kind: 'text'; front?: string | null; title?: string; summary?: string } = { kind: 'text' };
   if (front !== undefined) r.front = front;
@@ -179,9 +203,15 @@ export function isBinaryHead(bytes: Uint8Array, length: number = bytes.length): 
     }
     return false;
   }
-  // Only the first n bytes are searched: `bytes` may be a large reused
-  // buffer whose rest holds another file's data.
-  return (bytes.length > n ? bytes.subarray(0, n) : bytes).indexOf(0) !== -1;
+  // Only the first n bytes count: `bytes` may be a large reused buffer
+  // whose rest holds another file's data. In a buffer not much longer than
+  // the head (the probe's own), the first NUL of the whole buffer tells,
+  // without a view made for each file.
+  if (bytes.length <= 2 * PROBE_BYTES) {
+    const nul = bytes.indexOf(0);
+    return nul !== -1 && nul < n;
+  }
+  return bytes.subarray(0, n).indexOf(0) !== -1;
 }
 
 /** Where frontmatter ends when it is not closed within the head. */
@@ -240,7 +270,8 @@ export function decodeFront(bytes: Uint8Array): string {
     }
     if (ascii) return String.fromCharCode.apply(null, bytes as unknown as number[]);
   }
-  return utf8.decode(bytes);
+  // Copied out of shared memory first: TextDecoder may refuse a view of it.
+  return utf8.decode(bytes.buffer instanceof SharedArrayBuffer ? bytes.slice() : bytes);
 }
 
 /** Probes a file: 'text', 'binary', or 'error' when it cannot be read. */
@@ -257,16 +288,24 @@ export function probeFile(abs: string): ProbeResult {
 function decodeRaw(r: ProbeResult | RawHead, abs: string): ProbeResult {
   if (!isRawHead(r)) return r;
   const format = r.title !== undefined || r.summary !== undefined ? titleFormatOfPath(abs) : undefined;
-  return textResult(r.front instanceof Uint8Array ? decodeFront(r.front) : r.front, decodeTitle(r.title, format), decodeTitle(r.summary, format));
+  return textResult(r.front instanceof Uint8Array ? decodeFront(r.front) : r.front, decodeTitle(r.title, format), decodeTitle(r.summary, format), r.titlesSkipped);
 }
 
 /** What a text file's first `n` bytes (of `head`, at most PROBE_BYTES)
  *  tell, as `probeRaw` returns it; `path` (its extension) names the
- *  format. */
-function examineHead(head: Uint8Array, n: number, path: string): ProbeResult | RawHead {
+ *  format. `titles` false: the head is not searched for a title. */
+function examineHead(head: Uint8Array, n: number, path: string, titles = true): ProbeResult | RawHead {
   if (isBinaryHead(head, n)) return PROBED.binary;
   const span = frontmatterSpan(head, n, n < PROBE_BYTES);
   if (span === UNCLOSED) return UNCLOSED_RESULT; // the head is all frontmatter
+  if (!titles) {
+    // Not even the format is looked up: a file of a format without titles
+    // says so too, and a reader of its title probes it again for nothing.
+    if (span === undefined) return TITLES_SKIPPED;
+    const r = headOf(head.subarray(span[0], span[1]), undefined, undefined);
+    r.titlesSkipped = true;
+    return r;
+  }
   const format = titleFormatOfPath(path);
   let spans;
   if (format !== undefined && !(n >= 2 && (head[0] === 0xff || head[0] === 0xfe))) {
@@ -299,6 +338,7 @@ function headOf(front: Uint8Array | undefined, title: Uint8Array | undefined, su
   rawHead.front = front;
   rawHead.title = title;
   rawHead.summary = summary;
+  rawHead.titlesSkipped = false;
   return rawHead;
 }
 
@@ -329,9 +369,11 @@ export function lastProbedSize(): number {
 }
 
 /** `probeFile` without decoding: PROBED.text, .binary or .error,
- *  UNCLOSED_RESULT, or the head's frontmatter, title and summary as bytes
- *  (a RawHead, valid until the next probe). */
-export function probeRaw(abs: string): ProbeResult | RawHead {
+ *  UNCLOSED_RESULT, TITLES_SKIPPED, or the head's frontmatter, title and
+ *  summary as bytes (a RawHead, valid until the next probe). `titles`
+ *  false: the head is not searched for a title or summary (the result
+ *  says so: ProbeResult.titlesSkipped). */
+export function probeRaw(abs: string, titles = true): ProbeResult | RawHead {
   let fd: number;
   probedSize = -1;
   try {
@@ -346,7 +388,7 @@ export function probeRaw(abs: string): ProbeResult | RawHead {
     // (Were a read ever cut short by a signal, the file would be judged on
     // fewer bytes; loading it reads fully and still finds it binary.)
     const n = readSync(fd, head, 0, PROBE_BYTES, null);
-    const found = examineHead(head, n, abs);
+    const found = examineHead(head, n, abs, titles);
     if (found !== PROBED.binary) probedSize = n < PROBE_BYTES ? n : sizeOf(fd);
     return found;
   } catch {

@@ -20,8 +20,15 @@ export function cleanIndex(index: SubjectIndex): SubjectIndex {
   );
   // One test per name in the common case: neither a control character nor
   // U+FFFD (what undecodable() looks for) is in it, and it is short.
-  const suspect = (s: Subject) => (SUSPECT.test(s.path) && (CONTROL.test(s.path) || undecodable(s))) || s.slug.length > MAX_PATTERN_LENGTH;
-  if (!index.subjects.some(suspect)) return { ...index, notices };
+  let suspect = false;
+  for (let i = 0; i < index.subjects.length; i++) {
+    const s = index.subjects[i];
+    if ((SUSPECT.test(s.path) && (CONTROL.test(s.path) || undecodable(s))) || s.slug.length > MAX_PATTERN_LENGTH) {
+      suspect = true;
+      break;
+    }
+  }
+  if (!suspect) return { ...index, notices };
   const subjects: Subject[] = [];
   for (const s of index.subjects) {
     if (CONTROL.test(s.path)) {

@@ -10,7 +10,7 @@
 // who sees only one line about it (an MCP resource): its description, else
 // its man-page summary, else its title where it says more than the slug.
 
-import { descriptionValue, loadYaml, NEEDS_YAML, parseFrontmatter, simpleFields } from '../content/frontmatter.ts';
+import { descriptionValue, loadYaml, NEEDS_YAML, parseFrontmatter, simpleFields, type YamlModule } from '../content/frontmatter.ts';
 import { informativeTitle, subjectTitle } from '../content/title.ts';
 import type { ProbeResult } from '../fs/probe.ts';
 import type { Subject } from './types.ts';
@@ -45,41 +45,88 @@ export function probed(view: TopicView, subject: Subject): ProbeResult | undefin
   return view.probed.get(subject.slug);
 }
 
+/** Not known without the YAML parser (`aboutHere`). */
+const NEEDS_PARSER = Symbol('needs the YAML parser');
+/** Not known without probing the file again: its head was not searched
+ *  for a title (ProbeResult.titlesSkipped). */
+const NEEDS_PROBE = Symbol('needs a probe');
+
+/** What subject `s` says, as far as it is known without the YAML parser
+ *  (NEEDS_PARSER: its frontmatter needs it) or another probe
+ *  (NEEDS_PROBE). */
+function aboutHere(view: TopicView, s: Subject): About | typeof NEEDS_PARSER | typeof NEEDS_PROBE {
+  // Most subjects have neither frontmatter nor a title: one lookup each.
+  const r = view.probed.get(s.slug) ?? probed(view, s);
+  if (r === undefined) return NOTHING;
+  if (r.titlesSkipped) return NEEDS_PROBE;
+  return aboutOfResult(r);
+}
+
+/** What a text file's probe result says, as far as it is known without
+ *  the YAML parser. */
+function aboutOfResult(r: ProbeResult): About | typeof NEEDS_PARSER {
+  if (r.front == null && r.title === undefined && r.summary === undefined) return NOTHING;
+  const seen = known.get(r);
+  if (seen !== undefined) return seen;
+  let about: About;
+  if (typeof r.front !== 'string') about = aboutOf(undefined, r);
+  else {
+    const fields = simpleFields(r.front);
+    if (fields === NEEDS_YAML) return NEEDS_PARSER;
+    about = aboutOf(fields, r);
+  }
+  known.set(r, about);
+  return about;
+}
+
+/** Whether a listing would show something on the line of subject `slug`
+ *  by what its probe result `r` alone says (false where that is not known
+ *  without the YAML parser or another probe). */
+export function resultDescribes(r: ProbeResult, slug: string): boolean {
+  if (r.kind !== 'text' || r.titlesSkipped) return false;
+  const a = aboutOfResult(r);
+  return a !== NEEDS_PARSER && a !== NOTHING && lineOf(a, slug) !== undefined;
+}
+
+/** What subject `s` says, its frontmatter parsed by `lib`. */
+function aboutParsed(view: TopicView, s: Subject, lib: YamlModule): About {
+  const r = view.probed.get(s.slug)!;
+  const parsed = parseFrontmatter(r.front as string, lib);
+  const about = aboutOf(parsed.ok ? parsed.data : undefined, r);
+  known.set(r, about);
+  return about;
+}
+
+/** Probes the files of `subjects` at `at` again, their heads searched
+ *  for titles, all at once. */
+function probeAgain(view: TopicView, subjects: readonly Subject[], at: readonly number[]): void {
+  const results = view.probe.probe(at.map((i) => subjects[i].abs));
+  for (let k = 0; k < at.length; k++) view.probed.set(subjects[at[k]].slug, results[k]);
+}
+
 /** What `subjects` say about themselves, in order. Loads the YAML parser
  *  only when some frontmatter needs it. */
 export async function abouts(view: TopicView, subjects: readonly Subject[]): Promise<About[]> {
   const out: About[] = new Array(subjects.length);
-  let pending: { i: number; front: string; r: ProbeResult }[] | undefined;
+  let pending: number[] | undefined;
+  let again: number[] | undefined;
   for (let i = 0; i < subjects.length; i++) {
-    const s = subjects[i];
-    // Most subjects have neither frontmatter nor a title: one lookup each.
-    const r = view.probed.get(s.slug) ?? probed(view, s);
-    if (r === undefined || (r.front == null && r.title === undefined && r.summary === undefined)) {
-      out[i] = NOTHING;
-      continue;
+    const a = aboutHere(view, subjects[i]);
+    if (a === NEEDS_PARSER) (pending ??= []).push(i);
+    else if (a === NEEDS_PROBE) (again ??= []).push(i);
+    else out[i] = a;
+  }
+  if (again !== undefined) {
+    probeAgain(view, subjects, again);
+    for (const i of again) {
+      const a = aboutHere(view, subjects[i]);
+      if (a === NEEDS_PARSER) (pending ??= []).push(i);
+      else out[i] = a === NEEDS_PROBE ? NOTHING : a;
     }
-    const seen = known.get(r);
-    if (seen !== undefined) {
-      out[i] = seen;
-      continue;
-    }
-    if (typeof r.front !== 'string') {
-      known.set(r, (out[i] = aboutOf(undefined, r)));
-      continue;
-    }
-    const fields = simpleFields(r.front);
-    if (fields === NEEDS_YAML) {
-      (pending ??= []).push({ i, front: r.front, r });
-      continue;
-    }
-    known.set(r, (out[i] = aboutOf(fields, r)));
   }
   if (pending !== undefined) {
     const lib = await loadYaml();
-    for (const { i, front, r } of pending) {
-      const parsed = parseFrontmatter(front, lib);
-      known.set(r, (out[i] = aboutOf(parsed.ok ? parsed.data : undefined, r)));
-    }
+    for (const i of pending) out[i] = aboutParsed(view, subjects[i], lib);
   }
   return out;
 }
@@ -119,7 +166,40 @@ function aliasesOf(v: unknown): string[] | undefined {
  *  where the title says more than the slug. */
 export async function descriptions(view: TopicView, subjects: readonly Subject[]): Promise<(string | undefined)[]> {
   const all = await abouts(view, subjects);
-  return all.map((a, i) => (a === NOTHING ? undefined : a.description ?? a.summary ?? informativeTitle(a.title, subjects[i].slug)));
+  return all.map((a, i) => (a === NOTHING ? undefined : lineOf(a, subjects[i].slug)));
+}
+
+/** Whether a listing would show something on the line of any of
+ *  `subjects` (`descriptions`): stops at the first that has something,
+ *  and loads the YAML parser only when no subject without it has. A
+ *  listing whose names alone are over its budget shows no description but
+ *  says that it left them out. */
+export async function describedAny(view: TopicView, subjects: readonly Subject[]): Promise<boolean> {
+  let pending: number[] | undefined;
+  let again: number[] | undefined;
+  for (let i = 0; i < subjects.length; i++) {
+    const a = aboutHere(view, subjects[i]);
+    if (a === NEEDS_PARSER) (pending ??= []).push(i);
+    else if (a === NEEDS_PROBE) (again ??= []).push(i);
+    else if (a !== NOTHING && lineOf(a, subjects[i].slug) !== undefined) return true;
+  }
+  if (again !== undefined) {
+    probeAgain(view, subjects, again);
+    for (const i of again) {
+      const a = aboutHere(view, subjects[i]);
+      if (a === NEEDS_PARSER) (pending ??= []).push(i);
+      else if (a !== NEEDS_PROBE && a !== NOTHING && lineOf(a, subjects[i].slug) !== undefined) return true;
+    }
+  }
+  if (pending === undefined) return false;
+  const lib = await loadYaml();
+  for (const i of pending) if (lineOf(aboutParsed(view, subjects[i], lib), subjects[i].slug) !== undefined) return true;
+  return false;
+}
+
+/** What a listing shows on the line of a subject that says `a`. */
+function lineOf(a: About, slug: string): string | undefined {
+  return a.description ?? a.summary ?? informativeTitle(a.title, slug);
 }
 
 /** The titles of `subjects`, in order (undefined: none): frontmatter

@@ -12,11 +12,25 @@ function isListableCheap(view: TopicView, s: Subject): boolean {
 /** The subjects `learn` lists: non-hidden, non-disabled, not pre-loaded,
  *  readable text (each is probed, all at once), in slug order. */
 export function listable(view: TopicView): Subject[] {
+  const { disabled, learnedSlugs } = view;
+  const filterSets = disabled.size > 0 || learnedSlugs.size > 0;
+  // The walk probed every visible subject and knows the few that are not
+  // text: no verdict looked up per subject.
+  if (view.walkedNonText !== undefined) {
+    const out: Subject[] = [];
+    for (const s of view.index.subjects) {
+      if (s.hidden || (filterSets && (disabled.has(s.slug) || learnedSlugs.has(s.slug)))) continue;
+      out.push(s);
+    }
+    for (const slug of view.walkedNonText) {
+      const at = slugIndex(out, slug);
+      if (at >= 0) out.splice(at, 1);
+    }
+    return out;
+  }
   // One pass in the common case (every verdict known, as after opening
   // with `probeAll`): a listing walks thousands of subjects.
   const cache = view.probed;
-  const { disabled, learnedSlugs } = view;
-  const filterSets = disabled.size > 0 || learnedSlugs.size > 0;
   const out: Subject[] = [];
   let unknown: Subject[] | undefined;
   for (const s of view.index.subjects) {
@@ -30,6 +44,19 @@ export function listable(view: TopicView): Subject[] {
   // in slug order.
   probeUnknown(view, unknown);
   return view.index.subjects.filter((s) => isListableCheap(view, s) && kindOf(view, s) === 'text');
+}
+
+/** Where the subject with `slug` is in `subjects` (in slug order), -1 when
+ *  it is not there. */
+function slugIndex(subjects: readonly Subject[], slug: string): number {
+  let lo = 0;
+  let hi = subjects.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (subjects[mid].slug < slug) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo < subjects.length && subjects[lo].slug === slug ? lo : -1;
 }
 
 /** The listable subjects (as `listable`) below the folder `folder`

@@ -22,22 +22,26 @@ class IndexedSubject implements Subject {
   readonly slug: string;
   readonly hidden: boolean;
   readonly ext: string;
+  /** Subject.folder: the walk's string for its directory. */
+  readonly folder: string;
   #size: number | undefined;
   skill?: SkillInfo;
   bundled?: boolean;
 
-  constructor(path: string, abs: string, slug: string, hidden: boolean, ext: string, size: number | undefined) {
+  constructor(path: string, abs: string, slug: string, hidden: boolean, ext: string, size: number | undefined, folder?: string) {
     this.path = path;
     this.abs = abs;
     this.slug = slug;
     this.hidden = hidden;
     this.ext = ext;
     this.#size = size;
+    this.folder = folder ?? slug.slice(0, slug.lastIndexOf('/') + 1);
   }
 
   get size(): number {
     return (this.#size ??= statSize(this.abs));
   }
+
 
   /** The size, learnt by the probe (from its read of the head when that
    *  was the whole file, else from an fstat of the file it had open),
@@ -69,7 +73,7 @@ class IndexedSubject implements Subject {
   /** This file as one of a skill's bundled files: never listed, never
    *  matched by a glob (hidden), loadable by exact slug. */
   asBundled(): IndexedSubject {
-    const s = new IndexedSubject(this.path, this.abs, this.slug, true, this.ext, this.#size);
+    const s = new IndexedSubject(this.path, this.abs, this.slug, true, this.ext, this.#size, this.folder);
     s.bundled = true;
     return s;
   }
@@ -99,9 +103,10 @@ export function forgetSize(subject: Subject): void {
 }
 
 /** Told of each file as the walk finds it: its absolute path, its slug,
- *  whether it is hidden (collisions are not resolved yet), and its subject,
- *  which takes its size when a probe learns it (`knowSize`). */
-export type FileFound = (abs: string, slug: string, hidden: boolean, subject: { knowSize(size: number): void }) => void;
+ *  whether it is hidden (collisions are not resolved yet), and its subject
+ *  (its own slug and folder, Subject.folder), which takes its size when a
+ *  probe learns it (`knowSize`). */
+export type FileFound = (abs: string, slug: string, hidden: boolean, subject: { readonly slug: string; readonly folder: string; knowSize(size: number): void }) => void;
 
 /** The file that makes a directory an Agent Skill. */
 export const SKILL_FILE = 'SKILL.md';
@@ -112,6 +117,8 @@ export const SKILL_FILE = 'SKILL.md';
  *  (kb/fs/ignore.ts) are not subjects at all. */
 export function indexSubjects(dir: string, found?: FileFound, opts: WalkOptions = {}): SubjectIndex {
   let bySlug = new Map<string, IndexedSubject | IndexedSubject[]>();
+  // The slugs, each once, as found (sorted below).
+  let slugs: string[] = [];
   // Directories holding SKILL.md, relative ('' never: a SKILL.md at the
   // root of a topic is an ordinary subject).
   let skillDirs: Set<string> | undefined;
@@ -144,14 +151,14 @@ export function indexSubjects(dir: string, found?: FileFound, opts: WalkOptions 
       const dot = name.lastIndexOf('.');
       const s =
         dot > lead
-          ? new IndexedSubject(pathPrefix + name, abs, slugPrefix + name.slice(lead, dot), dirHidden || lead === 1, name.slice(dot + 1).toLowerCase(), size)
-          : new IndexedSubject(pathPrefix + name, abs, slugPrefix + (lead ? name.slice(1) : name), dirHidden || lead === 1, '', size);
+          ? new IndexedSubject(pathPrefix + name, abs, slugPrefix + name.slice(lead, dot), dirHidden || lead === 1, name.slice(dot + 1).toLowerCase(), size, slugPrefix)
+          : new IndexedSubject(pathPrefix + name, abs, slugPrefix + (lead ? name.slice(1) : name), dirHidden || lead === 1, '', size, slugPrefix);
       if (found !== undefined) {
         // A skill's SKILL.md is probed under the skill's slug.
         const skill = name === SKILL_FILE && d.rel !== '';
         found(abs, skill ? slugPrefix.slice(0, -1) : s.slug, s.hidden || (inSkill && !skill), s);
       }
-      add(bySlug, s);
+      add(bySlug, slugs, s);
     },
     { ...opts, rules },
   );
@@ -163,11 +170,12 @@ export function indexSubjects(dir: string, found?: FileFound, opts: WalkOptions 
     else all.push(v);
     gatherSkills(all, skillDirs, aliases);
     bySlug = new Map();
-    for (const s of all) add(bySlug, s);
+    slugs = [];
+    for (const s of all) add(bySlug, slugs, s);
   }
   // The slugs in code-unit order (the built-in string sort, as
   // compareCodeUnits, without a comparator call per comparison).
-  const slugs = [...bySlug.keys()].sort();
+  slugs.sort();
   const subjects: Subject[] = new Array(slugs.length);
   const notices: Notice[] = walked.notices;
   for (const path of rules.unread) {
@@ -214,11 +222,14 @@ export function indexSubjects(dir: string, found?: FileFound, opts: WalkOptions 
   return { dir, subjects, notices, ignored: rules.ignored, aliases, links: walked.links };
 }
 
-/** Files by slug: one, or several that collide. */
-function add(bySlug: Map<string, IndexedSubject | IndexedSubject[]>, s: IndexedSubject): void {
+/** Files by slug: one, or several that collide; `slugs` gets each slug
+ *  once. */
+function add(bySlug: Map<string, IndexedSubject | IndexedSubject[]>, slugs: string[], s: IndexedSubject): void {
   const seen = bySlug.get(s.slug);
-  if (seen === undefined) bySlug.set(s.slug, s);
-  else if (Array.isArray(seen)) seen.push(s);
+  if (seen === undefined) {
+    bySlug.set(s.slug, s);
+    slugs.push(s.slug);
+  } else if (Array.isArray(seen)) seen.push(s);
   else bySlug.set(s.slug, [seen, s]);
 }
 

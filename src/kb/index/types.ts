@@ -25,6 +25,11 @@ export interface Subject {
   /** Size in bytes from stat. Stat'ed lazily on first access (the walk
    *  only stats symbolic links); -1 when the file cannot be stat'ed. */
   readonly size: number;
+  /** The folder part of `slug`, with its trailing `/` ('' at the top):
+   *  the subjects of one folder share one string, so a listing tells
+   *  where a folder ends without looking into slugs. Absent: worked out
+   *  from the slug. */
+  readonly folder?: string;
   /** Set on an Agent Skill: a directory holding SKILL.md, whose subject
    *  is that file (`path`, `abs`) under the directory's slug. */
   readonly skill?: SkillInfo;

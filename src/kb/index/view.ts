@@ -50,6 +50,18 @@ export interface OpenOptions {
   /** Filled with the directories and ignore files the walk went through
    *  (a cache revalidates against them: kb/search/). */
   trace?: WalkTrace;
+  /** With `probeAll`: told of each file the walk finds and of each
+   *  result, until it answers that titles can no longer be shown; from
+   *  then on the probe searches no head for one (ProbeFeed.skipTitles). */
+  titles?: TitleWatch;
+}
+
+/** What a listing that may not show titles watches (app/listing.ts
+ *  `titleWatch`): each answer says whether titles are no longer needed. */
+export interface TitleWatch {
+  /** `folder`: the slug's folder part, with its `/` (Subject.folder). */
+  found(slug: string, folder?: string): boolean;
+  probed(slug: string, result: ProbeResult): boolean;
 }
 
 export interface TopicView {
@@ -66,23 +78,52 @@ export interface TopicView {
   /** The view's probe, and what it found, by slug. */
   probe: Probe;
   probed: Map<string, ProbeResult>;
+  /** Set when this view's walk probed every visible subject (`probeAll`,
+   *  nothing kept from earlier requests, no two files with one slug): the
+   *  slugs whose verdict was not text. A listing then looks up no verdict
+   *  per subject (listing.ts `listable`). */
+  walkedNonText?: readonly string[];
 }
 
 /** Walks the topic's subjects directory and resolves its `learned`
  *  patterns. Reads no file contents (but with `probeAll`, file heads). */
 export function openTopic(topic: TopicSpec, opts: OpenOptions = {}): TopicView {
   const probe = opts.probe ?? probeHere;
-  const feed = opts.probeAll ? probe.feed?.() : undefined;
   const slugs: string[] = [];
   const fed: Parameters<FileFound>[3][] = [];
+  // The walk's results by slug, as the probe gives them (while the walk
+  // goes on); a slug found twice (two files with one slug) is looked for
+  // once at the end, only when the map holds fewer slugs than were found.
+  const fresh = new Map<string, ProbeResult>();
+  const nonText: string[] = [];
+  let taken = 0;
+  const watch = opts.titles;
+  let skipping = false;
+  const skip = () => {
+    skipping = true;
+    feed?.skipTitles?.();
+  };
+  const take = (i: number, r: ProbeResult, size: number) => {
+    taken++;
+    const slug = slugs[i];
+    if (watch !== undefined && !skipping && watch.probed(slug, r)) skip();
+    fresh.set(slug, r);
+    if (r.kind !== 'text') nonText.push(slug);
+    // Sizes the probe learnt (every text file): a listing that sums
+    // folders up needs no stat of them.
+    if (size >= 0) fed[i].knowSize(size);
+  };
+  const feed = opts.probeAll ? probe.feed?.(take) : undefined;
   const found: FileFound | undefined =
     feed === undefined
       ? undefined
       : (abs, slug, hidden, subject) => {
           if (hidden) return;
-          feed.add(abs);
           slugs.push(slug);
           fed.push(subject);
+          feed.add(abs);
+          // (A skill's file is found under its folder's slug.)
+          if (watch !== undefined && !skipping && watch.found(slug, slug === subject.slug ? subject.folder : undefined)) skip();
         };
   const cached = opts.cache?.get(topic.subjectsDir);
   let index: SubjectIndex;
@@ -112,33 +153,35 @@ export function openTopic(topic: TopicSpec, opts: OpenOptions = {}): TopicView {
   };
   if (feed !== undefined) {
     const results = feed.finish();
-    const cache = view.probed;
-    // Kept results are replaced by the walk's: a fresh map tells two files
-    // with one slug apart by its size.
-    const fresh = cache.size === 0 ? cache : new Map<string, ProbeResult>();
-    const shared: string[] = [];
-    for (let i = 0; i < slugs.length; i++) {
-      const before = fresh.size;
-      fresh.set(slugs[i], results[i]);
-      if (fresh.size === before) shared.push(slugs[i]); // the slug was there already
-    }
+    // What a feed did not tell `take` of (it need not).
+    for (let i = taken; i < slugs.length; i++) take(i, results[i], feed.size?.(i) ?? -1);
     // Two files with one slug: which verdict is the subject's is not known
     // here, so the subject is probed again when asked about.
+    const shared = fresh.size === slugs.length ? [] : sharedSlugs(slugs);
     for (const slug of shared) fresh.delete(slug);
-    if (fresh !== cache) {
+    const cache = view.probed;
+    // Kept results are replaced by the walk's.
+    if (kept === undefined) {
+      view.probed = fresh;
+      if (shared.length === 0) view.walkedNonText = nonText;
+    }
+    else {
       for (const slug of shared) cache.delete(slug);
       for (const [slug, r] of fresh) cache.set(slug, r);
     }
-    // Sizes the probe learnt (every text file): a listing that sums
-    // folders up needs no stat of them.
-    if (feed.size !== undefined) {
-      for (let i = 0; i < fed.length; i++) {
-        const size = feed.size(i);
-        if (size >= 0) fed[i].knowSize(size);
-      }
-    }
   }
   return view;
+}
+
+/** The slugs found more than once in `slugs`. */
+function sharedSlugs(slugs: readonly string[]): string[] {
+  const seen = new Set<string>();
+  const shared: string[] = [];
+  for (const slug of slugs) {
+    if (seen.has(slug)) shared.push(slug);
+    else seen.add(slug);
+  }
+  return shared;
 }
 
 /** 'text', 'binary' or 'error' (unreadable); probed once per view. */

@@ -4,7 +4,7 @@
 // `estimateTokens` of every line and of the rendered whole.
 import { describe, expect, test } from 'bun:test';
 import fc from 'fast-check';
-import { fitListing, type FittedListing } from '../../../src/app/listing.ts';
+import { depthsOf, fitListing, fitListingOf, folderRuns, type FittedListing } from '../../../src/app/listing.ts';
 import { BYTES_PER_TOKEN_ESTIMATE, tokensText } from '../../../src/app/budget.ts';
 import { estimateTokens } from '../../../src/kb/content/tokens.ts';
 import type { Subject } from '../../../src/kb/index/types.ts';
@@ -188,5 +188,60 @@ describe('fitListing', () => {
       ),
       { numRuns: 400 },
     );
+  });
+
+  test('asked for descriptions only when some could be shown, lists what it lists with them', async () => {
+    const ways = new Set<boolean>();
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(fc.tuple(fc.array(segment, { maxLength: 3 }), fc.option(fc.array(word, { maxLength: 20 }).map((w) => w.join(' '))), fc.nat(40_000)), { minLength: 1, maxLength: 200 }),
+        fc.integer({ min: 20, max: 3000 }),
+        async (rows, budget) => {
+          const bySlug = new Map<string, [Subject, string | undefined]>();
+          rows.forEach(([dirs, description, size], i) => {
+            const slug = [...dirs, `n${i}`].join('/');
+            bySlug.set(slug, [{ slug, path: slug, abs: slug, hidden: false, ext: 'md', size } as Subject, description ?? undefined]);
+          });
+          const sorted = [...bySlug.keys()].sort().map((k) => bySlug.get(k)!);
+          const s = sorted.map(([x]) => x);
+          const a = sorted.map(([, d]) => d);
+          let asked = false;
+          const got = await fitListingOf(topic, s, { all: async () => ((asked = true), a), any: async () => a.some((d) => d !== undefined) }, [], budget);
+          const want = fitListing(topic, s, a, [], budget);
+          expect(renderListing(topic, got.items, [], got.fit)).toBe(renderListing(topic, want.items, [], want.fit));
+          expect(got.fit).toEqual(want.fit);
+          // Not asked: the listing shows no description.
+          if (!asked) {
+            expect(want.fit).toBeDefined();
+            expect(want.fit?.descriptionChars ?? 0).toBe(0);
+          }
+          ways.add(asked);
+        },
+      ),
+      { numRuns: 300 },
+    );
+    expect([...ways].sort()).toEqual([false, true]);
+  });
+
+  test('folderRuns groups the subjects next to each other in one folder, a folder again after its subfolders', () => {
+    const slugs = ['a', 'b', 'd/a', 'd/b', 'd/c/x', 'd/c/y', 'd/d', 'e'];
+    const runs = folderRuns(slugs.map((slug) => ({ slug }) as Subject));
+    expect(runs.count).toBe(5);
+    expect([...runs.starts]).toEqual([0, 2, 4, 6, 7, 8]);
+    expect([...runs.levels]).toEqual([0, 1, 2, 1, 0]);
+  });
+
+  test('folderRuns takes a subject\'s folder as its index gives it, or works it out from the slug', () => {
+    const slugs = ['a', 'b', 'd/a', 'd/b', 'd/c/x', 'd/c/y', 'd/d', 'e'];
+    const folderOf = (slug: string) => slug.slice(0, slug.lastIndexOf('/') + 1);
+    const given = folderRuns(slugs.map((slug) => ({ slug, folder: folderOf(slug) }) as Subject));
+    const worked = folderRuns(slugs.map((slug) => ({ slug }) as Subject));
+    expect([...given.starts]).toEqual([...worked.starts]);
+    expect([...given.levels]).toEqual([...worked.levels]);
+  });
+
+  test('depthsOf counts the folders of each slug', () => {
+    const slugs = ['a', 'a-b/c', 'a-b/c/d', 'a-b/c/e', 'a-b/cc/e', 'b/c', 'b/c/d/e', 'c'];
+    expect([...depthsOf(slugs.map((slug) => ({ slug }) as Subject))]).toEqual(slugs.map((x) => x.split('/').length - 1));
   });
 });

@@ -99,6 +99,29 @@ describe('readerThread', () => {
     }
   });
 
+  test('a feed tells its taker of every file once, in order, with its result and size, by the end of finish', async () => {
+    const thread = readerThread();
+    try {
+      const told: [number, ProbeResult, number][] = [];
+      const feed = thread.feed((i, r, size) => void told.push([i, r, size]));
+      // Added slowly enough for the thread to finish batches meanwhile:
+      // the taker hears of those before finish.
+      for (let i = 0; i < paths.length; i++) {
+        feed.add(paths[i]);
+        if (i % 64 === 63) await new Promise((r) => setTimeout(r, 5));
+      }
+      const before = told.length;
+      const results = feed.finish();
+      expect(told.map(([i]) => i)).toEqual(paths.map((_, i) => i));
+      expect(told.map(([, r]) => r)).toEqual(results);
+      expect(told.map(([, , size]) => size)).toEqual(paths.map((_, i) => feed.size!(i)));
+      expect(kinds(results)).toEqual(expected);
+      expect(before).toBeGreaterThan(0);
+    } finally {
+      thread.close();
+    }
+  });
+
   test('jobs below the threshold never start the thread', () => {
     const thread = readerThread();
     const few = paths.slice(0, MIN_PARALLEL_FILES - 1);
@@ -237,6 +260,36 @@ describe('stat jobs', () => {
       const values = thread.stat!(names, `${dir}/`).join();
       expect([...values]).toEqual(expected(dir, names));
       expect(thread.stats().started).toBe(true);
+    } finally {
+      thread.close();
+    }
+  });
+});
+
+describe('a feed told to skip titles', () => {
+  test('probes the files added after without searching their heads for a title, the frontmatter kept', () => {
+    const dir = makeTempDir('kb-thread-skip-');
+    const paths: string[] = [];
+    for (let i = 0; i < 3 * MIN_PARALLEL_FILES; i++) {
+      const p = join(dir, `t${i}.md`);
+      writeFileSync(p, i % 3 === 0 ? `---\ndescription: d ${i}\n---\n# Title ${i}\n` : i % 3 === 1 ? `# Title ${i}\n` : 'no title\n');
+      paths.push(p);
+    }
+    const full = paths.map(probeFile);
+    const thread = readerThread();
+    try {
+      const feed = thread.feed();
+      const first = MIN_PARALLEL_FILES;
+      for (const p of paths.slice(0, first)) feed.add(p);
+      feed.skipTitles!();
+      for (const p of paths.slice(first)) feed.add(p);
+      const results = feed.finish();
+      results.forEach((r, i) => {
+        if (!r.titlesSkipped) expect(r).toEqual(full[i]);
+        else expect(r).toEqual(full[i].front === undefined ? { kind: 'text', titlesSkipped: true } : { kind: 'text', front: full[i].front, titlesSkipped: true });
+      });
+      // Every file added after was probed so.
+      expect(results.slice(first).every((r) => r.titlesSkipped)).toBe(true);
     } finally {
       thread.close();
     }

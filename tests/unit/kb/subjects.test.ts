@@ -20,6 +20,26 @@ function tree(spec: Record<string, string | { link: string }>): string {
 }
 
 describe('indexSubjects', () => {
+  test("each subject's folder is its slug's folder part, one string per folder (hidden folders and skills too)", () => {
+    const dir = tree({
+      'a.md': 'a',
+      'x/b.md': 'b',
+      'x/c.txt': 'c',
+      'x/y/d.md': 'd',
+      '.h/e.md': 'e',
+      'skills/pdf/SKILL.md': '# PDF\n',
+      'skills/pdf/ref.md': 'r',
+    });
+    const index = indexSubjects(dir);
+    for (const s of [...index.subjects, ...[...index.aliases.values()].map((a) => a.subject)]) {
+      expect([s.slug, s.folder]).toEqual([s.slug, s.slug.slice(0, s.slug.lastIndexOf('/') + 1)]);
+    }
+    const inX = index.subjects.filter((s) => s.slug === 'x/b' || s.slug === 'x/c');
+    expect(inX.length).toBe(2);
+    expect(inX[0].folder).toBe(inX[1].folder);
+    expect(index.subjects.find((s) => s.slug === 'skills/pdf')?.folder).toBe('skills/');
+  });
+
   test('RFD layout example (project)', () => {
     const dir = tree({
       'maintainers/jean.md': 'j',

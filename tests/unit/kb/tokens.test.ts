@@ -162,6 +162,20 @@ describe('TokenTally: an estimate from the counts of parts', () => {
     );
   });
 
+  test('counting from an offset counts what the text holds from there', () => {
+    fc.assert(
+      fc.property(piece, piece, (a, b) => {
+        const text = a + b;
+        for (const from of [0, a.length, text.length]) {
+          const tally = new TokenTally().add(text, from);
+          expect(tally).toEqual(new TokenTally().add(text.slice(from)));
+          expect(tally.tokens()).toBe(estimateTokens(text.slice(from)));
+        }
+      }),
+      { numRuns: 500 },
+    );
+  });
+
   test('a tally of one text is its estimate', () => {
     for (const text of [PROSE, '', ' ', 'a', '- as-in-73/as-promise-164/be-node-5256', '😀\udc00\ud800x']) {
       expect(new TokenTally().add(text).tokens()).toBe(estimateTokens(text));

@@ -27,6 +27,41 @@ describe('openTopic', () => {
   });
 });
 
+describe('openTopic with probeAll, every visible subject probed by the walk', () => {
+  // No two files with one slug: the view knows the verdicts that are not
+  // text, and listable looks up none per subject.
+  const spec: Record<string, string | Uint8Array> = {
+    'a.md': 'text\n',
+    'img.png': BIN,
+    '.hidden.md': 'hidden\n',
+    '.h/inside.png': BIN,
+    'off.md': 'disabled\n',
+    'off-bin.png': BIN,
+    'pre/one.md': 'learned\n',
+    'pre/two.bin': BIN,
+    'skill/SKILL.md': '# A skill\n',
+    'skill/bundled.bin': BIN,
+    'z.txt': 'last\n',
+  };
+  for (let i = 0; i < 2 * MIN_PARALLEL_FILES; i++) spec[`many/${i % 13}/s${i}.${i % 7 === 0 ? 'dat' : 'md'}`] = i % 7 === 0 ? BIN : `subject ${i}\n`;
+  const t = topic(tree(spec), ['pre/*'], ['off', 'off-bin']);
+
+  test('lists what openTopic + listable list', () => {
+    const thread = readerThread(READER_THREAD_URL);
+    try {
+      const probed = openTopic(t, { probe: thread, probeAll: true });
+      expect(probed.walkedNonText).toBeDefined();
+      expect(probed.walkedNonText).toContain('img');
+      expect(slugs(probed)).toEqual(slugs(openTopic(t)));
+      expect(slugs(probed)).toContain('skill');
+      expect(slugs(probed)).not.toContain('img');
+      expect(slugs(probed).filter((s) => s.startsWith('many/')).length).toBe(2 * MIN_PARALLEL_FILES - Math.ceil((2 * MIN_PARALLEL_FILES) / 7));
+    } finally {
+      thread.close();
+    }
+  });
+});
+
 describe('openTopic with probeAll: a listing probed while the walk goes on', () => {
   // Enough files for the reader thread to start, and every case the probe
   // cache must get right: hidden files and folders, slug collisions between

@@ -1,0 +1,83 @@
+// A whole topic's listing within a budget lets its probe stop searching
+// heads for titles once the names alone are over the budget and some
+// subject is described (app/listing.ts `titleWatch`): the listing must be
+// the one it would be with every title read, also when the names were
+// over the budget only because of files that turn out to be binary.
+import { describe, expect, test } from 'bun:test';
+import fc from 'fast-check';
+import { titleWatch, topicListing } from '../../../src/app/listing.ts';
+import { estimateTokens } from '../../../src/kb/content/tokens.ts';
+import { PROBED } from '../../../src/kb/fs/probe.ts';
+import { readerThread } from '../../../src/kb/fs/probe-thread.ts';
+import { renderListing } from '../../../src/render/learn.ts';
+import { openTopic, READER_THREAD_URL, topic, tree } from '../kb/view-fixture.ts';
+
+const BINARY = '\0\x01binary';
+
+async function listings(spec: Record<string, string>, budget: number): Promise<{ watched: string; plain: string; skipped: boolean }> {
+  const t = topic(tree(spec));
+  const render = (l: Awaited<ReturnType<typeof topicListing>>) => (l === undefined ? '' : renderListing(t, l.items, l.learned, l.fit, l.folder, l.topicNotes));
+  const thread = readerThread(READER_THREAD_URL);
+  try {
+    const view = openTopic(t, { probe: thread, probeAll: true, titles: titleWatch(budget, new Set()) });
+    const skipped = [...view.probed.values()].some((r) => r.titlesSkipped);
+    const watched = render(await topicListing(t, view, 100_000, budget));
+    const plain = render(await topicListing(t, openTopic(t, { probeAll: true }), 100_000, budget));
+    return { watched, plain, skipped };
+  } finally {
+    thread.close();
+  }
+}
+
+describe('a listing whose probe skipped titles', () => {
+  test('over the budget: the same listing, descriptions left out', async () => {
+    const spec: Record<string, string> = { 'a.md': '# Apples and pears\n' };
+    for (let i = 0; i < 1500; i++) spec[`d${String(i).padStart(4, '0')}/n${i}.md`] = `# Title number ${i}\n`;
+    const { watched, plain, skipped } = await listings(spec, 2000);
+    expect(skipped).toBe(true);
+    expect(watched).toBe(plain);
+    expect(plain).toContain('descriptions are left out');
+  });
+
+  test('within the budget once the binaries are left out: the titles are read again and shown', async () => {
+    const spec: Record<string, string> = { 'a.md': '# Apples and pears\n' };
+    for (let i = 0; i < 1500; i++) spec[`bin-${String(i).padStart(4, '0')}.md`] = BINARY;
+    for (let i = 0; i < 5; i++) spec[`z-${i}.md`] = `# Zebra crossing ${i}\n`;
+    const { watched, plain, skipped } = await listings(spec, 2000);
+    expect(skipped).toBe(true);
+    expect(watched).toBe(plain);
+    expect(plain).toContain('z-4: Zebra crossing 4');
+  });
+});
+
+describe('titleWatch', () => {
+  const segment = fc.constantFrom('a', 'b-1', 'c2', 'dé', 'e e', '日本', 'long-folder-name-7', 'x.y');
+  test('says titles are no longer needed only once the names found are over the budget, and a subject is described', () => {
+    fc.assert(
+      fc.property(fc.array(fc.tuple(fc.array(segment, { maxLength: 3 }), segment), { minLength: 1, maxLength: 200 }), fc.integer({ min: 1, max: 600 }), fc.nat(10), (rows, budget, describedAt) => {
+        const watch = titleWatch(budget, new Set());
+        let names = 0;
+        let described = false;
+        for (let i = 0; i < rows.length; i++) {
+          const [dirs, name] = rows[i];
+          const slug = [...dirs, `${name}${i}`].join('/');
+          names += estimateTokens(`- ${slug}`);
+          const folder = dirs.length === 0 ? '' : `${dirs.join('/')}/`;
+          const enough = watch.found(slug, i % 2 === 0 ? folder : undefined);
+          if (enough) {
+            expect(described).toBe(true);
+            expect(names).toBeGreaterThan(budget);
+            return;
+          }
+          if (i === describedAt) {
+            described = true;
+            const r = { kind: 'text', title: `About ${i}` } as const;
+            if (watch.probed(slug, r) && names <= budget) throw new Error('enough before the names were over the budget');
+          } else expect(watch.probed(slug, PROBED.text)).toBe(false);
+        }
+      }),
+      { numRuns: 500 },
+    );
+  });
+});
+
