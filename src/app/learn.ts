@@ -72,7 +72,8 @@ export async function learn(kb: KnowledgeBase, args: LearnArgs, sink: LearnSink)
     // A whole topic's listing within a budget may find that it can show no
     // title: the probe then stops searching heads for them.
     const titles = folder === undefined && Number.isFinite(kb.maxTokens) ? titleWatch(kb.maxTokens, new Set(topic.disabled)) : undefined;
-    const view = kb.view(topic, true, titles);
+    // A folder's listing probes only the folder's files (listableUnder).
+    const view = kb.view(topic, folder === undefined, titles);
     await noteDirectory(topic, view);
     const listing = await topicListing(topic, view, kb.walkLimit, kb.maxTokens, folder);
     if (listing !== undefined) {

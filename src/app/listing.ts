@@ -8,7 +8,7 @@
 import type { Topic } from '../config/types.ts';
 import { estimateTokens, TokenTally } from '../kb/content/tokens.ts';
 import { describedAny, descriptions, resultDescribes } from '../kb/index/describe.ts';
-import { listable } from '../kb/index/listing.ts';
+import { listable, listableUnder } from '../kb/index/listing.ts';
 import type { Subject } from '../kb/index/types.ts';
 import { kindOf, type TitleWatch, type TopicView } from '../kb/index/view.ts';
 import { listedLine, oneLine, renderListing, type Listed, type ListingFit, type ListingTopic, type TopicNote } from '../render/learn.ts';
@@ -41,8 +41,9 @@ export interface TopicListing extends FittedListing {
 export async function topicListing(topic: Topic, view: TopicView, walkLimit: number, budget: number, folder?: string): Promise<TopicListing | undefined> {
   // Binaries matched by a learned glob were never pre-loaded: not named.
   const learned = folder === undefined ? view.learned.filter((m) => kindOf(view, m.subject) !== 'binary').map((m) => m.subject.slug) : [];
-  let available = listable(view);
-  if (folder !== undefined) available = available.filter((s) => s.slug.startsWith(`${folder}/`));
+  // A folder's listing looks at the folder's subjects only: its cost grows
+  // with the folder, not with the topic.
+  const available = folder === undefined ? listable(view) : listableUnder(view, folder);
   if (folder !== undefined && available.length === 0) return undefined;
   const topicNotes = directoryNotes(view, walkLimit);
   const about: ListingDescriptions = { all: () => descriptions(view, available), any: () => describedAny(view, available) };
