@@ -93,12 +93,10 @@ export function utf8Of(bytes: Uint8Array): { kind: 'text'; body: Uint8Array; rep
   return { kind: 'text', body: encoder.encode(text), replaced };
 }
 
-/** A text subject's first `max` bytes, decoded (as `readSubject`): all of
- *  it when the file is no longer (`whole`), else its head up to the last
- *  line end within it (a line cut in two is left out). Never reads more
- *  than `max` bytes, whatever the file's size; the same checks as
- *  `readSubjectRaw` (a binary head, not a regular file). */
-export function readSubjectHead(abs: string, max: number): ({ kind: 'text'; text: string; whole: boolean } | { kind: 'binary' } | { kind: 'error'; message: string }) {
+/** Opens `abs` (without blocking on a FIFO swapped in after the walk),
+ *  checks on the open descriptor that it is a regular file, and hands both
+ *  to `read`; any failure is an error result, and the file is closed. */
+function withRegularFile<R>(abs: string, read: (fd: number, st: Stats) => R): R | { kind: 'error'; message: string } {
   let fd: number;
   try {
     fd = openSync(abs, OPEN_FLAGS);
@@ -109,24 +107,7 @@ export function readSubjectHead(abs: string, max: number): ({ kind: 'text'; text
     const st = fstatSync(fd);
     const notRegular = notRegularMessage(st);
     if (notRegular) return { kind: 'error', message: notRegular };
-    const want = Math.max(PROBE_BYTES, max);
-    // One byte more than asked tells a head from a whole file (the size
-    // from fstat is a hint: /proc files say 0).
-    const cap = Math.min(want, Math.max(st.size, PROBE_BYTES)) + 1;
-    const buf = reserve(cap, 0);
-    const n = readFully(fd, buf, 0, cap, st.size);
-    if (isBinaryHead(buf, n)) return { kind: 'binary' };
-    const whole = n <= want;
-    let bytes = buf.subarray(0, Math.min(n, want));
-    const encoding = encodingOf(bytes);
-    if (!whole && encoding === 'utf-8') {
-      // A line end in UTF-8 is never inside a character: cut after the last.
-      const nl = bytes.lastIndexOf(0x0a);
-      bytes = bytes.subarray(0, nl + 1);
-    }
-    let { text } = decodeText(bytes);
-    if (!whole && encoding !== 'utf-8') text = text.slice(0, text.lastIndexOf('\n') + 1);
-    return { kind: 'text', text, whole };
+    return read(fd, st);
   } catch (err) {
     return { kind: 'error', message: describeFsError(err) };
   } finally {
@@ -136,6 +117,33 @@ export function readSubjectHead(abs: string, max: number): ({ kind: 'text'; text
       // Nothing useful to do.
     }
   }
+}
+
+/** A text subject's first `max` bytes, decoded (as `readSubject`): all of
+ *  it when the file is no longer (`whole`), else its head up to the last
+ *  line end within it (a line cut in two is left out). Never reads more
+ *  than `max` bytes, whatever the file's size; the same checks as
+ *  `readSubjectRaw` (a binary head, not a regular file). */
+export function readSubjectHead(abs: string, max: number): { kind: 'text'; text: string; whole: boolean } | { kind: 'binary' } | { kind: 'error'; message: string } {
+  return withRegularFile(abs, (fd, st) => {
+    const want = Math.max(PROBE_BYTES, max);
+    // One byte more than asked tells a head from a whole file (the size
+    // from fstat is a hint: /proc files say 0).
+    const cap = Math.min(want, Math.max(st.size, PROBE_BYTES)) + 1;
+    const buf = reserve(cap, 0);
+    const n = readFully(fd, buf, 0, cap, st.size);
+    if (isBinaryHead(buf, n)) return { kind: 'binary' as const };
+    const whole = n <= want;
+    let bytes = buf.subarray(0, Math.min(n, want));
+    const encoding = encodingOf(bytes);
+    if (!whole && encoding === 'utf-8') {
+      // A line end in UTF-8 is never inside a character: cut after the last.
+      bytes = bytes.subarray(0, bytes.lastIndexOf(0x0a) + 1);
+    }
+    let { text } = decodeText(bytes);
+    if (!whole && encoding !== 'utf-8') text = text.slice(0, text.lastIndexOf('\n') + 1);
+    return { kind: 'text' as const, text, whole };
+  });
 }
 
 /** Reads a subject. `limit` is the largest size loaded (tests lower it). */
@@ -148,16 +156,7 @@ export function readSubject(abs: string, limit: number = MAX_SUBJECT_BYTES): Rea
 
 /** Reads a subject's bytes, as `readSubject` does before decoding them. */
 export function readSubjectRaw(abs: string, limit: number = MAX_SUBJECT_BYTES): RawRead {
-  let fd: number;
-  try {
-    fd = openSync(abs, OPEN_FLAGS);
-  } catch (err) {
-    return { kind: 'error', message: describeFsError(err) };
-  }
-  try {
-    const st = fstatSync(fd);
-    const notRegular = notRegularMessage(st);
-    if (notRegular) return { kind: 'error', message: notRegular };
+  return withRegularFile(abs, (fd, st): RawRead => {
     // The size from fstat lets a small file be read in one call.
     let buf = scratch;
     const n = readFully(fd, buf, 0, PROBE_BYTES, st.size);
@@ -179,13 +178,5 @@ export function readSubjectRaw(abs: string, limit: number = MAX_SUBJECT_BYTES): 
       buf = reserve(size, filled);
     }
     return { kind: 'bytes', bytes: buf.subarray(0, filled) };
-  } catch (err) {
-    return { kind: 'error', message: describeFsError(err) };
-  } finally {
-    try {
-      closeSync(fd);
-    } catch {
-      // Nothing useful to do.
-    }
-  }
+  });
 }
