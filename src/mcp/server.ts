@@ -320,6 +320,8 @@ export async function serve(options: WorkspaceOptions, serving: { write: readonl
     }
     const left = queue.filter((r) => !r.cancelled).length + (running ? 1 : 0);
     printError(`error: stopped by a second signal; ${left} request${left === 1 ? '' : 's'} left unanswered (kb mcp)\n`);
+    // The watchers, and the file-event barrier's folder (kb/index/cache.ts).
+    session.cache.close();
     process.exit(1);
   };
   process.on('SIGINT', onSignal);

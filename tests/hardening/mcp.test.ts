@@ -6,7 +6,7 @@
 // stops as asked.
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
-import { closeSync, existsSync, openSync, readFileSync, rmSync, writeFileSync, writeSync } from 'node:fs';
+import { closeSync, existsSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync, writeFileSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { isolatedEnv as env } from '../e2e/harness.ts';
@@ -45,12 +45,12 @@ class Mcp {
 
   /** `measure`: run under peak-memory.ts (signals then reach the wrapper,
    *  not kb). `read`: read stdout from the start. */
-  constructor(root: string, opts: { measure?: boolean; read?: boolean; args?: string[] } = {}) {
+  constructor(root: string, opts: { measure?: boolean; read?: boolean; args?: string[]; env?: Record<string, string> } = {}) {
     // No token budget: these tests are about the limits that hold without
     // one (the budget keeps results far below them).
     const argv = [BIN, 'mcp', '--max-tokens', '0', ...(opts.args ?? [])];
     const [cmd, ...args] = opts.measure ? [process.execPath, PEAK_MEMORY, ...argv] : argv;
-    this.child = spawn(cmd, args, { cwd: root, env: { ...env(root), PEAK_MEMORY_OUT: this.peakFile }, stdio: ['pipe', 'pipe', 'pipe'] });
+    this.child = spawn(cmd, args, { cwd: root, env: { ...env(root), PEAK_MEMORY_OUT: this.peakFile, ...opts.env }, stdio: ['pipe', 'pipe', 'pipe'] });
     this.child.stdin.on('error', () => {}); // the server may be gone
     this.child.stderr.on('data', (d) => (this.err += d));
     this.child.stdout.pause();
@@ -294,7 +294,9 @@ describe('replies go out as each request completes (item 8)', () => {
 describe('signals (item 9)', () => {
   test('SIGTERM answers what was received; a second SIGTERM exits at once, exit 1, with a line on stderr', async () => {
     const root = wideRoot();
-    const s = new Mcp(root);
+    // The server's temporary folder, to see that it leaves nothing there.
+    const tmp = mkdtempSync(join(tmpdir(), 'kb-mcp-tmp-'));
+    const s = new Mcp(root, { env: { TMPDIR: tmp } });
     s.send(INIT, INITIALIZED);
     for (let i = 1; i <= 100; i++) s.send(list(i));
     await s.until(() => s.reply(1) !== undefined);
@@ -306,6 +308,9 @@ describe('signals (item 9)', () => {
     expect(s.exitedAt - second).toBeLessThan(1000);
     expect(code).toBe(1);
     expect(s.err).toMatch(/^error: stopped by a second signal; \d+ requests? left unanswered \(kb mcp\)\n$/m);
+    // The listings made its file-event barrier's folder; exiting removed it.
+    expect(readdirSync(tmp)).toEqual([]);
+    rmSync(tmp, { recursive: true, force: true });
   }, 60_000);
 });
 
