@@ -9,7 +9,7 @@ import { informativeTitle } from '../kb/content/title.ts';
 import { estimateTokens, estimateTokensOfBody } from '../kb/content/tokens.ts';
 import { readBody, readSubjectHead } from '../kb/fs/read.ts';
 import { KIND_TEXT, planQuery, type SearchIndex } from '../kb/search/engine.ts';
-import { snippetOf } from '../kb/search/snippet.ts';
+import { SNIPPET_BYTES, snippetOf } from '../kb/search/snippet.ts';
 import { queryTerms } from '../kb/search/tokenize.ts';
 import { topicIndex, type IndexStatus } from '../kb/search/topic.ts';
 import { renderResult, renderSearch, renderSearchHead, resultRow, type SearchFound, type SearchResult } from '../render/search.ts';
@@ -164,12 +164,6 @@ export interface SearchOutcome extends SearchFound {
   indexes: IndexReport[];
 }
 
-/** The most of a result's file read for its snippet. A snippet is one
- *  line among the first 20,000 (kb/search/snippet.ts), which in a document
- *  of lines up to about 50 characters is about 1 MiB: a file no longer gives
- *  the snippet it gave read whole, and a 16 MiB log is not read whole for
- *  one line. */
-export const SNIPPET_BYTES = 1024 * 1024;
 
 /** Runs one search. An unknown topic is an error result; no match is
  *  not (the text says so). */

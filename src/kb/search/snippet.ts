@@ -15,6 +15,14 @@ export const SNIPPET_CHARS = 200;
 /** Lines looked at for a snippet at most: bounded work on a huge file. */
 const SNIPPET_LINES = 20_000;
 
+/** The most of a result's file read for its snippet. A snippet is one
+ *  line among the first 20,000 (kb/search/snippet.ts), which in a document
+ *  of lines up to about 50 characters is about 1 MiB: a file no longer gives
+ *  the snippet it gave read whole, and a 16 MiB log is not read whole for
+ *  one line. */
+export const SNIPPET_BYTES = 1024 * 1024;
+
+
 /** Which terms of `line` are in `matched`: distinct ones, all, and where
  *  the first is. */
 function lineScore(line: string, matched: ReadonlySet<string>): { distinct: number; all: number; first: number } {

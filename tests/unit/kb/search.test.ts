@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { cacheDir, cacheFile, hash128, readCache, writeCache } from '../../../src/kb/search/cache.ts';
 import { estimateTokens } from '../../../src/kb/content/tokens.ts';
 import { IndexBuilder, KIND_SKIPPED, KIND_TEXT, type DocMeta } from '../../../src/kb/search/engine.ts';
-import { minimalNeedles, scoreText, sectionsOf, snippetOf } from '../../../src/kb/search/snippet.ts';
+import { minimalNeedles, scoreText, sectionsOf, snippetOf, SNIPPET_BYTES } from '../../../src/kb/search/snippet.ts';
 import { forEachTermOf, queryTerms, stem, terms } from '../../../src/kb/search/tokenize.ts';
 import { topicIndex } from '../../../src/kb/search/topic.ts';
 import { makeTempDir } from '../../support/temp.ts';
@@ -365,16 +365,17 @@ describe('a topic index stays fresh', () => {
     expect(await slugsFor(t, 'gamma')).toEqual({ status: 'hit', read: 0, slugs: ['sub/renamed'] });
   });
 
-  test("each document's token estimate is its text's, counted when it is indexed, and carried over", async () => {
-    const body = 'Some words, 1234 and ünïcode: ok.\n'.repeat(40);
+  test("a document longer than a snippet reads has its token estimate counted when it is indexed, and carried over; a shorter one none", async () => {
+    const body = 'Some words, 1234 and ünïcode: ok.\n'.repeat(Math.ceil((SNIPPET_BYTES + 1) / 30));
+    expect(Buffer.byteLength(body)).toBeGreaterThan(SNIPPET_BYTES);
     const t = topic({ 'a.md': body, 'b.md': 'short' });
     const first = await topicIndex(t.spec, { cacheDir: t.cache });
-    expect(first.index.docs.map((d) => d.tokens)).toEqual([estimateTokens(body), estimateTokens('short')]);
+    expect(first.index.docs.map((d) => d.tokens)).toEqual([estimateTokens(body), undefined]);
     writeFileSync(join(t.dir, 'b.md'), 'shorter now');
     utimesSync(join(t.dir, 'b.md'), new Date(), new Date(Date.now() + 5000));
     const again = await topicIndex(t.spec, { cacheDir: t.cache });
     expect(again.status).toBe('updated');
-    expect(again.index.docs.map((d) => d.tokens)).toEqual([estimateTokens(body), estimateTokens('shorter now')]);
+    expect(again.index.docs.map((d) => d.tokens)).toEqual([estimateTokens(body), undefined]);
   });
 
   test('racily clean: a file added in the same clock tick as the last change is still seen', async () => {
