@@ -164,7 +164,6 @@ export interface SearchOutcome extends SearchFound {
   indexes: IndexReport[];
 }
 
-
 /** Runs one search. An unknown topic is an error result; no match is
  *  not (the text says so). */
 export async function search(kb: KnowledgeBase, args: SearchArgs): Promise<SearchOutcome> {
@@ -185,8 +184,9 @@ export async function search(kb: KnowledgeBase, args: SearchArgs): Promise<Searc
   let cut = 0;
   for (let i = 0; i < ranked.found.length && results.length + cut < args.limit; i++) {
     const f = ranked.found[i];
-    // A snippet comes from the file's first SNIPPET_BYTES; the whole file
-    // is read only to count its tokens when the index has no count.
+    // A snippet comes from the file's first SNIPPET_BYTES. The index counts
+    // the tokens of a longer file (kb/search/topic.ts); should it have no
+    // count, the file is read whole to count them.
     let read = readSubjectHead(f.abs, SNIPPET_BYTES);
     if (read.kind === 'text' && !read.whole && f.tokens === undefined) {
       const all = readBody(f.abs, 'text');
@@ -205,8 +205,9 @@ export async function search(kb: KnowledgeBase, args: SearchArgs): Promise<Searc
       ...(f.title !== undefined ? { title: f.title } : {}),
       ...(f.description !== undefined ? { description: f.description } : {}),
       snippet: snippetOf(text, ranked.matched.get(f.topic) ?? new Set()),
-      // From the index (counted when the file was read to index it, the
-      // same file by its size and time), else counted here.
+      // From the index for a file longer than a snippet reads (counted
+      // when it was indexed, the same file by its size and time), else
+      // counted here, on the text read for the snippet.
       tokens: f.tokens ?? estimateTokensOfBody(text),
       score: Math.round(f.score * 1000) / 1000,
     };
