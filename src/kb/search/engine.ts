@@ -136,6 +136,10 @@ const tfIn = (v: number, f: number): number => Math.floor(v / SHIFT[f]) % (CAP[f
 /** Builds an index document by document, in the order they are added. */
 export class IndexBuilder {
   private readonly ids = new Map<string, number>();
+  /** Per index documents are carried over from: its term numbers' ids
+   *  here (-2: not looked up yet), so that each term is looked up once,
+   *  not once per document holding it. */
+  private readonly fromIndex = new Map<SearchIndex, Int32Array>();
   private readonly words: string[] = [];
   /** Per (document, term): the term and its packed frequencies, in
    *  document order. */
@@ -217,11 +221,15 @@ export class IndexBuilder {
 
   /** Adds a document with its terms already counted (an unchanged
    *  document carried over from an earlier index). */
-  addCounted(meta: DocMeta, lens: ArrayLike<number>, terms: readonly string[], packed: ArrayLike<number>): void {
+  addCounted(meta: DocMeta, lens: ArrayLike<number>, terms: ArrayLike<number>, packed: ArrayLike<number>, source: SearchIndex): void {
     this.docs.push(meta);
     for (let f = 0; f < NFIELDS; f++) this.lens.push(lens[f]);
+    let ids = this.fromIndex.get(source);
+    if (ids === undefined) this.fromIndex.set(source, (ids = new Int32Array(source.df.length).fill(-2)));
     for (let i = 0; i < terms.length; i++) {
-      const id = this.idOfTerm(terms[i]);
+      const t = terms[i];
+      let id = ids[t];
+      if (id === -2) ids[t] = id = this.idOfTerm(source.term(t));
       this.pTerm.push(id);
       this.pTf.push(packed[i]);
     }
@@ -280,10 +288,11 @@ export class IndexBuilder {
 
 }
 
-/** One document's terms and packed frequencies (to carry it over). */
+/** One document's terms (their numbers in the index it comes from) and
+ *  packed frequencies (to carry it over: IndexBuilder.addCounted). */
 export interface CountedDoc {
   lens: number[];
-  terms: string[];
+  terms: number[];
   packed: number[];
 }
 
@@ -665,20 +674,22 @@ export class SearchIndex {
    *  documents over into a new index), for the documents `want` selects. */
   uninvert(want: (doc: number) => boolean): Map<number, CountedDoc> {
     const out = new Map<number, CountedDoc>();
+    // By document number too: one array look-up per posting.
+    const byDoc: (CountedDoc | undefined)[] = new Array(this.docs.length);
     for (let d = 0; d < this.docs.length; d++) {
       if (!want(d)) continue;
       const lens: number[] = [];
       for (let f = 0; f < NFIELDS; f++) lens.push(this.lens[d * NFIELDS + f]);
-      out.set(d, { lens, terms: [], packed: [] });
+      const c: CountedDoc = { lens, terms: [], packed: [] };
+      out.set(d, c);
+      byDoc[d] = c;
     }
     if (out.size === 0) return out;
     for (let i = 0; i < this.df.length; i++) {
-      let term: string | undefined;
       this.postings(i, (doc, tf) => {
-        const c = out.get(doc);
+        const c = byDoc[doc];
         if (c === undefined) return;
-        term ??= this.term(i);
-        c.terms.push(term);
+        c.terms.push(i);
         let v = 0;
         for (let f = 0; f < NFIELDS; f++) v += Math.min(tf[f], CAP[f]) * SHIFT[f];
         c.packed.push(v);

@@ -347,7 +347,7 @@ async function rebuild(
       const title = old!.index.titleOf(o);
       if (title !== undefined) meta.title = title;
       if (counted === undefined) builder.add(meta);
-      else builder.addCounted(meta, counted.lens, counted.terms, counted.packed);
+      else builder.addCounted(meta, counted.lens, counted.terms, counted.packed, old!.index);
       continue;
     }
     const st = stats[i] ?? { size: -1, mtime: NaN };

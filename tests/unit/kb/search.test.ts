@@ -122,7 +122,7 @@ describe('the index', () => {
   test('carrying documents over gives the same index as building them again', () => {
     const counted = index.uninvert(() => true);
     const b = new IndexBuilder();
-    index.docs.forEach((d, i) => b.addCounted(d, counted.get(i)!.lens, counted.get(i)!.terms, counted.get(i)!.packed));
+    index.docs.forEach((d, i) => b.addCounted(d, counted.get(i)!.lens, counted.get(i)!.terms, counted.get(i)!.packed, index));
     const again = b.finish();
     for (const q of ['tag a release', 'review', 'deploy service']) expect(ranked(again, q)).toEqual(ranked(index, q));
     expect(again.terms).toBe(index.terms);
