@@ -103,7 +103,7 @@ class U32List {
 class ByteList {
   a = new Uint8Array(1 << 16);
   n = 0;
-  private room(k: number): void {
+  room(k: number): void {
     if (this.n + k <= this.a.length) return;
     let len = this.a.length * 2;
     while (len < this.n + k) len *= 2;
@@ -668,6 +668,194 @@ export class SearchIndex {
     }
     heap.sort((a, c) => (better(a, c) ? -1 : better(c, a) ? 1 : 0));
     return { hits: heap, total: count, matched };
+  }
+
+  /**
+   * This index with the documents at `at` (ascending positions) replaced
+   * by the documents of `fresh`, in order (an index of just those,
+   * IndexBuilder.finish): the index a build from scratch of the whole
+   * list would give, byte for byte, made without decoding and encoding
+   * every posting again. A term's postings are copied as they are unless
+   * they name a replaced document; only those, and the terms `fresh`
+   * holds, are encoded again, and a term no document holds any more is
+   * dropped. Titles come out as the documents' own (DocMeta.title).
+   */
+  patched(at: readonly number[], fresh: SearchIndex): SearchIndex {
+    const n = this.docs.length;
+    const replaced = new Int32Array(n).fill(-1);
+    for (let j = 0; j < at.length; j++) replaced[at[j]] = j;
+    const docs = this.docs.map((d, i) => {
+      const j = replaced[i];
+      if (j >= 0) return fresh.docs[j];
+      const title = this.titleOf(i);
+      const { title: _, ...rest } = d;
+      return title === undefined ? rest : { ...rest, title };
+    });
+    const lens = this.lens.slice();
+    for (let j = 0; j < at.length; j++) for (let f = 0; f < NFIELDS; f++) lens[at[j] * NFIELDS + f] = fresh.lens[j * NFIELDS + f];
+    const post = new ByteList();
+    const words: string[] = [];
+    const df: number[] = [];
+    const postStarts: number[] = [];
+    const fp = fresh.post;
+    /** Copies `src[from, to)` onto `post`. */
+    const copy = (src: Uint8Array, from: number, to: number) => {
+      if (to <= from) return;
+      post.room(to - from);
+      post.a.set(src.subarray(from, to), post.n);
+      post.n += to - from;
+    };
+    /** Old term `i`'s postings without the replaced documents, and fresh
+     *  term `k`'s (its documents at their places), merged in document
+     *  order onto `post`, each posting's frequencies copied as their bytes
+     *  and runs of old postings whose delta still holds copied whole;
+     *  returns how many postings there are. */
+    const merge = (i: number, k: number): number => {
+      let count = 0;
+      let last = 0; // the document of the posting written last
+      // The fresh postings, in order: document, and their frequencies' bytes.
+      let [fx, fend] = k >= 0 ? fresh.postRange(k) : [0, 0];
+      let fDoc = -1;
+      let fPrev = 0;
+      let fFrom = 0;
+      let fTo = 0;
+      const nextFresh = () => {
+        if (fx >= fend) {
+          fDoc = -1;
+          return;
+        }
+        let v = 0;
+        let shift = 0;
+        let b: number;
+        do {
+          b = fp[fx++];
+          v += (b & 0x7f) * 2 ** shift;
+          shift += 7;
+        } while (b & 0x80 && shift < 35);
+        fPrev += v;
+        fDoc = fPrev < at.length ? at[fPrev] : -1;
+        fFrom = fx;
+        const mask = fp[fx++];
+        for (let f = 0; f < NFIELDS; f++) if (mask & (1 << f)) fx++;
+        fTo = fx;
+        if (fDoc < 0) fx = fend; // a corrupt list: no further
+      };
+      const writeFresh = () => {
+        post.varint(fDoc - last);
+        copy(fp, fFrom, fTo);
+        last = fDoc;
+        count++;
+        nextFresh();
+      };
+      nextFresh();
+      if (i >= 0) {
+        const p = this.post;
+        let [x, end] = this.postRange(i);
+        let prev = 0; // the old posting before this one
+        let run = -1; // where a run of old postings copied as they are starts
+        while (x < end) {
+          const start = x;
+          let v = 0;
+          let shift = 0;
+          let b: number;
+          do {
+            b = p[x++];
+            v += (b & 0x7f) * 2 ** shift;
+            shift += 7;
+          } while (b & 0x80 && shift < 35);
+          const d = prev + v;
+          if (d >= n) break; // a corrupt list: no further
+          const tfFrom = x;
+          const mask = p[x++];
+          for (let f = 0; f < NFIELDS; f++) if (mask & (1 << f)) x++;
+          if (fDoc >= 0 && fDoc < d) {
+            if (run >= 0) copy(p, run, start);
+            run = -1;
+            while (fDoc >= 0 && fDoc < d) writeFresh();
+          }
+          if (replaced[d] >= 0) {
+            if (run >= 0) copy(p, run, start);
+            run = -1;
+          } else if (run >= 0) {
+            last = d;
+            count++;
+          } else if (last === prev) {
+            run = start;
+            last = d;
+            count++;
+          } else {
+            post.varint(d - last);
+            copy(p, tfFrom, x);
+            last = d;
+            count++;
+          }
+          prev = d;
+        }
+        if (run >= 0) copy(p, run, x);
+      }
+      while (fDoc >= 0) writeFresh();
+      return count;
+    };
+    /** Whether old term `i`'s postings name a replaced document (their
+     *  documents read, their frequencies skipped). */
+    const p = this.post;
+    const touches = (i: number): boolean => {
+      let [x, end] = this.postRange(i);
+      let doc = 0;
+      while (x < end) {
+        let v = 0;
+        let shift = 0;
+        let b: number;
+        do {
+          b = p[x++];
+          v += (b & 0x7f) * 2 ** shift;
+          shift += 7;
+        } while (b & 0x80 && shift < 35);
+        doc += v;
+        if (doc >= n) return false;
+        if (replaced[doc] >= 0) return true;
+        const mask = p[x++];
+        for (let f = 0; f < NFIELDS; f++) if (mask & (1 << f)) x++;
+      }
+      return false;
+    };
+    const add = (word: string, i: number, k: number) => {
+      const start = post.n;
+      let count: number;
+      if (k < 0 && !touches(i)) {
+        // Untouched: its bytes as they are (deltas are within the list).
+        const [from, to] = this.postRange(i);
+        post.room(to - from);
+        post.a.set(this.post.subarray(from, to), post.n);
+        post.n += to - from;
+        count = this.df[i];
+      } else count = merge(i, k);
+      if (count === 0) {
+        post.n = start;
+        return;
+      }
+      words.push(word);
+      df.push(count);
+      postStarts.push(start);
+    };
+    // The two term lists, merged in code-unit order (as finish sorts).
+    let i = 0;
+    let k = 0;
+    const nOld = this.df.length;
+    const nFresh = fresh.df.length;
+    while (i < nOld || k < nFresh) {
+      const a = i < nOld ? this.term(i) : undefined;
+      const b = k < nFresh ? fresh.term(k) : undefined;
+      if (b === undefined || (a !== undefined && a < b)) add(a!, i++, -1);
+      else if (a === undefined || b < a) add(b, -1, k++);
+      else {
+        add(a, i++, k++);
+      }
+    }
+    postStarts.push(post.n);
+    const termStarts = new Uint32Array(words.length + 1);
+    for (let r = 0; r < words.length; r++) termStarts[r + 1] = termStarts[r] + words[r].length;
+    return new SearchIndex(docs, lens, words.join(''), termStarts, Uint32Array.from(df), Uint32Array.from(postStarts), post.a.slice(0, post.n));
   }
 
   /** Every document's terms and packed frequencies (to carry unchanged

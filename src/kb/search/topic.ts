@@ -333,32 +333,18 @@ async function rebuild(
     stats[i] = st;
     if (o !== undefined && st !== undefined && old!.index.docs[o].size === st.size && old!.index.docs[o].mtime === st.mtime) keep.add(o);
   }
-  const carried = old === undefined || keep.size === 0 ? new Map() : old.index.uninvert((d) => keep.has(d));
   let yaml: YamlModule | undefined;
   let read = 0;
   const unreadable: Notice[] = [];
-  for (let i = 0; i < candidates.length; i++) {
-    const c = candidates[i];
-    const o = oldOf(i);
-    if (o !== undefined && keep.has(o)) {
-      const doc = old!.index.docs[o];
-      const counted = carried.get(o);
-      const meta: DocMeta = { ...doc, slug: c.slug, path: c.path };
-      const title = old!.index.titleOf(o);
-      if (title !== undefined) meta.title = title;
-      if (counted === undefined) builder.add(meta);
-      else builder.addCounted(meta, counted.lens, counted.terms, counted.packed, old!.index);
-      continue;
-    }
-    const st = stats[i] ?? { size: -1, mtime: NaN };
+  /** Reads candidate `c` (its stat `st`) and adds it to `into`. */
+  const indexFile = async (into: IndexBuilder, c: Candidate, st: Stat): Promise<void> => {
     read++;
-    progress?.tick(i, candidates.length);
     const r = readBody(c.abs, 'bytes');
     if (r.kind !== 'text') {
       // Binary files are expected; an unreadable or too large one is said.
       if (r.kind === 'error') unreadable.push(notice('unreadable', c.path, `cannot index ${c.path}: ${r.message}; it is not searched`));
-      builder.add({ path: c.path, slug: c.slug, size: st.size, mtime: st.mtime, kind: KIND_SKIPPED, description: null });
-      continue;
+      into.add({ path: c.path, slug: c.slug, size: st.size, mtime: st.mtime, kind: KIND_SKIPPED, description: null });
+      return;
     }
     const bytes = r.body as Uint8Array;
     const { description, names, title: frontTitle, needsYaml } = frontOf(bytes);
@@ -391,10 +377,46 @@ async function rebuild(
     const meta: DocMeta = { path: c.path, slug: c.slug, size: st.size, mtime: st.mtime, kind: KIND_TEXT, description: about ?? null };
     if (bytes.length > SNIPPET_BYTES) meta.tokens = estimateTokensOfBytes(bytes);
     if (title !== undefined) meta.title = boundTitle(title);
-    builder.add(meta, fields);
+    into.add(meta, fields);
+  };
+  // The same documents in the same order, a few of them changed: only
+  // those are indexed, and patched into the old index (SearchIndex.patched:
+  // the same index, without decoding and encoding every posting again).
+  if (old !== undefined && changed !== undefined && reuse === undefined && changed.size * PATCH_SHARE <= candidates.length) {
+    const fresh = new IndexBuilder();
+    const at: number[] = [];
+    for (let i = 0; i < candidates.length; i++) {
+      if (keep.has(i)) continue;
+      at.push(i);
+      progress?.tick(i, candidates.length);
+      await indexFile(fresh, candidates[i], stats[i] ?? { size: -1, mtime: NaN });
+    }
+    return { index: old.index.patched(at, fresh.finish()), trace, read, notices: unreadable };
+  }
+  const carried = old === undefined || keep.size === 0 ? new Map() : old.index.uninvert((d) => keep.has(d));
+  for (let i = 0; i < candidates.length; i++) {
+    const c = candidates[i];
+    const o = oldOf(i);
+    if (o !== undefined && keep.has(o)) {
+      const doc = old!.index.docs[o];
+      const counted = carried.get(o);
+      const meta: DocMeta = { ...doc, slug: c.slug, path: c.path };
+      const title = old!.index.titleOf(o);
+      if (title !== undefined) meta.title = title;
+      if (counted === undefined) builder.add(meta);
+      else builder.addCounted(meta, counted.lens, counted.terms, counted.packed, old!.index);
+      continue;
+    }
+    progress?.tick(i, candidates.length);
+    await indexFile(builder, c, stats[i] ?? { size: -1, mtime: NaN });
   }
   return { index: builder.finish(), trace, read, notices: unreadable };
 }
+
+/** An update patches the old index (SearchIndex.patched) when at most one
+ *  document in this many changed; more, and it builds the index again,
+ *  carrying the others over. */
+const PATCH_SHARE = 8;
 
 const decoder = new TextDecoder();
 

@@ -1,11 +1,12 @@
 // The search core: words, the BM25 index, its file in the cache, snippets
 // and sections (src/kb/search/).
 import { describe, expect, test } from 'bun:test';
+import fc from 'fast-check';
 import { chmodSync, existsSync, readdirSync, readFileSync, renameSync, rmSync, statSync, truncateSync, utimesSync, writeFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { cacheDir, cacheFile, hash128, readCache, writeCache } from '../../../src/kb/search/cache.ts';
 import { estimateTokens } from '../../../src/kb/content/tokens.ts';
-import { IndexBuilder, KIND_SKIPPED, KIND_TEXT, type DocMeta } from '../../../src/kb/search/engine.ts';
+import { IndexBuilder, KIND_SKIPPED, KIND_TEXT, type DocMeta, type SearchIndex } from '../../../src/kb/search/engine.ts';
 import { minimalNeedles, scoreText, sectionsOf, snippetOf, SNIPPET_BYTES } from '../../../src/kb/search/snippet.ts';
 import { forEachTermOf, queryTerms, stem, terms } from '../../../src/kb/search/tokenize.ts';
 import { topicIndex } from '../../../src/kb/search/topic.ts';
@@ -129,6 +130,73 @@ describe('the index', () => {
     expect([...again.post]).toEqual([...index.post]);
   });
 
+});
+
+describe('patching an index (an update after a few edits)', () => {
+  const WORDS = ['alpha', 'beta', 'gamma', 'delta', 'release', 'review', 'deploy', 'config', 'zeta', 'omega', 'Ünïcode', 'x'];
+  /** A document: its slug, kind, title and fields, from a seed list. */
+  type Doc = { slug: string; skipped: boolean; title?: string; fields: [string, string, string, string, string] };
+  const docArb = (slug: string) =>
+    fc.record({
+      words: fc.array(fc.constantFrom(...WORDS), { maxLength: 30 }),
+      desc: fc.array(fc.constantFrom(...WORDS), { maxLength: 3 }),
+      heads: fc.array(fc.constantFrom(...WORDS), { maxLength: 3 }),
+      title: fc.option(fc.constantFrom(...WORDS), { nil: undefined }),
+      binary: fc.integer({ min: 0, max: 9 }),
+    }).map(({ words, desc, heads, title, binary }): Doc => ({ slug, skipped: binary === 0, ...(title !== undefined ? { title } : {}), fields: [slug, desc.join(' '), heads.join(' '), words.join(' '), title ?? ''] }));
+  const add = (b: IndexBuilder, d: Doc) => {
+    const m: DocMeta = { path: `${d.slug}.md`, slug: d.slug, size: d.fields[3].length, mtime: 1, kind: d.skipped ? KIND_SKIPPED : KIND_TEXT, description: d.fields[1] || null };
+    if (d.title !== undefined) m.title = d.title;
+    if (d.skipped) b.add(m);
+    else b.add(m, d.fields);
+  };
+  const buildAll = (docs: readonly Doc[]): SearchIndex => {
+    const b = new IndexBuilder();
+    for (const d of docs) add(b, d);
+    return b.finish();
+  };
+  const same = (a: SearchIndex, b: SearchIndex) => {
+    expect(a.terms).toBe(b.terms);
+    expect([...a.termStarts]).toEqual([...b.termStarts]);
+    expect([...a.df]).toEqual([...b.df]);
+    expect([...a.postStarts]).toEqual([...b.postStarts]);
+    expect([...a.post]).toEqual([...b.post]);
+    expect([...a.lens]).toEqual([...b.lens]);
+    expect(a.docs.map((d, i) => ({ ...d, title: a.titleOf(i) }))).toEqual(b.docs.map((d, i) => ({ ...d, title: b.titleOf(i) })));
+  };
+
+  test('gives, byte for byte, the index a build of the whole list gives', () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 1, max: 12 }).chain((n) =>
+          fc.tuple(
+            fc.tuple(...Array.from({ length: n }, (_, i) => docArb(`d${i}`))),
+            fc.tuple(...Array.from({ length: n }, (_, i) => docArb(`d${i}`))),
+            fc.array(fc.boolean(), { minLength: n, maxLength: n }),
+          ),
+        ),
+        ([before, after, change]) => {
+          const old = buildAll(before);
+          const at = change.flatMap((c, i) => (c ? [i] : []));
+          const final = before.map((d, i) => (change[i] ? after[i] : d));
+          const fresh = new IndexBuilder();
+          for (const i of at) add(fresh, after[i]);
+          same(old.patched(at, fresh.finish()), buildAll(final));
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
+
+  test('a search of the patched index ranks as one of the rebuilt index', () => {
+    const before: [string, string][] = [['a', 'tag a release'], ['b', 'review the deploy'], ['c', 'config review'], ['d', 'deploy service']];
+    const old = build(before);
+    const fresh = new IndexBuilder();
+    fresh.add(meta('b'), ['b', '', '', 'release notes, tagged']);
+    const patched = old.patched([1], fresh.finish());
+    const rebuilt = build([before[0], ['b', 'release notes, tagged'], before[2], before[3]]);
+    for (const q of ['release', 'review', 'deploy service', 'tag']) expect(ranked(patched, q)).toEqual(ranked(rebuilt, q));
+  });
 });
 
 describe('snippets and sections', () => {
