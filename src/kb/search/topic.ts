@@ -336,23 +336,39 @@ async function rebuild(
   let yaml: YamlModule | undefined;
   let read = 0;
   const unreadable: Notice[] = [];
-  /** Reads candidate `c` (its stat `st`) and adds it to `into`. */
-  const indexFile = async (into: IndexBuilder, c: Candidate, st: Stat): Promise<void> => {
+  /** Reads candidate `c` (its stat `st`) and adds it to `into`; a promise
+   *  only when the file's frontmatter needs the YAML parser and it is not
+   *  loaded yet (the common case stays synchronous: an await per file of
+   *  a 10,000-file build cost about 15 MiB of peak memory). */
+  const indexFile = (into: IndexBuilder, c: Candidate, st: Stat): Promise<void> | undefined => {
     read++;
     const r = readBody(c.abs, 'bytes');
     if (r.kind !== 'text') {
       // Binary files are expected; an unreadable or too large one is said.
       if (r.kind === 'error') unreadable.push(notice('unreadable', c.path, `cannot index ${c.path}: ${r.message}; it is not searched`));
       into.add({ path: c.path, slug: c.slug, size: st.size, mtime: st.mtime, kind: KIND_SKIPPED, description: null });
-      return;
+      return undefined;
     }
+    // The bytes are a view of a buffer the next read reuses: the caller
+    // awaits the promise before it reads the next file.
     const bytes = r.body as Uint8Array;
-    const { description, names, title: frontTitle, needsYaml } = frontOf(bytes);
+    const front = frontOf(bytes);
+    if (front.needsYaml !== undefined && yaml === undefined) {
+      return loadYaml().then((lib) => {
+        yaml = lib;
+        addRead(into, c, st, bytes, front);
+      });
+    }
+    addRead(into, c, st, bytes, front);
+    return undefined;
+  };
+  /** Adds a text file read (its bytes and frontmatter) to `into`. */
+  const addRead = (into: IndexBuilder, c: Candidate, st: Stat, bytes: Uint8Array, front: ReturnType<typeof frontOf>): void => {
+    const { description, names, title: frontTitle, needsYaml } = front;
     let about = description;
     let titles = names;
     let named = frontTitle;
-    if (needsYaml !== undefined) {
-      yaml ??= await loadYaml();
+    if (needsYaml !== undefined && yaml !== undefined) {
       const parsed = parseFrontmatter(needsYaml, yaml);
       if (parsed.ok) {
         about = descriptionValue(parsed.data.description) ?? null;
@@ -389,7 +405,8 @@ async function rebuild(
       if (keep.has(i)) continue;
       at.push(i);
       progress?.tick(i, candidates.length);
-      await indexFile(fresh, candidates[i], stats[i] ?? { size: -1, mtime: NaN });
+      const wait = indexFile(fresh, candidates[i], stats[i] ?? { size: -1, mtime: NaN });
+      if (wait !== undefined) await wait;
     }
     return { index: old.index.patched(at, fresh.finish()), trace, read, notices: unreadable };
   }
@@ -408,7 +425,8 @@ async function rebuild(
       continue;
     }
     progress?.tick(i, candidates.length);
-    await indexFile(builder, c, stats[i] ?? { size: -1, mtime: NaN });
+    const wait = indexFile(builder, c, stats[i] ?? { size: -1, mtime: NaN });
+    if (wait !== undefined) await wait;
   }
   return { index: builder.finish(), trace, read, notices: unreadable };
 }

@@ -446,6 +446,28 @@ describe('a topic index stays fresh', () => {
     expect(again.index.docs.map((d) => d.tokens)).toEqual([estimateTokens(body), undefined]);
   });
 
+  test('frontmatter only the YAML parser reads: its description indexed, in a build and in a patched update, the files after it intact', async () => {
+    const folded = '---\ndescription: >\n  Folded onto\n  one line\ntitle: [not, a, string]\n---\nbody of y\n';
+    const files: Record<string, string> = { 'a.md': 'alpha first', 'y.md': folded, 'z.md': 'zulu last' };
+    for (let i = 0; i < 10; i++) files[`n${i}.md`] = `note ${i}`;
+    const t = topic(files);
+    const built = await topicIndex(t.spec, { cacheDir: t.cache });
+    const doc = (slug: string) => built.index.docs.find((d) => d.slug === slug)!;
+    expect(doc('y').description).toBe('Folded onto one line\n');
+    expect((await slugsFor(t, 'folded')).slugs).toEqual(['y']);
+    expect((await slugsFor(t, 'zulu')).slugs).toEqual(['z']);
+    // An update of y alone (one document in 13: patched), YAML again.
+    writeFileSync(join(t.dir, 'y.md'), folded.replace('Folded onto', 'Refolded into'));
+    utimesSync(join(t.dir, 'y.md'), new Date(), new Date(Date.now() + 5000));
+    const updated = await topicIndex(t.spec, { cacheDir: t.cache });
+    expect(updated.status).toBe('updated');
+    expect(updated.read).toBe(1);
+    expect(updated.index.docs.find((d) => d.slug === 'y')!.description).toBe('Refolded into one line\n');
+    expect((await slugsFor(t, 'refolded')).slugs).toEqual(['y']);
+    // The old description's words are gone with it.
+    expect((await slugsFor(t, 'folded')).slugs).toEqual([]);
+  });
+
   test('racily clean: a file added in the same clock tick as the last change is still seen', async () => {
     // A coarse file-system clock gives two changes a few milliseconds
     // apart the same time: simulated by putting the directory's time back.
