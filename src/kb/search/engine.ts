@@ -125,6 +125,32 @@ class ByteList {
   }
 }
 
+/** Where the gap `gapAt` read last ends. */
+let gapEnd = 0;
+
+/** The document gap (a varint of at most five bytes) at `x` of postings
+ *  `p`; `gapEnd` is then where it ends. (A query's ranking loop reads gaps
+ *  inline, a one-byte gap first: SearchIndex.run.) */
+function gapAt(p: Uint8Array, x: number): number {
+  let v = 0;
+  let shift = 0;
+  let b: number;
+  do {
+    b = p[x++];
+    v += (b & 0x7f) * 2 ** shift;
+    shift += 7;
+  } while (b & 0x80 && shift < 35);
+  gapEnd = x;
+  return v;
+}
+
+/** The end of a posting's field mask and frequencies, which start at `x`. */
+function frequenciesEnd(p: Uint8Array, x: number): number {
+  const mask = p[x++];
+  for (let f = 0; f < NFIELDS; f++) if (mask & (1 << f)) x++;
+  return x;
+}
+
 /** Field term frequencies packed in one 32-bit number while building, at
  *  most CAP[f] each (a posting then stores a byte per field): slug and
  *  description 6 bits, headings and body 8, title 4. */
@@ -497,15 +523,8 @@ export class SearchIndex {
     let [k, end] = this.postRange(i);
     let doc = 0;
     while (k < end) {
-      let v = 0;
-      let shift = 0;
-      let b: number;
-      do {
-        b = p[k++];
-        v += (b & 0x7f) * 2 ** shift;
-        shift += 7;
-      } while (b & 0x80 && shift < 35);
-      doc += v;
+      doc += gapAt(p, k);
+      k = gapEnd;
       if (doc >= this.docs.length) return; // a corrupt file: no further
       const mask = p[k++];
       for (let f = 0; f < NFIELDS; f++) tf[f] = mask & (1 << f) ? p[k++] : 0;
@@ -724,20 +743,10 @@ export class SearchIndex {
           fDoc = -1;
           return;
         }
-        let v = 0;
-        let shift = 0;
-        let b: number;
-        do {
-          b = fp[fx++];
-          v += (b & 0x7f) * 2 ** shift;
-          shift += 7;
-        } while (b & 0x80 && shift < 35);
-        fPrev += v;
+        fPrev += gapAt(fp, fx);
         fDoc = fPrev < at.length ? at[fPrev] : -1;
-        fFrom = fx;
-        const mask = fp[fx++];
-        for (let f = 0; f < NFIELDS; f++) if (mask & (1 << f)) fx++;
-        fTo = fx;
+        fFrom = gapEnd;
+        fTo = fx = frequenciesEnd(fp, fFrom);
         if (fDoc < 0) fx = fend; // a corrupt list: no further
       };
       const writeFresh = () => {
@@ -755,19 +764,10 @@ export class SearchIndex {
         let run = -1; // where a run of old postings copied as they are starts
         while (x < end) {
           const start = x;
-          let v = 0;
-          let shift = 0;
-          let b: number;
-          do {
-            b = p[x++];
-            v += (b & 0x7f) * 2 ** shift;
-            shift += 7;
-          } while (b & 0x80 && shift < 35);
-          const d = prev + v;
+          const d = prev + gapAt(p, x);
           if (d >= n) break; // a corrupt list: no further
-          const tfFrom = x;
-          const mask = p[x++];
-          for (let f = 0; f < NFIELDS; f++) if (mask & (1 << f)) x++;
+          const tfFrom = gapEnd;
+          x = frequenciesEnd(p, tfFrom);
           if (fDoc >= 0 && fDoc < d) {
             if (run >= 0) copy(p, run, start);
             run = -1;
@@ -803,19 +803,10 @@ export class SearchIndex {
       let [x, end] = this.postRange(i);
       let doc = 0;
       while (x < end) {
-        let v = 0;
-        let shift = 0;
-        let b: number;
-        do {
-          b = p[x++];
-          v += (b & 0x7f) * 2 ** shift;
-          shift += 7;
-        } while (b & 0x80 && shift < 35);
-        doc += v;
+        doc += gapAt(p, x);
         if (doc >= n) return false;
         if (replaced[doc] >= 0) return true;
-        const mask = p[x++];
-        for (let f = 0; f < NFIELDS; f++) if (mask & (1 << f)) x++;
+        x = frequenciesEnd(p, gapEnd);
       }
       return false;
     };
