@@ -104,30 +104,42 @@ function probeAgain(view: TopicView, subjects: readonly Subject[], at: readonly 
   for (let k = 0; k < at.length; k++) view.probed.set(subjects[at[k]].slug, results[k]);
 }
 
-/** What `subjects` say about themselves, in order. Loads the YAML parser
- *  only when some frontmatter needs it. */
-export async function abouts(view: TopicView, subjects: readonly Subject[]): Promise<About[]> {
-  const out: About[] = new Array(subjects.length);
+/** Hands `visit` what each of `subjects` says about itself (NOTHING for
+ *  none), by index, until `visit` returns true (then returns true): first
+ *  those known without the YAML parser, then those probed again for their
+ *  titles, then, loading the parser only then, those whose frontmatter
+ *  needs it. */
+async function eachAbout(view: TopicView, subjects: readonly Subject[], visit: (i: number, a: About) => boolean): Promise<boolean> {
   let pending: number[] | undefined;
   let again: number[] | undefined;
   for (let i = 0; i < subjects.length; i++) {
     const a = aboutHere(view, subjects[i]);
     if (a === NEEDS_PARSER) (pending ??= []).push(i);
     else if (a === NEEDS_PROBE) (again ??= []).push(i);
-    else out[i] = a;
+    else if (visit(i, a)) return true;
   }
   if (again !== undefined) {
     probeAgain(view, subjects, again);
     for (const i of again) {
       const a = aboutHere(view, subjects[i]);
       if (a === NEEDS_PARSER) (pending ??= []).push(i);
-      else out[i] = a === NEEDS_PROBE ? NOTHING : a;
+      else if (visit(i, a === NEEDS_PROBE ? NOTHING : a)) return true;
     }
   }
-  if (pending !== undefined) {
-    const lib = await loadYaml();
-    for (const i of pending) out[i] = aboutParsed(view, subjects[i], lib);
-  }
+  if (pending === undefined) return false;
+  const lib = await loadYaml();
+  for (const i of pending) if (visit(i, aboutParsed(view, subjects[i], lib))) return true;
+  return false;
+}
+
+/** What `subjects` say about themselves, in order. Loads the YAML parser
+ *  only when some frontmatter needs it. */
+export async function abouts(view: TopicView, subjects: readonly Subject[]): Promise<About[]> {
+  const out: About[] = new Array(subjects.length);
+  await eachAbout(view, subjects, (i, a) => {
+    out[i] = a;
+    return false;
+  });
   return out;
 }
 
@@ -175,26 +187,7 @@ export async function descriptions(view: TopicView, subjects: readonly Subject[]
  *  listing whose names alone are over its budget shows no description but
  *  says that it left them out. */
 export async function describedAny(view: TopicView, subjects: readonly Subject[]): Promise<boolean> {
-  let pending: number[] | undefined;
-  let again: number[] | undefined;
-  for (let i = 0; i < subjects.length; i++) {
-    const a = aboutHere(view, subjects[i]);
-    if (a === NEEDS_PARSER) (pending ??= []).push(i);
-    else if (a === NEEDS_PROBE) (again ??= []).push(i);
-    else if (a !== NOTHING && lineOf(a, subjects[i].slug) !== undefined) return true;
-  }
-  if (again !== undefined) {
-    probeAgain(view, subjects, again);
-    for (const i of again) {
-      const a = aboutHere(view, subjects[i]);
-      if (a === NEEDS_PARSER) (pending ??= []).push(i);
-      else if (a !== NEEDS_PROBE && a !== NOTHING && lineOf(a, subjects[i].slug) !== undefined) return true;
-    }
-  }
-  if (pending === undefined) return false;
-  const lib = await loadYaml();
-  for (const i of pending) if (lineOf(aboutParsed(view, subjects[i], lib), subjects[i].slug) !== undefined) return true;
-  return false;
+  return eachAbout(view, subjects, (i, a) => a !== NOTHING && lineOf(a, subjects[i].slug) !== undefined);
 }
 
 /** What a listing shows on the line of a subject that says `a`. */
