@@ -10,6 +10,7 @@
 
 import { existsSync, mkdirSync, openSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync, writeSync, closeSync } from 'node:fs';
 import { join } from 'node:path';
+import { mulberry32 } from './mulberry32.mjs';
 
 /** Bump when the generator's output changes (invalidates cached trees). */
 export const GENERATOR_VERSION = 3;
@@ -31,14 +32,7 @@ const MEAN_BYTES = 3600;
 
 /** mulberry32: a small, fast, seeded 32-bit PRNG. */
 export function prng(seed) {
-  let a = seed >>> 0;
-  const next = () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
+  const next = mulberry32(seed);
   const int = (n) => Math.floor(next() * n);
   const pick = (arr) => arr[int(arr.length)];
   const normal = () => {

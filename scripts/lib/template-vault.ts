@@ -15,17 +15,8 @@
 // flattened: the most common words of real text are function words, which
 // kb does not compare).
 
-/** mulberry32: the same numbers for the same seed. */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { mulberry32 } from './mulberry32.mjs';
+
 
 export interface TemplateVault {
   /** Path (relative to the vault) -> content. */
@@ -39,7 +30,7 @@ export interface TemplateVault {
 const SYLLABLES = ['ka', 'lo', 'mi', 'ren', 'tas', 'vo', 'pel', 'dun', 'sar', 'ith', 'bra', 'cor', 'fen', 'gal', 'hun', 'jor', 'mab', 'nix', 'qua', 'tre'];
 
 export function templateVault(seed = 22, size = { daily: 60, meetings: 40, books: 20, reviews: 30, notes: 30 }): TemplateVault {
-  const random = rng(seed);
+  const random = mulberry32(seed);
   const int = (lo: number, hi: number) => lo + Math.floor(random() * (hi - lo + 1));
   const vocabulary: string[] = [];
   const seen = new Set<string>();

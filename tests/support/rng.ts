@@ -1,11 +1,3 @@
-/** A deterministic PRNG (mulberry32): the same numbers for the same seed. */
-export function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+// A deterministic PRNG (mulberry32): the same numbers for the same seed.
+// One implementation, shared with the benchmark's generators.
+export { mulberry32 as rng } from '../../scripts/lib/mulberry32.mjs';
