@@ -75,8 +75,8 @@ export function readBody(abs: string, as: 'text' | 'bytes'): BodyRead {
     const r = readSubject(abs);
     return r.kind === 'text' ? { kind: 'text', body: r.text, replaced: r.replaced } : r;
   }
-  const raw = readSubjectRaw(abs);
-  return raw.kind === 'bytes' ? utf8Of(raw.bytes) : raw;
+  const raw = readRaw(abs, MAX_SUBJECT_BYTES);
+  return raw instanceof Uint8Array ? utf8Of(raw) : raw;
 }
 
 const encoder = new TextEncoder();
@@ -93,10 +93,17 @@ export function utf8Of(bytes: Uint8Array): { kind: 'text'; body: Uint8Array; rep
   return { kind: 'text', body: encoder.encode(text), replaced };
 }
 
+/** A file that is not read as a subject: binary, or an error. */
+type NotRead = { kind: 'binary' } | { kind: 'error'; message: string };
+
+const BINARY: NotRead = Object.freeze({ kind: 'binary' });
+
 /** Opens `abs` (without blocking on a FIFO swapped in after the walk),
  *  checks on the open descriptor that it is a regular file, and hands both
- *  to `read`; any failure is an error result, and the file is closed. */
-function withRegularFile<R>(abs: string, read: (fd: number, st: Stats) => R): R | { kind: 'error'; message: string } {
+ *  to `read` with `arg`; any failure is an error result, and the file is
+ *  closed. (`read` and `arg` rather than a closure: a load of thousands of
+ *  subjects allocates nothing here per file.) */
+function withRegularFile<A, R>(abs: string, read: (fd: number, st: Stats, arg: A) => R, arg: A): R | { kind: 'error'; message: string } {
   let fd: number;
   try {
     fd = openSync(abs, OPEN_FLAGS);
@@ -107,7 +114,7 @@ function withRegularFile<R>(abs: string, read: (fd: number, st: Stats) => R): R 
     const st = fstatSync(fd);
     const notRegular = notRegularMessage(st);
     if (notRegular) return { kind: 'error', message: notRegular };
-    return read(fd, st);
+    return read(fd, st, arg);
   } catch (err) {
     return { kind: 'error', message: describeFsError(err) };
   } finally {
@@ -125,25 +132,27 @@ function withRegularFile<R>(abs: string, read: (fd: number, st: Stats) => R): R 
  *  than `max` bytes, whatever the file's size; the same checks as
  *  `readSubjectRaw` (a binary head, not a regular file). */
 export function readSubjectHead(abs: string, max: number): { kind: 'text'; text: string; whole: boolean } | { kind: 'binary' } | { kind: 'error'; message: string } {
-  return withRegularFile(abs, (fd, st) => {
-    const want = Math.max(PROBE_BYTES, max);
-    // One byte more than asked tells a head from a whole file (the size
-    // from fstat is a hint: /proc files say 0).
-    const cap = Math.min(want, Math.max(st.size, PROBE_BYTES)) + 1;
-    const buf = reserve(cap, 0);
-    const n = readFully(fd, buf, 0, cap, st.size);
-    if (isBinaryHead(buf, n)) return { kind: 'binary' as const };
-    const whole = n <= want;
-    let bytes = buf.subarray(0, Math.min(n, want));
-    const encoding = encodingOf(bytes);
-    if (!whole && encoding === 'utf-8') {
-      // A line end in UTF-8 is never inside a character: cut after the last.
-      bytes = bytes.subarray(0, bytes.lastIndexOf(0x0a) + 1);
-    }
-    let { text } = decodeText(bytes);
-    if (!whole && encoding !== 'utf-8') text = text.slice(0, text.lastIndexOf('\n') + 1);
-    return { kind: 'text' as const, text, whole };
-  });
+  return withRegularFile(abs, readHeadOf, max);
+}
+
+function readHeadOf(fd: number, st: Stats, max: number): { kind: 'text'; text: string; whole: boolean } | { kind: 'binary' } {
+  const want = Math.max(PROBE_BYTES, max);
+  // One byte more than asked tells a head from a whole file (the size
+  // from fstat is a hint: /proc files say 0).
+  const cap = Math.min(want, Math.max(st.size, PROBE_BYTES)) + 1;
+  const buf = reserve(cap, 0);
+  const n = readFully(fd, buf, 0, cap, st.size);
+  if (isBinaryHead(buf, n)) return { kind: 'binary' as const };
+  const whole = n <= want;
+  let bytes = buf.subarray(0, Math.min(n, want));
+  const encoding = encodingOf(bytes);
+  if (!whole && encoding === 'utf-8') {
+    // A line end in UTF-8 is never inside a character: cut after the last.
+    bytes = bytes.subarray(0, bytes.lastIndexOf(0x0a) + 1);
+  }
+  let { text } = decodeText(bytes);
+  if (!whole && encoding !== 'utf-8') text = text.slice(0, text.lastIndexOf('\n') + 1);
+  return { kind: 'text' as const, text, whole };
 }
 
 /** Reads a subject. `limit` is the largest size loaded (tests lower it). */
@@ -156,27 +165,45 @@ export function readSubject(abs: string, limit: number = MAX_SUBJECT_BYTES): Rea
 
 /** Reads a subject's bytes, as `readSubject` does before decoding them. */
 export function readSubjectRaw(abs: string, limit: number = MAX_SUBJECT_BYTES): RawRead {
-  return withRegularFile(abs, (fd, st): RawRead => {
-    // The size from fstat lets a small file be read in one call.
-    let buf = scratch;
-    const n = readFully(fd, buf, 0, PROBE_BYTES, st.size);
-    if (isBinaryHead(buf, n)) return { kind: 'binary' };
-    if (st.size > limit || n > limit) {
-      return { kind: 'error', message: tooLargeMessage(Math.max(st.size, n), limit, st.size <= limit) };
-    }
-    if (n < PROBE_BYTES) return { kind: 'bytes', bytes: buf.subarray(0, n) };
-    // The size is a hint: the file may grow or shrink while being read.
-    // One byte more than the limit tells a file that grew past it.
-    let size = Math.min(Math.max(st.size, n) + 1, limit + 1);
-    buf = reserve(size, n);
-    let filled = n;
-    for (;;) {
-      filled += readFully(fd, buf, filled, size, st.size);
-      if (filled < size) break;
-      if (filled > limit) return { kind: 'error', message: tooLargeMessage(limit, limit, true) };
-      size = Math.min(size * 2, limit + 1);
-      buf = reserve(size, filled);
-    }
-    return { kind: 'bytes', bytes: buf.subarray(0, filled) };
-  });
+  const raw = readRaw(abs, limit);
+  return raw instanceof Uint8Array ? { kind: 'bytes', bytes: raw } : raw;
+}
+
+/** `readSubjectRaw`, the bytes as they are (a view into the scratch
+ *  buffer, valid until the next read). */
+function readRaw(abs: string, limit: number): Uint8Array | NotRead {
+  return withRegularFile(abs, readOpen, limit);
+}
+
+function readOpen(fd: number, st: Stats, limit: number): Uint8Array | NotRead {
+  // The size from fstat lets a small file be read in one call.
+  let buf = scratch;
+  const n = readFully(fd, buf, 0, PROBE_BYTES, st.size);
+  if (isBinaryHeadOf(buf, n)) return BINARY;
+  if (st.size > limit || n > limit) {
+    return { kind: 'error', message: tooLargeMessage(Math.max(st.size, n), limit, st.size <= limit) };
+  }
+  if (n < PROBE_BYTES) return buf.subarray(0, n);
+  // The size is a hint: the file may grow or shrink while being read.
+  // One byte more than the limit tells a file that grew past it.
+  let size = Math.min(Math.max(st.size, n) + 1, limit + 1);
+  buf = reserve(size, n);
+  let filled = n;
+  for (;;) {
+    filled += readFully(fd, buf, filled, size, st.size);
+    if (filled < size) break;
+    if (filled > limit) return { kind: 'error', message: tooLargeMessage(limit, limit, true) };
+    size = Math.min(size * 2, limit + 1);
+    buf = reserve(size, filled);
+  }
+  return buf.subarray(0, filled);
+}
+
+/** `isBinaryHead` on the first `n` bytes of the scratch buffer, whose rest
+ *  holds an earlier file's bytes: a NUL put after them ends the search
+ *  there, without a view made of them for each file. */
+function isBinaryHeadOf(buf: Uint8Array, n: number): boolean {
+  if (n >= buf.length || (n >= 2 && (buf[0] === 0xff || buf[0] === 0xfe))) return isBinaryHead(buf, n);
+  buf[n] = 0;
+  return buf.indexOf(0) < n;
 }

@@ -52,6 +52,41 @@ describe('readSubject', () => {
     if (r.kind === 'text') expect(r.text.charCodeAt(9000)).toBe(0);
   });
 
+  // Files are read into one buffer reused from file to file: the bytes an
+  // earlier, longer file left past the end of this one must not count.
+  test('a short text read after a binary file is text, whatever the buffer held past its end', () => {
+    for (const [nul, size] of [
+      [5000, 100],
+      [8191, 8191],
+      [100, 101],
+    ]) {
+      const bin = new Uint8Array(20000).fill(0x41);
+      bin[nul] = 0;
+      expect(readSubject(file(bin))).toEqual({ kind: 'binary' });
+      const text = 'b'.repeat(size - 1) + '\n';
+      expect(readSubject(file(text))).toEqual({ kind: 'text', text, replaced: false, encoding: 'utf-8' });
+      const raw = readSubjectRaw(file(text));
+      expect(raw.kind === 'bytes' && raw.bytes.length).toBe(size);
+      const body = readBody(file(text), 'bytes');
+      expect(body.kind === 'text' && new TextDecoder().decode(body.body as Uint8Array)).toBe(text);
+    }
+  });
+
+  test('a NUL at the last byte of the head makes a file binary; at the first byte past it, not', () => {
+    for (const size of [8192, 9000]) {
+      const last = new Uint8Array(size).fill(0x43);
+      last[8191] = 0;
+      expect(readSubject(file(last))).toEqual({ kind: 'binary' });
+      expect(readBody(file(last), 'bytes')).toEqual({ kind: 'binary' });
+    }
+    const past = new Uint8Array(9000).fill(0x44);
+    past[8192] = 0;
+    const r = readSubjectRaw(file(past));
+    expect(r.kind === 'bytes' && [...r.bytes]).toEqual([...past]);
+    const tiny = new Uint8Array([0x45, 0]);
+    expect(readSubjectRaw(file(tiny))).toEqual({ kind: 'binary' });
+  });
+
   test('missing file and directory are errors, never throws', () => {
     const missing = readSubject(join(root, 'missing'));
     expect(missing.kind).toBe('error');
