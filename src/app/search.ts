@@ -84,12 +84,30 @@ function topicsOf(kb: KnowledgeBase, name: string | undefined): Topic[] | undefi
 export async function rank(kb: KnowledgeBase, topics: readonly Topic[], query: string, top: number): Promise<Ranked> {
   const words = new Map<string, string>();
   const terms = queryTerms(query, words).slice(0, QUERY_LIMITS.terms);
+  const got: Awaited<ReturnType<typeof topicIndex>>[] = [];
+  try {
+    return await rankIn(kb, topics, terms, words, top, got);
+  } finally {
+    // An index read from the cache reads its postings from the file until
+    // released; nothing past this point reads them.
+    for (const g of got) g.index.release();
+  }
+}
+
+/** `rank`, filling `got` with the indexes it reads. */
+async function rankIn(
+  kb: KnowledgeBase,
+  topics: readonly Topic[],
+  terms: string[],
+  words: Map<string, string>,
+  top: number,
+  got: Awaited<ReturnType<typeof topicIndex>>[],
+): Promise<Ranked> {
   const found: Found[] = [];
   const matched = new Map<Topic, Set<string>>();
   const indexes: IndexReport[] = [];
   const problems: Problem[] = [];
   let total = 0;
-  const got: Awaited<ReturnType<typeof topicIndex>>[] = [];
   for (const topic of topics) {
     const started = performance.now();
     const g = await topicIndex(topic, { cacheDir: kb.searchCacheDir, stat: kb.statFiles });

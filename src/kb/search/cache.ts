@@ -40,6 +40,9 @@ export interface CacheEntry {
   /** The documents' paths as the file holds them, joined by newlines
    *  (read back only: trust.ts checks them in one pass). */
   paths?: string;
+  /** The index reads its postings from the file, kept open until its
+   *  `release` (read back only). */
+  kept?: boolean;
 }
 
 export { cacheDir } from './where.ts';
@@ -89,20 +92,25 @@ export function readCache(file: string, subjectsDir: string, onPaths?: (paths: r
     if (code === 'ENOENT' || code === 'ENOTDIR') return { kind: 'missing' };
     return { kind: 'corrupt', why: (err as Error).message };
   }
+  // The index keeps the file open when it reads its postings later (then
+  // `release` closes it).
+  let kept = false;
   try {
     const st = fstatSync(fd);
     if (!st.isFile()) return { kind: 'corrupt', why: 'not a regular file' };
-    return { kind: 'hit', entry: readOpen(fd, st.size, subjectsDir, onPaths) };
+    const entry = readOpen(fd, st.size, subjectsDir, onPaths);
+    kept = entry.kept === true;
+    return { kind: 'hit', entry };
   } catch (err) {
     return { kind: 'corrupt', why: (err as Error).message };
   } finally {
-    closeSync(fd);
+    if (!kept) closeSync(fd);
   }
 }
 
 /** `length` bytes of `fd` from `position`; throws when the file is
  *  shorter. */
-function readAt(fd: number, position: number, length: number, into = new Uint8Array(length), offset = 0): Uint8Array {
+function readAt(fd: number, position: number, length: number, into: Uint8Array = new Uint8Array(length), offset = 0): Uint8Array {
   let filled = 0;
   while (filled < length) {
     const n = readSync(fd, into, offset + filled, length - filled, position + filled);
@@ -147,10 +155,41 @@ function readOpen(fd: number, size: number, subjectsDir: string, onPaths?: (path
   const paths = h.docs === 0 ? [] : pathsText.split('\n');
   if (paths.length !== h.docs) fail('bad document lists');
   onPaths?.(paths);
-  readAt(fd, 0, from, all, 0);
+  // A large postings section is read a term at a time, when a query
+  // needs it: its pages are never touched otherwise (on the
+  // 10,000-subject bench, 4.5 of the file's 7.8 MiB, 2.7 ms of a search).
+  const postFrom = starts[8];
+  const postTo = postFrom + h.sections[8];
+  const lazy = h.sections[8] >= LAZY_POSTINGS;
+  if (lazy) {
+    readAt(fd, 0, postFrom, all, 0);
+    readAt(fd, postTo, from - postTo, all, postTo);
+  } else readAt(fd, 0, from, all, 0);
   readAt(fd, to, size - to, all, to);
-  return decode(all, h, starts, pathsText, paths);
+  const entry = decode(all, h, starts, pathsText, paths);
+  if (lazy) {
+    let open = true;
+    entry.index.readLazily({
+      read: (into, a, b) => {
+        if (!open) fail('postings read after the cache file was let go');
+        try {
+          readAt(fd, postFrom + a, b - a, into, a);
+        } catch (err) {
+          throw new Error(`the search cache could not be read (${(err as Error).message})`);
+        }
+      },
+      close: () => {
+        if (open) closeSync(fd);
+        open = false;
+      },
+    });
+    entry.kept = true;
+  }
+  return entry;
 }
+
+/** A postings section this large or larger is read a term at a time. */
+const LAZY_POSTINGS = 1 << 20;
 /** Writes a cache file; returns why it could not be written, if so. */
 export function writeCache(file: string, entry: CacheEntry, subjectsDir: string): string | undefined {
   const dir = dirname(file);
@@ -203,6 +242,7 @@ const NO_TOKENS = 0xffffffff;
 
 function encode(entry: CacheEntry, subjectsDir: string): Uint8Array {
   const { index, trace } = entry;
+  index.readAll();
   const docs = index.docs;
   const n = docs.length;
   const sizes = new Float64Array(n);

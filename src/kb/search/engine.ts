@@ -431,6 +431,16 @@ export interface QueryResult {
   corrected: Map<string, string[]>;
 }
 
+/** The postings of an index read from the cache, read a term at a time
+ *  (SearchIndex.readLazily). */
+export interface PostingsSource {
+  /** Reads bytes [from, to) of the postings into `into` at the same
+   *  offsets; throws when it cannot. */
+  read(into: Uint8Array, from: number, to: number): void;
+  /** Lets go of the file. */
+  close(): void;
+}
+
 /** Expansions per query term at most (prefixes, typos): bounded work. */
 const MAX_EXPANSIONS = 32;
 
@@ -492,10 +502,44 @@ export class SearchIndex {
   }
 
   /** Term `i`'s postings: [start, end) in `post`, clamped (a corrupt
-   *  cache file's offsets are not trusted: cache.ts). */
+   *  cache file's offsets are not trusted: cache.ts), read first when
+   *  they are not yet. */
   private postRange(i: number): [number, number] {
     const end = Math.min(this.postStarts[i + 1], this.post.length);
-    return [Math.min(this.postStarts[i], end), end];
+    const start = Math.min(this.postStarts[i], end);
+    const unread = this.unread;
+    if (unread !== undefined && unread[i] === 1) {
+      unread[i] = 0;
+      if (end > start) this.source!.read(this.post, start, end);
+    }
+    return [start, end];
+  }
+
+  /** Where the postings not yet in `post` come from, and which terms'
+   *  are not (1 per term not read). */
+  private source?: PostingsSource;
+  private unread?: Uint8Array;
+
+  /** Tells the index that `post` is not filled yet: each term's postings
+   *  are read from `source` when a query first needs them (cache.ts: a
+   *  search reads the postings of its few terms, not 4.5 MB of them). */
+  readLazily(source: PostingsSource): void {
+    this.source = source;
+    this.unread = new Uint8Array(this.df.length).fill(1);
+  }
+
+  /** Reads every posting not read yet: before the index is copied whole
+   *  (written to the cache, patched, carried over). */
+  readAll(): void {
+    if (this.unread === undefined) return;
+    this.source!.read(this.post, 0, this.post.length);
+    this.unread = undefined;
+  }
+
+  /** Lets go of the file the postings are read from (a postings read
+   *  after it throws); nothing for an index held in memory. */
+  release(): void {
+    this.source?.close();
   }
 
   /** The first term index >= `t` in sort order. */
@@ -700,6 +744,7 @@ export class SearchIndex {
    * dropped. Titles come out as the documents' own (DocMeta.title).
    */
   patched(at: readonly number[], fresh: SearchIndex): SearchIndex {
+    this.readAll();
     const n = this.docs.length;
     const replaced = new Int32Array(n).fill(-1);
     for (let j = 0; j < at.length; j++) replaced[at[j]] = j;
@@ -852,6 +897,7 @@ export class SearchIndex {
   /** Every document's terms and packed frequencies (to carry unchanged
    *  documents over into a new index), for the documents `want` selects. */
   uninvert(want: (doc: number) => boolean): Map<number, CountedDoc> {
+    this.readAll();
     const out = new Map<number, CountedDoc>();
     // By document number too: one array look-up per posting.
     const byDoc: (CountedDoc | undefined)[] = new Array(this.docs.length);

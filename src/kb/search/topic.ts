@@ -126,10 +126,15 @@ export async function topicIndex(topic: SearchTopic, opts: TopicIndexOptions): P
   times.load = lap();
   // On a large topic the files read are counted on a terminal.
   const progress = startProgress(`indexing topic "${topic.id}" for search`);
+  let out: TopicIndex | undefined;
   try {
-    return await indexTopic(topic, file, old, cacheProblem, times, lap, progress, pending);
+    out = await indexTopic(topic, file, old, cacheProblem, times, lap, progress, pending);
+    return out;
   } finally {
     progress.done();
+    // The cache's index, not the one returned: its file is let go (the
+    // caller releases the one it gets, SearchIndex.release).
+    if (old !== undefined && out?.index !== old.index) old.index.release();
   }
 }
 

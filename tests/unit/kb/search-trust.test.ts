@@ -1,0 +1,56 @@
+// What a cached search index may name (src/kb/search/trust.ts): the check
+// of its paths' names, against the regular expression it replaced.
+import { describe, expect, test } from 'bun:test';
+import fc from 'fast-check';
+import { CONTROL } from '../../../src/shared/controls.ts';
+import { badNameAt } from '../../../src/kb/search/trust.ts';
+
+/** The rule as one regular expression (the check before it was made
+ *  faster): an empty path or segment, a segment starting with `.`, or a
+ *  control character but the newline; the offending path is the line at
+ *  the match, or after it when the match starts with a newline. */
+const ORACLE = new RegExp(`(^|[\\n/])(?:[.\\n/]|$)|${CONTROL.source.replace('\\u0000-\\u001f', '\\u0000-\\u0009\\u000b-\\u001f')}`);
+function oracle(text: string): number {
+  const m = ORACLE.exec(text);
+  return m === null ? -1 : m.index + (m[1] === '\n' ? 1 : 0);
+}
+
+describe('the names a cached index holds', () => {
+  test('good paths pass', () => {
+    expect(badNameAt('a.md\nb/c.md\nd/e/f..g.md')).toBe(-1);
+    expect(badNameAt('notes')).toBe(-1);
+  });
+
+  /** The path (line) holding offset `at`. */
+  const pathAt = (text: string, at: number) => text.split('\n')[text.slice(0, at).split('\n').length - 1];
+
+  test.each([
+    ['', ''],
+    ['.hidden.md', '.hidden.md'],
+    ['a.md\n.hidden.md', '.hidden.md'],
+    ['a.md\nb/.hidden.md\n.c.md', 'b/.hidden.md'],
+    ['a.md\n\nb.md', ''],
+    ['a.md\n', ''],
+    ['a//b.md', 'a//b.md'],
+    ['a.md\nb/', 'b/'],
+    ['a.md\n/b.md', '/b.md'],
+    ['a.md\nb\u0001.md', 'b\u0001.md'],
+    ['a.md\nb\u2028.md', 'b\u2028.md'],
+    ['a.md\nb/../c.md', 'b/../c.md'],
+  ])('%j: the bad path is found', (text, path) => {
+    const at = badNameAt(text);
+    expect(at).toBeGreaterThanOrEqual(0);
+    expect(pathAt(text, at)).toBe(path);
+  });
+
+  test('the same verdict, at the same place, as the one regular expression', () => {
+    const char = fc.constantFrom('a', 'b', '.', '/', '\n', '\u0001', '\u0009', '\u007f', '\u2028', '\ufeff', 'é');
+    fc.assert(
+      fc.property(fc.array(char, { maxLength: 24 }), (chars) => {
+        const text = chars.join('');
+        expect(badNameAt(text)).toBe(oracle(text));
+      }),
+      { numRuns: 5000, seed: 19 },
+    );
+  });
+});
