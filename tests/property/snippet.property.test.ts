@@ -71,15 +71,34 @@ const WORDS = ['release', 'Releases', 'RELEASED', 'tag', 'Tagging', 'İstanbul',
 const word = fc.oneof(fc.constantFrom(...WORDS), fc.string({ maxLength: 6 }));
 const line = fc.oneof(
   { weight: 8, arbitrary: fc.array(word, { maxLength: 12 }).map((ws) => ws.join(' ')) },
-  { weight: 1, arbitrary: fc.constantFrom('x'.repeat(10_001), `release ${'y'.repeat(10_000)}`, `release ${'y'.repeat(9_993)}`, `tag ${'y'.repeat(9_996)}`, `${'z '.repeat(150)}release tag`) },
+  { weight: 1, arbitrary: fc.constantFrom('x'.repeat(10_001), `release ${'y'.repeat(10_000)}`, `release ${'y'.repeat(9_993)}`, `tag ${'y'.repeat(9_996)}`, `${'z '.repeat(150)}release tag`, `${'z '.repeat(150)}release ${'z '.repeat(100)}tag`) },
 );
 const text = fc.array(line, { maxLength: 30 }).map((ls) => ls.join('\n'));
 const terms = fc.uniqueArray(fc.constantFrom('releas', 'tag', 'istanbul', 'οδος', 'not', 'caf', 'zz', '東京'), { minLength: 1, maxLength: 3 });
+
+// Words whose terms the needles' occurrences do not count one for one: a
+// camelCase word and its parts, two words joined by a hyphen, a word
+// ending in `ies` whose term ends in a `y` it lacks, a number's leading
+// zeros; and matched terms for them.
+const ODD_WORDS = ['TypedDict', 'dict', 'DictDict', 'f-strings', 'string', 'pep-0008', 'PEP-8', 'pep', '0008', 'flies', 'FLIES', 'fly', 'XFlies', 'copies', 'ReleaseTag', 'tagRelease', 'tagrelease', 'release-tag', 'release', 'tag', 'a-b', '-', '--', 'x-\u1680y', 'KEY', '\u212Aey', 'key.', '3.12', 'V3.12'];
+const oddLine = fc.array(fc.oneof({ weight: 6, arbitrary: fc.constantFrom(...ODD_WORDS) }, { weight: 1, arbitrary: fc.string({ maxLength: 4 }) }), { maxLength: 8 }).map((ws) => ws.join(' '));
+const oddText = fc.array(oddLine, { maxLength: 12 }).map((ls) => ls.join('\n'));
+const oddTerms = fc.uniqueArray(fc.constantFrom('typeddict', 'typ', 'dict', 'dictdict', 'fstring', 'string', 'pep8', 'pep', '8', 'fly', 'xfly', 'copy', 'releasetag', 'tagreleas', 'releas', 'tag', 'ab', 'x', 'x\u1680y', 'key', 'k', '3.12', 'v3.12', 'é'), { minLength: 1, maxLength: 4 });
 
 describe('snippetOf', () => {
   test('is the best line, scored line by line', () => {
     fc.assert(
       fc.property(text, terms, (t, m) => {
+        const matched = new Set(m);
+        expect(snippetOf(t, matched)).toBe(reference(t, matched));
+      }),
+      { numRuns: RUNS },
+    );
+  });
+
+  test('is the best line, scored line by line, where a line holds terms its needles do not count one for one', () => {
+    fc.assert(
+      fc.property(oddText, oddTerms, (t, m) => {
         const matched = new Set(m);
         expect(snippetOf(t, matched)).toBe(reference(t, matched));
       }),

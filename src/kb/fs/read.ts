@@ -130,12 +130,18 @@ function withRegularFile<A, R>(abs: string, read: (fd: number, st: Stats, arg: A
  *  it when the file is no longer (`whole`), else its head up to the last
  *  line end within it (a line cut in two is left out). Never reads more
  *  than `max` bytes, whatever the file's size; the same checks as
- *  `readSubjectRaw` (a binary head, not a regular file). */
-export function readSubjectHead(abs: string, max: number): { kind: 'text'; text: string; whole: boolean } | { kind: 'binary' } | { kind: 'error'; message: string } {
+ *  `readSubjectRaw` (a binary head, not a regular file). A whole file that
+ *  is valid UTF-8 comes with its bytes too (`utf8`, its byte-order mark
+ *  left out: exactly the text's UTF-8), a view into the buffer the next
+ *  read reuses. */
+export function readSubjectHead(
+  abs: string,
+  max: number,
+): { kind: 'text'; text: string; whole: boolean; utf8?: Uint8Array } | { kind: 'binary' } | { kind: 'error'; message: string } {
   return withRegularFile(abs, readHeadOf, max);
 }
 
-function readHeadOf(fd: number, st: Stats, max: number): { kind: 'text'; text: string; whole: boolean } | { kind: 'binary' } {
+function readHeadOf(fd: number, st: Stats, max: number): { kind: 'text'; text: string; whole: boolean; utf8?: Uint8Array } | { kind: 'binary' } {
   const want = Math.max(PROBE_BYTES, max);
   // One byte more than asked tells a head from a whole file (the size
   // from fstat is a hint: /proc files say 0).
@@ -150,9 +156,12 @@ function readHeadOf(fd: number, st: Stats, max: number): { kind: 'text'; text: s
     // A line end in UTF-8 is never inside a character: cut after the last.
     bytes = bytes.subarray(0, bytes.lastIndexOf(0x0a) + 1);
   }
-  let { text } = decodeText(bytes);
+  const decoded = decodeText(bytes);
+  let text = decoded.text;
   if (!whole && encoding !== 'utf-8') text = text.slice(0, text.lastIndexOf('\n') + 1);
-  return { kind: 'text' as const, text, whole };
+  if (!whole || encoding !== 'utf-8' || decoded.replaced) return { kind: 'text' as const, text, whole };
+  const bom = bytes.length >= 3 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf;
+  return { kind: 'text' as const, text, whole, utf8: bom ? bytes.subarray(3) : bytes };
 }
 
 /** Reads a subject. `limit` is the largest size loaded (tests lower it). */

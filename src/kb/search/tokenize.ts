@@ -119,6 +119,29 @@ export function forEachWord(lower: string, each: (start: number, end: number) =>
   if (s >= 0) each(s, n);
 }
 
+/** Where the word of lower-cased `lower` holding [from, to) starts and
+ *  ends, as forEachWord finds it, given that all of [from, to) is in one
+ *  word (word characters, and dots between digits); both in `span`, which
+ *  is returned. */
+export function wordAt(lower: string, from: number, to = from + 1, span: [number, number] = [0, 0]): [number, number] {
+  const n = lower.length;
+  let a = from;
+  for (;;) {
+    if (a > 0 && isWordChar(lower.charCodeAt(a - 1))) a--;
+    else if (a > 1 && lower.charCodeAt(a - 1) === 46 && isDigit(lower.charCodeAt(a - 2)) && isDigit(lower.charCodeAt(a))) a--;
+    else break;
+  }
+  let b = to;
+  for (;;) {
+    if (b < n && isWordChar(lower.charCodeAt(b))) b++;
+    else if (b + 1 < n && lower.charCodeAt(b) === 46 && isDigit(lower.charCodeAt(b - 1)) && isDigit(lower.charCodeAt(b + 1))) b++;
+    else break;
+  }
+  span[0] = a;
+  span[1] = b;
+  return span;
+}
+
 const isUpper = (c: number): boolean => c >= 65 && c <= 90;
 const isLower = (c: number): boolean => c >= 97 && c <= 122;
 
@@ -141,6 +164,37 @@ function camelParts(text: string, lower: string, a: number, b: number): string[]
   return parts;
 }
 
+/** What forEachTermOf calls for each term: the term, where it starts
+ *  and ends in `lower`, and whether it is a word's own term. */
+export type TermSink = (term: string, start: number, end: number, main: boolean) => void;
+
+/** The terms of the word of `text` at [a, b), as forEachTermOf gives
+ *  them: its own term (`main`), then its camelCase parts' terms (`cased`:
+ *  `text` differs from `lower` by case only), then, when `prev` is the
+ *  word just before it, joined by one hyphen, the two joined. Returns the
+ *  word (lower-cased). */
+function wordTerms(text: string, lower: string, cased: boolean, a: number, b: number, prev: string | undefined, each: TermSink, termFor: (word: string) => string): string {
+  const w = lower.slice(a, b);
+  const t = termFor(w);
+  if (t !== '') each(t, a, b, true);
+  if (cased) {
+    let upper = false;
+    for (let i = a; i < b && !upper; i++) upper = text.charCodeAt(i) !== lower.charCodeAt(i);
+    const parts = upper ? camelParts(text, lower, a, b) : undefined;
+    if (parts !== undefined) {
+      for (const part of parts) {
+        const pt = termFor(part);
+        if (pt !== '' && pt !== t) each(pt, a, b, false);
+      }
+    }
+  }
+  if (prev !== undefined && b - a + prev.length <= MAX_TERM) {
+    const jt = termFor(number(prev) + number(w));
+    if (jt !== '' && jt !== t) each(jt, a - 1 - prev.length, b, false);
+  }
+  return w;
+}
+
 /**
  * Calls `each(term, start, end, main)` for every term of `text` (`lower` is
  * `text.toLowerCase()`): per word its term (`main`), then its extra terms
@@ -148,37 +202,50 @@ function camelParts(text: string, lower: string, a: number, b: number): string[]
  * hyphen joined. `termFor` maps a word to its term (termOf, or a memo of
  * it). Offsets are in `lower`.
  */
-export function forEachTermOf(
-  text: string,
-  lower: string,
-  each: (term: string, start: number, end: number, main: boolean) => void,
-  termFor: (word: string) => string = termOf,
-): void {
+export function forEachTermOf(text: string, lower: string, each: TermSink, termFor: (word: string) => string = termOf): void {
   const cased = text.length === lower.length && text !== lower;
   let prevEnd = -2;
   let prevWord = '';
   forEachWord(lower, (a, b) => {
-    const w = lower.slice(a, b);
-    const t = termFor(w);
-    if (t !== '') each(t, a, b, true);
-    if (cased) {
-      let upper = false;
-      for (let i = a; i < b && !upper; i++) upper = text.charCodeAt(i) !== lower.charCodeAt(i);
-      const parts = upper ? camelParts(text, lower, a, b) : undefined;
-      if (parts !== undefined) {
-        for (const part of parts) {
-          const pt = termFor(part);
-          if (pt !== '' && pt !== t) each(pt, a, b, false);
-        }
-      }
-    }
-    if (prevEnd === a - 1 && lower.charCodeAt(prevEnd) === 45 && b - a + prevWord.length <= MAX_TERM) {
-      const jt = termFor(number(prevWord) + number(w));
-      if (jt !== '' && jt !== t) each(jt, a - 1 - prevWord.length, b, false);
-    }
+    prevWord = wordTerms(text, lower, cased, a, b, prevEnd === a - 1 && lower.charCodeAt(prevEnd) === 45 ? prevWord : undefined, each, termFor);
     prevEnd = b;
-    prevWord = w;
   });
+}
+
+/**
+ * Calls `each` as forEachTermOf does, for the words of `text` that hold one
+ * of the spans `at` (start, end, start, end...: each within one word of
+ * `lower`) only, in their order: all of forEachTermOf's calls for those
+ * words, and none for the others. A caller that knows which words can give
+ * the terms it wants reads only those.
+ */
+export function forEachTermAt(text: string, lower: string, at: readonly number[], each: TermSink, termFor: (word: string) => string = termOf): void {
+  const cased = text.length === lower.length && text !== lower;
+  const span: [number, number] = [0, 0];
+  // Each word once, in order (the spans come nearly in order: a word is
+  // nearly always added last).
+  const starts: number[] = [];
+  const ends: number[] = [];
+  for (let i = 0; i + 1 < at.length; i += 2) {
+    wordAt(lower, at[i], at[i + 1], span);
+    let j = starts.length;
+    while (j > 0 && starts[j - 1] > span[0]) j--;
+    if (j > 0 && starts[j - 1] === span[0]) continue;
+    if (j === starts.length) {
+      starts.push(span[0]);
+      ends.push(span[1]);
+    } else {
+      starts.splice(j, 0, span[0]);
+      ends.splice(j, 0, span[1]);
+    }
+  }
+  for (let i = 0; i < starts.length; i++) {
+    const a = starts[i];
+    // The word before, when it ends at a hyphen just before this one.
+    let prev: string | undefined;
+    if (a >= 2 && lower.charCodeAt(a - 1) === 45 && isWordChar(lower.charCodeAt(a - 2))) prev = lower.slice(wordAt(lower, a - 2, a - 1, span)[0], a - 1);
+    wordTerms(text, lower, cased, a, ends[i], prev, each, termFor);
+  }
 }
 
 /** Calls `each` with every word's term of `text`, in order (no extra

@@ -70,6 +70,24 @@ describe('search', () => {
     for (const gone of ['old', 'secret', 'drafts', 'logo']) expect(text(r)).not.toContain(gone);
   });
 
+  test("a result's token estimate is its text's, whatever the file's bytes: a byte-order mark, invalid UTF-8, UTF-16", async () => {
+    const enc = new TextEncoder();
+    const utf16 = (s: string) => new Uint8Array([0xff, 0xfe, ...[...s].flatMap((c) => [c.charCodeAt(0), 0])]);
+    // Each estimate differs from what counting the file's bytes as they are
+    // would give (a mark or a lone byte counted, or not, as a character).
+    const files: Record<string, string | Uint8Array> = {
+      'docs/plain.md': 'zebra\n',
+      'docs/marked.md': '\ufeffzebra\n',
+      'docs/broken.md': new Uint8Array([...enc.encode('zebra'), 0x80, 0x0a]),
+      'docs/wide.md': utf16('zebra\n'),
+    };
+    const kb = await open(tempWorkspace('kb-search-tokens-', files, '[kb.topic.docs]\nsubjects = "docs"\n'));
+    const r = await search(kb, args('zebra'));
+    const tokens = Object.fromEntries(r.results.map((x) => [x.slug, x.tokens]));
+    expect(tokens).toEqual({ plain: estimateTokens('zebra\n'), marked: estimateTokens('zebra\n'), broken: estimateTokens('zebra\ufffd\n'), wide: estimateTokens('zebra\n') });
+    expect([tokens.plain, tokens.broken]).toEqual([1, 2]);
+  });
+
   test('one topic, by ID or title; an unknown topic is an error result', async () => {
     const kb = await open(root);
     expect((await search(kb, args('tag', { topic: 'Project docs' }))).results.every((x) => x.topic === 'docs')).toBe(true);

@@ -135,12 +135,28 @@ describe('size limit', () => {
 describe('readSubjectHead', () => {
   const lines = (n: number, s = 'line') => Array.from({ length: n }, (_, i) => `${s} ${i}\n`).join('');
 
+  const utf8 = (s: string) => new TextEncoder().encode(s);
+
   test('a file no longer than the head is read whole, as readSubject reads it', () => {
     const text = lines(100);
-    expect(readSubjectHead(file(text), 64 * 1024)).toEqual({ kind: 'text', text, whole: true });
-    expect(readSubjectHead(file(''), 64 * 1024)).toEqual({ kind: 'text', text: '', whole: true });
+    expect(readSubjectHead(file(text), 64 * 1024)).toEqual({ kind: 'text', text, whole: true, utf8: utf8(text) });
+    expect(readSubjectHead(file(''), 64 * 1024)).toEqual({ kind: 'text', text: '', whole: true, utf8: utf8('') });
     const exact = 'z'.repeat(65535) + '\n';
-    expect(readSubjectHead(file(exact), 65536)).toEqual({ kind: 'text', text: exact, whole: true });
+    expect(readSubjectHead(file(exact), 65536)).toEqual({ kind: 'text', text: exact, whole: true, utf8: utf8(exact) });
+  });
+
+  test("a whole file of valid UTF-8 comes with the text's UTF-8 bytes (its byte-order mark left out); any other, without", () => {
+    const text = 'Grüße, 😀 and more\n';
+    const head = (body: string | Uint8Array, max = 64 * 1024) => readSubjectHead(file(body), max);
+    expect(head(text)).toEqual({ kind: 'text', text, whole: true, utf8: utf8(text) });
+    expect(head(`\ufeff${text}`)).toEqual({ kind: 'text', text, whole: true, utf8: utf8(text) });
+    // Invalid UTF-8 (a lone continuation byte), decoded with U+FFFD.
+    expect(head(new Uint8Array([0x61, 0x80, 0x0a]))).toEqual({ kind: 'text', text: 'a\ufffd\n', whole: true });
+    // UTF-16LE.
+    expect(head(new Uint8Array([0xff, 0xfe, 0x61, 0x00, 0x0a, 0x00]))).toEqual({ kind: 'text', text: 'a\n', whole: true });
+    // A head only.
+    const r = head(lines(5000), 8192 * 2);
+    expect(r.kind === 'text' && !r.whole && r.utf8 === undefined).toBe(true);
   });
 
   test('a longer file: its head up to the last line end, never a line cut in two', () => {

@@ -8,7 +8,7 @@ import { cacheDir, cacheFile, hash128, readCache, writeCache } from '../../../sr
 import { estimateTokens } from '../../../src/kb/content/tokens.ts';
 import { IndexBuilder, KIND_SKIPPED, KIND_TEXT, type DocMeta, type SearchIndex } from '../../../src/kb/search/engine.ts';
 import { minimalNeedles, scoreText, sectionsOf, snippetOf, SNIPPET_BYTES } from '../../../src/kb/search/snippet.ts';
-import { forEachTermOf, queryTerms, stem, terms } from '../../../src/kb/search/tokenize.ts';
+import { forEachTermAt, forEachTermOf, forEachWord, queryTerms, stem, terms, wordAt } from '../../../src/kb/search/tokenize.ts';
 import { topicIndex } from '../../../src/kb/search/topic.ts';
 import { makeTempDir } from '../../support/temp.ts';
 
@@ -61,6 +61,49 @@ describe('words', () => {
     expect(all('a - b')).toEqual(['b']);
     expect(all('TypedDict HTTPServer parseJSON2Value')).toEqual(['typeddict', 'typ', 'dict', 'httpserver', 'http', 'server', 'parsejson2valu', 'pars', 'json2', 'valu']);
     expect(queryTerms('f-strings TypedDict')).toEqual(['f', 'string', 'fstring', 'typeddict', 'typ', 'dict']);
+  });
+
+  test('the word holding a position is the word forEachWord finds there', () => {
+    const char = fc.constantFrom('a', 'Z', '0', '7', '.', '-', ' ', 'é', '\u1680', '\u2014', '東', '\ud83d', '\ude00', '_');
+    fc.assert(
+      fc.property(fc.array(char, { maxLength: 24 }).map((cs) => cs.join('').toLowerCase()), (lower) => {
+        const words: [number, number][] = [];
+        forEachWord(lower, (a, b) => words.push([a, b]));
+        for (const [a, b] of words) {
+          for (let i = a; i < b; i++) if (lower[i] !== '.') for (let j = i + 1; j <= b; j++) if (lower[j - 1] !== '.') expect(wordAt(lower, i, j)).toEqual([a, b]);
+        }
+      }),
+      { numRuns: 2000 },
+    );
+    expect(wordAt('v1.2.3. then', 3)).toEqual([0, 6]);
+    expect(wordAt('v1.2.3. then', 1, 4)).toEqual([0, 6]);
+    expect(wordAt('a 3.x', 2)).toEqual([2, 3]);
+  });
+
+  test("the terms of some words only: all of forEachTermOf's for those words, in order, none for the others", () => {
+    const piece = fc.constantFrom('TypedDict', 'f-strings', 'pep-0008', 'x-y-z', 'flies', 'HTTPServer', 'v1.2', '3.12.', 'a', 'Wörd', '-', ' ', '.', '\u1680', '2D');
+    fc.assert(
+      fc.property(fc.array(piece, { maxLength: 10 }).map((ps) => ps.join('')), fc.array(fc.nat(), { maxLength: 6 }), (text, picks) => {
+        const lower = text.toLowerCase();
+        fc.pre(lower.length === text.length);
+        const words: [number, number][] = [];
+        forEachWord(lower, (a, b) => words.push([a, b]));
+        if (words.length === 0) return;
+        const chosen = words.filter((_, i) => picks.some((p) => p % words.length === i));
+        // A span in each chosen word, some twice.
+        const spans = [...chosen.map(([, b]) => [b - 1, b]), ...chosen.map(([a, b]) => [a, Math.min(b, a + 2)])];
+        const at = spans.reverse().flat();
+        const want: unknown[] = [];
+        forEachTermOf(text, lower, (t, a, b, main) => {
+          // A term is a word's when it ends where the word does.
+          if (chosen.some(([, e]) => e === b)) want.push([t, a, b, main]);
+        });
+        const got: unknown[] = [];
+        forEachTermAt(text, lower, at, (t, a, b, main) => got.push([t, a, b, main]));
+        expect(got).toEqual(want);
+      }),
+      { numRuns: 2000 },
+    );
   });
 
   test('a query of function words only keeps them', () => {
@@ -255,6 +298,42 @@ describe('snippets and sections', () => {
       if (matched.size === 0) continue;
       expect(snippetOf(text, matched)).toBe(reference(text, matched));
     }
+  });
+
+  test('the lines are scored best bound first, and a line is skipped only when it cannot win: every term a line can hold is bounded', () => {
+    // A tie goes to the first line, even when a later line, with a higher
+    // bound (a camelCase word), is scored first.
+    expect(snippetOf('release tag\nReleaseTag\n', new Set(['releas', 'tag']))).toBe('release tag');
+    expect(snippetOf('ReleaseTag\nrelease tag\n', new Set(['releas', 'tag']))).toBe('ReleaseTag');
+    // The first line scores 1 term twice; the second 2 terms from one
+    // occurrence of the needle `dict`: a word and its camelCase part.
+    expect(snippetOf('dict and dict\nTypedDict here\n', new Set(['typeddict', 'dict']))).toBe('TypedDict here');
+    // Two words joined by a hyphen: a term the needles do not count.
+    expect(snippetOf('string string\nf-strings here\n', new Set(['fstring', 'string']))).toBe('f-strings here');
+    expect(snippetOf('pep pep\nsee pep-0008\n', new Set(['pep8', 'pep']))).toBe('see pep-0008');
+    // A word ending in `ies` whose term ends in a `y` it lacks.
+    expect(snippetOf('wing wing\nflies with wing\n', new Set(['fly', 'wing']))).toBe('flies with wing');
+    expect(snippetOf('wing wing\nFLIES with wing\n', new Set(['fly', 'wing']))).toBe('FLIES with wing');
+    expect(snippetOf('wing wing\nXFlies with wing\n', new Set(['fly', 'xfly', 'wing']))).toBe('XFlies with wing');
+    // A line with more occurrences than terms (`taglines` holds `tag`, its
+    // term is `taglin`) loses to a line with fewer occurrences and more terms.
+    expect(snippetOf('taglines and taglines, tagline\nthe tag\n', new Set(['tag']))).toBe('the tag');
+    // A needle is found in any case, and `k` as the Kelvin sign too (its
+    // lower case); the line with a U+0130, whose lower case is longer, too.
+    expect(snippetOf('key\n\u212AEY KEY\n', new Set(['key']))).toBe('\u212AEY KEY');
+    expect(snippetOf('key\nKEY İ key\n', new Set(['key']))).toBe('KEY İ key');
+    // A word holding two needles is one term.
+    expect(snippetOf('tag here\ntagrelease here\n', new Set(['tag', 'releas', 'tagreleas']))).toBe('tag here');
+    // A long line is cut around its first matched term, whichever needle
+    // is looked for first.
+    const far = `${'x '.repeat(150)}release ${'y '.repeat(100)}tag ${'z '.repeat(150)}`;
+    expect(snippetOf(far, new Set(['tag', 'releas']))).toBe(`…${'x '.repeat(20)}release ${'y '.repeat(75)}y…`);
+  });
+
+  test('a match only in a line longer than 10,000 characters (minified): the best other line, else the first line with words', () => {
+    const long = `${'y '.repeat(5_000)}release tag`;
+    expect(snippetOf(`intro words\n${long}\nthe release\n`, new Set(['releas', 'tag']))).toBe('the release');
+    expect(snippetOf(`intro words\n${long}\n`, new Set(['releas', 'tag']))).toBe('intro words');
   });
 
   test('no matched word in the text (a slug match): the first line with words', () => {
