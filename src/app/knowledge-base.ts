@@ -25,6 +25,7 @@ import type { CutPreloaded, CutSubject } from './preload-cut.ts';
 export type { CutSubject } from './preload-cut.ts';
 import { cacheDir } from '../kb/search/where.ts';
 import { noticeProblems, resolveTopic } from './topics.ts';
+import { filter, find, some } from '../shared/arrays.ts';
 
 export { IndexCache } from '../kb/index/cache.ts';
 
@@ -118,7 +119,7 @@ export class KnowledgeBase {
     // Pre-loaded subjects are cut to the budget (reading them, estimating
     // their tokens) only where some enabled topic pre-loads and the budget
     // is finite: only then is that code loaded.
-    const preloads = Number.isFinite(maxTokens) && config.topics.some((t) => t.enable && (learned.get(t)?.length ?? 0) > 0);
+    const preloads = Number.isFinite(maxTokens) && some(config.topics, (t) => t.enable && (learned.get(t)?.length ?? 0) > 0);
     const cutter = preloads ? (await import('./preload-cut.ts')).cutPreloaded : undefined;
     return new KnowledgeBase(config, learned, opts.probe, walkLimit(options.env), maxTokens, opts.cache, searchCache, cutter);
   }
@@ -148,7 +149,7 @@ export class KnowledgeBase {
   /** The first problem that makes the configuration unusable (for anything
    *  but `check`), if any. */
   fatal(): Problem | undefined {
-    return this.config.diagnostics.find(isFatal);
+    return find(this.config.diagnostics, isFatal);
   }
 
   /** Lets a watched cache hear of changes made just before this moment
@@ -187,7 +188,7 @@ export class KnowledgeBase {
     try {
       // `open` loads the module whenever a topic pre-loads within a finite
       // budget; without one, nothing is cut.
-      if (this.cutter !== undefined) this.cutter(this, this.config.topics.filter((t) => t.enable), cut);
+      if (this.cutter !== undefined) this.cutter(this, filter(this.config.topics, (t) => t.enable), cut);
     } finally {
       this.cut = cut;
       this.cutting = false;
@@ -197,7 +198,7 @@ export class KnowledgeBase {
   /** The enabled topics with something left to learn (the read tools'
    *  descriptions name them: app/tools.ts). */
   learnableTopics(): Topic[] {
-    return this.config.topics.filter((t) => t.enable && hasLearnable(this.view(t)));
+    return filter(this.config.topics, (t) => t.enable && hasLearnable(this.view(t)));
   }
 
   /** The enabled topics a write may go to: those named in `ids` (the MCP

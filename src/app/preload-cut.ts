@@ -11,6 +11,7 @@ import { quoted } from '../render/text.ts';
 import { descriptionOf, headingOf, topicLine } from '../render/topic.ts';
 import { BLOCK_TOKENS, promptReserve } from './budget.ts';
 import { skillFiles } from './topics.ts';
+import { map } from '../shared/arrays.ts';
 
 /** Tokens of the note naming a topic's pre-loaded subjects that are not
  *  expanded, without the names (`... 2,951 subjects, which learn lists
@@ -43,7 +44,7 @@ export type CutPreloaded = typeof cutPreloaded;
  */
 export function cutPreloaded(kb: CutSource, enabled: readonly Topic[], cut: Map<Topic, CutSubject[]>): void {
   if (!Number.isFinite(kb.maxTokens)) return;
-  const views = enabled.map((t) => [t, kb.view(t)] as const);
+  const views = map(enabled, (t) => [t, kb.view(t)] as const);
   // What the section holds besides the expanded subjects: its
   // sentences, each topic's lines, and a note per topic naming what
   // is not expanded (budgeted by app/prompt-fit.ts).

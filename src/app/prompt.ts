@@ -9,6 +9,7 @@ import type { KnowledgeBase } from './knowledge-base.ts';
 import { MAX_TOKENS_ENV, tokensText } from './budget.ts';
 import { skillFiles, viewProblems } from './topics.ts';
 import { fitCutNames } from './prompt-fit.ts';
+import { filter, map, some } from '../shared/arrays.ts';
 
 export interface Section {
   /** The whole section, or '' when there is nothing to show. */
@@ -30,8 +31,8 @@ export async function prompt(kb: KnowledgeBase, maxLoaded = Number.POSITIVE_INFI
   const available: TopicLabel[] = [];
   const problems: Problem[] = [];
   const cutWarnings: { p: Problem; id: string; count: number; tokens: number }[] = [];
-  const views = kb.topics.filter((t) => t.enable).map((topic) => [topic, kb.view(topic)] as const);
-  const loadLearned = views.some(([, view]) => view.learned.length > 0) ? (await import('../kb/index/load.ts')).loadLearned : undefined;
+  const views = map(filter(kb.topics, (t) => t.enable), (topic) => [topic, kb.view(topic)] as const);
+  const loadLearned = some(views, ([, view]) => view.learned.length > 0) ? (await import('../kb/index/load.ts')).loadLearned : undefined;
   for (const [topic, view] of views) {
     problems.push(...viewProblems(view));
     const subjects: PreloadedTopic['subjects'] = [];
@@ -47,7 +48,7 @@ export async function prompt(kb: KnowledgeBase, maxLoaded = Number.POSITIVE_INFI
       else if (item.kind === 'unreadable') problems.push(warning('unreadable', `cannot read learned subject "${item.slug}" of topic "${topic.id}": ${item.message}`));
     }
     const cut = kb.preloadedCut(topic);
-    if (subjects.length > 0 || cut.length > 0) preloaded.push({ ...topic, subjects, cut: cut.map((c) => c.slug) });
+    if (subjects.length > 0 || cut.length > 0) preloaded.push({ ...topic, subjects, cut: map(cut, (c) => c.slug) });
     if (hasListable(view)) available.push(topic);
     if (cut.length > 0) {
       const tokens = cut.reduce((n, c) => n + c.tokens, 0);

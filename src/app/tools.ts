@@ -18,6 +18,7 @@ import { learn } from './tools/learn.ts';
 import { remember } from './tools/remember.ts';
 import { search } from './tools/search.ts';
 import type { AnyTool, RunContext, ToolOutput, ToolTopic } from './tools/tool.ts';
+import { find, map } from '../shared/arrays.ts';
 
 export type { JsonSchema, JsonSchemaObject, JsonType, ToolAnnotations, ToolDefinition } from '../shared/tool.ts';
 export type { AnyTool, RunContext, Tool, ToolOutput, ToolTopic } from './tools/tool.ts';
@@ -31,11 +32,11 @@ export const TOOLS: readonly AnyTool[] = [learn, search, remember, forget];
 
 /** The tools' names, in order (the docs' tool list is checked against
  *  it). */
-export const TOOL_NAMES: readonly string[] = TOOLS.map((t) => t.name);
+export const TOOL_NAMES: readonly string[] = map(TOOLS, (t) => t.name);
 
 /** The tool of that name, if any. */
 export function toolNamed(name: string): AnyTool | undefined {
-  return TOOLS.find((t) => t.name === name);
+  return find(TOOLS, (t) => t.name === name);
 }
 
 /** The tools a front end serves: the read tools always, the write tools
@@ -60,7 +61,7 @@ export function definitionOf(tool: AnyTool, topics: readonly ToolTopic[]): ToolD
 
 /** The topics `tool`'s description names in `kb`. */
 export function topicsFor(kb: KnowledgeBase, tool: AnyTool, writable?: ReadonlySet<string>): ToolTopic[] {
-  return tool.access === 'read' ? kb.learnableTopics().map(shownLabel) : kb.writableTopics(writable);
+  return tool.access === 'read' ? map(kb.learnableTopics(), (t) => shownLabel(t)) : kb.writableTopics(writable);
 }
 
 /** `tool`'s definition in `kb` (MCP `tools/list`: always one). */

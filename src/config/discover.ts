@@ -3,6 +3,7 @@
 import { readdirSync, readFileSync, realpathSync, statSync } from 'node:fs';
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { ConfigError } from '../shared/errors.ts';
+import { filter } from '../shared/arrays.ts';
 
 function isDirectory(path: string): boolean {
   return statSync(path, { throwIfNoEntry: false })?.isDirectory() ?? false;
@@ -200,7 +201,7 @@ export function configSources(root: string, cwd: string, globalDir: string, user
   if (isInside(rel)) {
     const locations: string[] = [];
     let dir = root;
-    for (const part of ['', ...rel.split(/[\\/]/).filter(Boolean)]) {
+    for (const part of ['', ...filter(rel.split(/[\\/]/), Boolean)]) {
       dir = join(dir, part);
       locations.push(join(dir, '.jp.toml'));
     }

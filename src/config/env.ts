@@ -10,6 +10,7 @@ import { assignmentOp, listItems, type Operator } from './assign.ts';
 import { KB_KEY, TOPIC_FIELD_DEFS, TOPIC_KEY } from './fields.ts';
 import type { Layer } from './merge.ts';
 import { topicIdKey } from './topic-id.ts';
+import { filter } from '../shared/arrays.ts';
 
 const PREFIX = 'JP_CFG_';
 const TOPIC_PREFIX = 'KB_TOPIC_';
@@ -25,9 +26,7 @@ export interface EnvResult {
  *  topics configured so far, which <ID> is matched against. */
 export function envLayers(env: Record<string, string | undefined>, topicIds: readonly string[]): EnvResult {
   const result: EnvResult = { layers: [], diagnostics: [] };
-  const names = Object.keys(env)
-    .filter((n) => n.startsWith(PREFIX) && env[n] !== undefined)
-    .sort();
+  const names = filter(Object.keys(env), (n) => n.startsWith(PREFIX) && env[n] !== undefined).sort();
   for (const name of names) {
     const rest = name.slice(PREFIX.length).toUpperCase();
     const where = `env ${name}`;

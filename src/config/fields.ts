@@ -3,6 +3,7 @@
 
 import { typeName } from '../shared/text.ts';
 import type { TopicField } from './types.ts';
+import { map } from '../shared/arrays.ts';
 
 export type FieldType = 'boolean' | 'string' | 'string[]';
 
@@ -26,7 +27,7 @@ export const TOPIC_FIELD_DEFS: readonly FieldDef[] = [
   { name: 'disabled', type: 'string[]', required: false, default: [], description: 'Subject slugs excluded entirely, even from exact requests.' },
 ];
 
-const BY_NAME = new Map<string, FieldDef>(TOPIC_FIELD_DEFS.map((f) => [f.name, f]));
+const BY_NAME = new Map<string, FieldDef>(map(TOPIC_FIELD_DEFS, (f) => [f.name, f]));
 
 export function fieldDef(name: string): FieldDef | undefined {
   return BY_NAME.get(name);

@@ -14,6 +14,7 @@ import { CONFIG_EXTENSIONS, formatOf, parseConfig } from './formats.ts';
 import { globFiles } from './glob.ts';
 import { inSourceOrder, indexOf, whereOf } from './locate.ts';
 import type { Layer, Origin } from './merge.ts';
+import { map } from '../shared/arrays.ts';
 
 /** The largest configuration file read: 1 MiB. Real ones are a few KiB; a
  *  link to a device or a huge file must not be read whole. */
@@ -59,7 +60,7 @@ export type Located = { path: string } | { missing: true } | { error: NodeJS.Err
  * its place is reported rather than passed over.
  */
 export function locateConfigFile(path: string): Located {
-  const candidates = [path, ...CONFIG_EXTENSIONS.map((ext) => withExtension(path, ext))];
+  const candidates = [path, ...map(CONFIG_EXTENSIONS, (ext) => withExtension(path, ext))];
   for (const candidate of new Set(candidates)) {
     try {
       if (statSync(candidate, { throwIfNoEntry: false }) === undefined) continue;

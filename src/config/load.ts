@@ -17,6 +17,7 @@ import { type ReadContext, locateConfigFile, readConfigFile, withExtension } fro
 import { knowledgeLayer, parseKnowledge } from './knowledge.ts';
 import { type Layer, merge } from './merge.ts';
 import { topicIds, validate } from './validate.ts';
+import { flatMap, map, some } from '../shared/arrays.ts';
 
 export interface LoadOptions {
   /** Working directory. */
@@ -44,8 +45,8 @@ type CfgStep = { file: string; text: string } | { layer: Layer };
  *  files are returned as diagnostics. */
 export async function loadConfig(opts: LoadOptions): Promise<Config> {
   // Command-line syntax first: it needs no files.
-  const cfg = opts.cfg.map(cfgStep);
-  const knowledge = opts.knowledge.map(parseKnowledge);
+  const cfg = map(opts.cfg, (c) => cfgStep(c));
+  const knowledge = map(opts.knowledge, (k) => parseKnowledge(k));
 
   const dataDir = userDataDir(opts.env, opts.home, opts.cwd);
   const root = findWorkspace(opts.cwd, opts.workspace, dataDir);
@@ -79,8 +80,8 @@ export async function loadConfig(opts: LoadOptions): Promise<Config> {
   ctx.diagnostics.push(...env.diagnostics);
   // `config_load_paths` accumulate over the files and the environment (JP:
   // `append_vec`, then `vec_dedup`); --cfg values do not change them.
-  const fromFiles = layers.flatMap((l) => l.loadPaths ?? []);
-  const set = layers.some((l) => l.loadPaths !== undefined) || env.loadPaths !== undefined;
+  const fromFiles = flatMap(layers, (l) => l.loadPaths ?? []);
+  const set = some(layers, (l) => l.loadPaths !== undefined) || env.loadPaths !== undefined;
   const loadPaths = set ? [...new Set([...fromFiles, ...(env.loadPaths ?? [])])] : DEFAULT_CONFIG_LOAD_PATHS;
   layers.push(...env.layers);
 

@@ -3,6 +3,7 @@
 // cannot be found is reported without a line.
 
 import type { Entry, Index, Origin } from './merge.ts';
+import { some } from '../shared/arrays.ts';
 
 export type { Entry, Index };
 
@@ -190,7 +191,7 @@ function isIndexKey(key: string): boolean {
  *  the front. */
 function hasIndexKey(value: unknown): boolean {
   if (typeof value !== 'object' || value === null || value instanceof Date || value instanceof Map) return false;
-  if (Array.isArray(value)) return value.some(hasIndexKey);
+  if (Array.isArray(value)) return some(value as unknown[], (v) => hasIndexKey(v));
   for (const key of Object.keys(value)) {
     if (isIndexKey(key) || hasIndexKey((value as Record<string, unknown>)[key])) return true;
   }

@@ -6,6 +6,7 @@
 
 import type { Source } from './types.ts';
 import { isTable } from './fields.ts';
+import { map } from '../shared/arrays.ts';
 
 /** Where a key is set in a file's text (locate.ts). */
 export interface Entry {
@@ -171,7 +172,7 @@ function appendTo(existing: Node | undefined, value: unknown, origin: Origin): L
 
 function leaf(value: unknown, origin: Origin): Leaf {
   if (!Array.isArray(value)) return { kind: 'leaf', value, origin };
-  return { kind: 'leaf', value: [...value], origin, items: value.map(() => origin) };
+  return { kind: 'leaf', value: [...value], origin, items: map(value as unknown[], () => origin) };
 }
 
 /** The node at `path`, if any. */

@@ -8,19 +8,22 @@ import { KB_KEY, TOPIC_FIELD_DEFS, TOPIC_KEY, article, fieldDef, typeLabel, toml
 import { whereOf } from './locate.ts';
 import { type Node, type Table, lookup } from './merge.ts';
 import { closest } from './suggest.ts';
+import { filter, map } from '../shared/arrays.ts';
 
 export interface Validated {
   topics: Topic[];
   diagnostics: Problem[];
 }
 
-const FIELD_NAMES = TOPIC_FIELD_DEFS.map((f) => f.name);
+const FIELD_NAMES = map(TOPIC_FIELD_DEFS, (f) => f.name);
 
 /** The IDs under `kb.topic` whose value is a table, in configuration order. */
 export function topicIds(tree: Table): string[] {
   const topics = lookup(tree, [KB_KEY, TOPIC_KEY]);
   if (topics?.kind !== 'table') return [];
-  return [...topics.entries].filter(([, node]) => node.kind === 'table').map(([id]) => id);
+  const ids: string[] = [];
+  for (const [id, node] of topics.entries) if (node.kind === 'table') ids.push(id);
+  return ids;
 }
 
 export function validate(tree: Table, root: string): Validated {
@@ -65,7 +68,7 @@ function validateTopic(id: string, table: Table, root: string, diagnostics: Prob
     const value = node.kind === 'leaf' ? node.value : TABLE;
     if (def.type === 'string[]' && Array.isArray(value)) {
       // Keep the strings; report each other item where it was set.
-      fields[def.name] = value.filter((item, i) => {
+      fields[def.name] = filter(value as unknown[], (item, i) => {
         if (typeof item === 'string') return true;
         diagnostics.push(wrongType(`${path.join('.')}[${i}]`, 'a string', item, whereAt(node, path, i), id));
         return false;

@@ -16,6 +16,7 @@
 
 import type { GlobEngine } from './engine.ts';
 import { compileWith, mayBeGlob, withoutDotSlash, type CompiledPattern } from './pattern.ts';
+import { some } from '../shared/arrays.ts';
 
 export { Budget } from './budget.ts';
 export { mayBeGlob, withoutDotSlash, MAX_PATTERN_LENGTH, PatternTooExpensive } from './pattern.ts';
@@ -38,7 +39,7 @@ export function needsEngine(pattern: string): boolean {
  *  glob (with its matcher), or invalid (with the reason). Loads the glob
  *  machinery first when one of them may be a glob. */
 export async function compilePatterns(patterns: readonly string[]): Promise<CompiledPattern[]> {
-  const machinery = patterns.some(needsEngine) ? await loadEngine() : undefined;
+  const machinery = some(patterns, needsEngine) ? await loadEngine() : undefined;
   return compileWith(patterns, machinery);
 }
 

@@ -16,6 +16,7 @@
 import { Budget, NfaBudgetError, NfaError } from './budget.ts';
 import type { GlobEngine } from './engine.ts';
 import type { Nfa as NfaType } from './nfa.ts';
+import { map } from '../shared/arrays.ts';
 
 /** How a pattern is understood. */
 export type PatternKind = 'exact' | 'glob' | 'invalid';
@@ -77,7 +78,7 @@ export interface CompiledPattern extends ClassifiedPattern {
 /** Classifies and compiles `patterns`. `engine` must be loaded when one of
  *  them may be a glob (index.ts `needsEngine`). */
 export function compileWith(patterns: readonly string[], engine: GlobEngine | undefined): CompiledPattern[] {
-  return patterns.map((raw) => {
+  return map(patterns, (raw) => {
     const c = classifyPattern(raw, engine);
     return c.kind === 'glob' ? { ...c, raw, test: compileGlob(c.pattern, engine) } : { ...c, raw };
   });

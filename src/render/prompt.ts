@@ -4,6 +4,7 @@ import { subjectBlock } from './subject.ts';
 import { quoted } from './text.ts';
 import { countText } from '../shared/text.ts';
 import { descriptionOf, headingOf, topicLine, type TopicLabel } from './topic.ts';
+import { filter, map } from '../shared/arrays.ts';
 
 export const HIDDEN_NOTE = `(note: some topics may contain hidden subjects that are not listed via \`learn\`
 by default, but can be loaded manually if you are made aware of their names via
@@ -71,14 +72,14 @@ function preloadedBlock(t: PreloadedTopic): string {
 /** The whole section, or '' when there is nothing to show. */
 export function renderPrompt(preloaded: PreloadedTopic[], available: TopicLabel[]): string {
   const parts: string[] = [];
-  const blocks = preloaded.filter((t) => t.subjects.length > 0 || (t.cut?.length ?? 0) > 0 || (t.cutRest?.count ?? 0) > 0);
+  const blocks = filter(preloaded, (t) => t.subjects.length > 0 || (t.cut?.length ?? 0) > 0 || (t.cutRest?.count ?? 0) > 0);
   if (blocks.length > 0) {
     parts.push('The following knowledge has been pre-loaded into your system prompt:');
     for (const t of blocks) parts.push(preloadedBlock(t));
   }
   if (available.length > 0) {
     parts.push('The following knowledge topics are available to learn:');
-    parts.push(available.map(topicLine).join('\n'));
+    parts.push(map(available, (t) => topicLine(t)).join('\n'));
     parts.push(USE_LEARN);
     parts.push(HIDDEN_NOTE);
   }

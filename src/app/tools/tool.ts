@@ -11,6 +11,7 @@ import type { Problem } from '../../shared/problem.ts';
 import type { JsonSchemaObject, ToolAnnotations } from '../../shared/tool.ts';
 import type { KnowledgeBase } from '../knowledge-base.ts';
 import type { Parsed } from './validate.ts';
+import { map } from '../../shared/arrays.ts';
 
 /** A topic as a tool's description names it. */
 export interface ToolTopic {
@@ -73,5 +74,5 @@ export type AnyTool = Tool<any>;
 
 /** The `- id (title)` lines tool descriptions list topics with. */
 export function topicLines(topics: readonly ToolTopic[]): string {
-  return topics.map((t) => (t.title ? `- ${t.id} (${t.title})` : `- ${t.id}`)).join('\n');
+  return map(topics, (t) => (t.title ? `- ${t.id} (${t.title})` : `- ${t.id}`)).join('\n');
 }

@@ -11,6 +11,7 @@ import type { Command } from '../command.ts';
 import { print } from '../output.ts';
 import { openKnowledgeBase, writeTopics } from '../workspace.ts';
 import { UsageError } from '../../shared/errors.ts';
+import { map } from '../../shared/arrays.ts';
 
 const command: Command = {
   args: {
@@ -20,7 +21,7 @@ const command: Command = {
       default: 'generic',
       description: 'Tool format: generic (the RFD\'s), openai (strict function tool), anthropic, gemini (function declaration), mcp (tools/list entry)',
     },
-    tool: { type: 'enum', options: [...TOOL_NAMES], default: 'learn', description: `Which tool: ${either(TOOL_NAMES.map((n) => (n === 'learn' ? "learn (the RFD's)" : n)))}` },
+    tool: { type: 'enum', options: [...TOOL_NAMES], default: 'learn', description: `Which tool: ${either(map(TOOL_NAMES, (n) => (n === 'learn' ? "learn (the RFD's)" : n)))}` },
     write: { type: 'string', valueHint: 'topic', description: 'With --tool remember or forget: a topic the tool may write (repeatable; default: every enabled topic)' },
   },
   help: {

@@ -21,6 +21,7 @@
 
 import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
 import { cleanTitle, scanHead, titleFormatOfPath, type TitleFormat } from '../content/title.ts';
+import { map } from '../../shared/arrays.ts';
 
 /** What a file is, as its head tells. */
 export type ProbeKind = 'text' | 'binary' | 'error';
@@ -99,7 +100,7 @@ export interface ProbeFeed {
 
 /** The main thread's probe: one file after the other. */
 export const probeHere: Probe = {
-  probe: (paths) => paths.map(probeFile),
+  probe: (paths) => map(paths, (p) => probeFile(p)),
 };
 
 /** A text file with frontmatter `front` (see ProbeResult.front). */

@@ -6,6 +6,7 @@ import { MAX_PATTERN_LENGTH } from '../../glob/index.ts';
 import { CONTROL, controlWord, escapeControls } from '../../shared/controls.ts';
 import { notice, type Notice } from '../fs/walk.ts';
 import type { Subject, SubjectIndex } from './types.ts';
+import { map } from '../../shared/arrays.ts';
 
 /** Subjects whose path holds a control character are left out, with a
  *  notice: in a listing or a `<subject "...">` tag, a name holding a newline
@@ -15,7 +16,7 @@ import type { Subject, SubjectIndex } from './types.ts';
  *  load them by the name a listing shows. Every notice is made printable on
  *  one line. */
 export function cleanIndex(index: SubjectIndex): SubjectIndex {
-  const notices: Notice[] = index.notices.map((n) =>
+  const notices: Notice[] = map(index.notices, (n) =>
     CONTROL.test(n.message) || CONTROL.test(n.where) ? { ...n, where: escapeControls(n.where), message: escapeControls(n.message) } : n,
   );
   // One test per name in the common case: neither a control character nor

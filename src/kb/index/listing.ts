@@ -4,6 +4,7 @@
 
 import type { Subject } from './types.ts';
 import { kindOf, probeUnknown, type TopicView } from './view.ts';
+import { some } from '../../shared/arrays.ts';
 
 function isListableCheap(view: TopicView, s: Subject): boolean {
   return !s.hidden && !view.disabled.has(s.slug) && !view.learnedSlugs.has(s.slug);
@@ -80,14 +81,15 @@ export function listableUnder(view: TopicView, folder: string): Subject[] {
 
 /** Whether `listable(view)` is non-empty; stops at the first text subject. */
 export function hasListable(view: TopicView): boolean {
-  return view.index.subjects.some((s) => isListableCheap(view, s) && kindOf(view, s) === 'text');
+  return some(view.index.subjects, (s) => isListableCheap(view, s) && kindOf(view, s) === 'text');
 }
 
 /** Whether some subject is neither disabled, nor pre-loaded, nor binary (nor
  *  unreadable). Hidden subjects count: they stay loadable by exact slug.
  *  Stops at the first one. */
 export function hasLearnable(view: TopicView): boolean {
-  return view.index.subjects.some(
+  return some(
+    view.index.subjects,
     (s) => !view.disabled.has(s.slug) && !view.learnedSlugs.has(s.slug) && kindOf(view, s) === 'text',
   );
 }

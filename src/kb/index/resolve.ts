@@ -20,6 +20,7 @@
 import { Budget, PatternTooExpensive, type CompiledPattern } from '../../glob/index.ts';
 import type { Alias, Match, PatternResult, Subject } from './types.ts';
 import { compareCodeUnits } from '../../shared/text.ts';
+import { map } from '../../shared/arrays.ts';
 
 export type { Match, PatternResult } from './types.ts';
 
@@ -102,7 +103,7 @@ export function resolvePatterns(
         continue;
       }
     }
-    const result: PatternResult = { pattern: raw, kind: c.kind, slugs: selected.map((m) => m.subject.slug) };
+    const result: PatternResult = { pattern: raw, kind: c.kind, slugs: map(selected, (m) => m.subject.slug) };
     if (c.kind === 'glob' && selected.length === 0) {
       const skipped = countHidden(subjects, c.test!, disabled, budget);
       if (skipped.hidden > 0) result.hiddenSkipped = skipped.hidden;

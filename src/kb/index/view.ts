@@ -21,6 +21,7 @@ import { cleanIndex } from './clean.ts';
 import { resolvePatterns } from './resolve.ts';
 import { indexSubjects, type FileFound } from './subjects.ts';
 import type { Match, PatternResult, Subject, SubjectIndex } from './types.ts';
+import { map } from '../../shared/arrays.ts';
 
 /** What the view needs of a topic. */
 export interface TopicSpec {
@@ -146,7 +147,7 @@ export function openTopic(topic: TopicSpec, opts: OpenOptions = {}): TopicView {
     index,
     disabled,
     learned: matches,
-    learnedSlugs: new Set(matches.map((m) => m.subject.slug)),
+    learnedSlugs: new Set(map(matches, (m) => m.subject.slug)),
     learnedPatterns: perPattern,
     probe,
     probed: kept ?? new Map(),

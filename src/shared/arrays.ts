@@ -1,0 +1,44 @@
+// Loops for the code every start runs. The engine compiles its own Array
+// methods that take a callback from their source the first time a process
+// calls each of them: in a compiled hello world, a first `map` costs about
+// 0.2 ms and `filter`, `some`, `find` and `flatMap` about 0.05 ms each,
+// while these functions, compiled with the rest of kb into the binary's
+// bytecode, cost nothing to start. `kb schema` and `kb prompt` start in
+// about 9.5 ms, against about 6 for the bare runtime: what runs on their
+// path uses these (tests/unit/startup-builtins.test.ts keeps the Array
+// methods off it); elsewhere the methods read as well and cost the same.
+
+/** `list.map(fn)`. */
+export function map<T, U>(list: readonly T[], fn: (item: T, index: number) => U): U[] {
+  const out = new Array<U>(list.length);
+  for (let i = 0; i < list.length; i++) out[i] = fn(list[i], i);
+  return out;
+}
+
+/** `list.filter(keep)`. */
+export function filter<T, S extends T>(list: readonly T[], keep: (item: T, index: number) => item is S): S[];
+export function filter<T>(list: readonly T[], keep: (item: T, index: number) => unknown): T[];
+export function filter<T>(list: readonly T[], keep: (item: T, index: number) => unknown): T[] {
+  const out: T[] = [];
+  for (let i = 0; i < list.length; i++) if (keep(list[i], i)) out.push(list[i]);
+  return out;
+}
+
+/** `list.some(test)`. */
+export function some<T>(list: readonly T[], test: (item: T) => unknown): boolean {
+  for (let i = 0; i < list.length; i++) if (test(list[i])) return true;
+  return false;
+}
+
+/** `list.find(test)`. */
+export function find<T>(list: readonly T[], test: (item: T) => unknown): T | undefined {
+  for (let i = 0; i < list.length; i++) if (test(list[i])) return list[i];
+  return undefined;
+}
+
+/** `list.flatMap(fn)`, for a function that returns arrays. */
+export function flatMap<T, U>(list: readonly T[], fn: (item: T) => readonly U[]): U[] {
+  const out: U[] = [];
+  for (let i = 0; i < list.length; i++) for (const u of fn(list[i])) out.push(u);
+  return out;
+}
