@@ -98,7 +98,7 @@ export function readCache(file: string, subjectsDir: string, onPaths?: (paths: r
   try {
     const st = fstatSync(fd);
     if (!st.isFile()) return { kind: 'corrupt', why: 'not a regular file' };
-    const entry = readOpen(fd, st.size, subjectsDir, onPaths);
+    const entry = readOpen(file, fd, st.size, subjectsDir, onPaths);
     kept = entry.kept === true;
     return { kind: 'hit', entry };
   } catch (err) {
@@ -124,7 +124,7 @@ function readAt(fd: number, position: number, length: number, into: Uint8Array =
  *  the header first, then (when they hold) the document frequencies, then
  *  the documents' paths (given to `onPaths` at once: the search starts
  *  their stats while the rest is read), then the rest. */
-function readOpen(fd: number, size: number, subjectsDir: string, onPaths?: (paths: readonly string[]) => void): CacheEntry {
+function readOpen(file: string, fd: number, size: number, subjectsDir: string, onPaths?: (paths: readonly string[]) => void): CacheEntry {
   if (size > MAX_CACHE_BYTES) fail(`larger than ${MAX_CACHE_BYTES} bytes`);
   if (size < 12) fail('too short');
   const prefix = new DataView(readAt(fd, 0, 12).buffer);
@@ -175,7 +175,10 @@ function readOpen(fd: number, size: number, subjectsDir: string, onPaths?: (path
         try {
           readAt(fd, postFrom + a, b - a, into, a);
         } catch (err) {
-          throw new Error(`the search cache could not be read (${(err as Error).message})`);
+          // The file changed under this search (kb replaces it whole, by a
+          // rename, so something else wrote it): the next search finds it
+          // corrupt and builds the index again.
+          throw new Error(`the search cache ${file} changed while it was read (${(err as Error).message}); search again`);
         }
       },
       close: () => {

@@ -3,7 +3,7 @@
 // (src/kb/search/cache.ts, SearchIndex.readLazily): it answers, patches and
 // writes back exactly as the index it was written from.
 import { afterAll, describe, expect, test } from 'bun:test';
-import { readFileSync, rmSync } from 'node:fs';
+import { copyFileSync, readFileSync, rmSync, truncateSync } from 'node:fs';
 import { join } from 'node:path';
 import { readCache, writeCache } from '../../../src/kb/search/cache.ts';
 import { IndexBuilder, KIND_TEXT, type DocMeta, type SearchIndex } from '../../../src/kb/search/engine.ts';
@@ -81,6 +81,21 @@ describe('an index whose postings are read a term at a time', () => {
     // What was read stays usable; anything else says why it cannot be.
     expect(hits(x, 'zebra').length).toBe(40);
     expect(() => hits(x, 'w1')).toThrow('let go');
+  });
+
+  test('a cache file cut short under a search: the query says so, and the next read finds it corrupt', () => {
+    const cut = join(dir, 'cut.idx');
+    copyFileSync(file, cut);
+    const r = readCache(cut, '/subjects');
+    if (r.kind !== 'hit') throw new Error(r.kind);
+    const x = r.entry.index;
+    // Something else truncates the file in place (kb itself replaces it
+    // whole, by a rename): postings not read yet are gone.
+    truncateSync(cut, 4096);
+    expect(() => hits(x, 'zebra')).toThrow(/the search cache .*cut\.idx changed while it was read \(shorter than its size\); search again/);
+    x.release();
+    const again = readCache(cut, '/subjects');
+    expect(again.kind).toBe('corrupt');
   });
 
   test('a small postings section is read at once, the file closed', () => {
