@@ -472,6 +472,7 @@ export interface DocColumns {
 const SLUGS_ONE_BY_ONE = 512;
 
 const utf8 = new TextDecoder();
+const utf8KeepingMarks = new TextDecoder('utf-8', { ignoreBOM: true });
 
 export class SearchIndex {
   readonly avg: number[];
@@ -575,7 +576,9 @@ export class SearchIndex {
         return slugs[d];
       }
       this.slugsDecoded++;
-      s = slugs[d] = utf8.decode(cols.slugBytes.subarray(cols.slugStarts[d], cols.slugStarts[d + 1] - 1));
+      // As the section decoded whole: a byte order mark is dropped at its
+      // start only.
+      s = slugs[d] = (d === 0 ? utf8 : utf8KeepingMarks).decode(cols.slugBytes.subarray(cols.slugStarts[d], cols.slugStarts[d + 1] - 1));
     }
     return s;
   }

@@ -18,7 +18,7 @@ const trace = { dirs: [['/subjects', 1] as [string, number]], controls: [] };
  *  description, a title or a token estimate. */
 function built(n: number): SearchIndex {
   const b = new IndexBuilder();
-  const names = ['alpha', 'café-crème', 'naïve/ü', 'ßtraße', 'plain', '日本語/テキスト', 'emoji-🚀'];
+  const names = ['alpha', 'café-crème', 'naïve/ü', 'ßtraße', 'plain', '日本語/テキスト', 'emoji-🚀', '\ufeffmarked'];
   for (let d = 0; d < n; d++) {
     const slug = `${names[d % names.length]}-${d}`;
     const meta: DocMeta = {
@@ -87,6 +87,16 @@ describe('an index read from the cache, by column', () => {
       expect(b.hits).toEqual(a.hits);
       expect(b.total).toBe(a.total);
     }
+  });
+
+  test('a byte order mark starting the slugs is dropped, one at a time as all at once (the section decoded whole)', () => {
+    const b = new IndexBuilder();
+    for (const slug of ['\ufeffa', '\ufeffb', 'c']) b.add({ path: `${slug.slice(-1)}.md`, slug, size: 1, mtime: 1, kind: KIND_TEXT, description: null }, [slug, '', '', 'x']);
+    const one = readBack(b.finish(), 'marks.idx');
+    const all = readCache(join(dir, 'marks.idx'), '/subjects');
+    if (all.kind !== 'hit') throw new Error(all.kind);
+    expect([0, 1, 2].map((d) => one.slugOf(d))).toEqual(['a', '\ufeffb', 'c']);
+    expect(all.entry.index.docs.map((d) => d.slug)).toEqual(['a', '\ufeffb', 'c']);
   });
 
   test('an index of no documents reads back empty', () => {
