@@ -112,7 +112,7 @@ async function rankIn(
     const started = performance.now();
     const g = await topicIndex(topic, { cacheDir: kb.searchCacheDir, stat: kb.statFiles });
     got.push(g);
-    indexes.push({ topic: topic.id, status: g.status, subjects: g.index.docs.length, read: g.read, ms: performance.now() - started, times: g.times });
+    indexes.push({ topic: topic.id, status: g.status, subjects: g.index.count, read: g.read, ms: performance.now() - started, times: g.times });
     if (g.cacheProblem !== undefined) problems.push(warning('search-cache', `topic "${topic.id}": ${g.cacheProblem}`));
     for (const n of g.notices ?? []) if (usedNotice(n)) problems.push(warning(n.code, `topic "${topic.id}": ${n.message}`));
   }
@@ -125,12 +125,12 @@ async function rankIn(
   topics.forEach((topic, t) => {
     const { index, vet, file } = got[t];
     const disabled = new Set(topic.disabled);
-    const r = index.run(plan, { ...opts, exclude: disabled.size === 0 ? undefined : (d) => isDisabled(disabled, index.docs[d].slug) });
+    const r = index.run(plan, { ...opts, exclude: disabled.size === 0 ? undefined : (d) => isDisabled(disabled, index.slugOf(d)) });
     total += r.total;
     matched.set(topic, r.matched);
     for (const h of r.hits) {
-      const d = index.docs[h.doc];
-      if (d.kind !== KIND_TEXT) continue;
+      const d = h.doc;
+      if (index.kinds[d] !== KIND_TEXT) continue;
       // A path from the cache that the topic's ignore files leave out.
       const vetoed = vet?.(h.doc);
       if (vetoed !== undefined) {
@@ -138,16 +138,20 @@ async function rankIn(
         problems.push(warning('search-cache', `topic "${topic.id}": the search cache ${file} was not used for one result (${vetoed}); it is left out, and the cache removed`));
         continue;
       }
+      const slug = index.slugOf(d);
+      const path = index.pathOf(d);
+      const description = index.descriptionOf(d);
+      const tokens = index.tokensOf(d);
       found.push({
         topic,
         index,
-        doc: h.doc,
-        slug: d.slug,
-        path: d.path,
-        abs: `${topic.subjectsDir}/${d.path}`,
-        ...titleField(index.titleOf(h.doc), d.slug),
-        ...(d.description !== null ? { description: d.description } : {}),
-        ...(d.tokens !== undefined ? { tokens: d.tokens } : {}),
+        doc: d,
+        slug,
+        path,
+        abs: `${topic.subjectsDir}/${path}`,
+        ...titleField(index.titleOf(d), slug),
+        ...(description !== null ? { description } : {}),
+        ...(tokens !== undefined ? { tokens } : {}),
         score: h.score,
       });
     }

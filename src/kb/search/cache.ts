@@ -16,7 +16,7 @@ import { closeSync, fstatSync, mkdirSync, openSync, readSync, renameSync, rmSync
 import { dirname, join } from 'node:path';
 import { OPEN_FLAGS } from '../fs/probe.ts';
 import { MAX_WALK_ENTRIES } from '../fs/walk.ts';
-import { MAX_TITLE, NFIELDS, SearchIndex, type DocMeta } from './engine.ts';
+import { MAX_TITLE, NFIELDS, NO_TOKENS, SearchIndex } from './engine.ts';
 import { MAX_TERM } from './tokenize.ts';
 
 /** Bump when the file's layout or the tokenizer changes. */
@@ -138,11 +138,16 @@ function readOpen(file: string, fd: number, size: number, subjectsDir: string, o
   // postings section must fit the document frequencies.
   const df = readAt(fd, starts[3], h.sections[3]);
   const u32 = new Uint32Array(df.buffer as ArrayBuffer, 0, h.terms);
+  const nt = u32.length;
+  const most = h.docs;
   let postings = 0;
-  for (let t = 0; t < u32.length; t++) {
-    if (u32[t] > h.docs) fail('bad document frequencies');
-    postings += u32[t];
+  let over = 0;
+  for (let t = 0; t < nt; t++) {
+    const v = u32[t];
+    postings += v;
+    if (v > most) over++;
   }
+  if (over > 0) fail('bad document frequencies');
   const postLen = h.sections[8];
   if (postLen < 2 * postings || postLen > MAX_POSTING * postings) fail(`bad section 8 (${postLen} bytes for ${postings} postings)`);
   // Not zeroed first (every byte is read into it): zeroing 8 MiB took
@@ -239,9 +244,6 @@ const pad8 = (n: number) => (n + 7) & ~7;
 const SECTIONS = 13;
 /** The paths' section. */
 const PATHS = 9;
-
-/** A document's token estimate not known (DocMeta.tokens absent). */
-const NO_TOKENS = 0xffffffff;
 
 function encode(entry: CacheEntry, subjectsDir: string): Uint8Array {
   const { index, trace } = entry;
@@ -362,8 +364,11 @@ function decode(bytes: Uint8Array, h: Header, starts: readonly number[], pathsTe
   const terms = new TextDecoder().decode(parts[7]);
   const post = parts[8];
   const tokens = u32(parts[12]);
-  const slugs = n === 0 ? [] : new TextDecoder().decode(parts[10]).split('\n');
-  if (paths.length !== n || slugs.length !== n) fail('bad document lists');
+  // The slugs are decoded when asked for (SearchIndex.slugOf), one at a
+  // time: here their lines are only found, as many as documents.
+  const slugBytes = parts[10];
+  const slugStarts = n === 0 ? new Uint32Array(1) : lineStarts(slugBytes, n);
+  if (paths.length !== n || slugStarts === undefined) fail('bad document lists');
   // Offsets in between are not checked one by one (a search's time): the
   // index clamps them where it uses them (engine.ts), so a corrupt file
   // gives wrong results at worst, never a crash or a long loop.
@@ -377,14 +382,26 @@ function decode(bytes: Uint8Array, h: Header, starts: readonly number[], pathsTe
     if (!Number.isInteger(d) || d < 0 || d >= n || String(d) !== key || typeof description !== 'string') fail('bad document');
     descriptions[d] = description;
   }
-  const docs: DocMeta[] = new Array(n);
-  for (let d = 0; d < n; d++) {
-    const t = tokens[d];
-    docs[d] = { path: paths[d], slug: slugs[d], size: sizes[d], mtime: mtimes[d], kind: kinds[d], description: descriptions[d], tokens: t === NO_TOKENS ? undefined : t };
-  }
   const trace = h.trace;
   if (trace === null || typeof trace !== 'object' || !Array.isArray(trace.dirs) || !Array.isArray(trace.controls)) fail('bad trace');
   for (const d of trace.dirs) if (!Array.isArray(d) || typeof d[0] !== 'string' || typeof d[1] !== 'number') fail('bad trace');
   for (const c of trace.controls) if (!Array.isArray(c) || typeof c[0] !== 'string' || typeof c[1] !== 'number' || typeof c[2] !== 'number') fail('bad trace');
+  const docs = { paths, sizes, mtimes, kinds, tokens, descriptions, slugBytes, slugStarts };
   return { index: new SearchIndex(docs, lens, terms, termStarts, df, postStarts, post, parts[11]), trace, paths: pathsText };
+}
+
+/** Where each of the `n` lines of `bytes` (UTF-8, joined by newlines)
+ *  starts, and one more past its end (its length + 1); undefined when it
+ *  holds another number of lines. A newline byte is a newline character
+ *  in any UTF-8, valid or not, so these are the lines its text splits
+ *  into. */
+function lineStarts(bytes: Uint8Array, n: number): Uint32Array | undefined {
+  const starts = new Uint32Array(n + 1);
+  let k = 0;
+  for (let at = bytes.indexOf(10); at >= 0; at = bytes.indexOf(10, at + 1)) {
+    if (++k === n) return undefined;
+    starts[k] = at + 1;
+  }
+  starts[n] = bytes.length + 1;
+  return k === n - 1 ? starts : undefined;
 }

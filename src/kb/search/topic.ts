@@ -189,7 +189,10 @@ async function indexTopic(
     }
     if (changed.size === 0) return { index: old.index, status: 'hit', read: 0, file, times, ...(cacheProblem ? { cacheProblem } : {}), ...(vet ? { vet } : {}) };
     // The same documents, in the same order.
-    result = await rebuild(old.index.docs.map((d) => ({ path: d.path, slug: d.slug, abs: absOf(topic, d.path) })), old, changed, old.trace, undefined, progress);
+    const index = old.index;
+    const same: Candidate[] = [];
+    for (let d = 0; d < index.count; d++) same.push({ path: index.pathOf(d), slug: index.slugOf(d), abs: absOf(topic, index.pathOf(d)) });
+    result = await rebuild(same, old, changed, old.trace, undefined, progress);
     status = 'updated';
   } else {
     result = await walkAndBuild(topic, old, progress);
@@ -235,13 +238,12 @@ function sameTree(trace: Trace): boolean {
  *  cost on a large topic). */
 function changedDocs(index: SearchIndex, values: Float64Array): Map<number, Stat | undefined> {
   const out = new Map<number, Stat | undefined>();
-  const docs = index.docs;
-  for (let d = 0; d < docs.length; d++) {
-    const doc = docs[d];
+  const { sizes, mtimes } = index;
+  for (let d = 0; d < index.count; d++) {
     const size = values[2 * d];
     const mtime = values[2 * d + 1];
     if (size < 0) out.set(d, undefined);
-    else if (size !== doc.size || mtime !== doc.mtime) out.set(d, { size, mtime });
+    else if (size !== sizes[d] || mtime !== mtimes[d]) out.set(d, { size, mtime });
   }
   return out;
 }
@@ -283,7 +285,7 @@ async function walkAndBuild(topic: TopicSpec, old: CacheEntry | undefined, progr
   if (old !== undefined) {
     // Old documents by path: carried over when the file is the same.
     const byPath = new Map<string, number>();
-    old.index.docs.forEach((d, i) => byPath.set(`${d.slug}\0${d.path}`, i));
+    for (let d = 0; d < old.index.count; d++) byPath.set(`${old.index.slugOf(d)}\0${old.index.pathOf(d)}`, d);
     const reuse = new Map<number, number>();
     candidates.forEach((c, i) => {
       const at = byPath.get(`${c.slug}\0${c.path}`);
@@ -336,7 +338,7 @@ async function rebuild(
     }
     const st = statOf(candidates[i].abs);
     stats[i] = st;
-    if (o !== undefined && st !== undefined && old!.index.docs[o].size === st.size && old!.index.docs[o].mtime === st.mtime) keep.add(o);
+    if (o !== undefined && st !== undefined && old!.index.sizes[o] === st.size && old!.index.mtimes[o] === st.mtime) keep.add(o);
   }
   let yaml: YamlModule | undefined;
   let read = 0;
@@ -420,7 +422,7 @@ async function rebuild(
     const c = candidates[i];
     const o = oldOf(i);
     if (o !== undefined && keep.has(o)) {
-      const doc = old!.index.docs[o];
+      const doc = old!.index.doc(o);
       const counted = carried.get(o);
       const meta: DocMeta = { ...doc, slug: c.slug, path: c.path };
       const title = old!.index.titleOf(o);

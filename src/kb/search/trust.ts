@@ -181,9 +181,11 @@ function untrusted(entry: CacheEntry, subjectsDir: string): string | Verdict {
   // empty, `.` or `..` segment, none hidden, no control character (the
   // newline separates them), no lockfile unless ignore files can say
   // otherwise.
-  const docs = entry.index.docs;
-  if (docs.length === 0) return {};
-  const text = entry.paths ?? docs.map((d) => d.path).join('\n');
+  const index = entry.index;
+  const n = index.count;
+  if (n === 0) return {};
+  const paths = index.paths;
+  const text = entry.paths ?? paths.join('\n');
   const bad = badNameAt(text);
   if (bad >= 0) return `it names ${shown(lineAt(text, bad))}, not a subject of the topic`;
   if (controls.size === 0) {
@@ -195,8 +197,8 @@ function untrusted(entry: CacheEntry, subjectsDir: string): string | Verdict {
   let dir = '';
   let dirOk = true;
   let dirLen = 0;
-  for (const doc of docs) {
-    const path = doc.path;
+  for (let d = 0; d < n; d++) {
+    const path = paths[d];
     const slash = path.lastIndexOf('/');
     if (slash !== dirLen - 1 || (slash > 0 && !path.startsWith(dir))) {
       dir = slash < 0 ? '' : path.slice(0, slash);
@@ -208,7 +210,7 @@ function untrusted(entry: CacheEntry, subjectsDir: string): string | Verdict {
   if (controls.size === 0) return {};
   return {
     vet: (d) => {
-      const path = docs[d].path;
+      const path = paths[d];
       const slash = path.lastIndexOf('/');
       return rules.skip(slash < 0 ? '' : path.slice(0, slash), path.slice(slash + 1), false) ? `it names ${shown(path)}, which the topic ignores` : undefined;
     },
