@@ -12,7 +12,7 @@
 import { lstatSync, readdirSync, readlinkSync, realpathSync, statSync, type Dirent, type Stats } from 'node:fs';
 import { resolve, sep } from 'node:path';
 import type { Problem } from '../../shared/problem.ts';
-import { compareCodeUnits, countText } from '../../shared/text.ts';
+import { countText } from '../../shared/text.ts';
 import { describeFsError as describe, errorCode as codeOf } from './fserror.ts';
 import type { IgnoreRules } from './ignore.ts';
 
@@ -334,7 +334,7 @@ class Walker {
       }
       return undefined;
     }
-    if (entries.length > 1) entries.sort((a, b) => compareCodeUnits(a.name, b.name));
+    if (entries.length > 1) entries = byName(entries);
     let stop = false;
     if (entries.length > this.entriesLeft) {
       entries.length = this.entriesLeft;
@@ -463,6 +463,25 @@ class Walker {
     this.outside.set(key, rel);
     subdirs.push({ abs, rel, real, parent: frame, outside: true });
   }
+}
+
+/** A directory's entries in name order (code units, as compareCodeUnits),
+ *  sorted by the built-in string sort: no comparator call per comparison,
+ *  which for the 3,000 entries of one folder cost about 2 ms. Each key is
+ *  the name, a NUL (which no name holds, and which sorts before every
+ *  other code unit, so a name sorts before the names it starts) and the
+ *  entry's index in two code units. */
+export function byName<T extends { readonly name: string }>(entries: readonly T[]): T[] {
+  const n = entries.length;
+  const keys: string[] = new Array(n);
+  for (let i = 0; i < n; i++) keys[i] = entries[i].name + '\0' + String.fromCharCode(i >>> 16, i & 0xffff);
+  keys.sort();
+  const out: T[] = new Array(n);
+  for (let i = 0; i < n; i++) {
+    const k = keys[i];
+    out[i] = entries[(k.charCodeAt(k.length - 2) << 16) | k.charCodeAt(k.length - 1)];
+  }
+  return out;
 }
 
 /** Whether the directory `real` is `frame` or one of its ancestors. */
