@@ -499,18 +499,22 @@ export function readerThread(url: string, minFiles = MIN_PARALLEL_FILES): Reader
           ready++;
         }
       };
+      // A full batch goes out; out of `add`, which runs for every file
+      // (the engine compiles hot code with what it calls: the less, the
+      // cheaper).
+      const send = (): void => {
+        const batch = newBatch(pending, poolFor());
+        if (skipping) batch.control[SKIP] = 1;
+        batches.push(batch);
+        fed += pending.length;
+        pending = [];
+        // The thread starts once the feed reaches `minFiles`.
+        postBatch(batch, fed);
+        drain(false);
+      };
       return {
         add(path) {
-          pending.push(path);
-          if (pending.length < FEED_BATCH) return;
-          const batch = newBatch(pending, poolFor());
-          if (skipping) batch.control[SKIP] = 1;
-          batches.push(batch);
-          fed += pending.length;
-          pending = [];
-          // The thread starts once the feed reaches `minFiles`.
-          postBatch(batch, fed);
-          drain(false);
+          if (pending.push(path) >= FEED_BATCH) send();
         },
         finish() {
           if (pending.length > 0) {
