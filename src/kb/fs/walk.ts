@@ -12,7 +12,7 @@
 import { lstatSync, readdirSync, readlinkSync, realpathSync, statSync, type Dirent, type Stats } from 'node:fs';
 import { resolve, sep } from 'node:path';
 import type { Problem } from '../../shared/problem.ts';
-import { countText } from '../../shared/text.ts';
+import { compareCodeUnits, countText } from '../../shared/text.ts';
 import { describeFsError as describe, errorCode as codeOf } from './fserror.ts';
 import type { IgnoreRules } from './ignore.ts';
 
@@ -470,16 +470,19 @@ class Walker {
  *  which for the 3,000 entries of one folder cost about 2 ms. Each key is
  *  the name, a NUL (which no name holds, and which sorts before every
  *  other code unit, so a name sorts before the names it starts) and the
- *  entry's index in two code units. */
+ *  entry's index in three code units below 256 (so the key stays a string
+ *  of bytes, which sorts faster than one of 16-bit units). */
 export function byName<T extends { readonly name: string }>(entries: readonly T[]): T[] {
   const n = entries.length;
+  if (n >= 1 << 24) return entries.slice().sort((a, b) => compareCodeUnits(a.name, b.name));
   const keys: string[] = new Array(n);
-  for (let i = 0; i < n; i++) keys[i] = entries[i].name + '\0' + String.fromCharCode(i >>> 16, i & 0xffff);
+  for (let i = 0; i < n; i++) keys[i] = entries[i].name + '\0' + String.fromCharCode(i >>> 16, (i >>> 8) & 255, i & 255);
   keys.sort();
   const out: T[] = new Array(n);
   for (let i = 0; i < n; i++) {
     const k = keys[i];
-    out[i] = entries[(k.charCodeAt(k.length - 2) << 16) | k.charCodeAt(k.length - 1)];
+    const end = k.length;
+    out[i] = entries[(k.charCodeAt(end - 3) << 16) | (k.charCodeAt(end - 2) << 8) | k.charCodeAt(end - 1)];
   }
   return out;
 }

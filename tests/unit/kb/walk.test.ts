@@ -214,7 +214,7 @@ describe('name order', () => {
     );
   });
 
-  test('byName keeps entries apart past 65,536 of them', () => {
+  test('byName keeps entries apart past 65,536 of them (and 256)', () => {
     const entries = Array.from({ length: 70_000 }, (_, i) => ({ name: `n${(69_999 - i).toString().padStart(5, '0')}` }));
     const got = byName(entries);
     expect(got[0]).toBe(entries[69_999]);
