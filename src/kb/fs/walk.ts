@@ -286,9 +286,11 @@ class Walker {
       if (read === undefined) continue;
       const { entries, stop } = read;
       const subdirs: WalkDir[] = [];
+      // One string for the folder's part of every entry's path, made once.
+      const base = frame.abs + sep;
       for (const entry of entries) {
         const name = entry.name;
-        const abs = frame.abs + sep + name;
+        const abs = base + name;
         const kind = this.classify(frame, entry, abs);
         if (kind === FILE) {
           if (rules === undefined || !rules.skip(frame.rel, name, false)) this.visit(frame, name, abs, undefined);
