@@ -117,9 +117,41 @@ function reserve(pool: SharedArrayBuffer, end: number): boolean {
 }
 
 /** The region over a pool and a batch's spans (made when not given). */
-export function frontRegion(pool: SharedArrayBuffer, files: number, spans?: SharedArrayBuffer): { spans: SharedArrayBuffer; region: FrontRegion } {
-  spans ??= new SharedArrayBuffer(4 * SPAN_WORDS * files);
-  return { spans, region: { pool, alloc: new Int32Array(pool, 0, 1), bytes: new Uint8Array(pool, 4), spans: new Int32Array(spans) } };
+export function frontRegion(pool: SharedArrayBuffer, files: number, spans?: Int32Array): FrontRegion {
+  spans ??= new Int32Array(new SharedArrayBuffer(4 * SPAN_WORDS * files));
+  return { pool, alloc: new Int32Array(pool, 0, 1), bytes: new Uint8Array(pool, 4), spans };
+}
+
+/** A probe job's own shared memory, one buffer for the `files` files of
+ *  a batch: each SharedArrayBuffer a message carries costs about 17 µs to
+ *  post (and about as much to receive), where the rest of a batch's
+ *  message costs a few. In it: the control words, each file's size plus
+ *  one (0: not known), its spans (FrontRegion), and its result code. */
+export interface BatchMemory {
+  control: Int32Array;
+  sizes: Float64Array;
+  spans: Int32Array;
+  results: Uint8Array;
+}
+
+/** The bytes of a batch's memory (BatchMemory) for `files` files. */
+export function batchBytes(files: number): number {
+  return CONTROL_WORDS * 4 + files * (8 + 4 * SPAN_WORDS + 1);
+}
+
+/** The views of a batch's memory (`shared`, of `batchBytes(files)`). */
+export function batchMemory(shared: SharedArrayBuffer, files: number): BatchMemory {
+  // The floats first, where their 8-byte alignment holds (CONTROL_WORDS
+  // is even).
+  const sizesAt = CONTROL_WORDS * 4;
+  const spansAt = sizesAt + 8 * files;
+  const resultsAt = spansAt + 4 * SPAN_WORDS * files;
+  return {
+    control: new Int32Array(shared, 0, CONTROL_WORDS),
+    sizes: new Float64Array(shared, sizesAt, files),
+    spans: new Int32Array(shared, spansAt, SPAN_WORDS * files),
+    results: new Uint8Array(shared, resultsAt, files),
+  };
 }
 
 
@@ -192,14 +224,11 @@ export interface ProbeJob {
   /** The paths, joined by NUL (which no path holds): one string crosses to
    *  the other thread many times faster than an array of thousands. */
   paths: string;
-  /** Control words, then one result byte per file. */
+  /** The batch's memory (BatchMemory), `batchBytes` of the number of
+   *  paths. */
   shared: SharedArrayBuffer;
-  /** The frontmatter pool, and this batch's spans (FrontRegion). */
-  pool: SharedArrayBuffer;
-  spans: SharedArrayBuffer;
-  /** One float per file: its size plus one, 0 when not known (absent: not
-   *  wanted). */
-  sizes?: SharedArrayBuffer;
+  /** The frontmatter pool (FrontRegion); absent: the previous job's. */
+  pool?: SharedArrayBuffer;
 }
 
 export const PATH_SEPARATOR = '\0';
@@ -337,31 +366,26 @@ interface ProbeBatch {
   paths: readonly string[];
   shared: SharedArrayBuffer;
   pool: SharedArrayBuffer;
-  spans: SharedArrayBuffer;
   region: FrontRegion;
   control: Int32Array;
   results: Uint8Array;
-  sizes: SharedArrayBuffer;
-  /** Sizes plus one (0: not known), over `sizes`. */
+  /** Sizes plus one (0: not known). */
   sized: Float64Array;
   /** Posted to the reader thread. */
   posted: boolean;
 }
 
 function newBatch(paths: readonly string[], pool: SharedArrayBuffer = frontPool()): ProbeBatch {
-  const shared = new SharedArrayBuffer(CONTROL_WORDS * 4 + paths.length);
-  const front = frontRegion(pool, paths.length);
-  const sizes = new SharedArrayBuffer(8 * paths.length);
+  const shared = new SharedArrayBuffer(batchBytes(paths.length));
+  const memory = batchMemory(shared, paths.length);
   return {
-    sizes,
-    sized: new Float64Array(sizes),
+    sized: memory.sizes,
     paths,
     shared,
     pool,
-    spans: front.spans,
-    region: front.region,
-    control: new Int32Array(shared, 0, CONTROL_WORDS),
-    results: new Uint8Array(shared, CONTROL_WORDS * 4, paths.length),
+    region: frontRegion(pool, paths.length, memory.spans),
+    control: memory.control,
+    results: memory.results,
     posted: false,
   };
 }
@@ -452,8 +476,14 @@ export function readerThread(url: string, minFiles = MIN_PARALLEL_FILES): Reader
       return false;
     }
   };
+  // The pool the thread was last sent: a job with the same one (every
+  // batch of a feed) does not carry it again.
+  let sentPool: SharedArrayBuffer | undefined;
   const postBatch = (batch: ProbeBatch, size = batch.paths.length): void => {
-    batch.posted = post({ kind: 'probe', paths: batch.paths.join(PATH_SEPARATOR), shared: batch.shared, pool: batch.pool, spans: batch.spans, sizes: batch.sizes }, size);
+    const job: ProbeJob = { kind: 'probe', paths: batch.paths.join(PATH_SEPARATOR), shared: batch.shared };
+    if (batch.pool !== sentPool) job.pool = batch.pool;
+    batch.posted = post(job, size);
+    if (batch.posted) sentPool = batch.pool;
   };
   let files = 0;
   let byMain = 0;
@@ -499,18 +529,22 @@ export function readerThread(url: string, minFiles = MIN_PARALLEL_FILES): Reader
           ready++;
         }
       };
+      // A full batch goes out; out of `add`, which runs for every file
+      // (the engine compiles hot code with what it calls: the less, the
+      // cheaper).
+      const send = (): void => {
+        const batch = newBatch(pending, poolFor());
+        if (skipping) batch.control[SKIP] = 1;
+        batches.push(batch);
+        fed += pending.length;
+        pending = [];
+        // The thread starts once the feed reaches `minFiles`.
+        postBatch(batch, fed);
+        drain(false);
+      };
       return {
         add(path) {
-          pending.push(path);
-          if (pending.length < FEED_BATCH) return;
-          const batch = newBatch(pending, poolFor());
-          if (skipping) batch.control[SKIP] = 1;
-          batches.push(batch);
-          fed += pending.length;
-          pending = [];
-          // The thread starts once the feed reaches `minFiles`.
-          postBatch(batch, fed);
-          drain(false);
+          if (pending.push(path) >= FEED_BATCH) send();
         },
         finish() {
           if (pending.length > 0) {

@@ -2,12 +2,18 @@
 // the main thread does the same from the same list, taking chunks of files
 // by the job's atomic counter, so the two never probe one file twice.
 
-import { CONTROL_WORDS, frontRegion, PATH_SEPARATOR, probeShare, statShare, type ProbeJob, type StatJob } from './probe-thread.ts';
+import { batchMemory, frontRegion, PATH_SEPARATOR, probeShare, statShare, type ProbeJob, type StatJob } from './probe-thread.ts';
+
+/** The frontmatter pool of the last job that carried one (a job without
+ *  one uses it). */
+let pool: SharedArrayBuffer | undefined;
 
 function probeJob(job: ProbeJob): void {
   const paths = job.paths.split(PATH_SEPARATOR);
-  const { region } = frontRegion(job.pool, paths.length, job.spans);
-  probeShare(paths, new Int32Array(job.shared, 0, CONTROL_WORDS), new Uint8Array(job.shared, CONTROL_WORDS * 4, paths.length), region, job.sizes === undefined ? undefined : new Float64Array(job.sizes));
+  if (job.pool !== undefined) pool = job.pool;
+  const memory = batchMemory(job.shared, paths.length);
+  if (pool === undefined) return; // never: the first job carries its pool
+  probeShare(paths, memory.control, memory.results, frontRegion(pool, paths.length, memory.spans), memory.sizes);
 }
 
 self.onmessage = (event: MessageEvent<ProbeJob | StatJob>) => {

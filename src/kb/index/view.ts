@@ -52,8 +52,10 @@ export interface OpenOptions {
    *  (a cache revalidates against them: kb/search/). */
   trace?: WalkTrace;
   /** With `probeAll`: told of each file the walk finds and of each
-   *  result, until it answers that titles can no longer be shown; from
-   *  then on the probe searches no head for one (ProbeFeed.skipTitles). */
+   *  result that holds frontmatter, a title or a summary (no other
+   *  describes its subject), until it answers that titles can no longer
+   *  be shown; from then on the probe searches no head for one
+   *  (ProbeFeed.skipTitles). */
   titles?: TitleWatch;
 }
 
@@ -62,6 +64,7 @@ export interface OpenOptions {
 export interface TitleWatch {
   /** `folder`: the slug's folder part, with its `/` (Subject.folder). */
   found(slug: string, folder?: string): boolean;
+  /** `result`: one that holds frontmatter, a title or a summary. */
   probed(slug: string, result: ProbeResult): boolean;
 }
 
@@ -107,7 +110,8 @@ export function openTopic(topic: TopicSpec, opts: OpenOptions = {}): TopicView {
   const take = (i: number, r: ProbeResult, size: number) => {
     taken++;
     const slug = slugs[i];
-    if (watch !== undefined && !skipping && watch.probed(slug, r)) skip();
+    // Only a result with frontmatter, a title or a summary can describe.
+    if (watch !== undefined && !skipping && (r.front != null || r.title !== undefined || r.summary !== undefined) && watch.probed(slug, r)) skip();
     fresh.set(slug, r);
     if (r.kind !== 'text') nonText.push(slug);
     // Sizes the probe learnt (every text file): a listing that sums

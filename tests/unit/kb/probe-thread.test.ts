@@ -6,7 +6,7 @@ import { describe, test, expect } from 'bun:test';
 import { mkdirSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { PROBED, probeFile, probeKind, type ProbeResult } from '../../../src/kb/fs/probe.ts';
-import { CONTROL_WORDS, DONE, frontPool, frontRegion, MIN_PARALLEL_FILES, MIN_STAT_FILES, PATH_SEPARATOR, probeResultOf, readerThread as startReaderThread, statFiles, statLater, type ProbeJob } from '../../../src/kb/fs/probe-thread.ts';
+import { batchBytes, batchMemory, DONE, frontPool, frontRegion, MIN_PARALLEL_FILES, MIN_STAT_FILES, PATH_SEPARATOR, probeResultOf, readerThread as startReaderThread, statFiles, statLater, type ProbeJob } from '../../../src/kb/fs/probe-thread.ts';
 import { makeTempDir } from '../../support/temp.ts';
 
 /** The reader thread's entry point, as the CLI's entry module names it. */
@@ -173,18 +173,26 @@ describe('readerThread', () => {
 describe('the reader thread on its own (src/reader-thread.ts)', () => {
   test('probes a whole job posted to it, as probeKind does', async () => {
     const paths = files(200);
-    const shared = new SharedArrayBuffer(CONTROL_WORDS * 4 + paths.length);
-    const control = new Int32Array(shared, 0, CONTROL_WORDS);
+    const shared = new SharedArrayBuffer(batchBytes(paths.length));
+    const { control, results, spans, sizes } = batchMemory(shared, paths.length);
     const worker = new Worker(READER_THREAD_URL, { type: 'module' });
     try {
       const pool = frontPool();
-      const front = frontRegion(pool, paths.length);
-      worker.postMessage({ kind: 'probe', paths: paths.join(PATH_SEPARATOR), shared, pool, spans: front.spans } satisfies ProbeJob);
+      const front = frontRegion(pool, paths.length, spans);
+      worker.postMessage({ kind: 'probe', paths: paths.join(PATH_SEPARATOR), shared, pool } satisfies ProbeJob);
       const until = Date.now() + 20_000;
       while (Atomics.load(control, DONE) < paths.length && Date.now() < until) await Bun.sleep(5);
       expect(Atomics.load(control, DONE)).toBe(paths.length);
-      const results = new Uint8Array(shared, CONTROL_WORDS * 4, paths.length);
-      expect(kinds(Array.from(results, (code, i) => probeResultOf(code, i, front.region, paths[i])))).toEqual(paths.map(probeKind));
+      expect(kinds(Array.from(results, (code, i) => probeResultOf(code, i, front, paths[i])))).toEqual(paths.map(probeKind));
+      // Each text file's size, plus one.
+      expect(Array.from(sizes, (s) => s - 1)).toEqual(paths.map((p) => (probeKind(p) === 'text' ? statSync(p).size : -1)));
+      // A second job without a pool uses the first one's.
+      const again = new SharedArrayBuffer(batchBytes(paths.length));
+      const second = batchMemory(again, paths.length);
+      worker.postMessage({ kind: 'probe', paths: paths.join(PATH_SEPARATOR), shared: again } satisfies ProbeJob);
+      while (Atomics.load(second.control, DONE) < paths.length && Date.now() < until) await Bun.sleep(5);
+      expect(Atomics.load(second.control, DONE)).toBe(paths.length);
+      expect(kinds(Array.from(second.results, (code, i) => probeResultOf(code, i, frontRegion(pool, paths.length, second.spans), paths[i])))).toEqual(paths.map(probeKind));
     } finally {
       worker.terminate();
     }

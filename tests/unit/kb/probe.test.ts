@@ -171,8 +171,8 @@ describe('probeRaw with titles not searched for', () => {
     return p;
   };
   const decoded = (r: ReturnType<typeof probeRaw>, abs: string) => probeResultOf(probeCode(r, 0, region()), 0, region(), abs);
-  let shared: ReturnType<typeof frontRegion>['region'] | undefined;
-  const region = () => (shared ??= frontRegion(frontPool(), 1).region);
+  let shared: ReturnType<typeof frontRegion> | undefined;
+  const region = () => (shared ??= frontRegion(frontPool(), 1));
 
   test('a titled format says its head was not searched, and keeps its frontmatter', () => {
     const md = named('t.md', '# A title\n\nbody\n');

@@ -184,6 +184,24 @@ describe('the probe cache (a view\'s `probed`)', () => {
     expect(probe.calls).toBe(1);
   });
 
+  test('the title watch is told of the results that hold frontmatter, a title or a summary, and of no other', () => {
+    const t = topic(tree({ 'plain.md': 'no title here\n', 'titled.md': '# A title\n', 'front.md': '---\ndescription: d\n---\nbody\n', 'img.png': BIN, 'empty.txt': '' }));
+    const told: string[] = [];
+    const found: string[] = [];
+    const watch = {
+      found: (slug: string) => (found.push(slug), false),
+      probed: (slug: string) => (told.push(slug), false),
+    };
+    const thread = readerThread(READER_THREAD_URL, 1);
+    try {
+      openTopic(t, { probe: thread, probeAll: true, titles: watch });
+    } finally {
+      thread.close();
+    }
+    expect(found.sort()).toEqual(['empty', 'front', 'img', 'plain', 'titled']);
+    expect(told.sort()).toEqual(['front', 'titled']);
+  });
+
   test('probeAll with a probe without a feed probes nothing at open', () => {
     const probe = countingProbe();
     const view = openTopic(topic(dir()), { probe, probeAll: true });

@@ -3,7 +3,9 @@ import { chmodSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync, 
 import { execFileSync } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { walk } from '../../../src/kb/fs/walk.ts';
+import fc from 'fast-check';
+import { byName, walk } from '../../../src/kb/fs/walk.ts';
+import { compareCodeUnits } from '../../../src/shared/text.ts';
 
 const roots: string[] = [];
 afterAll(() => {
@@ -188,5 +190,35 @@ describe('walk', () => {
     } finally {
       chmodSync(join(root, 'locked'), 0o755);
     }
+  });
+});
+
+describe('name order', () => {
+  test('files come in code-unit order of their names, a name before the names it starts', () => {
+    // `-` (0x2d) sorts before `.` (0x2e); an astral character's surrogates
+    // (0xd83d) before U+FF5A, which code-point order puts the other way.
+    const names = ['b.md', 'a.md', 'a', 'a-b.md', 'ab', 'A.md', '\u{1F600}.md', '\uFF5A.md', 'é.md', 'a.md.txt'];
+    const spec: Record<string, string> = {};
+    for (const n of names) spec[n] = 'x';
+    const got = walk(tree(spec)).files.map((f) => f.path);
+    expect(got).toEqual([...names].sort(compareCodeUnits));
+    expect(got.slice(0, 6)).toEqual(['A.md', 'a', 'a-b.md', 'a.md', 'a.md.txt', 'ab']);
+  });
+
+  test('byName sorts as a comparison of code units does, whatever the names', () => {
+    fc.assert(
+      fc.property(fc.uniqueArray(fc.string({ unit: 'binary', minLength: 1, maxLength: 6 }).filter((s) => !s.includes('\0'))), (names) => {
+        const entries = names.map((name, i) => ({ name, i }));
+        expect(byName(entries).map((e) => e.name)).toEqual([...names].sort(compareCodeUnits));
+      }),
+    );
+  });
+
+  test('byName keeps entries apart past 65,536 of them (and 256)', () => {
+    const entries = Array.from({ length: 70_000 }, (_, i) => ({ name: `n${(69_999 - i).toString().padStart(5, '0')}` }));
+    const got = byName(entries);
+    expect(got[0]).toBe(entries[69_999]);
+    expect(got[69_999]).toBe(entries[0]);
+    expect(got.every((e, i) => i === 0 || got[i - 1].name < e.name)).toBe(true);
   });
 });
