@@ -3,7 +3,6 @@
 import { readdirSync, readFileSync, realpathSync, statSync } from 'node:fs';
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { ConfigError } from '../shared/errors.ts';
-import { filter } from '../shared/arrays.ts';
 
 function isDirectory(path: string): boolean {
   return statSync(path, { throwIfNoEntry: false })?.isDirectory() ?? false;
@@ -201,7 +200,7 @@ export function configSources(root: string, cwd: string, globalDir: string, user
   if (isInside(rel)) {
     const locations: string[] = [];
     let dir = root;
-    for (const part of ['', ...filter(rel.split(/[\\/]/), Boolean)]) {
+    for (const part of ['', ...segments(rel)]) {
       dir = join(dir, part);
       locations.push(join(dir, '.jp.toml'));
     }
@@ -221,4 +220,19 @@ export function displayPath(root: string, path: string): string {
 /** Whether a `relative(root, x)` result stays inside the root. */
 function isInside(rel: string): boolean {
   return rel !== '..' && !rel.startsWith('..' + sep) && !isAbsolute(rel);
+}
+
+/** The non-empty segments of a relative path, split at `/` and `\\` (no
+ *  regular expression: a first split by one costs about 0.2 ms of a start,
+ *  the engine compiling its split from source). */
+function segments(rel: string): string[] {
+  const out: string[] = [];
+  let from = 0;
+  for (let i = 0; i <= rel.length; i++) {
+    const c = i < rel.length ? rel.charCodeAt(i) : 0x2f;
+    if (c !== 0x2f && c !== 0x5c) continue;
+    if (i > from) out.push(rel.slice(from, i));
+    from = i + 1;
+  }
+  return out;
 }
