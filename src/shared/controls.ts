@@ -22,13 +22,21 @@ const CLASS = '\\u0000-\\u001f\\u007f-\\u009f\\u2028\\u2029\\u061c\\u200b-\\u200
 
 /** One character that is escaped wherever text is shown (see above). */
 export const CONTROL = new RegExp(`[${CLASS}]`);
-const CONTROL_ALL = new RegExp(`[${CLASS}]`, 'g');
+
+// The other patterns are made when first needed: every command loads this
+// module, few escape anything, and building a pattern from a string costs
+// its parse (with the string `replace` below, about 0.2 ms of a start).
+let controlAll: RegExp | undefined;
+let inText: RegExp | undefined;
+let inTextAll: RegExp | undefined;
+
+const CONTROL_ALL = (): RegExp => (controlAll ??= new RegExp(`[${CLASS}]`, 'g'));
 
 /** The same, but for text that may span lines (a topic's description):
  *  everything but the newline and the tab, and a carriage return only when
  *  it is not followed by a newline (CRLF line ends are kept). */
-const IN_TEXT = new RegExp(`[${CLASS.replace('\\u0000-\\u001f', '\\u0000-\\u0008\\u000b\\u000c\\u000e-\\u001f')}]|\\r(?!\\n)`);
-const IN_TEXT_ALL = new RegExp(IN_TEXT.source, 'g');
+const IN_TEXT = (): RegExp => (inText ??= new RegExp(`[${CLASS.replace('\\u0000-\\u001f', '\\u0000-\\u0008\\u000b\\u000c\\u000e-\\u001f')}]|\\r(?!\\n)`));
+const IN_TEXT_ALL = (): RegExp => (inTextAll ??= new RegExp(IN_TEXT().source, 'g'));
 
 function escape(c: string): string {
   return c === '\n' ? '\\n' : c === '\r' ? '\\r' : c === '\t' ? '\\t' : `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`;
@@ -40,21 +48,21 @@ function escape(c: string): string {
  *  message. */
 export function escapeControls(s: string): string {
   if (!CONTROL.test(s)) return s;
-  return s.replace(CONTROL_ALL, escape);
+  return s.replace(CONTROL_ALL(), escape);
 }
 
 /** `s` with every such character escaped but newlines, tabs and CRLF line
  *  ends: for text made of lines (a topic's description). */
 export function escapeText(s: string): string {
-  if (!IN_TEXT.test(s)) return s;
-  return s.replace(IN_TEXT_ALL, escape);
+  if (!IN_TEXT().test(s)) return s;
+  return s.replace(IN_TEXT_ALL(), escape);
 }
 
 /** The characters of `s` that `escapeControls` escapes, each once, escaped
  *  (`\n`, `\u001b`), for a message naming them. */
 export function controlsIn(s: string, multiLine = false): string[] {
   const seen = new Set<string>();
-  for (const m of s.matchAll(multiLine ? IN_TEXT_ALL : CONTROL_ALL)) seen.add(escape(m[0][0]));
+  for (const m of s.matchAll(multiLine ? IN_TEXT_ALL() : CONTROL_ALL())) seen.add(escape(m[0][0]));
   return [...seen];
 }
 
