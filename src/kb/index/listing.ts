@@ -2,6 +2,7 @@
 // under a folder or in the whole topic, and whether a topic has any to
 // list or to learn. Each probes only the subjects it needs a verdict on.
 
+import { slugLowerBound } from './slug.ts';
 import type { Subject } from './types.ts';
 import { kindOf, probeUnknown, type TopicView } from './view.ts';
 import { some } from '../../shared/arrays.ts';
@@ -50,14 +51,8 @@ export function listable(view: TopicView): Subject[] {
 /** Where the subject with `slug` is in `subjects` (in slug order), -1 when
  *  it is not there. */
 function slugIndex(subjects: readonly Subject[], slug: string): number {
-  let lo = 0;
-  let hi = subjects.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (subjects[mid].slug < slug) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo < subjects.length && subjects[lo].slug === slug ? lo : -1;
+  const at = slugLowerBound(subjects, slug);
+  return at < subjects.length && subjects[at].slug === slug ? at : -1;
 }
 
 /** The listable subjects (as `listable`) below the folder `folder`
@@ -66,15 +61,8 @@ export function listableUnder(view: TopicView, folder: string): Subject[] {
   const prefix = `${folder}/`;
   const all = view.index.subjects;
   // Slugs with one prefix are contiguous in slug order: find the first.
-  let lo = 0;
-  let hi = all.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (all[mid].slug < prefix) lo = mid + 1;
-    else hi = mid;
-  }
   const below: Subject[] = [];
-  for (let i = lo; i < all.length && all[i].slug.startsWith(prefix); i++) if (isListableCheap(view, all[i])) below.push(all[i]);
+  for (let i = slugLowerBound(all, prefix); i < all.length && all[i].slug.startsWith(prefix); i++) if (isListableCheap(view, all[i])) below.push(all[i]);
   probeUnknown(view, below);
   return below.filter((s) => kindOf(view, s) === 'text');
 }

@@ -18,8 +18,8 @@
 //   (without naming them).
 
 import { Budget, PatternTooExpensive, type CompiledPattern } from '../../glob/index.ts';
+import { slugLowerBound } from './slug.ts';
 import type { Alias, Match, PatternResult, Subject } from './types.ts';
-import { compareCodeUnits } from '../../shared/text.ts';
 import { map } from '../../shared/arrays.ts';
 
 export type { Match, PatternResult } from './types.ts';
@@ -33,16 +33,8 @@ export interface Resolution {
 
 /** Binary search in a slug-sorted subject list. */
 export function findBySlug(subjects: readonly Subject[], slug: string): Subject | undefined {
-  let lo = 0;
-  let hi = subjects.length - 1;
-  while (lo <= hi) {
-    const mid = (lo + hi) >>> 1;
-    const c = compareCodeUnits(subjects[mid].slug, slug);
-    if (c === 0) return subjects[mid];
-    if (c < 0) lo = mid + 1;
-    else hi = mid - 1;
-  }
-  return undefined;
+  const at = slugLowerBound(subjects, slug);
+  return at < subjects.length && subjects[at].slug === slug ? subjects[at] : undefined;
 }
 
 /** The subject an exact name selects: the subject with that slug, else

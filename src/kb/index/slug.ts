@@ -56,3 +56,17 @@ export function isHiddenPath(path: string): boolean {
 export function extOf(path: string): string {
   return splitLast(path).ext.toLowerCase();
 }
+
+/** In `subjects`, in slug order (code units, as the index keeps them),
+ *  where `slug` is or would go: the first subject whose slug is not below
+ *  it (`subjects.length` when none). */
+export function slugLowerBound(subjects: readonly { slug: string }[], slug: string): number {
+  let lo = 0;
+  let hi = subjects.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (subjects[mid].slug < slug) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
