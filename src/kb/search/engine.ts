@@ -1001,9 +1001,7 @@ export class SearchIndex {
       if (k < 0 && !touches(i)) {
         // Untouched: its bytes as they are (deltas are within the list).
         const [from, to] = this.postRange(i);
-        post.room(to - from);
-        post.a.set(this.post.subarray(from, to), post.n);
-        post.n += to - from;
+        copy(this.post, from, to);
         count = this.df[i];
       } else count = merge(i, k);
       if (count === 0) {
