@@ -421,8 +421,8 @@ function awaitBatch(batch: ProbeBatch): number {
 
 /** A finished batch's results, in order. */
 function resultsOf(batch: ProbeBatch): ProbeResult[] {
-  const out: ProbeResult[] = new Array(batch.paths.length);
-  for (let i = 0; i < out.length; i++) out[i] = probeResultOf(batch.results[i], i, batch.region, batch.paths[i]);
+  const out: ProbeResult[] = [];
+  resultsInto(batch, out);
   return out;
 }
 
@@ -532,10 +532,15 @@ export function readerThread(url: string, minFiles = MIN_PARALLEL_FILES): Reader
       // A full batch goes out; out of `add`, which runs for every file
       // (the engine compiles hot code with what it calls: the less, the
       // cheaper).
-      const send = (): void => {
+      /** The pending files as a batch, told to skip titles if the feed is. */
+      const batchOfPending = (): ProbeBatch => {
         const batch = newBatch(pending, poolFor());
         if (skipping) batch.control[SKIP] = 1;
         batches.push(batch);
+        return batch;
+      };
+      const send = (): void => {
+        const batch = batchOfPending();
         fed += pending.length;
         pending = [];
         // The thread starts once the feed reaches `minFiles`.
@@ -547,11 +552,7 @@ export function readerThread(url: string, minFiles = MIN_PARALLEL_FILES): Reader
           if (pending.push(path) >= FEED_BATCH) send();
         },
         finish() {
-          if (pending.length > 0) {
-            const batch = newBatch(pending, poolFor());
-            if (skipping) batch.control[SKIP] = 1;
-            batches.push(batch);
-          }
+          if (pending.length > 0) batchOfPending();
           pending = [];
           complete(batches, () => drain(false));
           drain(true);
