@@ -169,8 +169,7 @@ export function openTopic(topic: TopicSpec, opts: OpenOptions = {}): TopicView {
     if (kept === undefined) {
       view.probed = fresh;
       if (shared.length === 0) view.walkedNonText = nonText;
-    }
-    else {
+    } else {
       for (const slug of shared) cache.delete(slug);
       for (const [slug, r] of fresh) cache.set(slug, r);
     }

@@ -191,7 +191,10 @@ async function indexTopic(
     // The same documents, in the same order.
     const index = old.index;
     const same: Candidate[] = [];
-    for (let d = 0; d < index.count; d++) same.push({ path: index.pathOf(d), slug: index.slugOf(d), abs: absOf(topic, index.pathOf(d)) });
+    for (let d = 0; d < index.count; d++) {
+      const path = index.pathOf(d);
+      same.push({ path, slug: index.slugOf(d), abs: absOf(topic, path) });
+    }
     result = await rebuild(same, old, changed, old.trace, undefined, progress);
     status = 'updated';
   } else {
