@@ -15,8 +15,15 @@
 // it. Every tier runs even when an earlier one failed (a failed type check,
 // layer check or build stops the run); the last line sums them up:
 // `tests: N passed, N failed, N skipped (unit 20.1 s, e2e 95.3 s, ...)`.
-import { spawn } from 'node:child_process';
-import { existsSync, readdirSync } from 'node:fs';
+//
+// The tests run with a scratch HOME and XDG_CACHE_HOME (a fresh temporary
+// directory, removed at the end), never the user's: a test that runs kb
+// without giving it a home of its own (tests/e2e/harness.ts isolatedEnv)
+// would read and write the user's search cache. Such a test fails the tier
+// it ran in: after each tier the scratch cache must hold no kb directory.
+import { execFileSync, spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -86,11 +93,58 @@ function step(cmd, args) {
   });
 }
 
+/** The environment of the tests: the runner's, with HOME and
+ *  XDG_CACHE_HOME in `scratch`. npm's cache stays where npm says it is
+ *  (the pre-commit test installs from it, offline): under `npm test` npm
+ *  names it in npm_config_cache, else npm is asked once. */
+function testEnv(scratch) {
+  const env = { ...process.env, HOME: scratch, XDG_CACHE_HOME: join(scratch, '.cache') };
+  if (!env.npm_config_cache) {
+    try {
+      const cache = execFileSync('npm', ['config', 'get', 'cache'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
+      if (cache !== '') env.npm_config_cache = cache;
+    } catch {
+      // No npm: the tests that need it skip (or fail in CI) with their own reason.
+    }
+  }
+  return env;
+}
+
+/** The files kb left in the scratch home's cache (`.cache/kb`), each with
+ *  the subjects directory its header names: what a test ran kb on without
+ *  an environment of its own. */
+function leakedCache(scratch) {
+  const dir = join(scratch, '.cache', 'kb');
+  if (!existsSync(dir)) return [];
+  const out = [];
+  const walk = (d) => {
+    for (const e of readdirSync(d, { withFileTypes: true })) {
+      const path = join(d, e.name);
+      if (e.isDirectory()) walk(path);
+      else out.push(`${relative(scratch, path)}${subjectsDirOf(path)}`);
+    }
+  };
+  walk(dir);
+  return out.length > 0 ? out : [relative(scratch, dir)];
+}
+
+/** ` (subjects: DIR)` for a search index (magic, version, the header's
+ *  length, the header as JSON), else ''. */
+function subjectsDirOf(file) {
+  try {
+    const b = readFileSync(file);
+    const header = JSON.parse(b.subarray(12, 12 + b.readUInt32LE(8)).toString('utf8'));
+    return typeof header.subjectsDir === 'string' ? ` (subjects: ${header.subjectsDir})` : '';
+  } catch {
+    return '';
+  }
+}
+
 /** Runs bun test, passing its output through, and reads its summary
  *  (` N pass`, ` N fail`, ` N skip` lines; bun writes them to stderr). */
-function bunTest(args) {
+function bunTest(args, baseEnv) {
   return new Promise((done) => {
-    const env = { ...process.env };
+    const env = { ...baseEnv };
     if (process.stdout.isTTY && env.NO_COLOR === undefined) env.FORCE_COLOR = '1';
     const child = spawn(bin('bun'), ['test', ...args], { cwd: REPO, stdio: ['inherit', 'pipe', 'pipe'], env });
     const counts = { pass: 0, fail: 0, skip: 0 };
@@ -138,6 +192,16 @@ async function main(argv) {
     console.error(`test: ${err.message}`);
     return 1;
   }
+  const scratch = mkdtempSync(join(tmpdir(), 'kb-test-home-'));
+  try {
+    return await runTiers(chosen, files, extra, scratch);
+  } finally {
+    rmSync(scratch, { recursive: true, force: true });
+  }
+}
+
+async function runTiers(chosen, files, extra, scratch) {
+  const env = testEnv(scratch);
   let built = false;
   const total = { pass: 0, fail: 0, skip: 0 };
   const times = [];
@@ -154,12 +218,20 @@ async function main(argv) {
     // bun test does not take its default timeout from bunfig.toml when it
     // is given files (it stays 5 s): the one set there is passed here, so
     // that a test spawning deno many times passes on a busy machine too.
-    const { code, counts } = await bunTest(['--timeout', String(BUN_TIMEOUT_MS), ...tierTests.map((f) => `./${f}`), ...extra]);
+    const { code, counts } = await bunTest(['--timeout', String(BUN_TIMEOUT_MS), ...tierTests.map((f) => `./${f}`), ...extra], env);
     const seconds = (performance.now() - started) / 1000;
     times.push(`${tier} ${seconds.toFixed(1)} s`);
+    const leaked = leakedCache(scratch);
+    if (leaked.length > 0) {
+      // Each of these would be in the user's cache outside this runner.
+      console.error(`test: ${tier}: a test ran kb on the tests' HOME, not a home of its own (isolatedEnv in tests/e2e/harness.ts); kb wrote its search cache there:\n${leaked.map((l) => `  $HOME/${l}`).join('\n')}`);
+      counts.fail += 1;
+      rmSync(join(scratch, '.cache', 'kb'), { recursive: true, force: true });
+    }
     for (const k of Object.keys(total)) total[k] += counts[k];
     console.error(`test: ${tier}: ${counts.pass} passed, ${counts.fail} failed, ${counts.skip} skipped in ${seconds.toFixed(1)} s`);
     if (code !== 0) status = code;
+    else if (leaked.length > 0) status = 1;
   }
   console.log(`tests: ${total.pass} passed, ${total.fail} failed, ${total.skip} skipped (${times.join(', ')})`);
   return status;

@@ -9,6 +9,7 @@ import { debug, isVerbose, warn } from '../shared/log.ts';
 import { formatProblem, type Problem } from '../shared/problem.ts';
 import { maxTokensOf } from './budget.ts';
 import type { RunContext } from './command.ts';
+import { homeDirectory } from './home.ts';
 
 /** Where the knowledge base is, as the command line and environment say. */
 export async function workspaceOptions(ctx: RunContext): Promise<WorkspaceOptions> {
@@ -22,15 +23,6 @@ export async function workspaceOptions(ctx: RunContext): Promise<WorkspaceOption
     maxTokens: maxTokensOf(ctx),
     searchCache: ctx.flags['no-cache'] !== true,
   };
-}
-
-/** The user's home directory: HOME where it is set, as `os.homedir()` reads
- *  it outside Windows; else the system's answer, from node:os, which is
- *  loaded only then (importing it costs start-up time). */
-export async function homeDirectory(env: Record<string, string | undefined>): Promise<string> {
-  const home = env.HOME;
-  if (home !== undefined && home !== '' && process.platform !== 'win32') return home;
-  return (await import('node:os')).homedir();
 }
 
 /** The knowledge base for every command but `kb check`: a configuration

@@ -22,7 +22,7 @@ import { probeKind } from '../../src/kb/fs/probe.ts';
 import { hasLearnable, hasListable, listable } from '../../src/kb/index/listing.ts';
 import { loadLearned, loadPatterns as loadCompiled, type ReadAs } from '../../src/kb/index/load.ts';
 import { kindOf, openTopic as openSpec } from '../../src/kb/index/view.ts';
-import { BIN, fixture, run, BINARY } from './harness.ts';
+import { BIN, fixture, isolatedEnv, run, BINARY } from './harness.ts';
 import { bytesRead, STRACE } from '../support/strace.ts';
 
 const LIMIT = 8192;
@@ -209,7 +209,7 @@ describe.skipIf(!strace || process.platform !== 'linux')('dist/kb under strace: 
   test('the strace count sees reads of a file (a text subject is read whole)', () => {
     const text = join(root, 'docs', 'readme.md');
     const log = join(root, 'strace-text.log');
-    spawnSync(strace, ['-f', '-qq', '-y', '-o', log, '-e', 'trace=read', BIN, 'learn', 'docs', 'readme'], { cwd: root });
+    spawnSync(strace, ['-f', '-qq', '-y', '-o', log, '-e', 'trace=read', BIN, 'learn', 'docs', 'readme'], { cwd: root, env: isolatedEnv(root) });
     const lines = fs.readFileSync(log, 'utf8').split('\n').filter((l) => l.includes(`<${text}>`));
     const total = lines.reduce((sum, l) => sum + Number(/=\s+(\d+)\s*$/.exec(l)?.[1] ?? 0), 0);
     expect(total).toBe(9);

@@ -4,7 +4,7 @@ import { describe, expect } from 'bun:test';
 import { writeFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { AVAILABLE, PRELOADED } from '../support/rfd.ts';
-import { caseTest, NOTE, RFD_CONFIG, RFD_FILES, fixture, run, type Runner } from './harness.ts';
+import { caseTest, NOTE, RFD_CONFIG, RFD_FILES, fixture, isolatedEnv, run, type Runner } from './harness.ts';
 
 export function cases(r: Runner): void {
   const test = caseTest(r);
@@ -480,7 +480,7 @@ d: t [topic disabled]
       for (let i = 0; i < 200; i++) writeFileSync(join(root, 't', `f${i}.md`), 'x'.repeat(4000));
       const [cmd, ...pre] = r.argv;
       const { spawnSync } = require('node:child_process');
-      const res = spawnSync('sh', ['-c', `"$0" "$@" | head -c 10 >/dev/null; exit $?`, cmd, ...pre, 'learn', '--max-tokens', '0', 't', '**'], { cwd: root, encoding: 'utf8', env: { ...process.env, HOME: root, NO_COLOR: '1' } });
+      const res = spawnSync('sh', ['-c', `"$0" "$@" | head -c 10 >/dev/null; exit $?`, cmd, ...pre, 'learn', '--max-tokens', '0', 't', '**'], { cwd: root, encoding: 'utf8', env: isolatedEnv(root) });
       expect(res.status).toBe(0);
       expect(res.stderr).toBe('');
     });

@@ -79,18 +79,27 @@ export function run(runner: Runner, root: string, args: string[], opts: RunOptio
 }
 
 /** The environment kb runs in under test: no colours, and HOME and every
- *  user-global configuration directory inside the fixture, so that nothing
+ *  user-global directory inside the fixture (homeIn), so that nothing
  *  from the machine running the tests leaks in. */
 export function isolatedEnv(root: string, extra: Record<string, string> = {}): Record<string, string> {
   return {
     PATH: process.env.PATH ?? '',
     NO_COLOR: '1',
+    ...homeIn(root),
+    DENO_NO_UPDATE_CHECK: '1',
+    ...extra,
+  };
+}
+
+/** HOME and every user-global directory kb reads or writes (its and jp's
+ *  configuration, the search cache), inside `root`: a test never reads
+ *  the user's configuration nor reads or writes the user's search cache. */
+export function homeIn(root: string): Record<string, string> {
+  return {
     HOME: root,
     XDG_CONFIG_HOME: join(root, '.xdg'),
     XDG_CACHE_HOME: join(root, '.xdg-cache'),
     JP_GLOBAL_CONFIG_DIR: join(root, '.global'),
-    DENO_NO_UPDATE_CHECK: '1',
-    ...extra,
   };
 }
 

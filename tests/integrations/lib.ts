@@ -8,7 +8,7 @@ import { spawnSync, type SpawnSyncOptions } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, symlinkSync } from 'node:fs';
 import { delimiter, join } from 'node:path';
 import { describe, test } from 'bun:test';
-import { BIN, REPO, tempDir } from '../e2e/harness.ts';
+import { BIN, REPO, homeIn, tempDir } from '../e2e/harness.ts';
 
 export { BIN, REPO, tempDir };
 
@@ -72,25 +72,25 @@ export function sh(cmd: string, args: string[], opts: SpawnSyncOptions = {}): Ra
 
 /** An environment for child processes: the machine's (certificate bundles,
  *  proxies), without the variables of an enclosing `npm test` (npm_*), of an
- *  enclosing git hook (GIT_DIR, ...) or kb configuration (JP_CFG_*); no
- *  user-level kb configuration, a git identity, no colour. */
+ *  enclosing git hook (GIT_DIR, ...), kb's and jp's (KB_*, JP_*) or the
+ *  user's directories (XDG_*_HOME); HOME and every user-level directory in
+ *  `root` (homeIn: no user configuration, no user search cache), a git
+ *  identity, no colour. */
 export function baseEnv(root: string, extra: Record<string, string> = {}): Record<string, string> {
   const env: Record<string, string> = {};
   for (const [key, value] of Object.entries(process.env)) {
     if (value === undefined) continue;
-    if (/^(npm_|JP_CFG_|PRE_COMMIT)/i.test(key) || /^GIT_(DIR|WORK_TREE|INDEX_FILE|OBJECT_DIRECTORY|ALTERNATE_OBJECT_DIRECTORIES|COMMON_DIR|PREFIX|CONFIG)/.test(key)) continue;
+    if (/^(npm_|JP_|KB_|PRE_COMMIT)/i.test(key) || /^XDG_[A-Z]+_HOME$/.test(key) || /^GIT_(DIR|WORK_TREE|INDEX_FILE|OBJECT_DIRECTORY|ALTERNATE_OBJECT_DIRECTORIES|COMMON_DIR|PREFIX|CONFIG)/.test(key)) continue;
     if (key === 'INIT_CWD' || key === 'NODE_PATH') continue;
     env[key] = value;
   }
   return {
     ...env,
     PATH: process.env.PATH ?? '',
-    HOME: process.env.HOME ?? root,
+    ...homeIn(root),
     LANG: 'C.UTF-8',
     NO_COLOR: '1',
     TERM: 'dumb',
-    XDG_CONFIG_HOME: join(root, '.xdg-config'),
-    JP_GLOBAL_CONFIG_DIR: join(root, '.global-jp'),
     GIT_AUTHOR_NAME: 'kb tests',
     GIT_AUTHOR_EMAIL: 'kb-tests@example.invalid',
     GIT_COMMITTER_NAME: 'kb tests',

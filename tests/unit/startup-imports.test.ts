@@ -71,7 +71,7 @@ const LOADING = ['src/kb/index/load.ts', 'src/kb/fs/read.ts', 'src/kb/fs/decode.
 
 /** Runtime modules whose first import costs start-up time in the binary
  *  (measured: node:buffer about 0.3 ms, node:os about 0.25 ms); kb reads
- *  HOME instead of os.homedir() where it can (cli/workspace.ts). */
+ *  HOME instead of os.homedir() where it can (cli/home.ts). */
 const RUNTIME = ['pkg:node:buffer', 'pkg:node:os'];
 
 const DEFERRED: Record<string, string[]> = {

@@ -11,7 +11,6 @@
 //
 // Dynamic candidates come from the workspace the completed command would
 // use: the -w / --cfg / -k flags already on the command line are honoured.
-import { homedir } from 'node:os';
 import { join } from 'node:path';
 import type { ArgsDef } from 'citty';
 import { KnowledgeBase } from '../../app/knowledge-base.ts';
@@ -20,6 +19,7 @@ import type { Command, CommandTable, RunContext } from '../command.ts';
 import { GLOBAL_ARGS } from '../globals.ts';
 import { print } from '../output.ts';
 import { CONTROL } from '../../shared/controls.ts';
+import { homeDirectory } from '../home.ts';
 import { workspaceOptions } from '../workspace.ts';
 
 export const SHELLS = ['bash', 'zsh', 'fish'] as const;
@@ -187,9 +187,11 @@ async function flagValues(line: Line, sources: Sources): Promise<string[]> {
   }
 }
 
-function expandHome(path: string | undefined): string | undefined {
-  if (path === '~') return homedir();
-  if (path?.startsWith('~/')) return join(homedir(), path.slice(2));
+/** `~` and `~/...` in the home directory (the command's HOME, as every
+ *  command reads it: workspace.ts homeDirectory). */
+function expandHome(path: string | undefined, home: string): string | undefined {
+  if (path === '~') return home;
+  if (path?.startsWith('~/')) return join(home, path.slice(2));
   return path;
 }
 
@@ -208,7 +210,8 @@ export function liveSources(ctx: RunContext, commands: CommandTable = ctx.comman
     async knowledge(line) {
       const attempt = async (cfg: string[], knowledge: string[]): Promise<KnowledgeBase | undefined> => {
         try {
-          const globals = { workspace: expandHome(line.workspace), cfg: cfg.map((c) => expandHome(c)!), knowledge, verbose: false, quiet: false };
+          const home = await homeDirectory(ctx.env);
+          const globals = { workspace: expandHome(line.workspace, home), cfg: cfg.map((c) => expandHome(c, home)!), knowledge, verbose: false, quiet: false };
           return await KnowledgeBase.open(await workspaceOptions({ ...ctx, globals }));
         } catch {
           return undefined;

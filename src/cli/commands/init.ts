@@ -5,7 +5,6 @@
 // stderr says where it went, what was found, the notes and the next steps
 // (nothing of that with -q). Exit 0 when done or nothing was left to do,
 // 1 when something stopped it (nothing is written then), 2 on wrong usage.
-import { homedir } from 'node:os';
 import { init } from '../../app/init.ts';
 import { initHead, initStopped, initTail } from '../../render/init.ts';
 import { UsageError } from '../../shared/errors.ts';
@@ -13,6 +12,7 @@ import { error, info } from '../../shared/log.ts';
 import { formatProblem } from '../../shared/problem.ts';
 import type { Command } from '../command.ts';
 import { print } from '../output.ts';
+import { homeDirectory } from '../home.ts';
 
 const command: Command = {
   args: {
@@ -37,7 +37,7 @@ const command: Command = {
       dirs: ctx.positionals,
       dryRun: ctx.flags['dry-run'] === true,
       env: ctx.env,
-      home: homedir(),
+      home: await homeDirectory(ctx.env),
     });
     if (result.errors.length > 0) {
       if (result.text !== '') print(result.text);
