@@ -122,7 +122,7 @@ async function rankIn(
     if (kept !== undefined) g = { ...kept, status: 'kept', read: 0, times: { load: 0, check: 0, build: 0 } };
     else {
       g = await topicIndex(topic, { cacheDir: kb.searchCacheDir, stat: kb.statFiles });
-      if (at !== undefined) {
+      if (at !== undefined && g.index.post.length <= RESIDENT_POSTINGS) {
         // Held whole in memory (the postings read from the cache file
         // while it is open), said once: its warnings are not kept.
         g.index.readAll();
@@ -181,6 +181,11 @@ async function rankIn(
   const unknown = plan.unknown.map((u) => words.get(u) ?? u);
   return { found, total, matched, unknown, corrected: [...plan.corrected].map(([q, s]) => [words.get(q) ?? q, s]), indexes, problems };
 }
+
+/** The largest postings of an index kept between searches (a topic of
+ *  about 130,000 subjects of the benchmark's kind): a larger one is read
+ *  from the cache for each search, as in a one-shot command. */
+const RESIDENT_POSTINGS = 64 * 1024 * 1024;
 
 /** What a topic's index is kept under (its subjects directory is the
  *  other key): the index depends on the topic's ID only through the cache
