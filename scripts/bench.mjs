@@ -495,12 +495,14 @@ async function main() {
   // 5b. Context: a long MCP session on the same topic (issue targets:
   // exact loads p50 <= 2 ms and p99 <= 10 ms, listings p50 <= 20 ms, and the
   // server's peak RSS under 150 MiB), 2,000 sequential calls.
-  log('measuring: a long MCP session (2,000 exact loads, 200 listings) ...');
+  log('measuring: a long MCP session (2,000 exact loads, 200 listings, 200 searches) ...');
   const session = await mcpLatency({ bin: o.kb, workspace: ws.root, topic: 'docs', calls: o.quick ? 300 : 2000 });
   results.mcp = session;
   add({ id: 'mcpExactP50', what: 'MCP session: exact load, p50', kbValue: session.exact.p50, unit: 'ms', target: 2, cmp: '<=' });
   add({ id: 'mcpExactP99', what: 'MCP session: exact load, p99', kbValue: session.exact.p99, unit: 'ms', target: 10, cmp: '<=' });
   add({ id: 'mcpListP50', what: 'MCP session: listing, p50', kbValue: session.listing.p50, unit: 'ms', target: 20, cmp: '<=' });
+  add({ id: 'mcpSearchP50', what: 'MCP session: search, p50', kbValue: session.search.p50, unit: 'ms' });
+  add({ id: 'mcpSearchP99', what: 'MCP session: search, p99', kbValue: session.search.p99, unit: 'ms' });
   add({ id: 'mcpBurstP99', what: `MCP session: a burst of ${o.quick ? 300 : 2000} exact loads written at once, last reply (p99)`, kbValue: session.burst.p99, unit: 'ms' });
   if (session.peakKiB !== null) add({ id: 'mcpRss', what: 'MCP session: peak RSS (sequential calls, listings and the burst)', kbValue: session.peakKiB, unit: 'KiB', target: 150 * 1024, cmp: '<=' });
   }

@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // Latency of a long `kb mcp` session on a real-sized topic: N sequential
-// exact loads (random subjects) and N/10 sequential listings, each sent
+// exact loads (random subjects), N/10 sequential listings and N/10
+// sequential searches (words of the slugs), each sent
 // when the previous reply came, then a burst of N exact loads written at
 // once; p50 and p99 per kind, and the server's peak RSS over all of it
 // (Linux: VmHWM from /proc).
@@ -49,11 +50,11 @@ export async function mcpLatency({ bin, workspace, topic, calls }) {
   } while (cursor);
   let seed = 1;
   const pick = () => slugs[(seed = (seed * 1103515245 + 12345) % 2147483648) % slugs.length];
-  const time = async (n, args) => {
+  const time = async (n, args, tool = 'learn') => {
     const ms = [];
     for (let i = 0; i < n; i++) {
       const t0 = performance.now();
-      const reply = await request('tools/call', { name: 'learn', arguments: args() });
+      const reply = await request('tools/call', { name: tool, arguments: args() });
       if (reply.error) throw new Error(JSON.stringify(reply.error));
       ms.push(performance.now() - t0);
     }
@@ -62,6 +63,10 @@ export async function mcpLatency({ bin, workspace, topic, calls }) {
   };
   const exact = await time(calls, () => ({ topic, subjects: [pick()] }));
   const listing = await time(Math.max(10, Math.round(calls / 10)), () => ({ topic }));
+  // Searches: one or two words of the subjects' slugs.
+  const words = [...new Set(slugs.flatMap((s) => s.split(/[^a-z]+/)).filter((w) => w.length >= 3))].sort();
+  const word = () => words[(seed = (seed * 1103515245 + 12345) % 2147483648) % words.length];
+  const search = await time(Math.max(10, Math.round(calls / 10)), () => ({ query: seed % 2 ? word() : `${word()} ${word()}`, topic }), 'search');
   // A burst: `calls` exact loads written at once.
   const t0 = performance.now();
   const burstMs = await Promise.all(
@@ -77,7 +82,7 @@ export async function mcpLatency({ bin, workspace, topic, calls }) {
   }
   child.stdin.end();
   await new Promise((r) => child.on('exit', r));
-  return { subjects: slugs.length, exact, listing, burst, peakKiB };
+  return { subjects: slugs.length, exact, listing, search, burst, peakKiB };
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
@@ -88,5 +93,5 @@ if (import.meta.url === `file://${process.argv[1]}`) {
     calls: Number(opt('--calls', '2000')),
   });
   const f = (x) => x.toFixed(2);
-  console.log(`${r.subjects} subjects; exact load p50 ${f(r.exact.p50)} ms, p99 ${f(r.exact.p99)} ms; listing p50 ${f(r.listing.p50)} ms, p99 ${f(r.listing.p99)} ms; burst of ${Number(opt('--calls', '2000'))} p50 ${f(r.burst.p50)} ms, p99 ${f(r.burst.p99)} ms; peak RSS ${r.peakKiB === null ? '?' : `${(r.peakKiB / 1024).toFixed(1)} MiB`}`);
+  console.log(`${r.subjects} subjects; exact load p50 ${f(r.exact.p50)} ms, p99 ${f(r.exact.p99)} ms; listing p50 ${f(r.listing.p50)} ms, p99 ${f(r.listing.p99)} ms; search p50 ${f(r.search.p50)} ms, p99 ${f(r.search.p99)} ms; burst of ${Number(opt('--calls', '2000'))} p50 ${f(r.burst.p50)} ms, p99 ${f(r.burst.p99)} ms; peak RSS ${r.peakKiB === null ? '?' : `${(r.peakKiB / 1024).toFixed(1)} MiB`}`);
 }

@@ -29,6 +29,10 @@ import { filter, find, some } from '../shared/arrays.ts';
 
 export { IndexCache } from '../kb/index/cache.ts';
 
+/** What search keeps between requests, and how it knows it still holds
+ *  (kb/index/cache.ts IndexCache). */
+export type Resident = Pick<IndexCache, 'settle' | 'changes' | 'keep' | 'kept' | 'forget'>;
+
 export interface WorkspaceOptions extends LoadOptions {
   /** The token budget (app/budget.ts): Infinity for none; default
    *  DEFAULT_MAX_TOKENS. */
@@ -157,6 +161,14 @@ export class KnowledgeBase {
    *  earlier requests probed. */
   async settle(): Promise<void> {
     if (this.cache !== undefined) await this.cache.settle();
+  }
+
+  /** Where a long-lived front end (`kb mcp`) keeps what a request made of
+   *  a topic's files for the next, while its file watcher tells of no
+   *  change there (kb/index/cache.ts `changes`, `keep`, `kept`): the
+   *  search indexes; undefined in a one-shot command. */
+  get resident(): Resident | undefined {
+    return this.cache;
   }
 
   /** A topic's view, opened once. `probeAll`: probe every file while

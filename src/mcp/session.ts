@@ -177,7 +177,8 @@ export class KbSession {
       { as: 'text', write: (chunk) => out.add(chunk as string), problem: (p) => this.note(p), full: () => out.cut },
       { source: 'model', writable: this.writable },
     );
-    void debug(`kb mcp: topic indexes kept between requests: ${this.cache.hits} reused, ${this.cache.misses} walked`);
+    const c = this.cache;
+    void debug(`kb mcp: topic indexes kept between requests: ${c.hits} reused, ${c.misses} walked; search indexes: ${c.keptHits} reused, ${c.keptMisses} read`);
     if (out.cut) this.noteCut('tools/call');
     return result(out.text(tool.whenCut), isError);
   }

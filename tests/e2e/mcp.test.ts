@@ -3,7 +3,7 @@
 // Results are compared with what the CLI prints for the same workspace.
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import { spawn } from 'node:child_process';
-import { utimesSync, writeFileSync } from 'node:fs';
+import { mkdirSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { transcriptProblems } from '../support/mcp-schema.ts';
 import { type Connection, connect, text } from './mcp-client.ts';
@@ -420,6 +420,53 @@ describe('kb mcp keeps what it probed while the topic is watched', () => {
       await editAndList(root, list, 12);
       // Listings after the first walked nothing (and probed only what changed).
       expect(c.stderr()).toContain('topic indexes kept between requests: 12 reused, 1 walked');
+    } finally {
+      await c.client.close();
+    }
+  });
+
+  /** Edits one note `edits` times, a word of its own in each, each
+   *  followed at once by a search that must find it. */
+  async function editAndSearch(root: string, c: Connection, edits: number) {
+    for (let k = 0; k < edits; k++) {
+      const i = (k * 7) % 40;
+      writeFileSync(join(root, `.jp/kb/notes/d${i % 4}/n${i}.md`), `---\ndescription: first ${i}\n---\nbody with marker${k}\n`);
+      const found = text(await c.client.callTool({ name: 'search', arguments: { query: `marker${k}` } }));
+      expect(found).toStartWith(`1 subject matches "marker${k}"`);
+      expect(found).toContain(`notes: d${i % 4}/n${i}`);
+    }
+  }
+
+  test('a search keeps its index while nothing changes, and finds what was written just before it, every time', async () => {
+    const { root, c } = await watchedNotes();
+    try {
+      const search = async (query: string) => text(await c.client.callTool({ name: 'search', arguments: { query } }));
+      const first = await search('body');
+      for (let k = 0; k < 5; k++) expect(await search('body')).toBe(first);
+      expect(c.stderr()).toContain('search indexes: 5 reused, 1 read');
+      await editAndSearch(root, c, 8);
+      // Kept again once the topic has been quiet for two seconds; then a
+      // file made in a new folder.
+      await new Promise((r) => setTimeout(r, 2100));
+      expect(await search('body')).toContain('40 subjects match');
+      expect(await search('body')).toContain('40 subjects match');
+      expect(c.stderr()).toContain('search indexes: 6 reused');
+      mkdirSync(join(root, '.jp/kb/notes/new'));
+      writeFileSync(join(root, '.jp/kb/notes/new/fresh.md'), 'a brand new zanzibar\n');
+      expect(await search('zanzibar')).toContain('notes: new/fresh');
+    } finally {
+      await c.client.close();
+    }
+  });
+
+  test('however late the watcher hands its events on: a search waits for every event queued before it', async () => {
+    const { root, c } = await watchedNotes({ KB_TEST_EVENT_DELAY_MS: '40' });
+    try {
+      // The first search keeps its index: each edit's event comes 40 ms
+      // after the search that follows it has started.
+      text(await c.client.callTool({ name: 'search', arguments: { query: 'body' } }));
+      await editAndSearch(root, c, 6);
+      expect(c.stderr()).not.toContain('file events are late');
     } finally {
       await c.client.close();
     }

@@ -14,6 +14,12 @@
 // subject, its files probed again). While a topic is watched, a request
 // reads no directory and stats nothing.
 //
+// Kept: what a request made of a topic's files (a search index), for the
+// next requests, while no event comes (`changes`, `keep`, `kept`).
+// Only where the subjects directory is watched recursively (a directory
+// watched alone would not tell of a file made in a new subdirectory), and
+// not within two seconds of an event.
+//
 // Revalidated: where watching is not possible (no watcher, too many
 // directories, a watcher's error such as EMFILE or ENOSPC), the watchers
 // are closed and the index is revalidated as it was before watchers: it
@@ -191,6 +197,13 @@ class TopicWatch {
   readonly probed = new Map<string, ProbeResult>();
   /** Paths (relative, `/`-separated) with an event, and when. */
   readonly recent = new Map<string, number>();
+  /** Events told so far, of any kind (`IndexCache.changes`), and when
+   *  the last came. */
+  events = 0;
+  lastEvent = 0;
+  /** Values kept while no event comes (`IndexCache.keep`), by key, with
+   *  the count of events they were made at. */
+  readonly kept = new Map<string, { at: number; value: unknown }>();
   /** Everything probed must be probed again. */
   reprobe = false;
   /** The subjects by path (and alias), for events: built on first need. */
@@ -202,6 +215,8 @@ class TopicWatch {
   /** An event from a watcher of the directory `base` (relative to the
    *  subjects directory, '' for itself). */
   event(type: string, name: string | Buffer | null | undefined, base: string): void {
+    this.events++;
+    this.lastEvent = Date.now();
     if (name === null || name === undefined || name === '') {
       this.stale = this.reprobe = true;
       return;
@@ -270,6 +285,7 @@ class TopicWatch {
   }
 
   close(): void {
+    this.kept.clear();
     for (const w of this.watchers) {
       try {
         w.close();
@@ -298,6 +314,9 @@ export class IndexCache {
   private closed = false;
   hits = 0;
   misses = 0;
+  /** Values given back by `kept`, and asked for in vain. */
+  keptHits = 0;
+  keptMisses = 0;
 
   /** `log`: a line for `--verbose` (a fallback, and why). */
   constructor(private readonly log: (line: string) => void = () => {}) {}
@@ -379,9 +398,60 @@ export class IndexCache {
   /** Called before `dir` is walked: starts watching it (once; a watcher
    *  already there stays), so that a change during the walk is seen. */
   begin(dir: string): void {
-    if (this.closed) return;
+    const w = this.watch(dir);
+    if (w !== undefined) w.stale = false;
+  }
+
+  /** How many file events `dir`'s watcher has told of, starting to watch
+   *  it if it is not watched yet (a new watch says the index must be
+   *  walked, as it was not). Something made of `dir`'s files after this
+   *  call (read, checked) stays right while the count stays the same: see
+   *  `keep`. Undefined where `dir` is not watched recursively (watched
+   *  directory by directory, a directory made later would go unseen until
+   *  a listing walks it). Await `settle` first: the events of changes made
+   *  before then are counted. */
+  changes(dir: string): number | undefined {
+    const w = this.watch(dir);
+    return w === undefined || w.failed || this.noRecursive ? undefined : w.events;
+  }
+
+  /** Keeps `value`, made of `dir`'s files after `changes(dir)` gave `at`,
+   *  under `key`, for as long as no event comes (then `kept` forgets it):
+   *  at most one value per key, held as long as `dir` is watched. Not
+   *  kept within two seconds of an event (RACY_MS): the runtime folds a
+   *  file's events that come close together into one, so a write just
+   *  after one told of may never be told itself. */
+  keep(dir: string, key: string, at: number, value: unknown): void {
+    const w = this.watches.get(dir);
+    if (w === undefined || w.failed || this.noRecursive || w.events !== at || Date.now() - w.lastEvent < RACY_MS) return;
+    w.kept.set(key, { at, value });
+  }
+
+  /** The value kept under `key` for `dir` (`keep`), while no event came
+   *  since it was made; undefined otherwise. Await `settle` first. */
+  kept(dir: string, key: string): unknown {
+    const w = this.watches.get(dir);
+    const k = w?.kept.get(key);
+    if (w !== undefined && k !== undefined && (w.failed || this.noRecursive || w.events !== k.at)) w.kept.delete(key);
+    else if (k !== undefined) {
+      this.keptHits++;
+      return k.value;
+    }
+    this.keptMisses++;
+    return undefined;
+  }
+
+  /** Forgets the value kept under `key` for `dir`. */
+  forget(dir: string, key: string): void {
+    this.watches.get(dir)?.kept.delete(key);
+  }
+
+  /** `dir`'s watch, started when there is none yet; undefined once
+   *  closed, or when watching `dir` failed. */
+  private watch(dir: string): TopicWatch | undefined {
+    if (this.closed) return undefined;
     let w = this.watches.get(dir);
-    if (w !== undefined && w.failed) return;
+    if (w !== undefined && w.failed) return undefined;
     if (w === undefined) {
       if (this.watches.size >= MAX_TOPICS) this.dropAll();
       w = new TopicWatch(dir);
@@ -391,7 +461,10 @@ export class IndexCache {
           this.add(w, dir, '', true);
         } catch (err) {
           const code = (err as { code?: string }).code;
-          if (code !== 'ERR_FEATURE_UNAVAILABLE_ON_PLATFORM' && code !== 'ERR_INVALID_ARG_VALUE') return this.fail(w, reason(err));
+          if (code !== 'ERR_FEATURE_UNAVAILABLE_ON_PLATFORM' && code !== 'ERR_INVALID_ARG_VALUE') {
+            this.fail(w, reason(err));
+            return undefined;
+          }
           this.noRecursive = true;
         }
       }
@@ -400,11 +473,12 @@ export class IndexCache {
           this.add(w, dir, '', false);
           this.watchedDirs++;
         } catch (err) {
-          return this.fail(w, reason(err));
+          this.fail(w, reason(err));
+          return undefined;
         }
       }
     }
-    w.stale = false;
+    return w.failed ? undefined : w;
   }
 
   private add(w: TopicWatch, path: string, base: string, recursive: boolean): void {
@@ -418,6 +492,7 @@ export class IndexCache {
     w.failed = true;
     w.close();
     w.probed.clear();
+    w.kept.clear();
     this.log(`kb mcp: topic directory ${w.dir} is not watched (${why}): its index is revalidated by directory times on each request, and its files probed again`);
   }
 

@@ -52,8 +52,9 @@ export interface TopicIndexOptions {
 
 /** How the index was had: `hit` (the cache, unchanged), `updated` (the
  *  cache, some files read again), `built` (every file read), `memory`
- *  (built, and no cache used). */
-export type IndexStatus = 'hit' | 'updated' | 'built' | 'memory';
+ *  (built, and no cache used), `kept` (held by a long-lived front end
+ *  since an earlier search, its file watcher telling of no change). */
+export type IndexStatus = 'hit' | 'updated' | 'built' | 'memory' | 'kept';
 
 export interface TopicIndex {
   index: SearchIndex;

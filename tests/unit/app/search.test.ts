@@ -3,9 +3,9 @@
 // XDG_CACHE_HOME. What the CLI and the MCP tool print is this text
 // (tests/e2e/search.cases.ts).
 import { describe, expect, test } from 'bun:test';
-import { existsSync, readdirSync } from 'node:fs';
+import { existsSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { KnowledgeBase, type WorkspaceOptions } from '../../../src/app/knowledge-base.ts';
+import { IndexCache, KnowledgeBase, type WorkspaceOptions } from '../../../src/app/knowledge-base.ts';
 import { recall } from '../../../src/app/recall.ts';
 import { search, type SearchArgs, type SearchOutcome } from '../../../src/app/search.ts';
 import { validateSearchArgs } from '../../../src/app/tools/search.ts';
@@ -241,5 +241,69 @@ describe('recall', () => {
 
   test('an unknown topic is said', async () => {
     expect((await recall(await open(root), 'deploy', { topic: 'nope' })).error).toBe('unknown topic "nope"');
+  });
+});
+
+describe('search in a long-lived front end (kb mcp)', () => {
+  /** Opens the workspace as `kb mcp` does for each request: a new
+   *  KnowledgeBase over the session's IndexCache. */
+  const openWith = (root: string, cache: IndexCache) =>
+    KnowledgeBase.open({ cwd: root, cfg: [], knowledge: [], env: { XDG_CACHE_HOME: join(root, '.cache-home') }, home: HOME }, { cache });
+  const statusOf = (o: SearchOutcome) => o.indexes.map((i) => `${i.topic}:${i.status}`).join(' ');
+  const slugsOf = (o: SearchOutcome) => o.results.map((r) => `${r.topic}:${r.slug}`);
+  /** Waits until the cache has counted an event of `dir` after `before`. */
+  async function counted(cache: IndexCache, dir: string, before: number): Promise<void> {
+    for (const end = Date.now() + 5000; (cache.changes(dir) ?? 0) <= before && Date.now() < end; ) await new Promise((r) => setTimeout(r, 2));
+  }
+
+  test('keeps each index from one search to the next while no file changes, and sees every change made between them', async () => {
+    const root = tempWorkspace('kb-search-kept-', FILES, CONFIG);
+    const docs = join(root, 'docs');
+    const cache = new IndexCache();
+    try {
+      const first = await search(await openWith(root, cache), args('release'));
+      expect(statusOf(first)).toBe('docs:built notes:built');
+      const second = await search(await openWith(root, cache), args('release'));
+      expect(statusOf(second)).toBe('docs:kept notes:kept');
+      expect(renderSearch(second)).toBe(renderSearch(first));
+
+      // An edit in place (no directory's time changes): seen by the next
+      // search, which reads the topic's cache again.
+      let before = cache.changes(docs)!;
+      writeFileSync(join(docs, 'style.md'), '# Style\n\nFormatting rules, and how to write a zanzibar.\n');
+      await counted(cache, docs, before);
+      const edited = await search(await openWith(root, cache), args('zanzibar'));
+      expect(slugsOf(edited)).toEqual(['docs:style']);
+      expect(statusOf(edited)).toMatch(/^docs:(hit|updated) notes:kept$/);
+
+      // A new file in a new folder, a file saved through a rename, and a
+      // file removed.
+      before = cache.changes(docs)!;
+      writeFileSync(join(root, 'notes/later.txt'), 'Zanzibar notes.\n');
+      writeFileSync(join(docs, 'release.tmp'), '# Releasing\n\nNow with a zanzibar step.\n');
+      renameSync(join(docs, 'release.tmp'), join(docs, 'release.md'));
+      rmSync(join(docs, 'style.md'));
+      await counted(cache, docs, before);
+      await counted(cache, join(root, 'notes'), 0);
+      const changed = await search(await openWith(root, cache), args('zanzibar'));
+      expect(slugsOf(changed).sort()).toEqual(['docs:release', 'notes:later']);
+      // Within two seconds of an event nothing is kept (a write folded
+      // into it would go unseen): the next search revalidates again.
+      const again = await search(await openWith(root, cache), args('zanzibar'));
+      expect(statusOf(again)).not.toContain('kept');
+      expect(renderSearch(again)).toBe(renderSearch(changed));
+    } finally {
+      cache.close();
+    }
+  });
+
+  test('without a watcher (closed, or failed), every search revalidates', async () => {
+    const root = tempWorkspace('kb-search-unwatched-', FILES, CONFIG);
+    const cache = new IndexCache();
+    cache.close();
+    const first = await search(await openWith(root, cache), args('release'));
+    const second = await search(await openWith(root, cache), args('release'));
+    expect(statusOf(second)).not.toContain('kept');
+    expect(renderSearch(second)).toBe(renderSearch(first));
   });
 });

@@ -113,3 +113,87 @@ describe('IndexCache watching a topic', () => {
     }
   });
 });
+
+describe('IndexCache keeping what a request made of a topic', () => {
+  test('gives a kept value back until an event comes, and counts the events', async () => {
+    const dir = tree({ 'a.md': 'one', 'd/b.md': 'two' });
+    const cache = new IndexCache();
+    try {
+      await cache.settle();
+      const at = cache.changes(dir);
+      expect(at).toBe(0);
+      expect(cache.watched(dir)).toBe(true);
+      cache.keep(dir, 'k', at!, 'made');
+      expect(cache.kept(dir, 'k')).toBe('made');
+      expect(cache.kept(dir, 'other')).toBeUndefined();
+      expect(cache.kept(tree({ 'x.md': 'x' }), 'k')).toBeUndefined();
+      // An edit in place, in a subdirectory: no directory's time changes.
+      const since = Date.now();
+      writeFileSync(join(dir, 'd/b.md'), 'edited');
+      await eventSeen(cache, dir, 'd/b.md', since);
+      await cache.settle();
+      expect(cache.kept(dir, 'k')).toBeUndefined();
+      expect(cache.changes(dir)).toBeGreaterThan(at!);
+    } finally {
+      cache.close();
+    }
+    expect(cache.changes(dir)).toBeUndefined();
+  });
+
+  test('keeps nothing made before the last event, nor within two seconds of one', async () => {
+    const dir = tree({ 'a.md': 'one' });
+    const cache = new IndexCache();
+    try {
+      const at = cache.changes(dir)!;
+      const since = Date.now();
+      writeFileSync(join(dir, 'a.md'), 'edited');
+      await eventSeen(cache, dir, 'a.md', since);
+      // Made before the event: not kept.
+      cache.keep(dir, 'k', at, 'stale');
+      expect(cache.kept(dir, 'k')).toBeUndefined();
+      // Made after it, but within two seconds of it: a write folded into
+      // that event would go unseen, so not kept either.
+      const now = cache.changes(dir)!;
+      cache.keep(dir, 'k', now, 'fresh');
+      expect(cache.kept(dir, 'k')).toBeUndefined();
+      await new Promise((r) => setTimeout(r, 2100));
+      cache.keep(dir, 'k', now, 'fresh');
+      expect(cache.kept(dir, 'k')).toBe('fresh');
+      cache.forget(dir, 'k');
+      expect(cache.kept(dir, 'k')).toBeUndefined();
+    } finally {
+      cache.close();
+    }
+  });
+
+  test('keeps nothing once watching failed', () => {
+    const dir = tree({ 'x.md': 'x' });
+    const cache = new IndexCache(() => {});
+    try {
+      const at = cache.changes(dir)!;
+      cache.keep(dir, 'k', at, 'made');
+      const w = (cache as unknown as { watches: Map<string, { watchers: { emit(e: string, err: unknown): void }[] }> }).watches.get(dir)!;
+      w.watchers[0].emit('error', Object.assign(new Error('no space'), { code: 'ENOSPC' }));
+      expect(cache.kept(dir, 'k')).toBeUndefined();
+      expect(cache.changes(dir)).toBeUndefined();
+    } finally {
+      cache.close();
+    }
+  });
+
+  test('asking for the count does not tell a listing its index is fresh', async () => {
+    const dir = tree({ 'a.md': front('one') });
+    const cache = new IndexCache();
+    try {
+      expect(await listed(cache, dir)).toEqual(['a: one']);
+      // A new file (the topic must be walked again), then a search's count.
+      const since = Date.now();
+      writeFileSync(join(dir, 'b.md'), front('two'));
+      await eventSeen(cache, dir, 'b.md', since);
+      cache.changes(dir);
+      expect(await listed(cache, dir)).toEqual(['a: one', 'b: two']);
+    } finally {
+      cache.close();
+    }
+  });
+});
