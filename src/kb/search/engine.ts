@@ -18,7 +18,7 @@
 // frequency, capped at 255) per field present.
 
 import { forEachTermOf, MAX_TERM, termOf } from './tokenize.ts';
-import { editDistance } from '../../shared/edit-distance.ts';
+import { firstRow, nextRow } from '../../shared/edit-distance.ts';
 
 export const FIELDS = ['slug', 'description', 'headings', 'body', 'title'] as const;
 export const NFIELDS = FIELDS.length;
@@ -732,41 +732,22 @@ export class SearchIndex {
   }
 
   /** Calls `each(term, distance, df)` for every term one typo from `q`
-   *  (two from eight letters). */
+   *  (two from eight letters), in term order.
+   *
+   *  The sorted terms are walked as a trie: the terms that share a prefix
+   *  are one range, split by their next character with binary searches,
+   *  and each prefix carries its row of the edit-distance table. A row
+   *  with no cell within the bound ends the walk there, the whole range
+   *  passed over (no longer term can come back within it); a row whose
+   *  least cell is at the bound lets only a few next characters on (the
+   *  query's, near that position), and only those are looked up. On the
+   *  benchmark's 77,621 terms, "architecture" reaches about 400 prefixes
+   *  and "confg" about 70, where a scan tested every term. */
   near(q: string, each: (term: string, d: number, df: number) => void): void {
-    const max = q.length >= 8 ? 2 : 1;
-    const terms = this.terms;
-    const q0 = q.charCodeAt(0);
-    const q1 = q.charCodeAt(1);
-    // The query's characters, counted in 64 buckets: an edit changes the
-    // counts by at most 2 (a swap by none), so a term whose counts differ
-    // from the query's by more than 2 * max is further than max (a cheap
-    // test before the table; buckets shared by characters only lower the
-    // difference, so no term within max is passed over).
-    const counts = new Int32Array(64);
-    for (let j = 0; j < q.length; j++) counts[q.charCodeAt(j) & 63]++;
-    const slack = 2 * max;
-    for (let i = 0; i < this.df.length; i++) {
-      const at = this.termStarts[i];
-      const len = this.termStarts[i + 1] - at;
-      if (len < 0 || Math.abs(len - q.length) > max) continue;
-      // One edit leaves the first or the second character in place, or
-      // swaps them.
-      if (max === 1) {
-        const t0 = terms.charCodeAt(at);
-        const t1 = terms.charCodeAt(at + 1);
-        if (t0 !== q0 && t1 !== q1 && t0 !== q1 && t1 !== q0) continue;
-      }
-      // The term's characters the query does not have (`extra`); those of
-      // the query the term lacks are then q.length - (len - extra).
-      let extra = 0;
-      let j = 0;
-      for (; j < len && extra <= slack; j++) if (--counts[terms.charCodeAt(at + j) & 63] < 0) extra++;
-      for (let r = 0; r < j; r++) counts[terms.charCodeAt(at + r) & 63]++;
-      if (extra > slack || extra + q.length - (len - extra) > slack) continue;
-      const d = editDistance(q, terms, max, at, len);
-      if (d <= max) each(this.term(i), d, this.df[i]);
-    }
+    const m = q.length;
+    const max = m >= 8 ? 2 : 1;
+    const w = new NearWalk(this, q, max, each);
+    w.visit(0, this.df.length, 0, -1, 0);
   }
 
   /** Ranks the text documents for `queryTerms` (already through
@@ -1060,4 +1041,119 @@ export class SearchIndex {
     }
     return out;
   }
+}
+
+/** One `SearchIndex.near` walk: the query, its bound, and the rows of the
+ *  edit-distance table (shared/edit-distance.ts `nextRow`: the query's
+ *  characters are the columns, the prefix's the rows). */
+class NearWalk {
+  private readonly m: number;
+  /** Row k of the table, for the current prefix of k characters. */
+  private readonly rows: Int32Array[] = [];
+  /** By prefix length, the next characters looked up (`visit`). */
+  private readonly cands: Int32Array[] = [];
+  private readonly terms: string;
+  private readonly starts: Uint32Array;
+
+  constructor(
+    private readonly index: SearchIndex,
+    private readonly q: string,
+    private readonly max: number,
+    private readonly each: (term: string, d: number, df: number) => void,
+  ) {
+    const m = q.length;
+    this.m = m;
+    // A term within the bound is at most m + max long: rows 0 to m + max.
+    for (let k = 0; k <= m + max; k++) {
+      this.rows.push(new Int32Array(m + 2));
+      this.cands.push(new Int32Array(2 * max + 1));
+    }
+    firstRow(this.rows[0], m, max);
+    this.terms = index.terms;
+    this.starts = index.termStarts;
+  }
+
+  /** The first term in [lo, hi) whose character at `k` is `c` or more
+   *  (the range shares its first `k` characters, so it is sorted by it). */
+  private lowerBound(lo: number, hi: number, k: number, c: number): number {
+    // (The reads written out: a cold process runs this in its interpreter.)
+    const starts = this.starts;
+    const terms = this.terms;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      const at = starts[mid];
+      if ((starts[mid + 1] - at > k ? terms.charCodeAt(at + k) : -1) < c) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
+  }
+
+  /** Visits the terms [lo, hi), which share their first `k` characters
+   *  (the last of them `last`, -1 for none) and so row `k`, whose least
+   *  cell is `best` (at most max). */
+  visit(lo: number, hi: number, k: number, last: number, best: number): void {
+    const { m, max, q, rows, starts, terms } = this;
+    const row = rows[k];
+    // The prefix itself, when it is a term, sorts first (a term's
+    // character at k is read as -1 past its end, so that it sorts before
+    // those it starts).
+    if (lo < hi && starts[lo + 1] - starts[lo] <= k) {
+      if (starts[lo + 1] - starts[lo] === k && k >= m - max && row[m] <= max) {
+        this.each(this.index.term(lo), row[m], this.index.df[lo]);
+      }
+      lo++;
+    }
+    if (lo >= hi || k >= m + max) return;
+    const next = rows[k + 1];
+    const prev = k > 0 ? rows[k - 1] : row;
+    if (best < max) {
+      // Every next character keeps a cell within the bound (one more than
+      // the least): each is visited.
+      while (lo < hi) {
+        const at = starts[lo];
+        const c = starts[lo + 1] - at > k ? terms.charCodeAt(at + k) : -1;
+        // The run of terms with c there ends at the first with more.
+        const end = this.lowerBound(lo + 1, hi, k, c + 1);
+        // (-1: a term shorter than the prefix, out of order in a corrupt file.)
+        if (c >= 0) {
+          const b = nextRow(next, row, prev, k + 1, c, last, q, 0, m, max);
+          if (b <= max) this.visit(lo, end, k + 1, c, b);
+        }
+        lo = end;
+      }
+      return;
+    }
+    // Every cell is max or more (k >= 1): a cell of row k + 1 stays within
+    // the bound only by a match of q[j] after row k's cell j at max, or by
+    // a swap of q[j] after row k - 1's cell j below max, where row k's cell
+    // j (one deletion on) is at max too. Those few next characters are
+    // looked up, in order.
+    const cands = this.cands[k];
+    let n = 0;
+    for (let j = Math.max(0, k - max), to = Math.min(m - 1, k + max); j <= to; j++) {
+      if (row[j] <= max) n = insert(cands, n, q.charCodeAt(j));
+    }
+    for (let x = 0; x < n && lo < hi; x++) {
+      const c = cands[x];
+      lo = this.lowerBound(lo, hi, k, c);
+      if (lo >= hi) return;
+      const at = starts[lo];
+      if ((starts[lo + 1] - at > k ? terms.charCodeAt(at + k) : -1) !== c) continue;
+      const end = this.lowerBound(lo + 1, hi, k, c + 1);
+      const b = nextRow(next, row, prev, k + 1, c, last, q, 0, m, max);
+      if (b <= max) this.visit(lo, end, k + 1, c, b);
+      lo = end;
+    }
+  }
+}
+
+/** Adds `c` to the `n` sorted distinct values at the start of `into`;
+ *  returns how many there are then. */
+function insert(into: Int32Array, n: number, c: number): number {
+  let i = n;
+  while (i > 0 && into[i - 1] > c) i--;
+  if (i > 0 && into[i - 1] === c) return n;
+  into.copyWithin(i + 1, i, n);
+  into[i] = c;
+  return n + 1;
 }

@@ -1,0 +1,161 @@
+// SearchIndex.near, the typo lookup of a query word the index lacks: it
+// walks the sorted terms as a trie and passes whole ranges over, so it is
+// compared here with the plain definition (every term, the edit distance)
+// over generated vocabularies and queries.
+import { describe, expect, test } from 'bun:test';
+import { SearchIndex } from '../../../src/kb/search/engine.ts';
+import { editDistance } from '../../../src/shared/edit-distance.ts';
+
+/** A small deterministic generator (mulberry32). */
+function random(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+// Few letters, so that words are often near each other; non-ASCII ones
+// among them, a surrogate pair's halves too (terms are code units).
+const LETTERS = ['a', 'b', 'c', 'd', 'e', 'r', 's', 't', '0', '9', 'é', 'ß', 'ж', '中', '\ud83d', '\ude00'];
+
+const pick = <T>(r: () => number, xs: readonly T[]): T => xs[Math.floor(r() * xs.length)];
+
+function word(r: () => number, len: number): string {
+  let w = '';
+  for (let i = 0; i < len; i++) w += pick(r, LETTERS);
+  return w;
+}
+
+/** One random edit of `w`: a change, an addition, a removal or a swap of
+ *  neighbours, at a random place (often the first two). */
+function edit(r: () => number, w: string): string {
+  const at = r() < 0.4 ? Math.floor(r() * Math.min(2, w.length + 1)) : Math.floor(r() * (w.length + 1));
+  switch (Math.floor(r() * 4)) {
+    case 0:
+      return at < w.length ? w.slice(0, at) + pick(r, LETTERS) + w.slice(at + 1) : w;
+    case 1:
+      return w.slice(0, at) + pick(r, LETTERS) + w.slice(at);
+    case 2:
+      return at < w.length ? w.slice(0, at) + w.slice(at + 1) : w;
+    default:
+      return at + 1 < w.length ? w.slice(0, at) + w[at + 1] + w[at] + w.slice(at + 2) : w;
+  }
+}
+
+/** An index holding `words` as its terms (no documents), each with its
+ *  own document frequency. */
+function indexOf(words: readonly string[]): SearchIndex {
+  const starts = new Uint32Array(words.length + 1);
+  for (let i = 0; i < words.length; i++) starts[i + 1] = starts[i] + words[i].length;
+  const df = Uint32Array.from(words, (_, i) => i + 1);
+  return new SearchIndex([], new Uint32Array(0), words.join(''), starts, df, new Uint32Array(words.length + 1), new Uint8Array(0));
+}
+
+function vocabulary(r: () => number, n: number): string[] {
+  const set = new Set<string>(['']);
+  while (set.size < n) {
+    const w = word(r, 1 + Math.floor(r() * 13));
+    set.add(w);
+    // Near spellings of it, one and two edits away.
+    if (r() < 0.5) set.add(edit(r, w));
+    if (r() < 0.3 || w.length >= 7) set.add(edit(r, edit(r, w)));
+    if (w.length >= 7) set.add(edit(r, edit(r, w)));
+  }
+  // Code-unit order, as the index keeps its terms.
+  return [...set].sort();
+}
+
+type Found = [string, number, number][];
+
+const near = (index: SearchIndex, q: string): Found => {
+  const out: Found = [];
+  index.near(q, (t, d, df) => out.push([t, d, df]));
+  return out;
+};
+
+/** What `near` promises: every term within one edit (two from eight
+ *  characters), in term order. */
+function reference(index: SearchIndex, q: string): Found {
+  const max = q.length >= 8 ? 2 : 1;
+  const out: Found = [];
+  for (let i = 0; i < index.termCount; i++) {
+    const t = index.term(i);
+    const d = editDistance(q, t, max);
+    if (d <= max) out.push([t, d, index.df[i]]);
+  }
+  return out;
+}
+
+describe('near: the typo lookup', () => {
+  for (const seed of [1, 2, 3]) {
+    test(`finds exactly the terms within the bound, in term order (vocabulary ${seed})`, () => {
+      const r = random(seed);
+      const words = vocabulary(r, 4000);
+      const index = indexOf(words);
+      // Half the queries from words of seven characters or more (two
+      // edits from eight).
+      const long = words.filter((w) => w.length >= 7);
+      const queries: string[] = [];
+      for (let i = 0; i < 800; i++) {
+        const w = pick(r, i % 2 === 0 ? long : words);
+        const kind = i % 7;
+        if (kind === 0) queries.push(word(r, 1 + Math.floor(r() * 14)));
+        else if (kind === 1) queries.push(w);
+        // The first two characters swapped, the first changed or removed.
+        else if (kind === 2) queries.push(w.length >= 2 ? w[1] + w[0] + w.slice(2) : w + 'a');
+        else if (kind === 3) queries.push(pick(r, LETTERS) + w.slice(1));
+        else if (kind === 4) queries.push(w.slice(1) || 'ab');
+        else if (kind === 5) queries.push(edit(r, w));
+        else queries.push(edit(r, edit(r, w)));
+      }
+      let one = 0;
+      let two = 0;
+      for (const q of queries) {
+        const want = reference(index, q);
+        expect({ q, found: near(index, q) }).toEqual({ q, found: want });
+        for (const [, d] of want) {
+          if (d === 1) one++;
+          if (d === 2) two++;
+        }
+      }
+      // The comparison is not an empty one.
+      expect(one).toBeGreaterThan(1200);
+      expect(two).toBeGreaterThan(350);
+    });
+  }
+
+  test('a word of eight characters or more is looked up with two edits, a shorter one with one', () => {
+    const index = indexOf(['architecture', 'arhcitecure', 'archtectur', 'conf', 'config', 'confg', 'cnfig', 'ocnfig', 'xonfig', 'xonfik'].sort());
+    expect(near(index, 'architecture')).toEqual([
+      ['architecture', 0, 1],
+      ['archtectur', 2, 2],
+      ['arhcitecure', 2, 3],
+    ]);
+    expect(near(index, 'confi').map(([t, d]) => [t, d])).toEqual([
+      ['conf', 1],
+      ['confg', 1],
+      ['config', 1],
+    ]);
+    expect(near(index, 'config').map(([t, d]) => [t, d])).toEqual([
+      ['cnfig', 1],
+      ['confg', 1],
+      ['config', 0],
+      ['ocnfig', 1],
+      ['xonfig', 1],
+    ]);
+  });
+
+  test('terms out of order (a corrupt cache file) give some answer, in bounded time', () => {
+    const r = random(9);
+    const words = vocabulary(r, 2000).reverse();
+    const index = indexOf(words);
+    for (let i = 0; i < 50; i++) {
+      const found = near(index, word(r, 3 + (i % 10)));
+      for (const [t] of found) expect(words).toContain(t);
+    }
+  });
+});
