@@ -5,18 +5,7 @@
 import { describe, expect, test } from 'bun:test';
 import { SearchIndex } from '../../../src/kb/search/engine.ts';
 import { editDistance } from '../../../src/shared/edit-distance.ts';
-
-/** A small deterministic generator (mulberry32). */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { rng as random } from '../../support/rng.ts';
 
 // Few letters, so that words are often near each other; non-ASCII ones
 // among them, a surrogate pair's halves too (terms are code units).
