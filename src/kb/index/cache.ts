@@ -411,6 +411,10 @@ export class IndexCache {
    *  a listing walks it). Await `settle` first: the events of changes made
    *  before then are counted. */
   changes(dir: string): number | undefined {
+    // A search over more topics than are watched at most does not make
+    // room by closing the others' watchers (a listing does): the topics
+    // past the limit are revalidated on each search.
+    if (!this.watches.has(dir) && this.watches.size >= MAX_TOPICS) return undefined;
     const w = this.watch(dir);
     return w === undefined || w.failed || this.noRecursive ? undefined : w.events;
   }

@@ -197,3 +197,21 @@ describe('IndexCache keeping what a request made of a topic', () => {
     }
   });
 });
+
+describe('IndexCache keeping, over many topics', () => {
+  test('a search over more topics than are watched keeps the first ones watched, and revalidates the rest', () => {
+    const cache = new IndexCache();
+    try {
+      const dirs = Array.from({ length: 65 }, (_, i) => tree({ [`n${i}.md`]: 'x' }));
+      for (const d of dirs.slice(0, 64)) expect(cache.changes(d)).toBe(0);
+      expect(cache.openWatchers).toBe(64);
+      // One more: not watched, and the others are not closed for it.
+      expect(cache.changes(dirs[64])).toBeUndefined();
+      expect(cache.openWatchers).toBe(64);
+      cache.keep(dirs[0], 'k', 0, 'made');
+      expect(cache.kept(dirs[0], 'k')).toBe('made');
+    } finally {
+      cache.close();
+    }
+  });
+});
