@@ -87,6 +87,11 @@ export interface TopicView {
    *  slugs whose verdict was not text. A listing then looks up no verdict
    *  per subject (listing.ts `listable`). */
   walkedNonText?: readonly string[];
+  /** Set with `walkedNonText`, when no verdict of the walk holds
+   *  frontmatter, a title or a summary (every head searched for them):
+   *  no visible subject says anything about itself, and a listing asks
+   *  no subject what it says (describe.ts). */
+  walkedPlain?: boolean;
 }
 
 /** Walks the topic's subjects directory and resolves its `learned`
@@ -101,6 +106,8 @@ export function openTopic(topic: TopicSpec, opts: OpenOptions = {}): TopicView {
   const fresh = new Map<string, ProbeResult>();
   const nonText: string[] = [];
   let taken = 0;
+  // Whether every result so far says nothing about its subject.
+  let plain = true;
   const watch = opts.titles;
   let skipping = false;
   const skip = () => {
@@ -111,7 +118,10 @@ export function openTopic(topic: TopicSpec, opts: OpenOptions = {}): TopicView {
     taken++;
     const slug = slugs[i];
     // Only a result with frontmatter, a title or a summary can describe.
-    if (watch !== undefined && !skipping && (r.front != null || r.title !== undefined || r.summary !== undefined) && watch.probed(slug, r)) skip();
+    if (r.front != null || r.title !== undefined || r.summary !== undefined) {
+      plain = false;
+      if (watch !== undefined && !skipping && watch.probed(slug, r)) skip();
+    } else if (r.titlesSkipped === true) plain = false;
     fresh.set(slug, r);
     if (r.kind !== 'text') nonText.push(slug);
     // Sizes the probe learnt (every text file): a listing that sums
@@ -168,7 +178,10 @@ export function openTopic(topic: TopicSpec, opts: OpenOptions = {}): TopicView {
     // Kept results are replaced by the walk's.
     if (kept === undefined) {
       view.probed = fresh;
-      if (shared.length === 0) view.walkedNonText = nonText;
+      if (shared.length === 0) {
+        view.walkedNonText = nonText;
+        if (plain) view.walkedPlain = true;
+      }
     } else {
       for (const slug of shared) cache.delete(slug);
       for (const [slug, r] of fresh) cache.set(slug, r);
