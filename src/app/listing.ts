@@ -66,14 +66,26 @@ export function titleWatch(budget: number, disabled: ReadonlySet<string>): Title
   // What the names cost at least: a line in a folder, its `- ` and its
   // folder (an estimate only grows with the text), the same for all the
   // subjects found one after the other in one folder; a line at the top,
-  // its name counted as `fitListing` counts it.
+  // its name counted as `fitListing` counts it. Until some subject is
+  // described the answer is no whatever the names cost: the names at the
+  // top (counted one by one, the dearest part) wait until then, and most
+  // topics, whose subjects describe nothing, never count them.
   let prefix: string | undefined;
   let prefixCost = 0;
+  const waiting: string[] = [];
+  const top = (slug: string) => {
+    used += new TokenTally().plus(BULLET).add(slug).tokens();
+  };
   return {
     found(slug, folder = slug.slice(0, slug.lastIndexOf('/') + 1)) {
       if (over || (disabled.size > 0 && disabled.has(slug))) return over && described;
-      if (folder === '') used += new TokenTally().plus(BULLET).add(slug).tokens();
-      else {
+      if (folder === '') {
+        if (!described) {
+          waiting.push(slug);
+          return false;
+        }
+        top(slug);
+      } else {
         if (folder !== prefix) {
           prefix = folder;
           prefixCost = new TokenTally().plus(BULLET).add(folder).tokens();
@@ -84,7 +96,13 @@ export function titleWatch(budget: number, disabled: ReadonlySet<string>): Title
       return over && described;
     },
     probed(slug, result) {
-      if (!described && !disabled.has(slug)) described = resultDescribes(result, slug);
+      if (described || disabled.has(slug)) return over && described;
+      described = resultDescribes(result, slug);
+      if (described && !over) {
+        for (let i = 0; i < waiting.length && used <= budget; i++) top(waiting[i]);
+        waiting.length = 0;
+        over = used > budget;
+      }
       return over && described;
     },
   };
