@@ -216,32 +216,39 @@ function fitter(topic: ListingTopic, subjects: readonly Subject[], learned: read
     }
     return l;
   };
-  const names: (TokenTally | undefined)[] = new Array(n);
   const nameCosts = new Float64Array(n).fill(-1);
-  // Folders' counts, by folder (with its `/`): a listing in slug order
-  // goes down into folders and back up to the ones it left.
+  // Folders' counts with the line's `- ` before them, by folder (with its
+  // `/`): a listing in slug order goes down into folders and back up to
+  // the ones it left.
   const folderTallies = new Map<string, TokenTally>();
   let prefix = '';
-  let prefixTally = new TokenTally();
-  /** The counts of `- slug`, without the description. */
+  let prefixTally = new TokenTally().plus(BULLET);
+  /** The counts of `- folder/`. */
   const folderTally = (folder: string): TokenTally => {
     let f = folderTallies.get(folder);
-    if (f === undefined) folderTallies.set(folder, (f = new TokenTally().add(folder)));
+    if (f === undefined) folderTallies.set(folder, (f = new TokenTally().plus(BULLET).add(folder)));
     return f;
   };
   const folderOf = (s: Subject): string => s.folder ?? s.slug.slice(0, s.slug.lastIndexOf('/') + 1);
-  const nameTally = (i: number): TokenTally => {
-    let t = names[i];
-    if (t !== undefined) return t;
-    const s = subjects[i];
-    const folder = folderOf(s);
+  /** The counts of `- folder/` for subject `i` (the one before's, most
+   *  often). */
+  const lineStart = (i: number): TokenTally => {
+    const folder = folderOf(subjects[i]);
     if (folder !== prefix) {
       prefix = folder;
       prefixTally = folderTally(folder);
     }
-    names[i] = t = new TokenTally().plus(BULLET).plus(prefixTally).add(s.slug, folder.length);
-    nameCosts[i] = t.tokens();
-    return t;
+    return prefixTally;
+  };
+  /** Adds the counts of `- slug` (subject `i`'s line without its
+   *  description) to `sum`. A line's counts are not kept: the estimate
+   *  of a whole listing adds them to its sum, and weighing a line takes
+   *  its estimate alone (`nameCost`), no tally made for either. */
+  const nameInto = (sum: TokenTally, i: number): TokenTally => sum.plus(lineStart(i)).add(subjects[i].slug, prefix.length);
+  const nameCost = (i: number): number => {
+    const c = nameCosts[i];
+    if (c >= 0) return c;
+    return (nameCosts[i] = lineStart(i).tokensWith(subjects[i].slug, prefix.length));
   };
   /** Lines with a description, by its length. */
   const described = new Map<number | undefined, Map<number, Line>>();
@@ -250,7 +257,7 @@ function fitter(topic: ListingTopic, subjects: readonly Subject[], learned: read
     if (lines === undefined) described.set(chars, (lines = new Map()));
     let l = lines.get(i);
     if (l === undefined) {
-      const tally = new TokenTally().plus(nameTally(i)).plus(COLON).add(oneLine(description, chars));
+      const tally = nameInto(new TokenTally(), i).plus(COLON).add(oneLine(description, chars));
       lines.set(i, (l = { tally, tokens: tally.tokens() }));
     }
     return l;
@@ -266,13 +273,12 @@ function fitter(topic: ListingTopic, subjects: readonly Subject[], learned: read
   };
   const subjectCost = (i: number, chars: number | undefined): number => {
     const d = about?.[i];
-    if (d !== undefined && chars !== 0) return describedLine(i, d, chars).tokens;
-    const c = nameCosts[i];
-    return c >= 0 ? c : (nameTally(i), nameCosts[i]);
+    return d !== undefined && chars !== 0 ? describedLine(i, d, chars).tokens : nameCost(i);
   };
-  const subjectTally = (i: number, chars: number | undefined): TokenTally => {
+  /** Adds subject `i`'s line's counts to `sum`. */
+  const subjectInto = (sum: TokenTally, i: number, chars: number | undefined): TokenTally => {
     const d = about?.[i];
-    return d !== undefined && chars !== 0 ? describedLine(i, d, chars).tally : nameTally(i);
+    return d !== undefined && chars !== 0 ? sum.plus(describedLine(i, d, chars).tally) : nameInto(sum, i);
   };
   const length = (rows: Rows): number => (rows === null ? n : rows.length);
   /** How many of `rows`, from the first, fit in `room` tokens. */
@@ -298,7 +304,8 @@ function fitter(topic: ListingTopic, subjects: readonly Subject[], learned: read
     const sum = new TokenTally().plus(frameOf(fit).tally);
     for (let k = 0; k < m; k++) {
       const r = rows === null ? k : rows[k];
-      sum.plus(typeof r === 'number' ? subjectTally(r, fit.descriptionChars) : folderLine(r).tally);
+      if (typeof r === 'number') subjectInto(sum, r, fit.descriptionChars);
+      else sum.plus(folderLine(r).tally);
     }
     return sum.tokens();
   };
@@ -355,7 +362,7 @@ function fitter(topic: ListingTopic, subjects: readonly Subject[], learned: read
     for (let r = 0; r < runs.count; r++) {
       if (runs.levels[r] >= below) continue;
       let c = costs[r];
-      if (c < 0) costs[r] = c = new TokenTally().plus(BULLET).plus(folderTally(folderOf(subjects[runs.starts[r]]))).tokens();
+      if (c < 0) costs[r] = c = folderTally(folderOf(subjects[runs.starts[r]])).tokens();
       sum += (runs.starts[r + 1] - runs.starts[r]) * c;
       if (sum > room) return true;
     }
