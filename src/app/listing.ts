@@ -309,6 +309,21 @@ function fitter(topic: ListingTopic, subjects: readonly Subject[], learned: read
     }
     return sum.tokens();
   };
+  /** Whether the estimate of the whole listing (`whole`) is over the
+   *  budget. A line's estimate is its weighted counts rounded, so at most
+   *  half a token under them, and so is the frame's: where the lines'
+   *  estimates (known already: the way of fitting was weighed) and the
+   *  frame's, each plus a half, are within the budget, so is the whole,
+   *  and no count is added up. */
+  const wholeOver = (rows: Rows, fit: ListingFit): boolean => {
+    const m = length(rows);
+    let most = frame(fit) + 0.5 * (m + 1);
+    for (let k = 0; k < m && most <= budget; k++) {
+      const r = rows === null ? k : rows[k];
+      most += typeof r === 'number' ? subjectCost(r, fit.descriptionChars) : folderLine(r).tokens;
+    }
+    return most > budget && whole(rows, fit) > budget;
+  };
   const slice = (rows: Rows, m: number): Rows => (rows === null ? (m === n ? null : Array.from({ length: m }, (_, k) => k)) : rows.slice(0, m));
   const items = (rows: Rows): Listed[] => {
     const m = length(rows);
@@ -326,7 +341,7 @@ function fitter(topic: ListingTopic, subjects: readonly Subject[], learned: read
     let shown = rows;
     const all = length(rows);
     let m = all;
-    while (whole(shown, fit ?? {}) > budget && m > 0) {
+    while (m > 0 && wholeOver(shown, fit ?? {})) {
       m = Math.floor(m * 0.95);
       fit = { ...(fit ?? { budget: b }), omitted: (fit?.omitted ?? 0) + (all - m) };
       shown = slice(rows, m);
@@ -378,7 +393,9 @@ function fitter(topic: ListingTopic, subjects: readonly Subject[], learned: read
     // When there are descriptions, none is weighed when the names alone
     // are over the budget (`namesOver`).
     const hopeless = anyDescribed && namesOver();
-    if (!hopeless && fits(null, {})) return done(null);
+    // Names found over a room at least this one's (`namesOver`) are over
+    // it with their descriptions too: not weighed again.
+    if (!hopeless && over !== true && fits(null, {})) return done(null);
     // 1. Shorter descriptions.
     let fit: ListingFit = { budget: b };
     if (hopeless) fit = { budget: b, descriptionChars: 0 };
