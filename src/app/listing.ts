@@ -66,14 +66,26 @@ export function titleWatch(budget: number, disabled: ReadonlySet<string>): Title
   // What the names cost at least: a line in a folder, its `- ` and its
   // folder (an estimate only grows with the text), the same for all the
   // subjects found one after the other in one folder; a line at the top,
-  // its name counted as `fitListing` counts it.
+  // its name counted as `fitListing` counts it. Until some subject is
+  // described the answer is no whatever the names cost: the names at the
+  // top (counted one by one, the dearest part) wait until then, and most
+  // topics, whose subjects describe nothing, never count them.
   let prefix: string | undefined;
   let prefixCost = 0;
+  const waiting: string[] = [];
+  const top = (slug: string) => {
+    used += new TokenTally().plus(BULLET).add(slug).tokens();
+  };
   return {
     found(slug, folder = slug.slice(0, slug.lastIndexOf('/') + 1)) {
       if (over || (disabled.size > 0 && disabled.has(slug))) return over && described;
-      if (folder === '') used += new TokenTally().plus(BULLET).add(slug).tokens();
-      else {
+      if (folder === '') {
+        if (!described) {
+          waiting.push(slug);
+          return false;
+        }
+        top(slug);
+      } else {
         if (folder !== prefix) {
           prefix = folder;
           prefixCost = new TokenTally().plus(BULLET).add(folder).tokens();
@@ -84,7 +96,13 @@ export function titleWatch(budget: number, disabled: ReadonlySet<string>): Title
       return over && described;
     },
     probed(slug, result) {
-      if (!described && !disabled.has(slug)) described = resultDescribes(result, slug);
+      if (described || disabled.has(slug)) return over && described;
+      described = resultDescribes(result, slug);
+      if (described && !over) {
+        for (let i = 0; i < waiting.length && used <= budget; i++) top(waiting[i]);
+        waiting.length = 0;
+        over = used > budget;
+      }
       return over && described;
     },
   };
@@ -198,32 +216,39 @@ function fitter(topic: ListingTopic, subjects: readonly Subject[], learned: read
     }
     return l;
   };
-  const names: (TokenTally | undefined)[] = new Array(n);
   const nameCosts = new Float64Array(n).fill(-1);
-  // Folders' counts, by folder (with its `/`): a listing in slug order
-  // goes down into folders and back up to the ones it left.
+  // Folders' counts with the line's `- ` before them, by folder (with its
+  // `/`): a listing in slug order goes down into folders and back up to
+  // the ones it left.
   const folderTallies = new Map<string, TokenTally>();
   let prefix = '';
-  let prefixTally = new TokenTally();
-  /** The counts of `- slug`, without the description. */
+  let prefixTally = new TokenTally().plus(BULLET);
+  /** The counts of `- folder/`. */
   const folderTally = (folder: string): TokenTally => {
     let f = folderTallies.get(folder);
-    if (f === undefined) folderTallies.set(folder, (f = new TokenTally().add(folder)));
+    if (f === undefined) folderTallies.set(folder, (f = new TokenTally().plus(BULLET).add(folder)));
     return f;
   };
   const folderOf = (s: Subject): string => s.folder ?? s.slug.slice(0, s.slug.lastIndexOf('/') + 1);
-  const nameTally = (i: number): TokenTally => {
-    let t = names[i];
-    if (t !== undefined) return t;
-    const s = subjects[i];
-    const folder = folderOf(s);
+  /** The counts of `- folder/` for subject `i` (the one before's, most
+   *  often). */
+  const lineStart = (i: number): TokenTally => {
+    const folder = folderOf(subjects[i]);
     if (folder !== prefix) {
       prefix = folder;
       prefixTally = folderTally(folder);
     }
-    names[i] = t = new TokenTally().plus(BULLET).plus(prefixTally).add(s.slug, folder.length);
-    nameCosts[i] = t.tokens();
-    return t;
+    return prefixTally;
+  };
+  /** Adds the counts of `- slug` (subject `i`'s line without its
+   *  description) to `sum`. A line's counts are not kept: the estimate
+   *  of a whole listing adds them to its sum, and weighing a line takes
+   *  its estimate alone (`nameCost`), no tally made for either. */
+  const nameInto = (sum: TokenTally, i: number): TokenTally => sum.plus(lineStart(i)).add(subjects[i].slug, prefix.length);
+  const nameCost = (i: number): number => {
+    const c = nameCosts[i];
+    if (c >= 0) return c;
+    return (nameCosts[i] = lineStart(i).tokensWith(subjects[i].slug, prefix.length));
   };
   /** Lines with a description, by its length. */
   const described = new Map<number | undefined, Map<number, Line>>();
@@ -232,7 +257,7 @@ function fitter(topic: ListingTopic, subjects: readonly Subject[], learned: read
     if (lines === undefined) described.set(chars, (lines = new Map()));
     let l = lines.get(i);
     if (l === undefined) {
-      const tally = new TokenTally().plus(nameTally(i)).plus(COLON).add(oneLine(description, chars));
+      const tally = nameInto(new TokenTally(), i).plus(COLON).add(oneLine(description, chars));
       lines.set(i, (l = { tally, tokens: tally.tokens() }));
     }
     return l;
@@ -248,13 +273,12 @@ function fitter(topic: ListingTopic, subjects: readonly Subject[], learned: read
   };
   const subjectCost = (i: number, chars: number | undefined): number => {
     const d = about?.[i];
-    if (d !== undefined && chars !== 0) return describedLine(i, d, chars).tokens;
-    const c = nameCosts[i];
-    return c >= 0 ? c : (nameTally(i), nameCosts[i]);
+    return d !== undefined && chars !== 0 ? describedLine(i, d, chars).tokens : nameCost(i);
   };
-  const subjectTally = (i: number, chars: number | undefined): TokenTally => {
+  /** Adds subject `i`'s line's counts to `sum`. */
+  const subjectInto = (sum: TokenTally, i: number, chars: number | undefined): TokenTally => {
     const d = about?.[i];
-    return d !== undefined && chars !== 0 ? describedLine(i, d, chars).tally : nameTally(i);
+    return d !== undefined && chars !== 0 ? sum.plus(describedLine(i, d, chars).tally) : nameInto(sum, i);
   };
   const length = (rows: Rows): number => (rows === null ? n : rows.length);
   /** How many of `rows`, from the first, fit in `room` tokens. */
@@ -280,9 +304,25 @@ function fitter(topic: ListingTopic, subjects: readonly Subject[], learned: read
     const sum = new TokenTally().plus(frameOf(fit).tally);
     for (let k = 0; k < m; k++) {
       const r = rows === null ? k : rows[k];
-      sum.plus(typeof r === 'number' ? subjectTally(r, fit.descriptionChars) : folderLine(r).tally);
+      if (typeof r === 'number') subjectInto(sum, r, fit.descriptionChars);
+      else sum.plus(folderLine(r).tally);
     }
     return sum.tokens();
+  };
+  /** Whether the estimate of the whole listing (`whole`) is over the
+   *  budget. A line's estimate is its weighted counts rounded, so at most
+   *  half a token under them, and so is the frame's: where the lines'
+   *  estimates (known already: the way of fitting was weighed) and the
+   *  frame's, each plus a half, are within the budget, so is the whole,
+   *  and no count is added up. */
+  const wholeOver = (rows: Rows, fit: ListingFit): boolean => {
+    const m = length(rows);
+    let most = frame(fit) + 0.5 * (m + 1);
+    for (let k = 0; k < m && most <= budget; k++) {
+      const r = rows === null ? k : rows[k];
+      most += typeof r === 'number' ? subjectCost(r, fit.descriptionChars) : folderLine(r).tokens;
+    }
+    return most > budget && whole(rows, fit) > budget;
   };
   const slice = (rows: Rows, m: number): Rows => (rows === null ? (m === n ? null : Array.from({ length: m }, (_, k) => k)) : rows.slice(0, m));
   const items = (rows: Rows): Listed[] => {
@@ -301,7 +341,7 @@ function fitter(topic: ListingTopic, subjects: readonly Subject[], learned: read
     let shown = rows;
     const all = length(rows);
     let m = all;
-    while (whole(shown, fit ?? {}) > budget && m > 0) {
+    while (m > 0 && wholeOver(shown, fit ?? {})) {
       m = Math.floor(m * 0.95);
       fit = { ...(fit ?? { budget: b }), omitted: (fit?.omitted ?? 0) + (all - m) };
       shown = slice(rows, m);
@@ -337,7 +377,7 @@ function fitter(topic: ListingTopic, subjects: readonly Subject[], learned: read
     for (let r = 0; r < runs.count; r++) {
       if (runs.levels[r] >= below) continue;
       let c = costs[r];
-      if (c < 0) costs[r] = c = new TokenTally().plus(BULLET).plus(folderTally(folderOf(subjects[runs.starts[r]]))).tokens();
+      if (c < 0) costs[r] = c = folderTally(folderOf(subjects[runs.starts[r]])).tokens();
       sum += (runs.starts[r + 1] - runs.starts[r]) * c;
       if (sum > room) return true;
     }
@@ -353,7 +393,9 @@ function fitter(topic: ListingTopic, subjects: readonly Subject[], learned: read
     // When there are descriptions, none is weighed when the names alone
     // are over the budget (`namesOver`).
     const hopeless = anyDescribed && namesOver();
-    if (!hopeless && fits(null, {})) return done(null);
+    // Names found over a room at least this one's (`namesOver`) are over
+    // it with their descriptions too: not weighed again.
+    if (!hopeless && over !== true && fits(null, {})) return done(null);
     // 1. Shorter descriptions.
     let fit: ListingFit = { budget: b };
     if (hopeless) fit = { budget: b, descriptionChars: 0 };

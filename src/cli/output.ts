@@ -11,6 +11,10 @@ export { PipeClosed, print } from '../shared/stdio.ts';
 /** Size of the output buffer, and of the writes that empty it. */
 const CHUNK = 1 << 17;
 const encoder = new TextEncoder();
+/** Texts up to this long are encoded byte by byte into the buffer; a
+ *  longer one (a listing: tens of thousands of characters) by the encoder
+ *  at once, whose one call costs less than a loop over so many. */
+const SHORT = 256;
 
 export class Output {
   private buf: Uint8Array | undefined;
@@ -40,7 +44,7 @@ export class Output {
     // place: ASCII byte by byte (a view of the buffer for encodeInto, made
     // on each of the tens of thousands of writes of a large load, cost
     // more than the copy), the rest from the first other character on.
-    if (n * 3 > CHUNK - this.len || this.buf === undefined) return this.writeLong(s);
+    if (n > SHORT || n * 3 > CHUNK - this.len || this.buf === undefined) return this.writeLong(s);
     this.wrote = true;
     const buf = this.buf;
     let at = this.len;
@@ -65,7 +69,7 @@ export class Output {
   private writeLong(s: string): void {
     this.wrote = true;
     const buf = this.buffer();
-    if (s.length * 3 <= CHUNK - this.len) return this.write(s);
+    if (s.length <= SHORT && s.length * 3 <= CHUNK - this.len) return this.write(s);
     if (s.length >= CHUNK) {
       // A long text (a listing of thousands of subjects): encoded at once
       // and written straight out.

@@ -19,16 +19,22 @@ export function cleanIndex(index: SubjectIndex): SubjectIndex {
   const notices: Notice[] = map(index.notices, (n) =>
     CONTROL.test(n.message) || CONTROL.test(n.where) ? { ...n, where: escapeControls(n.where), message: escapeControls(n.message) } : n,
   );
-  // One test per name in the common case: neither a control character nor
-  // U+FFFD (what undecodable() looks for) is in it, and it is short.
+  // In the common case no name holds a control character or U+FFFD (what
+  // undecodable() looks for), and none is long: one test of all the names
+  // joined (a test per name cost about 1 ms for 3,000), and a test per
+  // name only when that one finds something.
+  const all = index.subjects;
+  const paths: string[] = new Array(all.length);
   let suspect = false;
-  for (let i = 0; i < index.subjects.length; i++) {
-    const s = index.subjects[i];
-    if ((SUSPECT.test(s.path) && (CONTROL.test(s.path) || undecodable(s))) || s.slug.length > MAX_PATTERN_LENGTH) {
+  for (let i = 0; i < all.length; i++) {
+    const s = all[i];
+    if (s.slug.length > MAX_PATTERN_LENGTH) {
       suspect = true;
       break;
     }
+    paths[i] = s.path;
   }
+  if (!suspect && SUSPECT.test(paths.join(''))) suspect = all.some((s) => CONTROL.test(s.path) || undecodable(s));
   if (!suspect) return { ...index, notices };
   const subjects: Subject[] = [];
   for (const s of index.subjects) {

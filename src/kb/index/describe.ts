@@ -173,10 +173,20 @@ function aliasesOf(v: unknown): string[] | undefined {
   return list.length > 0 ? list.map((a) => a.trim()) : undefined;
 }
 
+/** Whether the view's walk knows that none of `subjects` (visible ones:
+ *  the walk probed each) says anything about itself (TopicView.walkedPlain):
+ *  then none is asked, a pass over thousands of subjects saved. */
+function saysNothing(view: TopicView, subjects: readonly Subject[]): boolean {
+  if (view.walkedPlain !== true) return false;
+  for (let i = 0; i < subjects.length; i++) if (subjects[i].hidden) return false;
+  return true;
+}
+
 /** What a listing shows on each subject's line, in order (undefined:
  *  nothing): its description, else its man-page summary, else its title
  *  where the title says more than the slug. */
 export async function descriptions(view: TopicView, subjects: readonly Subject[]): Promise<(string | undefined)[]> {
+  if (saysNothing(view, subjects)) return new Array<string | undefined>(subjects.length).fill(undefined);
   const all = await abouts(view, subjects);
   return all.map((a, i) => (a === NOTHING ? undefined : lineOf(a, subjects[i].slug)));
 }
@@ -187,6 +197,7 @@ export async function descriptions(view: TopicView, subjects: readonly Subject[]
  *  listing whose names alone are over its budget shows no description but
  *  says that it left them out. */
 export async function describedAny(view: TopicView, subjects: readonly Subject[]): Promise<boolean> {
+  if (saysNothing(view, subjects)) return false;
   return eachAbout(view, subjects, (i, a) => a !== NOTHING && lineOf(a, subjects[i].slug) !== undefined);
 }
 

@@ -87,6 +87,11 @@ export interface TopicView {
    *  slugs whose verdict was not text. A listing then looks up no verdict
    *  per subject (listing.ts `listable`). */
   walkedNonText?: readonly string[];
+  /** Set with `walkedNonText`, when no verdict of the walk holds
+   *  frontmatter, a title or a summary (every head searched for them):
+   *  no visible subject says anything about itself, and a listing asks
+   *  no subject what it says (describe.ts). */
+  walkedPlain?: boolean;
 }
 
 /** Walks the topic's subjects directory and resolves its `learned`
@@ -95,12 +100,18 @@ export function openTopic(topic: TopicSpec, opts: OpenOptions = {}): TopicView {
   const probe = opts.probe ?? probeHere;
   const slugs: string[] = [];
   const fed: Parameters<FileFound>[3][] = [];
-  // The walk's results by slug, as the probe gives them (while the walk
-  // goes on); a slug found twice (two files with one slug) is looked for
-  // once at the end, only when the map holds fewer slugs than were found.
-  const fresh = new Map<string, ProbeResult>();
+  // The walk's results, in the order of `slugs` (the feed's, at its
+  // finish), are put in a map by slug only when asked for: a listing of
+  // a walk whose every file is its own subject asks none (listing.ts
+  // `listable`, describe.ts), and a map of thousands costs about 1 ms.
   const nonText: string[] = [];
+  // Files the walk found (hidden ones too), and whether one was found
+  // under another slug than its own (a skill's SKILL.md).
+  let files = 0;
+  let renamed = false;
   let taken = 0;
+  // Whether every result so far says nothing about its subject.
+  let plain = true;
   const watch = opts.titles;
   let skipping = false;
   const skip = () => {
@@ -111,8 +122,10 @@ export function openTopic(topic: TopicSpec, opts: OpenOptions = {}): TopicView {
     taken++;
     const slug = slugs[i];
     // Only a result with frontmatter, a title or a summary can describe.
-    if (watch !== undefined && !skipping && (r.front != null || r.title !== undefined || r.summary !== undefined) && watch.probed(slug, r)) skip();
-    fresh.set(slug, r);
+    if (r.front != null || r.title !== undefined || r.summary !== undefined) {
+      plain = false;
+      if (watch !== undefined && !skipping && watch.probed(slug, r)) skip();
+    } else if (r.titlesSkipped === true) plain = false;
     if (r.kind !== 'text') nonText.push(slug);
     // Sizes the probe learnt (every text file): a listing that sums
     // folders up needs no stat of them.
@@ -123,7 +136,9 @@ export function openTopic(topic: TopicSpec, opts: OpenOptions = {}): TopicView {
     feed === undefined
       ? undefined
       : (abs, slug, hidden, subject) => {
+          files++;
           if (hidden) return;
+          if (slug !== subject.slug) renamed = true;
           slugs.push(slug);
           fed.push(subject);
           feed.add(abs);
@@ -132,13 +147,17 @@ export function openTopic(topic: TopicSpec, opts: OpenOptions = {}): TopicView {
         };
   const cached = opts.cache?.get(topic.subjectsDir);
   let index: SubjectIndex;
+  // As many subjects as files: no two files of the walk share a slug.
+  let distinct = false;
   if (cached !== undefined) index = cached;
   else {
     // What the walk went through: the cache revalidates against it. Its
     // watcher starts first, so that a change during the walk is seen.
     const trace = opts.trace ?? (opts.cache === undefined ? undefined : { dirs: [], controls: [] });
     opts.cache?.begin(topic.subjectsDir);
-    index = cleanIndex(indexSubjects(topic.subjectsDir, found, { maxEntries: opts.maxEntries, trace }));
+    const walked = indexSubjects(topic.subjectsDir, found, { maxEntries: opts.maxEntries, trace });
+    distinct = walked.subjects.length === files;
+    index = cleanIndex(walked);
     if (opts.cache !== undefined) opts.cache.set(topic.subjectsDir, index, trace!);
   }
   // Probe results kept from earlier requests while the directory is
@@ -160,6 +179,16 @@ export function openTopic(topic: TopicSpec, opts: OpenOptions = {}): TopicView {
     const results = feed.finish();
     // What a feed did not tell `take` of (it need not).
     for (let i = taken; i < slugs.length; i++) take(i, results[i], feed.size?.(i) ?? -1);
+    if (kept === undefined && distinct && !renamed) {
+      // Each file found is its own subject, under its own slug: every
+      // result is its subject's.
+      probedLater(view, slugs, results);
+      view.walkedNonText = nonText;
+      if (plain) view.walkedPlain = true;
+      return view;
+    }
+    const fresh = new Map<string, ProbeResult>();
+    for (let i = 0; i < slugs.length; i++) fresh.set(slugs[i], results[i]);
     // Two files with one slug: which verdict is the subject's is not known
     // here, so the subject is probed again when asked about.
     const shared = fresh.size === slugs.length ? [] : sharedSlugs(slugs);
@@ -168,13 +197,36 @@ export function openTopic(topic: TopicSpec, opts: OpenOptions = {}): TopicView {
     // Kept results are replaced by the walk's.
     if (kept === undefined) {
       view.probed = fresh;
-      if (shared.length === 0) view.walkedNonText = nonText;
+      if (shared.length === 0) {
+        view.walkedNonText = nonText;
+        if (plain) view.walkedPlain = true;
+      }
     } else {
       for (const slug of shared) cache.delete(slug);
       for (const [slug, r] of fresh) cache.set(slug, r);
     }
   }
   return view;
+}
+
+/** Makes `view.probed` the map of `results` by `slugs` (each slug once)
+ *  when first read (or what is assigned to it). */
+function probedLater(view: TopicView, slugs: readonly string[], results: readonly ProbeResult[]): void {
+  let probed: Map<string, ProbeResult> | undefined;
+  Object.defineProperty(view, 'probed', {
+    get(): Map<string, ProbeResult> {
+      if (probed === undefined) {
+        probed = new Map();
+        for (let i = 0; i < slugs.length; i++) probed.set(slugs[i], results[i]);
+      }
+      return probed;
+    },
+    set(m: Map<string, ProbeResult>) {
+      probed = m;
+    },
+    enumerable: true,
+    configurable: true,
+  });
 }
 
 /** The slugs found more than once in `slugs`. */

@@ -190,6 +190,22 @@ describe('fitListing', () => {
     );
   });
 
+  test('a listing whose lines each round down is measured as a whole, and shortened when the whole is over', () => {
+    // `- ab` weighs about 1.5 tokens and is estimated at 1: the sum of 676
+    // such lines is far under the estimate of all of them together.
+    const letters = 'abcdefghijklmnopqrstuvwxyz';
+    const subjects: Subject[] = [];
+    for (const x of letters) for (const y of letters) subjects.push({ slug: x + y, path: x + y, abs: x + y, hidden: false, ext: 'md', size: 10 } as Subject);
+    const about = subjects.map(() => undefined);
+    const frame = estimateTokens(renderListing(topic, [], [], undefined, undefined, []));
+    for (const budget of [frame + 676, frame + 800, frame + 1000, frame + 1100, frame + 2000]) {
+      const got = fitListing(topic, subjects, about, [], budget, undefined, []);
+      expect(got).toEqual(referenceFit(topic, subjects, about, [], budget, undefined, []));
+      expect(estimateTokens(renderListing(topic, got.items, [], got.fit, undefined, []))).toBeLessThanOrEqual(budget);
+    }
+    expect(fitListing(topic, subjects, about, [], frame + 700, undefined, []).fit?.omitted).toBeGreaterThan(0);
+  });
+
   test('asked for descriptions only when some could be shown, lists what it lists with them', async () => {
     const ways = new Set<boolean>();
     await fc.assert(

@@ -79,5 +79,26 @@ describe('titleWatch', () => {
       { numRuns: 500 },
     );
   });
+
+  test('says so as soon as a subject is described and the names at the top are over the budget, whichever comes first', () => {
+    fc.assert(
+      fc.property(fc.array(segment, { minLength: 1, maxLength: 200 }), fc.integer({ min: 1, max: 600 }), fc.nat(220), (names, budget, describedAt) => {
+        const watch = titleWatch(budget, new Set());
+        let used = 0;
+        let described = false;
+        for (let i = 0; i < names.length; i++) {
+          const slug = `${names[i]}${i}`;
+          used += estimateTokens(`- ${slug}`);
+          expect(watch.found(slug, '')).toBe(described && used > budget);
+          if (i === describedAt) described = true;
+          const r = i === describedAt ? ({ kind: 'text', title: `About ${i}` } as const) : PROBED.text;
+          const enough = watch.probed(slug, r);
+          expect(enough).toBe(described && used > budget);
+          if (enough) return;
+        }
+      }),
+      { numRuns: 500 },
+    );
+  });
 });
 

@@ -57,6 +57,26 @@ describe('Output', () => {
     expect(got.equals(Buffer.concat(expected))).toBe(true);
   });
 
+  test('texts of every length, from a few characters to a listing of thousands of lines, across chunk boundaries', () => {
+    const r = rng(2);
+    const expected: Buffer[] = [];
+    const got = captured((out) => {
+      for (let i = 0; i < 400; i++) {
+        const pieces: string[] = [];
+        for (let j = Math.floor(r() ** 3 * 8000); j >= 0; j--) pieces.push(PIECES[Math.floor(r() * PIECES.length)]);
+        const s = pieces.join('');
+        out.write(s);
+        expected.push(Buffer.from(s, 'utf8'));
+        if (r() < 0.3) {
+          const b = new Uint8Array(Math.floor(r() * 5000)).fill(0x63);
+          out.writeBytes(b);
+          expected.push(Buffer.from(b));
+        }
+      }
+    });
+    expect(got.equals(Buffer.concat(expected))).toBe(true);
+  });
+
   test('a reused byte buffer may change once writeBytes returns', () => {
     const scratch = new Uint8Array([0x41, 0x42, 0x43]);
     const got = captured((out) => {

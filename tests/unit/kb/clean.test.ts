@@ -41,6 +41,29 @@ describe('cleanIndex', () => {
     expect(out.notices[0].message).toBe('file name is not valid UTF-8, skipped: gone\uFFFD.md');
   });
 
+  test('among many clean names, the one holding a control character is found wherever it is', () => {
+    for (const at of [0, 500, 999]) {
+      const subjects = Array.from({ length: 1000 }, (_, i) => subject(i === at ? `n${i}\u202e.md` : `d${i % 7}/n${i}.md`));
+      const out = cleanIndex(index(subjects, []));
+      expect(out.subjects).toHaveLength(999);
+      expect(out.notices.map((n) => n.code)).toEqual(['control-character']);
+    }
+  });
+
+  test('U+FFFD in real names only: the index keeps its subjects (the same array)', () => {
+    const subjects = [subject('a.md'), subject('ok\uFFFD.md', 12), subject('z.md')];
+    expect(cleanIndex(index(subjects, [])).subjects).toBe(subjects);
+  });
+
+  test('a long slug after many short ones is left out', () => {
+    const long = 'y'.repeat(MAX_PATTERN_LENGTH + 1);
+    const subjects = Array.from({ length: 500 }, (_, i) => subject(`n${i}.md`));
+    subjects.push(subject(`${long}.md`));
+    const out = cleanIndex(index(subjects, []));
+    expect(out.subjects).toHaveLength(500);
+    expect(out.notices.map((n) => n.code)).toEqual(['long-slug']);
+  });
+
   test('a slug longer than a pattern may be is left out', () => {
     const long = 'x'.repeat(MAX_PATTERN_LENGTH + 1);
     const out = cleanIndex(index([subject(`${long}.md`), subject('y.md')], []));

@@ -4,7 +4,8 @@
 import { describe, expect, test } from 'bun:test';
 import { describedAny, descriptions } from '../../../src/kb/index/describe.ts';
 import { listable } from '../../../src/kb/index/listing.ts';
-import { openTopic, topic, tree } from './view-fixture.ts';
+import { readerThread } from '../../../src/kb/fs/probe-thread.ts';
+import { READER_THREAD_URL, openTopic, topic, tree } from './view-fixture.ts';
 
 async function both(spec: Record<string, string>): Promise<[boolean, (string | undefined)[]]> {
   const view = openTopic(topic(tree(spec)), { probeAll: true });
@@ -35,5 +36,50 @@ describe('describedAny', () => {
     const [any, all] = await both({ 'a.md': '---\ntags: [x, y]\nother: >-\n  folded\n---\nbody\n' });
     expect(all).toEqual([undefined]);
     expect(any).toBe(false);
+  });
+});
+
+describe('after a walk that probed every subject as it went', () => {
+  // A probe with a feed (the reader thread's) probes each visible file as
+  // the walk finds it: whether no subject says anything is then known
+  // without asking each one, and the answers are those of a view that
+  // probes each subject when asked.
+  async function walked(spec: Record<string, string>, hidden = false): Promise<[boolean, (string | undefined)[], boolean, (string | undefined)[]]> {
+    const dir = tree(spec);
+    const thread = readerThread(READER_THREAD_URL);
+    try {
+      const fed = openTopic(topic(dir), { probe: thread, probeAll: true });
+      const asked = openTopic(topic(dir));
+      const pick = (v: typeof fed) => (hidden ? v.index.subjects : listable(v));
+      return [await describedAny(fed, pick(fed)), await descriptions(fed, pick(fed)), await describedAny(asked, pick(asked)), await descriptions(asked, pick(asked))];
+    } finally {
+      thread.close();
+    }
+  }
+  const many = (extra: Record<string, string>) => {
+    const spec: Record<string, string> = { ...extra };
+    for (let i = 0; i < 300; i++) spec[`d${i % 5}/n${i}.md`] = `plain text ${i}\n`;
+    return spec;
+  };
+
+  test('no subject says anything: none does', async () => {
+    const [any, all, anyAsked, allAsked] = await walked(many({}));
+    expect(any).toBe(false);
+    expect(all.every((d) => d === undefined)).toBe(true);
+    expect([any, all]).toEqual([anyAsked, allAsked]);
+  });
+
+  test('one title among hundreds of plain subjects is found', async () => {
+    const [any, all, anyAsked, allAsked] = await walked(many({ 'd3/zz.md': '# Bees and wasps\n' }));
+    expect(any).toBe(true);
+    expect(all.filter((d) => d !== undefined)).toEqual(['Bees and wasps']);
+    expect([any, all]).toEqual([anyAsked, allAsked]);
+  });
+
+  test('a hidden subject, which the walk does not probe, still says what it says', async () => {
+    const [any, all, anyAsked, allAsked] = await walked(many({ '.secret.md': '# Hidden things\n' }), true);
+    expect(any).toBe(true);
+    expect(all.filter((d) => d !== undefined)).toEqual(['Hidden things']);
+    expect([any, all]).toEqual([anyAsked, allAsked]);
   });
 });

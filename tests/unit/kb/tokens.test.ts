@@ -176,6 +176,20 @@ describe('TokenTally: an estimate from the counts of parts', () => {
     );
   });
 
+  test('tokensWith weighs the counts followed by a text, and leaves the tally as it was', () => {
+    fc.assert(
+      fc.property(piece, joint, piece, (a, j, b) => {
+        const tally = new TokenTally().add(a).add(j);
+        const before = { ...tally };
+        const text = `${a}${b}`;
+        expect(tally.tokensWith(text, a.length)).toBe(estimateTokens(a + j + b));
+        expect(tally.tokensWith(b)).toBe(new TokenTally().plus(tally).add(b).tokens());
+        expect({ ...tally }).toEqual(before);
+      }),
+      { numRuns: 1000 },
+    );
+  });
+
   test('a tally of one text is its estimate', () => {
     for (const text of [PROSE, '', ' ', 'a', '- as-in-73/as-promise-164/be-node-5256', '😀\udc00\ud800x']) {
       expect(new TokenTally().add(text).tokens()).toBe(estimateTokens(text));

@@ -184,6 +184,39 @@ describe('the probe cache (a view\'s `probed`)', () => {
     expect(probe.calls).toBe(1);
   });
 
+  test('after a walk whose every file is its own subject, the cache holds each visible verdict, and takes more', () => {
+    const probe = countingProbe(true);
+    const view = openTopic(topic(dir()), { probe, probeAll: true });
+    expect([...view.probed.keys()].sort()).toEqual(['a', 'b', 'img', 'off']);
+    expect(view.probed.get('img')?.kind).toBe('binary');
+    expect(show(loadPatterns(view, ['img']))).toEqual(['binary img']);
+    // The hidden file is probed when asked about, once, and kept.
+    const h = view.index.subjects.find((s) => s.slug === 'h')!;
+    expect(kindOf(view, h)).toBe('text');
+    kindOf(view, h);
+    expect(probe.files.filter((f) => f.endsWith('.h.md')).length).toBe(1);
+    expect(view.probed.get('h')?.kind).toBe('text');
+    expect(probe.calls).toBe(2);
+  });
+
+  test('the walk\'s verdicts are the subjects\' own: with files of one slug, and with skills', () => {
+    const trees: Record<string, string | Uint8Array>[] = [
+      { 'a.md': 'a', 'img.png': BIN, 'sub/c.md': 'c' },
+      { 'x.md': 'text', 'x.txt': BIN, 'y.txt': BIN, 'y.md': 'text' },
+      { 'sk/SKILL.md': '---\nname: sk\ndescription: A skill\n---\n', 'sk/ref.md': 'r', 'sk.txt': BIN, 'other/SKILL.md': BIN, 'other.md': 'o' },
+      // A skill's SKILL.md is found under its folder's slug: here that of
+      // a file found before it (each file is still its own subject).
+      { 'foo/SKILL.md': 'skill', 'foo/0.md': BIN, 'foo/0/SKILL.md': 'inner' },
+    ];
+    for (const spec of trees) {
+      const t = topic(tree(spec));
+      const walked = openTopic(t, { probe: countingProbe(true), probeAll: true });
+      const asked = openTopic(t, { probe: countingProbe() });
+      for (const s of walked.index.subjects) expect({ slug: s.slug, v: kindOf(walked, s) }).toEqual({ slug: s.slug, v: kindOf(asked, s) });
+      expect(listable(walked).map((s) => s.slug)).toEqual(listable(asked).map((s) => s.slug));
+    }
+  });
+
   test('the title watch is told of the results that hold frontmatter, a title or a summary, and of no other', () => {
     const t = topic(tree({ 'plain.md': 'no title here\n', 'titled.md': '# A title\n', 'front.md': '---\ndescription: d\n---\nbody\n', 'img.png': BIN, 'empty.txt': '' }));
     const told: string[] = [];
