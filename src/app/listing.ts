@@ -24,6 +24,10 @@ export interface FittedListing {
 
 const SHORTER = [160, 80, 0];
 
+/** What a sum of weights may be off by, as floating point adds them up:
+ *  a bound is trusted only beyond it. */
+const SLACK = 1e-6;
+
 /** A topic's listing, as `learn` with only the topic (or a folder) gives
  *  it: what render/learn.ts `renderListing` takes. */
 export interface TopicListing extends FittedListing {
@@ -292,9 +296,19 @@ function fitter(topic: ListingTopic, subjects: readonly Subject[], learned: read
     }
     return k;
   };
-  const fits = (rows: Rows, fit: ListingFit) => {
+  /** `depth`: `rows` are every subject's own line (null) or the listing
+   *  with the subjects `depth` or more folders deep summed up (`collapse`). */
+  const fits = (rows: Rows, fit: ListingFit, depth = Infinity) => {
     const room = budget - frame(fit);
-    return room >= 0 && fitting(rows, fit.descriptionChars, room) === length(rows);
+    if (room < 0) return false;
+    if (namesOnly(fit.descriptionChars)) {
+      // The folders' lines, then the subjects' by the sum of their weights.
+      let folders = 0;
+      if (rows !== null) for (const r of rows) if (typeof r !== 'number') folders += folderLine(r).tokens;
+      const over = runsOver(room - folders, depth);
+      if (over !== undefined) return !over;
+    }
+    return fitting(rows, fit.descriptionChars, room) === length(rows);
   };
   /** The estimate of the whole listing (`estimateTokens` of what
    *  `renderListing` writes), from its frame's counts and its lines'. */
@@ -315,8 +329,19 @@ function fitter(topic: ListingTopic, subjects: readonly Subject[], learned: read
    *  estimates (known already: the way of fitting was weighed) and the
    *  frame's, each plus a half, are within the budget, so is the whole,
    *  and no count is added up. */
-  const wholeOver = (rows: Rows, fit: ListingFit): boolean => {
+  const wholeOver = (rows: Rows, fit: ListingFit, depth?: number): boolean => {
     const m = length(rows);
+    if (depth !== undefined && m > 0 && namesOnly(fit.descriptionChars)) {
+      // Whole runs of names: their counts summed run by run, exactly.
+      const sum = new TokenTally().plus(frameOf(fit).tally);
+      const runs = runsOf();
+      for (let r = 0; r < runs.count; r++) {
+        if (runs.levels[r] >= depth) continue;
+        sum.plus(folderTally(folderOf(subjects[runs.starts[r]])), runs.starts[r + 1] - runs.starts[r]).plus(runNames(r));
+      }
+      if (rows !== null) for (const r of rows) if (typeof r !== 'number') sum.plus(folderLine(r).tally);
+      return sum.tokens() > budget;
+    }
     let most = frame(fit) + 0.5 * (m + 1);
     for (let k = 0; k < m && most <= budget; k++) {
       const r = rows === null ? k : rows[k];
@@ -337,11 +362,11 @@ function fitter(topic: ListingTopic, subjects: readonly Subject[], learned: read
   /** Measured as a whole (one estimate of the listing, from the counts of
    *  its lines); should the estimate of the whole exceed the sum of its
    *  parts, fewer lines until it fits. */
-  const done = (rows: Rows, fit?: ListingFit): FittedListing => {
+  const done = (rows: Rows, fit?: ListingFit, depth?: number): FittedListing => {
     let shown = rows;
     const all = length(rows);
     let m = all;
-    while (m > 0 && wholeOver(shown, fit ?? {})) {
+    while (m > 0 && wholeOver(shown, fit ?? {}, m === all ? depth : undefined)) {
       m = Math.floor(m * 0.95);
       fit = { ...(fit ?? { budget: b }), omitted: (fit?.omitted ?? 0) + (all - m) };
       shown = slice(rows, m);
@@ -356,7 +381,7 @@ function fitter(topic: ListingTopic, subjects: readonly Subject[], learned: read
   const namesOver = (): boolean => {
     if (over === undefined) {
       const room = budget - Math.min(frame({}), ...SHORTER.map((chars) => frame({ budget: b, descriptionChars: chars })));
-      over = Number.isFinite(budget) && n > 0 && (boundOver(room) || fitting(null, 0, room) < n);
+      over = Number.isFinite(budget) && n > 0 && (boundOver(room) || (runsOver(room, Infinity) ?? fitting(null, 0, room) < n));
     }
     return over;
   };
@@ -384,25 +409,66 @@ function fitter(topic: ListingTopic, subjects: readonly Subject[], learned: read
     return false;
   };
 
+  // The names of a run's subjects counted together (each after its
+  // folder): a line's estimate is its weight rounded, at least a half (its
+  // `- ` alone weighs more), so the lines of many subjects cost the sum of
+  // their weights give or take a half each. Where that settles whether
+  // they are over a room, no line is weighed on its own.
+  let names: (TokenTally | undefined)[] | undefined;
+  const runNames = (r: number): TokenTally => {
+    const runs = runsOf();
+    const all = (names ??= new Array<TokenTally | undefined>(runs.count));
+    let t = all[r];
+    if (t === undefined) {
+      t = new TokenTally();
+      const from = runs.starts[r];
+      const cut = folderOf(subjects[from]).length;
+      for (let i = from; i < runs.starts[r + 1]; i++) t.add(subjects[i].slug, cut);
+      all[r] = t;
+    }
+    return t;
+  };
+  /** Whether the name lines of the runs less than `below` folders deep
+   *  are over `room`, as far as their weights tell (undefined: they do
+   *  not, each line must be weighed). */
+  const runsOver = (room: number, below: number): boolean | undefined => {
+    const runs = runsOf();
+    let sum = 0;
+    let lines = 0;
+    for (let r = 0; r < runs.count; r++) {
+      if (runs.levels[r] >= below) continue;
+      const m = runs.starts[r + 1] - runs.starts[r];
+      sum += m * folderTally(folderOf(subjects[runs.starts[r]])).weight() + runNames(r).weight();
+      lines += m;
+      if (sum - 0.5 * lines > room + SLACK) return true;
+    }
+    return sum + 0.5 * lines <= room - SLACK ? false : undefined;
+  };
+  let anyShown = true;
+  /** Whether every subject's line is its name alone with descriptions cut
+   *  to `chars` (0: left out; none shown when no subject has one). */
+  const namesOnly = (chars: number | undefined): boolean => chars === 0 || about === undefined || !anyShown;
+
   /** The listing fitted, `descriptions` the subjects' (undefined: not
    *  asked for, as the names alone are over the budget) and `anyDescribed`
    *  whether any has one. */
   const fit = (descriptions: readonly (string | undefined)[] | undefined, anyDescribed: boolean): FittedListing => {
     about = descriptions;
+    anyShown = anyDescribed;
     if (!Number.isFinite(budget)) return { items: items(null) };
     // When there are descriptions, none is weighed when the names alone
     // are over the budget (`namesOver`).
     const hopeless = anyDescribed && namesOver();
     // Names found over a room at least this one's (`namesOver`) are over
     // it with their descriptions too: not weighed again.
-    if (!hopeless && over !== true && fits(null, {})) return done(null);
+    if (!hopeless && over !== true && fits(null, {})) return done(null, undefined, Infinity);
     // 1. Shorter descriptions.
     let fit: ListingFit = { budget: b };
     if (hopeless) fit = { budget: b, descriptionChars: 0 };
     else if (anyDescribed) {
       for (const chars of SHORTER) {
         fit = { budget: b, descriptionChars: chars };
-        if (fits(null, fit)) return done(null, fit);
+        if (fits(null, fit)) return done(null, fit, Infinity);
       }
     }
     // 2. The deepest folders, level by level. The subjects shallower than a
@@ -420,7 +486,7 @@ function fitter(topic: ListingTopic, subjects: readonly Subject[], learned: read
       if (depth > base + 1 && shallowOver(runs, depth, fit)) continue;
       rows = collapse(subjects, runs, depth);
       fit = { ...fit, collapsed: true };
-      if (fits(rows, fit)) return done(rows, fit);
+      if (fits(rows, fit, depth)) return done(rows, fit, depth);
     }
     // 3. As many lines as fit.
     const m = fitting(rows, fit.descriptionChars, budget - frame({ ...fit, omitted: length(rows) }));
@@ -431,6 +497,10 @@ function fitter(topic: ListingTopic, subjects: readonly Subject[], learned: read
   const shallowOver = (runs: FolderRuns, depth: number, fit: ListingFit): boolean => {
     const room = budget - frame({ ...fit, collapsed: true });
     if (boundOver(room, depth)) return true;
+    if (namesOnly(fit.descriptionChars)) {
+      const over = runsOver(room, depth);
+      if (over !== undefined) return over;
+    }
     let used = 0;
     for (let r = 0; r < runs.count; r++) {
       if (runs.levels[r] >= depth) continue;

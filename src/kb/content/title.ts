@@ -179,10 +179,18 @@ function setTitle(s: number, e: number): boolean {
  * for the title and man-page summary of format `format`. Returns the spans
  * (a shared object, overwritten by the next scan), or undefined when the
  * head holds neither. The spans' text is raw: `cleanTitle` makes it a title.
+ * `quick` false: every rule is run, even on a head that `untitled` tells
+ * has no title (the same answer: its tests compare them).
  */
-export function scanHead(bytes: Uint8Array, from: number, n: number, format: TitleFormat): HeadSpans | undefined {
+export function scanHead(bytes: Uint8Array, from: number, n: number, format: TitleFormat, quick = true): HeadSpans | undefined {
   found.titleStart = found.titleEnd = found.summaryStart = found.summaryEnd = -1;
   if (from >= n) return undefined;
+  if (quick && untitled(bytes, from, n, format)) {
+    // No title: only a man page's summary may be there, after a `NAME`.
+    if (format === 'html' || format === 'org' || !within(bytes, 0x4e, from, Math.min(n, from + MAN_BYTES))) return undefined;
+    manSummary(bytes, from, n);
+    return found.summaryStart < 0 ? undefined : found;
+  }
   switch (format) {
     case 'md':
       mdTitle(bytes, from, n);
@@ -206,6 +214,65 @@ export function scanHead(bytes: Uint8Array, from: number, n: number, format: Tit
   }
   if (format !== 'html' && format !== 'org') manSummary(bytes, from, n);
   return found.titleStart < 0 && found.summaryStart < 0 ? undefined : found;
+}
+
+/** Whether byte `c` is in [from, to) (the runtime's byte search). */
+function within(b: Uint8Array, c: number, from: number, to: number): boolean {
+  const i = b.indexOf(c, from);
+  return i >= 0 && i < to;
+}
+
+/** ASCII punctuation: what an underline or overline is made of. */
+function isPunct(c: number): boolean {
+  return (c >= 0x21 && c <= 0x2f) || (c >= 0x3a && c <= 0x40) || (c >= 0x5b && c <= 0x60) || (c >= 0x7b && c <= 0x7e);
+}
+
+function isAlnum(c: number): boolean {
+  return (c >= 0x30 && c <= 0x39) || ((c | 0x20) >= 0x61 && (c | 0x20) <= 0x7a);
+}
+
+/**
+ * Whether the head `b[from, n)` surely holds no title of `format`, told
+ * from a few bytes, so that the rules below are not run on the many heads
+ * (prose, notes) that have none. Where this cannot tell, false: the rules
+ * decide. Each test is a consequence of the rules:
+ * - Markdown: a heading needs a `#`, or a line of `=` or `-` under the
+ *   first line of text; without a `#` or an `=` in the head, a `-` line
+ *   can only title it as the second line, under a first line of text that
+ *   opens the head (a letter or digit first, not an MDX `import`/`export`).
+ * - reStructuredText, AsciiDoc, plain text: a title opens the document; a
+ *   head whose first line starts with a letter or digit and holds no `:`
+ *   (a header field) has one only when its second line is an underline,
+ *   which starts with punctuation.
+ * - Org: `#+TITLE:` needs a `#`; HTML: `<title>` or `<h1>`, a `<`.
+ */
+function untitled(b: Uint8Array, from: number, n: number, format: TitleFormat): boolean {
+  switch (format) {
+    case 'org':
+      return !within(b, HASH, from, n);
+    case 'html':
+      return !within(b, LT, from, n);
+    case 'md': {
+      if (within(b, HASH, from, n) || within(b, EQ, from, n)) return false;
+      if (!within(b, DASH, from, n)) return true;
+      if (!isAlnum(b[from]) || startsWith(b, from, n, 'import ') || startsWith(b, from, n, 'export ')) return false;
+      const nl = b.indexOf(NL, from);
+      if (nl < 0 || nl + 1 >= n) return true;
+      let k = nl + 1;
+      while (k < n && (b[k] === SP || b[k] === TAB)) k++;
+      return b[k] !== DASH || k >= n;
+    }
+    default: {
+      // rst, adoc, text, plain: the first line is the document's first
+      // content (no blank line, comment, directive or attribute before
+      // it), neither `= Title` nor `# Title`, and not an overline.
+      if (!isAlnum(b[from])) return false;
+      const nl = b.indexOf(NL, from);
+      if (nl < 0 || nl + 1 >= n) return format === 'adoc' || !within(b, COLON, from, n);
+      if (format !== 'adoc' && within(b, COLON, from, nl)) return false;
+      return !isPunct(b[nl + 1]);
+    }
+  }
 }
 
 /** An ATX heading at [s, e): its level (1-6) and text span in `atx`, or 0. */

@@ -46,9 +46,14 @@ function weigh(count: Int32Array, runs: Int32Array): number {
 }
 
 function weighCounts(words: number, letters: number, digitRuns: number, digitCount: number, punct: number, nonAscii: number): number {
-  const digits = digitRuns + (digitCount - digitRuns) / 3;
-  const t = W_WORD * words + W_LETTER * letters + W_DIGITS * digits + W_PUNCT * punct + W_NON_ASCII * nonAscii;
+  const t = weightOf(words, letters, digitRuns, digitCount, punct, nonAscii);
   return t === 0 ? 0 : Math.max(1, Math.round(t));
+}
+
+/** The weighted sum before it is rounded into an estimate. */
+function weightOf(words: number, letters: number, digitRuns: number, digitCount: number, punct: number, nonAscii: number): number {
+  const digits = digitRuns + (digitCount - digitRuns) / 3;
+  return W_WORD * words + W_LETTER * letters + W_DIGITS * digits + W_PUNCT * punct + W_NON_ASCII * nonAscii;
 }
 
 // Scratch counters (the estimate is synchronous and never re-entered):
@@ -151,6 +156,14 @@ export class TokenTally {
     this.punct += sign * o.punct;
     this.nonAscii += sign * o.nonAscii;
     return this;
+  }
+
+  /** The weighted sum of the counts, not rounded: a text's estimate is
+   *  this rounded (and at least 1 when it is not 0), so the estimates of
+   *  texts whose weights are each at least a half add up to their weights'
+   *  sum give or take a half each. */
+  weight(): number {
+    return weightOf(this.words, this.letters, this.digitRuns, this.digits, this.punct, this.nonAscii);
   }
 
   /** The estimate of the text counted. */

@@ -118,12 +118,27 @@ export function openTopic(topic: TopicSpec, opts: OpenOptions = {}): TopicView {
     skipping = true;
     feed?.skipTitles?.();
   };
+  // The watch is told of the files found only once some result can
+  // describe (until then its answer is no, whatever the names cost): then
+  // of the `due` files found so far at once, in order, and of each next
+  // one as it is found. Most topics describe nothing: none is told.
+  let watching = false;
+  let due = 0;
+  const watchFound = (k: number): boolean => {
+    const slug = slugs[k];
+    // (A skill's file is found under its folder's slug.)
+    return watch!.found(slug, slug === fed[k].slug ? fed[k].folder : undefined);
+  };
   const take = (i: number, r: ProbeResult, size: number) => {
     taken++;
     const slug = slugs[i];
     // Only a result with frontmatter, a title or a summary can describe.
     if (r.front != null || r.title !== undefined || r.summary !== undefined) {
       plain = false;
+      if (watch !== undefined && !watching) {
+        watching = true;
+        for (let k = 0; k < due && !skipping; k++) if (watchFound(k)) skip();
+      }
       if (watch !== undefined && !skipping && watch.probed(slug, r)) skip();
     } else if (r.titlesSkipped === true) plain = false;
     if (r.kind !== 'text') nonText.push(slug);
@@ -142,8 +157,8 @@ export function openTopic(topic: TopicSpec, opts: OpenOptions = {}): TopicView {
           slugs.push(slug);
           fed.push(subject);
           feed.add(abs);
-          // (A skill's file is found under its folder's slug.)
-          if (watch !== undefined && !skipping && watch.found(slug, slug === subject.slug ? subject.folder : undefined)) skip();
+          due++;
+          if (watching && !skipping && watchFound(due - 1)) skip();
         };
   const cached = opts.cache?.get(topic.subjectsDir);
   let index: SubjectIndex;

@@ -190,6 +190,55 @@ describe('fitListing', () => {
     );
   });
 
+  test('without descriptions, chooses what estimating every line chooses, where the sums of the lines\' weights settle it and where they do not', () => {
+    // Names only: the fit adds up the weights of whole folders' names, each
+    // line within half a token of its estimate. Budgets around the names'
+    // total (many just under it) put it on both sides of that margin.
+    const name = fc.constantFrom('ab', 'n1', 'x', 'note-12.md', 'v2.3', 'é', 'a b', '日本', '(a)', 'long_name_here', '7');
+    const settled = new Set<string>();
+    fc.assert(
+      fc.property(
+        fc.array(fc.tuple(fc.array(segment, { maxLength: 3 }), name), { minLength: 1, maxLength: 300 }),
+        fc.oneof(fc.double({ min: 0.2, max: 1.3, noNaN: true }), fc.double({ min: 0.95, max: 1.02, noNaN: true })),
+        (rows, share) => {
+          const bySlug = new Map<string, Subject>();
+          rows.forEach(([dirs, n], i) => {
+            const slug = [...dirs, `${n}${i}`].join('/');
+            bySlug.set(slug, { slug, path: slug, abs: slug, hidden: false, ext: 'md', size: 100 * i } as Subject);
+          });
+          const s = [...bySlug.keys()].sort().map((k) => bySlug.get(k)!);
+          const a = s.map(() => undefined);
+          const lines = s.reduce((sum, x) => sum + estimateTokens(`- ${x.slug}\n`), 0);
+          const budget = Math.max(20, Math.round(estimateTokens(renderListing(topic, [], [], undefined, undefined, [])) + lines * share));
+          const got = fitListing(topic, s, a, [], budget, undefined, []);
+          expect(got).toEqual(referenceFit(topic, s, a, [], budget, undefined, []));
+          settled.add(got.fit === undefined ? 'fits' : got.fit.omitted ? 'omitted' : 'collapsed');
+        },
+      ),
+      { numRuns: 400 },
+    );
+    expect([...settled].sort()).toEqual(['collapsed', 'fits', 'omitted']);
+  });
+
+  test('lines that each round up are not taken to fit by the sum of their weights', () => {
+    // `- abcdefghijkl` weighs about 2.53 tokens and is estimated at 3: 300
+    // such lines cost about 141 tokens more than their weights' sum.
+    const subjects: Subject[] = [];
+    for (let i = 0; i < 300; i++) {
+      let slug = '';
+      for (let k = 0, x = i; k < 12; k++, x = Math.floor(x / 26)) slug = String.fromCharCode(0x61 + (x % 26)) + slug;
+      subjects.push({ slug, path: slug, abs: slug, hidden: false, ext: 'md', size: 10 } as Subject);
+    }
+    subjects.sort((x, y) => (x.slug < y.slug ? -1 : 1));
+    const about = subjects.map(() => undefined);
+    const frame = estimateTokens(renderListing(topic, [], [], undefined, undefined, []));
+    for (const extra of [760, 800, 850, 880, 899, 900, 950]) {
+      const got = fitListing(topic, subjects, about, [], frame + extra, undefined, []);
+      expect(got).toEqual(referenceFit(topic, subjects, about, [], frame + extra, undefined, []));
+      expect(got.fit === undefined).toBe(extra >= 900);
+    }
+  });
+
   test('a listing whose lines each round down is measured as a whole, and shortened when the whole is over', () => {
     // `- ab` weighs about 1.5 tokens and is estimated at 1: the sum of 676
     // such lines is far under the estimate of all of them together.

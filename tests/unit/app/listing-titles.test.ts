@@ -50,6 +50,42 @@ describe('a listing whose probe skipped titles', () => {
   });
 });
 
+describe('the walk and the title watch', () => {
+  /** The slugs the watch is told of, in order, and whether the walk's
+   *  probe skipped titles. */
+  function told(spec: Record<string, string>, budget: number): { slugs: string[]; skipped: boolean } {
+    const t = topic(tree(spec));
+    const thread = readerThread(READER_THREAD_URL);
+    try {
+      const watch = titleWatch(budget, new Set());
+      const slugs: string[] = [];
+      const spy = { found: (slug: string, folder?: string) => (slugs.push(slug), watch.found(slug, folder)), probed: watch.probed };
+      const view = openTopic(t, { probe: thread, probeAll: true, titles: spy });
+      return { slugs, skipped: [...view.probed.values()].some((r) => r.titlesSkipped) };
+    } finally {
+      thread.close();
+    }
+  }
+
+  test('tells the watch of no file while no result can describe a subject', () => {
+    const spec: Record<string, string> = {};
+    for (let i = 0; i < 300; i++) spec[`d${i % 7}/n${i}.md`] = `plain text ${i}\n`;
+    expect(told(spec, 50).slugs).toEqual([]);
+  });
+
+  test('once one can, tells it of every file found so far and then of each next one, each once', () => {
+    const spec: Record<string, string> = { 'a.md': '# Apples and pears\n' };
+    for (let i = 0; i < 1500; i++) spec[`d${String(i).padStart(4, '0')}/n${i}.md`] = `plain text ${i}\n`;
+    const all = told(spec, 1_000_000);
+    expect([...all.slugs].sort()).toEqual(Object.keys(spec).map((k) => k.replace(/\.md$/, '')).sort());
+    expect(all.skipped).toBe(false);
+    // Over the budget: titles are skipped from then on, each file told once at most.
+    const over = told(spec, 2000);
+    expect(over.skipped).toBe(true);
+    expect(new Set(over.slugs).size).toBe(over.slugs.length);
+  });
+});
+
 describe('titleWatch', () => {
   const segment = fc.constantFrom('a', 'b-1', 'c2', 'dé', 'e e', '日本', 'long-folder-name-7', 'x.y');
   test('says titles are no longer needed only once the names found are over the budget, and a subject is described', () => {

@@ -84,6 +84,23 @@ describe('the man-page convention', () => {
   });
 });
 
+describe('heads told untitled from a few bytes (prose and notes, most heads)', () => {
+  test('no title where the marks a title needs are missing, but the rules still decide at their edges', () => {
+    expect(titleOf('plain words only.\nmore words.\n', 'md')).toBeUndefined();
+    expect(titleOf('plain words only.\nmore words.\n', 'txt')).toBeUndefined();
+    expect(titleOf('Hyphen-ated first line\n---\n', 'md')).toBe('Hyphen-ated first line');
+    expect(titleOf('import x\nOpening\n---\n', 'mdx')).toBe('Opening');
+    expect(titleOf('Title: One Line', 'txt')).toBe('One Line');
+    expect(titleOf('Hi\n--\n', 'txt')).toBe('Hi');
+    expect(titleOf('Long enough title\n~~~~~~~~~~~~~~~~~\n', 'rst')).toBe('Long enough title');
+  });
+
+  test('a man page\'s summary without any title mark', () => {
+    expect(summaryOf('NAME\n\ntool \u2014 does things\n', 'md')).toBe('does things');
+    expect(summaryOf('NAME\n\ntool \u2014 does things\n', '')).toBe('does things');
+  });
+});
+
 describe('Org and HTML titles', () => {
   test('Org: #+TITLE: in the preamble', () => {
     expect(titleOf('#+AUTHOR: me\n#+title: Org Notes\n\n* Heading\n', 'org')).toBe('Org Notes');
