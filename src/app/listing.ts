@@ -78,7 +78,7 @@ export function titleWatch(budget: number, disabled: ReadonlySet<string>): Title
   let prefixCost = 0;
   const waiting: string[] = [];
   const top = (slug: string) => {
-    used += new TokenTally().plus(BULLET).add(slug).tokens();
+    used += BULLET.tokensWith(slug);
   };
   return {
     found(slug, folder = slug.slice(0, slug.lastIndexOf('/') + 1)) {
@@ -92,7 +92,7 @@ export function titleWatch(budget: number, disabled: ReadonlySet<string>): Title
       } else {
         if (folder !== prefix) {
           prefix = folder;
-          prefixCost = new TokenTally().plus(BULLET).add(folder).tokens();
+          prefixCost = BULLET.tokensWith(folder);
         }
         used += prefixCost;
       }
