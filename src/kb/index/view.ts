@@ -202,8 +202,7 @@ export function openTopic(topic: TopicSpec, opts: OpenOptions = {}): TopicView {
       if (plain) view.walkedPlain = true;
       return view;
     }
-    const fresh = new Map<string, ProbeResult>();
-    for (let i = 0; i < slugs.length; i++) fresh.set(slugs[i], results[i]);
+    const fresh = bySlug(slugs, results);
     // Two files with one slug: which verdict is the subject's is not known
     // here, so the subject is probed again when asked about.
     const shared = fresh.size === slugs.length ? [] : sharedSlugs(slugs);
@@ -230,10 +229,7 @@ function probedLater(view: TopicView, slugs: readonly string[], results: readonl
   let probed: Map<string, ProbeResult> | undefined;
   Object.defineProperty(view, 'probed', {
     get(): Map<string, ProbeResult> {
-      if (probed === undefined) {
-        probed = new Map();
-        for (let i = 0; i < slugs.length; i++) probed.set(slugs[i], results[i]);
-      }
+      probed ??= bySlug(slugs, results);
       return probed;
     },
     set(m: Map<string, ProbeResult>) {
@@ -242,6 +238,13 @@ function probedLater(view: TopicView, slugs: readonly string[], results: readonl
     enumerable: true,
     configurable: true,
   });
+}
+
+/** `results` by `slugs` (a slug found twice: its last result). */
+function bySlug(slugs: readonly string[], results: readonly ProbeResult[]): Map<string, ProbeResult> {
+  const map = new Map<string, ProbeResult>();
+  for (let i = 0; i < slugs.length; i++) map.set(slugs[i], results[i]);
+  return map;
 }
 
 /** The slugs found more than once in `slugs`. */
