@@ -79,3 +79,37 @@ export function splitOutsideBraces(text: string, separators: string): string[] {
   parts.push(text.slice(start));
   return parts;
 }
+
+/** The offset of the first byte of `bytes` that is not part of a valid
+ *  UTF-8 sequence (overlong forms, surrogates and values past U+10FFFF
+ *  are invalid, as for TextDecoder), or -1 when all of it is valid. */
+export function invalidUtf8At(bytes: Uint8Array): number {
+  const n = bytes.length;
+  let i = 0;
+  while (i < n) {
+    const b = bytes[i];
+    if (b < 0x80) {
+      i++;
+      continue;
+    }
+    let len: number;
+    let lo = 0x80;
+    let hi = 0xbf;
+    if (b >= 0xc2 && b <= 0xdf) len = 2;
+    else if (b >= 0xe0 && b <= 0xef) {
+      len = 3;
+      if (b === 0xe0) lo = 0xa0;
+      else if (b === 0xed) hi = 0x9f;
+    } else if (b >= 0xf0 && b <= 0xf4) {
+      len = 4;
+      if (b === 0xf0) lo = 0x90;
+      else if (b === 0xf4) hi = 0x8f;
+    } else return i;
+    for (let k = 1; k < len; k++) {
+      const c = i + k < n ? bytes[i + k] : -1;
+      if (c < (k === 1 ? lo : 0x80) || c > (k === 1 ? hi : 0xbf)) return i;
+    }
+    i += len;
+  }
+  return -1;
+}
