@@ -4,7 +4,7 @@
 // (app/tools/validate.ts), in its own module (app/tools/<name>.ts).
 
 import { readSync } from 'node:fs';
-import { utf8Length } from '../shared/text.ts';
+import { invalidUtf8At, utf8Length } from '../shared/text.ts';
 
 export interface LearnArgs {
   topic: string;
@@ -117,40 +117,6 @@ export function readInputBytes(fd: number, limit: number): Uint8Array {
     filled += n;
   }
   return buf.subarray(0, filled);
-}
-
-/** The offset of the first byte of `bytes` that is not part of a valid
- *  UTF-8 sequence (overlong forms, surrogates and values past U+10FFFF
- *  are invalid, as for TextDecoder), or -1 when all of it is valid. */
-export function invalidUtf8At(bytes: Uint8Array): number {
-  const n = bytes.length;
-  let i = 0;
-  while (i < n) {
-    const b = bytes[i];
-    if (b < 0x80) {
-      i++;
-      continue;
-    }
-    let len: number;
-    let lo = 0x80;
-    let hi = 0xbf;
-    if (b >= 0xc2 && b <= 0xdf) len = 2;
-    else if (b >= 0xe0 && b <= 0xef) {
-      len = 3;
-      if (b === 0xe0) lo = 0xa0;
-      else if (b === 0xed) hi = 0x9f;
-    } else if (b >= 0xf0 && b <= 0xf4) {
-      len = 4;
-      if (b === 0xf0) lo = 0x90;
-      else if (b === 0xf4) hi = 0x8f;
-    } else return i;
-    for (let k = 1; k < len; k++) {
-      const c = i + k < n ? bytes[i + k] : -1;
-      if (c < (k === 1 ? lo : 0x80) || c > (k === 1 ? hi : 0xbf)) return i;
-    }
-    i += len;
-  }
-  return -1;
 }
 
 /** Text read from stdin for a write, as UTF-8 (a byte-order mark kept,

@@ -4,30 +4,43 @@
 // the folder's path from the workspace root. With no folder, one topic
 // `notes` at `.jp/kb/notes`, created, for `kb remember`.
 //
-// It never overwrites: an existing configuration file gets only the topic
-// tables it lacks, appended as text, so that its comments and layout stay
-// as they were. A folder that is missing, not a folder, or outside the
-// workspace (a symbolic link out included) is an error, and then nothing is
-// written; a folder some topic already has is a note. The new text is
-// parsed before anything is written: text that would not read back as the
-// topics meant is never written.
+// It never overwrites, and never changes a byte it did not add: an
+// existing configuration file gets only the topic tables it lacks,
+// appended to its bytes as they are (comments, layout, line ends, a byte
+// that is not UTF-8: all kept; the tables take the file's own line ends).
+// A folder that is missing, not a folder, or outside the workspace (a
+// symbolic link out included) is an error, and then nothing is written; a
+// folder some topic already has is a note. What would be written is read
+// back first as every command reads a configuration file
+// (config/files.ts readConfigBytes: the 1 MiB limit, the parser): a file
+// kb would refuse, or that would not read as the topics meant, is never
+// written. Folder names are written as TOML escapes where they hold
+// characters kb never shows raw (controls, bidirectional and zero-width
+// characters), so neither the file nor stdout holds one.
 //
-// Writes are atomic (kb/write/file.ts): a new file appears whole, an
-// existing one is replaced at once by a renamed temporary file. Nothing is
-// written through a symbolic link that leads out of the workspace, and
-// folders are created inside it only.
+// Like `remember`, it is a plan, then its application (planInit,
+// applyInit). Writing, the plan is made again under the lock of `.jp/`
+// (kb/write/lock.ts, as a topic's for `remember`): another `kb init` may
+// have appended since, and its tables must not be lost. Writes are atomic
+// (kb/write/file.ts): a new file appears whole, an existing one is replaced
+// at once by a renamed temporary file, and only if it still holds the
+// bytes planned on. Nothing is written through a symbolic link that leads
+// out of the workspace, and folders are created inside it only.
 //
 // It returns plain data; the front end renders it (render/init.ts).
 import { lstatSync, mkdirSync, readdirSync, readFileSync, realpathSync, statSync, type Stats } from 'node:fs';
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { KB_KEY, TOPIC_KEY, isTable } from '../config/fields.ts';
-import { MAX_CONFIG_BYTES, locateConfigFile } from '../config/files.ts';
+import { MAX_CONFIG_BYTES, locateConfigFile, readConfigBytes } from '../config/files.ts';
 import { formatOf } from '../config/formats.ts';
 import { loadConfig } from '../config/load.ts';
-import { parseToml } from '../config/toml.ts';
+import type { Format } from '../config/merge.ts';
 import { topicIdFrom, topicIdKey, uniqueTopicId } from '../config/topic-id.ts';
 import { SKILL_FILE } from '../kb/index/subjects.ts';
+import { closeDir, openDir, type DirHandle } from '../kb/write/dir.ts';
 import { replaceFile, writeNewFile } from '../kb/write/file.ts';
+import { LOCK_NAME, withTopicLock, type LockTarget } from '../kb/write/lock.ts';
+import { jsonQuoted } from '../shared/controls.ts';
 import type { Problem } from '../shared/problem.ts';
 
 /** Where the workspace configuration lives, from the workspace root. */
@@ -107,6 +120,9 @@ export interface InitResult {
   existing: number;
 }
 
+/** The largest configuration kb reads, in MiB, for messages. */
+const MAX_MIB = MAX_CONFIG_BYTES / 1024 / 1024;
+
 const HEADER = [
   '# kb: a knowledge base for LLM assistants. Each [kb.topic.<id>] table is a topic: a',
   '# folder of text files (its subjects), `subjects` being its path from the workspace root.',
@@ -144,10 +160,12 @@ function fromRoot(root: string, path: string): string {
   return rel === '' ? '.' : rel.split(sep).join('/');
 }
 
-/** A TOML basic string: JSON's escapes are TOML's, except that TOML also
- *  wants DEL escaped. */
+/** A TOML basic string: JSON's escapes are TOML's, and every character
+ *  kb never shows raw (controls, DEL, C1, U+2028, bidirectional and
+ *  zero-width characters: shared/controls.ts) is a `\uXXXX` escape too, so
+ *  that neither the file nor stdout holds one. */
 function tomlString(s: string): string {
-  return JSON.stringify(s).replace(/\x7f/g, '\\u007f');
+  return jsonQuoted(s);
 }
 
 function topicTable(t: AddedTopic, eol: string): string {
@@ -212,9 +230,11 @@ interface Existing {
 
 /** The topics the workspace has (every configuration source, as any kb
  *  command reads them), and the IDs in the workspace file's own text. */
-async function existingTopics(root: string, cwd: string, opts: InitOptions, fileTopics: readonly string[]): Promise<Existing> {
+async function existingTopics(ws: Workspace, opts: InitOptions, fileTopics: readonly string[]): Promise<Existing> {
   const out: Existing = { taken: new Set(fileTopics.map(topicIdKey)), folders: new Map(), count: 0 };
-  const config = await loadConfig({ cwd: isInside(root, cwd) ? cwd : root, workspace: root, cfg: [], knowledge: [], env: opts.env, home: opts.home });
+  if (!ws.jp) return out;
+  const cwd = isInside(ws.root, opts.cwd) ? opts.cwd : ws.root;
+  const config = await loadConfig({ cwd, workspace: ws.root, cfg: [], knowledge: [], env: opts.env, home: opts.home });
   for (const t of config.topics) {
     out.taken.add(topicIdKey(t.id));
     const real = realOf(t.subjectsDir);
@@ -232,13 +252,41 @@ function topicsOf(data: Record<string, unknown>): string[] {
   return isTable(topics) ? Object.keys(topics) : [];
 }
 
-export async function init(opts: InitOptions): Promise<InitResult> {
-  const root = resolve(opts.cwd, opts.workspace ?? '.');
-  const configRel = `${CONFIG_DIR}/${CONFIG_FILE}`;
-  const result: InitResult = {
+/** The directory made a workspace, checked. */
+interface Workspace {
+  root: string;
+  realRoot: string;
+  /** `.jp/` is there, a folder inside the workspace. */
+  jp: boolean;
+}
+
+/** The workspace's configuration file, as read. */
+interface ConfigFile {
+  /** As found (`.jp/config.toml`, or a link), and where it really is. */
+  path: string;
+  real: string;
+  format: Format | undefined;
+  /** Its bytes, exactly, and their text as every command decodes it. */
+  bytes: Uint8Array;
+  text: string;
+  /** The topic IDs it defines (a TOML file). */
+  topics: string[];
+}
+
+/** What init would do, as the files are now: the result to report and,
+ *  when there is something to write, the configuration's new bytes. */
+interface InitPlan {
+  result: InitResult;
+  file?: ConfigFile;
+  wanted: AddedTopic[];
+  bytes?: Uint8Array;
+}
+
+function emptyResult(opts: InitOptions, root: string): InitResult {
+  return {
     root,
     elsewhere: root !== resolve(opts.cwd),
-    config: configRel,
+    config: `${CONFIG_DIR}/${CONFIG_FILE}`,
     createdConfig: false,
     createdWorkspace: false,
     added: [],
@@ -249,122 +297,144 @@ export async function init(opts: InitOptions): Promise<InitResult> {
     dryRun: opts.dryRun,
     existing: 0,
   };
-  const fail = (message: string, where?: string): InitResult => {
-    result.errors.push({ severity: 'error', code: 'init', message, ...(where !== undefined ? { where } : {}) });
-    return result;
-  };
+}
 
-  const rootStat = lstatOf(root);
-  const realRoot = realOf(root);
-  if (rootStat === undefined || realRoot === undefined) return fail(`no such directory: ${root}`, opts.workspace !== undefined ? '-w' : undefined);
-  if (!statSync(realRoot).isDirectory()) return fail(`not a directory: ${root}`, opts.workspace !== undefined ? '-w' : undefined);
+/** Adds an error to `result` (init then writes nothing) and returns it. */
+function fail(result: InitResult, message: string, where?: string): InitResult {
+  result.errors.push({ severity: 'error', code: 'init', message, ...(where !== undefined ? { where } : {}) });
+  return result;
+}
 
+/** The root (-w's directory, or the working directory) and its `.jp/`,
+ *  checked: undefined, with an error in `result`, when init cannot go on. */
+function findWorkspace(opts: InitOptions, result: InitResult): Workspace | undefined {
+  const root = result.root;
+  const where = opts.workspace !== undefined ? '-w' : undefined;
+  const realRoot = lstatOf(root) !== undefined ? realOf(root) : undefined;
+  if (realRoot === undefined) return void fail(result, `no such directory: ${root}`, where);
+  if (!statSync(realRoot).isDirectory()) return void fail(result, `not a directory: ${root}`, where);
   // .jp/: a real directory inside the workspace, or nothing yet.
   const jpPath = join(root, CONFIG_DIR);
-  const jp = lstatOf(jpPath);
-  if (jp !== undefined) {
-    const real = realOf(jpPath);
-    if (real === undefined) return fail(`${CONFIG_DIR} is a broken symbolic link`, CONFIG_DIR);
-    if (!isInside(realRoot, real)) return fail(`${CONFIG_DIR} is a symbolic link out of the workspace (to ${real}); kb init writes only inside the workspace`, CONFIG_DIR);
-    if (!statSync(real).isDirectory()) return fail(`${CONFIG_DIR} is not a directory`, CONFIG_DIR);
-  } else {
+  if (lstatOf(jpPath) === undefined) {
     result.createdWorkspace = true;
     result.outer = outerWorkspace(realRoot);
+    return { root, realRoot, jp: false };
   }
+  const real = realOf(jpPath);
+  if (real === undefined) return void fail(result, `${CONFIG_DIR} is a broken symbolic link`, CONFIG_DIR);
+  if (!isInside(realRoot, real)) return void fail(result, `${CONFIG_DIR} is a symbolic link out of the workspace (to ${real}); kb init writes only inside the workspace`, CONFIG_DIR);
+  if (!statSync(real).isDirectory()) return void fail(result, `${CONFIG_DIR} is not a directory`, CONFIG_DIR);
+  return { root, realRoot, jp: true };
+}
 
-  // The workspace file: JP reads the first of .jp/config.{toml,json,...}.
-  let oldText: string | undefined;
-  let configPath = join(root, CONFIG_DIR, CONFIG_FILE);
-  let fileTopics: string[] = [];
-  if (jp !== undefined) {
-    const found = locateConfigFile(configPath);
-    if ('error' in found) return fail(`cannot read the configuration file (${errno(found.error)})`, fromRoot(root, found.path));
-    if ('path' in found) {
-      configPath = found.path;
-      result.config = fromRoot(root, configPath);
-      const real = realOf(configPath);
-      if (real === undefined) return fail('the configuration file is a broken symbolic link', result.config);
-      if (!isInside(realRoot, real)) return fail(`the configuration file is a symbolic link out of the workspace (to ${real}); kb init writes only inside the workspace`, result.config);
-      const st = statSync(real);
-      if (!st.isFile()) return fail('the configuration file is not a regular file', result.config);
-      if (st.size > MAX_CONFIG_BYTES) return fail(`the configuration file is larger than ${MAX_CONFIG_BYTES / 1024 / 1024} MiB`, result.config);
-      oldText = readFileSync(real, 'utf8');
-      if (formatOf(configPath) === 'toml') {
-        const parsed = await parseToml(oldText, result.config);
-        if ('diagnostic' in parsed) return fail(`${parsed.diagnostic.message}; kb init appends to a file that reads: fix it first (kb check)`, parsed.diagnostic.where);
-        fileTopics = topicsOf(parsed.data);
-      }
-    }
+/** The workspace's configuration file (JP reads the first of
+ *  .jp/config.{toml,json,...}), read: undefined when there is none,
+ *  false when it cannot be appended to (an error in `result`). */
+async function readWorkspaceConfig(ws: Workspace, result: InitResult): Promise<ConfigFile | undefined | false> {
+  if (!ws.jp) return undefined;
+  const stop = (message: string, where = result.config): false => {
+    fail(result, message, where);
+    return false;
+  };
+  const configPath = join(ws.root, CONFIG_DIR, CONFIG_FILE);
+  const found = locateConfigFile(configPath);
+  if ('error' in found) return stop(`cannot read the configuration file (${errno(found.error)})`, fromRoot(ws.root, found.path));
+  if ('missing' in found) return lstatOf(configPath) === undefined ? undefined : stop('the configuration file is a broken symbolic link');
+  result.config = fromRoot(ws.root, found.path);
+  const real = realOf(found.path);
+  if (real === undefined) return stop('the configuration file is a broken symbolic link');
+  if (!isInside(ws.realRoot, real)) return stop(`the configuration file is a symbolic link out of the workspace (to ${real}); kb init writes only inside the workspace`);
+  const st = statSync(real);
+  if (!st.isFile()) return stop('the configuration file is not a regular file');
+  if (st.size > MAX_CONFIG_BYTES) return stop(`the configuration file is larger than ${MAX_MIB} MiB`);
+  const bytes = new Uint8Array(readFileSync(real));
+  const format = formatOf(found.path);
+  const file: ConfigFile = { path: found.path, real, format, bytes, text: '', topics: [] };
+  if (format !== 'toml') return file; // appended to only when it is TOML: said when there is something to add
+  const read = await readConfigBytes(bytes, format, result.config);
+  if ('diagnostic' in read) return stop(`${read.diagnostic.message}; kb init appends to a file that reads: fix it first (kb check)`, read.diagnostic.where);
+  if (read.invalidAt !== undefined) {
+    const byte = `0x${bytes[read.invalidAt].toString(16).padStart(2, '0')}`;
+    const message = `${result.config} is not valid UTF-8 (byte ${byte} at offset ${read.invalidAt}, read as U+FFFD): kb init changes no byte of it, but a configuration file must be UTF-8 (TOML requires it): save it as UTF-8`;
+    result.notes.push({ given: result.config, message });
   }
+  file.text = read.text;
+  file.topics = topicsOf(read.parsed.data);
+  return file;
+}
 
-  const existing: Existing = jp !== undefined ? await existingTopics(root, opts.cwd, opts, fileTopics) : { taken: new Set(), folders: new Map(), count: 0 };
-  result.existing = existing.count;
+/** The notes topic of a bare `kb init` (none when some topic has its
+ *  folder already: a note). */
+function notesTopic(ws: Workspace, existing: Existing, result: InitResult): AddedTopic | undefined {
+  const real = realOf(join(ws.root, NOTES_DIR));
+  const already = real !== undefined ? existing.folders.get(real) : undefined;
+  if (already !== undefined) {
+    result.notes.push({ given: NOTES_DIR, message: `${NOTES_DIR} is already topic "${already}"; nothing to add` });
+    return undefined;
+  }
+  const id = uniqueTopicId(NOTES_ID, existing.taken);
+  const subjects = id === NOTES_ID ? NOTES_DIR : `${dirname(NOTES_DIR)}/${id}`;
+  const folder = join(ws.root, subjects);
+  const there = lstatOf(folder) !== undefined;
+  const realFolder = there ? realOf(folder) : undefined;
+  if (there && (realFolder === undefined || !isInside(ws.realRoot, realFolder) || !statSync(realFolder).isDirectory())) {
+    return void fail(result, `${subjects} is in the way: it is not a folder inside the workspace`, subjects);
+  }
+  return { id, subjects, created: !there, skills: [], skillsMore: false, isSkill: false };
+}
 
-  // The topics to add.
+/** The topic for a folder given (none, with an error or a note in
+ *  `result`, when it cannot be or is one already). `seen`: the real
+ *  folders given before, to the name given. */
+function folderTopic(ws: Workspace, opts: InitOptions, given: string, existing: Existing, seen: Map<string, string>, result: InitResult): AddedTopic | undefined {
+  const abs = resolve(opts.cwd, given);
+  const st = lstatOf(abs);
+  if (st === undefined) {
+    const there = result.elsewhere && !isAbsolute(given) && lstatOf(resolve(ws.root, given)) !== undefined;
+    return void fail(result, `no such folder${there ? `; folders are relative to the working directory: did you mean ${join(opts.workspace ?? '.', given)}?` : ''}`, given);
+  }
+  const real = realOf(abs);
+  if (real === undefined) return void fail(result, 'a broken symbolic link', given);
+  if (!isInside(ws.realRoot, real)) {
+    if (st.isSymbolicLink() || isInside(ws.root, abs)) return void fail(result, `leads out of the workspace through a symbolic link (to ${real}); a topic's folder must be inside the workspace, ${ws.root}`, given);
+    return void fail(result, `outside the workspace, ${ws.root}: give a folder inside it, or run kb init in a folder that holds both`, given);
+  }
+  if (!statSync(real).isDirectory()) return void fail(result, 'not a folder: a topic is a folder of text files', given);
+  const already = existing.folders.get(real);
+  if (already !== undefined) {
+    result.notes.push({ given, message: `${given} is already topic "${already}"; nothing to add` });
+    return undefined;
+  }
+  const before = seen.get(real);
+  if (before !== undefined) {
+    result.notes.push({ given, message: `${given} is the folder ${before} given before; one topic for both` });
+    return undefined;
+  }
+  seen.set(real, given);
+  // The path as the user sees it from the root; through a link or `..`,
+  // the real one.
+  let subjects = fromRoot(ws.root, abs);
+  if (subjects === '..' || subjects.startsWith('../') || isAbsolute(subjects)) subjects = fromRoot(ws.realRoot, real);
+  const name = subjects === '.' ? basename(ws.root) : basename(abs);
+  const id = uniqueTopicId(topicIdFrom(name), existing.taken);
+  existing.taken.add(topicIdKey(id));
+  const skills = findSkills(real);
+  return { id, subjects, given, ...(id !== name ? { from: name } : {}), created: false, skills: skills.skills, skillsMore: skills.more, isSkill: skills.isSkill };
+}
+
+/** The topics to add: the folders given, or the notes topic. */
+function wantedTopics(ws: Workspace, opts: InitOptions, existing: Existing, result: InitResult): AddedTopic[] {
   const wanted: AddedTopic[] = [];
-  const seen = new Map<string, string>(); // real folder -> given
   if (opts.dirs.length === 0) {
-    const abs = join(root, NOTES_DIR);
-    const real = realOf(abs);
-    const already = real !== undefined ? existing.folders.get(real) : undefined;
-    if (already !== undefined) result.notes.push({ given: NOTES_DIR, message: `${NOTES_DIR} is already topic "${already}"; nothing to add` });
-    else {
-      const id = uniqueTopicId(NOTES_ID, existing.taken);
-      const subjects = id === NOTES_ID ? NOTES_DIR : `${dirname(NOTES_DIR)}/${id}`;
-      const folder = join(root, subjects);
-      const there = lstatOf(folder) !== undefined;
-      const realFolder = there ? realOf(folder) : undefined;
-      if (there && (realFolder === undefined || !isInside(realRoot, realFolder) || !statSync(realFolder).isDirectory())) {
-        return fail(`${subjects} is in the way: it is not a folder inside the workspace`, subjects);
-      }
-      wanted.push({ id, subjects, created: !there, skills: [], skillsMore: false, isSkill: false });
-    }
+    const notes = notesTopic(ws, existing, result);
+    if (notes !== undefined) wanted.push(notes);
   }
+  const seen = new Map<string, string>(); // real folder -> given
   for (const given of opts.dirs) {
-    const abs = resolve(opts.cwd, given);
-    const st = lstatOf(abs);
-    if (st === undefined) {
-      const there = result.elsewhere && !isAbsolute(given) && lstatOf(resolve(root, given)) !== undefined;
-      fail(`no such folder${there ? `; folders are relative to the working directory: did you mean ${join(opts.workspace ?? '.', given)}?` : ''}`, given);
-      continue;
-    }
-    const real = realOf(abs);
-    if (real === undefined) {
-      fail('a broken symbolic link', given);
-      continue;
-    }
-    if (!isInside(realRoot, real)) {
-      if (st.isSymbolicLink() || isInside(root, abs)) fail(`leads out of the workspace through a symbolic link (to ${real}); a topic's folder must be inside the workspace, ${root}`, given);
-      else fail(`outside the workspace, ${root}: give a folder inside it, or run kb init in a folder that holds both`, given);
-      continue;
-    }
-    if (!statSync(real).isDirectory()) {
-      fail('not a folder: a topic is a folder of text files', given);
-      continue;
-    }
-    const already = existing.folders.get(real);
-    if (already !== undefined) {
-      result.notes.push({ given, message: `${given} is already topic "${already}"; nothing to add` });
-      continue;
-    }
-    const before = seen.get(real);
-    if (before !== undefined) {
-      result.notes.push({ given, message: `${given} is the folder ${before} given before; one topic for both` });
-      continue;
-    }
-    seen.set(real, given);
-    // The path as the user sees it from the root; through a link or `..`,
-    // the real one.
-    let subjects = fromRoot(root, abs);
-    if (subjects === '..' || subjects.startsWith('../') || isAbsolute(subjects)) subjects = fromRoot(realRoot, real);
-    const name = subjects === '.' ? basename(root) : basename(abs);
-    const id = uniqueTopicId(topicIdFrom(name), existing.taken);
-    existing.taken.add(topicIdKey(id));
-    const skills = findSkills(real);
-    wanted.push({ id, subjects, given, ...(id !== name ? { from: name } : {}), created: false, skills: skills.skills, skillsMore: skills.more, isSkill: skills.isSkill });
+    const t = folderTopic(ws, opts, given, existing, seen, result);
+    if (t !== undefined) wanted.push(t);
   }
-  if (result.errors.length > 0) return result;
-  for (const t of wanted) existing.taken.add(topicIdKey(t.id));
+  if (result.errors.length > 0) return [];
   // Topics inside one another share their files: say so.
   const folders: [string, string][] = [...existing.folders.entries(), ...[...seen.entries()].map(([real, given]): [string, string] => [real, wanted.find((t) => t.given === given)!.id])];
   for (const t of wanted) {
@@ -374,69 +444,146 @@ export async function init(opts: InitOptions): Promise<InitResult> {
       if (outer !== real && isInside(outer, real)) result.notes.push({ given: t.given, message: `${t.given} is inside the folder of topic "${id}": its files are subjects of both` });
     }
   }
-  if (wanted.length === 0) return result;
+  return wanted;
+}
 
-  // The text: a new file, or tables appended to the old one.
-  if (oldText !== undefined && formatOf(configPath) !== 'toml') {
+/** The line end of `text`'s first line (LF when it has none). */
+function lineEnd(text: string): string {
+  const nl = text.indexOf('\n');
+  return nl > 0 && text.charCodeAt(nl - 1) === 13 ? '\r\n' : '\n';
+}
+
+/** The configuration's new bytes: a new file, or the old bytes with the
+ *  tables appended; undefined (an error in `result`) when the result would
+ *  not read back as the topics meant, as any command reads it. */
+async function newConfig(file: ConfigFile | undefined, wanted: readonly AddedTopic[], result: InitResult): Promise<Uint8Array | undefined> {
+  if (file !== undefined && file.format !== 'toml') {
     const lines = wanted.map((t) => `kb.topic.${t.id}.subjects = ${tomlString(t.subjects)}`).join('; ');
-    return fail(`kb init appends only to a TOML file, and this workspace's configuration is ${result.config}: add ${lines} to it by hand`, result.config);
+    return void fail(result, `kb init appends only to a TOML file, and this workspace's configuration is ${result.config}: add ${lines} to it by hand`, result.config);
   }
-  const eol = oldText?.includes('\r\n') ? '\r\n' : '\n';
+  const eol = file === undefined ? '\n' : lineEnd(file.text);
   const tables = wanted.map((t) => topicTable(t, eol)).join(eol);
-  let newText: string;
-  if (oldText === undefined) {
+  let bytes: Uint8Array;
+  if (file === undefined) {
     result.createdConfig = true;
     result.text = [...HEADER, '', ''].join('\n') + tables;
-    newText = result.text;
+    bytes = new TextEncoder().encode(result.text);
   } else {
     // One blank line between the old text and the new tables.
+    const old = file.text;
     let gap = '';
-    if (oldText.trim() !== '') gap = oldText.endsWith('\n\n') || oldText.endsWith('\n\r\n') ? '' : oldText.endsWith('\n') ? eol : eol + eol;
-    else if (oldText !== '' && !oldText.endsWith('\n')) gap = eol;
+    if (old.trim() !== '') gap = old.endsWith('\n\n') || old.endsWith('\n\r\n') ? '' : old.endsWith('\n') ? eol : eol + eol;
+    else if (old !== '' && !old.endsWith('\n')) gap = eol;
     result.text = tables;
-    newText = oldText + gap + tables;
+    const added = new TextEncoder().encode(gap + tables);
+    bytes = new Uint8Array(file.bytes.length + added.length);
+    bytes.set(file.bytes);
+    bytes.set(added, file.bytes.length);
   }
-  // What is written must read back as the topics meant (an inline `kb`
-  // table, for one, cannot take a [kb.topic.x] table after it).
-  const check = await parseToml(newText, result.config);
-  const back = 'data' in check ? check.data : undefined;
-  const topics = back && isTable(back[KB_KEY]) ? (back[KB_KEY] as Record<string, unknown>)[TOPIC_KEY] : undefined;
-  const fine = isTable(topics) && wanted.every((t) => isTable(topics[t.id]) && (topics[t.id] as Record<string, unknown>).subjects === t.subjects);
-  if (!fine) {
-    const why = 'diagnostic' in check ? ` (${check.diagnostic.message})` : '';
-    // The tables stay the product: what to add by hand.
+  // The tables stay the product when nothing is written: what to add by hand.
+  if (bytes.length > MAX_CONFIG_BYTES) {
     result.text = tables;
-    return fail(`cannot append the new topics to ${result.config} without changing what it says${why}: nothing written; add the tables printed above by hand`, result.config);
+    return void fail(result, `with the new topics, ${result.config} would be ${bytes.length} bytes, more than the ${MAX_MIB} MiB kb reads: nothing written; move part of it to a file it extends (\`extends\`), then run kb init again`, result.config);
   }
-  result.added = wanted;
-  if (opts.dryRun) return result;
+  // Read back as every command reads the file (its limits, its parser);
+  // an inline `kb` table, for one, cannot take a [kb.topic.x] after it.
+  const back = await readConfigBytes(bytes, 'toml', result.config);
+  const data = 'parsed' in back ? back.parsed.data : undefined;
+  const topics = data && isTable(data[KB_KEY]) ? (data[KB_KEY] as Record<string, unknown>)[TOPIC_KEY] : undefined;
+  if (isTable(topics) && wanted.every((t) => isTable(topics[t.id]) && (topics[t.id] as Record<string, unknown>).subjects === t.subjects)) return bytes;
+  result.text = tables;
+  const why = 'diagnostic' in back ? ` (${back.diagnostic.message})` : '';
+  return void fail(result, `cannot append the new topics to ${result.config} without changing what it says${why}: nothing written; add the tables printed above by hand`, result.config);
+}
 
-  // Write: .jp/, the notes folder, then the configuration.
-  const made = makeInside(realRoot, CONFIG_DIR);
-  if (made !== undefined) return fail(made, CONFIG_DIR);
-  for (const t of wanted) {
+/** What init would do in `ws` as the files are now; nothing is written. */
+async function planInit(opts: InitOptions, ws: Workspace, result: InitResult): Promise<InitPlan> {
+  const file = await readWorkspaceConfig(ws, result);
+  if (file === false) return { result, wanted: [] };
+  const existing = await existingTopics(ws, opts, file?.topics ?? []);
+  result.existing = existing.count;
+  const wanted = wantedTopics(ws, opts, existing, result);
+  if (result.errors.length > 0 || wanted.length === 0) return { result, file, wanted: [] };
+  const bytes = await newConfig(file, wanted, result);
+  if (bytes === undefined) return { result, file, wanted: [] };
+  result.added = wanted;
+  return { result, file, wanted, bytes };
+}
+
+/** Writes a plan, under the lock of `jp` (`.jp/`, open): the notes
+ *  folder, then the configuration, replaced only if it still holds the
+ *  bytes planned on. `lost`: why the lock was lost, if it was. */
+function applyInit(ws: Workspace, jp: DirHandle, plan: InitPlan, lost: () => string | undefined): InitResult {
+  const { result, file } = plan;
+  for (const t of plan.wanted) {
     if (!t.created) continue;
-    const err = makeInside(realRoot, t.subjects);
-    if (err !== undefined) return fail(err, t.subjects);
+    const err = makeInside(ws.realRoot, t.subjects);
+    if (err !== undefined) return fail(result, err, t.subjects);
   }
-  const bytes = new TextEncoder().encode(newText);
-  if (oldText === undefined) {
-    const w = writeNewFile(join(realRoot, CONFIG_DIR), CONFIG_FILE, bytes);
-    if (!w.ok) return fail(w.exists ? `${configRel} appeared meanwhile; run kb init again` : w.why, configRel);
+  if (file === undefined) {
+    const w = writeNewFile(jp.at, CONFIG_FILE, plan.bytes!, () => lost(), jp.real);
+    if (!w.ok) return fail(result, w.exists ? `${result.config} appeared meanwhile, written by another program; run kb init again` : w.why, result.config);
   } else {
-    const real = realpathSync(configPath);
-    const mode = statSync(real).mode;
-    const err = replaceFile(dirname(real), basename(real), bytes, mode, () => {
+    const err = replaceFile(dirname(file.real), basename(file.real), plan.bytes!, statSync(file.real).mode, () => {
+      const why = lost();
+      if (why !== undefined) return why;
       try {
-        return readFileSync(real, 'utf8') === oldText ? undefined : `${result.config} changed meanwhile; run kb init again`;
+        return sameBytes(new Uint8Array(readFileSync(file.real)), file.bytes) ? undefined : `${result.config} changed meanwhile; run kb init again`;
       } catch (e) {
         return `cannot read ${result.config} again (${errno(e)})`;
       }
     });
-    if (err !== undefined) return fail(err, result.config);
+    if (err !== undefined) return fail(result, err, result.config);
   }
   result.written = true;
   return result;
+}
+
+function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
+
+/** What the lock of `.jp/` guards, as messages name it. */
+const CONFIG_LOCK: LockTarget = { the: "the workspace's configuration", this: "this workspace's configuration" };
+
+export async function init(opts: InitOptions): Promise<InitResult> {
+  const result = emptyResult(opts, resolve(opts.cwd, opts.workspace ?? '.'));
+  const ws = findWorkspace(opts, result);
+  if (ws === undefined) return result;
+  const first = await planInit(opts, ws, result);
+  if (first.bytes === undefined || opts.dryRun) return first.result;
+  return writeLocked(opts, ws, first.result);
+}
+
+/** Makes `.jp/`, takes its lock, plans again as the files are now (another
+ *  kb init may have written since the first plan) and applies that plan. */
+async function writeLocked(opts: InitOptions, ws: Workspace, first: InitResult): Promise<InitResult> {
+  const made = makeInside(ws.realRoot, CONFIG_DIR);
+  if (made !== undefined) return fail(first, made, CONFIG_DIR);
+  const opened = openDir(join(ws.realRoot, CONFIG_DIR));
+  if (!opened.ok) return fail(first, `cannot open ${CONFIG_DIR} (${opened.code})`, CONFIG_DIR);
+  const jp = opened.dir;
+  try {
+    if (!isInside(ws.realRoot, jp.real)) return fail(first, `${CONFIG_DIR} leads out of the workspace (to ${jp.real}); kb init writes only inside the workspace`, CONFIG_DIR);
+    const locked = await withTopicLock(
+      jp.at,
+      jp.real,
+      async (lost) => {
+        const result = emptyResult(opts, ws.root);
+        result.createdWorkspace = first.createdWorkspace;
+        if (first.outer !== undefined) result.outer = first.outer;
+        const plan = await planInit(opts, { ...ws, jp: true }, result);
+        return plan.bytes === undefined ? plan.result : applyInit(ws, jp, plan, lost);
+      },
+      CONFIG_LOCK,
+    );
+    if (!locked.ok) return fail(first, locked.why, `${CONFIG_DIR}/${LOCK_NAME}`);
+    return locked.value;
+  } finally {
+    closeDir(jp);
+  }
 }
 
 /** Creates the folders of `rel` (a `/`-separated path) below the real

@@ -10,11 +10,12 @@ import type { Problem } from './types.ts';
 import { deepPosition, depthMessage, tooDeep } from './depth.ts';
 import { displayPath } from './discover.ts';
 import { KB_KEY, isStringArray, isTable, tomlTypeName } from './fields.ts';
-import { CONFIG_EXTENSIONS, formatOf, parseConfig } from './formats.ts';
+import { CONFIG_EXTENSIONS, formatOf, parseConfig, type Parsed } from './formats.ts';
 import { globFiles } from './glob.ts';
 import { inSourceOrder, indexOf, whereOf } from './locate.ts';
-import type { Layer, Origin } from './merge.ts';
+import type { Format, Layer, Origin } from './merge.ts';
 import { map } from '../shared/arrays.ts';
+import { invalidUtf8At } from '../shared/text.ts';
 
 /** The largest configuration file read: 1 MiB. Real ones are a few KiB; a
  *  link to a device or a huge file must not be read whole. */
@@ -72,17 +73,19 @@ export function locateConfigFile(path: string): Located {
   return { missing: true };
 }
 
-type ReadText = { text: string } | { missing: true } | { problem: string };
+type ReadBytes = { bytes: Uint8Array } | { missing: true } | { problem: string };
 
-/** UTF-8 as read: invalid bytes become U+FFFD and a byte-order mark is
- *  kept (the parsers strip it). TextDecoder, not Buffer: the global Buffer
- *  costs start-up time on first use. */
+/** UTF-8 as read: invalid bytes become U+FFFD (with a warning) and a
+ *  byte-order mark is kept (the parsers strip it). TextDecoder, not
+ *  Buffer: the global Buffer costs start-up time on first use. */
 const UTF8 = new TextDecoder('utf-8', { ignoreBOM: true });
 
-/** A regular file's text, at most MAX_CONFIG_BYTES. Opened without
+const TOO_LARGE = `configuration file is larger than ${MAX_CONFIG_BYTES / 1024 / 1024} MiB`;
+
+/** A regular file's bytes, at most MAX_CONFIG_BYTES. Opened without
  *  blocking (a FIFO would wait forever for a writer) and checked on the open
  *  descriptor, so what is read is what was checked. */
-function readRegular(path: string): ReadText {
+function readRegular(path: string): ReadBytes {
   let fd: number;
   try {
     fd = openSync(path, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
@@ -95,7 +98,7 @@ function readRegular(path: string): ReadText {
     const stat = fstatSync(fd);
     if (stat.isDirectory()) return { problem: 'cannot read configuration file: it is a directory' };
     if (!stat.isFile()) return { problem: 'cannot read configuration file: not a regular file (a device, FIFO or socket)' };
-    const tooLarge = { problem: `configuration file is larger than ${MAX_CONFIG_BYTES / 1024 / 1024} MiB` };
+    const tooLarge = { problem: TOO_LARGE };
     if (stat.size > MAX_CONFIG_BYTES) return tooLarge;
     // The size may lie (files under /proc say 0): read up to one byte past
     // the cap. The first chunk holds a file of the size fstat gives and the
@@ -119,19 +122,57 @@ function readRegular(path: string): ReadText {
       if (total > MAX_CONFIG_BYTES) return tooLarge;
     }
     chunks.push(chunk.subarray(0, filled));
-    if (chunks.length === 1) return { text: UTF8.decode(chunks[0]) };
+    if (chunks.length === 1) return { bytes: chunks[0] };
     const all = new Uint8Array(total);
     let at = 0;
     for (const c of chunks) {
       all.set(c, at);
       at += c.length;
     }
-    return { text: UTF8.decode(all) };
+    return { bytes: all };
   } catch (err) {
     return { problem: `cannot read configuration file: ${(err as Error).message}` };
   } finally {
     closeSync(fd);
   }
+}
+
+/** A configuration file's bytes as kb reads them: at most
+ *  MAX_CONFIG_BYTES, decoded as UTF-8 (an invalid byte read as U+FFFD: a
+ *  warning, `invalid`; `invalidAt`: the first such byte's offset), parsed
+ *  in its format, nested at most 64 levels.
+ *  `kb init` checks what it would write with this very function. */
+export async function readConfigBytes(
+  bytes: Uint8Array,
+  format: Format,
+  label: string,
+): Promise<{ text: string; parsed: Parsed & { data: Record<string, unknown> }; invalid?: Problem; invalidAt?: number } | { diagnostic: Problem }> {
+  if (bytes.length > MAX_CONFIG_BYTES) return { diagnostic: { severity: 'error', code: 'read-error', message: TOO_LARGE, where: label } };
+  const text = UTF8.decode(bytes);
+  const parsed = await parseConfig(text, format, label);
+  if ('diagnostic' in parsed) return parsed;
+  if (tooDeep(parsed.data)) {
+    // Refused like a syntax error: deeper values would overflow the stack.
+    const where = label + ((format === 'yaml' ? '' : deepPosition(text)) || ':1');
+    return { diagnostic: { severity: 'error', code: `${format}-syntax`, message: `invalid ${format.toUpperCase()}: ${depthMessage()}`, where } };
+  }
+  // Most files hold no U+FFFD at all: the bytes are looked at only then.
+  const bad = text.includes('\uFFFD') ? invalidUtf8At(bytes) : -1;
+  return bad < 0 ? { text, parsed } : { text, parsed, invalid: invalidBytes(bytes, bad, label), invalidAt: bad };
+}
+
+/** The warning for a configuration file that is not valid UTF-8, its
+ *  first invalid byte at `at`. */
+function invalidBytes(bytes: Uint8Array, at: number, label: string): Problem {
+  let line = 1;
+  for (let i = bytes.indexOf(0x0a); i !== -1 && i < at; i = bytes.indexOf(0x0a, i + 1)) line++;
+  const hex = bytes[at].toString(16).padStart(2, '0');
+  return {
+    severity: 'warning',
+    code: 'invalid-utf8',
+    message: `configuration file is not valid UTF-8: byte 0x${hex} at offset ${at} is read as U+FFFD, as is any other invalid byte; a configuration file must be UTF-8 (TOML requires it): save it as UTF-8`,
+    where: `${label}:${line}`,
+  };
 }
 
 /** Reads `path` and the files it extends (those with `strategy = "before"`,
@@ -146,7 +187,6 @@ export async function readConfigFile(path: string, ctx: ReadContext, chain: read
     ctx.diagnostics.push({ severity: 'error', code: 'read-error', message: read.problem, where: label });
     return [];
   }
-  const text = read.text;
   if (!ctx.files.includes(path)) ctx.files.push(path);
 
   const format = formatOf(path);
@@ -159,17 +199,13 @@ export async function readConfigFile(path: string, ctx: ReadContext, chain: read
     });
     return [];
   }
-  const parsed = await parseConfig(text, format, label);
-  if ('diagnostic' in parsed) {
-    ctx.diagnostics.push(parsed.diagnostic);
+  const loaded = await readConfigBytes(read.bytes, format, label);
+  if ('diagnostic' in loaded) {
+    ctx.diagnostics.push(loaded.diagnostic);
     return [];
   }
-  if (tooDeep(parsed.data)) {
-    // Refused like a syntax error: deeper values would overflow the stack.
-    const where = label + ((format === 'yaml' ? '' : deepPosition(text)) || ':1');
-    ctx.diagnostics.push({ severity: 'error', code: `${format}-syntax`, message: `invalid ${format.toUpperCase()}: ${depthMessage()}`, where });
-    return [];
-  }
+  if (loaded.invalid !== undefined) ctx.diagnostics.push(loaded.invalid);
+  const { text, parsed } = loaded;
   const data = parsed.data;
   const origin: Origin = { source: path, label, text, format, ...(parsed.index ? { index: parsed.index } : {}) };
   const wrongType = (key: string, expected: string, value: unknown = data[key], at: string[] = [key]) =>

@@ -31,23 +31,17 @@ export function parseSimpleToml(text: string): Table | undefined {
   let current = root;
   const lines = text.split('\n');
   for (let n = 0; n < lines.length; n++) {
-    const raw = lines[n];
-    // CRLF is a line break; the full parser then refuses a comment on the
-    // line (it takes the CR for part of the comment), so this does too.
-    const crlf = raw.endsWith('\r');
-    const line = crlf ? raw.slice(0, -1) : raw;
+    // CRLF is a line break (the last line has none: a CR there is a lone
+    // one, a control character left to the full parser to report).
+    const line = endsInCrlf(lines, n) ? lines[n].slice(0, -1) : lines[n];
     if (CONTROL.test(line)) return undefined;
     const start = skipBlanks(line, 0);
-    if (start === line.length) continue;
-    if (line.charCodeAt(start) === 35 /* # */) {
-      if (crlf) return undefined;
-      continue;
-    }
+    if (start === line.length || line.charCodeAt(start) === 35 /* # */) continue;
     const content = start === 0 ? line : line.slice(start);
 
     if (content.charCodeAt(0) === 91 /* [ */) {
       const m = HEADER.exec(content);
-      if (m === null || (crlf && m[0].includes('#'))) return undefined; // [[arrays of tables]], quoted keys...
+      if (m === null) return undefined; // [[arrays of tables]], quoted keys...
       let table = root;
       for (const key of m[1].split('.')) {
         const k = key.trim();
@@ -80,23 +74,22 @@ export function parseSimpleToml(text: string): Table | undefined {
       if (multi === undefined) return undefined;
       parsed = multi;
       n = multi.line;
-      const last = lines[n];
-      rest = last.slice(multi.end);
-      if (last.endsWith('\r')) {
-        rest = rest.slice(0, -1);
-        if (rest.includes('#')) return undefined;
-      }
+      rest = lines[n].slice(multi.end, endsInCrlf(lines, n) ? -1 : undefined);
       if (CONTROL.test(rest)) return undefined;
     } else {
       parsed = value(content, kv[0].length);
       if (parsed === undefined) return undefined;
       rest = content.slice(parsed.end);
-      if (crlf && rest.includes('#')) return undefined;
     }
     if (!REST.test(rest)) return undefined;
     current[key] = parsed.value;
   }
   return root;
+}
+
+/** Line `n` ends in CR, and a line follows: a CRLF line end. */
+function endsInCrlf(lines: readonly string[], n: number): boolean {
+  return n < lines.length - 1 && lines[n].endsWith('\r');
 }
 
 /** A multi-line string (""" or '''), its opening delimiter at `column` of

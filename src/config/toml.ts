@@ -2,11 +2,12 @@
 // the file then contributes nothing.
 //
 // Most files take the fast path (toml-fast.ts), which returns exactly what
-// the full parser would or gives up. The full parser, @iarna/toml, is
-// loaded only for a file that needs it, by an awaited import whose promise
-// is kept: most starts never load it. Only the parser is loaded: the
-// package's main module also loads its streaming parser, which pulls in
-// node:stream (about 1 ms).
+// the full parser would or gives up. The full parser (toml-full.ts:
+// @iarna/toml's, reading CRLF line ends as TOML does) is loaded only for a
+// file that needs it, by an awaited import whose promise is kept: most
+// starts never load it. Only the parser is loaded: the package's main
+// module also loads its streaming parser, which pulls in node:stream
+// (about 1 ms).
 //
 // A maintained parser in place of both, smol-toml 1.9, was measured and not
 // taken: start-up did not gain (kb prompt on examples/ a little slower), and
@@ -20,13 +21,13 @@ import { parseSimpleToml } from './toml-fast.ts';
 
 export type ParseResult = { data: Record<string, unknown> } | { diagnostic: Problem };
 
-type FullParser = (text: string) => unknown;
+type FullParser = typeof import('./toml-full.ts').parseFullToml;
 
 let full: Promise<FullParser> | undefined;
 
 /** The full TOML parser, loaded once. */
 function fullParser(): Promise<FullParser> {
-  return (full ??= import('@iarna/toml/parse-string.js').then((m) => m.default as FullParser));
+  return (full ??= import('./toml-full.ts').then((m) => m.parseFullToml));
 }
 
 /** `label` is the file as shown in messages. */
@@ -34,16 +35,13 @@ export async function parseToml(text: string, label: string): Promise<ParseResul
   const source = stripBom(text);
   const simple = parseSimpleToml(source);
   if (simple !== undefined) return { data: simple };
-  const parse = await fullParser();
-  try {
-    return { data: parse(source) as Record<string, unknown> };
-  } catch (err) {
-    const e = err as { message?: string; line?: number; col?: number };
-    // @iarna/toml: 0-based line/col, message "<what> at row R, col C, pos P:\n<excerpt>".
-    const what = String(e.message ?? err).split('\n')[0].replace(/ at row \d+, col \d+, pos \d+:?$/, '');
-    const at = typeof e.line === 'number' && typeof e.col === 'number' ? `:${e.line + 1}:${e.col + 1}` : '';
-    return { diagnostic: { severity: 'error', code: 'toml-syntax', message: `invalid TOML: ${what}`, where: label + at } };
-  }
+  const parsed = (await fullParser())(source);
+  if ('data' in parsed) return parsed;
+  const e = parsed.error;
+  // 0-based line/col; the message's first line is what went wrong.
+  const what = e.message.split('\n')[0].replace(/ at row \d+, col \d+, pos \d+:?$/, '');
+  const at = e.line !== undefined && e.col !== undefined ? `:${e.line + 1}:${e.col + 1}` : '';
+  return { diagnostic: { severity: 'error', code: 'toml-syntax', message: `invalid TOML: ${what}`, where: label + at } };
 }
 
 export function stripBom(text: string): string {

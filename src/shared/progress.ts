@@ -2,12 +2,15 @@
 // that passes about a second (building a search index, checking a large
 // topic) says what it is doing on stderr, on one line that is redrawn in
 // place and cleared when the work is done. Only for the command line
-// (enableProgress), never with -q, never when stderr is not a terminal.
+// (enableProgress; `kb mcp` turns it off), never with -q, never when
+// stderr is not a terminal or is a `TERM=dumb` one (shared/terminal.ts
+// canRedraw), fitted to the terminal's own width.
 // The work calls `tick` as it goes: one clock read each, nothing drawn
 // before the first second nor more than ten times a second.
 import { escapeControls } from './controls.ts';
 import { printError } from './stdio.ts';
-import { stderrIsTerminal } from './terminal.ts';
+import { canRedraw, terminalColumns } from './terminal.ts';
+import { fitColumns } from './text.ts';
 
 /** The line appears once the work has taken this long. */
 const AFTER_MS = 1000;
@@ -18,7 +21,12 @@ let enabled = false;
 /** The line on the screen now, if any. */
 let shown: Line | undefined;
 
-/** The command line turns progress on (not with -q). */
+/** A terminal narrower than this gets no progress line: nothing useful
+ *  fits. */
+const MIN_COLUMNS = 10;
+
+/** The command line turns progress on (not with -q); `kb mcp` turns it
+ *  off (docs/commands.md, "At a terminal"). */
 export function enableProgress(on: boolean): void {
   enabled = on;
 }
@@ -85,11 +93,13 @@ class Line implements Progress {
 
   #draw(): void {
     const now = Date.now();
-    if (now < this.#next || !stderrIsTerminal()) return;
+    if (now < this.#next || !canRedraw()) return;
     this.#next = now + EVERY_MS;
-    const columns = Number(process.env.COLUMNS) > 20 ? Number(process.env.COLUMNS) : 80;
+    // Read at every draw: a terminal may be resized while the work runs.
+    const columns = terminalColumns();
+    if (columns < MIN_COLUMNS) return;
     const text = escapeControls(this.#detail === '' ? `${this.#label}…` : `${this.#label}: ${this.#detail}`);
     shown = this;
-    printError(`\r${text.length >= columns ? `${text.slice(0, columns - 2)}…` : text}\x1b[K`);
+    printError(`\r${fitColumns(text, columns)}\x1b[K`);
   }
 }

@@ -79,3 +79,113 @@ export function splitOutsideBraces(text: string, separators: string): string[] {
   parts.push(text.slice(start));
   return parts;
 }
+
+/** The offset of the first byte of `bytes` that is not part of a valid
+ *  UTF-8 sequence (overlong forms, surrogates and values past U+10FFFF
+ *  are invalid, as for TextDecoder), or -1 when all of it is valid. */
+export function invalidUtf8At(bytes: Uint8Array): number {
+  const n = bytes.length;
+  let i = 0;
+  while (i < n) {
+    const b = bytes[i];
+    if (b < 0x80) {
+      i++;
+      continue;
+    }
+    let len: number;
+    let lo = 0x80;
+    let hi = 0xbf;
+    if (b >= 0xc2 && b <= 0xdf) len = 2;
+    else if (b >= 0xe0 && b <= 0xef) {
+      len = 3;
+      if (b === 0xe0) lo = 0xa0;
+      else if (b === 0xed) hi = 0x9f;
+    } else if (b >= 0xf0 && b <= 0xf4) {
+      len = 4;
+      if (b === 0xf0) lo = 0x90;
+      else if (b === 0xf4) hi = 0x8f;
+    } else return i;
+    for (let k = 1; k < len; k++) {
+      const c = i + k < n ? bytes[i + k] : -1;
+      if (c < (k === 1 ? lo : 0x80) || c > (k === 1 ? hi : 0xbf)) return i;
+    }
+    i += len;
+  }
+  return -1;
+}
+
+/** East Asian wide and fullwidth characters, and emoji shown wide: two
+ *  columns each at a terminal (the main ranges of wcwidth). */
+const WIDE: readonly (readonly [number, number])[] = [
+  [0x1100, 0x115f],
+  [0x231a, 0x231b],
+  [0x2329, 0x232a],
+  [0x23e9, 0x23ec],
+  [0x25fd, 0x25fe],
+  [0x2614, 0x2615],
+  [0x2648, 0x2653],
+  [0x26aa, 0x26ab],
+  [0x26bd, 0x26be],
+  [0x26c4, 0x26c5],
+  [0x2705, 0x2705],
+  [0x270a, 0x270b],
+  [0x2728, 0x2728],
+  [0x274c, 0x274c],
+  [0x2753, 0x2755],
+  [0x2795, 0x2797],
+  [0x2b1b, 0x2b1c],
+  [0x2e80, 0x303e],
+  [0x3041, 0x33ff],
+  [0x3400, 0x4dbf],
+  [0x4e00, 0x9fff],
+  [0xa000, 0xa4cf],
+  [0xa960, 0xa97f],
+  [0xac00, 0xd7a3],
+  [0xf900, 0xfaff],
+  [0xfe10, 0xfe19],
+  [0xfe30, 0xfe6f],
+  [0xff00, 0xff60],
+  [0xffe0, 0xffe6],
+  [0x1f300, 0x1f64f],
+  [0x1f680, 0x1f6ff],
+  [0x1f900, 0x1f9ff],
+  [0x1fa70, 0x1faff],
+  [0x20000, 0x3fffd],
+];
+
+/** Combining marks and the zero-width joiner and selectors: no column of
+ *  their own. */
+const ZERO_WIDTH = /^[\p{M}\u200d\ufe00-\ufe0f]$/u;
+
+/** The columns one character (a code point) takes at a terminal. */
+export function charWidth(c: string): number {
+  const cp = c.codePointAt(0)!;
+  if (cp < 0x300) return 1;
+  if (ZERO_WIDTH.test(c)) return 0;
+  let lo = 0;
+  let hi = WIDE.length - 1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >> 1;
+    if (cp < WIDE[mid][0]) hi = mid - 1;
+    else if (cp > WIDE[mid][1]) lo = mid + 1;
+    else return 2;
+  }
+  return 1;
+}
+
+/** `s` (one line, without control characters) fitted to `columns`
+ *  columns of a terminal: whole when it takes fewer, else cut, by
+ *  characters, ending in `…`. Always fewer than `columns` columns, so that
+ *  the cursor never reaches the last column and the line never wraps. */
+export function fitColumns(s: string, columns: number): string {
+  let width = 0;
+  let cut = -1; // where the text goes past columns - 2
+  let at = 0;
+  for (const c of s) {
+    width += charWidth(c);
+    if (cut < 0 && width > columns - 2) cut = at;
+    if (width >= columns) return `${s.slice(0, cut)}…`;
+    at += c.length;
+  }
+  return s;
+}

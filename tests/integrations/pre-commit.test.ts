@@ -131,6 +131,25 @@ describeWith(['pre-commit', 'git'], 'pre-commit, repo: local (kb on PATH)', () =
     expect(r.all).toContain(report);
   }, 120_000);
 
+  test('a configuration saved with CRLF line ends and comments passes; a CR that ends no line fails', () => {
+    // What a Windows editor or git's autocrlf leaves: valid TOML 1.0.
+    const w = workspace(LOCAL!, env);
+    w.setConfig(`# The project's knowledge base\n${CONFIG}# end\n`.replace(/\n/g, '\r\n'));
+    expect(w.check()).toEndWith('ok: 3 topics, 7 subjects, no problems');
+    expect(w.run('pre-commit', 'install').code).toBe(0);
+    const commit = w.run('git', 'commit', '-q', '-m', 'crlf');
+    expect(commit.all).toMatch(/kb check\.+Passed/);
+    expect(commit.code).toBe(0);
+
+    w.setConfig(`# The project's knowledge base\r${CONFIG}`);
+    const report = w.check();
+    expect(report).toContain('error: invalid TOML: a carriage return (\\u000d) that does not end a line: TOML allows it only just before a line feed (a CRLF line end); in a string, write \\r (.jp/config.toml:1:31)');
+    const bad = w.run('git', 'commit', '-q', '-m', 'lone cr');
+    expect(bad.all).toMatch(/kb check\.+Failed/);
+    expect(bad.all).toContain(report);
+    expect(bad.code).not.toBe(0);
+  }, 120_000);
+
   test('only what is staged counts: an unstaged broken edit does not fail the commit', () => {
     const w = workspace(LOCAL!, env);
     expect(w.run('pre-commit', 'install').code).toBe(0);

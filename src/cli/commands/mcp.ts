@@ -3,12 +3,22 @@
 // in by the entry module, which imports it, and with it the MCP SDK, only
 // when this command runs: no other command loads them, and the CLI and the
 // MCP front end never import each other.
+//
+// It draws no progress line, even when its stderr is a terminal
+// (docs/commands.md, "At a terminal"). That terminal is not kb's: a client
+// running in a terminal (a chat UI drawn in it) that hands its servers its
+// own stderr would have a line redrawn with `\r` and ESC [K land in the
+// middle of its screen, and a person trying the server by hand types the
+// requests on that same terminal, where the redrawn line would overwrite
+// what they type. A client that wants progress has MCP's own
+// notifications for it.
 import type { WorkspaceOptions } from '../../app/knowledge-base.ts';
 import { listedNames, PROMPT_LIST_ENV } from '../../app/prompt-names.ts';
 import { noArguments } from '../argv.ts';
 import { MAX_TOKENS_ARG } from '../budget.ts';
 import type { Command } from '../command.ts';
 import { workspaceOptions } from '../workspace.ts';
+import { enableProgress } from '../../shared/progress.ts';
 import { NO_CACHE_ARG } from '../cache-flag.ts';
 
 /** What the server offers beyond reading: the topics `--write` names (IDs
@@ -40,6 +50,7 @@ export function mcpCommand(serve: Serve): Command {
     },
     async run(ctx) {
       noArguments('mcp', ctx.positionals);
+      enableProgress(false);
       const list = listedNames((ctx.flags.list as string[] | undefined) ?? [], ctx.env);
       return serve(await workspaceOptions(ctx), { write: (ctx.flags.write as string[] | undefined) ?? [], ...(list.names.length > 0 ? { list } : {}) });
     },

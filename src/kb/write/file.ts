@@ -108,8 +108,9 @@ export function isFile(dir: string, name: string, ino: number): boolean {
  * kill the writer, at exactly that point, where a watcher and a signal
  * would race. Points: `before-check` (the temporary file is written and
  * flushed, its folder not checked again yet), `before-link` (checked, its
- * name not linked yet). Read once per file written, never on
- * a read path.
+ * name not linked yet), `before-rename` (a file replaced by replaceFile:
+ * the temporary file written and the old file found unchanged, not renamed
+ * over it yet). Read once per file written, never on a read path.
  */
 function pauseForTest(point: string, tmp: string): void {
   const spec = process.env.KB_TEST_PAUSE_AT;
@@ -202,6 +203,7 @@ export function replaceFile(dir: string, name: string, data: Uint8Array, mode: n
     }
     const stop = unchanged();
     if (stop !== undefined) return stop;
+    pauseForTest('before-rename', tmp);
     renameSync(tmp, `${dir}/${name}`);
     renamed = true;
     syncDir(dir);

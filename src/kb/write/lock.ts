@@ -3,7 +3,8 @@
 // the topic's subjects directory (hidden: never a subject), made and
 // refreshed by proper-lockfile (imported only when a write runs). A lock
 // left by a killed process stops being refreshed and is taken over once
-// it is STALE_MS old.
+// it is STALE_MS old. `kb init` takes the same lock in `.jp/`, for the
+// workspace's configuration file (app/init.ts).
 //
 // Only a lock held by another writer is waited for, WAIT_MS at most; any
 // other error (a read-only folder, a `.kb-lock` that is a file, a link or
@@ -38,18 +39,28 @@ function waitMs(): number {
 
 export type Locked<T> = { ok: true; value: T } | { ok: false; why: string };
 
+/** What a lock guards, as messages name it. */
+export interface LockTarget {
+  /** `the topic` */
+  the: string;
+  /** `this topic` */
+  this: string;
+}
+
+const TOPIC: LockTarget = { the: 'the topic', this: 'this topic' };
+
 function code(err: unknown): string | undefined {
   return (err as NodeJS.ErrnoException)?.code;
 }
 
 /** Why the entry at `path` is not a lock kb made (a lock is an empty
  *  directory), or undefined. */
-function notALock(path: string, shown: string): string | undefined {
+function notALock(path: string, shown: string, what: LockTarget): string | undefined {
   try {
     const st = lstatSync(path);
-    if (st.isSymbolicLink()) return `${shown} is a symbolic link, not kb's lock; remove it to write to this topic`;
-    if (!st.isDirectory()) return `${shown} is a file, not kb's lock; remove it to write to this topic`;
-    if (readdirSync(path).length > 0) return `${shown} is a folder holding files, not kb's lock (an empty folder); remove it to write to this topic`;
+    if (st.isSymbolicLink()) return `${shown} is a symbolic link, not kb's lock; remove it to write to ${what.this}`;
+    if (!st.isDirectory()) return `${shown} is a file, not kb's lock; remove it to write to ${what.this}`;
+    if (readdirSync(path).length > 0) return `${shown} is a folder holding files, not kb's lock (an empty folder); remove it to write to ${what.this}`;
   } catch {
     // Gone, or unreadable: the lock's own error says it.
   }
@@ -62,9 +73,10 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
  * Runs `work` holding the lock of the subjects directory `dir`: `dir` is a
  * path bound to the open directory (kb/write/dir.ts), `shown` its real
  * path for messages. `work` is given a function that says why the lock was
- * lost, if it was (then nothing may be written).
+ * lost, if it was (then nothing may be written). `what`: what the lock
+ * guards, for messages.
  */
-export async function withTopicLock<T>(dir: string, shown: string, work: (lost: () => string | undefined) => Promise<T> | T): Promise<Locked<T>> {
+export async function withTopicLock<T>(dir: string, shown: string, work: (lost: () => string | undefined) => Promise<T> | T, what: LockTarget = TOPIC): Promise<Locked<T>> {
   const { lock } = await load();
   let lostWhy: string | undefined;
   let release: (() => Promise<void>) | undefined;
@@ -86,11 +98,11 @@ export async function withTopicLock<T>(dir: string, shown: string, work: (lost: 
       });
     } catch (err) {
       const c = code(err);
-      const odd = c === 'ENOENT' ? undefined : notALock(path, lockShown);
+      const odd = c === 'ENOENT' ? undefined : notALock(path, lockShown, what);
       if (odd !== undefined) return { ok: false, why: odd };
-      if (c !== 'ELOCKED') return { ok: false, why: `cannot lock the topic for writing (${c ?? (err as Error).message}; lock ${lockShown})` };
+      if (c !== 'ELOCKED') return { ok: false, why: `cannot lock ${what.the} for writing (${c ?? (err as Error).message}; lock ${lockShown})` };
       const left = deadline - Date.now();
-      if (left <= 0) return { ok: false, why: `another process has been writing to this topic for more than ${Math.round(wait / 100) / 10} s (lock ${lockShown})` };
+      if (left <= 0) return { ok: false, why: `another process has been writing to ${what.this} for more than ${Math.round(wait / 100) / 10} s (lock ${lockShown})` };
       // 50-100 ms between tries, never past the deadline.
       await sleep(Math.min(left, 50 + Math.floor(Math.random() * 50)));
     }

@@ -313,3 +313,50 @@ describe('kb init refuses, and then writes nothing', () => {
     expect(existsSync(join(root, '.jp/config.toml'))).toBe(false);
   });
 });
+
+describe('kb init changes no byte it did not add, and loses no table', () => {
+  test('CRLF line ends: the tables in CRLF; a Latin-1 byte kept as it is, with a note', async () => {
+    const root = folder({ '.jp/config.toml': '# kb\r\n[kb.topic.a]\r\nsubjects = "a"\r\n', 'a/x.md': 'x\n', 'docs/a.md': 'A\n' });
+    const r = await run(root, ['docs']);
+    expect(r.errors).toEqual([]);
+    expect(r.text).toBe('[kb.topic.docs]\r\nsubjects = "docs"\r\n');
+    expect(config(root)).toBe('# kb\r\n[kb.topic.a]\r\nsubjects = "a"\r\n\r\n[kb.topic.docs]\r\nsubjects = "docs"\r\n');
+
+    const latin = folder({ 'docs/a.md': 'A\n' });
+    mkdirSync(join(latin, '.jp'));
+    const old = new Uint8Array([0x23, 0x20, 0xe9, 0x0a]);
+    writeFileSync(join(latin, '.jp/config.toml'), old);
+    const l = await run(latin, ['docs']);
+    expect(l.errors).toEqual([]);
+    expect(l.notes.map((n) => n.message)).toEqual(['.jp/config.toml is not valid UTF-8 (byte 0xe9 at offset 2, read as U+FFFD): kb init changes no byte of it, but a configuration file must be UTF-8 (TOML requires it): save it as UTF-8']);
+    expect([...readFileSync(join(latin, '.jp/config.toml'))]).toEqual([...old, ...new TextEncoder().encode('\n[kb.topic.docs]\nsubjects = "docs"\n')]);
+  });
+
+  test('a result over 1 MiB is not written', async () => {
+    const big = `# ${'x'.repeat(1024 * 1024 - 10)}\n`;
+    const root = folder({ '.jp/config.toml': big, 'docs/a.md': 'A\n' });
+    const r = await run(root, ['docs']);
+    expect(r.errors.map((e) => e.message)).toEqual([`with the new topics, .jp/config.toml would be ${big.length + 35} bytes, more than the 1 MiB kb reads: nothing written; move part of it to a file it extends (\`extends\`), then run kb init again`]);
+    expect(r.written).toBe(false);
+    expect(config(root)).toBe(big);
+  });
+
+  test('folder names with controls are TOML escapes', async () => {
+    const root = folder({ 'a\u202eb/x.md': 'x\n', 'c\u0085d/y.md': 'y\n' });
+    const r = await run(root, ['a\u202eb', 'c\u0085d']);
+    expect(r.errors).toEqual([]);
+    expect(r.text).toContain('[kb.topic.a-b]\nsubjects = "a\\u202eb"\n\n[kb.topic.c-d]\nsubjects = "c\\u0085d"\n');
+    const kb = await open(root);
+    expect(kb.topics.map((t) => t.subjectsDir)).toEqual([join(root, 'a\u202eb'), join(root, 'c\u0085d')]);
+  });
+
+  test('eight at once in one process: every table written', async () => {
+    const files: Record<string, string> = {};
+    for (let i = 0; i < 8; i++) files[`d${i}/x.md`] = 'x\n';
+    const root = folder(files);
+    const results = await Promise.all(Array.from({ length: 8 }, (_, i) => run(root, [`d${i}`])));
+    expect(results.map((r) => [r.errors, r.written])).toEqual(Array(8).fill([[], true]));
+    const kb = await open(root);
+    expect(kb.topics.map((t) => t.id).sort()).toEqual(Array.from({ length: 8 }, (_, i) => `d${i}`));
+  });
+});

@@ -4,8 +4,8 @@ import { describe, test, expect } from 'bun:test';
 import fc from 'fast-check';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import parseFull from '@iarna/toml/parse-string.js';
 import { parseSimpleToml } from '../../../src/config/toml-fast.ts';
+import { parseFullToml } from '../../../src/config/toml-full.ts';
 import { parseToml } from '../../../src/config/toml.ts';
 
 const REPO = join(import.meta.dir, '../../..');
@@ -13,11 +13,8 @@ const REPO = join(import.meta.dir, '../../..');
 /** The full parser's result as plain data (its tables carry symbols), or
  *  'error'. */
 function full(text: string): unknown {
-  try {
-    return JSON.parse(JSON.stringify(parseFull(text)));
-  } catch {
-    return 'error';
-  }
+  const r = parseFullToml(text);
+  return 'data' in r ? JSON.parse(JSON.stringify(r.data)) : 'error';
 }
 
 /** What the fast path gives, checked against the full parser. */
@@ -36,6 +33,8 @@ describe('files the fast path takes', () => {
     ['a = "tab\\there \\"q\\" \\\\ \\u00e9 \\U0001F600"  # trailing\n', { a: 'tab\there "q" \\ é 😀' }],
     ["a = 'C:\\path\\no\\escape'\n", { a: 'C:\\path\\no\\escape' }],
     ['a = "x"\r\nb = true\r\n', { a: 'x', b: true }],
+    ['# a comment\r\n[kb.topic.docs] # here\r\nsubjects = "docs" # there\r\n\r\n# end', { kb: { topic: { docs: { subjects: 'docs' } } } }],
+    ['d = """x""" # c\r\n', { d: 'x' }],
     ['[ a . b ]\nc = "d"\n[a]\ne = "f"\n', { a: { b: { c: 'd' }, e: 'f' } }],
     ['extends = ["base.toml", "*.toml"]\ninherit = false\nconfig_load_paths = [".jp/config"]\n', { extends: ['base.toml', '*.toml'], inherit: false, config_load_paths: ['.jp/config'] }],
     ['a = "# not a comment"\n', { a: '# not a comment' }],
@@ -82,6 +81,11 @@ describe('files left to the full parser', () => {
     'a = truex',
     'a = "x\u0001"',
     'a = "x"\rb = "y"',
+    'a = "x"\r',
+    'a = "x" # c\r',
+    '# c\r',
+    'a = "x"\r\r\n',
+    'd = """x"""\r',
     '__proto__ = "x"',
     '[__proto__]',
     'a =',
@@ -135,9 +139,9 @@ describe('generated files: the fast path agrees with the full parser, or gives u
   const line = fc.oneof(
     { weight: 4, arbitrary: fc.tuple(ws, key, ws, fc.oneof(scalar, array), comment).map(([w, k, w2, v, c]) => `${w}${k}${w2}=${w2}${v}${c}`) },
     { weight: 2, arbitrary: fc.tuple(fc.array(key, { minLength: 1, maxLength: 3 }), ws, comment).map(([ks, w, c]) => `[${w}${ks.join(`${w}.${w}`)}${w}]${c}`) },
-    { weight: 1, arbitrary: fc.constantFrom('', '# comment', '   ', '[[a]]', 'a.b = "c"', '"q" = "r"', 'a = [', '"x"]') },
+    { weight: 1, arbitrary: fc.constantFrom('', '# comment', '   ', '[[a]]', 'a.b = "c"', '"q" = "r"', 'a = [', '"x"]', '\r', 'a = "x"\r# c', '# c\r') },
   );
-  const doc = fc.tuple(fc.array(line, { maxLength: 8 }), fc.constantFrom('\n', '\r\n')).map(([lines, eol]) => lines.join(eol) + eol);
+  const doc = fc.tuple(fc.array(line, { maxLength: 8 }), fc.constantFrom('\n', '\r\n', '\r')).map(([lines, eol]) => lines.join(eol) + eol);
 
   test('for thousands of files', () => {
     let taken = 0;

@@ -1,6 +1,6 @@
 import { describe, test, expect } from 'bun:test';
 import fc from 'fast-check';
-import { countText, splitOutsideBraces, typeName } from '../../../src/shared/text.ts';
+import { charWidth, countText, fitColumns, splitOutsideBraces, typeName } from '../../../src/shared/text.ts';
 
 describe('splitOutsideBraces', () => {
   test('cuts at separators outside braces; parts untrimmed, n separators give n + 1 parts', () => {
@@ -60,5 +60,34 @@ describe('countText', () => {
       }),
       { numRuns: 3000 },
     );
+  });
+});
+
+describe('fitting a line to a terminal', () => {
+  const width = (s: string) => [...s].reduce((n, c) => n + charWidth(c), 0);
+
+  test('character widths: ASCII 1, East Asian wide and emoji 2, combining marks 0', () => {
+    expect(['a', '~', 'é', '工', 'ア', '한', '😀', '\u0301', '\u200d', 'Ａ'].map(charWidth)).toEqual([1, 1, 1, 2, 2, 2, 2, 0, 0, 2]);
+  });
+
+  test('whole when it fits in columns - 1; else cut, ending in …, in fewer than columns', () => {
+    expect(fitColumns('abc', 10)).toBe('abc');
+    expect(fitColumns('abcdefghi', 10)).toBe('abcdefghi');
+    expect(fitColumns('abcdefghij', 10)).toBe('abcdefgh…');
+    expect(fitColumns('工程手册知识库', 10)).toBe('工程手册…');
+    expect(fitColumns('a工程手册知识库', 10)).toBe('a工程手…');
+    expect(fitColumns('e\u0301e\u0301e\u0301', 4)).toBe('e\u0301e\u0301e\u0301');
+  });
+
+  test('any text, any width from 3: the result is a prefix (plus …) narrower than the terminal', () => {
+    const pieces = ['a', 'bc', '工', '😀', '\u0301', ' ', 'é'];
+    for (let seed = 0; seed < 2000; seed++) {
+      let s = '';
+      for (let i = 0, n = seed % 37; i < n; i++) s += pieces[(seed * 7 + i * 13) % pieces.length];
+      const columns = 3 + (seed % 50);
+      const fit = fitColumns(s, columns);
+      expect(width(fit)).toBeLessThan(columns);
+      expect(fit === s || (fit.endsWith('…') && s.startsWith(fit.slice(0, -1)))).toBe(true);
+    }
   });
 });
