@@ -31,7 +31,7 @@ export type Parsed = { ok: true; data: Record<string, unknown> } | { ok: false; 
 // `key: value`, the key a plain word, the value a plain scalar that YAML
 // reads as this very string: no indicator first, no ` #` comment, no `: `,
 // nothing YAML would read as null, a boolean or a number.
-const SIMPLE_LINE = /^([A-Za-z_][A-Za-z0-9_-]*):(?:[ \t]+(.*?))?[ \t]*$/;
+const KEY = /^[A-Za-z_][A-Za-z0-9_-]*:/;
 const UNSAFE_START = /^[-?:,[\]{}#&*!|>'"%@`~+.0-9]/;
 /** A quoted scalar with nothing to unescape: "..." without `\` or `"`,
  *  '...' without `'`. */
@@ -45,13 +45,15 @@ export function simpleFields(front: string): Record<string, string | null> | typ
   for (const raw of front.split('\n')) {
     const line = raw.endsWith('\r') ? raw.slice(0, -1) : raw;
     if (line.trim() === '') continue;
-    const m = SIMPLE_LINE.exec(line);
+    const m = KEY.exec(line);
     if (m === null) return NEEDS_YAML;
-    const [, key, value] = m;
+    const key = m[0].slice(0, -1);
+    const value = valueAfter(line, m[0].length);
+    if (value === NEEDS_YAML) return NEEDS_YAML;
     if (key in out) return NEEDS_YAML; // a duplicate key: the parser's error
     if (value === undefined || value === '') {
       // `key:` alone is null, unless indented lines follow (nesting): those
-      // fail SIMPLE_LINE above or below.
+      // fail KEY or valueAfter above or below.
       out[key] = null;
       continue;
     }
@@ -66,6 +68,33 @@ export function simpleFields(front: string): Record<string, string | null> | typ
     out[key] = value;
   }
   return out;
+}
+
+/** The value of a simple line after its `key:` (at `from`): blanks, then
+ *  the value, then blanks, the value without them; '' when the line ends in
+ *  blanks, undefined when it ends at `from`, NEEDS_YAML for anything else.
+ *  What `/^([A-Za-z_][A-Za-z0-9_-]*):(?:[ \t]+(.*?))?[ \t]*$/` read, in one
+ *  pass (the expression took time quadratic in a line of blanks between two
+ *  words: tests/property/parsers.property.test.ts). */
+function valueAfter(line: string, from: number): string | undefined | typeof NEEDS_YAML {
+  const e = line.length;
+  if (from === e) return undefined;
+  const c = line.charCodeAt(from);
+  if (c !== 0x20 && c !== 0x09) return NEEDS_YAML;
+  let w = from;
+  while (w < e && isBlank(line.charCodeAt(w))) w++;
+  let end = e;
+  while (end > w && isBlank(line.charCodeAt(end - 1))) end--;
+  for (let i = w; i < end; i++) {
+    const d = line.charCodeAt(i);
+    // What `.` does not match.
+    if (d === 0x0a || d === 0x0d || d === 0x2028 || d === 0x2029) return NEEDS_YAML;
+  }
+  return line.slice(w, end);
+}
+
+function isBlank(c: number): boolean {
+  return c === 0x20 || c === 0x09;
 }
 
 /** Parses frontmatter with the `yaml` package: its top-level mapping, or
