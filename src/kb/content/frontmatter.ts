@@ -9,9 +9,14 @@
 // scalars, lists, nesting, comments after a value, numbers, booleans...)
 // goes to the package.
 
+import { yamlTooDeepAt } from '../../shared/yaml-depth.ts';
+
 /** The parts of the `yaml` package kb uses. */
 export interface YamlModule {
-  parse(text: string, options?: { uniqueKeys?: boolean; maxAliasCount?: number; logLevel?: 'silent' | 'error' | 'warn' | 'debug' }): unknown;
+  parseDocument(
+    text: string,
+    options?: { uniqueKeys?: boolean; prettyErrors?: boolean; logLevel?: 'silent' | 'error' | 'warn' | 'debug' },
+  ): { errors: { message: string; pos: [number, number] }[]; toJS(options?: { maxAliasCount?: number; mapAsMap?: boolean }): unknown };
 }
 
 let yaml: Promise<YamlModule> | undefined;
@@ -97,24 +102,59 @@ function isBlank(c: number): boolean {
   return c === 0x20 || c === 0x09;
 }
 
+/** Frontmatter nests a handful of levels; one nesting more than this is
+ *  not parsed (shared/yaml-depth.ts says why). */
+export const MAX_FRONTMATTER_DEPTH = 32;
+
 /** Parses frontmatter with the `yaml` package: its top-level mapping, or
  *  why it is not one. Aliases are capped, so a hostile file cannot make a
  *  billion laughs. The package's warnings are dropped (`logLevel: 'error'`;
- *  it would write them to stderr itself, as `(node:...) Warning: ...`): the
- *  one real frontmatter meets (a key that is a collection, `created:
- *  {{date}}` from a note template, stringified) concerns fields kb does not
- *  read, and a key so made can never be `description`, `name` or `title`. */
+ *  it would write them to stderr itself, as `(node:...) Warning: ...`).
+ *
+ *  Bounded work on any text (tests/property/parsers.property.test.ts): the
+ *  package writes a position and an excerpt into every error it finds, each
+ *  from the start of the text (`a: : : ...`, 8 KiB of errors, took 0.4 s), so
+ *  only the first error is placed, here; and it makes a key that is a
+ *  collection a string by writing it out, again for each key it is nested
+ *  in (`? ? ? ...`, 1 KiB, took 36 s), so mappings are read as maps, and only
+ *  the top level's keys that are not collections are kept (a collection
+ *  key can never be `description`, `name` or `title`). */
 export function parseFrontmatter(front: string, lib: YamlModule): Parsed {
+  const deep = yamlTooDeepAt(front, MAX_FRONTMATTER_DEPTH);
+  if (deep > 0) return { ok: false, reason: `it nests more than ${MAX_FRONTMATTER_DEPTH} levels deep at line ${deep}` };
   let data: unknown;
   try {
-    data = lib.parse(front, { uniqueKeys: true, maxAliasCount: 100, logLevel: 'error' });
+    const doc = lib.parseDocument(front, { uniqueKeys: true, prettyErrors: false, logLevel: 'error' });
+    const first = doc.errors[0];
+    if (first !== undefined) return { ok: false, reason: placed(front, first) };
+    data = doc.toJS({ maxAliasCount: 100, mapAsMap: true });
   } catch (err) {
     const first = String((err as Error)?.message ?? err).split('\n')[0].replace(/:\s*$/, '');
     return { ok: false, reason: first };
   }
   if (data === null || data === undefined) return { ok: true, data: {} };
-  if (typeof data !== 'object' || Array.isArray(data)) return { ok: false, reason: 'frontmatter is not a mapping of fields' };
-  return { ok: true, data: data as Record<string, unknown> };
+  if (!(data instanceof Map)) return { ok: false, reason: 'frontmatter is not a mapping of fields' };
+  const fields: Record<string, unknown> = {};
+  for (const [k, v] of data) {
+    // Defined, not assigned: a `__proto__` key is a field like any other.
+    if (k === null || typeof k !== 'object') Object.defineProperty(fields, String(k), { value: v, writable: true, enumerable: true, configurable: true });
+  }
+  return { ok: true, data: fields };
+}
+
+/** A parse error's message with its place, as the package words it: `<what>
+ *  at line L, column C`. */
+function placed(text: string, error: { message: string; pos: [number, number] }): string {
+  const at = error.pos[0];
+  const what = error.message.split('\n')[0];
+  if (!(at >= 0)) return what;
+  let line = 1;
+  let start = 0;
+  for (let i = text.indexOf('\n'); i >= 0 && i < at; i = text.indexOf('\n', i + 1)) {
+    line++;
+    start = i + 1;
+  }
+  return `${what} at line ${line}, column ${at - start + 1}`;
 }
 
 /** A description field's value as a description: a non-empty string
