@@ -68,12 +68,14 @@ describe('headings for search', () => {
 });
 
 describe('recall sections', () => {
+  // Words past the budget: recall cuts the subject into sections.
+  const WORDS = 'alpha beta gamma delta\n'.repeat(400);
   const cases: [string, string, string][] = [
     ['60,000 unclosed `<h1>`', 'html', `<p>alpha beta</p>\n${'<h1>'.repeat(60_000)}\n`],
     ['60,000 headings on one line', 'html', `<p>alpha beta</p>${'<h1>a</h1>'.repeat(60_000)}\n`],
-    ['an Org heading padded with 60,000 spaces', 'org', `* alpha${' '.repeat(60_000)}beta\n\nalpha beta\n`],
-    ['an AsciiDoc heading padded with 60,000 spaces', 'adoc', `== alpha${' '.repeat(60_000)}beta\n\nalpha beta\n`],
-    ['a Markdown heading padded with 60,000 spaces', 'md', `# alpha${' '.repeat(60_000)}beta\n\nalpha beta\n`],
+    ['an Org heading padded with 60,000 spaces', 'org', `* alpha${' '.repeat(60_000)}beta\n\n${WORDS}`],
+    ['an AsciiDoc heading padded with 60,000 spaces', 'adoc', `== alpha${' '.repeat(60_000)}beta\n\n${WORDS}`],
+    ['a Markdown heading padded with 60,000 spaces', 'md', `# alpha${' '.repeat(60_000)}beta\n\n${WORDS}`],
   ];
   test.each(cases)('`kb recall` on %s', (_name, ext, text) => {
     const plain = `${'alpha beta gamma\n\n'.repeat(Math.ceil(text.length / 18))}`;
