@@ -21,8 +21,10 @@
 // seconds on a path 2000 folders deep), and committed content must not
 // hang a command. Consecutive `**` segments are one (`a/**/**/b` is
 // `a/**/b`); a pattern left with more than one between other segments is
-// not applied, and said (`dropped`, with its file and line). A leading
-// `**/` and a trailing `/**` cost nothing of the kind.
+// not applied, and said (`dropped`, with its file and line). A trailing
+// `/**` costs nothing of the kind, nor does a leading `**/` alone; a
+// leading `**/` before another `**` counts as one (`**/x/**/y` is tried
+// from every folder of a path: time cubic in a walk's depth).
 
 import { closeSync, fstatSync, openSync } from 'node:fs';
 import ignore, { type Ignore } from 'ignore';
