@@ -22,6 +22,7 @@ import { fitWords, titleWatch, topicListing } from './listing.ts';
 import type { LearnArgs } from './args.ts';
 import type { KnowledgeBase } from './knowledge-base.ts';
 import { directoryNotes, directoryNotices, replacedProblem, skillOf } from './topics.ts';
+import { trimEndChars } from '../shared/text.ts';
 
 /** Where a learn call's events go. */
 export interface LearnSink {
@@ -215,7 +216,7 @@ function folderOf(subjects: readonly string[]): string | undefined {
   if (subjects.length !== 1) return undefined;
   const p = subjects[0];
   if (!p.endsWith('/') || p.length < 2 || /[*?[\]{}!]/.test(p)) return undefined;
-  const folder = p.replace(/^\.\//, '').replace(/\/+$/, '');
+  const folder = trimEndChars(p.replace(/^\.\//, ''), '/');
   return folder === '' ? undefined : folder;
 }
 

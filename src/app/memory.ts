@@ -28,6 +28,7 @@ import type { Checked, Similar, Source, WriteFailure, WriteOutcome as WriteData,
 import { warning, type Problem } from '../shared/problem.ts';
 import type { KnowledgeBase } from './knowledge-base.ts';
 import { rank } from './search.ts';
+import { trimEndChars } from '../shared/text.ts';
 
 export type { Source, Status, WriteFailure } from '../render/memory.ts';
 
@@ -392,7 +393,7 @@ export async function forget(kb: KnowledgeBase, args: ForgetArgs, opts: WriteOpt
   const found = writableTopic(kb, args.topic, opts);
   if (!('id' in found)) return failed(tool, found, []);
   const topic = found;
-  const slug = args.slug.replace(/\/+$/, '');
+  const slug = trimEndChars(args.slug, '/');
   const opened = openSubjects(kb, topic);
   if (!opened.ok) return failed(tool, opened.failure, []);
   const root = opened.dir;

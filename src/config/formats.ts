@@ -10,6 +10,8 @@ import { notAnObject, parseJson } from './json.ts';
 import { type Entry, type Index, record } from './locate.ts';
 import type { Format } from './merge.ts';
 import { type ParseResult, parseToml, stripBom } from './toml.ts';
+import { depthMessage, MAX_CONFIG_DEPTH } from './depth.ts';
+import { yamlTooDeepAt } from '../shared/yaml-depth.ts';
 
 /** The extensions JP tries at each configuration location, in its order. */
 export const CONFIG_EXTENSIONS = ['toml', 'json', 'json5', 'yaml', 'yml'] as const;
@@ -78,10 +80,18 @@ let yaml: Promise<YamlModule> | undefined;
 async function parseYaml(text: string, label: string): Promise<Parsed> {
   const { LineCounter, parseDocument, isMap, isPair, isScalar, isSeq } = await (yaml ??= import('yaml'));
   text = stripBom(text);
+  // The package's work grows with the nesting at each token: a text
+  // nesting deeper than any configuration may is refused before it is
+  // parsed (shared/yaml-depth.ts).
+  const deep = yamlTooDeepAt(text, MAX_CONFIG_DEPTH);
+  if (deep > 0) return { diagnostic: { severity: 'error', code: 'yaml-syntax', message: `invalid YAML: ${depthMessage()}`, where: `${label}:${deep}:1` } };
   const lines = new LineCounter();
   // No warning of the package's own reaches stderr (logLevel): a key that
   // is a collection, stringified, is an unknown field to validation.
-  const doc = parseDocument(text, { lineCounter: lines, merge: true, prettyErrors: true, uniqueKeys: true, logLevel: 'error' });
+  // Keys are checked for duplicates below, a set per mapping: the package's
+  // own check compares each key with every other of its mapping (1 MiB of
+  // keys took minutes).
+  const doc = parseDocument(text, { lineCounter: lines, merge: true, prettyErrors: true, uniqueKeys: false, logLevel: 'error' });
   const problem = doc.errors[0];
   if (problem) {
     const at = problem.linePos?.[0];
@@ -98,12 +108,18 @@ async function parseYaml(text: string, label: string): Promise<Parsed> {
 
   // The key index, from the parser's own positions.
   const index: Index = new Map<string, Entry>();
+  let duplicate: number | undefined;
   const walk = (node: unknown, path: string[]) => {
     if (isMap(node)) {
+      const seen = new Set<unknown>();
       for (const pair of node.items) {
         if (!isPair(pair)) continue;
-        const key = isScalar(pair.key) ? String(pair.key.value) : undefined;
         const pos = (pair.key as { range?: [number, number, number] } | null)?.range?.[0];
+        if (isScalar(pair.key) && pair.key.value !== '<<') {
+          if (seen.has(pair.key.value) && duplicate === undefined) duplicate = pos ?? 0;
+          seen.add(pair.key.value);
+        }
+        const key = isScalar(pair.key) ? String(pair.key.value) : undefined;
         if (key === undefined || pos === undefined) continue;
         const value = pair.value as { range?: [number, number, number] } | null;
         const inline = isMap(value) || isSeq(value) ? (value as { flow?: boolean }).flow === true : false;
@@ -115,5 +131,9 @@ async function parseYaml(text: string, label: string): Promise<Parsed> {
     }
   };
   walk(doc.contents, []);
+  if (duplicate !== undefined) {
+    const at = lines.linePos(duplicate);
+    return { diagnostic: { severity: 'error', code: 'yaml-syntax', message: 'invalid YAML: Map keys must be unique', where: `${label}:${at.line}:${at.col}` } };
+  }
   return { data, index };
 }

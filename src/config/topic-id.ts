@@ -13,6 +13,8 @@
 // So a made ID is lower case ASCII letters, digits, `-` and `_`, starting
 // with a letter or digit, and unique as an environment variable reads it.
 
+import { trimEndChars } from '../shared/text.ts';
+
 /** A made ID's length, at most. */
 export const MAX_TOPIC_ID = 64;
 
@@ -41,7 +43,7 @@ export function topicIdFrom(name: string): string {
     .toLowerCase()
     .replace(/[^a-z0-9_-]+/g, '-')
     .replace(/-{2,}/g, '-');
-  const trimmed = folded.replace(/^[-_]+/, '').slice(0, MAX_TOPIC_ID).replace(/[-_]+$/, '');
+  const trimmed = trimEndChars(folded.replace(/^[-_]+/, '').slice(0, MAX_TOPIC_ID), '-_');
   return trimmed === '' ? FALLBACK_TOPIC_ID : trimmed;
 }
 
@@ -51,7 +53,7 @@ export function uniqueTopicId(base: string, taken: ReadonlySet<string>): string 
   if (!taken.has(topicIdKey(base))) return base;
   for (let n = 2; ; n++) {
     const suffix = `-${n}`;
-    const id = `${base.slice(0, MAX_TOPIC_ID - suffix.length).replace(/[-_]+$/, '')}${suffix}`;
+    const id = `${trimEndChars(base.slice(0, MAX_TOPIC_ID - suffix.length), '-_')}${suffix}`;
     if (!taken.has(topicIdKey(id))) return id;
   }
 }

@@ -40,6 +40,7 @@ class CharTest {
   private readonly other = new Map<number, boolean>();
   private readonly re: RegExp;
   constructor(atom: string) {
+    // bounded: tested on one character at a time (below), never on a text.
     this.re = new RegExp(`^(?:${atom})$`);
     for (let c = 0; c < 128; c++) this.ascii[c] = this.re.test(String.fromCharCode(c)) ? 1 : 0;
   }

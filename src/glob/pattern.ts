@@ -186,6 +186,8 @@ function build(pattern: string, engine: GlobEngine): Compiled | string {
   let source: string;
   try {
     source = `^(?:${picomatch.makeRe(glob, GLOB_OPTIONS, true) as unknown as string})$`;
+    // bounded: compiled for every glob, but run only on those that backtrack
+    // linearly (`backtracksLinearly`); the others run on the automaton.
     const native = new RegExp(source);
     if (backtracksLinearly(glob)) return { native };
   } catch (err) {

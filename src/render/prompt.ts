@@ -2,7 +2,7 @@
 import { formattedText, type Formatted } from '../kb/content/format.ts';
 import { subjectBlock } from './subject.ts';
 import { quoted } from './text.ts';
-import { countText } from '../shared/text.ts';
+import { countText, trimEndChars } from '../shared/text.ts';
 import { descriptionOf, headingOf, topicLine, type TopicLabel } from './topic.ts';
 import { filter, map } from '../shared/arrays.ts';
 
@@ -19,7 +19,7 @@ const LISTINGS_INTRO = 'The subjects of some of these topics, as `learn` lists t
 
 /** A topic's listing (render/learn.ts `renderListing`) in the prompt. */
 export function listingBlock(topicId: string, listing: string): string {
-  return `<listing ${quoted(topicId)}>\n${listing.replace(/\n+$/, '')}\n</listing>`;
+  return `<listing ${quoted(topicId)}>\n${trimEndChars(listing, '\n')}\n</listing>`;
 }
 
 /** The section with `blocks` (listingBlock) after the topics available to

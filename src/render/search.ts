@@ -31,7 +31,9 @@ export function renderResult(n: number, r: ResultRow): string {
 }
 
 function oneLine(s: string): string {
-  const t = escapeControls(s.replace(/\s*\n\s*/g, ' ').trim());
+  // A run of white space that holds a line break becomes one space (one
+  // pass: `/\s*\n\s*/g` took time quadratic in a long run of spaces).
+  const t = escapeControls(s.replace(/\s+/g, (w) => (w.includes('\n') ? ' ' : w)).trim());
   return t.length > 300 ? `${t.slice(0, 299)}…` : t;
 }
 

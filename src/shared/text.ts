@@ -189,3 +189,13 @@ export function fitColumns(s: string, columns: number): string {
   }
   return s;
 }
+
+/** `s` without the characters of `chars` that end it: what
+ *  `s.replace(/[...]+$/, '')` gives, in time linear in `s` (that
+ *  expression is tried from every character of a long run that does not
+ *  end the text). */
+export function trimEndChars(s: string, chars: string): string {
+  let e = s.length;
+  while (e > 0 && chars.includes(s[e - 1])) e--;
+  return e === s.length ? s : s.slice(0, e);
+}

@@ -9,9 +9,14 @@
 // scalars, lists, nesting, comments after a value, numbers, booleans...)
 // goes to the package.
 
+import { yamlTooDeepAt } from '../../shared/yaml-depth.ts';
+
 /** The parts of the `yaml` package kb uses. */
 export interface YamlModule {
-  parse(text: string, options?: { uniqueKeys?: boolean; maxAliasCount?: number; logLevel?: 'silent' | 'error' | 'warn' | 'debug' }): unknown;
+  parseDocument(
+    text: string,
+    options?: { uniqueKeys?: boolean; prettyErrors?: boolean; logLevel?: 'silent' | 'error' | 'warn' | 'debug' },
+  ): { errors: { message: string; pos: [number, number] }[]; toJS(options?: { maxAliasCount?: number; mapAsMap?: boolean }): unknown };
 }
 
 let yaml: Promise<YamlModule> | undefined;
@@ -31,7 +36,7 @@ export type Parsed = { ok: true; data: Record<string, unknown> } | { ok: false; 
 // `key: value`, the key a plain word, the value a plain scalar that YAML
 // reads as this very string: no indicator first, no ` #` comment, no `: `,
 // nothing YAML would read as null, a boolean or a number.
-const SIMPLE_LINE = /^([A-Za-z_][A-Za-z0-9_-]*):(?:[ \t]+(.*?))?[ \t]*$/;
+const KEY = /^[A-Za-z_][A-Za-z0-9_-]*:/;
 const UNSAFE_START = /^[-?:,[\]{}#&*!|>'"%@`~+.0-9]/;
 /** A quoted scalar with nothing to unescape: "..." without `\` or `"`,
  *  '...' without `'`. */
@@ -45,13 +50,15 @@ export function simpleFields(front: string): Record<string, string | null> | typ
   for (const raw of front.split('\n')) {
     const line = raw.endsWith('\r') ? raw.slice(0, -1) : raw;
     if (line.trim() === '') continue;
-    const m = SIMPLE_LINE.exec(line);
+    const m = KEY.exec(line);
     if (m === null) return NEEDS_YAML;
-    const [, key, value] = m;
+    const key = m[0].slice(0, -1);
+    const value = valueAfter(line, m[0].length);
+    if (value === NEEDS_YAML) return NEEDS_YAML;
     if (key in out) return NEEDS_YAML; // a duplicate key: the parser's error
     if (value === undefined || value === '') {
       // `key:` alone is null, unless indented lines follow (nesting): those
-      // fail SIMPLE_LINE above or below.
+      // fail KEY or valueAfter above or below.
       out[key] = null;
       continue;
     }
@@ -68,24 +75,86 @@ export function simpleFields(front: string): Record<string, string | null> | typ
   return out;
 }
 
+/** The value of a simple line after its `key:` (at `from`): blanks, then
+ *  the value, then blanks, the value without them; '' when the line ends in
+ *  blanks, undefined when it ends at `from`, NEEDS_YAML for anything else.
+ *  What `/^([A-Za-z_][A-Za-z0-9_-]*):(?:[ \t]+(.*?))?[ \t]*$/` read, in one
+ *  pass (the expression took time quadratic in a line of blanks between two
+ *  words: tests/property/parsers.property.test.ts). */
+function valueAfter(line: string, from: number): string | undefined | typeof NEEDS_YAML {
+  const e = line.length;
+  if (from === e) return undefined;
+  const c = line.charCodeAt(from);
+  if (c !== 0x20 && c !== 0x09) return NEEDS_YAML;
+  let w = from;
+  while (w < e && isBlank(line.charCodeAt(w))) w++;
+  let end = e;
+  while (end > w && isBlank(line.charCodeAt(end - 1))) end--;
+  for (let i = w; i < end; i++) {
+    const d = line.charCodeAt(i);
+    // What `.` does not match.
+    if (d === 0x0a || d === 0x0d || d === 0x2028 || d === 0x2029) return NEEDS_YAML;
+  }
+  return line.slice(w, end);
+}
+
+function isBlank(c: number): boolean {
+  return c === 0x20 || c === 0x09;
+}
+
+/** Frontmatter nests a handful of levels; one nesting more than this is
+ *  not parsed (shared/yaml-depth.ts says why). */
+export const MAX_FRONTMATTER_DEPTH = 32;
+
 /** Parses frontmatter with the `yaml` package: its top-level mapping, or
  *  why it is not one. Aliases are capped, so a hostile file cannot make a
  *  billion laughs. The package's warnings are dropped (`logLevel: 'error'`;
- *  it would write them to stderr itself, as `(node:...) Warning: ...`): the
- *  one real frontmatter meets (a key that is a collection, `created:
- *  {{date}}` from a note template, stringified) concerns fields kb does not
- *  read, and a key so made can never be `description`, `name` or `title`. */
+ *  it would write them to stderr itself, as `(node:...) Warning: ...`).
+ *
+ *  Bounded work on any text (tests/property/parsers.property.test.ts): the
+ *  package writes a position and an excerpt into every error it finds, each
+ *  from the start of the text (`a: : : ...`, 8 KiB of errors, took 0.4 s), so
+ *  only the first error is placed, here; and it makes a key that is a
+ *  collection a string by writing it out, again for each key it is nested
+ *  in (`? ? ? ...`, 1 KiB, took 36 s), so mappings are read as maps, and only
+ *  the top level's keys that are not collections are kept (a collection
+ *  key can never be `description`, `name` or `title`). */
 export function parseFrontmatter(front: string, lib: YamlModule): Parsed {
+  const deep = yamlTooDeepAt(front, MAX_FRONTMATTER_DEPTH);
+  if (deep > 0) return { ok: false, reason: `it nests more than ${MAX_FRONTMATTER_DEPTH} levels deep at line ${deep}` };
   let data: unknown;
   try {
-    data = lib.parse(front, { uniqueKeys: true, maxAliasCount: 100, logLevel: 'error' });
+    const doc = lib.parseDocument(front, { uniqueKeys: true, prettyErrors: false, logLevel: 'error' });
+    const first = doc.errors[0];
+    if (first !== undefined) return { ok: false, reason: placed(front, first) };
+    data = doc.toJS({ maxAliasCount: 100, mapAsMap: true });
   } catch (err) {
     const first = String((err as Error)?.message ?? err).split('\n')[0].replace(/:\s*$/, '');
     return { ok: false, reason: first };
   }
   if (data === null || data === undefined) return { ok: true, data: {} };
-  if (typeof data !== 'object' || Array.isArray(data)) return { ok: false, reason: 'frontmatter is not a mapping of fields' };
-  return { ok: true, data: data as Record<string, unknown> };
+  if (!(data instanceof Map)) return { ok: false, reason: 'frontmatter is not a mapping of fields' };
+  const fields: Record<string, unknown> = {};
+  for (const [k, v] of data) {
+    // Defined, not assigned: a `__proto__` key is a field like any other.
+    if (k === null || typeof k !== 'object') Object.defineProperty(fields, String(k), { value: v, writable: true, enumerable: true, configurable: true });
+  }
+  return { ok: true, data: fields };
+}
+
+/** A parse error's message with its place, as the package words it: `<what>
+ *  at line L, column C`. */
+function placed(text: string, error: { message: string; pos: [number, number] }): string {
+  const at = error.pos[0];
+  const what = error.message.split('\n')[0];
+  if (!(at >= 0)) return what;
+  let line = 1;
+  let start = 0;
+  for (let i = text.indexOf('\n'); i >= 0 && i < at; i = text.indexOf('\n', i + 1)) {
+    line++;
+    start = i + 1;
+  }
+  return `${what} at line ${line}, column ${at - start + 1}`;
 }
 
 /** A description field's value as a description: a non-empty string

@@ -717,23 +717,84 @@ const ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"'
 
 /** A raw title span's text (decoded) as a title: white space collapsed and
  *  trimmed; HTML's tags dropped and entities decoded; Markdown's links
- *  and images kept as their text. '' when nothing is left. */
+ *  and images kept as their text. '' when nothing is left. Each step is
+ *  one pass in time linear in the text (a title can be a whole 8 KiB head
+ *  of `[a` or `<a`, which a regular expression searched again from every
+ *  bracket: tests/property/parsers.property.test.ts). */
 export function cleanTitle(raw: string, format: TitleFormat | undefined): string {
   let s = raw;
   if (format === 'html') {
-    s = s
-      .replace(/<[^>]*>/g, '')
-      .replace(/&(#x[0-9a-f]+|#[0-9]+|[a-z]+);/gi, (m, e: string) => {
-        if (e[0] !== '#') return ENTITIES[e.toLowerCase()] ?? m;
-        const code = e[1] === 'x' || e[1] === 'X' ? parseInt(e.slice(2), 16) : parseInt(e.slice(1), 10);
-        return code > 0 && code <= 0x10ffff ? String.fromCodePoint(code) : m;
-      });
+    if (s.includes('<')) s = dropTags(s);
+    if (s.includes('&')) s = s.replace(/&(#x[0-9a-f]+|#[0-9]+|[a-z]+);/gi, entity);
   } else if (format === 'md' && s.includes('](')) {
-    s = s.replace(/!?\[([^\]]*)\]\([^)]*\)/g, '$1');
+    s = linkTexts(s);
   } else if (format === 'adoc' && s.includes('[[')) {
-    s = s.replace(/\[\[[^\]]*\]\]/g, ' '); // an anchor
+    s = dropAnchors(s);
   }
   return s.replace(/\s+/g, ' ').trim();
+}
+
+function entity(m: string, e: string): string {
+  if (e[0] !== '#') return ENTITIES[e.toLowerCase()] ?? m;
+  const code = e[1] === 'x' || e[1] === 'X' ? parseInt(e.slice(2), 16) : parseInt(e.slice(1), 10);
+  return code > 0 && code <= 0x10ffff ? String.fromCodePoint(code) : m;
+}
+
+/** `s` without its tags: each `<` up to the next `>` dropped (what
+ *  `s.replace(/<[^>]*>/g, '')` gives). A `<` with no `>` after it is kept,
+ *  and so is everything after it: no later `<` has one either. */
+function dropTags(s: string): string {
+  let out = '';
+  let at = 0;
+  for (let lt = s.indexOf('<'); lt >= 0; lt = s.indexOf('<', at)) {
+    const gt = s.indexOf('>', lt + 1);
+    if (gt < 0) break;
+    out += s.slice(at, lt);
+    at = gt + 1;
+  }
+  return at === 0 ? s : out + s.slice(at);
+}
+
+/** Markdown's links and images as their text: `[text](url)` and
+ *  `![alt](url)` become `text` and `alt` (what
+ *  `s.replace(/!?\[([^\]]*)\]\([^)]*\)/g, '$1')` gives). From a `[`, the
+ *  first `]` after it decides: when no `(` follows that `]`, no `[` before
+ *  it starts a link, and the search goes on after it. */
+function linkTexts(s: string): string {
+  let out = '';
+  let at = 0; // the text before `at` is in `out`
+  for (let from = 0, open = s.indexOf('['); open >= 0; open = s.indexOf('[', from)) {
+    const close = s.indexOf(']', open + 1);
+    if (close < 0) break;
+    if (s.charCodeAt(close + 1) !== 0x28) {
+      from = close + 1;
+      continue;
+    }
+    const paren = s.indexOf(')', close + 2);
+    if (paren < 0) break;
+    const bang = open > at && s.charCodeAt(open - 1) === 0x21 ? 1 : 0;
+    out += s.slice(at, open - bang) + s.slice(open + 1, close);
+    at = from = paren + 1;
+  }
+  return at === 0 ? s : out + s.slice(at);
+}
+
+/** AsciiDoc's anchors (`[[id]]`, no `]` inside) each made a space (what
+ *  `s.replace(/\[\[[^\]]*\]\]/g, ' ')` gives). */
+function dropAnchors(s: string): string {
+  let out = '';
+  let at = 0;
+  for (let from = 0, open = s.indexOf('[['); open >= 0; open = s.indexOf('[[', from)) {
+    const close = s.indexOf(']', open + 2);
+    if (close < 0) break;
+    if (s.charCodeAt(close + 1) !== 0x5d) {
+      from = close + 1;
+      continue;
+    }
+    out += `${s.slice(at, open)} `;
+    at = from = close + 2;
+  }
+  return at === 0 ? s : out + s.slice(at);
 }
 
 /** The title a subject has: frontmatter `title`, else `name`, else the
@@ -891,7 +952,7 @@ export function headingsIn(text: string, ext: string): Heading[] {
   let fence: string | undefined;
   let block: string | undefined; // AsciiDoc delimited block (----, ...., ====, ****)
   const blank = (i: number) => i < 0 || i >= lines.length || lines[i].text.trim() === '';
-  const adorn = (t: string) => /^([!-/:-@[-`{-~])\1{2,}\s*$/.test(t);
+  const adorn = (t: string) => runOf(t, 3, isPunct) !== '';
   for (let i = 0; i < lines.length; i++) {
     const l = lines[i].text;
     const push = (at: number, level: number, t: string) => {
@@ -906,9 +967,9 @@ export function headingsIn(text: string, ext: string): Heading[] {
         continue;
       }
       if (fence !== undefined) continue;
-      const m = /^ {0,3}(#{1,6})(?:[ \t]+(.*?))?(?:[ \t]+#+)?[ \t]*$/.exec(l);
-      if (m !== null && (m[2] ?? '').replace(/^#+$/, '') !== '') {
-        push(i, m[1].length, m[2].replace(/^#+$/, ''));
+      const level = atxHeading(l);
+      if (level > 0) {
+        push(i, level, atxText);
         continue;
       }
       const u = /^ {0,3}(=+|-+)[ \t]*$/.exec(l);
@@ -935,9 +996,9 @@ export function headingsIn(text: string, ext: string): Heading[] {
       // The two-line form first: a title over a line of `=`, `-`, `~`, `^`
       // or `+` about as long (`NAME` over `----`), which would otherwise
       // read as a delimited block.
-      const u = /^([=\-~^+])\1+\s*$/.exec(l);
-      if (block === undefined && u !== null && i > 0 && !blank(i - 1) && blank(i - 2) && Math.abs(l.trimEnd().length - lines[i - 1].text.trimEnd().length) <= 2 && /\w/.test(lines[i - 1].text)) {
-        push(i - 1, '=-~^+'.indexOf(u[1]) + 1, lines[i - 1].text);
+      const u = runOf(l, 2, isSectionUnderline);
+      if (block === undefined && u !== '' && i > 0 && !blank(i - 1) && blank(i - 2) && Math.abs(l.trimEnd().length - lines[i - 1].text.trimEnd().length) <= 2 && /\w/.test(lines[i - 1].text)) {
+        push(i - 1, '=-~^+'.indexOf(u) + 1, lines[i - 1].text);
         continue;
       }
       const d = /^(-{4,}|\.{4,}|={4,}|\*{4,}|_{4,}|\+{4,}|\/{4,})\s*$/.exec(l);
@@ -947,26 +1008,197 @@ export function headingsIn(text: string, ext: string): Heading[] {
       }
       if (block !== undefined) continue;
       const m = /^(={1,6}|#{1,6})[ \t]+(\S.*)$/.exec(l);
-      if (m !== null) push(i, m[1].length, m[2].replace(/[ \t]+(=+|#+)\s*$/, ''));
+      if (m !== null) push(i, m[1].length, withoutClosing(m[2]));
     } else if (format === 'org') {
       const m = /^(\*+)[ \t]+(\S.*)$/.exec(l);
-      if (m !== null) push(i, Math.min(6, m[1].length), m[2].replace(/[ \t]+:[\w@#%:]+:\s*$/, ''));
+      if (m !== null) push(i, Math.min(6, m[1].length), withoutTags(m[2]));
     }
   }
   out.sort((a, b) => a.start - b.start);
   return out;
 }
 
+// The helpers below read, each in one pass, what a regular expression
+// read before, with the same result (tests/unit/kb/title.test.ts compares
+// them on generated lines); those expressions backtracked in time
+// quadratic in a line of spaces, or in a text of unclosed `<h1>`.
+
+function isBlankChar(c: number): boolean {
+  return c === SP || c === TAB;
+}
+
+/** A line terminator as a regular expression's `.` and `$` know them. */
+function isTerminator(c: number): boolean {
+  return c === NL || c === CR || c === 0x2028 || c === 0x2029;
+}
+
+/** White space as a regular expression's `\s` knows it. */
+function isWhite(c: number): boolean {
+  return (
+    c === SP ||
+    (c >= 0x09 && c <= 0x0d) ||
+    c === 0xa0 ||
+    c === 0x1680 ||
+    (c >= 0x2000 && c <= 0x200a) ||
+    c === 0x2028 ||
+    c === 0x2029 ||
+    c === 0x202f ||
+    c === 0x205f ||
+    c === 0x3000 ||
+    c === 0xfeff
+  );
+}
+
+/** The character `t` is a run of (at least `min` of one character that
+ *  `ok` takes, then only white space), or ''. What `/^([...])\1{min-1,}\s*$/`
+ *  matched (a back-reference, which the ReDoS check cannot read). */
+function runOf(t: string, min: number, ok: (c: number) => boolean): string {
+  const c = t.charCodeAt(0);
+  if (!ok(c)) return '';
+  let k = 1;
+  while (k < t.length && t.charCodeAt(k) === c) k++;
+  if (k < min) return '';
+  for (let i = k; i < t.length; i++) if (!isWhite(t.charCodeAt(i))) return '';
+  return t[0];
+}
+
+/** An AsciiDoc two-line title's underline character (`=-~^+`). */
+function isSectionUnderline(c: number): boolean {
+  return c === EQ || c === DASH || c === 0x7e || c === 0x5e || c === PLUS;
+}
+
+/** The text of the last ATX heading `atxHeading` found. */
+let atxText = '';
+
+/**
+ * A Markdown ATX heading line `l`: its level, its text in `atxText`; 0
+ * when `l` is none, or its text is empty or only `#`s. What
+ * `/^ {0,3}(#{1,6})(?:[ \t]+(.*?))?(?:[ \t]+#+)?[ \t]*$/` matched, its text
+ * group with `^#+$` made empty: the text runs from after the blanks that
+ * follow the `#`s to the closing sequence (blanks, `#`s, blanks) or to the
+ * trailing blanks, and holds one character at least.
+ */
+function atxHeading(l: string): number {
+  const e = l.length;
+  let i = 0;
+  while (i < 3 && l.charCodeAt(i) === SP) i++;
+  let h = i;
+  while (h < e && l.charCodeAt(h) === HASH) h++;
+  if (h === i || h - i > 6 || h === e || !isBlankChar(l.charCodeAt(h))) return 0;
+  for (let k = h; k < e; k++) if (isTerminator(l.charCodeAt(k))) return 0;
+  let w = h;
+  while (w < e && isBlankChar(l.charCodeAt(w))) w++;
+  if (w === e) return 0;
+  let end = e;
+  while (end > w && isBlankChar(l.charCodeAt(end - 1))) end--;
+  let hashes = end;
+  while (hashes > w && l.charCodeAt(hashes - 1) === HASH) hashes--;
+  if (hashes < end && hashes > w && isBlankChar(l.charCodeAt(hashes - 1))) {
+    end = hashes - 1;
+    while (end > w && isBlankChar(l.charCodeAt(end - 1))) end--;
+  }
+  let k = w;
+  while (k < end && l.charCodeAt(k) === HASH) k++;
+  if (k === end) return 0;
+  atxText = l.slice(w, end);
+  return h - i;
+}
+
+/** The index where the white space (`\s`) that ends `s` starts. */
+function whiteEnd(s: string): number {
+  let t = s.length;
+  while (t > 0 && isWhite(s.charCodeAt(t - 1))) t--;
+  return t;
+}
+
+/** The index where the blanks that end `s` before `at` start. */
+function blanksBefore(s: string, at: number): number {
+  while (at > 0 && isBlankChar(s.charCodeAt(at - 1))) at--;
+  return at;
+}
+
+/** An AsciiDoc section title without its closing sequence (blanks, then
+ *  `=`s or `#`s, then white space, at the end): what
+ *  `s.replace(/[ \t]+(=+|#+)\s*$/, '')` gives. */
+function withoutClosing(s: string): string {
+  const t = whiteEnd(s);
+  const c = s.charCodeAt(t - 1);
+  if (c !== EQ && c !== HASH) return s;
+  let h = t - 1;
+  while (h > 0 && s.charCodeAt(h - 1) === c) h--;
+  if (h === 0 || !isBlankChar(s.charCodeAt(h - 1))) return s;
+  return s.slice(0, blanksBefore(s, h));
+}
+
+/** A character of an Org tag list (`[\w@#%:]`). */
+function isTagChar(c: number): boolean {
+  return isAlnum(c) || c === 0x5f || c === 0x40 || c === HASH || c === 0x25 || c === COLON;
+}
+
+/** An Org heading without its tags (blanks, then `:tag:more:`, then white
+ *  space, at the end): what `s.replace(/[ \t]+:[\w@#%:]+:\s*$/, '')` gives. */
+function withoutTags(s: string): string {
+  const t = whiteEnd(s);
+  if (s.charCodeAt(t - 1) !== COLON) return s;
+  let r = t;
+  while (r > 0 && isTagChar(s.charCodeAt(r - 1))) r--;
+  if (r === 0 || t - r < 3 || s.charCodeAt(r) !== COLON || !isBlankChar(s.charCodeAt(r - 1))) return s;
+  return s.slice(0, blanksBefore(s, r));
+}
+
+/**
+ * HTML's `<h1>`-`<h6>` headings: what
+ * `/<h([1-6])\b[^>]*>([\s\S]*?)<\/h\1\s*>/gi` found, in one pass. The closing
+ * tags of each level are listed first; an opening tag takes the first one
+ * of its level after its `>`, and one without any is passed over (the
+ * expression searched the rest of the text from each of them again).
+ */
 function htmlHeadings(text: string): Heading[] {
   const out: Heading[] = [];
-  const re = /<h([1-6])\b[^>]*>([\s\S]*?)<\/h\1\s*>/gi;
+  const closers = closingTags(text);
+  const next = [0, 0, 0, 0, 0, 0, 0];
   let line = 1;
-  let counted = 0;
-  for (let m = re.exec(text); m !== null; m = re.exec(text)) {
-    for (let k = text.indexOf('\n', counted); k >= 0 && k < m.index; k = text.indexOf('\n', k + 1)) line++;
-    counted = m.index;
-    const t = cleanTitle(m[2], 'html');
-    if (t !== '') out.push({ start: text.lastIndexOf('\n', m.index) + 1, line, level: Number(m[1]), text: t });
+  let lastNl = -1;
+  let nextNl = text.indexOf('\n');
+  let gt = -1;
+  for (let lt = text.indexOf('<'); lt >= 0; lt = text.indexOf('<', lt + 1)) {
+    const level = text.charCodeAt(lt + 2) - 0x30;
+    if ((text.charCodeAt(lt + 1) | 0x20) !== 0x68 || level < 1 || level > 6 || isWordChar(text.charCodeAt(lt + 3))) continue;
+    // The first `>` after the tag's name (the same for every tag before it).
+    if (gt < lt + 3) gt = text.indexOf('>', lt + 3);
+    if (gt < 0) break;
+    const ends = closers[level];
+    let k = next[level];
+    while (k < ends.length && ends[k] <= gt) k += 2;
+    next[level] = k;
+    if (k >= ends.length) continue;
+    while (nextNl >= 0 && nextNl < lt) {
+      line++;
+      lastNl = nextNl;
+      nextNl = text.indexOf('\n', nextNl + 1);
+    }
+    const t = cleanTitle(text.slice(gt + 1, ends[k]), 'html');
+    if (t !== '') out.push({ start: lastNl + 1, line, level, text: t });
+    lt = ends[k + 1] - 1;
+  }
+  return out;
+}
+
+/** `[A-Za-z0-9_]`: what `\b` tells from the rest. */
+function isWordChar(c: number): boolean {
+  return isAlnum(c) || c === 0x5f;
+}
+
+/** The closing tags `</hN\s*>` of each level N (1-6), in order: where each
+ *  starts and where it ends, flat. */
+function closingTags(text: string): number[][] {
+  const out: number[][] = [[], [], [], [], [], [], []];
+  for (let i = text.indexOf('</'); i >= 0; i = text.indexOf('</', i + 2)) {
+    const level = text.charCodeAt(i + 3) - 0x30;
+    if ((text.charCodeAt(i + 2) | 0x20) !== 0x68 || level < 1 || level > 6) continue;
+    let k = i + 4;
+    while (k < text.length && isWhite(text.charCodeAt(k))) k++;
+    if (text.charCodeAt(k) === GT) out[level].push(i, k + 1);
   }
   return out;
 }

@@ -21,8 +21,10 @@
 // seconds on a path 2000 folders deep), and committed content must not
 // hang a command. Consecutive `**` segments are one (`a/**/**/b` is
 // `a/**/b`); a pattern left with more than one between other segments is
-// not applied, and said (`dropped`, with its file and line). A leading
-// `**/` and a trailing `/**` cost nothing of the kind.
+// not applied, and said (`dropped`, with its file and line). A trailing
+// `/**` costs nothing of the kind, nor does a leading `**/` alone; a
+// leading `**/` before another `**` counts as one (`**/x/**/y` is tried
+// from every folder of a path: time cubic in a walk's depth).
 
 import { closeSync, fstatSync, openSync } from 'node:fs';
 import ignore, { type Ignore } from 'ignore';
@@ -92,7 +94,7 @@ export class IgnoreRules {
    *  above). `file` is relative to the subjects directory, `line` counts
    *  from 1, `globstars` is how many `**` segments the pattern has between
    *  others. */
-  readonly dropped: { file: string; line: number; pattern: string; globstars: number }[] = [];
+  readonly dropped: { file: string; line: number; pattern: string; globstars: number; leading?: boolean }[] = [];
   /** Rule sets by directory (relative, '' or ending with `/`), inherited
    *  by subdirectories; absent when the directory adds none. */
   private readonly sets = new Map<string, readonly RuleSet[]>();
@@ -132,9 +134,14 @@ export class IgnoreRules {
     return lines.map((line, i) => {
       if (!line.includes('**')) return line;
       const collapsed = line.replace(CONSECUTIVE_GLOBSTARS, '$1**');
-      const globstars = innerGlobstars(collapsed);
+      const inner = innerGlobstars(collapsed);
+      // A leading `**/` costs nothing alone, but before another `**` the
+      // pattern is tried from every folder of a path: `**/x/**/y` took
+      // time cubic in the depth of a walk (1,000 folders: seconds).
+      const leading = inner > 0 && /^!?\/?\*\*\//.test(collapsed);
+      const globstars = inner + (leading ? 1 : 0);
       if (globstars < 2) return collapsed;
-      this.dropped.push({ file, line: i + 1, pattern: line, globstars });
+      this.dropped.push({ file, line: i + 1, pattern: line, globstars, ...(leading ? { leading } : {}) });
       return '';
     });
   }

@@ -58,6 +58,7 @@ import { describePath } from './slug.ts';
 import type { MissHint, Subject } from './types.ts';
 import { listableUnder } from './listing.ts';
 import { kindOf, probeUnknown, type TopicView } from './view.ts';
+import { trimEndChars } from '../../shared/text.ts';
 
 /** Why a pattern was read as another slug. */
 export type Reason = 'prefix' | 'slash' | 'extension' | 'dot' | 'case' | 'file-name' | 'skill-file' | 'unicode' | 'title' | 'alias' | 'wikilink';
@@ -306,7 +307,7 @@ class Near {
   /** The readings of `pattern`: as written, then without a repeated
    *  directory; each also as a file path (extension and dots dropped). */
   readings(pattern: string): Reading[] {
-    const trimmed = pattern.length > 1 && pattern.endsWith('/') ? pattern.replace(/\/+$/, '') : pattern;
+    const trimmed = pattern.length > 1 && pattern.endsWith('/') ? trimEndChars(pattern, '/') : pattern;
     const slash: Reason[] = trimmed === pattern ? [] : ['slash'];
     const forms: Reading[] = [{ slug: trimmed, reasons: slash }];
     for (const prefix of this.#prefixes) {

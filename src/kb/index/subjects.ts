@@ -181,13 +181,13 @@ export function indexSubjects(dir: string, found?: FileFound, opts: WalkOptions 
   for (const path of rules.unread) {
     notices.push(notice('unreadable', path, `cannot read ${path} (not a regular file, too large, or unreadable); its rules are not applied`));
   }
-  for (const { file, line, pattern, globstars } of rules.dropped) {
+  for (const { file, line, pattern, globstars, leading } of rules.dropped) {
     const shown = pattern.length > 160 ? `${pattern.slice(0, 160)}...` : pattern;
     notices.push(
       notice(
         'unreadable',
         file,
-        `cannot apply ${file}:${line}: ${shown} (${globstars} "**" segments between others: matching it can take minutes on deep paths; at most one is supported); this rule is not applied`,
+        `cannot apply ${file}:${line}: ${shown} (${leading ? `a leading "**" segment and ${globstars - 1} between others` : `${globstars} "**" segments between others`}: matching it can take minutes on deep paths; at most one is supported); this rule is not applied`,
       ),
     );
   }

@@ -77,6 +77,9 @@ function needlesFor(matched: ReadonlySet<string>): Needles {
     const all = [...matched];
     const minimal = all.some((t) => t === '' || t.includes('\n')) ? undefined : minimalNeedles(all);
     const inLower = minimal === undefined || !minimal.every((t) => /^[a-z0-9.]+$/.test(t));
+    // bounded: `finder` is an alternation of literal needles (the query's
+    // terms, at most QUERY_LIMITS of them), each tried at each place of a
+    // text: time linear in the text for a query.
     n = {
       minimal,
       finder: new RegExp((minimal ?? []).map((t) => (inLower ? t.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&') : anyCase(t))).join('|') || '[^\\s\\S]', 'g'),

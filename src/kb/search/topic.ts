@@ -485,18 +485,59 @@ function boundTitle(t: string): string {
 }
 
 const MD_EXTS = new Set(['md', 'markdown', 'mdx', 'mdown', 'mkd']);
-const HEADING = /^ {0,3}#{1,6}[ \t]+(.+?)[ \t#]*$/gm;
-
 /** Markdown headings, one a line: the headings field. Markdown only, by
  *  measure: the headings of other formats (content/title.ts `headingsIn`,
  *  which recall's sections use) lowered the git Documentation questions'
  *  recall@5 from 0.75 to 0.71 (an AsciiDoc manual page's sections are
  *  NAME, SYNOPSIS, OPTIONS..., and a PEP's name other PEPs), see
- *  docs/search-and-memory.md. */
+ *  docs/search-and-memory.md.
+ *
+ *  A heading is a line (lines end at LF, CR, U+2028 or U+2029) of up to
+ *  three spaces, one to six `#`s, blanks, then its text, which ends before
+ *  the blanks and `#`s that end the line (and is one character at least):
+ *  what `/^ {0,3}#{1,6}[ \t]+(.+?)[ \t#]*$/gm` found, in one pass over the
+ *  `#`s of the text (the expression took time quadratic in a line of
+ *  spaces: tests/property/parsers.property.test.ts). */
 export function headingsOf(text: string, ext: string): string {
   if (!MD_EXTS.has(ext)) return '';
   const out: string[] = [];
-  HEADING.lastIndex = 0;
-  for (let m = HEADING.exec(text); m !== null; m = HEADING.exec(text)) out.push(m[1]);
+  for (let at = text.indexOf('#'); at >= 0; ) {
+    // At the start of a line, after up to three spaces?
+    let ls = at;
+    while (ls > 0 && at - ls < 3 && text.charCodeAt(ls - 1) === 0x20) ls--;
+    if (ls > 0 && !isTerminator(text.charCodeAt(ls - 1))) {
+      at = text.indexOf('#', at + 1);
+      continue;
+    }
+    let e = at;
+    while (e < text.length && !isTerminator(text.charCodeAt(e))) e++;
+    const h = headingIn(text, at, e);
+    if (h !== undefined) out.push(h);
+    at = text.indexOf('#', e);
+  }
   return out.join('\n');
+}
+
+function isTerminator(c: number): boolean {
+  return c === 0x0a || c === 0x0d || c === 0x2028 || c === 0x2029;
+}
+
+function isBlank(c: number): boolean {
+  return c === 0x20 || c === 0x09;
+}
+
+/** The heading text of the line [at, e) that starts with `#` (see
+ *  headingsOf), or undefined. */
+function headingIn(text: string, at: number, e: number): string | undefined {
+  let s = at;
+  while (s < e && text.charCodeAt(s) === 0x23) s++;
+  if (s - at > 6 || s === e || !isBlank(text.charCodeAt(s))) return undefined;
+  let w = s;
+  while (w < e && isBlank(text.charCodeAt(w))) w++;
+  // Only blanks after the `#`s: the expression gave their last one back
+  // to be the text, when there were two at least.
+  if (w === e) return w - s >= 2 ? text.slice(w - 1, w) : undefined;
+  let t = e;
+  while (t > w + 1 && (isBlank(text.charCodeAt(t - 1)) || text.charCodeAt(t - 1) === 0x23)) t--;
+  return text.slice(w, t);
 }

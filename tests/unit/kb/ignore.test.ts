@@ -46,7 +46,7 @@ describe('innerGlobstars', () => {
 });
 
 describe("patterns kept: the package's verdicts", () => {
-  const patterns = ['a/**/b', 'a/**/**/b', 'a/**/**/**/b/', '**/a/**/b/**', '!a/**/keep\na/**/*', 'a/**/', 'x/**/[bc]*.md'];
+  const patterns = ['a/**/b', 'a/**/**/b', 'a/**/**/**/b/', '**/a/b/**', '!a/**/keep\na/**/*', 'a/**/', 'x/**/[bc]*.md'];
   const paths = ['a/b', 'a/b/', 'a/x/b', 'a/x/y/b/c.md', 'A/B', 'q/a/b', 'a/keep', 'a/other', 'x/b1.md', 'x/1/c.md', 'a/c'];
   for (const pattern of patterns) {
     test(JSON.stringify(pattern), () => {
@@ -62,10 +62,12 @@ describe("patterns kept: the package's verdicts", () => {
 describe('patterns with several ** segments between others', () => {
   test('are not applied, and said with their file and line; the others are', () => {
     const bad = `${'a/**/'.repeat(12)}b`;
-    const { skip, rules } = rulesFor(`# comment\nkeep.md\n${bad}\nx/**/y/**/z\n`);
+    const { skip, rules } = rulesFor(`# comment\nkeep.md\n${bad}\nx/**/y/**/z\n**/a/**/b/**\n`);
     expect(rules.dropped).toEqual([
       { file: '.gitignore', line: 3, pattern: bad, globstars: 12 },
       { file: '.gitignore', line: 4, pattern: 'x/**/y/**/z', globstars: 2 },
+      // A leading `**` before another counts: tried from every folder.
+      { file: '.gitignore', line: 5, pattern: '**/a/**/b/**', globstars: 2, leading: true },
     ]);
     const t = performance.now();
     expect(skip(`${'a/'.repeat(200)}x.md`)).toBe(false);
