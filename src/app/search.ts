@@ -11,7 +11,7 @@ import { readBody, readSubjectHead } from '../kb/fs/read.ts';
 import { KIND_TEXT, planQuery, type SearchIndex } from '../kb/search/engine.ts';
 import { SNIPPET_BYTES, snippetOf } from '../kb/search/snippet.ts';
 import { queryTerms } from '../kb/search/tokenize.ts';
-import { topicIndex, type IndexStatus, type TopicIndex } from '../kb/search/topic.ts';
+import { linkedCheck, topicIndex, type IndexStatus, type TopicIndex } from '../kb/search/topic.ts';
 import { renderResult, renderSearch, renderSearchHead, resultRow, type SearchFound, type SearchResult } from '../render/search.ts';
 import { warning, type Problem } from '../shared/problem.ts';
 import { QUERY_LIMITS } from './args.ts';
@@ -111,7 +111,9 @@ async function rankIn(
   // A long-lived front end keeps each topic's index from one search to
   // the next while its file watcher tells of no change in the topic: then
   // the index is neither read from the cache nor revalidated (a stat per
-  // file). The events of changes made before this search are in first.
+  // file), but for what the watcher cannot see (what the topic's symbolic
+  // links lead to: `linkedCheck`, a stat per file there). The events of
+  // changes made before this search are in first.
   const resident = kb.resident;
   if (resident !== undefined) await resident.settle();
   for (const topic of topics) {
@@ -126,7 +128,8 @@ async function rankIn(
         // Held whole in memory (the postings read from the cache file
         // while it is open), said once: its warnings are not kept.
         g.index.readAll();
-        resident!.keep(topic.subjectsDir, residentKey(topic), at, { index: g.index, status: g.status, read: 0, times: g.times, ...(g.file !== undefined ? { file: g.file } : {}), ...(g.vet !== undefined ? { vet: g.vet } : {}) } satisfies TopicIndex);
+        const kept = { index: g.index, status: g.status, read: 0, times: g.times, ...(g.file !== undefined ? { file: g.file } : {}), ...(g.vet !== undefined ? { vet: g.vet } : {}) } satisfies TopicIndex;
+        resident!.keep(topic.subjectsDir, residentKey(topic), at, kept, linkedCheck(topic, g));
       }
     }
     got.push(g);

@@ -168,7 +168,7 @@ export function openTopic(topic: TopicSpec, opts: OpenOptions = {}): TopicView {
   else {
     // What the walk went through: the cache revalidates against it. Its
     // watcher starts first, so that a change during the walk is seen.
-    const trace = opts.trace ?? (opts.cache === undefined ? undefined : { dirs: [], controls: [] });
+    const trace = opts.trace ?? (opts.cache === undefined ? undefined : { dirs: [], controls: [], links: [] });
     opts.cache?.begin(topic.subjectsDir);
     const walked = indexSubjects(topic.subjectsDir, found, { maxEntries: opts.maxEntries, trace });
     distinct = walked.subjects.length === files;
