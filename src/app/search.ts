@@ -6,6 +6,7 @@
 
 import type { Topic } from '../config/types.ts';
 import { informativeTitle } from '../kb/content/title.ts';
+import { disabledTest } from '../kb/index/disabled.ts';
 import { estimateTokens, estimateTokensOfBody, estimateTokensOfBytes } from '../kb/content/tokens.ts';
 import { readBody, readSubjectHead } from '../kb/fs/read.ts';
 import { KIND_TEXT, planQuery, type SearchIndex } from '../kb/search/engine.ts';
@@ -145,8 +146,8 @@ async function rankIn(
   );
   topics.forEach((topic, t) => {
     const { index, vet, file } = got[t];
-    const disabled = new Set(topic.disabled);
-    const r = index.run(plan, { ...opts, exclude: disabled.size === 0 ? undefined : (d) => isDisabled(disabled, index.slugOf(d)) });
+    const off = topic.disabled.length === 0 ? undefined : disabledTest(new Set(topic.disabled), pathBySlug(index));
+    const r = index.run(plan, { ...opts, exclude: off === undefined ? undefined : (d) => off(index.slugOf(d), index.pathOf(d)) });
     total += r.total;
     matched.set(topic, r.matched);
     for (const h of r.hits) {
@@ -204,12 +205,19 @@ function titleField(title: string | undefined, slug: string): { title?: string }
   return t === undefined ? {} : { title: t };
 }
 
-/** A disabled slug, or a file below one (a disabled skill's bundled
- *  files). */
-function isDisabled(disabled: ReadonlySet<string>, slug: string): boolean {
-  if (disabled.has(slug)) return true;
-  for (let i = slug.indexOf('/'); i > 0; i = slug.indexOf('/', i + 1)) if (disabled.has(slug.slice(0, i))) return true;
-  return false;
+/** The path of the document of a slug in `index`: the documents by slug
+ *  are put in a map when first asked (only for a match below a disabled
+ *  slug, kb/index/disabled.ts). */
+function pathBySlug(index: SearchIndex): (slug: string) => string | undefined {
+  let bySlug: Map<string, number> | undefined;
+  return (slug) => {
+    if (bySlug === undefined) {
+      bySlug = new Map();
+      for (let d = 0; d < index.count; d++) bySlug.set(index.slugOf(d), d);
+    }
+    const d = bySlug.get(slug);
+    return d === undefined ? undefined : index.pathOf(d);
+  };
 }
 
 export type { SearchResult } from '../render/search.ts';
