@@ -560,7 +560,8 @@ export class IndexCache {
     if (this.noRecursive) this.watchedDirs -= w.watchers.length;
     w.close();
     this.watches.delete(dir);
-    this.log(`kb mcp: topic directory ${dir} is ${now === '' ? 'gone' : 'another directory than the one watched'} (replaced, moved, or a link to it changed): watched again`);
+    const what = now === '' ? 'is gone' : w.root === '' ? 'exists now' : 'is another directory than the one watched';
+    this.log(`kb mcp: topic directory ${dir} ${what} (made, replaced, moved, or a link to it changed): watched again where it exists`);
   }
 
   private add(w: TopicWatch, path: string, base: string, recursive: boolean): void {

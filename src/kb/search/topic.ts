@@ -231,15 +231,13 @@ function absOf(topic: TopicSpec, path: string): string {
 }
 
 /** No directory, ignore file or link's target changed since `trace` was
- *  taken (of those `only` names, when it is given). */
-function sameTree(trace: Trace, only?: (abs: string) => boolean): boolean {
+ *  taken. */
+function sameTree(trace: Trace): boolean {
   for (const [dir, mtime, ino] of trace.dirs) {
-    if (only !== undefined && !only(dir)) continue;
     const st = statOf(dir);
     if (st === undefined || st.mtime !== mtime || (ino !== undefined && st.ino !== ino)) return false;
   }
   for (const [path, size, mtime] of trace.controls) {
-    if (only !== undefined && !only(path)) continue;
     const st = statOf(path);
     if (st === undefined || st.size !== size || st.mtime !== mtime) return false;
   }
@@ -261,11 +259,13 @@ export function linkedCheck(topic: SearchTopic, got: TopicIndex): (() => boolean
   const links = trace?.links;
   if (trace === undefined || links === undefined || links.length === 0) return undefined;
   const through = throughLinks(links.map(([p]) => p));
+  // What is reached through a link, found once.
+  const linked: Trace = { dirs: trace.dirs.filter(([p]) => through(p)), controls: trace.controls.filter(([p]) => through(p)), links };
   const { index } = got;
   const docs: number[] = [];
   for (let d = 0; d < index.count; d++) if (through(absOf(topic, index.pathOf(d)))) docs.push(d);
   return () => {
-    if (!sameTree(trace, through)) return false;
+    if (!sameTree(linked)) return false;
     for (const d of docs) {
       const st = statOf(absOf(topic, index.pathOf(d)));
       if (st === undefined ? index.sizes[d] !== -1 : st.size !== index.sizes[d] || st.mtime !== index.mtimes[d]) return false;
