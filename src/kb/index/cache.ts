@@ -36,7 +36,8 @@
 // `t.old`). So the index is revalidated on every request, watched or not,
 // by those times and kinds (every directory walked is stamped, those
 // reached through a link too); what was probed of a subject reached
-// through a link is never kept; a value kept (`keep`) comes with a check
+// through a link is kept only while its file's size, time and inode stay
+// the same (a stat each request); a value kept (`keep`) comes with a check
 // of its own part reached through links; and each request checks that the
 // topic folder is still the one watched (its device and inode), and
 // watches the new one when it is not.
@@ -67,6 +68,18 @@ function stampOf(path: string): Stamp | undefined {
 function unchanged(s: Stamp): boolean {
   const now = stampOf(s.path);
   return now !== undefined && now.mtimeMs === s.mtimeMs && now.ino === s.ino;
+}
+
+/** A file's size, time and inode, as one string; undefined when it
+ *  cannot be stat'ed, or when its time is within RACY_MS of now (a write
+ *  within the same tick of a coarse clock would keep it). */
+function fileStat(path: string): string | undefined {
+  try {
+    const st = statSync(path);
+    return Date.now() - st.mtimeMs < RACY_MS ? undefined : `${st.size}:${st.mtimeMs}:${st.ino}`;
+  } catch {
+    return undefined;
+  }
 }
 
 /** What a directory is now (device and inode); '' when it cannot be
@@ -234,8 +247,11 @@ class TopicWatch {
   /** The subjects by path (and alias), for events: built on first need. */
   private byPath: Map<string, Subject[]> | undefined;
   /** The subjects reached through a symbolic link: out of the watcher's
-   *  sight, so probed again on every request. */
+   *  sight, so each is stat'ed on every request (`probes`), and what was
+   *  probed of it is kept only while that stat stays the same. */
   private unseen: Subject[] = [];
+  /** Their stats (size, time, inode) at the last request, by slug. */
+  private readonly unseenStats = new Map<string, string>();
   index: SubjectIndex | undefined;
 
   /** `root`: the directory's device and inode when watching began ('' if
@@ -299,9 +315,16 @@ class TopicWatch {
       this.probed.clear();
       this.reprobe = false;
     }
+    // Stat'ed before this request probes anything: a write after the
+    // stat shows in the next request's.
     for (const s of this.unseen) {
-      this.probed.delete(s.slug);
-      forgetSize(s);
+      const st = fileStat(s.abs);
+      if (st === undefined || st !== this.unseenStats.get(s.slug)) {
+        this.probed.delete(s.slug);
+        forgetSize(s);
+      }
+      if (st === undefined) this.unseenStats.delete(s.slug);
+      else this.unseenStats.set(s.slug, st);
     }
     for (const [rel, at] of this.recent) {
       if (now - at < RACY_MS) this.drop(rel);
@@ -315,6 +338,7 @@ class TopicWatch {
     this.index = index;
     this.byPath = undefined;
     this.unseen = [];
+    this.unseenStats.clear();
     if (index.links.length === 0) return;
     const through = throughLinks(index.links.map((l) => l.abs));
     eachSubject(index, (s) => {

@@ -115,7 +115,7 @@ describe('IndexCache watching a topic', () => {
 });
 
 describe('IndexCache: what a watcher cannot see', () => {
-  test('what a link leads to is probed again on every request; the rest is kept', async () => {
+  test('what a link leads to is stat\'ed on every request, and probed again when it changed', async () => {
     const root = tree({ 't/own.md': front('own'), 'out/b.md': front('linked'), 'c.md': front('file') });
     const dir = join(root, 't');
     symlinkSync('../out', join(dir, 'linked'));
@@ -129,11 +129,20 @@ describe('IndexCache: what a watcher cannot see', () => {
       writeFileSync(join(root, 'out/b.md'), front('linked, edited'));
       writeFileSync(join(root, 'c.md'), front('file, edited'));
       expect(await listed(cache, dir)).toEqual(['c: file, edited', 'linked/b: linked, edited', 'own: own']);
+      // Written just now: a stat cannot tell a second write in the same
+      // tick, so they are probed again on every request.
+      expect(openTopic(topic(dir), { cache }).probed.has('linked/b')).toBe(false);
+      // Older: kept while their stat stays the same.
+      for (const f of ['out/b.md', 'c.md']) utimesSync(join(root, f), old, old);
+      expect(await listed(cache, dir)).toEqual(['c: file, edited', 'linked/b: linked, edited', 'own: own']);
       const v = openTopic(topic(dir), { cache });
-      // The topic's own subject was probed once, and is kept.
       expect(v.probed.has('own')).toBe(true);
-      expect(v.probed.has('linked/b')).toBe(false);
-      expect(v.probed.has('c')).toBe(false);
+      expect(v.probed.has('linked/b')).toBe(true);
+      expect(v.probed.has('c')).toBe(true);
+      // Edited again, its time set back as it was: the size tells.
+      writeFileSync(join(root, 'out/b.md'), front('linked, edited twice'));
+      utimesSync(join(root, 'out/b.md'), old, old);
+      expect(await listed(cache, dir)).toEqual(['c: file, edited', 'linked/b: linked, edited twice', 'own: own']);
     } finally {
       cache.close();
     }
