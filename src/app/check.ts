@@ -187,14 +187,17 @@ function checkTopic(config: Config, root: string, topic: Topic, view: TopicView,
     progress.tick(i, subjects.length);
     if (view.disabled.has(s.slug)) continue;
     // A skill's bundled files are whatever the skill needs (fonts,
-    // archives, scripts): never listed, so nothing to warn about.
-    if (s.bundled) continue;
+    // archives, scripts): never listed, so nothing to warn about; one that
+    // is pre-loaded (by its exact slug) is counted.
+    const learned = view.learnedSlugs.has(s.slug);
+    if (s.bundled && !learned) continue;
     const r = view.probed.get(s.slug)?.kind === 'binary' ? ({ kind: 'binary' } as const) : readSubject(s.abs);
     const where = rel(config.root, topic.subjectsDir, s.path);
-    if (r.kind === 'text' && view.learnedSlugs.has(s.slug)) {
+    if (r.kind === 'text' && learned) {
       preloaded++;
       preloadedTokens += estimateTokens(r.text);
     }
+    if (s.bundled) continue;
     if (r.kind === 'binary') add('warning', 'binary-subject', `topic "${topic.id}": subject "${s.slug}" is a binary file; it is never listed or loaded`, where);
     else if (r.kind === 'error') add('warning', 'unreadable', `topic "${topic.id}": cannot read subject "${s.slug}": ${r.message}`, where);
     else if (r.replaced) add('warning', 'invalid-utf8', `topic "${topic.id}": subject "${s.slug}" is not valid ${r.encoding === 'utf-8' ? 'UTF-8' : 'UTF-16'}; invalid bytes are replaced when loaded`, where);

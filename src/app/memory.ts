@@ -165,7 +165,7 @@ function changedSince(subjects: readonly Subject[], at: number): Subject[] {
  */
 function findDuplicate(view: TopicView, topic: Topic, text: string, alsoSlug: string | undefined, searched: Searched): { existing?: Existing; checked?: Checked } {
   const bySlug = new Map(view.index.subjects.map((s) => [s.slug, s]));
-  const disabled = new Set(topic.disabled);
+  const disabled = view.disabled;
   const seen = new Set<string>();
   const list: Subject[] = [];
   const add = (s: Subject | undefined) => {
@@ -306,7 +306,7 @@ function planRemember(topic: Topic, args: RememberArgs, opts: WriteOptions, sear
   // Taken: any subject's slug or exact name (hidden ones too), a
   // disabled slug, a folder, or a file of that slug on disk.
   const slugs = new Set(view.index.subjects.map((s) => s.slug));
-  const disabled = new Set(topic.disabled);
+  const disabled = view.disabled;
   const taken = (slug: string): boolean => {
     if (slugs.has(slug) || view.index.aliases.has(slug) || disabled.has(slug) || slugs.has(`${slug}/`)) return true;
     for (const s of slugs) if (s.startsWith(`${slug}/`)) return true;
@@ -405,7 +405,7 @@ export async function forget(kb: KnowledgeBase, args: ForgetArgs, opts: WriteOpt
         const alias = view.index.aliases.get(slug);
         return failed(tool, { kind: 'no-subject', topic: topic.id, slug, ...(alias !== undefined ? { aliasOf: alias.of } : {}) }, []);
       }
-      const kept = subject.bundled ? 'bundled' : subject.skill ? 'skill' : subject.hidden ? 'hidden' : topic.disabled.includes(slug) ? 'disabled' : undefined;
+      const kept = subject.bundled ? 'bundled' : subject.skill ? 'skill' : subject.hidden ? 'hidden' : view.disabled.has(slug) ? 'disabled' : undefined;
       if (kept !== undefined) return failed(tool, { kind: 'kept', topic: topic.id, slug, why: kept }, []);
       const folders: DirHandle[] = [];
       try {

@@ -6,12 +6,13 @@
 
 import type { Topic } from '../config/types.ts';
 import { informativeTitle } from '../kb/content/title.ts';
+import { disabledTest } from '../kb/index/disabled.ts';
 import { estimateTokens, estimateTokensOfBody, estimateTokensOfBytes } from '../kb/content/tokens.ts';
 import { readBody, readSubjectHead } from '../kb/fs/read.ts';
 import { KIND_TEXT, planQuery, type SearchIndex } from '../kb/search/engine.ts';
 import { SNIPPET_BYTES, snippetOf } from '../kb/search/snippet.ts';
 import { queryTerms } from '../kb/search/tokenize.ts';
-import { topicIndex, type IndexStatus, type TopicIndex } from '../kb/search/topic.ts';
+import { linkedCheck, topicIndex, type IndexStatus, type TopicIndex } from '../kb/search/topic.ts';
 import { renderResult, renderSearch, renderSearchHead, resultRow, type SearchFound, type SearchResult } from '../render/search.ts';
 import { warning, type Problem } from '../shared/problem.ts';
 import { QUERY_LIMITS } from './args.ts';
@@ -111,7 +112,9 @@ async function rankIn(
   // A long-lived front end keeps each topic's index from one search to
   // the next while its file watcher tells of no change in the topic: then
   // the index is neither read from the cache nor revalidated (a stat per
-  // file). The events of changes made before this search are in first.
+  // file), but for what the watcher cannot see (what the topic's symbolic
+  // links lead to: `linkedCheck`, a stat per file there). The events of
+  // changes made before this search are in first.
   const resident = kb.resident;
   if (resident !== undefined) await resident.settle();
   for (const topic of topics) {
@@ -126,7 +129,8 @@ async function rankIn(
         // Held whole in memory (the postings read from the cache file
         // while it is open), said once: its warnings are not kept.
         g.index.readAll();
-        resident!.keep(topic.subjectsDir, residentKey(topic), at, { index: g.index, status: g.status, read: 0, times: g.times, ...(g.file !== undefined ? { file: g.file } : {}), ...(g.vet !== undefined ? { vet: g.vet } : {}) } satisfies TopicIndex);
+        const kept = { index: g.index, status: g.status, read: 0, times: g.times, ...(g.file !== undefined ? { file: g.file } : {}), ...(g.vet !== undefined ? { vet: g.vet } : {}) } satisfies TopicIndex;
+        resident!.keep(topic.subjectsDir, residentKey(topic), at, kept, linkedCheck(topic, g));
       }
     }
     got.push(g);
@@ -142,8 +146,8 @@ async function rankIn(
   );
   topics.forEach((topic, t) => {
     const { index, vet, file } = got[t];
-    const disabled = new Set(topic.disabled);
-    const r = index.run(plan, { ...opts, exclude: disabled.size === 0 ? undefined : (d) => isDisabled(disabled, index.slugOf(d)) });
+    const off = topic.disabled.length === 0 ? undefined : disabledTest(new Set(topic.disabled), pathBySlug(index));
+    const r = index.run(plan, { ...opts, exclude: off === undefined ? undefined : (d) => off(index.slugOf(d), index.pathOf(d)) });
     total += r.total;
     matched.set(topic, r.matched);
     for (const h of r.hits) {
@@ -201,12 +205,19 @@ function titleField(title: string | undefined, slug: string): { title?: string }
   return t === undefined ? {} : { title: t };
 }
 
-/** A disabled slug, or a file below one (a disabled skill's bundled
- *  files). */
-function isDisabled(disabled: ReadonlySet<string>, slug: string): boolean {
-  if (disabled.has(slug)) return true;
-  for (let i = slug.indexOf('/'); i > 0; i = slug.indexOf('/', i + 1)) if (disabled.has(slug.slice(0, i))) return true;
-  return false;
+/** The path of the document of a slug in `index`: the documents by slug
+ *  are put in a map when first asked (only for a match below a disabled
+ *  slug, kb/index/disabled.ts). */
+function pathBySlug(index: SearchIndex): (slug: string) => string | undefined {
+  let bySlug: Map<string, number> | undefined;
+  return (slug) => {
+    if (bySlug === undefined) {
+      bySlug = new Map();
+      for (let d = 0; d < index.count; d++) bySlug.set(index.slugOf(d), d);
+    }
+    const d = bySlug.get(slug);
+    return d === undefined ? undefined : index.pathOf(d);
+  };
 }
 
 export type { SearchResult } from '../render/search.ts';

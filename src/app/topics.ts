@@ -113,7 +113,11 @@ export function skillOf(kb: { config: { root: string } }, topic: Topic, subject:
   if (skill === undefined) return undefined;
   const dir = relative(kb.config.root, `${topic.subjectsDir}/${skill.dir}`) || '.';
   const from = skill.dir.length + 1;
-  return { dir, files: skill.files.map((f) => ({ slug: f.slug, path: f.path.slice(from) })) };
+  // A skill that loads is not disabled, so a bundled file of it is only by
+  // its own slug (kb/index/disabled.ts): such a file is not offered.
+  const off = topic.disabled.length === 0 ? undefined : new Set(topic.disabled);
+  const files = off === undefined ? skill.files : skill.files.filter((f) => !off.has(f.slug));
+  return { dir, files: files.map((f) => ({ slug: f.slug, path: f.path.slice(from) })) };
 }
 
 /** What follows a loaded skill's SKILL.md (`skillOf`) as text; '' for any

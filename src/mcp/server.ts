@@ -8,7 +8,8 @@
 // - memory: a message over 2 MiB is answered with an error, never held
 //   (stdio.ts); at most 32 requests (4 MiB) wait; reading stops while they do,
 //   and no new work starts while stdout holds more than 1 MiB the client has
-//   not read; one result holds at most 4 MiB of text (session.ts);
+//   not read; one result holds at most 4 MiB of text, and so do the
+//   replies of one batch together (session.ts);
 // - replies go out as each request completes; a ping is answered at once
 //   and a cancelled request that has not started is dropped;
 // - bad input gets its JSON-RPC error (-32700, -32600, -32601, -32602) and
@@ -28,10 +29,10 @@ import { KnowledgeBase, type WorkspaceOptions } from '../app/knowledge-base.ts';
 import { KbError, UsageError } from '../shared/errors.ts';
 import { debug, warn } from '../shared/log.ts';
 import { printError } from '../shared/stdio.ts';
-import { humanSize, typeName } from '../shared/text.ts';
+import { humanSize, typeName, utf8Length } from '../shared/text.ts';
 import { VERSION } from '../shared/version.ts';
 import { errorLine, INTERNAL_ERROR, INVALID_PARAMS, INVALID_REQUEST, METHOD_NOT_FOUND, NO_BATCHES, parseMessage, resultLine, topLevelId, type Id, type Incoming } from './jsonrpc.ts';
-import { KbSession, RequestError } from './session.ts';
+import { KbSession, RequestError, roomFor } from './session.ts';
 import { LineReader, Writer, type Line } from './stdio.ts';
 
 const INSTRUCTIONS =
@@ -88,11 +89,13 @@ interface Request {
   slot: number;
 }
 
-/** A batch being answered: the replies so far, by entry, and how many
- *  entries are not done. */
+/** A batch being answered: the replies so far, by entry, how many
+ *  entries are not done, and the bytes the replies so far hold (their
+ *  results share one batch's room, session.ts BATCH_LIMIT). */
 interface Batch {
   parts: (string | undefined)[];
   open: number;
+  bytes: number;
 }
 
 export async function serve(options: WorkspaceOptions, serving: { write: readonly string[]; list?: { names: string[]; from: string } } = { write: [] }): Promise<number> {
@@ -222,7 +225,7 @@ export async function serve(options: WorkspaceOptions, serving: { write: readonl
       writer.write(errorReply('null', INVALID_REQUEST, refusal));
       return;
     }
-    const batch: Batch = { parts: [], open: entries.length };
+    const batch: Batch = { parts: [], open: entries.length, bytes: 0 };
     const share = Math.ceil(bytes / entries.length);
     entries.forEach((text, i) => {
       const msg = parseMessage(text);
@@ -235,7 +238,10 @@ export async function serve(options: WorkspaceOptions, serving: { write: readonl
   /** One entry of a batch is done (with its reply, or none); the batch's
    *  reply goes out with the last. A batch of notifications has none. */
   function settleSlot(batch: Batch, slot: number, text: string | undefined): void {
-    if (text !== undefined) batch.parts[slot] = text.endsWith('\n') ? text.slice(0, -1) : text;
+    if (text !== undefined) {
+      batch.parts[slot] = text.endsWith('\n') ? text.slice(0, -1) : text;
+      batch.bytes += utf8Length(text);
+    }
     batch.open--;
     if (batch.open > 0) return;
     const replies = batch.parts.filter((p) => p !== undefined);
@@ -274,6 +280,7 @@ export async function serve(options: WorkspaceOptions, serving: { write: readonl
       }
       running = req;
       session.request = req.idText;
+      session.room = roomFor(req.batch?.bytes);
       const line = await answer(req);
       running = undefined;
       const reply = req.cancelled ? undefined : line;

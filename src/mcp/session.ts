@@ -29,13 +29,37 @@ export const RESOURCE_NOT_FOUND = -32002;
  *  note for the model and a warning on stderr. */
 export const RESULT_LIMIT = 4 * 1024 * 1024;
 
+/** The most the replies of one JSON-RPC batch hold together (2025-03-26):
+ *  a batch's reply is one message, held whole like one result, so it is
+ *  bounded like one (32 loads of 4 MiB each peaked at 630 MiB). */
+export const BATCH_LIMIT = RESULT_LIMIT;
+
+/** What one request's result may hold (UTF-8 bytes): one result's limit,
+ *  or, for an entry of a batch, what the batch's earlier replies left of
+ *  its limit (`batchUsed`: the bytes they took). */
+export interface Room {
+  limit: number;
+  batchUsed?: number;
+}
+
+const ONE_RESULT: Room = { limit: RESULT_LIMIT };
+
+/** The room of a request on its own (`used` undefined), or of an entry
+ *  of a batch whose earlier replies took `used` bytes. */
+export function roomFor(used: number | undefined): Room {
+  return used === undefined ? ONE_RESULT : { limit: Math.max(0, BATCH_LIMIT - used), batchUsed: used };
+}
+
 /** Text up to a number of UTF-8 bytes: what goes past it is dropped. */
 export class BoundedText {
   private readonly parts: string[] = [];
   private bytes = 0;
   cut = false;
+  readonly limit: number;
 
-  constructor(readonly limit = RESULT_LIMIT) {}
+  constructor(readonly room: Room = ONE_RESULT) {
+    this.limit = room.limit;
+  }
 
   add(s: string): void {
     if (this.cut || s.length === 0) return;
@@ -57,13 +81,15 @@ export class BoundedText {
   text(what: string): string {
     const text = this.parts.join('');
     if (!this.cut) return text;
-    return `${text}${text.endsWith('\n') ? '' : '\n'}\n${cutNote(what, this.limit)}\n`;
+    if (text === '') return `${cutNote(what, this.room)}\n`;
+    return `${text}${text.endsWith('\n') ? '' : '\n'}\n${cutNote(what, this.room)}\n`;
   }
 }
 
 /** What the model reads where a result was cut. */
-export function cutNote(what: string, limit: number): string {
-  return `[The result was cut here: it reached the limit of ${humanSize(limit)} for one result. ${what}]`;
+export function cutNote(what: string, room: Room = ONE_RESULT): string {
+  if (room.batchUsed === undefined) return `[The result was cut here: it reached the limit of ${humanSize(room.limit)} for one result. ${what}]`;
+  return `[The result was cut here: it reached the limit of ${humanSize(BATCH_LIMIT)} for the replies of one batch (the replies before it in the batch took ${humanSize(room.batchUsed)}). ${what} Send large requests apart, not in one batch.]`;
 }
 
 
@@ -169,7 +195,7 @@ export class KbSession {
       if (!(err instanceof RequestError)) throw err;
       return result(`The knowledge base cannot be used right now: ${err.message}\n`, true);
     }
-    const out = new BoundedText();
+    const out = new BoundedText(this.room);
     const isError = await runTool(
       kb,
       tool,
@@ -185,9 +211,13 @@ export class KbSession {
 
   /** Set by the server before each request: names it in warnings. */
   request = '';
+  /** Set by the server before each request: what its result may hold. */
+  room: Room = ONE_RESULT;
 
   private noteCut(method: string): void {
-    void warn(`kb mcp: the result of request ${this.request} (${method}) was cut at ${humanSize(RESULT_LIMIT)}, the limit of one result; the model was told`);
+    const room = this.room;
+    const limit = room.batchUsed === undefined ? 'the limit of one result' : `what was left of the limit of ${humanSize(BATCH_LIMIT)} for the replies of one batch`;
+    void warn(`kb mcp: the result of request ${this.request} (${method}) was cut at ${humanSize(room.limit)}, ${limit}; the model was told`);
   }
 
   // --- prompts -------------------------------------------------------------
@@ -215,13 +245,13 @@ export class KbSession {
     if (name !== PROMPT_NAME) throw new RequestError(INVALID_PARAMS, `unknown prompt ${jsonQuoted(clipName(name))}; the only prompt is "${PROMPT_NAME}"`);
     const knowledge = knowledgeArgument(args?.[PROMPT_ARGUMENT] ?? '');
     const kb = await this.open(knowledge);
-    let section = await prompt(kb, RESULT_LIMIT);
+    let section = await prompt(kb, this.room.limit);
     // The server's --list or KB_PROMPT_LIST topics; the listings' module
     // is loaded only when there are some.
     const list = this.listed;
     if (list.names.length > 0) section = await (await import('../app/prompt-list.ts')).withListings(kb, section, list.names, list.from);
     for (const p of section.problems) this.note(p);
-    const out = new BoundedText();
+    const out = new BoundedText(this.room);
     out.add(section.text);
     if (section.stopped && !out.cut) out.cut = true;
     if (out.cut) this.noteCut('prompts/get');
@@ -295,7 +325,7 @@ export class KbSession {
     if (result.kind === 'not-found') throw new RequestError(RESOURCE_NOT_FOUND, `resource not found: ${uri} (${result.why})`);
     if (result.kind === 'error') throw new RequestError(INTERNAL_ERROR, `cannot read ${uri}: ${result.message}`);
     for (const p of result.problems) this.note(p);
-    const out = new BoundedText();
+    const out = new BoundedText(this.room);
     out.add(result.text);
     if (out.cut) this.noteCut('resources/read');
     return { contents: [{ uri, mimeType: result.mimeType, text: out.text('The rest of the subject is not shown.') }] };

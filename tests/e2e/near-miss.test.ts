@@ -232,3 +232,27 @@ describe('kb learn: a JSON array inside the subjects string (dist/kb)', () => {
     }
   });
 });
+
+describe('a name a subject gives itself, in a call of many missing patterns', () => {
+  // A vault of notes titled in their frontmatter, named by title: a
+  // lookup, so every missing pattern of a call gets it, past the first 16
+  // that get the rules that scan the topic.
+  const titles = Array.from({ length: 24 }, (_, i) => `Meeting with the ${['north', 'south', 'east', 'west'][i % 4]} team, week ${i + 1}`);
+  const vault = fixture(
+    Object.fromEntries(titles.map((t, i) => [`notes/n${String(i).padStart(2, '0')}.md`, `---\ntitle: ${t}\n---\nbody ${i}\n`])),
+    '[kb.topic.vault]\nsubjects = "notes"\n',
+  );
+
+  test('all 24 titles load, each with its note', () => {
+    const r = run(BINARY, vault, ['learn', 'vault', ...titles]);
+    expect(r.code).toBe(0);
+    for (let i = 0; i < titles.length; i++) {
+      const slug = `n${String(i).padStart(2, '0')}`;
+      expect(r.out).toContain(`<subject "${slug}">`);
+      expect(r.out).toContain(`Note: "${titles[i]}" matched no subject; used "${slug}" instead (it is that subject's title; subjects load by their slugs).\n`);
+    }
+    // (A title holding a comma is not read as a list.)
+    expect(r.out).not.toContain('No subjects match');
+    expect(r.out).not.toContain('read it as 2 patterns');
+  });
+});

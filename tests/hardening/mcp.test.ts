@@ -172,6 +172,52 @@ describe('memory is bounded whatever the client does (item 4)', () => {
     expect(s.peak()).toBeLessThan(PEAK_LIMIT);
   }, 90_000);
 
+  test('a 2025-03-26 batch of 32 learn calls of 3 MiB each: its replies together hold at most 4 MiB, each cut entry says why, stderr says which; peak RSS <= 150 MiB', async () => {
+    const s = new Mcp(root, { measure: true });
+    const init = { ...INIT, params: { ...INIT.params, protocolVersion: '2025-03-26' } };
+    const names = (i: number) => [0, 1, 2].map((k) => `s${String((3 * i + k) % 60).padStart(3, '0')}`);
+    const batch = Array.from({ length: 32 }, (_, i) => learn(i + 1, { topic: 't', subjects: names(i) }));
+    s.send(init, INITIALIZED, batch);
+    await s.until(() => s.replies.length === 2, 60_000);
+    s.end();
+    expect(await s.exited).toBe(0);
+    const reply = s.replies[1];
+    expect(reply.msg.map((r: { id: number }) => r.id)).toEqual(Array.from({ length: 32 }, (_, i) => i + 1));
+    // The whole reply: one batch's room, its JSON escapes (a newline is
+    // two bytes) and the notes.
+    expect(Buffer.byteLength(reply.raw)).toBeLessThan(4 * MiB + 64 * 1024);
+    const texts: string[] = reply.msg.map((r: { result: { content: { text: string }[] } }) => r.result.content[0].text);
+    expect(texts[0]).not.toContain('[The result was cut here');
+    expect(texts[0].length).toBeGreaterThan(3 * MiB);
+    const note = '[The result was cut here: it reached the limit of 4.0 MiB for the replies of one batch (the replies before it in the batch took 3.0 MiB). What followed was not loaded; ask for fewer subjects at a time. Send large requests apart, not in one batch.]\n';
+    expect(texts[1].startsWith('<subject "s003">\n')).toBe(true);
+    expect(texts[1]).toEndWith(`\n\n${note}`);
+    for (const t of texts.slice(2)) expect(t).toMatch(/^\[The result was cut here: it reached the limit of 4\.0 MiB for the replies of one batch \(the replies before it in the batch took 4\.0 MiB\)\. /);
+    const lines = s.err.trimEnd().split('\n');
+    expect(lines).toHaveLength(31);
+    expect(lines[0]).toMatch(/^warning: kb mcp: the result of request 2 \(tools\/call\) was cut at \d+ KiB, what was left of the limit of 4\.0 MiB for the replies of one batch; the model was told$/);
+    expect(lines[30]).toBe('warning: kb mcp: the result of request 32 (tools/call) was cut at 0 B, what was left of the limit of 4.0 MiB for the replies of one batch; the model was told');
+    expect(s.peak()).toBeLessThan(PEAK_LIMIT);
+  }, 90_000);
+
+  test('a batch of resources/read and prompts/get shares the same room: the entries past it are cut, and say so', async () => {
+    const s = new Mcp(root);
+    const init = { ...INIT, params: { ...INIT.params, protocolVersion: '2025-03-26' } };
+    const read = (id: number, slug: string) => ({ jsonrpc: '2.0', id, method: 'resources/read', params: { uri: `kb://t/${slug}` } });
+    const prompt = { jsonrpc: '2.0', id: 9, method: 'prompts/get', params: { name: 'knowledge', arguments: { knowledge: 't/s010,t/s011' } } };
+    s.send(init, INITIALIZED, [read(1, 's000'), read(2, 's001'), read(3, 's002'), read(4, 's003'), read(5, 's004'), prompt]);
+    await s.until(() => s.replies.length === 2, 60_000);
+    s.end();
+    expect(await s.exited).toBe(0);
+    const [a, b, c, d, e, p] = s.replies[1].msg;
+    for (const r of [a, b, c]) expect(r.result.contents[0].text).not.toContain('[The result was cut here');
+    expect(d.result.contents[0].text).toMatch(/\n\n\[The result was cut here: it reached the limit of 4\.0 MiB for the replies of one batch \(the replies before it in the batch took 3\.\d MiB\)\. The rest of the subject is not shown\. Send large requests apart, not in one batch\.\]\n$/);
+    expect(e.result.contents[0].text).toMatch(/^\[The result was cut here: it reached the limit of 4\.0 MiB for the replies of one batch \(the replies before it in the batch took 4\.0 MiB\)\. The rest of the subject is not shown\. /);
+    expect(p.result.messages[0].content.text).toMatch(/^\[The result was cut here: it reached the limit of 4\.0 MiB for the replies of one batch \(the replies before it in the batch took 4\.0 MiB\)\. The pre-loaded subjects that followed were not loaded; pre-load fewer subjects\. /);
+    expect(Buffer.byteLength(s.replies[1].raw)).toBeLessThan(4 * MiB + 64 * 1024);
+    expect(s.err).toContain('warning: kb mcp: the result of request 9 (prompts/get) was cut at 0 B, what was left of the limit of 4.0 MiB for the replies of one batch; the model was told');
+  }, 90_000);
+
   test('200 pipelined 1 MiB loads with stdout unread for 3 s: the server stops reading; every reply arrives once read; peak RSS <= 150 MiB', async () => {
     const s = new Mcp(root, { measure: true, read: false });
     const N = 200;

@@ -178,12 +178,47 @@ export function walk(dir: string, opts: WalkOptions = {}): WalkResult & { links:
 
 /** What a walk went through, for a cache to revalidate against (the
  *  search index, kb/search/; a long session's topic indexes,
- *  kb/index/cache.ts): every directory read, and every ignore control
- *  file met (`.gitignore`, `.kbignore`, links to them too), as absolute
- *  paths. */
+ *  kb/index/cache.ts): every directory read, every ignore control file
+ *  met (`.gitignore`, `.kbignore`, links to them too), and every symbolic
+ *  link met (followed or not: dangling, a loop, ignored), as absolute
+ *  paths. What a link leads to can change with no change in the folder
+ *  that holds it, and no file watcher of the topic's tree sees it. */
 export interface WalkTrace {
   dirs: string[];
   controls: string[];
+  links: string[];
+}
+
+/** What a symbolic link leads to, as a number a cache keeps: 0 nothing
+ *  the walk follows (dangling, a loop, unreadable), 1 a file, 2 a
+ *  directory, 3 anything else (a FIFO, a device). */
+export function linkKind(abs: string): number {
+  try {
+    const st = statSync(abs);
+    return st.isFile() ? 1 : st.isDirectory() ? 2 : 3;
+  } catch {
+    return 0;
+  }
+}
+
+/** Whether a path is reached through one of `links` (absolute paths, as
+ *  the walk met them): it is one of them, or below one. What is reached
+ *  through a link is out of sight of a watcher of the topic's own tree
+ *  (kb/index/cache.ts), so whatever a long-lived front end keeps of it is
+ *  checked again on every request. Time in the path's length. */
+export function throughLinks(links: Iterable<string>): (abs: string) => boolean {
+  // The walk joins paths with the platform's separator, a subject's path
+  // is `/`-separated: both are `/` here.
+  const slashed = sep === '/' ? (p: string) => p : (p: string) => p.split(sep).join('/');
+  const set = new Set<string>();
+  for (const l of links) set.add(slashed(l));
+  if (set.size === 0) return () => false;
+  return (path) => {
+    const abs = slashed(path);
+    if (set.has(abs)) return true;
+    for (let at = abs.lastIndexOf('/'); at > 0; at = abs.lastIndexOf('/', at - 1)) if (set.has(abs.slice(0, at))) return true;
+    return false;
+  };
 }
 
 /**
@@ -415,6 +450,7 @@ class Walker {
    *  directory walked next unless it is an ancestor (a loop) or walked
    *  elsewhere; a dangling link, a loop and anything else is a notice. */
   private followLink(frame: WalkDir, name: string, abs: string, subdirs: WalkDir[]): void {
+    this.trace?.links.push(abs);
     const rel = relOf(frame, name);
     const { notices, links } = this.out;
     let target: Stats;

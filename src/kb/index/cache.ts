@@ -12,7 +12,8 @@
 // renames, adds or removes something, or names no file, or names an
 // ignore file, has the topic walked again (and, unless it named a known
 // subject, its files probed again). While a topic is watched, a request
-// reads no directory and stats nothing.
+// reads no directory and opens no file it probed before (but see "Out of
+// sight" below).
 //
 // Kept: what a request made of a topic's files (a search index), for the
 // next requests, while no event comes (`changes`, `keep`, `kept`).
@@ -23,15 +24,28 @@
 // Revalidated: where watching is not possible (no watcher, too many
 // directories, a watcher's error such as EMFILE or ENOSPC), the watchers
 // are closed and the index is revalidated as it was before watchers: it
-// depends only on the directories walked (their entries) and the ignore
-// files read, so it stays valid while none of their modification times
-// (and inode numbers) change; probes are not kept then. A `log` line
+// depends only on the directories walked (their entries), the ignore
+// files read and what each symbolic link leads to, so it stays valid while
+// none of their modification times (and inode numbers, and the links'
+// kinds of target) change; probes are not kept then. A `log` line
 // (`--verbose`) says which topic fell back and why.
+//
+// Out of sight: a watcher sees the topic's own tree, not what a symbolic
+// link in it leads to (a linked folder or file), nor a topic folder
+// replaced under it (`mv t t.old && mkdir t`: it goes on watching
+// `t.old`). So the index is revalidated on every request, watched or not,
+// by those times and kinds (every directory walked is stamped, those
+// reached through a link too); what was probed of a subject reached
+// through a link is kept only while its file's size, time and inode stay
+// the same (a stat each request); a value kept (`keep`) comes with a check
+// of its own part reached through links; and each request checks that the
+// topic folder is still the one watched (its device and inode), and
+// watches the new one when it is not.
 
 import { mkdtempSync, rmSync, statSync, unlinkSync, watch, writeFileSync, type FSWatcher } from 'node:fs';
 import { join } from 'node:path';
 import type { ProbeResult } from '../fs/probe.ts';
-import type { WalkTrace } from '../fs/walk.ts';
+import { linkKind, throughLinks, type WalkTrace } from '../fs/walk.ts';
 import { forgetSize } from './subjects.ts';
 import type { Subject, SubjectIndex } from './types.ts';
 
@@ -54,6 +68,29 @@ function stampOf(path: string): Stamp | undefined {
 function unchanged(s: Stamp): boolean {
   const now = stampOf(s.path);
   return now !== undefined && now.mtimeMs === s.mtimeMs && now.ino === s.ino;
+}
+
+/** A file's size, time and inode, as one string; undefined when it
+ *  cannot be stat'ed, or when its time is within RACY_MS of now (a write
+ *  within the same tick of a coarse clock would keep it). */
+function fileStat(path: string): string | undefined {
+  try {
+    const st = statSync(path);
+    return Date.now() - st.mtimeMs < RACY_MS ? undefined : `${st.size}:${st.mtimeMs}:${st.ino}`;
+  } catch {
+    return undefined;
+  }
+}
+
+/** What a directory is now (device and inode); '' when it cannot be
+ *  stat'ed. */
+function identity(dir: string): string {
+  try {
+    const st = statSync(dir);
+    return `${st.dev}:${st.ino}`;
+  } catch {
+    return '';
+  }
 }
 
 /** Times closer than this to the build may not tell a later change; a file
@@ -202,15 +239,27 @@ class TopicWatch {
   events = 0;
   lastEvent = 0;
   /** Values kept while no event comes (`IndexCache.keep`), by key, with
-   *  the count of events they were made at. */
-  readonly kept = new Map<string, { at: number; value: unknown }>();
+   *  the count of events they were made at, and the check of what no
+   *  event tells of. */
+  readonly kept = new Map<string, { at: number; value: unknown; fresh?: () => boolean }>();
   /** Everything probed must be probed again. */
   reprobe = false;
   /** The subjects by path (and alias), for events: built on first need. */
   private byPath: Map<string, Subject[]> | undefined;
+  /** The subjects reached through a symbolic link: out of the watcher's
+   *  sight, so each is stat'ed on every request (`probes`), and what was
+   *  probed of it is kept only while that stat stays the same. */
+  private unseen: Subject[] = [];
+  /** Their stats (size, time, inode) at the last request, by slug. */
+  private readonly unseenStats = new Map<string, string>();
   index: SubjectIndex | undefined;
 
-  constructor(readonly dir: string) {}
+  /** `root`: the directory's device and inode when watching began ('' if
+   *  it could not be stat'ed). */
+  constructor(
+    readonly dir: string,
+    readonly root: string,
+  ) {}
 
   /** An event from a watcher of the directory `base` (relative to the
    *  subjects directory, '' for itself). */
@@ -248,16 +297,11 @@ class TopicWatch {
     if (index === undefined) return undefined;
     if (this.byPath === undefined) {
       const byPath = new Map<string, Subject[]>();
-      const add = (s: Subject) => {
+      eachSubject(index, (s) => {
         const list = byPath.get(s.path);
         if (list === undefined) byPath.set(s.path, [s]);
         else list.push(s);
-      };
-      for (const s of index.subjects) {
-        add(s);
-        if (s.skill !== undefined) for (const f of s.skill.files) add(f);
-      }
-      for (const a of index.aliases.values()) add(a.subject);
+      });
       this.byPath = byPath;
     }
     return this.byPath.get(rel);
@@ -271,6 +315,17 @@ class TopicWatch {
       this.probed.clear();
       this.reprobe = false;
     }
+    // Stat'ed before this request probes anything: a write after the
+    // stat shows in the next request's.
+    for (const s of this.unseen) {
+      const st = fileStat(s.abs);
+      if (st === undefined || st !== this.unseenStats.get(s.slug)) {
+        this.probed.delete(s.slug);
+        forgetSize(s);
+      }
+      if (st === undefined) this.unseenStats.delete(s.slug);
+      else this.unseenStats.set(s.slug, st);
+    }
     for (const [rel, at] of this.recent) {
       if (now - at < RACY_MS) this.drop(rel);
       else this.recent.delete(rel);
@@ -282,6 +337,13 @@ class TopicWatch {
   reindexed(index: SubjectIndex): void {
     this.index = index;
     this.byPath = undefined;
+    this.unseen = [];
+    this.unseenStats.clear();
+    if (index.links.length === 0) return;
+    const through = throughLinks(index.links.map((l) => l.abs));
+    eachSubject(index, (s) => {
+      if (through(s.abs)) this.unseen.push(s);
+    });
   }
 
   close(): void {
@@ -297,10 +359,22 @@ class TopicWatch {
   }
 }
 
+/** Every subject of `index`: its subjects, skills' bundled files, and
+ *  the subjects under their aliases. */
+function eachSubject(index: SubjectIndex, visit: (s: Subject) => void): void {
+  for (const s of index.subjects) {
+    visit(s);
+    if (s.skill !== undefined) for (const f of s.skill.files) visit(f);
+  }
+  for (const a of index.aliases.values()) visit(a.subject);
+}
+
 interface Entry {
   index: SubjectIndex;
   stamps: Stamp[];
   missing: string[];
+  /** Each symbolic link met, and what it led to (`linkKind`). */
+  links: [string, number][];
 }
 
 /** Subject indexes by subjects directory: watched, else stamped. */
@@ -381,10 +455,17 @@ export class IndexCache {
    *  its directories' times, and (while watched) no event that adds,
    *  removes or renames something. */
   get(dir: string): SubjectIndex | undefined {
+    this.checkRoot(dir);
     const e = this.entries.get(dir);
     const w = this.watches.get(dir);
     const watched = w !== undefined && !w.failed;
-    if (e !== undefined && !(watched && (w.stale || w.index !== e.index)) && e.missing.every((p) => stampOf(p) === undefined) && e.stamps.every(unchanged)) {
+    if (
+      e !== undefined &&
+      !(watched && (w.stale || w.index !== e.index)) &&
+      e.missing.every((p) => stampOf(p) === undefined) &&
+      e.stamps.every(unchanged) &&
+      e.links.every(([p, kind]) => linkKind(p) === kind)
+    ) {
       this.hits++;
       return e.index;
     }
@@ -411,6 +492,7 @@ export class IndexCache {
    *  a listing walks it). Await `settle` first: the events of changes made
    *  before then are counted. */
   changes(dir: string): number | undefined {
+    this.checkRoot(dir);
     // A search over more topics than are watched at most does not make
     // room by closing the others' watchers (a listing does): the topics
     // past the limit are revalidated on each search.
@@ -425,18 +507,20 @@ export class IndexCache {
    *  kept within two seconds of an event (RACY_MS): the runtime folds a
    *  file's events that come close together into one, so a write just
    *  after one told of may never be told itself. */
-  keep(dir: string, key: string, at: number, value: unknown): void {
+  keep(dir: string, key: string, at: number, value: unknown, fresh?: () => boolean): void {
     const w = this.watches.get(dir);
     if (w === undefined || w.failed || this.noRecursive || w.events !== at || Date.now() - w.lastEvent < RACY_MS) return;
-    w.kept.set(key, { at, value });
+    w.kept.set(key, fresh === undefined ? { at, value } : { at, value, fresh });
   }
 
   /** The value kept under `key` for `dir` (`keep`), while no event came
-   *  since it was made; undefined otherwise. Await `settle` first. */
+   *  since it was made and its own check (`fresh`, for what it holds of
+   *  files no event tells of: those reached through a symbolic link)
+   *  passes; undefined otherwise. Await `settle` first. */
   kept(dir: string, key: string): unknown {
     const w = this.watches.get(dir);
     const k = w?.kept.get(key);
-    if (w !== undefined && k !== undefined && (w.failed || this.noRecursive || w.events !== k.at)) w.kept.delete(key);
+    if (w !== undefined && k !== undefined && (w.failed || this.noRecursive || w.events !== k.at || (k.fresh !== undefined && !k.fresh()))) w.kept.delete(key);
     else if (k !== undefined) {
       this.keptHits++;
       return k.value;
@@ -458,7 +542,7 @@ export class IndexCache {
     if (w !== undefined && w.failed) return undefined;
     if (w === undefined) {
       if (this.watches.size >= MAX_TOPICS) this.dropAll();
-      w = new TopicWatch(dir);
+      w = new TopicWatch(dir, identity(dir));
       this.watches.set(dir, w);
       if (!this.noRecursive) {
         try {
@@ -483,6 +567,25 @@ export class IndexCache {
       }
     }
     return w.failed ? undefined : w;
+  }
+
+  /** A watch goes on watching the directory it began on, wherever it is
+   *  moved (`mv t t.old`), and a link to it (or to a folder above it) can
+   *  be made to lead elsewhere with no event it would tell of: when `dir`
+   *  is no longer that directory (or now exists where it did not), its
+   *  watch is closed, with what it kept; the next request watches `dir`
+   *  again (a watch that failed for another reason stays failed). One
+   *  stat. */
+  private checkRoot(dir: string): void {
+    const w = this.watches.get(dir);
+    if (w === undefined) return;
+    const now = identity(dir);
+    if (now === w.root) return;
+    if (this.noRecursive) this.watchedDirs -= w.watchers.length;
+    w.close();
+    this.watches.delete(dir);
+    const what = now === '' ? 'is gone' : w.root === '' ? 'exists now' : 'is another directory than the one watched';
+    this.log(`kb mcp: topic directory ${dir} ${what} (made, replaced, moved, or a link to it changed): watched again where it exists`);
   }
 
   private add(w: TopicWatch, path: string, base: string, recursive: boolean): void {
@@ -527,7 +630,8 @@ export class IndexCache {
     }
     // A bound on memory: a workspace has a handful of topics.
     if (this.entries.size >= MAX_TOPICS) this.entries.clear();
-    this.entries.set(dir, { index, stamps, missing });
+    const links = trace.links.map((p): [string, number] => [p, linkKind(p)]);
+    this.entries.set(dir, { index, stamps, missing, links });
   }
 
   /** Without recursive watching: a watcher on each directory the walk went

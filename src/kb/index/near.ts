@@ -39,14 +39,19 @@
 // considered at all. Every rule that substitutes (1-7) is reported as a
 // `Fallback`, which the reply shows the model, so it learns the real slug.
 //
-// Cost on a miss: one binary search per reading for rule 1; then, for the
-// first MAX_SCANNED_MISSES missing patterns of a call only, a few linear
-// passes over the topic's slugs (lower-cased once, lazily), and for suggestions a length-filtered, banded edit
+// Cost on a miss: one binary search per reading for rule 1, and one map
+// lookup for rule 6, for every missing pattern; then, for the first
+// MAX_SCANNED_MISSES missing patterns of a call only, rules 2-5 (a few
+// linear passes over the topic's slugs, lower-cased once, lazily), the
+// split of a glob (rule 7; a string that is not a glob is split for every
+// miss: a lookup), and for suggestions a length-filtered, banded edit
 // distance (at most 3 edits) per slug: bounded by the topic's size, like a
 // listing, and far cheaper than one (no file is read, but the heads of the
 // few suggested or listed subjects). Rule 6 alone reads heads: those a
-// listing probes (the first 8192 bytes of each visible subject, once per
-// call, and only when rules 1-5 found nothing).
+// listing probes (the first 8192 bytes of each visible subject), once per
+// call, into a map of names, when a miss first gets past rules 1-5; every
+// later miss is a lookup in that map. So a call of 1,000 missing patterns
+// costs at most one listing's probing, 16 scans, and 1,000 lookups.
 
 import { compilePatterns, type CompiledPattern } from '../../glob/index.ts';
 import { looseName } from '../content/title.ts';
@@ -90,8 +95,10 @@ export const MAX_SUGGESTIONS = 5;
 /** How many slugs a folder's listing shows. */
 export const MAX_FOLDER_LISTING = 50;
 /** How many missing patterns of one call get the rules that scan the
- *  whole topic (2-5 and 7): a call may hold 1000 patterns. The others get
- *  rules 1 and 6 (lookups) and the plain no-match line. */
+ *  whole topic (2-5, the split of a glob, suggestions): a call may hold
+ *  1000 patterns. The others get the lookups (rule 1, rule 6 in the map
+ *  of names made once per call, the split of a string that is not a
+ *  glob) and the plain no-match line. */
 export const MAX_SCANNED_MISSES = 16;
 /** Patterns longer than this get no edit distance (nothing is that close). */
 const MAX_DISTANCE_INPUT = 256;
@@ -131,7 +138,7 @@ async function planOne(near: Near, c: CompiledPattern, plan: Plan, maySplit: boo
       return;
     }
     scan = near.mayScan();
-    const rescue = near.rescue(c.pattern, scan) ?? (scan ? await near.byName(c.pattern) : undefined);
+    const rescue = near.rescue(c.pattern, scan) ?? (await near.byName(c.pattern));
     if (rescue?.kind === 'slug') {
       plan.patterns.push({ kind: 'exact', pattern: rescue.slug, raw: rescue.slug });
       plan.fallbacks.push({ ...rescue, kind: 'read-as', pattern: c.raw });
@@ -193,7 +200,7 @@ async function planLink(near: Near, c: CompiledPattern, link: Wikilink, plan: Pl
   const rescue: Rescue | undefined =
     found !== undefined && !view.disabled.has(found.slug)
       ? { kind: 'slug', slug: found.slug, reasons: [] }
-      : near.rescue(target, scan) ?? (scan ? await near.byName(target) : undefined);
+      : near.rescue(target, scan) ?? (await near.byName(target));
   if (rescue?.kind === 'slug') {
     plan.patterns.push({ kind: 'exact', pattern: rescue.slug, raw: rescue.slug });
     plan.fallbacks.push({ ...rescue, kind: 'read-as', pattern: c.raw, reasons: [...extra, ...rescue.reasons], ...(link.section ? { section: link.section } : {}) });

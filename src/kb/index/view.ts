@@ -18,6 +18,7 @@ import { probeHere, type Probe, type ProbeKind, type ProbeResult } from '../fs/p
 import type { WalkTrace } from '../fs/walk.ts';
 import type { IndexCache } from './cache.ts';
 import { cleanIndex } from './clean.ts';
+import { disabledSlugs } from './disabled.ts';
 import { resolvePatterns } from './resolve.ts';
 import { indexSubjects, type FileFound } from './subjects.ts';
 import type { Match, PatternResult, Subject, SubjectIndex } from './types.ts';
@@ -71,6 +72,8 @@ export interface TitleWatch {
 export interface TopicView {
   topic: TopicSpec;
   index: SubjectIndex;
+  /** The slugs disabled: the topic's, and the bundled files of a disabled
+   *  skill (disabled.ts). */
   disabled: Set<string>;
   /** Learned-pattern matches, non-disabled, in learned order (exact learned
    *  patterns may pre-load hidden subjects). May include binaries matched by
@@ -168,7 +171,7 @@ export function openTopic(topic: TopicSpec, opts: OpenOptions = {}): TopicView {
   else {
     // What the walk went through: the cache revalidates against it. Its
     // watcher starts first, so that a change during the walk is seen.
-    const trace = opts.trace ?? (opts.cache === undefined ? undefined : { dirs: [], controls: [] });
+    const trace = opts.trace ?? (opts.cache === undefined ? undefined : { dirs: [], controls: [], links: [] });
     opts.cache?.begin(topic.subjectsDir);
     const walked = indexSubjects(topic.subjectsDir, found, { maxEntries: opts.maxEntries, trace });
     distinct = walked.subjects.length === files;
@@ -178,7 +181,9 @@ export function openTopic(topic: TopicSpec, opts: OpenOptions = {}): TopicView {
   // Probe results kept from earlier requests while the directory is
   // watched (kb/index/cache.ts), else this view's own.
   const kept = opts.cache?.probes(topic.subjectsDir, index);
-  const disabled = new Set(topic.disabled);
+  // The disabled slugs, a disabled skill's bundled files among them
+  // (disabled.ts): every question put to the view goes by this set.
+  const disabled = topic.disabled.length === 0 ? new Set<string>() : disabledSlugs(topic.disabled, index.subjects);
   const { matches, perPattern } = resolvePatterns(index.subjects, opts.learned ?? [], disabled, index.aliases);
   const view: TopicView = {
     topic,

@@ -20,7 +20,7 @@ import { MAX_TITLE, NFIELDS, NO_TOKENS, SearchIndex } from './engine.ts';
 import { MAX_TERM } from './tokenize.ts';
 
 /** Bump when the file's layout or the tokenizer changes. */
-export const FORMAT_VERSION = 5;
+export const FORMAT_VERSION = 6;
 const MAGIC = 0x4b425331; // "KBS1"
 
 /** A cache file larger than this is not read (a hostile or broken one). */
@@ -28,10 +28,14 @@ export const MAX_CACHE_BYTES = 1 << 30;
 
 /** What an index was built from, to revalidate it. */
 export interface Trace {
-  /** [absolute path, mtime] of every directory the walk read. */
-  dirs: [string, number][];
+  /** [absolute path, mtime, inode] of every directory the walk read (the
+   *  inode absent: not checked). */
+  dirs: [string, number, number?][];
   /** [absolute path, size, mtime] of every ignore file met. */
   controls: [string, number, number][];
+  /** [absolute path, what it led to (kb/fs/walk.ts `linkKind`)] of every
+   *  symbolic link met; absent: none. */
+  links?: [string, number][];
 }
 
 export interface CacheEntry {
@@ -281,7 +285,11 @@ function encode(entry: CacheEntry, subjectsDir: string): Uint8Array {
   const header: Header = {
     subjectsDir,
     // NaN (a time not to trust) is not JSON: -1 never equals a real time.
-    trace: { dirs: trace.dirs.map(([p, m]) => [p, Number.isNaN(m) ? -1 : m]), controls: trace.controls.map(([p, s, m]) => [p, s, Number.isNaN(m) ? -1 : m]) },
+    trace: {
+      dirs: trace.dirs.map(([p, m, ino]) => (ino === undefined ? [p, Number.isNaN(m) ? -1 : m] : [p, Number.isNaN(m) ? -1 : m, ino])),
+      controls: trace.controls.map(([p, s, m]) => [p, s, Number.isNaN(m) ? -1 : m]),
+      ...(trace.links !== undefined && trace.links.length > 0 ? { links: trace.links } : {}),
+    },
     descriptions: Object.fromEntries(docs.flatMap((d, i) => (d.description === null ? [] : [[String(i), d.description]]))),
     docs: n,
     terms: index.df.length,
@@ -390,8 +398,11 @@ function decode(bytes: Uint8Array, h: Header, starts: readonly number[], pathsTe
   }
   const trace = h.trace;
   if (trace === null || typeof trace !== 'object' || !Array.isArray(trace.dirs) || !Array.isArray(trace.controls)) fail('bad trace');
-  for (const d of trace.dirs) if (!Array.isArray(d) || typeof d[0] !== 'string' || typeof d[1] !== 'number') fail('bad trace');
+  for (const d of trace.dirs) if (!Array.isArray(d) || typeof d[0] !== 'string' || typeof d[1] !== 'number' || (d[2] !== undefined && typeof d[2] !== 'number')) fail('bad trace');
   for (const c of trace.controls) if (!Array.isArray(c) || typeof c[0] !== 'string' || typeof c[1] !== 'number' || typeof c[2] !== 'number') fail('bad trace');
+  // As many links as a walk can meet, each only stat'ed (never read).
+  if (trace.links !== undefined && (!Array.isArray(trace.links) || trace.links.length > MAX_WALK_ENTRIES)) fail('bad trace');
+  for (const l of trace.links ?? []) if (!Array.isArray(l) || typeof l[0] !== 'string' || typeof l[1] !== 'number') fail('bad trace');
   const docs = { paths, sizes, mtimes, kinds, tokens, descriptions, slugBytes, slugStarts };
   return { index: new SearchIndex(docs, lens, terms, termStarts, df, postStarts, post, parts[11]), trace, paths: pathsText };
 }

@@ -11,7 +11,10 @@
 // 3. otherwise only the files that changed are read again; the others'
 //    terms are carried over from the old index.
 // A directory changed: the topic is walked, and the files whose size and
-// mtime are unchanged are carried over the same way.
+// mtime are unchanged are carried over the same way. A directory's inode
+// counts too (a topic folder replaced, or a link to it retargeted, by one
+// of the same time), and so does what each symbolic link leads to (a
+// dangling link whose target appears changes no directory that holds it).
 //
 // What a subject is follows the view (kb/index/view.ts): hidden subjects
 // are never indexed, a skill's bundled files are (as subjects of their
@@ -27,7 +30,7 @@ import { statLater } from '../fs/probe-thread.ts';
 import { subjectTitle } from '../content/title.ts';
 import { estimateTokensOfBytes } from '../content/tokens.ts';
 import { readBody } from '../fs/read.ts';
-import { notice, type Notice, type WalkTrace } from '../fs/walk.ts';
+import { linkKind, notice, throughLinks, type Notice, type WalkTrace } from '../fs/walk.ts';
 import { openTopic, type TopicSpec } from '../index/view.ts';
 import { cacheFile, readCache, writeCache, type CacheEntry, type Trace } from './cache.ts';
 import { SNIPPET_BYTES } from './snippet.ts';
@@ -76,6 +79,8 @@ export interface TopicIndex {
   /** Milliseconds spent reading the cache, revalidating it, and building
    *  (or updating) the index and writing it back. */
   times: { load: number; check: number; build: number };
+  /** What the index was made from (its cache file's trace). */
+  trace?: Trace;
 }
 
 /** Times this close to a walk may not tell a later change apart. */
@@ -84,12 +89,13 @@ const RACY_MS = 2000;
 interface Stat {
   size: number;
   mtime: number;
+  ino?: number;
 }
 
 function statOf(abs: string): Stat | undefined {
   try {
     const st = statSync(abs, { throwIfNoEntry: false });
-    return st === undefined ? undefined : { size: st.size, mtime: st.mtimeMs };
+    return st === undefined ? undefined : { size: st.size, mtime: st.mtimeMs, ino: st.ino };
   } catch {
     return undefined;
   }
@@ -188,7 +194,7 @@ async function indexTopic(
         return why;
       };
     }
-    if (changed.size === 0) return { index: old.index, status: 'hit', read: 0, file, times, ...(cacheProblem ? { cacheProblem } : {}), ...(vet ? { vet } : {}) };
+    if (changed.size === 0) return { index: old.index, status: 'hit', read: 0, file, times, trace: old.trace, ...(cacheProblem ? { cacheProblem } : {}), ...(vet ? { vet } : {}) };
     // The same documents, in the same order.
     const index = old.index;
     const same: Candidate[] = [];
@@ -213,6 +219,7 @@ async function indexTopic(
     read: result.read,
     file,
     times,
+    trace: result.trace,
     ...(cacheProblem ? { cacheProblem } : {}),
     ...(result.notices !== undefined && result.notices.length > 0 ? { notices: result.notices } : {}),
     ...(vet ? { vet } : {}),
@@ -223,17 +230,48 @@ function absOf(topic: TopicSpec, path: string): string {
   return `${topic.subjectsDir}/${path}`;
 }
 
-/** No directory or ignore file changed since `trace` was taken. */
+/** No directory, ignore file or link's target changed since `trace` was
+ *  taken. */
 function sameTree(trace: Trace): boolean {
-  for (const [dir, mtime] of trace.dirs) {
+  for (const [dir, mtime, ino] of trace.dirs) {
     const st = statOf(dir);
-    if (st === undefined || st.mtime !== mtime) return false;
+    if (st === undefined || st.mtime !== mtime || (ino !== undefined && st.ino !== ino)) return false;
   }
   for (const [path, size, mtime] of trace.controls) {
     const st = statOf(path);
     if (st === undefined || st.size !== size || st.mtime !== mtime) return false;
   }
+  for (const [path, kind] of trace.links ?? []) if (linkKind(path) !== kind) return false;
   return true;
+}
+
+/**
+ * For a long-lived front end that keeps `got` between searches while the
+ * watcher of the topic's folder tells of no change (app/search.ts): a check
+ * of the part of the topic that watcher cannot see, what the topic's
+ * symbolic links lead to. It passes while every link leads to what it led
+ * to, and every directory, ignore file and indexed file reached through one
+ * is as it was (the revalidation a search without a watcher makes, on that
+ * part only: a stat each). Undefined when the topic has no link.
+ */
+export function linkedCheck(topic: SearchTopic, got: TopicIndex): (() => boolean) | undefined {
+  const trace = got.trace;
+  const links = trace?.links;
+  if (trace === undefined || links === undefined || links.length === 0) return undefined;
+  const through = throughLinks(links.map(([p]) => p));
+  // What is reached through a link, found once.
+  const linked: Trace = { dirs: trace.dirs.filter(([p]) => through(p)), controls: trace.controls.filter(([p]) => through(p)), links };
+  const { index } = got;
+  const docs: number[] = [];
+  for (let d = 0; d < index.count; d++) if (through(absOf(topic, index.pathOf(d)))) docs.push(d);
+  return () => {
+    if (!sameTree(linked)) return false;
+    for (const d of docs) {
+      const st = statOf(absOf(topic, index.pathOf(d)));
+      if (st === undefined ? index.sizes[d] !== -1 : st.size !== index.sizes[d] || st.mtime !== index.mtimes[d]) return false;
+    }
+    return true;
+  };
 }
 
 /** The documents whose file's size or mtime changed, with their new
@@ -261,7 +299,7 @@ interface Candidate {
 /** Walks the topic and indexes its non-hidden subjects, carrying over the
  *  unchanged ones from `old`. */
 async function walkAndBuild(topic: TopicSpec, old: CacheEntry | undefined, progress: Progress): Promise<{ index: SearchIndex; trace: Trace; read: number; notices: Notice[] }> {
-  const walked: WalkTrace = { dirs: [], controls: [] };
+  const walked: WalkTrace = { dirs: [], controls: [], links: [] };
   const started = Date.now();
   const view = openTopic(topic, { trace: walked });
   // A subjects directory that could not be read is watched too: once it
@@ -280,12 +318,13 @@ async function walkAndBuild(topic: TopicSpec, old: CacheEntry | undefined, progr
   const trusted = started - RACY_MS;
   for (const dir of walked.dirs) {
     const st = statOf(dir);
-    trace.dirs.push([dir, st === undefined || st.mtime >= trusted ? NaN : st.mtime]);
+    trace.dirs.push(st === undefined ? [dir, NaN] : [dir, st.mtime >= trusted ? NaN : st.mtime, st.ino]);
   }
   for (const path of walked.controls) {
     const st = statOf(path);
     trace.controls.push([path, st?.size ?? -1, st === undefined || st.mtime >= trusted ? NaN : st.mtime]);
   }
+  if (walked.links.length > 0) trace.links = walked.links.map((p) => [p, linkKind(p)]);
   if (old !== undefined) {
     // Old documents by path: carried over when the file is the same.
     const byPath = new Map<string, number>();

@@ -3,7 +3,7 @@
 // an edited file is probed again on the next one, and the watchers stay
 // one set per topic however many requests come, and close at shutdown.
 import { describe, expect, test } from 'bun:test';
-import { renameSync, writeFileSync } from 'node:fs';
+import { mkdirSync, renameSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { IndexCache } from '../../../src/kb/index/cache.ts';
 import { descriptions } from '../../../src/kb/index/describe.ts';
@@ -108,6 +108,84 @@ describe('IndexCache watching a topic', () => {
       expect(lines.join('\n')).toContain('is not watched (ENOSPC)');
       writeFileSync(join(dir, 'x.md'), front('edited'));
       expect(await listed(cache, dir)).toEqual(['x: edited']);
+    } finally {
+      cache.close();
+    }
+  });
+});
+
+describe('IndexCache: what a watcher cannot see', () => {
+  test('what a link leads to is stat\'ed on every request, and probed again when it changed', async () => {
+    const root = tree({ 't/own.md': front('own'), 'out/b.md': front('linked'), 'c.md': front('file') });
+    const dir = join(root, 't');
+    symlinkSync('../out', join(dir, 'linked'));
+    symlinkSync('../c.md', join(dir, 'c.md'));
+    const old = new Date(Date.now() - 60_000);
+    for (const d of ['t', 'out']) utimesSync(join(root, d), old, old);
+    const cache = new IndexCache();
+    try {
+      expect(await listed(cache, dir)).toEqual(['c: file', 'linked/b: linked', 'own: own']);
+      // No event comes of these writes: the watcher does not see them.
+      writeFileSync(join(root, 'out/b.md'), front('linked, edited'));
+      writeFileSync(join(root, 'c.md'), front('file, edited'));
+      expect(await listed(cache, dir)).toEqual(['c: file, edited', 'linked/b: linked, edited', 'own: own']);
+      // Written just now: a stat cannot tell a second write in the same
+      // tick, so they are probed again on every request.
+      expect(openTopic(topic(dir), { cache }).probed.has('linked/b')).toBe(false);
+      // Older: kept while their stat stays the same.
+      for (const f of ['out/b.md', 'c.md']) utimesSync(join(root, f), old, old);
+      expect(await listed(cache, dir)).toEqual(['c: file, edited', 'linked/b: linked, edited', 'own: own']);
+      const v = openTopic(topic(dir), { cache });
+      expect(v.probed.has('own')).toBe(true);
+      expect(v.probed.has('linked/b')).toBe(true);
+      expect(v.probed.has('c')).toBe(true);
+      // Edited again, its time set back as it was: the size tells.
+      writeFileSync(join(root, 'out/b.md'), front('linked, edited twice'));
+      utimesSync(join(root, 'out/b.md'), old, old);
+      expect(await listed(cache, dir)).toEqual(['c: file, edited', 'linked/b: linked, edited twice', 'own: own']);
+    } finally {
+      cache.close();
+    }
+  });
+
+  test('a topic folder replaced under its watcher is watched again: what is written in the new one shows', async () => {
+    const root = tree({ 't/a.md': front('one') });
+    const dir = join(root, 't');
+    const lines: string[] = [];
+    const cache = new IndexCache((l) => lines.push(l));
+    try {
+      expect(await listed(cache, dir)).toEqual(['a: one']);
+      renameSync(dir, join(root, 't.old'));
+      mkdirSync(dir);
+      writeFileSync(join(dir, 'a.md'), front('new one'));
+      expect(await listed(cache, dir)).toEqual(['a: new one']);
+      expect(lines.join('\n')).toContain(`topic directory ${dir} is another directory than the one watched`);
+      expect(cache.watched(dir)).toBe(true);
+      // The new folder's own events come in: an edit in place shows.
+      await new Promise((r) => setTimeout(r, 20));
+      const since = Date.now();
+      writeFileSync(join(dir, 'a.md'), front('edited'));
+      await eventSeen(cache, dir, 'a.md', since);
+      expect(await listed(cache, dir)).toEqual(['a: edited']);
+    } finally {
+      cache.close();
+    }
+  });
+
+  test('a kept value with a check of its own is given back only while the check passes', async () => {
+    const dir = tree({ 'a.md': 'one' });
+    const cache = new IndexCache();
+    try {
+      await cache.settle();
+      const at = cache.changes(dir)!;
+      let fresh = true;
+      cache.keep(dir, 'k', at, 'made', () => fresh);
+      expect(cache.kept(dir, 'k')).toBe('made');
+      fresh = false;
+      expect(cache.kept(dir, 'k')).toBeUndefined();
+      // Forgotten: the check passing again does not bring it back.
+      fresh = true;
+      expect(cache.kept(dir, 'k')).toBeUndefined();
     } finally {
       cache.close();
     }

@@ -4,7 +4,7 @@ import { execFileSync } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import fc from 'fast-check';
-import { byName, walk } from '../../../src/kb/fs/walk.ts';
+import { byName, linkKind, throughLinks, walk, type WalkTrace } from '../../../src/kb/fs/walk.ts';
 import { compareCodeUnits } from '../../../src/shared/text.ts';
 
 const roots: string[] = [];
@@ -190,6 +190,39 @@ describe('walk', () => {
     } finally {
       chmodSync(join(root, 'locked'), 0o755);
     }
+  });
+});
+
+describe('the trace of a walk (what a cache revalidates against)', () => {
+  test('every symbolic link met is traced: followed, dangling, a loop, ignored, below a followed one', () => {
+    const root = tree({
+      'a.md': 'a',
+      'out/b.md': 'b',
+      'out/inner': { link: '../deeper' },
+      'deeper/c.md': 'c',
+      't/linked': { link: '../out' },
+      't/file.md': { link: '../a.md' },
+      't/dangling': { link: '../nowhere' },
+      't/loop': { link: '.' },
+      't/ignored.md': { link: '../a.md' },
+      't/.kbignore': 'ignored.md\n',
+    });
+    const trace: WalkTrace = { dirs: [], controls: [], links: [] };
+    walk(join(root, 't'), { trace });
+    const rel = (p: string) => p.slice(root.length + 1);
+    expect(trace.links.map(rel).sort()).toEqual(['t/dangling', 't/file.md', 't/ignored.md', 't/linked', 't/linked/inner', 't/loop']);
+    expect(trace.links.map(linkKind).every((k) => k >= 0)).toBe(true);
+    expect(linkKind(join(root, 't/dangling'))).toBe(0);
+    expect(linkKind(join(root, 't/file.md'))).toBe(1);
+    expect(linkKind(join(root, 't/linked'))).toBe(2);
+    expect(linkKind(join(root, 't/loop'))).toBe(2);
+  });
+
+  test('throughLinks: a path that is a link or below one, by whole segments', () => {
+    const through = throughLinks(['/w/t/linked', '/w/t/f.md']);
+    expect(['/w/t/linked', '/w/t/linked/b.md', '/w/t/linked/x/y.md', '/w/t/f.md'].map(through)).toEqual([true, true, true, true]);
+    expect(['/w/t/linked2/b.md', '/w/t/link', '/w/t/f.md.bak', '/w/t', '/w/t/own/a.md'].map(through)).toEqual([false, false, false, false, false]);
+    expect(throughLinks([])('/w/t/linked')).toBe(false);
   });
 });
 
