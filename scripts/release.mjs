@@ -2,9 +2,10 @@
 // target in dist/release/, kb-<version>-<target>[.exe], SHA256SUMS beside
 // them, and the npm packages in dist/release/npm/.
 //
-//   npm run release [-- --targets linux-x64,darwin-arm64] [--smoke] [--reproduce] [--no-npm]
+//   npm run release [-- --targets linux-x64,darwin-arm64] [--smoke] [--reproduce] [--no-npm] [--out DIR]
 //
 // --targets   the targets to build (default: every one in scripts/lib/targets.mjs)
+// --out       where (default: dist/release; emptied first)
 // --smoke     then run scripts/smoke.mjs on each binary (a test needs
 //             qemu-user, wine and MinGW: scripts/smoke-deps installs them)
 // --reproduce then build every target again, elsewhere, and compare the bytes
@@ -25,8 +26,8 @@
 
 import { createHash } from 'node:crypto';
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
+import { mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { REPO, commitOf, compile, hostTargetName, recordOrders } from './build.mjs';
 import { adhocSign } from './lib/macho-sign.mjs';
@@ -75,7 +76,11 @@ export function buildAll({ out, targets, commit, log = () => {} }) {
   for (const target of targets) {
     const path = join(out, binaryName(version, target));
     const started = performance.now();
-    compile({ outfile: path, target: target.bun, commit, name: target.name, orders });
+    // Built as `kb` (the runtime keeps the name it is built under, as its
+    // script's: it is the same binary as npm run build's), then renamed.
+    const compiled = join(work, target.name, `kb${target.exe ?? ''}`);
+    compile({ outfile: compiled, target: target.bun, commit, name: target.name, orders });
+    renameSync(compiled, path);
     const note = target.os === 'darwin' ? fixSignature(path) : undefined;
     const seconds = (performance.now() - started) / 1000;
     built.push({ target, path, seconds, note });
@@ -93,12 +98,13 @@ export function writeSums(out, built) {
 }
 
 function parseArgs(argv) {
-  const opts = { targets: TARGETS, smoke: false, reproduce: false, npm: true };
+  const opts = { targets: TARGETS, smoke: false, reproduce: false, npm: true, out: join(REPO, 'dist/release') };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     if (a === '--smoke') opts.smoke = true;
     else if (a === '--reproduce') opts.reproduce = true;
     else if (a === '--no-npm') opts.npm = false;
+    else if (a === '--out') opts.out = resolve(argv[++i] ?? fail('--out needs a directory'));
     else if (a === '--targets' || a.startsWith('--targets=')) {
       const list = a.includes('=') ? a.slice(a.indexOf('=') + 1) : argv[++i];
       opts.targets = (list ?? '').split(',').filter(Boolean).map((name) => targetNamed(name) ?? fail(`unknown target ${name}; targets: ${TARGETS.map((t) => t.name).join(', ')} (and linux-x64-baseline, windows-x64-baseline)`));
@@ -118,7 +124,7 @@ async function main(argv) {
   const commit = commitOf();
   if (!tagged) log(`HEAD is not tagged v${version}: a snapshot; its kb --version names commit ${commit}`);
   if (commit.endsWith('-dirty')) log('the working tree has uncommitted changes: the binaries say -dirty');
-  const out = join(REPO, 'dist/release');
+  const { out } = opts;
   rmSync(out, { recursive: true, force: true });
   const started = performance.now();
   const built = buildAll({ out, targets: opts.targets, commit, log });
@@ -127,7 +133,7 @@ async function main(argv) {
   process.stdout.write(`${sums.join('\n')}\n`);
   if (opts.npm) {
     const dirs = writeNpmPackages({ repo: REPO, out: join(out, 'npm'), version, binaries: built });
-    log(`npm packages in ${join('dist/release/npm')}: ${dirs.map((d) => d.slice(d.lastIndexOf('/') + 1)).join(', ')} (publish them in that order)`);
+    log(`npm packages in ${join(out, 'npm')}: ${dirs.map((d) => d.slice(d.lastIndexOf('/') + 1)).join(', ')} (publish them in that order)`);
   }
   let ok = true;
   if (opts.reproduce) ok = reproduce(out, opts.targets, commit, log) && ok;
@@ -140,7 +146,7 @@ async function main(argv) {
 
 /** Builds the targets again in another directory and compares the bytes. */
 function reproduce(out, targets, commit, log) {
-  const again = join(dirname(out), 'release-again');
+  const again = `${out}-again`;
   rmSync(again, { recursive: true, force: true });
   log('building every target a second time, to compare ...');
   const second = buildAll({ out: again, targets, commit, log });
