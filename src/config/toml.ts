@@ -38,12 +38,29 @@ export async function parseToml(text: string, label: string): Promise<ParseResul
   try {
     return { data: parse(source) as Record<string, unknown> };
   } catch (err) {
-    const e = err as { message?: string; line?: number; col?: number };
-    // @iarna/toml: 0-based line/col, message "<what> at row R, col C, pos P:\n<excerpt>".
-    const what = String(e.message ?? err).split('\n')[0].replace(/ at row \d+, col \d+, pos \d+:?$/, '');
-    const at = typeof e.line === 'number' && typeof e.col === 'number' ? `:${e.line + 1}:${e.col + 1}` : '';
-    return { diagnostic: { severity: 'error', code: 'toml-syntax', message: `invalid TOML: ${what}`, where: label + at } };
+    return source.includes('\r\n') ? parseCrlf(parse, source, label) : diagnostic(err, label);
   }
+}
+
+/** A file whose lines end in CRLF (Windows editors, git's autocrlf): TOML
+ *  allows it, but @iarna/toml refuses a comment ending in one ("Control
+ *  characters ... are not allowed in comments"). Such a file is parsed
+ *  again with LF line ends, which TOML lets a parser normalize to (it
+ *  changes the value of no key but a multi-line string's line ends). */
+function parseCrlf(parse: FullParser, source: string, label: string): ParseResult {
+  try {
+    return { data: parse(source.replaceAll('\r\n', '\n')) as Record<string, unknown> };
+  } catch (err) {
+    return diagnostic(err, label);
+  }
+}
+
+function diagnostic(err: unknown, label: string): ParseResult {
+  const e = err as { message?: string; line?: number; col?: number };
+  // @iarna/toml: 0-based line/col, message "<what> at row R, col C, pos P:\n<excerpt>".
+  const what = String(e.message ?? err).split('\n')[0].replace(/ at row \d+, col \d+, pos \d+:?$/, '');
+  const at = typeof e.line === 'number' && typeof e.col === 'number' ? `:${e.line + 1}:${e.col + 1}` : '';
+  return { diagnostic: { severity: 'error', code: 'toml-syntax', message: `invalid TOML: ${what}`, where: label + at } };
 }
 
 export function stripBom(text: string): string {
