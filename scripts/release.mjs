@@ -10,6 +10,8 @@
 //             qemu-user, wine and MinGW: scripts/smoke-deps installs them)
 // --reproduce then build every target again, elsewhere, and compare the bytes
 // --no-npm    no npm packages
+// --npm-name  the npm package's name (default kb; the platform packages'
+//             names start with it: @scope/kb -> @scope/kb-linux-x64)
 //
 // The version is package.json's; a release is built from a commit tagged
 // v<version> (`npm version X` makes both). A tag that names another version
@@ -98,12 +100,13 @@ export function writeSums(out, built) {
 }
 
 function parseArgs(argv) {
-  const opts = { targets: TARGETS, smoke: false, reproduce: false, npm: true, out: join(REPO, 'dist/release') };
+  const opts = { targets: TARGETS, smoke: false, reproduce: false, npm: true, npmName: 'kb', out: join(REPO, 'dist/release') };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     if (a === '--smoke') opts.smoke = true;
     else if (a === '--reproduce') opts.reproduce = true;
     else if (a === '--no-npm') opts.npm = false;
+    else if (a === '--npm-name') opts.npmName = argv[++i] ?? fail('--npm-name needs a name');
     else if (a === '--out') opts.out = resolve(argv[++i] ?? fail('--out needs a directory'));
     else if (a === '--targets' || a.startsWith('--targets=')) {
       const list = a.includes('=') ? a.slice(a.indexOf('=') + 1) : argv[++i];
@@ -132,8 +135,8 @@ async function main(argv) {
   log(`built ${built.length} binaries in ${((performance.now() - started) / 1000).toFixed(1)} s; SHA256SUMS:`);
   process.stdout.write(`${sums.join('\n')}\n`);
   if (opts.npm) {
-    const dirs = writeNpmPackages({ repo: REPO, out: join(out, 'npm'), version, binaries: built });
-    log(`npm packages in ${join(out, 'npm')}: ${dirs.map((d) => d.slice(d.lastIndexOf('/') + 1)).join(', ')} (publish them in that order)`);
+    const dirs = writeNpmPackages({ repo: REPO, out: join(out, 'npm'), version, binaries: built, name: opts.npmName });
+    log(`npm packages in ${join(out, 'npm')}: ${dirs.map((d) => d.slice(d.lastIndexOf('/') + 1)).join(', ')} (npm publish each, in that order)`);
   }
   let ok = true;
   if (opts.reproduce) ok = reproduce(out, opts.targets, commit, log) && ok;

@@ -10,9 +10,10 @@
 import { copyFileSync, cpSync, linkSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
-/** The npm package holding a target's binary. */
-export function packageName(target) {
-  return `kb-${target.name}`;
+/** The npm package holding a target's binary: `kb-linux-x64`, or with
+ *  another name for the kb package (`@scope/kb`), `@scope/kb-linux-x64`. */
+export function packageName(target, name = 'kb') {
+  return `${name}-${target.name}`;
 }
 
 const DESCRIPTION = 'A file-based knowledge base for LLM assistants: the <knowledge> prompt section, the learn tool, search, and an MCP server.';
@@ -32,13 +33,14 @@ function place(from, to) {
 }
 
 /** Writes `out`/<package>/ for each binary ({ target, path }) and `out`/kb/;
- *  returns the directories, platform packages first. */
-export function writeNpmPackages({ repo, out, version, binaries }) {
+ *  returns the directories, platform packages first. `name`: the kb
+ *  package's name (the platform packages' names start with it). */
+export function writeNpmPackages({ repo, out, version, binaries, name: main = 'kb' }) {
   rmSync(out, { recursive: true, force: true });
   const dirs = [];
   for (const { target, path } of binaries) {
-    const name = packageName(target);
-    const dir = join(out, name);
+    const name = packageName(target, main);
+    const dir = join(out, name.replace('/', '+'));
     mkdirSync(join(dir, 'bin'), { recursive: true });
     place(path, join(dir, 'bin', `kb${target.exe ?? ''}`));
     json(join(dir, 'package.json'), {
@@ -51,22 +53,22 @@ export function writeNpmPackages({ repo, out, version, binaries }) {
       files: ['bin'],
       preferUnplugged: true,
     });
-    writeFileSync(join(dir, 'README.md'), `# ${name}\n\nThe kb binary for ${target.name}. Install \`kb\`, which picks this package on this platform.\n`);
+    writeFileSync(join(dir, 'README.md'), `# ${name}\n\nThe kb binary for ${target.name}. Install \`${main}\`, which picks this package on this platform.\n`);
     dirs.push(dir);
   }
-  const main = join(out, 'kb');
-  cpSync(join(repo, 'npm/kb'), main, { recursive: true });
-  json(join(main, 'lib/targets.json'), binaries.map(({ target }) => ({ name: target.name, package: packageName(target), os: target.os, cpu: target.cpu, ...(target.libc ? { libc: target.libc } : {}), ...(target.exe ? { exe: target.exe } : {}) })));
-  json(join(main, 'package.json'), {
-    name: 'kb',
+  const dir = join(out, main.replace('/', '+'));
+  cpSync(join(repo, 'npm/kb'), dir, { recursive: true });
+  json(join(dir, 'lib/targets.json'), binaries.map(({ target }) => ({ name: target.name, package: packageName(target, main), os: target.os, cpu: target.cpu, ...(target.libc ? { libc: target.libc } : {}), ...(target.exe ? { exe: target.exe } : {}) })));
+  json(join(dir, 'package.json'), {
+    name: main,
     version,
     description: DESCRIPTION,
     bin: { kb: 'bin/kb' },
     scripts: { postinstall: 'node install.js' },
-    optionalDependencies: Object.fromEntries(binaries.map(({ target }) => [packageName(target), version])),
+    optionalDependencies: Object.fromEntries(binaries.map(({ target }) => [packageName(target, main), version])),
     engines: { node: '>=18' },
     files: ['bin', 'lib', 'install.js'],
   });
-  dirs.push(main);
+  dirs.push(dir);
   return dirs;
 }

@@ -204,6 +204,24 @@ describe('the npm launcher picks the platform package', () => {
     const mac = JSON.parse(readFileSync(join(out, 'kb-darwin-arm64/package.json'), 'utf8'));
     expect([mac.os, mac.cpu, mac.libc]).toEqual([['darwin'], ['arm64'], undefined]);
   });
+
+  test('under another name (--npm-name @scope/kb), the platform packages are named after it', () => {
+    const scoped = join(temp(), 'npm');
+    const dirs = writeNpmPackages({ repo: REPO, out: scoped, version: '1.2.3', binaries: [{ target: TARGETS[0], path: stub }], name: '@acme/kb' });
+    expect(dirs.map((d) => d.slice(scoped.length + 1))).toEqual(['@acme+kb-linux-x64', '@acme+kb']);
+    const pkg = JSON.parse(readFileSync(join(scoped, '@acme+kb/package.json'), 'utf8'));
+    expect([pkg.name, pkg.optionalDependencies, pkg.bin]).toEqual(['@acme/kb', { '@acme/kb-linux-x64': '1.2.3' }, { kb: 'bin/kb' }]);
+    expect(JSON.parse(readFileSync(join(scoped, '@acme+kb/lib/targets.json'), 'utf8'))[0].package).toBe('@acme/kb-linux-x64');
+  });
+});
+
+describe('the install docs', () => {
+  test("name package.json's version in the download lines", () => {
+    const { version } = JSON.parse(readFileSync(join(REPO, 'package.json'), 'utf8')) as { version: string };
+    const install = readFileSync(join(REPO, 'docs/install.md'), 'utf8');
+    expect([...install.matchAll(/\bV=(\S+)|\$V = '([^']+)'/g)].map((m) => m[1] ?? m[2])).toEqual([version, version]);
+    expect(readFileSync(join(REPO, 'README.md'), 'utf8')).toContain(`f=kb-${version}-linux-x64;`);
+  });
 });
 
 describe("the README's first screen", () => {

@@ -1,9 +1,9 @@
 // A workspace whose files end their lines in CRLF, as a Windows editor or
-// git's autocrlf leaves them (docs/install.md, "On Windows"): the
+// git's autocrlf leaves them (docs/install.md, "On Windows"; docs/robustness.md, "Configuration"): the
 // configuration, .kbignore and a subject's frontmatter read as with LF;
 // subjects are given as written.
 import { describe, expect, test } from 'bun:test';
-import { BINARY, fixture, run } from './harness.ts';
+import { BINARY, fixture, run } from '../e2e/harness.ts';
 
 const crlf = (s: string) => s.replaceAll('\n', '\r\n');
 
