@@ -7,7 +7,8 @@
 //         shell-completion and config-schema integrations.
 //   slow  property tests, deno parity (tests/parity: a tagged subset of the
 //         e2e cases under `deno run src/cli.ts`), and the integrations that
-//         install or drive whole programs: the npm package, pre-commit, the
+//         install or drive whole programs: the npm package, the npm route
+//         (a local registry), the release for this machine, pre-commit, the
 //         recipes.
 //
 // `node scripts/test.mjs [unit] [e2e] [slow] [-- bun test options]`; no tier

@@ -45,6 +45,11 @@ describeWith(['npm'], 'the npm route, from a local registry', () => {
     npm_config_update_notifier: 'false',
     npm_config_audit: 'false',
     npm_config_fund: 'false',
+    // Nothing but the local registry: any other request goes to a proxy
+    // that is not there, and fails.
+    npm_config_proxy: 'http://127.0.0.1:9',
+    npm_config_https_proxy: 'http://127.0.0.1:9',
+    npm_config_noproxy: '127.0.0.1',
   });
   let registry = '';
   let verdaccio: ChildProcess | undefined;
