@@ -13,7 +13,7 @@
 // MCP `initialize`. Prints one line per check; exits 1 when one fails.
 
 import { execFileSync, spawnSync } from 'node:child_process';
-import { closeSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, openSync, readFileSync, writeFileSync } from 'node:fs';
+import { closeSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
 import { delimiter, dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -69,8 +69,12 @@ function winePrefix() {
     if (!gcc) return { skip: 'this wine lacks bcryptprimitives.dll, and no MinGW compiler can make the stand-in (scripts/smoke-deps installs it)' };
     const work = mkdtempSync(join(tmpdir(), 'kb-smoke-dll-'));
     writeFileSync(join(work, 'bcryptprimitives.c'), PROCESS_PRNG);
-    execFileSync(gcc, ['-shared', '-O2', '-o', join(work, 'bcryptprimitives.dll'), join(work, 'bcryptprimitives.c'), '-ladvapi32'], { stdio: 'inherit' });
-    copyFileSync(join(work, 'bcryptprimitives.dll'), dll);
+    try {
+      execFileSync(gcc, ['-shared', '-O2', '-o', join(work, 'bcryptprimitives.dll'), join(work, 'bcryptprimitives.c'), '-ladvapi32'], { stdio: 'inherit' });
+      copyFileSync(join(work, 'bcryptprimitives.dll'), dll);
+    } finally {
+      rmSync(work, { recursive: true, force: true });
+    }
   }
   return { dir };
 }
@@ -111,15 +115,25 @@ export function headerChecks(file, target, commit) {
 
 /** The run checks: [name, ok, detail]. */
 export function runChecks(file, target, runner, { version, commit }) {
+  const root = mkdtempSync(join(tmpdir(), 'kb-smoke-'));
+  try {
+    return runIn(root, file, target, runner, { version, commit });
+  } finally {
+    rmSync(root, { recursive: true, force: true });
+  }
+}
+
+function runIn(root, file, target, runner, { version, commit }) {
   const checks = [];
-  const home = mkdtempSync(join(tmpdir(), 'kb-smoke-home-'));
+  const home = join(root, 'home');
+  mkdirSync(home);
   const env = { ...runner.env, HOME: home, XDG_CACHE_HOME: join(home, '.cache'), XDG_CONFIG_HOME: join(home, '.config'), JP_GLOBAL_CONFIG_DIR: join(home, '.jp') };
   const argv = [...runner.argv, file];
   const v = spawnSync(argv[0], [...argv.slice(1), '--version'], { env, encoding: 'utf8', timeout: 120_000 });
   const expected = `${version} (commit ${commit ?? 'unknown'}, ${target.name})\n`;
   const vOk = v.status === 0 && (commit ? v.stdout === expected : v.stdout.startsWith(`${version} (commit `) && v.stdout.endsWith(`, ${target.name})\n`));
   checks.push(['--version', vOk, JSON.stringify(v.stdout || String(v.stderr || v.error || v.status))]);
-  const { dir, results } = runFirstScreen(REPO, spawnRun(argv, env));
+  const { dir, results } = runFirstScreen(REPO, spawnRun(argv, env), join(root, 'screen'));
   for (const r of results) checks.push([r.line, r.ok, r.ok ? 'as the README shows' : `exit ${r.code}; got ${JSON.stringify(r.out.slice(0, 400))}${r.err ? `; stderr ${JSON.stringify(r.err.slice(0, 200))}` : ''}`]);
   checks.push(mcpInitialize(argv, env, version, dir, runner.stdinFile === true));
   return checks;
@@ -134,7 +148,7 @@ function mcpInitialize(argv, env, version, ws, stdinFile) {
   const input = `${JSON.stringify(request)}\n`;
   let r;
   if (stdinFile) {
-    const file = join(mkdtempSync(join(tmpdir(), 'kb-smoke-in-')), 'initialize.json');
+    const file = join(ws, '..', 'initialize.json');
     writeFileSync(file, input);
     const fd = openSync(file, 'r');
     try {

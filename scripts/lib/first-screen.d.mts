@@ -18,5 +18,5 @@ export interface ScreenResult {
 export type Run = (args: string[], cwd: string, stdio: StdioOptions) => SpawnSyncReturns<string>;
 export function firstScreen(readme: string): { folders: string[]; commands: ScreenCommand[] };
 export function splitCommand(line: string): { line: string; args: string[]; merge: boolean };
-export function runFirstScreen(repo: string, run: Run): { dir: string; results: ScreenResult[] };
+export function runFirstScreen(repo: string, run: Run, root?: string): { root: string; dir: string; results: ScreenResult[] };
 export function spawnRun(argv: string[], env: Record<string, string | undefined>): Run;

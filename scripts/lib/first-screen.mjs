@@ -7,7 +7,7 @@
 // that split knows: words, "double-quoted words" and a final `2>&1`.
 
 import { spawnSync } from 'node:child_process';
-import { closeSync, cpSync, mkdtempSync, openSync, readFileSync } from 'node:fs';
+import { closeSync, cpSync, mkdirSync, mkdtempSync, openSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -51,13 +51,16 @@ export function splitCommand(line) {
 
 /** Runs the first screen: `run(args, cwd, stdio)` runs kb (the caller's
  *  way: natively, under an emulator, through npm's launcher) in a new
- *  folder holding copies of the folders the README names. Returns one
- *  result per command: what it printed against what the README shows. */
-export function runFirstScreen(repo, run) {
+ *  folder, `dir`, holding copies of the folders the README names, inside
+ *  `root` (the caller removes it; the default is a new temporary folder).
+ *  Returns one result per command: what it printed against what the
+ *  README shows. */
+export function runFirstScreen(repo, run, root = mkdtempSync(join(tmpdir(), 'kb-first-screen-'))) {
   const screen = firstScreen(readFileSync(join(repo, 'README.md'), 'utf8'));
-  const dir = mkdtempSync(join(tmpdir(), 'kb-first-screen-'));
+  const dir = join(root, 'workspace');
+  mkdirSync(dir, { recursive: true });
   for (const f of screen.folders) cpSync(join(repo, 'examples', f), join(dir, f), { recursive: true });
-  const outFile = join(mkdtempSync(join(tmpdir(), 'kb-first-screen-out-')), 'out');
+  const outFile = join(root, 'output');
   const results = [];
   for (const cmd of screen.commands) {
     const fd = openSync(outFile, 'w');
@@ -70,7 +73,7 @@ export function runFirstScreen(repo, run) {
     const out = readFileSync(outFile, 'utf8');
     results.push({ line: cmd.line, ok: r.status === 0 && out === cmd.expected && (cmd.merge || String(r.stderr ?? '') === ''), out, expected: cmd.expected, code: r.status, err: String(r.stderr ?? '') });
   }
-  return { dir, results };
+  return { root, dir, results };
 }
 
 /** spawnSync for runFirstScreen: `argv` before kb's arguments. */

@@ -117,7 +117,7 @@ describeWith(['npm'], 'the npm route, from a local registry', () => {
     expect(lstatSync(kb).isSymbolicLink()).toBe(true);
     expect(statSync(realpathSync(kb)).ino).toBe(statSync(join(prefix, 'lib/node_modules/kb/node_modules', packageName(host), 'bin/kb')).ino);
     expect(spawnSync(kb, ['--version'], { encoding: 'utf8' }).stdout).toBe(spawnSync(BIN, ['--version'], { encoding: 'utf8' }).stdout);
-    const { results } = runFirstScreen(REPO, spawnRun([kb], env));
+    const { results } = runFirstScreen(REPO, spawnRun([kb], env), tempDir());
     expect(results.map((x) => [x.line, x.out, x.err, x.code])).toEqual(results.map((x) => [x.line, x.expected, '', 0]));
   }, 300_000);
 
@@ -132,7 +132,7 @@ describeWith(['npm'], 'the npm route, from a local registry', () => {
     // Its exit code is kb's: a usage error exits 2.
     const bad = spawnSync(kb, ['frobnicate'], { env, encoding: 'utf8' });
     expect([bad.status, bad.stderr.split('\n')[0]]).toEqual([2, expect.stringContaining('error: unknown command "frobnicate"')]);
-    const { results } = runFirstScreen(REPO, spawnRun([kb], env));
+    const { results } = runFirstScreen(REPO, spawnRun([kb], env), tempDir());
     expect(results.map((x) => [x.line, x.out, x.code])).toEqual(results.map((x) => [x.line, x.expected, 0]));
   }, 300_000);
 

@@ -4,9 +4,8 @@
 // README's first screen.
 import { describe, expect, test } from 'bun:test';
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { readBinary } from '../../scripts/lib/binfmt.mjs';
 import { firstScreen, splitCommand } from '../../scripts/lib/first-screen.mjs';
@@ -14,9 +13,10 @@ import { adhocSign } from '../../scripts/lib/macho-sign.mjs';
 import { packageName, writeNpmPackages } from '../../scripts/lib/npm-packages.mjs';
 import { TARGETS, binaryName, hostTarget, type Target } from '../../scripts/lib/targets.mjs';
 import { releaseVersion } from '../../scripts/release.mjs';
+import { makeTempDir } from '../support/temp.ts';
 
 const REPO = resolve(import.meta.dir, '../..');
-const temp = () => mkdtempSync(join(tmpdir(), 'kb-release-unit-'));
+const temp = () => makeTempDir('kb-release-unit-');
 
 describe('targets', () => {
   test('the six the release builds, with their file names', () => {
