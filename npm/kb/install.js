@@ -2,10 +2,10 @@
 // After install, on macOS and Linux: bin/kb (npm's `kb` links to it)
 // becomes the platform package's binary itself, a hard link, so that every
 // run starts kb rather than Node.js and then kb (Node.js's start-up saved
-// on every run). Nothing is
-// downloaded. Where that cannot be done (Windows, a package on another
-// file system, a binary that does not run here) the Node.js launcher stays,
-// and works the same; this says why on stderr.
+// on every run). Nothing is downloaded. Where that cannot be done
+// (Windows, a package on another file system, a binary that does not run
+// here) the Node.js launcher stays, and works the same; this says why on
+// stderr.
 
 const { execFileSync } = require('child_process');
 const fs = require('fs');
