@@ -8,13 +8,19 @@
 // with 151 alternating runs: kb schema 12.9 -> 12.1 ms, kb prompt 13.2 ->
 // 12.2 ms. The output is the same program either way: only the layout of
 // its bytecode changes. Set KB_BUILD_NO_ORDER=1 for a single build.
+//
+// The binary knows the commit it was built from and its target (`kb
+// --version`): both are constants defined at build time (`--define`,
+// src/shared/version.ts), so that the same commit builds the same bytes.
+// scripts/release.mjs builds every released target with the same functions.
 
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, realpathSync, rmSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { hostTarget } from './lib/targets.mjs';
 
-const REPO = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+export const REPO = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 
 /** The entry points: the CLI, and the reader thread's Worker. */
 export const ENTRIES = ['src/cli.ts', 'src/reader-thread.ts'];
@@ -45,30 +51,67 @@ const RECORD = [
   ['learn', ['-w', 'examples', 'learn', 'skills']],
 ];
 
-function bun() {
+export function bun() {
   const local = join(REPO, 'node_modules/.bin/bun');
   return existsSync(local) ? local : 'bun';
 }
 
-function build(outfile, extra = []) {
-  execFileSync(bun(), ['build', ...ENTRIES, ...FLAGS, ...extra, '--outfile', outfile], { cwd: REPO, stdio: ['ignore', 'ignore', 'inherit'] });
+function git(args) {
+  return execFileSync('git', args, { cwd: REPO, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
 }
 
-function main() {
-  const out = join(REPO, 'dist/kb');
-  mkdirSync(dirname(out), { recursive: true });
-  build(out);
-  if (process.env.KB_BUILD_NO_ORDER) return;
-  const dir = join(REPO, 'dist/.bytecode-order');
+/** The commit this tree is: the first 12 hex digits of HEAD, `-dirty` after
+ *  them when a tracked file differs from it; `unknown` outside a git
+ *  checkout of this repository (a source archive, or one unpacked inside
+ *  another repository, as the benchmark's baselines are). */
+export function commitOf() {
+  try {
+    if (realpathSync(git(['rev-parse', '--show-toplevel'])) !== realpathSync(REPO)) return 'unknown';
+    const head = git(['rev-parse', '--short=12', 'HEAD']);
+    return git(['status', '--porcelain', '--untracked-files=no']) === '' ? head : `${head}-dirty`;
+  } catch {
+    return 'unknown';
+  }
+}
+
+/** The name `kb --version` gives this machine's target. */
+export function hostTargetName() {
+  return hostTarget()?.name ?? `${process.platform}-${process.arch}`;
+}
+
+/** `bun build` for one binary. `target`: Bun's --target (none: this
+ *  machine); `commit` and `name`: what `kb --version` says; `orders`: the
+ *  bytecode order files, most important first. */
+export function compile({ outfile, target, commit, name, orders = [] }) {
+  const args = ['build', ...ENTRIES, ...FLAGS];
+  if (target) args.push(`--target=${target}`);
+  args.push('--define', `KB_COMMIT=${JSON.stringify(commit)}`, '--define', `KB_TARGET=${JSON.stringify(name)}`);
+  if (orders.length > 0) args.push(`--bytecode-order=${orders.join(',')}`);
+  mkdirSync(dirname(outfile), { recursive: true });
+  execFileSync(bun(), [...args, '--outfile', outfile], { cwd: REPO, stdio: ['ignore', 'ignore', 'inherit'] });
+}
+
+/** Runs `binary` (this machine's) on the example workspace as RECORD says,
+ *  writing the order files into `dir`; returns those written. */
+export function recordOrders(binary, dir) {
   rmSync(dir, { recursive: true, force: true });
   mkdirSync(dir, { recursive: true });
   const orders = [];
   for (const [name, args] of RECORD) {
     const file = join(dir, `${name}.order`);
-    execFileSync(out, args, { cwd: REPO, stdio: 'ignore', env: { ...process.env, BUN_BYTECODE_ORDER_OUT: file } });
+    execFileSync(binary, args, { cwd: REPO, stdio: 'ignore', env: { ...process.env, BUN_BYTECODE_ORDER_OUT: file } });
     if (existsSync(file)) orders.push(file);
   }
-  if (orders.length > 0) build(out, [`--bytecode-order=${orders.join(',')}`]);
+  return orders;
+}
+
+function main() {
+  const out = join(REPO, 'dist/kb');
+  const info = { outfile: out, commit: commitOf(), name: hostTargetName() };
+  compile(info);
+  if (process.env.KB_BUILD_NO_ORDER) return;
+  const orders = recordOrders(out, join(REPO, 'dist/.bytecode-order'));
+  if (orders.length > 0) compile({ ...info, orders });
 }
 
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) main();

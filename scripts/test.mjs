@@ -7,7 +7,8 @@
 //         shell-completion and config-schema integrations.
 //   slow  property tests, deno parity (tests/parity: a tagged subset of the
 //         e2e cases under `deno run src/cli.ts`), and the integrations that
-//         install or drive whole programs: the npm package, pre-commit, the
+//         install or drive whole programs: the npm package, the npm route
+//         (a local registry), the release for this machine, pre-commit, the
 //         recipes.
 //
 // `node scripts/test.mjs [unit] [e2e] [slow] [-- bun test options]`; no tier
@@ -43,7 +44,7 @@ export const TIERS = {
   },
   slow: {
     build: true,
-    paths: ['tests/property', 'tests/parity', 'tests/hardening/large.test.ts', 'tests/integrations/package.test.ts', 'tests/integrations/pre-commit.test.ts', 'tests/integrations/recipes.test.ts'],
+    paths: ['tests/property', 'tests/parity', 'tests/hardening/large.test.ts', 'tests/integrations/package.test.ts', 'tests/integrations/npm-route.test.ts', 'tests/integrations/release.test.ts', 'tests/integrations/pre-commit.test.ts', 'tests/integrations/recipes.test.ts'],
   },
 };
 

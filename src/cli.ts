@@ -23,7 +23,7 @@ const COMMANDS: CommandTable = {
     load: async () => (await import('./cli/commands/mcp.ts')).mcpCommand(async (options, serving) => (await import('./mcp/server.ts')).serve(options, serving)),
   },
   'config-schema': { description: 'Print the JSON Schema of the configuration, for editors', load: async () => (await import('./cli/commands/config-schema.ts')).default },
-  completion: { description: 'Print the shell completion script for bash, zsh or fish', load: async () => (await import('./cli/commands/completion.ts')).default },
+  completion: { description: 'Print the shell completion script for bash, zsh, fish or PowerShell', load: async () => (await import('./cli/commands/completion.ts')).default },
   __complete: { description: 'Completion candidates for the shell scripts', hidden: true, load: async () => (await import('./cli/commands/complete.ts')).default },
 };
 

@@ -58,7 +58,7 @@ export function rootHelp(commands: CommandTable): string {
     usage: ['kb [OPTIONS] COMMAND [ARGUMENTS...]'],
     sections: [
       { heading: 'COMMANDS', rows: visible.map(([name, c]) => ({ label: name, description: c.description })) },
-      { heading: 'OPTIONS', rows: [...optionRows(GLOBAL_ARGS), optionRow('version', { type: 'boolean', description: 'Print the version' })] },
+      { heading: 'OPTIONS', rows: [...optionRows(GLOBAL_ARGS), optionRow('version', { type: 'boolean', description: 'Print the version, the commit it was built from and the target' })] },
     ],
     examples: examples([
       ['kb init docs', 'Make this directory a workspace, with the folder docs as a topic'],

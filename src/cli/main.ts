@@ -11,7 +11,7 @@ import { setQuiet, setVerbose } from '../shared/log.ts';
 import { clearProgress, enableProgress } from '../shared/progress.ts';
 import { prefix } from '../shared/terminal.ts';
 import { PipeClosed, print } from './output.ts';
-import { VERSION } from '../shared/version.ts';
+import { versionLine } from '../shared/version.ts';
 
 /** The help pages: imported only when asked for. */
 async function help(): Promise<typeof import('./help.ts')> {
@@ -45,7 +45,7 @@ export async function main(argv: readonly string[], commands: CommandTable, read
     const at = commandIndex(argv);
     if (at === -1) {
       const { flags } = parseArgv(argv, { ...GLOBAL_ARGS, version: { type: 'boolean' } } as ArgsDef, where);
-      if (flags.version) { print(`${VERSION}\n`); return 0; }
+      if (flags.version) { print(`${versionLine()}\n`); return 0; }
       if (flags.help) { print((await help()).rootHelp(commands)); return 0; }
       process.stderr.write((await help()).rootHelp(commands));
       throw new UsageError('no command given');

@@ -103,5 +103,46 @@ end
 complete -c kb -f -a '(__kb_complete)'
 `;
 
-export const SCRIPTS = { bash: BASH, zsh: ZSH, fish: FISH } as const;
+// PowerShell (Windows PowerShell 5.1 and PowerShell 7): a native-command
+// completer. The words are the command's elements up to the cursor (string
+// constants by value, so a quoted word arrives unquoted), and an empty word
+// when the cursor follows a space; a candidate that PowerShell would split
+// is quoted. `:files` and `:dirs` add PowerShell's own file names. Not run
+// here (no PowerShell on the machines that test kb): tests/integrations/
+// completion.test.ts runs it where pwsh is installed.
+const POWERSHELL = `# PowerShell completion for kb (printed by \`kb completion powershell\`).
+# This session:       kb completion powershell | Out-String | Invoke-Expression
+# Every new session:  add that line to your profile (notepad $PROFILE)
+
+Register-ArgumentCompleter -Native -CommandName kb, kb.exe -ScriptBlock {
+    param($wordToComplete, $commandAst, $cursorPosition)
+    $words = @(foreach ($e in $commandAst.CommandElements) {
+        if ($e.Extent.StartOffset -ge $cursorPosition) { break }
+        if ($e -is [System.Management.Automation.Language.StringConstantExpressionAst]) { $e.Value } else { $e.Extent.Text }
+    })
+    if ($wordToComplete -eq '') { $words += '' }
+    # Before PowerShell 7.3 (and with Legacy argument passing) an empty
+    # argument is dropped on its way to a program: it goes as "" instead.
+    $legacy = $PSVersionTable.PSVersion -lt [version]'7.3' -or $PSNativeCommandArgumentPassing -eq 'Legacy'
+    $rest = @($words | Select-Object -Skip 1 | ForEach-Object { if ($legacy -and $_ -eq '') { '""' } else { $_ } })
+    $lines = @(& $words[0] __complete -- @rest 2>$null)
+    $directive = $null
+    if ($lines.Count -gt 0 -and ($lines[0] -eq ':files' -or $lines[0] -eq ':dirs')) {
+        $directive = $lines[0]
+        $lines = @($lines | Select-Object -Skip 1)
+    }
+    foreach ($c in $lines) {
+        if ($c -eq '') { continue }
+        $text = if ($c -match '[\\s''"\`$(){}@;,|&<>#]') { "'" + ($c -replace "'", "''") + "'" } else { $c }
+        [System.Management.Automation.CompletionResult]::new($text, $c, 'ParameterValue', $c)
+    }
+    if ($directive) {
+        foreach ($f in [System.Management.Automation.CompletionCompleters]::CompleteFilename($wordToComplete)) {
+            if ($directive -eq ':files' -or $f.ResultType -eq 'ProviderContainer') { $f }
+        }
+    }
+}
+`;
+
+export const SCRIPTS = { bash: BASH, zsh: ZSH, fish: FISH, powershell: POWERSHELL } as const;
 export type Shell = keyof typeof SCRIPTS;

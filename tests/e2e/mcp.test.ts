@@ -47,7 +47,7 @@ describe('kb mcp (dist/kb, SDK client over stdio)', () => {
   });
 
   test('initialize: server info, capabilities, instructions', () => {
-    expect(c.client.getServerVersion()).toEqual({ name: 'kb', version: cli('--version').out.trim() });
+    expect(c.client.getServerVersion()).toEqual({ name: 'kb', version: cli('--version').out.split(' ')[0] });
     const caps = c.client.getServerCapabilities();
     expect(caps?.tools).toBeDefined();
     expect(caps?.prompts).toBeDefined();

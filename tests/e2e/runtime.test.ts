@@ -1,8 +1,9 @@
 // The compiled binary as a program run in other people's directories.
 import { describe, test, expect } from 'bun:test';
-import { existsSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { BINARY, fixture, run } from './harness.ts';
+import { BINARY, REPO, fixture, run } from './harness.ts';
 
 describe('the binary ignores runtime configuration files in the working directory', () => {
   // A compiled Bun program reads .env and bunfig.toml from the working
@@ -22,5 +23,20 @@ describe('the binary ignores runtime configuration files in the working director
     expect(r.code).toBe(0);
     expect(r.out).toStartWith('# Topic: Plain\n');
     expect(existsSync(join(root, 'PWNED'))).toBe(false);
+  });
+});
+
+describe('kb --version', () => {
+  // The version is package.json's; the commit and the target are constants
+  // the build defines (scripts/build.mjs), read here from git and the
+  // machine, not from kb's build code.
+  test('names the version, the commit it was built from and its target', () => {
+    const { version } = JSON.parse(readFileSync(join(REPO, 'package.json'), 'utf8')) as { version: string };
+    const git = (args: string[]) => execFileSync('git', args, { cwd: REPO, encoding: 'utf8' }).trim();
+    const head = git(['rev-parse', '--short=12', 'HEAD']);
+    const commit = git(['status', '--porcelain', '--untracked-files=no']) === '' ? head : `${head}-dirty`;
+    const target = `${process.platform === 'win32' ? 'windows' : process.platform}-${process.arch}`;
+    const r = run(BINARY, REPO, ['--version']);
+    expect(r).toEqual({ out: expect.stringMatching(new RegExp(`^${version.replaceAll('.', '\\.')} \\(commit ${commit}, ${target}(-musl)?\\)\\n$`)), err: '', code: 0 });
   });
 });

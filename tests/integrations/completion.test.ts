@@ -4,7 +4,7 @@ import { describe, expect, test } from 'bun:test';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { BINARY, DENO_RUNNER, RFD_CONFIG, RFD_FILES, fixture, run, type Runner } from '../e2e/harness.ts';
-import { BIN, baseEnv, describeWith, kbBinDir, pathWithoutKb, sh, tempDir } from './lib.ts';
+import { BIN, baseEnv, describeWith, kbBinDir, pathWithoutKb, sh, tempDir, which } from './lib.ts';
 
 const CONFIG = `${RFD_CONFIG}disabled = ["legacy"]
 
@@ -87,7 +87,7 @@ describe('kb __complete', () => {
     expect(complete(['check', '--format=j'])).toEqual(['--format=json']);
     expect(complete(['check', '--format', '=', 'j'])).toEqual(['--format=json']);
     expect(complete(['check', '--format', '='])).toEqual(['--format=text', '--format=json']);
-    expect(complete(['completion', ''])).toEqual(['bash', 'zsh', 'fish']);
+    expect(complete(['completion', ''])).toEqual(['bash', 'zsh', 'fish', 'powershell']);
   });
 
   test('paths: -w asks for directories, --cfg for files plus the configuration keys', () => {
@@ -127,7 +127,7 @@ describe('kb __complete', () => {
 
 describe('kb completion SHELL', () => {
   test('prints a script for each shell', () => {
-    for (const shell of ['bash', 'zsh', 'fish']) {
+    for (const shell of ['bash', 'zsh', 'fish', 'powershell']) {
       const r = sh(BIN, ['completion', shell]);
       expect({ shell, code: r.code, err: r.err }).toEqual({ shell, code: 0, err: '' });
       expect(r.out).toContain('__complete --');
@@ -137,7 +137,7 @@ describe('kb completion SHELL', () => {
   test('an unknown or missing shell is a usage error (exit 2)', () => {
     const bad = sh(BIN, ['completion', 'tcsh']);
     expect(bad.code).toBe(2);
-    expect(bad.err).toContain('unknown shell "tcsh"; expected one of: bash, zsh, fish');
+    expect(bad.err).toContain('unknown shell "tcsh"; expected one of: bash, zsh, fish, powershell');
     expect(sh(BIN, ['completion']).code).toBe(2);
   });
 });
@@ -240,5 +240,29 @@ describeWith(['fish'], 'fish completes with the installed script', () => {
     expect(fish('kb check --format=')).toEqual(['--format=json', '--format=text']);
     expect(fish(`kb -w ${ws} learn sk`, tempDir())).toEqual(['skills']);
     expect(fish('kb -w .j')).toEqual(['.jp/']);
+  });
+});
+
+// PowerShell is not a Debian package (scripts/ci-deps cannot install it):
+// this runs where pwsh is installed, and is skipped, loudly, elsewhere,
+// CI included.
+const pwsh = which('pwsh');
+if (!pwsh) console.warn('\n*** SKIPPED "PowerShell runs the completer": pwsh not installed ***\n');
+describe.skipIf(!pwsh)('PowerShell runs the completer', () => {
+  /** TabExpansion2 on `kb WORDS...` (the cursor at the end), with the
+   *  script loaded as docs/mcp-and-integrations.md says. */
+  function ps(line: string, cwd = ws): string[] {
+    const script = `kb completion powershell | Out-String | Invoke-Expression
+(TabExpansion2 -inputScript '${line.replace(/'/g, "''")}' -cursorColumn ${line.length}).CompletionMatches | ForEach-Object { $_.CompletionText }`;
+    const r = sh(pwsh!, ['-NoProfile', '-NonInteractive', '-Command', script], { cwd, env: shellEnv() });
+    expect({ err: r.err, code: r.code }).toEqual({ err: '', code: 0 });
+    return r.out.split(/\r?\n/).filter(Boolean);
+  }
+
+  test('commands, topics, slugs, an empty word after a space', () => {
+    expect(ps('kb l')).toEqual(['learn', 'list']);
+    expect(ps('kb learn ')).toEqual(['project', 'skills']);
+    expect(ps('kb learn project ma')).toEqual(['maintainers/jean', 'maintainers/ryan']);
+    expect(ps('kb check --format=j')).toEqual(['--format=json']);
   });
 });

@@ -22,7 +22,7 @@ import { CONTROL } from '../../shared/controls.ts';
 import { homeDirectory } from '../home.ts';
 import { workspaceOptions } from '../workspace.ts';
 
-export const SHELLS = ['bash', 'zsh', 'fish'] as const;
+export const SHELLS = ['bash', 'zsh', 'fish', 'powershell'] as const;
 
 /** The command line as far as it matters for completion. */
 export interface Line {

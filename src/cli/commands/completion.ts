@@ -1,4 +1,5 @@
-// kb completion SHELL: prints the completion script for bash, zsh or fish.
+// kb completion SHELL: prints the completion script for bash, zsh, fish or
+// PowerShell.
 // The scripts ask `kb __complete` for candidates as the user types, so topic
 // IDs and subject slugs come from the workspace at completion time.
 import type { Command } from '../command.ts';
@@ -16,6 +17,7 @@ const command: Command = {
     examples: [
       ['source <(kb completion bash)', 'Complete kb in this bash (add the line to ~/.bashrc to keep it)'],
       ['kb completion fish > ~/.config/fish/completions/kb.fish', 'Complete kb in every new fish'],
+      ['kb completion powershell | Out-String | Invoke-Expression', 'Complete kb in this PowerShell (add the line to $PROFILE to keep it)'],
     ],
   },
   run(ctx) {

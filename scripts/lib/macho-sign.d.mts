@@ -1,0 +1,3 @@
+// Types of scripts/lib/macho-sign.mjs, for the tests.
+
+export function adhocSign(buf: Buffer, identifier: string): Buffer;
