@@ -24,7 +24,8 @@ import { parseBudget, tokensText } from './budget.ts';
 import type { KnowledgeBase } from './knowledge-base.ts';
 import { learnedPatternProblem } from './topics.ts';
 import { abouts } from '../kb/index/describe.ts';
-import { comparedText, MIN_COMPARED_TERMS, nearPairs, ownText, PAIR_MAX_BYTES, templateLines, termCount } from '../kb/write/similar.ts';
+import { comparedText, MIN_COMPARED_TERMS, nearPairs, ownText, PAIR_CANDIDATES, PAIR_MAX_BYTES, templateLines, textTerms, type NearPairs } from '../kb/write/similar.ts';
+import { countText } from '../shared/text.ts';
 
 export type { CheckSummary } from '../render/check.ts';
 
@@ -206,15 +207,24 @@ function checkTopic(config: Config, root: string, topic: Topic, view: TopicView,
  *  remember`: `user`; the MCP remember tool: `model`). */
 const WRITTEN_BY_KB: ReadonlySet<unknown> = new Set(['user', 'model']);
 
-/** Pairs of visible subjects that say nearly the same (docs/search-and-memory.md,
- *  "Remembering"): a report only; kb never removes either. By default only
- *  subjects kb wrote (frontmatter `source`) are compared: distinct
- *  documents of an upstream folder may share their words by design.
- *  `all` compares every visible subject; frontmatter and embeds are never
- *  text, and a subject kb did not write is compared on its own text
- *  (template lines, which 3 or more such subjects repeat, left out) when
- *  that has MIN_COMPARED_TERMS terms or more; the others are counted
- *  (`tooShort`). Subjects larger than PAIR_MAX_BYTES are not compared. */
+/** Text compared for near duplicates per topic, at most (bytes): the
+ *  subjects after it in walk order are not compared, and kb check says so. */
+export const COMPARED_BYTES = 64 * 1024 * 1024;
+/** Pairs reported per topic, at most (the most similar); the others are
+ *  counted in one more warning. */
+export const PAIRS_REPORTED = 1_000;
+
+/** Pairs of visible subjects that say the same, or two versions of one
+ *  fact (docs/search-and-memory.md, "Remembering"): a report only; kb
+ *  never removes either. By default only subjects kb wrote (frontmatter
+ *  `source`) are compared: distinct documents of an upstream folder may
+ *  share their words by design. `all` compares every visible subject;
+ *  frontmatter and embeds are never text, and a subject kb did not write
+ *  is compared on its own text (template lines, which 3 or more such
+ *  subjects repeat, left out) when that has MIN_COMPARED_TERMS terms or
+ *  more; the others are counted (`tooShort`). Subjects larger than
+ *  PAIR_MAX_BYTES are not compared; bounds on the work (COMPARED_BYTES,
+ *  PAIRS_REPORTED, and nearPairs' own) are said in a warning. */
 async function nearDuplicates(config: Config, topic: Topic, view: TopicView, all: boolean): Promise<{ problems: Problem[]; tooShort: number }> {
   const candidates: Subject[] = [];
   for (const s of view.index.subjects) {
@@ -226,33 +236,76 @@ async function nearDuplicates(config: Config, topic: Topic, view: TopicView, all
   const about = await abouts(view, candidates);
   const ours: { at: number; subject: Subject; text: string }[] = [];
   const others: { at: number; subject: Subject; text: string }[] = [];
+  let bytes = 0;
+  let unread = 0;
   for (let i = 0; i < candidates.length; i++) {
     const s = candidates[i];
     const mine = WRITTEN_BY_KB.has(about[i].source);
     if (!mine && !all) continue;
+    if (bytes + s.size > COMPARED_BYTES) {
+      unread++;
+      continue;
+    }
     const r = readSubject(s.abs, PAIR_MAX_BYTES);
     if (r.kind !== 'text') continue;
+    bytes += s.size;
     (mine ? ours : others).push({ at: i, subject: s, text: comparedText(r.text) });
   }
-  const compared = [...ours];
+  const compared: { at: number; subject: Subject; text: string; terms?: string[] }[] = [...ours];
   let tooShort = 0;
   const template = templateLines(others.map((o) => o.text));
   for (const o of others) {
     const own = ownText(o.text, template);
-    if (termCount(own) < MIN_COMPARED_TERMS) tooShort++;
-    else compared.push({ ...o, text: own });
+    const terms = textTerms(own);
+    if (terms.length < MIN_COMPARED_TERMS) tooShort++;
+    else compared.push({ ...o, text: own, terms });
   }
   // In walk order, as the pairs are reported.
   if (others.length > 0) compared.sort((x, y) => x.at - y.at);
-  const problems = nearPairs(compared.map((c) => c.text)).map(({ a, b, similarity }) => ({
-    severity: 'warning' as const,
-    code: 'near-duplicate' as const,
-    message: `topic "${topic.id}": subjects "${compared[a].subject.slug}" and "${compared[b].subject.slug}" say nearly the same (similarity ${similarity.toFixed(2)}); merge them or forget one (kb never removes either by itself)`,
-    where: rel(config.root, topic.subjectsDir, compared[a].subject.path),
-    topic: topic.id,
-  }));
-  return { problems, tooShort };
+  const found = nearPairs(
+    compared.map((c) => c.text),
+    undefined,
+    (d) => compared[d].terms ?? textTerms(compared[d].text),
+  );
+  const where = (i: number) => rel(config.root, topic.subjectsDir, compared[i].subject.path);
+  const problems: Problem[] = found.pairs.slice(0, PAIRS_REPORTED).map(({ a, b, similarity, judgement }) => {
+    const [x, y] = [compared[a].subject.slug, compared[b].subject.slug];
+    if (judgement.kind === 'update') {
+      const changed = `${quotedList(judgement.was)} in "${x}", ${quotedList(judgement.now)} in "${y}"`;
+      return warn('two-versions', `topic "${topic.id}": subjects "${x}" and "${y}" look like two versions of one fact (${changed}; similarity ${similarity.toFixed(2)}); keep the one that holds: revise it and forget the other (kb never removes either by itself)`, where(a));
+    }
+    return warn('near-duplicate', `topic "${topic.id}": subjects "${x}" and "${y}" say nearly the same (similarity ${similarity.toFixed(2)}); merge them or forget one (kb never removes either by itself)`, where(a));
+  });
+  const cut = boundsSaid(topic, found, unread, compared.length);
+  return { problems: cut.length > 0 ? [...problems, ...cut.map((m) => warn('duplicate-check-bounded', m))] : problems, tooShort };
+
+  function warn(code: ProblemCode, message: string, at?: string): Problem {
+    return { severity: 'warning', code, message, ...(at !== undefined ? { where: at } : {}), topic: topic.id };
+  }
 }
+
+/** `"a" "b"`, as an update's values are named. */
+function quotedList(values: readonly string[] | undefined): string {
+  return (values ?? []).map((v) => `"${v}"`).join(' ');
+}
+
+/** What the bounds of a near-duplicate comparison left out, one sentence
+ *  each. */
+function boundsSaid(topic: Topic, found: NearPairs, unread: number, compared: number): string[] {
+  const out: string[] = [];
+  const at = `topic "${topic.id}": the near-duplicate comparison`;
+  if (unread > 0) out.push(`${at} read ${MIB(COMPARED_BYTES)} of subjects at most: ${countText(unread)} more ${unread === 1 ? 'was' : 'were'} not compared`);
+  if (found.leftOut > 0) {
+    out.push(
+      `${at} left out ${countText(found.leftOut)} word${found.leftOut === 1 ? '' : 's'} found in ${countText(found.leftOutFrom)} subjects or more (of ${countText(compared)} compared), to bound its work: subjects alike mostly by those words are not found`,
+    );
+  }
+  if (found.notJudged > 0) out.push(`${at} found more than ${countText(PAIR_CANDIDATES)} similar pairs: ${countText(found.notJudged)} more were not judged`);
+  if (found.pairs.length > PAIRS_REPORTED) out.push(`${at} found ${countText(found.pairs.length)} pairs: the ${countText(PAIRS_REPORTED)} most similar are reported, ${countText(found.pairs.length - PAIRS_REPORTED)} more are not`);
+  return out;
+}
+
+const MIB = (bytes: number) => `${bytes / 1048576} MiB`;
 
 /** The Agent Skills specification's rules for `name`: 1-64 characters of
  *  a-z, 0-9 and `-`, no leading, trailing or doubled hyphen. */
