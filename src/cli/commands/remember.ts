@@ -107,7 +107,7 @@ function rememberValue(flags: Record<string, string | boolean | string[]>, posit
 
 /** The text on stdin, refused when longer than `limit` bytes or not
  *  valid UTF-8 (never replaced: what is remembered is what was given). */
-function stdinText(limit: number, where: string): string {
+export function stdinText(limit: number, where: string): string {
   const r = utf8Input(readInputBytes(0, limit), limit);
   if ('tooLong' in r) throw new UsageError(where === '-' ? `the text on stdin is longer than ${limit} bytes` : `--args is longer than ${limit} characters`, where);
   if ('invalidAt' in r) {

@@ -278,7 +278,11 @@ export function compareFacts(a: Fact, b: Fact, similarity: number): FactVerdict 
   const negated = short && a.negations > 0 !== b.negations > 0 && onlyA.length + onlyB.length <= 1;
   const slots = short ? slotsOf(a, b, inA, inB) : { frame: false, replaced: [] };
   const bound = (n: number) => Math.max(2, Math.floor(n / 4));
-  const novel = onlyA.filter((t) => !t.light).length > bound(a.tokens.length) || onlyB.filter((t) => !t.light).length > bound(b.tokens.length);
+  const newA = onlyA.filter((t) => !t.light).length;
+  const newB = onlyB.filter((t) => !t.light).length;
+  // One that says nothing the other does not (a shorter form of it) is
+  // not new, however much more the other says.
+  const novel = newA > 0 && newB > 0 && (newA > bound(a.tokens.length) || newB > bound(b.tokens.length));
   if (!changed && !negated && !slots.frame) {
     if (novel || (short && otherSubject(a, b, inA, inB))) return { kind: 'distinct' };
     return { kind: 'duplicate' };

@@ -87,18 +87,24 @@ export function judge(a: Compared, b: Compared): Judgement {
   return { ...compareFacts(a.fact, b.fact, sim), similarity: sim };
 }
 
-/** A file's text without its YAML frontmatter (a `---` line, then lines up
- *  to a closing `---` or `...` line), as duplicates are compared. */
-export function bodyOf(text: string): string {
+/** A file's YAML frontmatter (a `---` line, then lines up to a closing
+ *  `---` or `...` line; undefined when there is none) and its text after. */
+export function splitFrontmatter(text: string): { front?: string; body: string } {
   const t = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
   const m = /^---[ \t]*\r?\n/.exec(t);
-  if (m === null) return t;
+  if (m === null) return { body: t };
   const close = /^(?:---|\.\.\.)[ \t]*$/m;
   const rest = t.slice(m[0].length);
   const c = close.exec(rest);
-  if (c === null) return t;
+  if (c === null) return { body: t };
   const after = rest.slice(c.index + c[0].length);
-  return after.replace(/^\r?\n/, '');
+  return { front: rest.slice(0, c.index), body: after.replace(/^\r?\n/, '') };
+}
+
+/** A file's text without its YAML frontmatter, as duplicates are
+ *  compared. */
+export function bodyOf(text: string): string {
+  return splitFrontmatter(text).body;
 }
 
 /** Obsidian's embeds, `![[note]]` and `![[note#heading|alias]]`: another

@@ -93,9 +93,9 @@ describe('duplicates', () => {
 });
 
 describe('the file', () => {
-  test('frontmatter: description, created, tags, source; the text as given', () => {
+  test('frontmatter: description, created and updated, tags, source; the text as given', () => {
     const text = subjectFile(fact('Deploys go out at 10:00.', { tags: ['ops', 'a "b"'], description: 'When we deploy' }), 'model', user.now);
-    expect(text).toBe('---\ndescription: "When we deploy"\ncreated: 2025-01-02T03:04:05.000Z\ntags: ["ops", "a \\"b\\""]\nsource: model\n---\nDeploys go out at 10:00.\n');
+    expect(text).toBe('---\ndescription: "When we deploy"\ncreated: 2025-01-02T03:04:05.000Z\nupdated: 2025-01-02T03:04:05.000Z\ntags: ["ops", "a \\"b\\""]\nsource: model\n---\nDeploys go out at 10:00.\n');
   });
   test('the default description is the first line, cut with an ellipsis', () => {
     expect(descriptionFrom('# Title\n\nbody')).toBe('Title');
