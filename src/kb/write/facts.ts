@@ -290,7 +290,9 @@ export function compareFacts(a: Fact, b: Fact, similarity: number): FactVerdict 
   const replaced = slots.replaced;
   if (slots.frame && replaced.some(([x, y]) => !x.some(notWord) || !y.some(notWord))) return { kind: 'distinct' };
   if (replaced.length >= 2 && replaced.some(([x, y]) => x.some((t) => t.kind === 'name') && y.some((t) => t.kind === 'name'))) return { kind: 'distinct' };
-  return { kind: 'update', was: onlyA.filter(notWord).map((t) => t.text), now: onlyB.filter(notWord).map((t) => t.text) };
+  // A negation that changed is named as `not`.
+  const not = (f: Fact) => (negated && f.negations > 0 ? ['not'] : []);
+  return { kind: 'update', was: [...not(a), ...onlyA.filter(notWord).map((t) => t.text)], now: [...not(b), ...onlyB.filter(notWord).map((t) => t.text)] };
 }
 
 /** The slots where `a` and `b` hold different tokens, in the alignment of
