@@ -7,8 +7,8 @@
 //   of 0.5 or more (no updates);
 // - `kb remember` now (src/kb/write/facts.ts);
 // - `kb check --duplicates` on documents kb did not write, before and now:
-//   the same rule, and a text with fewer than MIN_COMPARED_TERMS terms is
-//   not compared (so never reported);
+//   the same rule, and a text with fewer terms than the minimum (8 before,
+//   MIN_COMPARED_TERMS now) is not compared (so never reported);
 //
 // it prints precision and recall of "duplicate" (the `reworded` pairs are
 // the duplicates) and of "update" (the `update` pairs), per half, and the
@@ -40,14 +40,17 @@ const now: Rule = (a, b) => {
   const j = judge(compared(a), compared(b));
   return j.kind === 'exact' ? 'duplicate' : j.kind;
 };
-/** kb check --duplicates on two documents kb did not write. */
-const checked = (rule: Rule): Rule => (a, b) => (termCount(a) < MIN_COMPARED_TERMS || termCount(b) < MIN_COMPARED_TERMS ? 'distinct' : rule(a, b));
+/** kb check --duplicates on two documents kb did not write, texts of
+ *  fewer than `min` terms left out. */
+const checked = (rule: Rule, min: number): Rule => (a, b) => (termCount(a) < min || termCount(b) < min ? 'distinct' : rule(a, b));
+/** The minimum before the labelled pairs. */
+const MIN_BEFORE = 8;
 
 const RULES: [string, Rule][] = [
   ['kb remember, before (cosine >= 0.5)', before],
   ['kb remember, now', now],
-  [`kb check --duplicates, before (cosine >= 0.5, texts of ${MIN_COMPARED_TERMS}+ terms)`, checked(before)],
-  [`kb check --duplicates, now (texts of ${MIN_COMPARED_TERMS}+ terms)`, checked(now)],
+  [`kb check --duplicates, before (cosine >= 0.5, texts of ${MIN_BEFORE}+ terms)`, checked(before, MIN_BEFORE)],
+  [`kb check --duplicates, now (texts of ${MIN_COMPARED_TERMS}+ terms)`, checked(now, MIN_COMPARED_TERMS)],
 ];
 
 interface Figures {

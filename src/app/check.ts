@@ -81,10 +81,13 @@ export async function check(kb: KnowledgeBase, env: Record<string, string | unde
     // below then read no binary file again.
     progress.step('frontmatter');
     const front = await checkFrontmatter(config, topic, view);
-    const found = checkTopic(config, root, topic, view, progress);
+    // The texts the file checks read, kept for the near-duplicate
+    // comparison of every subject (read once, not twice).
+    const texts = opts.duplicates === true && topic.enable ? new Map<string, string>() : undefined;
+    const found = checkTopic(config, root, topic, view, progress, texts);
     problems.push(...found.problems, ...front);
     progress.step('comparing subjects for near duplicates');
-    const near = topic.enable ? await nearDuplicates(config, topic, view, opts.duplicates === true) : undefined;
+    const near = topic.enable ? await nearDuplicates(config, topic, view, opts.duplicates === true, texts) : undefined;
     progress.done();
     if (near !== undefined) problems.push(...near.problems);
     topics.push({
@@ -121,7 +124,14 @@ function preloadWarnOf(env: Record<string, string | undefined>): number {
   return b.ok ? b.tokens : PRELOAD_WARN_DEFAULT;
 }
 
-function checkTopic(config: Config, root: string, topic: Topic, view: TopicView, progress: Progress): { problems: Problem[]; subjects: number; preloaded: number; preloadedTokens: number } {
+function checkTopic(
+  config: Config,
+  root: string,
+  topic: Topic,
+  view: TopicView,
+  progress: Progress,
+  texts?: Map<string, string>,
+): { problems: Problem[]; subjects: number; preloaded: number; preloadedTokens: number } {
   const out: Problem[] = [];
   const at = (field: keyof Topic['sources']) => topic.where?.[field] ?? whereOf(config.root, topic.sources[field]);
   const add = (severity: Severity, code: ProblemCode, message: string, where?: string) => out.push({ severity, code, message, where, topic: topic.id });
@@ -182,6 +192,7 @@ function checkTopic(config: Config, root: string, topic: Topic, view: TopicView,
   }
   let preloaded = 0;
   let preloadedTokens = 0;
+  let kept = 0;
   const subjects = view.index.subjects;
   for (let i = 0; i < subjects.length; i++) {
     const s = subjects[i];
@@ -191,6 +202,10 @@ function checkTopic(config: Config, root: string, topic: Topic, view: TopicView,
     // archives, scripts): never listed, so nothing to warn about.
     if (s.bundled) continue;
     const r = view.probed.get(s.slug)?.kind === 'binary' ? ({ kind: 'binary' } as const) : readSubject(s.abs);
+    if (texts !== undefined && r.kind === 'text' && !s.hidden && s.size <= PAIR_MAX_BYTES && kept + s.size <= COMPARED_BYTES) {
+      texts.set(s.slug, r.text);
+      kept += s.size;
+    }
     const where = rel(config.root, topic.subjectsDir, s.path);
     if (r.kind === 'text' && view.learnedSlugs.has(s.slug)) {
       preloaded++;
@@ -224,8 +239,9 @@ export const PAIRS_REPORTED = 1_000;
  *  subjects repeat, left out) when that has MIN_COMPARED_TERMS terms or
  *  more; the others are counted (`tooShort`). Subjects larger than
  *  PAIR_MAX_BYTES are not compared; bounds on the work (COMPARED_BYTES,
- *  PAIRS_REPORTED, and nearPairs' own) are said in a warning. */
-async function nearDuplicates(config: Config, topic: Topic, view: TopicView, all: boolean): Promise<{ problems: Problem[]; tooShort: number }> {
+ *  PAIRS_REPORTED, and nearPairs' own) are said in a warning. `texts`: the
+ *  subjects' texts already read, by slug. */
+async function nearDuplicates(config: Config, topic: Topic, view: TopicView, all: boolean, texts?: ReadonlyMap<string, string>): Promise<{ problems: Problem[]; tooShort: number }> {
   const candidates: Subject[] = [];
   for (const s of view.index.subjects) {
     if (s.hidden || s.bundled || view.disabled.has(s.slug) || s.size > PAIR_MAX_BYTES || view.probed.get(s.slug)?.kind === 'binary') continue;
@@ -246,7 +262,8 @@ async function nearDuplicates(config: Config, topic: Topic, view: TopicView, all
       unread++;
       continue;
     }
-    const r = readSubject(s.abs, PAIR_MAX_BYTES);
+    const known = texts?.get(s.slug);
+    const r = known !== undefined ? ({ kind: 'text', text: known } as const) : readSubject(s.abs, PAIR_MAX_BYTES);
     if (r.kind !== 'text') continue;
     bytes += s.size;
     (mine ? ours : others).push({ at: i, subject: s, text: comparedText(r.text) });

@@ -5,7 +5,9 @@
 // slug), holding the texts `kb revise` replaced, newest first, each whole
 // (frontmatter included) in a fence:
 //
-//     <!-- kb: ... -->
+//     # Earlier texts of deploy-window.md
+//
+//     kb revise keeps here ...
 //
 //     ## Replaced 2026-01-02T03:04:05.000Z
 //
@@ -41,14 +43,16 @@ export function historyName(name: string): string {
 }
 
 const HEADING = '## Replaced ';
+const TITLE = '# Earlier texts of ';
+const ABOUT = 'kb revise keeps here ';
 
 function header(file: string): string {
-  // One line, whatever the name holds.
+  // On its lines, whatever the name holds.
   const name = escapeControls(file);
   return (
-    `<!-- kb: the earlier texts of ${name}, newest first. kb revise adds one each time it replaces the subject's text, ` +
-    `and keeps the ${HISTORY_VERSIONS} latest (at most ${HISTORY_BYTES / 1048576} MiB; the latest always). ` +
-    `Each block below is the whole file it was: to restore one, copy it back into ${name}, or give its text (below its frontmatter) to kb revise. -->`
+    `${TITLE}${name}\n\n${ABOUT}the texts it replaced, newest first, each the whole file it was, and the ${HISTORY_VERSIONS} latest at most ` +
+    `(at most ${HISTORY_BYTES / 1048576} MiB; the latest always). To restore one, copy its block back into ${name}, or give its text ` +
+    `(below its frontmatter) to kb revise.`
   );
 }
 
@@ -78,9 +82,9 @@ export function renderHistory(name: string, entries: readonly Entry[]): string {
 export function parseHistory(text: string): Entry[] | undefined {
   const lines = text.split('\n');
   const line = (i: number) => (lines[i].endsWith('\r') ? lines[i].slice(0, -1) : lines[i]);
-  if (!line(0).startsWith('<!-- kb: ')) return undefined;
+  if (lines.length < 3 || !line(0).startsWith(TITLE) || line(1) !== '' || !line(2).startsWith(ABOUT)) return undefined;
   const entries: Entry[] = [];
-  let i = 1;
+  let i = 3;
   while (i < lines.length) {
     if (line(i) === '') {
       i++;

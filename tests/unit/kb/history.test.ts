@@ -18,7 +18,7 @@ describe('the history file', () => {
     const tricky = entry(2, '---\ndescription: "x"\n---\nA fence:\n\n````markdown\ncode\n````\n## Replaced 2020-01-01T00:00:00.000Z\n');
     const entries = [entry(3), tricky, entry(1, 'no final newline')];
     const text = renderHistory('deploy-window.md', entries);
-    expect(text).toStartWith('<!-- kb: the earlier texts of deploy-window.md, newest first.');
+    expect(text).toStartWith('# Earlier texts of deploy-window.md\n\nkb revise keeps here the texts it replaced, newest first,');
     expect(text).toContain('\n## Replaced 2026-01-04T00:00:00.000Z\n\n```markdown\n---\nsource: user\n---\nVersion 3.\n```\n');
     expect(text).toContain('`````markdown\n---\ndescription');
     expect(parseHistory(text)).toEqual([entry(3), tricky, { ...entry(1), text: 'no final newline\n' }]);
@@ -41,6 +41,7 @@ describe('the history file', () => {
     for (const bad of [
       '',
       '# My own notes\n',
+      good.replace('kb revise keeps here', 'I keep here'),
       good.replace('## Replaced', '## Changed'),
       good.replace('```markdown', '``markdown'),
       good.slice(0, good.lastIndexOf('```')),
@@ -57,7 +58,7 @@ describe('the history file', () => {
       parseHistory(text);
       return performance.now() - t0;
     };
-    const head = '<!-- kb: x -->\n\n## Replaced t\n\n```markdown\n';
+    const head = '# Earlier texts of x\n\nkb revise keeps here x\n\n## Replaced t\n\n```markdown\n';
     const small = `${head}${'``\n'.repeat(20_000)}`;
     const large = `${head}${'``\n'.repeat(200_000)}`;
     timeOf(small);
