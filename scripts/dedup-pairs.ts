@@ -41,8 +41,13 @@ const now: Rule = (a, b) => {
   return j.kind === 'exact' ? 'duplicate' : j.kind;
 };
 /** kb check --duplicates on two documents kb did not write, texts of
- *  fewer than `min` terms left out. */
-const checked = (rule: Rule, min: number): Rule => (a, b) => (termCount(a) < min || termCount(b) < min ? 'distinct' : rule(a, b));
+ *  fewer than `min` terms left out; two versions of one fact are reported
+ *  for subjects kb wrote only. */
+const checked = (rule: Rule, min: number): Rule => (a, b) => {
+  if (termCount(a) < min || termCount(b) < min) return 'distinct';
+  const v = rule(a, b);
+  return v === 'update' ? 'distinct' : v;
+};
 /** The minimum before the labelled pairs. */
 const MIN_BEFORE = 8;
 

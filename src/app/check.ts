@@ -24,7 +24,7 @@ import { parseBudget, tokensText } from './budget.ts';
 import type { KnowledgeBase } from './knowledge-base.ts';
 import { learnedPatternProblem } from './topics.ts';
 import { abouts } from '../kb/index/describe.ts';
-import { comparedText, MIN_COMPARED_TERMS, nearPairs, ownText, PAIR_CANDIDATES, PAIR_MAX_BYTES, templateLines, textTerms, type NearPairs } from '../kb/write/similar.ts';
+import { comparedText, MIN_COMPARED_TERMS, nearPairs, ownText, PAIR_CANDIDATES, PAIR_MAX_BYTES, templateLines, textTerms, type NearPair, type NearPairs } from '../kb/write/similar.ts';
 import { countText } from '../shared/text.ts';
 
 export type { CheckSummary } from '../render/check.ts';
@@ -269,6 +269,8 @@ async function nearDuplicates(config: Config, topic: Topic, view: TopicView, all
     (mine ? ours : others).push({ at: i, subject: s, text: comparedText(r.text) });
   }
   const compared: { at: number; subject: Subject; text: string; terms?: string[] }[] = [...ours];
+  const kbs = new Set(ours.map((o) => o.subject));
+  const isOurs = (c: { subject: Subject }) => kbs.has(c.subject);
   let tooShort = 0;
   const template = templateLines(others.map((o) => o.text));
   for (const o of others) {
@@ -285,7 +287,11 @@ async function nearDuplicates(config: Config, topic: Topic, view: TopicView, all
     (d) => compared[d].terms ?? textTerms(compared[d].text),
   );
   const where = (i: number) => rel(config.root, topic.subjectsDir, compared[i].subject.path);
-  const problems: Problem[] = found.pairs.slice(0, PAIRS_REPORTED).map(({ a, b, similarity, judgement }) => {
+  // Two versions of one fact are said for facts kb wrote: documents that
+  // differ in their names and numbers are mostly two documents.
+  const ourUpdate = (p: NearPair) => p.judgement.kind !== 'update' || (isOurs(compared[p.a]) && isOurs(compared[p.b]));
+  const reported = found.pairs.filter(ourUpdate);
+  const problems: Problem[] = reported.slice(0, PAIRS_REPORTED).map(({ a, b, similarity, judgement }) => {
     const [x, y] = [compared[a].subject.slug, compared[b].subject.slug];
     if (judgement.kind === 'update') {
       const changed = `${quotedList(judgement.was)} in "${x}", ${quotedList(judgement.now)} in "${y}"`;
@@ -293,7 +299,7 @@ async function nearDuplicates(config: Config, topic: Topic, view: TopicView, all
     }
     return warn('near-duplicate', `topic "${topic.id}": subjects "${x}" and "${y}" say nearly the same (similarity ${similarity.toFixed(2)}); merge them or forget one (kb never removes either by itself)`, where(a));
   });
-  const cut = boundsSaid(topic, found, unread, compared.length);
+  const cut = boundsSaid(topic, { ...found, pairs: reported }, unread, compared.length);
   return { problems: cut.length > 0 ? [...problems, ...cut.map((m) => warn('duplicate-check-bounded', m))] : problems, tooShort };
 
   function warn(code: ProblemCode, message: string, at?: string): Problem {

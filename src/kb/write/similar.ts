@@ -163,7 +163,7 @@ export function ownText(text: string, template: ReadonlySet<string>): string {
  *  by `kb check --duplicates`: a note made from a template and barely
  *  filled in says what its template says (docs/search-and-memory.md gives
  *  the measurement: scripts/duplicates-threshold.ts). */
-export const MIN_COMPARED_TERMS = 4;
+export const MIN_COMPARED_TERMS = 8;
 
 /** How many terms `text` has (a compared text is at most PAIR_MAX_BYTES). */
 export function termCount(text: string): number {
@@ -172,6 +172,12 @@ export function termCount(text: string): number {
 
 /** Subjects compared by nearPairs, at most this large (bytes). */
 export const PAIR_MAX_BYTES = 64 * 1024;
+
+/** A word found in more texts than this does not count towards their
+ *  similarity in a pair search (as function words do not anywhere): it
+ *  says little about two of them saying one thing (`x` and `y` in a folder
+ *  of formulas, a product's name in its documentation). */
+export const PAIR_MAX_DF = 200;
 
 /** The work of a pair search, at most: products of two subjects' weights
  *  of a shared word added up (a word in d subjects costs d(d-1)/2). The
@@ -263,11 +269,11 @@ function vectorsOf(texts: readonly string[], termsOf: (d: number) => readonly st
   return { start, ids, weights, df };
 }
 
-/** The terms a pair search uses: those in 2 texts or more, fewest texts
- *  first, while their work fits PAIR_WORK. */
+/** The terms a pair search uses: those in 2 to PAIR_MAX_DF texts, fewest
+ *  texts first, while their work fits PAIR_WORK. */
 function searchedTerms(df: readonly number[]): { used: Uint8Array; leftOut: number; leftOutFrom: number } {
   const order: number[] = [];
-  for (let id = 0; id < df.length; id++) if (df[id] >= 2) order.push(id);
+  for (let id = 0; id < df.length; id++) if (df[id] >= 2 && df[id] <= PAIR_MAX_DF) order.push(id);
   order.sort((x, y) => df[x] - df[y] || x - y);
   const used = new Uint8Array(df.length);
   let work = 0;
@@ -333,10 +339,11 @@ function candidates(v: Vectors, used: Uint8Array, threshold: number): { a: numbe
   return out;
 }
 
-/** The cosine of texts `a` and `b` over all their terms. */
+/** The cosine of texts `a` and `b` over the terms that count (in at most
+ *  PAIR_MAX_DF texts). */
 function cosine(v: Vectors, a: number, b: number): number {
   const mine = new Map<number, number>();
-  for (let k = v.start[a]; k < v.start[a + 1]; k++) mine.set(v.ids[k], v.weights[k]);
+  for (let k = v.start[a]; k < v.start[a + 1]; k++) if (v.df[v.ids[k]] <= PAIR_MAX_DF) mine.set(v.ids[k], v.weights[k]);
   let dot = 0;
   for (let k = v.start[b]; k < v.start[b + 1]; k++) dot += (mine.get(v.ids[k]) ?? 0) * v.weights[k];
   return Math.min(1, dot);
@@ -344,7 +351,8 @@ function cosine(v: Vectors, a: number, b: number): number {
 
 /**
  * The pairs of `texts` (indices, a < b) that are duplicates or versions of
- * one fact (judge()), most similar first. Bounded: PAIR_WORK products at
+ * one fact (judge(), their cosine taken over the words in at most
+ * PAIR_MAX_DF of them), most similar first. Bounded: PAIR_WORK products at
  * most, PAIR_CANDIDATES pairs judged, memory linear in the texts; what a
  * bound left out is counted in the result. Texts equal once normalised
  * are always found (the first with each of the others), whatever was
