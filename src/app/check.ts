@@ -263,6 +263,8 @@ async function nearDuplicates(config: Config, topic: Topic, view: TopicView, all
       continue;
     }
     const known = texts?.get(s.slug);
+    // Each text once in memory: the one kept is compared from now on.
+    if (known !== undefined) (texts as Map<string, string>).delete(s.slug);
     const r = known !== undefined ? ({ kind: 'text', text: known } as const) : readSubject(s.abs, PAIR_MAX_BYTES);
     if (r.kind !== 'text') continue;
     bytes += s.size;

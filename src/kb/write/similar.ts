@@ -381,14 +381,19 @@ export function nearPairs(texts: readonly string[], threshold = NEAR_THRESHOLD, 
     known.add(`${found.a[k]} ${found.b[k]}`);
     add(found.a[k], found.b[k], sim);
   }
-  // Equal texts, whatever the search left out.
-  const first = new Map<string, number>();
+  // Equal texts, whatever the search left out: by a hash of the normal
+  // form (not the form itself: memory), equal forms checked.
+  const first = new Map<number, number[]>();
   let more = found.more;
   texts.forEach((t, d) => {
     const normal = normalise(t);
-    const f = first.get(normal);
-    if (f === undefined) first.set(normal, d);
-    else if (!known.has(`${f} ${d}`)) {
+    const h = hashOf(normal);
+    const seen = first.get(h);
+    const f = seen?.find((e) => normalise(texts[e]) === normal);
+    if (f === undefined) {
+      if (seen === undefined) first.set(h, [d]);
+      else seen.push(d);
+    } else if (!known.has(`${f} ${d}`)) {
       if (pairs.length < PAIR_CANDIDATES) pairs.push({ a: f, b: d, similarity: 1, judgement: { kind: 'exact', similarity: 1 } });
       else more++;
     }
@@ -398,3 +403,15 @@ export function nearPairs(texts: readonly string[], threshold = NEAR_THRESHOLD, 
 }
 
 const EMPTY: Profile = { weights: new Map() };
+
+/** A 52-bit hash of `s` (two 32-bit FNV-1a halves, of different seeds). */
+function hashOf(s: string): number {
+  let a = 0x811c9dc5;
+  let b = 0x01000193;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    a = Math.imul(a ^ c, 0x01000193);
+    b = Math.imul(b ^ c, 0x5bd1e995);
+  }
+  return (a >>> 0) * 0x100000 + ((b >>> 0) & 0xfffff);
+}
