@@ -10,7 +10,7 @@ import { main } from './cli/main.ts';
 const COMMANDS: CommandTable = {
   init: { description: 'Make this directory a workspace, with a topic for each folder given', load: async () => (await import('./cli/commands/init.ts')).default },
   prompt: { description: 'Print the <knowledge> system-prompt section', load: async () => (await import('./cli/commands/prompt.ts')).default },
-  schema: { description: 'Print a tool definition (learn, search, remember, revise or forget) as JSON', load: async () => (await import('./cli/commands/schema.ts')).default },
+  schema: { description: 'Print a tool definition as JSON (learn, search, remember, revise, forget)', load: async () => (await import('./cli/commands/schema.ts')).default },
   learn: { description: 'Run the learn tool: list a topic, or load subjects', load: async () => (await import('./cli/commands/learn.ts')).default },
   search: { description: 'Search the subjects by what they say, best first', load: async () => (await import('./cli/commands/search.ts')).default },
   recall: { description: 'Print the subjects most relevant to a text, packed within a token budget', load: async () => (await import('./cli/commands/recall.ts')).default },

@@ -29,11 +29,11 @@ function start(root: string, args: string[], input = ''): { pid: number; done: P
 
 cases(BINARY);
 
-describe('kb schema --tool remember|forget', () => {
+describe('kb schema --tool remember|revise|forget', () => {
   test('every provider format; --write names the topics', () => {
     const root = workspace();
     for (const format of ['generic', 'openai', 'anthropic', 'gemini', 'mcp']) {
-      for (const tool of ['remember', 'forget']) {
+      for (const tool of ['remember', 'revise', 'forget']) {
         const r = run(BINARY, root, ['schema', '--tool', tool, '--format', format]);
         expect(r.code).toBe(0);
         expect(r.out).toContain(`"${tool}"`);
