@@ -23,7 +23,7 @@ const command: Command = {
     slug: { type: 'string', valueHint: 'slug', description: 'The new subject\'s slug (default: made from the text)' },
     description: { type: 'string', valueHint: 'text', description: 'Its description (default: the text\'s first line)' },
     tag: { type: 'string', valueHint: 'tag', description: 'A tag (repeatable)' },
-    force: { type: 'boolean', description: 'Write even when a similar subject exists (never when an identical one does)' },
+    force: { type: 'boolean', description: 'Write even when a subject says nearly the same or is an older version (never an identical one)' },
     args: { type: 'string', valueHint: 'json', description: 'The remember tool-call arguments as JSON, or - to read them from stdin' },
     format: { type: 'enum', options: ['text', 'json'], default: 'text', description: 'text, or json for scripts' },
   },
