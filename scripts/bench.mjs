@@ -16,6 +16,7 @@ import { mcpLatency } from './mcp-latency.mjs';
 import { BIG_BINARY_BYTES, ensureDescribedWorkspace, ensureTinyWorkspace, ensureWorkspace, TEXT_EXTS } from './lib/bench-workspace.mjs';
 import { FLAGS as KB_BUILD_FLAGS } from './build.mjs';
 import { ensureBaseline, features } from './lib/baseline.mjs';
+import { measureDuplicates } from './lib/duplicates-bench.mjs';
 
 const REPO = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -37,6 +38,9 @@ Options:
   --scaling [LIST] also check how cost grows, e.g. --scaling 1000,10000,100000
                    (the default list when none is given)
   --no-peers       skip repomix and the files-to-prompt-style packer
+  --duplicates-only
+                   only the duplicates section: the labelled pairs and
+                   \`kb check --duplicates\` on 20,000 short notes
   --peer-runs N    timed runs per peer (default 3)
   --kb PATH        the kb binary (default dist/kb; npm run bench builds it)
   --dir DIR        where workspaces and tools are kept (default .bench)
@@ -83,6 +87,7 @@ function parseOptions(argv) {
         else o.scaling = [1000, 10000, 100000];
         break;
       case '--no-peers': o.peers = false; break;
+      case '--duplicates-only': o.duplicatesOnly = true; break;
       case '--peer-runs': o.peerRuns = num(next(), a); break;
       case '--kb': o.kb = resolve(next()); break;
       case '--dir': o.dir = resolve(next()); break;
@@ -360,6 +365,7 @@ async function main() {
     process.exit(2);
   }
   mkdirSync(o.dir, { recursive: true });
+  if (o.duplicatesOnly) return duplicatesOnly(o);
   const results = { options: { ...o, kb: relative(REPO, o.kb) || o.kb, dir: relative(REPO, o.dir) || o.dir }, machine: {}, rows: [] };
   const load0 = loadavg()[0];
   results.machine = {
@@ -536,6 +542,15 @@ async function main() {
     add({ id: 'ftp', what: 'vs files-to-prompt-style packer (Node reimplementation)', kb: f.a, ref: f.b, refName: 'packer', ratio: f.b / f.a, speedup: true });
   }
 
+  // 6b. Duplicates: the labelled pairs, and kb check --duplicates on many
+  // short notes (scripts/lib/duplicates-bench.mjs).
+  let dups;
+  if (!o.quick) {
+    dups = measureDuplicates({ kb: o.kb, dir: o.dir, bun: bunBinary(), baseline: base, log });
+    for (const row of dups.rows) add(row);
+    results.duplicates = dups.scored;
+  }
+
   // 7. Output sizes (for the record).
   if (!o.quick) results.outputBytes = { ...(results.outputBytes ?? {}), load: outputBytes(s.load), loadRef: outputBytes(s.loadRef), list: outputBytes(s.list) };
 
@@ -568,6 +583,7 @@ async function main() {
     if (r.unit === 'ms') return r.target === undefined ? '-' : `<= ${r.target} ms`;
     if (r.unit === 'fraction') return `<= ${(r.target * 100).toFixed(0)}%`;
     if (r.unit === 'MB/s') return `>= ${r.target} MB/s`;
+    if (r.unit === 'share') return `${r.cmp} ${r.target}`;
     if (r.id === 'binary') return `<= ${r.target} B`;
     return `${r.cmp === '<=' ? '<=' : '>='} ${r.target}x${r.speedup ? ' faster' : ''}`;
   };
@@ -608,6 +624,7 @@ async function main() {
         if (r.unit === 'ms') return [r.what, `${ms(r.kbValue)} ms`, '-', '-', targetText(r), verdict(r)];
         if (r.unit === 'fraction') return [r.what, `${(r.kbValue * 100).toFixed(1)}%`, 'o200k (gpt-tokenizer)', r.detail, targetText(r), verdict(r)];
         if (r.unit === 'MB/s') return [r.what, `${r.kbValue.toFixed(0)} MB/s`, '-', '-', targetText(r), verdict(r)];
+        if (r.unit === 'share') return [r.what, r.kbValue.toFixed(2), '-', '-', targetText(r), verdict(r)];
         if (r.id === 'binary') return [r.what, `${r.kbValue} B`, '-', r.detail, targetText(r), verdict(r)];
         const ratio = r.speedup ? `${r.ratio.toFixed(1)}x faster` : `${x(r.ratio)}${r.best ? ` (fastest runs: ${x(r.best)})` : ''}`;
         return [r.what, `${ms(r.kb)} ms`, `${ms(r.ref)} ms ${r.refName}`, ratio, targetText(r), verdict(r)];
@@ -627,6 +644,7 @@ async function main() {
         `vs the hello world built with kb's flags (${ms(st.helloKbFlags)} ms): ${x(st.kbVsKbFlags)}`,
     );
   }
+  if (dups) out.push('', ...dups.lines);
   const ob = results.outputBytes;
   out.push(
     `output: kb load ${(ob.load / 1e6).toFixed(1)} MB (cat: ${(ob.loadRef / 1e6).toFixed(1)} MB` +
@@ -678,6 +696,20 @@ async function main() {
   }
   const failed = rows.some((r) => verdict(r) === 'FAIL');
   process.exitCode = failed ? 1 : 0;
+}
+
+/** `--duplicates-only`: the duplicates section alone, with its verdicts. */
+function duplicatesOnly(o) {
+  let base;
+  if (o.baseline) base = ensureBaseline(REPO, o.dir, o.baseline, log);
+  const d = measureDuplicates({ kb: o.kb, dir: o.dir, bun: bunBinary(), baseline: base, log });
+  const pass = (r) => (r.cmp === '<=' ? r.kbValue <= r.target : r.kbValue >= r.target);
+  const shown = (r) => (r.unit === 'ms' ? `${ms(r.kbValue)} ms` : r.unit === 'KiB' ? mib(r.kbValue) : r.kbValue.toFixed(2));
+  const target = (r) => (r.unit === 'KiB' ? `${r.cmp} ${mib(r.target)}` : `${r.cmp} ${r.target}${r.unit === 'ms' ? ' ms' : ''}`);
+  const out = [...d.lines, '', ...d.rows.map((r) => `${pass(r) ? 'PASS' : 'FAIL'} ${r.what}: ${shown(r)} (target ${target(r)})`)];
+  out.push(`load average ${loadavg().map((x) => x.toFixed(2)).join(' ')}`);
+  process.stdout.write(`${out.join('\n')}\n`);
+  process.exitCode = d.rows.every(pass) ? 0 : 1;
 }
 
 main().catch((e) => {

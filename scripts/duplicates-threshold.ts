@@ -24,7 +24,7 @@ console.log(`${entries.length} notes, ${vault.templated.length} from templates, 
 console.log('min terms | compared | pairs | template pairs | other unwanted | on purpose found');
 for (const min of [0, 1, 4, 8, 12, 16, 20, 24, 32, 48, 64]) {
   const kept = entries.filter((e) => e.terms >= min);
-  const pairs = nearPairs(kept.map((e) => e.compared));
+  const pairs = nearPairs(kept.map((e) => e.compared)).pairs;
   let noise = 0;
   let other = 0;
   const found: number[] = [];
@@ -39,4 +39,4 @@ for (const min of [0, 1, 4, 8, 12, 16, 20, 24, 32, 48, 64]) {
 }
 // Without leaving embeds out: the daily notes.
 const raw = Object.values(vault.files).map((t) => t.replace(/^---\n[\s\S]*?\n---\n/, ''));
-console.log(`embeds counted as text (frontmatter left out, no minimum): ${nearPairs(raw).length} pairs`);
+console.log(`embeds counted as text (frontmatter left out, no minimum): ${nearPairs(raw).pairs.length} pairs`);

@@ -10,11 +10,12 @@ import { main } from './cli/main.ts';
 const COMMANDS: CommandTable = {
   init: { description: 'Make this directory a workspace, with a topic for each folder given', load: async () => (await import('./cli/commands/init.ts')).default },
   prompt: { description: 'Print the <knowledge> system-prompt section', load: async () => (await import('./cli/commands/prompt.ts')).default },
-  schema: { description: 'Print a tool definition (learn, search, remember or forget) as JSON', load: async () => (await import('./cli/commands/schema.ts')).default },
+  schema: { description: 'Print a tool definition as JSON (learn, search, remember, revise, forget)', load: async () => (await import('./cli/commands/schema.ts')).default },
   learn: { description: 'Run the learn tool: list a topic, or load subjects', load: async () => (await import('./cli/commands/learn.ts')).default },
   search: { description: 'Search the subjects by what they say, best first', load: async () => (await import('./cli/commands/search.ts')).default },
   recall: { description: 'Print the subjects most relevant to a text, packed within a token budget', load: async () => (await import('./cli/commands/recall.ts')).default },
   remember: { description: 'Write a new subject to a topic (never a duplicate)', load: async () => (await import('./cli/commands/remember.ts')).default },
+  revise: { description: 'Replace a subject\'s text, keeping its slug and its earlier text', load: async () => (await import('./cli/commands/revise.ts')).default },
   forget: { description: 'Remove a subject from a topic (git keeps its history)', load: async () => (await import('./cli/commands/forget.ts')).default },
   check: { description: 'Validate the knowledge-base configuration and files', load: async () => (await import('./cli/commands/check.ts')).default },
   list: { description: 'Show every topic and its subjects, for people', load: async () => (await import('./cli/commands/list.ts')).default },

@@ -24,7 +24,8 @@ import { parseBudget, tokensText } from './budget.ts';
 import type { KnowledgeBase } from './knowledge-base.ts';
 import { learnedPatternProblem } from './topics.ts';
 import { abouts } from '../kb/index/describe.ts';
-import { comparedText, MIN_COMPARED_TERMS, nearPairs, ownText, PAIR_MAX_BYTES, templateLines, termCount } from '../kb/write/similar.ts';
+import { comparedText, MIN_COMPARED_TERMS, nearPairs, ownText, PAIR_CANDIDATES, PAIR_MAX_BYTES, templateLines, textTerms, type NearPair, type NearPairs } from '../kb/write/similar.ts';
+import { countText } from '../shared/text.ts';
 
 export type { CheckSummary } from '../render/check.ts';
 
@@ -80,10 +81,13 @@ export async function check(kb: KnowledgeBase, env: Record<string, string | unde
     // below then read no binary file again.
     progress.step('frontmatter');
     const front = await checkFrontmatter(config, topic, view);
-    const found = checkTopic(config, root, topic, view, progress);
+    // The texts the file checks read, kept for the near-duplicate
+    // comparison of every subject (read once, not twice).
+    const texts = opts.duplicates === true && topic.enable ? new Map<string, string>() : undefined;
+    const found = checkTopic(config, root, topic, view, progress, texts);
     problems.push(...found.problems, ...front);
     progress.step('comparing subjects for near duplicates');
-    const near = topic.enable ? await nearDuplicates(config, topic, view, opts.duplicates === true) : undefined;
+    const near = topic.enable ? await nearDuplicates(config, topic, view, opts.duplicates === true, texts) : undefined;
     progress.done();
     if (near !== undefined) problems.push(...near.problems);
     topics.push({
@@ -120,7 +124,14 @@ function preloadWarnOf(env: Record<string, string | undefined>): number {
   return b.ok ? b.tokens : PRELOAD_WARN_DEFAULT;
 }
 
-function checkTopic(config: Config, root: string, topic: Topic, view: TopicView, progress: Progress): { problems: Problem[]; subjects: number; preloaded: number; preloadedTokens: number } {
+function checkTopic(
+  config: Config,
+  root: string,
+  topic: Topic,
+  view: TopicView,
+  progress: Progress,
+  texts?: Map<string, string>,
+): { problems: Problem[]; subjects: number; preloaded: number; preloadedTokens: number } {
   const out: Problem[] = [];
   const at = (field: keyof Topic['sources']) => topic.where?.[field] ?? whereOf(config.root, topic.sources[field]);
   const add = (severity: Severity, code: ProblemCode, message: string, where?: string) => out.push({ severity, code, message, where, topic: topic.id });
@@ -181,6 +192,7 @@ function checkTopic(config: Config, root: string, topic: Topic, view: TopicView,
   }
   let preloaded = 0;
   let preloadedTokens = 0;
+  let kept = 0;
   const subjects = view.index.subjects;
   for (let i = 0; i < subjects.length; i++) {
     const s = subjects[i];
@@ -192,6 +204,10 @@ function checkTopic(config: Config, root: string, topic: Topic, view: TopicView,
     const learned = view.learnedSlugs.has(s.slug);
     if (s.bundled && !learned) continue;
     const r = view.probed.get(s.slug)?.kind === 'binary' ? ({ kind: 'binary' } as const) : readSubject(s.abs);
+    if (texts !== undefined && r.kind === 'text' && !s.hidden && s.size <= PAIR_MAX_BYTES && kept + s.size <= COMPARED_BYTES) {
+      texts.set(s.slug, r.text);
+      kept += s.size;
+    }
     const where = rel(config.root, topic.subjectsDir, s.path);
     if (r.kind === 'text' && learned) {
       preloaded++;
@@ -209,16 +225,26 @@ function checkTopic(config: Config, root: string, topic: Topic, view: TopicView,
  *  remember`: `user`; the MCP remember tool: `model`). */
 const WRITTEN_BY_KB: ReadonlySet<unknown> = new Set(['user', 'model']);
 
-/** Pairs of visible subjects that say nearly the same (docs/search-and-memory.md,
- *  "Remembering"): a report only; kb never removes either. By default only
- *  subjects kb wrote (frontmatter `source`) are compared: distinct
- *  documents of an upstream folder may share their words by design.
- *  `all` compares every visible subject; frontmatter and embeds are never
- *  text, and a subject kb did not write is compared on its own text
- *  (template lines, which 3 or more such subjects repeat, left out) when
- *  that has MIN_COMPARED_TERMS terms or more; the others are counted
- *  (`tooShort`). Subjects larger than PAIR_MAX_BYTES are not compared. */
-async function nearDuplicates(config: Config, topic: Topic, view: TopicView, all: boolean): Promise<{ problems: Problem[]; tooShort: number }> {
+/** Text compared for near duplicates per topic, at most (bytes): the
+ *  subjects after it in walk order are not compared, and kb check says so. */
+export const COMPARED_BYTES = 64 * 1024 * 1024;
+/** Pairs reported per topic, at most (the most similar); the others are
+ *  counted in one more warning. */
+export const PAIRS_REPORTED = 1_000;
+
+/** Pairs of visible subjects that say the same, or two versions of one
+ *  fact (docs/search-and-memory.md, "Remembering"): a report only; kb
+ *  never removes either. By default only subjects kb wrote (frontmatter
+ *  `source`) are compared: distinct documents of an upstream folder may
+ *  share their words by design. `all` compares every visible subject;
+ *  frontmatter and embeds are never text, and a subject kb did not write
+ *  is compared on its own text (template lines, which 3 or more such
+ *  subjects repeat, left out) when that has MIN_COMPARED_TERMS terms or
+ *  more; the others are counted (`tooShort`). Subjects larger than
+ *  PAIR_MAX_BYTES are not compared; bounds on the work (COMPARED_BYTES,
+ *  PAIRS_REPORTED, and nearPairs' own) are said in a warning. `texts`: the
+ *  subjects' texts already read, by slug. */
+async function nearDuplicates(config: Config, topic: Topic, view: TopicView, all: boolean, texts?: ReadonlyMap<string, string>): Promise<{ problems: Problem[]; tooShort: number }> {
   const candidates: Subject[] = [];
   for (const s of view.index.subjects) {
     if (s.hidden || s.bundled || view.disabled.has(s.slug) || s.size > PAIR_MAX_BYTES || view.probed.get(s.slug)?.kind === 'binary') continue;
@@ -229,33 +255,85 @@ async function nearDuplicates(config: Config, topic: Topic, view: TopicView, all
   const about = await abouts(view, candidates);
   const ours: { at: number; subject: Subject; text: string }[] = [];
   const others: { at: number; subject: Subject; text: string }[] = [];
+  let bytes = 0;
+  let unread = 0;
   for (let i = 0; i < candidates.length; i++) {
     const s = candidates[i];
     const mine = WRITTEN_BY_KB.has(about[i].source);
     if (!mine && !all) continue;
-    const r = readSubject(s.abs, PAIR_MAX_BYTES);
+    if (bytes + s.size > COMPARED_BYTES) {
+      unread++;
+      continue;
+    }
+    const known = texts?.get(s.slug);
+    // Each text once in memory: the one kept is compared from now on.
+    if (known !== undefined) (texts as Map<string, string>).delete(s.slug);
+    const r = known !== undefined ? ({ kind: 'text', text: known } as const) : readSubject(s.abs, PAIR_MAX_BYTES);
     if (r.kind !== 'text') continue;
+    bytes += s.size;
     (mine ? ours : others).push({ at: i, subject: s, text: comparedText(r.text) });
   }
-  const compared = [...ours];
+  const compared: { at: number; subject: Subject; text: string; terms?: string[] }[] = [...ours];
+  const kbs = new Set(ours.map((o) => o.subject));
+  const isOurs = (c: { subject: Subject }) => kbs.has(c.subject);
   let tooShort = 0;
   const template = templateLines(others.map((o) => o.text));
   for (const o of others) {
     const own = ownText(o.text, template);
-    if (termCount(own) < MIN_COMPARED_TERMS) tooShort++;
-    else compared.push({ ...o, text: own });
+    const terms = textTerms(own);
+    if (terms.length < MIN_COMPARED_TERMS) tooShort++;
+    else compared.push({ ...o, text: own, terms });
   }
   // In walk order, as the pairs are reported.
   if (others.length > 0) compared.sort((x, y) => x.at - y.at);
-  const problems = nearPairs(compared.map((c) => c.text)).map(({ a, b, similarity }) => ({
-    severity: 'warning' as const,
-    code: 'near-duplicate' as const,
-    message: `topic "${topic.id}": subjects "${compared[a].subject.slug}" and "${compared[b].subject.slug}" say nearly the same (similarity ${similarity.toFixed(2)}); merge them or forget one (kb never removes either by itself)`,
-    where: rel(config.root, topic.subjectsDir, compared[a].subject.path),
-    topic: topic.id,
-  }));
-  return { problems, tooShort };
+  const found = nearPairs(
+    compared.map((c) => c.text),
+    undefined,
+    (d) => compared[d].terms ?? textTerms(compared[d].text),
+  );
+  const where = (i: number) => rel(config.root, topic.subjectsDir, compared[i].subject.path);
+  // Two versions of one fact are said for facts kb wrote: documents that
+  // differ in their names and numbers are mostly two documents.
+  const ourUpdate = (p: NearPair) => p.judgement.kind !== 'update' || (isOurs(compared[p.a]) && isOurs(compared[p.b]));
+  const reported = found.pairs.filter(ourUpdate);
+  const problems: Problem[] = reported.slice(0, PAIRS_REPORTED).map(({ a, b, similarity, judgement }) => {
+    const [x, y] = [compared[a].subject.slug, compared[b].subject.slug];
+    if (judgement.kind === 'update') {
+      const changed = `${quotedList(judgement.was)} in "${x}", ${quotedList(judgement.now)} in "${y}"`;
+      return warn('two-versions', `topic "${topic.id}": subjects "${x}" and "${y}" look like two versions of one fact (${changed}; similarity ${similarity.toFixed(2)}); keep the one that holds: revise it and forget the other (kb never removes either by itself)`, where(a));
+    }
+    return warn('near-duplicate', `topic "${topic.id}": subjects "${x}" and "${y}" say nearly the same (similarity ${similarity.toFixed(2)}); merge them or forget one (kb never removes either by itself)`, where(a));
+  });
+  const cut = boundsSaid(topic, { ...found, pairs: reported }, unread, compared.length);
+  return { problems: cut.length > 0 ? [...problems, ...cut.map((m) => warn('duplicate-check-bounded', m))] : problems, tooShort };
+
+  function warn(code: ProblemCode, message: string, at?: string): Problem {
+    return { severity: 'warning', code, message, ...(at !== undefined ? { where: at } : {}), topic: topic.id };
+  }
 }
+
+/** `"a" "b"`, as an update's values are named. */
+function quotedList(values: readonly string[] | undefined): string {
+  return (values ?? []).map((v) => `"${v}"`).join(' ');
+}
+
+/** What the bounds of a near-duplicate comparison left out, one sentence
+ *  each. */
+function boundsSaid(topic: Topic, found: NearPairs, unread: number, compared: number): string[] {
+  const out: string[] = [];
+  const at = `topic "${topic.id}": the near-duplicate comparison`;
+  if (unread > 0) out.push(`${at} read ${MIB(COMPARED_BYTES)} of subjects at most: ${countText(unread)} more ${unread === 1 ? 'was' : 'were'} not compared`);
+  if (found.leftOut > 0) {
+    out.push(
+      `${at} left out ${countText(found.leftOut)} word${found.leftOut === 1 ? '' : 's'} found in ${countText(found.leftOutFrom)} subjects or more (of ${countText(compared)} compared), to bound its work: subjects alike mostly by those words are not found`,
+    );
+  }
+  if (found.notJudged > 0) out.push(`${at} found more than ${countText(PAIR_CANDIDATES)} similar pairs: ${countText(found.notJudged)} more were not judged`);
+  if (found.pairs.length > PAIRS_REPORTED) out.push(`${at} found ${countText(found.pairs.length)} pairs: the ${countText(PAIRS_REPORTED)} most similar are reported, ${countText(found.pairs.length - PAIRS_REPORTED)} more are not`);
+  return out;
+}
+
+const MIB = (bytes: number) => `${bytes / 1048576} MiB`;
 
 /** The Agent Skills specification's rules for `name`: 1-64 characters of
  *  a-z, 0-9 and `-`, no leading, trailing or doubled hyphen. */

@@ -1,7 +1,7 @@
 // `kb list`: every topic and its subjects, for people.
 import { estimateTokensOfBody } from '../kb/content/tokens.ts';
 import { readBody } from '../kb/fs/read.ts';
-import { descriptions } from '../kb/index/describe.ts';
+import { descriptions, timesOf } from '../kb/index/describe.ts';
 import { kindOf } from '../kb/index/view.ts';
 import type { ListTopic } from '../render/list.ts';
 import type { KnowledgeBase } from './knowledge-base.ts';
@@ -28,6 +28,7 @@ export async function list(kb: KnowledgeBase, relativeDir: (dir: string) => stri
     const view = kb.view(topic);
     const subjects = view.index.subjects;
     const about = await descriptions(view, subjects);
+    const times = await timesOf(view, subjects);
     out.push({
       id: topic.id,
       title: topic.title,
@@ -43,7 +44,7 @@ export async function list(kb: KnowledgeBase, relativeDir: (dir: string) => stri
         let tokens: number | undefined;
         if (kindOf(view, s) === 'binary') marks.push('binary');
         else tokens = tokensOf(s.abs);
-        const row = { slug: s.slug, size: s.size, marks, ...(tokens === undefined ? {} : { tokens }) };
+        const row = { slug: s.slug, size: s.size, marks, ...(tokens === undefined ? {} : { tokens }), ...times[i] };
         return about[i] === undefined ? row : { ...row, description: about[i] };
       }),
       problems: view.index.notices.map((n) => n.message),

@@ -22,7 +22,7 @@ import { reservedName } from '../kb/write/given.ts';
 import { STALE_MS, withTopicLock } from '../kb/write/lock.ts';
 import { outsideWorkspace, placeNew } from '../kb/write/place.ts';
 import { isMissing, makeSubjectsDir, removeEmptyFolders } from '../kb/write/folders.ts';
-import { bodyOf, NEAR_THRESHOLD, normalise, profile, similarity } from '../kb/write/similar.ts';
+import { bodyOf, compared, judge, type Judgement } from '../kb/write/similar.ts';
 import { slugFromText, uniqueSlug } from '../kb/write/slug.ts';
 import type { Checked, Similar, Source, WriteFailure, WriteOutcome as WriteData, WriteTool } from '../render/memory.ts';
 import { warning, type Problem } from '../shared/problem.ts';
@@ -62,12 +62,13 @@ export interface WriteOptions {
   now?: Date;
 }
 
-function failed(tool: WriteTool, failure: WriteFailure, problems: Problem[] = []): WriteOutcome {
-  return { tool, status: failure.kind === 'near-duplicate' ? 'near-duplicate' : 'error', isError: true, failure, problems };
+export function failed(tool: WriteTool, failure: WriteFailure, problems: Problem[] = []): WriteOutcome {
+  const status = failure.kind === 'near-duplicate' || failure.kind === 'update' ? failure.kind : 'error';
+  return { tool, status, isError: true, failure, problems };
 }
 
 /** The topic a write names, or why it cannot be written. */
-function writableTopic(kb: KnowledgeBase, name: string, opts: WriteOptions): Topic | WriteFailure {
+export function writableTopic(kb: KnowledgeBase, name: string, opts: WriteOptions): Topic | WriteFailure {
   const allowed = kb.topics.filter((t) => t.enable && (opts.writable === undefined || opts.writable.has(t.id)));
   const topic = kb.resolveTopic(name);
   if (topic === undefined) return { kind: 'unknown-topic', topic: name, valid: allowed };
@@ -76,7 +77,7 @@ function writableTopic(kb: KnowledgeBase, name: string, opts: WriteOptions): Top
   return topic;
 }
 
-function relToRoot(kb: KnowledgeBase, topic: Topic, rel: string): string {
+export function relToRoot(kb: KnowledgeBase, topic: Topic, rel: string): string {
   const root = kb.config.root.endsWith('/') ? kb.config.root : `${kb.config.root}/`;
   const abs = `${topic.subjectsDir}/${rel}`;
   return abs.startsWith(root) ? abs.slice(root.length) : abs;
@@ -90,17 +91,32 @@ export function descriptionFrom(text: string): string {
   return chars.length > 160 ? `${chars.slice(0, 159).join('').trimEnd()}…` : line;
 }
 
-/** The new file's content: YAML frontmatter (strings JSON-quoted, which
+/** What the frontmatter of a subject kb writes holds. */
+export interface Frontmatter {
+  description: string;
+  /** ISO 8601 times: when the subject was first written, last written. */
+  created: string;
+  updated: string;
+  tags: readonly string[];
+  source: Source;
+}
+
+/** A subject file kb writes: YAML frontmatter (strings JSON-quoted, which
  *  YAML reads as they are), then the text. */
-export function subjectFile(args: RememberArgs, source: Source, now: Date): string {
+export function fileWith(front: Frontmatter, text: string): string {
   const lines = ['---'];
-  const description = args.description ?? descriptionFrom(args.text);
-  if (description !== '') lines.push(`description: ${JSON.stringify(description)}`);
-  lines.push(`created: ${now.toISOString()}`);
-  if (args.tags.length > 0) lines.push(`tags: [${args.tags.map((t) => JSON.stringify(t)).join(', ')}]`);
-  lines.push(`source: ${source}`, '---', '');
-  const body = args.text.replace(/\r\n/g, '\n');
+  if (front.description !== '') lines.push(`description: ${JSON.stringify(front.description)}`);
+  lines.push(`created: ${front.created}`, `updated: ${front.updated}`);
+  if (front.tags.length > 0) lines.push(`tags: [${front.tags.map((t) => JSON.stringify(t)).join(', ')}]`);
+  lines.push(`source: ${front.source}`, '---', '');
+  const body = text.replace(/\r\n/g, '\n');
   return `${lines.join('\n')}${body.endsWith('\n') ? body : `${body}\n`}`;
+}
+
+/** The new file's content (remember): created and updated now. */
+export function subjectFile(args: RememberArgs, source: Source, now: Date): string {
+  const at = now.toISOString();
+  return fileWith({ description: args.description ?? descriptionFrom(args.text), created: at, updated: at, tags: args.tags, source }, args.text);
 }
 
 /** Candidates looked at for duplicates: the best search hits. */
@@ -119,7 +135,7 @@ const RACY_MS = 2000;
 interface Existing {
   slug: string;
   similarity: number;
-  exact: boolean;
+  judgement: Judgement;
 }
 
 /** What the search found before the lock was taken. */
@@ -179,11 +195,13 @@ function findDuplicate(view: TopicView, topic: Topic, text: string, alsoSlug: st
     const s = bySlug.get(h.slug);
     if (s !== undefined && s.path === h.path) add(s);
   }
-  const wanted = normalise(text);
-  const mine = profile(text);
+  const mine = compared(text);
+  // The first exact one; else the most similar duplicate; else the most
+  // similar update.
   let best: Existing | undefined;
+  const rank = (j: Judgement) => (j.kind === 'duplicate' ? 2 : j.kind === 'update' ? 1 : 0);
   let budget = LOCKED_READ_BYTES;
-  let compared = 0;
+  let compares = 0;
   let left = 0;
   for (const s of list) {
     if (s.size > budget) {
@@ -194,13 +212,13 @@ function findDuplicate(view: TopicView, topic: Topic, text: string, alsoSlug: st
     if (r.kind !== 'text') continue;
     const raw = bodyText(r.body);
     budget -= Math.max(s.size, raw.length);
-    compared++;
-    const body = bodyOf(raw);
-    if (normalise(body) === wanted) return { existing: { slug: s.slug, similarity: 1, exact: true } };
-    const sim = similarity(mine, profile(body));
-    if (best === undefined || sim > best.similarity) best = { slug: s.slug, similarity: sim, exact: false };
+    compares++;
+    const j = judge(compared(bodyOf(raw)), mine);
+    if (j.kind === 'exact') return { existing: { slug: s.slug, similarity: 1, judgement: j } };
+    if (rank(j) === 0) continue;
+    if (best === undefined || rank(j) > rank(best.judgement) || (rank(j) === rank(best.judgement) && j.similarity > best.similarity)) best = { slug: s.slug, similarity: j.similarity, judgement: j };
   }
-  return { ...(best !== undefined ? { existing: best } : {}), ...(left > 0 ? { checked: { compared, left, limit: LOCKED_READ_BYTES } } : {}) };
+  return { ...(best !== undefined ? { existing: best } : {}), ...(left > 0 ? { checked: { compared: compares, left, limit: LOCKED_READ_BYTES } } : {}) };
 }
 
 /** A new subject, planned: where it goes and what it holds. */
@@ -214,6 +232,8 @@ interface WritePlan {
   content: Uint8Array;
   /** Written although this subject is similar (`force`). */
   near?: Similar;
+  /** ... and `near` looks like an older version of it. */
+  updateOf?: boolean;
   /** The duplicate check was bounded. */
   checked?: Checked;
 }
@@ -223,7 +243,7 @@ const rounded = (s: Similar) => ({ slug: s.slug, similarity: Math.round(s.simila
 /** The topic's subjects directory, opened for writing: where it really is
  *  must be inside the workspace (links resolved), or nothing is written
  *  (reads follow such a link; kb check warns about it). */
-function openSubjects(kb: KnowledgeBase, topic: Topic): { ok: true; dir: DirHandle } | { ok: false; failure: WriteFailure } {
+export function openSubjects(kb: KnowledgeBase, topic: Topic): { ok: true; dir: DirHandle } | { ok: false; failure: WriteFailure } {
   const out = outsideWorkspace(kb.config.root, topic.subjectsDir);
   if (out !== undefined) return { ok: false, failure: { kind: 'outside-workspace', topic: topic.id, subjects: topic.subjects, ...out } };
   const o = openDir(topic.subjectsDir);
@@ -286,7 +306,7 @@ function planRemember(topic: Topic, args: RememberArgs, opts: WriteOptions, sear
   const view = openTopic(topic, {});
   const derived = args.slug === undefined ? slugFromText(args.text) : undefined;
   const { existing: dup, checked } = findDuplicate(view, topic, args.text, args.slug ?? derived, searched);
-  if (dup?.exact) {
+  if (dup?.judgement.kind === 'exact') {
     return { tool, status: 'duplicate', isError: false, topic: topic.id, slug: dup.slug, existing: { slug: dup.slug, similarity: 1 }, problems };
   }
   if (checked !== undefined) {
@@ -299,9 +319,13 @@ function planRemember(topic: Topic, args: RememberArgs, opts: WriteOptions, sear
       ),
     );
   }
-  const near = dup !== undefined && dup.similarity >= NEAR_THRESHOLD ? { slug: dup.slug, similarity: dup.similarity } : undefined;
-  if (near !== undefined && !args.force) {
-    return { ...failed(tool, { kind: 'near-duplicate', topic: topic.id, similar: near, threshold: NEAR_THRESHOLD, source: opts.source }, problems), topic: topic.id, existing: rounded(near) };
+  const near = dup !== undefined ? { slug: dup.slug, similarity: dup.similarity } : undefined;
+  const updateOf = dup?.judgement.kind === 'update';
+  if (dup !== undefined && near !== undefined && !args.force) {
+    const failure: WriteFailure = updateOf
+      ? { kind: 'update', topic: topic.id, similar: near, was: dup.judgement.was ?? [], now: dup.judgement.now ?? [], source: opts.source }
+      : { kind: 'near-duplicate', topic: topic.id, similar: near, source: opts.source };
+    return { ...failed(tool, failure, problems), topic: topic.id, existing: rounded(near) };
   }
   // Taken: any subject's slug or exact name (hidden ones too), a
   // disabled slug, a folder, or a file of that slug on disk.
@@ -324,7 +348,7 @@ function planRemember(topic: Topic, args: RememberArgs, opts: WriteOptions, sear
   const place = placeNew(topic.subjectsDir, rel);
   if (!place.ok) return failed(tool, { kind: 'cannot-place', topic: topic.id, rel, why: place.why }, problems);
   const content = new TextEncoder().encode(subjectFile(args, opts.source, opts.now ?? new Date()));
-  return { topic, slug, rel, dirs: place.dirs, content, ...(near !== undefined ? { near } : {}), ...(checked !== undefined ? { checked } : {}) };
+  return { topic, slug, rel, dirs: place.dirs, content, ...(near !== undefined ? { near, ...(updateOf ? { updateOf } : {}) } : {}), ...(checked !== undefined ? { checked } : {}) };
 }
 
 /**
@@ -334,7 +358,7 @@ function planRemember(topic: Topic, args: RememberArgs, opts: WriteOptions, sear
  * meanwhile is caught here, and nothing is written through it); `make`:
  * the folders to create. The caller closes what `opened` collects.
  */
-function folderOf(root: DirHandle, rel: string, make: readonly string[], opened: DirHandle[]): { ok: true; dir: DirHandle } | { ok: false; why: string } {
+export function folderOf(root: DirHandle, rel: string, make: readonly string[], opened: DirHandle[]): { ok: true; dir: DirHandle } | { ok: false; why: string } {
   const parts = rel.split('/').slice(0, -1);
   let dir = root;
   for (let i = 0; i < parts.length; i++) {
@@ -378,7 +402,7 @@ function commitRemember(kb: KnowledgeBase, root: DirHandle, plan: WritePlan, los
       topic: topic.id,
       slug: plan.slug,
       path: relToRoot(kb, topic, rel),
-      ...(plan.near !== undefined ? { existing: rounded(plan.near), near: plan.near } : {}),
+      ...(plan.near !== undefined ? { existing: rounded(plan.near), near: plan.near, ...(plan.updateOf ? { updateOf: true } : {}) } : {}),
       ...(plan.checked !== undefined ? { checked: plan.checked } : {}),
       problems,
     };

@@ -5,6 +5,7 @@
 // budget; every cut is said in the text and once on stderr.
 
 import type { Topic } from '../config/types.ts';
+import { timesIn } from '../kb/content/frontmatter.ts';
 import { informativeTitle } from '../kb/content/title.ts';
 import { disabledTest } from '../kb/index/disabled.ts';
 import { estimateTokens, estimateTokensOfBody, estimateTokensOfBytes } from '../kb/content/tokens.ts';
@@ -279,6 +280,7 @@ export async function search(kb: KnowledgeBase, args: SearchArgs): Promise<Searc
       snippet: snippetOf(text, ranked.matched.get(f.topic) ?? new Set()),
       tokens,
       score: Math.round(f.score * 1000) / 1000,
+      ...timesIn(text),
     };
     const cost = estimateTokens(renderResult(results.length + 1, resultRow(result))) + 1;
     if (cut > 0 || used + cost > budget) {

@@ -7,7 +7,8 @@
 // here, plus its tests.
 //
 // Describing the tools loads none of their operations: a run function
-// imports its operation (app/learn.ts, app/search.ts, app/memory.ts) when
+// imports its operation (app/learn.ts, app/search.ts, app/memory.ts,
+// app/revise.ts) when
 // it runs.
 import type { ToolDefinition } from '../shared/tool.ts';
 import { renderBadToolArguments } from '../render/tools.ts';
@@ -16,6 +17,7 @@ import type { KnowledgeBase } from './knowledge-base.ts';
 import { forget } from './tools/forget.ts';
 import { learn } from './tools/learn.ts';
 import { remember } from './tools/remember.ts';
+import { revise } from './tools/revise.ts';
 import { search } from './tools/search.ts';
 import type { AnyTool, RunContext, ToolOutput, ToolTopic } from './tools/tool.ts';
 import { find, map } from '../shared/arrays.ts';
@@ -25,10 +27,11 @@ export type { AnyTool, RunContext, Tool, ToolOutput, ToolTopic } from './tools/t
 export { LEARN_ANNOTATIONS, LEARN_NO_TOPICS_DESCRIPTION, LEARN_PARAMETERS, LEARN_TOOL_NAME, learnDescription } from './tools/learn.ts';
 export { SEARCH_DEFAULT_LIMIT, SEARCH_MAX_LIMIT, SEARCH_PARAMETERS, SEARCH_TOOL_NAME, searchDescription } from './tools/search.ts';
 export { REMEMBER_LIMITS, REMEMBER_MAX_BYTES, REMEMBER_PARAMETERS, REMEMBER_TOOL_NAME } from './tools/remember.ts';
+export { REVISE_PARAMETERS, REVISE_TOOL_NAME } from './tools/revise.ts';
 export { FORGET_PARAMETERS, FORGET_TOOL_NAME } from './tools/forget.ts';
 
 /** Every tool, in the order they are listed. */
-export const TOOLS: readonly AnyTool[] = [learn, search, remember, forget];
+export const TOOLS: readonly AnyTool[] = [learn, search, remember, revise, forget];
 
 /** The tools' names, in order (the docs' tool list is checked against
  *  it). */
@@ -108,6 +111,10 @@ export function searchTool(topics: readonly ToolTopic[]): ToolDefinition {
 
 export function rememberTool(topics: readonly ToolTopic[]): ToolDefinition {
   return definitionOf(remember, topics);
+}
+
+export function reviseTool(topics: readonly ToolTopic[]): ToolDefinition {
+  return definitionOf(revise, topics);
 }
 
 export function forgetTool(topics: readonly ToolTopic[]): ToolDefinition {

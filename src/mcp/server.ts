@@ -40,7 +40,7 @@ const INSTRUCTIONS =
   'the `learn` tool lists a topic (topic only) or loads subjects by slug or glob; the `search` tool finds subjects by what they say; ' +
   'every listed subject is also a kb://<topic>/<slug> resource.';
 
-const WRITE_INSTRUCTIONS = 'The `remember` tool saves a new subject to a writable topic (never a duplicate); `forget` removes one.';
+const WRITE_INSTRUCTIONS = 'The `remember` tool saves a new subject to a writable topic (never a duplicate); `revise` replaces a subject\'s text when a fact changed (its earlier text is kept); `forget` removes one.';
 
 /** Protocol versions kb speaks, newest first: a client asking for another
  *  gets the newest (MCP lifecycle, version negotiation). */
@@ -116,7 +116,7 @@ export async function serve(options: WorkspaceOptions, serving: { write: readonl
     if (!t.enable) throw new UsageError(`--write: topic "${t.id}" is disabled`, '--write');
     writable.add(t.id);
   }
-  if (writable.size > 0) await debug(`kb mcp: remember and forget may write to ${[...writable].join(', ')}`);
+  if (writable.size > 0) await debug(`kb mcp: remember, revise and forget may write to ${[...writable].join(', ')}`);
 
   const session = new KbSession(options, writable, serving.list);
   const queue: Request[] = [];

@@ -14,6 +14,10 @@ export interface ListRow {
   description?: string;
   /** Estimated tokens (text subjects). */
   tokens?: number;
+  /** From the subject's frontmatter: when it was written, and last
+   *  revised (content/frontmatter.ts `timeValue`). */
+  created?: string;
+  updated?: string;
 }
 
 /** What an ignore file or a built-in default left out. */
@@ -47,11 +51,14 @@ export function renderList(topics: ListTopic[]): string {
     const sw = Math.max(0, ...sizes.map((s) => s.length));
     const tokens = t.rows.map((r) => (r.tokens === undefined ? '' : `~${countText(r.tokens)} tok`));
     const tw = Math.max(0, ...tokens.map((s) => s.length));
+    const days = t.rows.map((r) => dayOf(r.updated ?? r.created));
+    const dw = Math.max(0, ...days.map((s) => s.length));
     t.rows.forEach((r, i) => {
       const marks = r.marks.length > 0 ? `  ${r.marks.join(', ')}` : '';
       const about = r.description === undefined ? '' : `  ${oneLine(r.description, LIST_DESCRIPTION_CHARS)}`;
       const tok = tw === 0 ? '' : `  ${tokens[i].padStart(tw)}`;
-      out.push(`  ${r.slug.padEnd(w)}  ${sizes[i].padStart(sw)}${tok}${marks}${about}`.trimEnd());
+      const day = dw === 0 ? '' : `  ${days[i].padEnd(dw)}`;
+      out.push(`  ${r.slug.padEnd(w)}  ${sizes[i].padStart(sw)}${tok}${day}${marks}${about}`.trimEnd());
     });
     if (tw > 0) {
       const total = t.rows.reduce((n, r) => n + (r.tokens ?? 0), 0);
@@ -68,6 +75,11 @@ export function renderList(topics: ListTopic[]): string {
   const subjects = topics.reduce((n, t) => n + t.rows.length, 0);
   out.push(`${topics.length} topic${topics.length === 1 ? '' : 's'}, ${subjects} subject${subjects === 1 ? '' : 's'}`);
   return `${out.join('\n')}\n`;
+}
+
+/** The day of a time (`2025-01-14`), '' for none. */
+export function dayOf(time: string | undefined): string {
+  return time === undefined ? '' : escapeControls(time.slice(0, 10));
 }
 
 /** `kb list --format json`: the same, for machines (sizes in bytes,

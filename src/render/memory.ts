@@ -1,18 +1,20 @@
-// The write tools' texts (remember, forget): app/memory.ts returns what
-// happened as data (`WriteResult`), and this is the one place it becomes
-// the model's (and the user's) text. Pure.
+// The write tools' texts (remember, revise, forget): app/memory.ts and
+// app/revise.ts return what happened as data (`WriteOutcome`), and this is
+// the one place it becomes the model's (and the user's) text. Pure.
 import { escapeControls } from '../shared/controls.ts';
 import { renderUnknownTopic } from './learn.ts';
 import { quoted } from './text.ts';
 import type { TopicLabel } from './topic.ts';
 
-export type WriteTool = 'remember' | 'forget';
+export type WriteTool = 'remember' | 'revise' | 'forget';
 
 /** Who asked: the command line's user, or a model (a tool call). */
 export type Source = 'user' | 'model';
 
-/** How a remember or forget call went. */
-export type Status = 'written' | 'duplicate' | 'near-duplicate' | 'forgotten' | 'error';
+/** How a remember, revise or forget call went. `update`: not written, the
+ *  text looks like an update of an existing subject; `unchanged`: revise
+ *  was given the text the subject already says. */
+export type Status = 'written' | 'duplicate' | 'near-duplicate' | 'update' | 'revised' | 'unchanged' | 'forgotten' | 'error';
 
 /** An existing subject a new text duplicates, and how similar it is (0-1,
  *  as measured: `WriteResult.existing` has it rounded). */
@@ -40,13 +42,21 @@ export type WriteFailure =
    *  `link` (relative to the workspace root) leads there, pointing at
    *  `to`; `real` is where it leads. */
   | { kind: 'outside-workspace'; topic: string; subjects: string; link?: string; to?: string; real: string }
-  | { kind: 'near-duplicate'; topic: string; similar: Similar; threshold: number; source: Source }
+  | { kind: 'near-duplicate'; topic: string; similar: Similar; source: Source }
+  /** The text looks like a new version of `similar`: `was` (there) and
+   *  `now` (in the text) are the values that differ. */
+  | { kind: 'update'; topic: string; similar: Similar; was: readonly string[]; now: readonly string[]; source: Source }
   | { kind: 'slug-taken'; topic: string; slug: string; disabled: boolean }
   | { kind: 'cannot-place'; topic: string; rel: string; why: string }
   | { kind: 'exists'; path: string }
   | { kind: 'no-subject'; topic: string; slug: string; aliasOf?: string }
   | { kind: 'kept'; topic: string; slug: string; why: 'bundled' | 'skill' | 'hidden' | 'disabled' }
-  | { kind: 'cannot-remove'; path: string; why: string };
+  | { kind: 'cannot-remove'; path: string; why: string }
+  /** revise: a subject kb did not write, without `force`. */
+  | { kind: 'not-ours'; topic: string; slug: string; source: Source }
+  /** revise: the subject cannot be revised (not Markdown, too large, not
+   *  UTF-8, a link, its history not kb's...), or changed meanwhile. */
+  | { kind: 'cannot-revise'; topic: string; slug: string; why: string };
 
 /** What a remember or forget call did, as data. */
 export interface WriteOutcome {
@@ -72,6 +82,13 @@ export interface WriteOutcome {
   /** forget: the folders the removal emptied, removed too (relative to the
    *  workspace root, deepest first). */
   emptied?: string[];
+  /** remember, written with `force`: the subject it looks like an update
+   *  of (`near` is set too). */
+  updateOf?: boolean;
+  /** revise: the history file that keeps the earlier text (relative to the
+   *  workspace root), how many earlier texts it keeps, and how many old
+   *  ones this revision dropped from it (its bound). */
+  history?: { path: string; kept: number; dropped: number; limit: number };
 }
 
 /** The text of a remember or forget call's outcome, one line. */
@@ -88,12 +105,25 @@ function renderOutcome(o: WriteOutcome): string {
   switch (o.status) {
     case 'duplicate':
       return `Already remembered: subject ${quoted(o.slug ?? '')} of topic ${quoted(o.topic ?? '')} says exactly this; nothing was written.\n`;
+    case 'revised': {
+      const h = o.history;
+      const kept = h === undefined ? '' : ` Its earlier text is kept in ${escapeControls(h.path)} (${h.kept} earlier text${h.kept === 1 ? '' : 's'}, newest first).`;
+      const dropped = h === undefined || h.dropped === 0 ? '' : ` The history keeps the ${h.limit} latest (at most 1 MiB): ${h.dropped === 1 ? 'the oldest was' : `the ${h.dropped} oldest were`} dropped.`;
+      return `Revised subject ${quoted(o.slug ?? '')} of topic ${quoted(o.topic ?? '')} (${escapeControls(o.path ?? '')}).${kept}${dropped} Load it with learn, topic ${quoted(o.topic ?? '')}, subjects ${quoted(o.slug ?? '')}.\n`;
+    }
+    case 'unchanged':
+      return `Subject ${quoted(o.slug ?? '')} of topic ${quoted(o.topic ?? '')} already says exactly this; nothing was written.\n`;
     case 'forgotten': {
       const emptied = o.emptied === undefined ? '' : `, and so ${o.emptied.length === 1 ? 'was the folder it emptied' : 'were the folders it emptied'}: ${o.emptied.map((f) => escapeControls(f)).join(', ')}`;
       return `Forgot subject ${quoted(o.slug ?? '')} of topic ${quoted(o.topic ?? '')}: ${escapeControls(o.path ?? '')} was removed${emptied}. Version control keeps its history if it was committed.\n`;
     }
     default: {
-      const near = o.near === undefined ? '' : ` (written although ${quoted(o.near.slug)} is similar: similarity ${o.near.similarity.toFixed(2)})`;
+      const near =
+        o.near === undefined
+          ? ''
+          : o.updateOf
+            ? ` (written although it looks like an update of ${quoted(o.near.slug)}: similarity ${o.near.similarity.toFixed(2)})`
+            : ` (written although ${quoted(o.near.slug)} is similar: similarity ${o.near.similarity.toFixed(2)})`;
       const checked =
         o.checked === undefined
           ? ''
@@ -112,20 +142,27 @@ function renderFailure(tool: WriteTool, f: WriteFailure): string {
     case 'not-writable':
       return `Topic ${quoted(f.topic)} is not writable here: \`${tool}\` writes only to the topics the server was started with (kb mcp --write TOPIC). Writable topics: ${f.writable.length > 0 ? f.writable.map(escapeControls).join(', ') : '(none)'}.`;
     case 'failed':
-      return tool === 'remember' ? `Not written to topic ${quoted(f.topic)}: ${escapeControls(f.why)}.` : `Not removed from topic ${quoted(f.topic)}: ${escapeControls(f.why)}.`;
+      return `${NOT_DONE[tool]} topic ${quoted(f.topic)}: ${escapeControls(f.why)}.`;
     case 'outside-workspace': {
       const where =
         f.link !== undefined
           ? `${escapeControls(f.link)} is a symbolic link to ${escapeControls(f.to ?? '')}, outside the workspace`
           : `its subjects directory ${quoted(f.subjects ?? '')} is outside the workspace, at ${escapeControls(f.real ?? '')}`;
-      const what = tool === 'remember' ? 'Not written to' : 'Not removed from';
-      return `${what} topic ${quoted(f.topic)}: ${where}; kb writes only inside the workspace, links resolved (reading follows the link).`;
+      return `${NOT_DONE[tool]} topic ${quoted(f.topic)}: ${where}; kb writes only inside the workspace, links resolved (reading follows the link).`;
     }
     case 'near-duplicate': {
       const force = f.source === 'model' ? 'call remember again with "force": true' : 'run it again with --force';
       return (
-        `Not written: subject ${quoted(f.similar.slug)} of topic ${quoted(f.topic)} says nearly the same (similarity ${f.similar.similarity.toFixed(2)}; ${f.threshold} or more counts as a near duplicate). ` +
-        `Load it with learn to compare. If yours says something new, ${force}; if it replaces ${quoted(f.similar.slug)}, forget that one first.`
+        `Not written: subject ${quoted(f.similar.slug)} of topic ${quoted(f.topic)} says nearly the same (similarity ${f.similar.similarity.toFixed(2)}; no value or name differs). ` +
+        `Load it with learn to compare. If yours says something new, ${force}; if it says it better, ${reviseHint(f.source, f.topic, f.similar.slug)}.`
+      );
+    }
+    case 'update': {
+      const force = f.source === 'model' ? 'call remember again with "force": true' : 'run it again with --force';
+      const values = (v: readonly string[]) => (v.length === 0 ? 'nothing' : v.map(quoted).join(' '));
+      return (
+        `Not written: this looks like an update of subject ${quoted(f.similar.slug)} of topic ${quoted(f.topic)}, which says ${values(f.was)} where yours says ${values(f.now)} (similarity ${f.similar.similarity.toFixed(2)}). ` +
+        `If yours replaces it, ${reviseHint(f.source, f.topic, f.similar.slug)} (its earlier text is kept); if both hold, ${force}.`
       );
     }
     case 'slug-taken':
@@ -134,24 +171,49 @@ function renderFailure(tool: WriteTool, f: WriteFailure): string {
       return `Not written to topic ${quoted(f.topic)}: ${escapeControls(f.rel)} cannot be written (${escapeControls(f.why)}).`;
     case 'exists':
       return `Not written: ${escapeControls(f.path)} already exists; nothing was replaced.`;
-    case 'no-subject':
-      return `Not removed: topic ${quoted(f.topic)} has no subject ${quoted(f.slug)}.${f.aliasOf !== undefined ? ` It is another name of subject ${quoted(f.aliasOf)}.` : ''} Forget takes an exact slug, as learn lists it.`;
+    case 'no-subject': {
+      const what = tool === 'revise' ? 'Not revised' : 'Not removed';
+      const verb = tool === 'revise' ? 'Revise' : 'Forget';
+      return `${what}: topic ${quoted(f.topic)} has no subject ${quoted(f.slug)}.${f.aliasOf !== undefined ? ` It is another name of subject ${quoted(f.aliasOf)}.` : ''} ${verb} takes an exact slug, as learn lists it.`;
+    }
     case 'kept':
-      return renderKept(f);
+      return renderKept(tool, f);
     case 'cannot-remove':
       return `Not removed: ${escapeControls(f.path)} cannot be removed (${escapeControls(f.why)}).`;
+    case 'not-ours': {
+      const force = f.source === 'model' ? 'call revise again with "force": true' : 'run it again with --force';
+      return `Not revised: subject ${quoted(f.slug)} of topic ${quoted(f.topic)} was not written by kb (its frontmatter has no \`source: user\` or \`source: model\`). Revising replaces a file someone wrote by hand; if that is meant, ${force} (its earlier text is kept).`;
+    }
+    case 'cannot-revise':
+      return `Not revised: subject ${quoted(f.slug)} of topic ${quoted(f.topic)} ${escapeControls(f.why)}; nothing was changed.`;
   }
 }
 
-function renderKept(f: WriteFailure & { kind: 'kept' }): string {
+/** What a failed write of `tool` says first. */
+const NOT_DONE: Record<WriteTool, string> = { remember: 'Not written to', revise: 'Not revised in', forget: 'Not removed from' };
+
+/** How to replace a subject's text, in the caller's terms. */
+function reviseHint(source: Source, topic: string, slug: string): string {
+  return source === 'model'
+    ? `call revise with topic ${quoted(topic)}, slug ${quoted(slug)} and your text`
+    : `run kb revise ${shellWord(topic)} ${shellWord(slug)} with your text`;
+}
+
+/** A word as a shell reads it: as it is when plain, else single-quoted. */
+function shellWord(w: string): string {
+  return /^[A-Za-z0-9._\/-]+$/.test(w) ? escapeControls(w) : `'${escapeControls(w).replace(/'/g, "'\\''")}'`;
+}
+
+function renderKept(tool: WriteTool, f: WriteFailure & { kind: 'kept' }): string {
+  const [what, done] = tool === 'revise' ? ['Not revised', 'revised'] : ['Not removed', 'removed'];
   switch (f.why) {
     case 'bundled':
-      return `Not removed: ${quoted(f.slug)} is a file bundled with an Agent Skill; edit the skill's folder by hand.`;
+      return `${what}: ${quoted(f.slug)} is a file bundled with an Agent Skill; edit the skill's folder by hand.`;
     case 'skill':
-      return `Not removed: ${quoted(f.slug)} is an Agent Skill (a folder); remove its folder by hand.`;
+      return `${what}: ${quoted(f.slug)} is an Agent Skill (a folder); ${tool === 'revise' ? 'edit' : 'remove'} its folder by hand.`;
     case 'hidden':
-      return `Not removed: subject ${quoted(f.slug)} of topic ${quoted(f.topic)} is hidden; hidden subjects are never removed by kb.`;
+      return `${what}: subject ${quoted(f.slug)} of topic ${quoted(f.topic)} is hidden; hidden subjects are never ${done} by kb.`;
     case 'disabled':
-      return `Not removed: subject ${quoted(f.slug)} of topic ${quoted(f.topic)} is disabled; disabled subjects are never removed by kb.`;
+      return `${what}: subject ${quoted(f.slug)} of topic ${quoted(f.topic)} is disabled; disabled subjects are never ${done} by kb.`;
   }
 }

@@ -16,6 +16,8 @@ export interface ResultRow {
   description?: string;
   snippet: string;
   tokens: string;
+  /** `created 2025-01-14` or `updated 2025-02-01`, from its frontmatter. */
+  when?: string;
 }
 
 /** One result, numbered: `N. topic: slug (~T tokens)`, then what it is
@@ -23,7 +25,7 @@ export interface ResultRow {
  *  description (or man-page summary), else its title where the title says
  *  more than the slug. */
 export function renderResult(n: number, r: ResultRow): string {
-  const lines = [`${n}. ${escapeControls(r.topic)}: ${escapeControls(r.slug)} (~${r.tokens} tokens)`];
+  const lines = [`${n}. ${escapeControls(r.topic)}: ${escapeControls(r.slug)} (~${r.tokens} tokens${r.when === undefined ? '' : `, ${escapeControls(r.when)}`})`];
   const about = r.description ?? r.title;
   if (about !== undefined) lines.push(`   ${oneLine(about)}`);
   if (r.snippet !== '') lines.push(`   > ${r.snippet}`);
@@ -88,6 +90,9 @@ export interface SearchResult {
   snippet: string;
   tokens: number;
   score: number;
+  /** From its frontmatter (content/frontmatter.ts `timesIn`). */
+  created?: string;
+  updated?: string;
 }
 
 /** What a search found, as data (app/search.ts `SearchOutcome`). */
@@ -108,7 +113,24 @@ export interface SearchFound {
 }
 
 export function resultRow(r: SearchResult): ResultRow {
-  return { topic: r.topic, slug: r.slug, ...(r.title !== undefined ? { title: r.title } : {}), ...(r.description !== undefined ? { description: r.description } : {}), snippet: r.snippet, tokens: countText(r.tokens) };
+  const when = whenOf(r);
+  return {
+    topic: r.topic,
+    slug: r.slug,
+    ...(r.title !== undefined ? { title: r.title } : {}),
+    ...(r.description !== undefined ? { description: r.description } : {}),
+    snippet: r.snippet,
+    tokens: countText(r.tokens),
+    ...(when !== undefined ? { when } : {}),
+  };
+}
+
+/** When a subject was last written, by the day: `updated D` once revised
+ *  (an `updated` other than its `created`), else `created D`. */
+export function whenOf(t: { created?: string; updated?: string }): string | undefined {
+  if (t.updated !== undefined && t.updated !== t.created) return `updated ${t.updated.slice(0, 10)}`;
+  const at = t.created ?? t.updated;
+  return at === undefined ? undefined : `${t.created !== undefined ? 'created' : 'updated'} ${at.slice(0, 10)}`;
 }
 
 /** The bracketed lines after the results (also `kb search --format

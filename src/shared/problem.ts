@@ -49,6 +49,7 @@ export type ProblemCode =
   | 'frontmatter'
   | 'skill'
   | 'near-duplicate'
+  | 'two-versions'
   | 'preloaded-tokens'
   // A call: learn, search, recall, remember, forget.
   | 'budget'

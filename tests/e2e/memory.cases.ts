@@ -1,4 +1,4 @@
-// kb remember and kb forget as a user runs them: what a user sees and the
+// kb remember, kb revise and kb forget as a user runs them: what a user sees and the
 // exit codes (tests/e2e/memory.test.ts on the binary; tests/parity runs the
 // cases marked parity under deno).
 import { describe, expect } from 'bun:test';
@@ -28,7 +28,7 @@ export function cases(runner: Runner): void {
       expect(first).toMatchObject({ code: 0, err: '' });
       expect(first.out).toBe('Remembered as subject "deploys-go-10-00-weekdays" of topic "notes" (notes/deploys-go-10-00-weekdays.md). Load it with learn, topic "notes", subjects "deploys-go-10-00-weekdays".\n');
       const file = readFileSync(join(root, 'notes/deploys-go-10-00-weekdays.md'), 'utf8');
-      expect(file).toMatch(/^---\ndescription: "Deploys go out at 10:00 on weekdays."\ncreated: \d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z\ntags: \["ops", "time"\]\nsource: user\n---\nDeploys go out at 10:00 on weekdays.\n$/);
+      expect(file).toMatch(/^---\ndescription: "Deploys go out at 10:00 on weekdays."\ncreated: (\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z)\nupdated: \1\ntags: \["ops", "time"\]\nsource: user\n---\nDeploys go out at 10:00 on weekdays.\n$/);
       expect(run(runner, root, ['search', 'weekdays']).out).toContain('notes: deploys-go-10-00-weekdays');
       expect(run(runner, root, ['learn', 'notes']).out).toContain('- deploys-go-10-00-weekdays: Deploys go out at 10:00 on weekdays.');
 
@@ -59,6 +59,51 @@ export function cases(runner: Runner): void {
       expect(ignored.out).toContain('ignored');
       expect(run(runner, root, ['remember', 'nope', 'x']).out).toContain('Unknown topic "nope"');
       expect(subjects(root)).toEqual([]);
+    });
+
+    test.parity('an update is named; kb revise replaces the text, keeps the slug and the earlier text; the exit codes', () => {
+      const root = workspace();
+      expect(run(runner, root, ['remember', 'notes', '--slug', 'deploy-window', 'The deploy window is Tuesday 10:00-12:00 UTC.']).code).toBe(0);
+      const other = run(runner, root, ['remember', 'notes', 'Quokkas visit the office on Fridays.']);
+      expect(other.code).toBe(0);
+      expect(run(runner, root, ['remember', 'notes', 'Llamas visit the office on Mondays.']).code).toBe(0);
+      const update = run(runner, root, ['remember', 'notes', 'The deploy window is Thursday 14:00-16:00 UTC.', '--format', 'json']);
+      expect(update.code).toBe(1);
+      expect(JSON.parse(update.out)).toMatchObject({ status: 'update', topic: 'notes', existing: { slug: 'deploy-window' } });
+      expect(JSON.parse(update.out).message).toContain('run kb revise notes deploy-window with your text');
+
+      const revised = run(runner, root, ['revise', 'notes', 'deploy-window', 'The', 'deploy', 'window', 'is', 'Thursday', '14:00-16:00', 'UTC.']);
+      expect(revised).toMatchObject({ code: 0, err: '' });
+      expect(revised.out).toBe(
+        'Revised subject "deploy-window" of topic "notes" (notes/deploy-window.md). Its earlier text is kept in notes/.deploy-window.history.md (1 earlier text, newest first). Load it with learn, topic "notes", subjects "deploy-window".\n',
+      );
+      const file = readFileSync(join(root, 'notes/deploy-window.md'), 'utf8');
+      expect(file).toMatch(/^---\ndescription: "The deploy window is Thursday 14:00-16:00 UTC."\ncreated: \S+\nupdated: \S+\nsource: user\n---\nThe deploy window is Thursday 14:00-16:00 UTC.\n$/);
+      expect(readFileSync(join(root, 'notes/.deploy-window.history.md'), 'utf8')).toContain('The deploy window is Tuesday 10:00-12:00 UTC.');
+      expect(run(runner, root, ['learn', 'notes']).out).toContain('- deploy-window: The deploy window is Thursday 14:00-16:00 UTC.');
+      expect(run(runner, root, ['search', 'deploy', 'window']).out).toMatch(/1\. notes: deploy-window \(~\d+ tokens, updated \d{4}-\d\d-\d\d\)/);
+
+      const same = run(runner, root, ['revise', 'notes', 'deploy-window', '-', '--format', 'json'], { input: 'The deploy window is Thursday 14:00-16:00 UTC.\n' });
+      expect(same.code).toBe(0);
+      expect(JSON.parse(same.out)).toMatchObject({ status: 'unchanged', slug: 'deploy-window' });
+      const byModel = run(runner, root, ['revise', '--args', '{"topic":"notes","slug":"deploy-window","text":"The deploy window is Friday 08:00-09:00 UTC."}']);
+      expect(byModel.code).toBe(0);
+      expect(readFileSync(join(root, 'notes/deploy-window.md'), 'utf8')).toContain('source: model');
+      expect(run(runner, root, ['revise', '--args', '{"topic":"notes","slug":"deploy-window"}']).out).toContain('Invalid arguments for `revise`: "text" is required');
+      expect(run(runner, root, ['revise', 'notes', 'deploy-window']).code).toBe(2);
+      expect(run(runner, root, ['revise', 'notes', 'nope', 'x']).code).toBe(1);
+      expect(run(runner, root, ['revise', 'notes', 'readme', 'x', '--tag', '']).code).toBe(2);
+    });
+
+    test.parity('kb revise refuses a subject kb did not write unless forced', () => {
+      const root = workspace({ 'notes/guide.md': '# Guide\n\nWritten by hand.\n' });
+      const refused = run(runner, root, ['revise', 'notes', 'guide', 'A new guide.']);
+      expect(refused.code).toBe(1);
+      expect(refused.out).toContain('was not written by kb');
+      expect(refused.out).toContain('run it again with --force');
+      expect(readFileSync(join(root, 'notes/guide.md'), 'utf8')).toBe('# Guide\n\nWritten by hand.\n');
+      expect(run(runner, root, ['revise', 'notes', 'guide', '--force', 'A new guide.']).code).toBe(0);
+      expect(readFileSync(join(root, 'notes/.guide.history.md'), 'utf8')).toContain('# Guide\n\nWritten by hand.\n');
     });
   });
 }

@@ -29,11 +29,11 @@ function start(root: string, args: string[], input = ''): { pid: number; done: P
 
 cases(BINARY);
 
-describe('kb schema --tool remember|forget', () => {
+describe('kb schema --tool remember|revise|forget', () => {
   test('every provider format; --write names the topics', () => {
     const root = workspace();
     for (const format of ['generic', 'openai', 'anthropic', 'gemini', 'mcp']) {
-      for (const tool of ['remember', 'forget']) {
+      for (const tool of ['remember', 'revise', 'forget']) {
         const r = run(BINARY, root, ['schema', '--tool', tool, '--format', format]);
         expect(r.code).toBe(0);
         expect(r.out).toContain(`"${tool}"`);
@@ -174,9 +174,11 @@ describe('MCP', () => {
     try {
       expect((await reader.listTools()).tools.map((t) => t.name)).toEqual(['learn', 'search']);
       const tools = (await writer.listTools()).tools;
-      expect(tools.map((t) => t.name)).toEqual(['learn', 'search', 'remember', 'forget']);
+      expect(tools.map((t) => t.name)).toEqual(['learn', 'search', 'remember', 'revise', 'forget']);
       expect(tools[2].description).toContain('Writable topics:\n- notes');
+      expect(tools[2].annotations).toMatchObject({ destructiveHint: false, readOnlyHint: false });
       expect(tools[3].annotations).toMatchObject({ destructiveHint: true, readOnlyHint: false });
+      expect(tools[4].annotations).toMatchObject({ destructiveHint: true, readOnlyHint: false });
       await expect(reader.callTool({ name: 'remember', arguments: { topic: 'notes', text: 'x' } })).rejects.toThrow(/kb mcp --write/);
 
       // the reader's search builds its cache before the write

@@ -119,3 +119,49 @@ describe('a 1 GiB text subject', () => {
     expect(run(root, ['list']).out).toBe('t: t\n  a        2 B  ~1 tok\n  big  1.0 GiB\n  (~1 token in all)\n\n1 topic, 2 subjects\n');
   }, 120_000);
 });
+
+describe('kb check --duplicates on many notes: bounded, and the bounds said', () => {
+  test('20,000 notes of 40 words: within 500 MiB, no bound needed', async () => {
+    const { notesCorpus } = await import('../../scripts/lib/notes-corpus.mjs');
+    const root = workspace({});
+    notesCorpus(20_000, 40).forEach((text, i) => writeFileSync(join(root, 't', `n${i}.md`), text));
+    const r = run(root, ['check', '--duplicates']);
+    expect({ out: r.out, err: r.err, code: r.code }).toEqual({ out: 'ok: 1 topic, 20000 subjects, no problems\n', err: '', code: 0 });
+    expect(r.maxRss).toBeLessThan(500 * MiB);
+    expect(r.ms).toBeLessThan(60_000);
+    rmSync(join(root, 't'), { recursive: true, force: true });
+  }, 180_000);
+
+  test('20,000 notes whose words are each in about 180 of them: the work is bounded; the words left out are said in the report and on stderr', async () => {
+    const { mulberry32 } = await import('../../scripts/lib/mulberry32.mjs');
+    const root = workspace({});
+    const random = mulberry32(3);
+    const word = (i: number) => `w${i.toString(36)}q`;
+    for (let n = 0; n < 20_000; n++) writeFileSync(join(root, 't', `n${n}.md`), `${Array.from({ length: 40 }, () => word(Math.floor(random() * 4_400))).join(' ')}.\n`);
+    const r = run(root, ['check', '--duplicates']);
+    expect(r.code).toBe(0);
+    expect(r.maxRss).toBeLessThan(500 * MiB);
+    expect(r.ms).toBeLessThan(60_000);
+    const said = /^warning: (topic "t": the near-duplicate comparison left out \d[\d,]* words found in \d[\d,]* subjects or more \(of 20,000 compared\), to bound its work: subjects alike mostly by those words are not found)$/m;
+    const line = said.exec(r.out);
+    expect(line === null ? r.out.slice(-2000) : line[1]).toStartWith('topic "t": the near-duplicate comparison left out');
+    expect(r.err).toContain(line![1]);
+    rmSync(join(root, 't'), { recursive: true, force: true });
+  }, 180_000);
+
+  test('3,000 copies of one note kb wrote: found, though their words are too common to count; 1,000 pairs reported, the rest counted and said', () => {
+    const root = workspace({});
+    const note = '---\nsource: user\n---\nThe staging database is reset every night at 02:00 by the cron job on the ops host, and the reset takes ten minutes.\n';
+    for (let i = 0; i < 3_000; i++) writeFileSync(join(root, 't', `n${i}.md`), note);
+    const r = run(root, ['check', '--format', 'json']);
+    expect(r.code).toBe(0);
+    const report = JSON.parse(r.out) as { diagnostics: { code: string; message: string }[] };
+    expect(report.diagnostics.filter((d) => d.code === 'near-duplicate')).toHaveLength(1_000);
+    const bounded = report.diagnostics.filter((d) => d.code === 'duplicate-check-bounded').map((d) => d.message);
+    expect(bounded).toEqual(['topic "t": the near-duplicate comparison found 2,999 pairs: the 1,000 most similar are reported, 1,999 more are not']);
+    for (const m of bounded) expect(r.err).toContain(m);
+    expect(r.ms).toBeLessThan(60_000);
+    expect(r.maxRss).toBeLessThan(256 * MiB);
+    rmSync(join(root, 't'), { recursive: true, force: true });
+  }, 180_000);
+});

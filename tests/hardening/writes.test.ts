@@ -325,3 +325,45 @@ describe('the work done under the lock is bounded', () => {
     expect(again.out).toContain('Already remembered: subject "release-keys-rotated-every-spring"');
   }, 60_000);
 });
+
+describe('kb revise against what a repository holds', () => {
+  const ours = (text: string) => `---\nsource: user\n---\n${text}\n`;
+
+  test('a history file of 40 MiB beside the subject: refused at once, naming it, without reading it; nothing changes', () => {
+    const root = workspace({ 't/a.md': ours('The deploy window is Tuesday.') });
+    writeFileSync(join(root, 't/.a.history.md'), `# Earlier texts of a.md\n\nkb revise keeps here x\n\n## Replaced t\n\n\`\`\`markdown\n${'x'.repeat(40 << 20)}\n\`\`\`\n`);
+    const r = kbMeasured(root, ['revise', 't', 'a', 'The deploy window is Thursday.']);
+    expectNoCrash(r);
+    expect(r.code).toBe(1);
+    expect(r.out).toMatch(/^Not revised: subject "a" of topic "t" cannot keep its earlier text: \.a\.history\.md is \d+ bytes, more than \d+; move that file away to revise; nothing was changed\.\n$/);
+    expect(r.maxRss).toBeLessThan(160 << 20);
+    expect(readFileSync(join(root, 't/a.md'), 'utf8')).toBe(ours('The deploy window is Tuesday.'));
+  }, 60_000);
+
+  test('a subject that is a link to a file outside, or whose folder is: refused; what it points at is never written', () => {
+    const outside = tempDir();
+    writeFileSync(join(outside, 'target.md'), ours('Outside.'));
+    mkdirSync(join(outside, 'dir'));
+    writeFileSync(join(outside, 'dir/b.md'), ours('Outside too.'));
+    const root = workspace({ 't/keep.md': ours('Keep.') });
+    symlinkSync(join(outside, 'target.md'), join(root, 't/a.md'));
+    symlinkSync(join(outside, 'dir'), join(root, 't/linked'));
+    for (const slug of ['a', 'linked/b']) {
+      const r = kb(root, ['revise', 't', slug, '--force', 'Replaced.']);
+      expectNoCrash(r);
+      expect([slug, r.code]).toEqual([slug, 1]);
+      expect(r.out).toStartWith(`Not revised: subject "${slug}" of topic "t"`);
+    }
+    expect(readFileSync(join(outside, 'target.md'), 'utf8')).toBe(ours('Outside.'));
+    expect(readFileSync(join(outside, 'dir/b.md'), 'utf8')).toBe(ours('Outside too.'));
+    expect(filesBelow(outside)).toEqual(['dir/b.md', 'target.md']);
+  });
+
+  test('over MCP the same: an isError result the model can read', () => {
+    const root = workspace({ 't/guide.md': '# Guide\n' });
+    const r = mcpCall(root, 'revise', { topic: 't', slug: 'guide', text: 'New.' });
+    expect(r.isError).toBe(true);
+    expect(r.text).toContain('was not written by kb');
+    expect(readFileSync(join(root, 't/guide.md'), 'utf8')).toBe('# Guide\n');
+  });
+});

@@ -32,7 +32,7 @@ describe('METHODS', () => {
       if (key !== '') expect([name, key in answer]).toEqual([name, true]);
     }
     const listed = (await METHODS['tools/list'].handle(session, {})) as { tools: { name: string }[] };
-    expect(listed.tools.map((t) => t.name)).toEqual(['learn', 'search', 'remember', 'forget']);
+    expect(listed.tools.map((t) => t.name)).toEqual(['learn', 'search', 'remember', 'revise', 'forget']);
     const called = (await METHODS['tools/call'].handle(session, CALLS['tools/call'][0])) as { content: { type: string; text: string }[]; isError: boolean };
     expect(called).toEqual({ content: [{ type: 'text', text: '---\ndescription: A note\n---\nAbout releases.\n' }], isError: false });
   });

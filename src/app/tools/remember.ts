@@ -23,7 +23,7 @@ export const REMEMBER_PARAMETERS = {
     slug: { type: 'string', description: 'The new subject\'s slug (letters, digits, ".", "_", "-"; "/" for a folder). Omit to derive a short one from the text.' },
     description: { type: 'string', description: 'One line saying what the subject is about, shown in listings. Omit to use the text\'s first line.' },
     tags: { type: 'array', items: { type: 'string' }, maxItems: REMEMBER_LIMITS.tags, description: 'Tags for the subject. Omit for none.' },
-    force: { type: 'boolean', description: 'Write even when a similar subject exists (never when an identical one does). Omit for false.' },
+    force: { type: 'boolean', description: 'Write even when a subject says nearly the same, or looks like an older version of this one (never when an identical one exists). Omit for false.' },
   },
   required: ['topic', 'text'],
   additionalProperties: false,
@@ -33,7 +33,7 @@ const REMEMBER_NULL_DESCRIPTIONS = {
   slug: REMEMBER_PARAMETERS.properties.slug.description.replace('Omit to', 'Use null to'),
   description: REMEMBER_PARAMETERS.properties.description.description.replace('Omit to', 'Use null to'),
   tags: 'Tags for the subject. Use null for none.',
-  force: 'Write even when a similar subject exists (never when an identical one does). Use null for false.',
+  force: 'Write even when a subject says nearly the same, or looks like an older version of this one (never when an identical one exists). Use null for false.',
 } as const;
 
 /** The writable topics, as the write tools' descriptions name them. */
@@ -100,7 +100,8 @@ export const remember: Tool<RememberArgs> = {
   access: 'write',
   describe: (topics) =>
     'Save something worth knowing later (a fact, a decision, a preference) as a new subject of the knowledge base: a Markdown file that people review under version control. ' +
-    'Search first: an identical subject is never written twice, and a similar one is named back to you instead of writing (then pass force: true only if it says something new).\n\n' +
+    'Search first: an identical subject is never written twice, and one that says the same, or that your text updates (the same fact with a changed value), is named back to you instead of writing: ' +
+    'then revise that subject if yours replaces it, or pass force: true only if yours says something new.\n\n' +
     writableLines(topics),
   validate: validateRememberArgs,
   async run(kb, args, out, ctx) {

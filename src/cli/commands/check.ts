@@ -3,7 +3,8 @@
 import { check } from '../../app/check.ts';
 import { KnowledgeBase } from '../../app/knowledge-base.ts';
 import { renderCheckJson, renderCheckText } from '../../render/check.ts';
-import { isVerbose } from '../../shared/log.ts';
+import { isVerbose, warn } from '../../shared/log.ts';
+import { formatProblem } from '../../shared/problem.ts';
 import { noArguments } from '../argv.ts';
 import type { Command } from '../command.ts';
 import { print } from '../output.ts';
@@ -27,6 +28,9 @@ const command: Command = {
     const kb = await KnowledgeBase.open({ ...(await workspaceOptions(ctx)), maxTokens: Infinity });
     if (isVerbose()) await explain(kb.config);
     const summary = await check(kb, ctx.env, { duplicates: ctx.flags.duplicates === true });
+    // A bound that cut the comparison is said on stderr too: the report
+    // may go to a file or a tool.
+    for (const p of summary.diagnostics) if (p.code === 'duplicate-check-bounded') await warn(formatProblem(p));
     print(ctx.flags.format === 'json' ? renderCheckJson(summary) : renderCheckText(summary));
     return summary.diagnostics.some((d) => d.severity === 'error') ? 1 : 0;
   },

@@ -23,7 +23,7 @@ const command: Command = {
     slug: { type: 'string', valueHint: 'slug', description: 'The new subject\'s slug (default: made from the text)' },
     description: { type: 'string', valueHint: 'text', description: 'Its description (default: the text\'s first line)' },
     tag: { type: 'string', valueHint: 'tag', description: 'A tag (repeatable)' },
-    force: { type: 'boolean', description: 'Write even when a similar subject exists (never when an identical one does)' },
+    force: { type: 'boolean', description: 'Write even when a subject says nearly the same or is an older version (never an identical one)' },
     args: { type: 'string', valueHint: 'json', description: 'The remember tool-call arguments as JSON, or - to read them from stdin' },
     format: { type: 'enum', options: ['text', 'json'], default: 'text', description: 'text, or json for scripts' },
   },
@@ -107,7 +107,7 @@ function rememberValue(flags: Record<string, string | boolean | string[]>, posit
 
 /** The text on stdin, refused when longer than `limit` bytes or not
  *  valid UTF-8 (never replaced: what is remembered is what was given). */
-function stdinText(limit: number, where: string): string {
+export function stdinText(limit: number, where: string): string {
   const r = utf8Input(readInputBytes(0, limit), limit);
   if ('tooLong' in r) throw new UsageError(where === '-' ? `the text on stdin is longer than ${limit} bytes` : `--args is longer than ${limit} characters`, where);
   if ('invalidAt' in r) {

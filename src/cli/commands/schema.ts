@@ -2,7 +2,7 @@
 // subject left to learn (docs/learn.md, "The tool"). `--format` picks the provider's tool
 // format (src/render/providers.ts); `generic` is the RFD's. `--tool search`
 // prints the search tool instead (docs/search-and-memory.md, "Search and recall"); `--tool
-// remember|forget` the write tools, for the topics `--write` names (every
+// remember|revise|forget` the write tools, for the topics `--write` names (every
 // enabled topic by default; docs/search-and-memory.md, "Remembering").
 import { schemaDefinition, TOOL_NAMES, TOOLS, toolNamed } from '../../app/tools.ts';
 import { SCHEMA_FORMATS, toolInFormat, type SchemaFormat } from '../../render/providers.ts';
@@ -22,7 +22,7 @@ const command: Command = {
       description: 'Tool format: generic (the RFD\'s), openai (strict function tool), anthropic, gemini (function declaration), mcp (tools/list entry)',
     },
     tool: { type: 'enum', options: [...TOOL_NAMES], default: 'learn', description: `Which tool: ${either(map(TOOL_NAMES, (n) => (n === 'learn' ? "learn (the RFD's)" : n)))}` },
-    write: { type: 'string', valueHint: 'topic', description: 'With --tool remember or forget: a topic the tool may write (repeatable; default: every enabled topic)' },
+    write: { type: 'string', valueHint: 'topic', description: 'With --tool remember, revise or forget: a topic the tool may write (repeatable; default: every enabled topic)' },
   },
   help: {
     examples: [

@@ -42,6 +42,10 @@ const UNSAFE_START = /^[-?:,[\]{}#&*!|>'"%@`~+.0-9]/;
  *  '...' without `'`. */
 const QUOTED = /^(?:"([^"\\]*)"|'([^']*)')$/;
 const NOT_A_STRING = /^(?:null|Null|NULL|true|True|TRUE|false|False|FALSE|yes|Yes|YES|no|No|NO|on|On|ON|off|Off|OFF|y|Y|n|N)$/;
+/** An ISO 8601 UTC time as kb writes `created` and `updated`
+ *  (`2025-01-14T09:30:00.000Z`): a plain string to YAML 1.2, which has no
+ *  timestamps; read here so that listing kb's subjects needs no parser. */
+const ISO_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d{1,9})?Z$/;
 
 /** The fast path: the top-level fields of frontmatter made only of simple
  *  `key: value` lines (and blank lines), or NEEDS_YAML. */
@@ -65,6 +69,10 @@ export function simpleFields(front: string): Record<string, string | null> | typ
     const quoted = QUOTED.exec(value);
     if (quoted !== null) {
       out[key] = quoted[1] ?? quoted[2];
+      continue;
+    }
+    if (ISO_TIME.test(value)) {
+      out[key] = value;
       continue;
     }
     if (UNSAFE_START.test(value) || value.includes(': ') || value.includes(' #') || value.includes('\t') || value.endsWith(':') || NOT_A_STRING.test(value)) {
@@ -162,4 +170,44 @@ function placed(text: string, error: { message: string; pos: [number, number] })
 export function descriptionValue(value: unknown): string | undefined {
   if (typeof value !== 'string') return undefined;
   return value.trim() === '' ? undefined : value;
+}
+
+/** When a subject was written, as its frontmatter says (`created`,
+ *  `updated`: kb writes both; other tools write `created` or `date`-like
+ *  fields, of which these two are read): values that start with a date
+ *  (`2025-01-14`, `2025-01-14T09:30:00.000Z`), at most 40 characters. */
+export interface Times {
+  created?: string;
+  updated?: string;
+}
+
+/** A value of `created` or `updated` kept as a time: it starts with a
+ *  date. */
+export function timeValue(v: unknown): string | undefined {
+  if (typeof v !== 'string' || v.length > 40) return undefined;
+  return /^\d{4}-\d{2}-\d{2}(?:$|[T ])/.test(v) ? v : undefined;
+}
+
+/** The times in the frontmatter at the start of `text` (a file's head),
+ *  read line by line without the parser: `created: VALUE` and `updated:
+ *  VALUE` lines, plain or double-quoted, within its first 64 lines. */
+export function timesIn(text: string): Times {
+  const out: Times = {};
+  if (!text.startsWith('---')) return out;
+  let at = text.indexOf('\n');
+  if (at < 0 || text.slice(3, at).trim() !== '') return out;
+  for (let n = 0; n < 64 && at >= 0 && at < text.length; n++) {
+    const next = text.indexOf('\n', at + 1);
+    const line = text.slice(at + 1, next < 0 ? text.length : next).replace(/\r$/, '');
+    at = next;
+    if (line === '---' || line === '...') break;
+    const colon = line.indexOf(':');
+    const key = line.slice(0, colon);
+    if (colon < 0 || (key !== 'created' && key !== 'updated')) continue;
+    let value = line.slice(colon + 1).trim();
+    if (value.length >= 2 && value.startsWith('"') && value.endsWith('"')) value = value.slice(1, -1);
+    const time = timeValue(value);
+    if (time !== undefined) out[key] = time;
+  }
+  return out;
 }

@@ -10,7 +10,7 @@
 // who sees only one line about it (an MCP resource): its description, else
 // its man-page summary, else its title where it says more than the slug.
 
-import { descriptionValue, loadYaml, NEEDS_YAML, parseFrontmatter, simpleFields, type YamlModule } from '../content/frontmatter.ts';
+import { descriptionValue, loadYaml, NEEDS_YAML, parseFrontmatter, simpleFields, timeValue, type YamlModule } from '../content/frontmatter.ts';
 import { informativeTitle, subjectTitle } from '../content/title.ts';
 import type { ProbeResult } from '../fs/probe.ts';
 import type { Subject } from './types.ts';
@@ -29,6 +29,10 @@ export interface About {
   /** Frontmatter `source`: who wrote the subject (`kb remember` writes
    *  `user`, the MCP remember tool `model`). */
   readonly source?: string;
+  /** Frontmatter `created` and `updated` (content/frontmatter.ts
+   *  `timeValue`): kb writes both. */
+  readonly created?: string;
+  readonly updated?: string;
 }
 
 const NOTHING: About = Object.freeze({});
@@ -157,9 +161,13 @@ function aboutOf(fields: Record<string, unknown> | undefined, r: ProbeResult): A
   const title = subjectTitle(fields, r.title);
   const aliases = aliasesOf(fields?.aliases);
   const source = typeof fields?.source === 'string' ? fields.source : undefined;
-  if (description === undefined && title === undefined && r.summary === undefined && aliases === undefined && source === undefined) return NOTHING;
+  const created = timeValue(fields?.created);
+  const updated = timeValue(fields?.updated);
+  if (description === undefined && title === undefined && r.summary === undefined && aliases === undefined && source === undefined && created === undefined && updated === undefined) return NOTHING;
   return {
     ...(source !== undefined ? { source } : {}),
+    ...(created !== undefined ? { created } : {}),
+    ...(updated !== undefined ? { updated } : {}),
     ...(description !== undefined ? { description } : {}),
     ...(title !== undefined ? { title } : {}),
     ...(r.summary !== undefined ? { summary: r.summary } : {}),
@@ -199,6 +207,13 @@ export async function descriptions(view: TopicView, subjects: readonly Subject[]
 export async function describedAny(view: TopicView, subjects: readonly Subject[]): Promise<boolean> {
   if (saysNothing(view, subjects)) return false;
   return eachAbout(view, subjects, (i, a) => a !== NOTHING && lineOf(a, subjects[i].slug) !== undefined);
+}
+
+/** When each of `subjects` was written, as its frontmatter says (`{}`
+ *  for none), in order. */
+export async function timesOf(view: TopicView, subjects: readonly Subject[]): Promise<{ created?: string; updated?: string }[]> {
+  if (saysNothing(view, subjects)) return subjects.map(() => ({}));
+  return (await abouts(view, subjects)).map((a) => ({ ...(a.created !== undefined ? { created: a.created } : {}), ...(a.updated !== undefined ? { updated: a.updated } : {}) }));
 }
 
 /** What a listing shows on the line of a subject that says `a`. */

@@ -8,7 +8,7 @@
 // directory flushed. A process killed on the way leaves at most a hidden
 // temporary file, which the next write to that directory removes.
 
-import { chmodSync, closeSync, constants, existsSync, fstatSync, fsyncSync, linkSync, lstatSync, mkdirSync, openSync, readdirSync, renameSync, statSync, unlinkSync, writeFileSync, writeSync } from 'node:fs';
+import { chmodSync, closeSync, constants, existsSync, fstatSync, fsyncSync, linkSync, lstatSync, mkdirSync, openSync, readdirSync, readSync, renameSync, statSync, unlinkSync, writeFileSync, writeSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 
 export const TEMP_PREFIX = '.kb-tmp-';
@@ -108,9 +108,10 @@ export function isFile(dir: string, name: string, ino: number): boolean {
  * kill the writer, at exactly that point, where a watcher and a signal
  * would race. Points: `before-check` (the temporary file is written and
  * flushed, its folder not checked again yet), `before-link` (checked, its
- * name not linked yet), `before-rename` (a file replaced by replaceFile:
- * the temporary file written and the old file found unchanged, not renamed
- * over it yet). Read once per file written, never on a read path.
+ * name not linked yet), `before-replace` (replaceFile: the new content is
+ * written and flushed, the file it replaces not checked again yet),
+ * `before-rename` (replaceFile: the old file found unchanged, not renamed
+ * over yet). Read once per file written, never on a read path.
  */
 function pauseForTest(point: string, tmp: string): void {
   const spec = process.env.KB_TEST_PAUSE_AT;
@@ -201,6 +202,7 @@ export function replaceFile(dir: string, name: string, data: Uint8Array, mode: n
     } finally {
       closeSync(fd);
     }
+    pauseForTest('before-replace', tmp);
     const stop = unchanged();
     if (stop !== undefined) return stop;
     pauseForTest('before-rename', tmp);
@@ -219,4 +221,64 @@ export function replaceFile(dir: string, name: string, data: Uint8Array, mode: n
       }
     }
   }
+}
+
+/** What identifies a file's content as read: it changed when any differs. */
+export interface Seen {
+  dev: number;
+  ino: number;
+  size: number;
+  mtimeMs: number;
+  ctimeMs: number;
+}
+
+const seen = (st: { dev: number; ino: number; size: number; mtimeMs: number; ctimeMs: number }): Seen => ({ dev: st.dev, ino: st.ino, size: st.size, mtimeMs: st.mtimeMs, ctimeMs: st.ctimeMs });
+
+/** Reads the regular file `dir/name` (never through a symbolic link) to
+ *  replace it: its bytes and what identifies them; `missing` when there is
+ *  no such file; else why it cannot be (a link, not a regular file, larger
+ *  than `limit`). */
+export function readToReplace(dir: string, name: string, limit: number): { ok: true; bytes: Uint8Array; seen: Seen; mode: number } | { ok: false; missing: boolean; why: string } {
+  let fd: number;
+  try {
+    const st = lstatSync(`${dir}/${name}`);
+    if (st.isSymbolicLink()) return { ok: false, missing: false, why: `${name} is a symbolic link` };
+    if (!st.isFile()) return { ok: false, missing: false, why: `${name} is not a regular file` };
+    fd = openSync(`${dir}/${name}`, constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0));
+  } catch (err) {
+    return { ok: false, missing: code(err) === 'ENOENT', why: `cannot read ${name} (${code(err)})` };
+  }
+  try {
+    const st = fstatSync(fd);
+    if (!st.isFile()) return { ok: false, missing: false, why: `${name} is not a regular file` };
+    if (st.size > limit) return { ok: false, missing: false, why: `${name} is ${st.size} bytes, more than ${limit}` };
+    const bytes = new Uint8Array(st.size);
+    let at = 0;
+    while (at < bytes.length) {
+      const n = readSync(fd, bytes, at, bytes.length - at, at);
+      if (n === 0) break;
+      at += n;
+    }
+    return { ok: true, bytes: at === bytes.length ? bytes : bytes.subarray(0, at), seen: seen(st), mode: st.mode };
+  } catch (err) {
+    return { ok: false, missing: false, why: `cannot read ${name} (${code(err)})` };
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** Why `dir/name` is no longer the file `was` describes (another writer
+ *  changed, replaced or removed it), or undefined; `was` undefined: why
+ *  there is a file there now. */
+export function changedSince(dir: string, name: string, was: Seen | undefined): string | undefined {
+  let st;
+  try {
+    st = lstatSync(`${dir}/${name}`);
+  } catch (err) {
+    if (code(err) === 'ENOENT') return was === undefined ? undefined : `${name} was removed meanwhile`;
+    return `cannot look at ${name} (${code(err)})`;
+  }
+  if (was === undefined) return `${name} was created meanwhile`;
+  const now = seen(st);
+  return now.dev === was.dev && now.ino === was.ino && now.size === was.size && now.mtimeMs === was.mtimeMs && now.ctimeMs === was.ctimeMs ? undefined : `${name} was changed meanwhile`;
 }

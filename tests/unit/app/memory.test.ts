@@ -93,9 +93,9 @@ describe('duplicates', () => {
 });
 
 describe('the file', () => {
-  test('frontmatter: description, created, tags, source; the text as given', () => {
+  test('frontmatter: description, created and updated, tags, source; the text as given', () => {
     const text = subjectFile(fact('Deploys go out at 10:00.', { tags: ['ops', 'a "b"'], description: 'When we deploy' }), 'model', user.now);
-    expect(text).toBe('---\ndescription: "When we deploy"\ncreated: 2025-01-02T03:04:05.000Z\ntags: ["ops", "a \\"b\\""]\nsource: model\n---\nDeploys go out at 10:00.\n');
+    expect(text).toBe('---\ndescription: "When we deploy"\ncreated: 2025-01-02T03:04:05.000Z\nupdated: 2025-01-02T03:04:05.000Z\ntags: ["ops", "a \\"b\\""]\nsource: model\n---\nDeploys go out at 10:00.\n');
   });
   test('the default description is the first line, cut with an ellipsis', () => {
     expect(descriptionFrom('# Title\n\nbody')).toBe('Title');
@@ -257,10 +257,21 @@ describe('forget', () => {
 });
 
 describe('kb check reports near duplicates', () => {
-  test('pairs, most similar first; never between unrelated subjects', () => {
-    const pairs = nearPairs(['Releases are tagged every second Tuesday.', 'Alice owns billing.', 'Every second Tuesday, releases are tagged.', 'Bob owns billing.']);
-    expect(pairs.map((p) => [p.a, p.b])).toEqual([[0, 2], [1, 3]]);
+  test('pairs, most similar first; never between unrelated subjects, nor two facts of one frame', () => {
+    const { pairs } = nearPairs([
+      'Releases are tagged every second Tuesday.',
+      'Alice owns billing.',
+      'Every second Tuesday, releases are tagged.',
+      'Bob owns billing.',
+      'The deploy window is Tuesday 10:00-12:00 UTC.',
+      'The deploy window is Thursday 14:00-16:00 UTC.',
+    ]);
+    expect(pairs.map((p) => [p.a, p.b, p.judgement.kind])).toEqual([
+      [0, 2, 'duplicate'],
+      [4, 5, 'update'],
+    ]);
     expect(pairs[0].similarity).toBeCloseTo(1, 5);
+    expect(pairs[1].judgement).toMatchObject({ was: ['Tuesday', '10:00', '12:00'], now: ['Thursday', '14:00', '16:00'] });
   });
 
   test('a warning per pair of visible subjects kb wrote; hidden and disabled ones are left out; nothing is removed', async () => {

@@ -55,17 +55,23 @@ function shapes(schema: JsonSchemaObject): unknown[] {
 }
 
 describe('the registry', () => {
-  test('four tools, one module each, names in order and unique', () => {
-    expect(TOOL_NAMES).toEqual(['learn', 'search', 'remember', 'forget']);
+  test('five tools, one module each, names in order and unique', () => {
+    expect(TOOL_NAMES).toEqual(['learn', 'search', 'remember', 'revise', 'forget']);
     expect(new Set(TOOL_NAMES).size).toBe(TOOLS.length);
     for (const t of TOOLS) expect(toolNamed(t.name)).toBe(t);
     expect(toolNamed('nope')).toBeUndefined();
     expect(toolNamed('toString')).toBeUndefined();
   });
 
+  test('the tools that replace or remove a file are annotated destructive; the others are not', () => {
+    const destructive = TOOLS.filter((t) => t.annotations.destructiveHint === true).map((t) => t.name);
+    expect(destructive).toEqual(['revise', 'forget']);
+    expect(toolNamed('revise')!.access).toBe('write');
+  });
+
   test('the read tools are served always; the write tools only with writable topics', () => {
     expect(servedTools(new Set()).map((t) => t.name)).toEqual(['learn', 'search']);
-    expect(servedTools(new Set(['notes'])).map((t) => t.name)).toEqual(['learn', 'search', 'remember', 'forget']);
+    expect(servedTools(new Set(['notes'])).map((t) => t.name)).toEqual(['learn', 'search', 'remember', 'revise', 'forget']);
   });
 
   test.each(TOOLS.map((t) => [t.name, t] as [string, AnyTool]))('%s: a valid MCP tool, its name valid in every provider format', (_, tool) => {
@@ -126,6 +132,7 @@ describe('validation agrees with the schema', () => {
     expect(shapeOf(toolNamed('learn')!.parameters)).toBe('{"topic": string, "subjects"?: string | string[] | null}');
     expect(shapeOf(toolNamed('search')!.parameters)).toBe('{"query": string, "topic"?: string | null, "limit"?: integer | null}');
     expect(shapeOf(toolNamed('forget')!.parameters)).toBe('{"topic": string, "slug": string}');
+    expect(shapeOf(toolNamed('revise')!.parameters)).toBe('{"topic": string, "slug": string, "text": string, "description"?: string | null, "tags"?: string[] | null, "force"?: boolean | null}');
     expect(shapeOf(toolNamed('remember')!.parameters)).toBe(
       '{"topic": string, "text": string, "slug"?: string | null, "description"?: string | null, "tags"?: string[] | null, "force"?: boolean | null}',
     );

@@ -60,6 +60,12 @@ describe('simpleFields (the fast path)', () => {
   test('plain key: value lines', () => {
     expect({ ...(simpleFields('name: pdf\ndescription: Use this for PDFs.\n') as object) }).toEqual({ name: 'pdf', description: 'Use this for PDFs.' });
   });
+  test('the times kb writes, as YAML reads them: strings', () => {
+    const front = 'created: 2025-01-14T09:30:00.000Z\nupdated: 2025-01-15T10:00:00Z\nsource: user';
+    expect({ ...(simpleFields(front) as object) }).toEqual({ created: '2025-01-14T09:30:00.000Z', updated: '2025-01-15T10:00:00Z', source: 'user' });
+    expect(parseFrontmatter(front, yaml)).toEqual({ ok: true, data: { ...(simpleFields(front) as object) } });
+    expect(simpleFields('created: 2025-01-14')).toBe(NEEDS_YAML);
+  });
   test('anything else goes to the parser', () => {
     for (const front of ['description: "esc\\"aped"', 'description: |\n  block', "a: 'it''s'", 'a: "x" # c', 'a: 1', 'a: true', 'tags:\n  - x', 'a: b # comment', 'a: b\na: c', 'a: x: y', '  a: b', '- x']) {
       expect(simpleFields(front)).toBe(NEEDS_YAML);
@@ -94,7 +100,7 @@ describe('the fast path reads what the yaml package reads', () => {
   const value = fc.oneof(
     fc.string({ maxLength: 30 }),
     fc.stringMatching(/^[ -~]{0,30}$/),
-    fc.constantFrom('true', 'null', '1.5', 'a: b', 'a #b', 'x:', '"q"', "'q'", '|', '- a', '~', '.inf', 'yes', 'é ü', 'a\tb', '"a: b # c"', "'it''s'", '"\\t"', '""', "''", '"x" y'),
+    fc.constantFrom('2025-01-14T09:30:00.000Z', '2025-01-14T09:30:00Z', '2025-01-14', 'true', 'null', '1.5', 'a: b', 'a #b', 'x:', '"q"', "'q'", '|', '- a', '~', '.inf', 'yes', 'é ü', 'a\tb', '"a: b # c"', "'it''s'", '"\\t"', '""', "''", '"x" y'),
     fc.string({ maxLength: 20 }).map((v) => `"${v}"`),
     fc.string({ maxLength: 20 }).map((v) => `'${v}'`),
   );

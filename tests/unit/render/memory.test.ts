@@ -1,9 +1,9 @@
 // The write tools' texts (render/memory.ts): every outcome app/memory.ts
 // returns as data, as the model and the user read it.
 import { describe, expect, test } from 'bun:test';
-import { renderWriteOutcome, type WriteFailure, type WriteOutcome } from '../../../src/render/memory.ts';
+import { renderWriteOutcome, type WriteFailure, type WriteOutcome, type WriteTool } from '../../../src/render/memory.ts';
 
-const fail = (tool: 'remember' | 'forget', failure: WriteFailure): string => renderWriteOutcome({ tool, status: 'error', isError: true, failure });
+const fail = (tool: WriteTool, failure: WriteFailure): string => renderWriteOutcome({ tool, status: 'error', isError: true, failure });
 
 describe('renderWriteOutcome', () => {
   test('written, duplicate, forgotten', () => {
@@ -18,6 +18,17 @@ describe('renderWriteOutcome', () => {
     expect(renderWriteOutcome({ tool: 'remember', status: 'duplicate', isError: false, topic: 'notes', slug: 'a' })).toBe(
       'Already remembered: subject "a" of topic "notes" says exactly this; nothing was written.\n',
     );
+    expect(renderWriteOutcome({ ...written, near: { slug: 'b', similarity: 0.7 }, updateOf: true })).toBe(
+      'Remembered as subject "a" of topic "notes" (notes/a.md) (written although it looks like an update of "b": similarity 0.70). Load it with learn, topic "notes", subjects "a".\n',
+    );
+    const revised: WriteOutcome = { tool: 'revise', status: 'revised', isError: false, topic: 'notes', slug: 'a', path: 'notes/a.md', history: { path: 'notes/.a.history.md', kept: 1, dropped: 0, limit: 10 } };
+    expect(renderWriteOutcome(revised)).toBe(
+      'Revised subject "a" of topic "notes" (notes/a.md). Its earlier text is kept in notes/.a.history.md (1 earlier text, newest first). Load it with learn, topic "notes", subjects "a".\n',
+    );
+    expect(renderWriteOutcome({ ...revised, history: { path: 'notes/.a.history.md', kept: 10, dropped: 1, limit: 10 } })).toBe(
+      'Revised subject "a" of topic "notes" (notes/a.md). Its earlier text is kept in notes/.a.history.md (10 earlier texts, newest first). The history keeps the 10 latest (at most 1 MiB): the oldest was dropped. Load it with learn, topic "notes", subjects "a".\n',
+    );
+    expect(renderWriteOutcome({ tool: 'revise', status: 'unchanged', isError: false, topic: 'notes', slug: 'a' })).toBe('Subject "a" of topic "notes" already says exactly this; nothing was written.\n');
     expect(renderWriteOutcome({ tool: 'forget', status: 'forgotten', isError: false, topic: 'notes', slug: 'a', path: 'notes/a.md' })).toBe(
       'Forgot subject "a" of topic "notes": notes/a.md was removed. Version control keeps its history if it was committed.\n',
     );
@@ -35,12 +46,31 @@ describe('renderWriteOutcome', () => {
       [fail('remember', { kind: 'failed', topic: 'notes', why: 'locked' }), 'Not written to topic "notes": locked.\n'],
       [fail('forget', { kind: 'failed', topic: 'notes', why: 'locked' }), 'Not removed from topic "notes": locked.\n'],
       [
-        fail('remember', { kind: 'near-duplicate', topic: 'notes', similar: { slug: 'r', similarity: 0.9 }, threshold: 0.8, source: 'model' }),
-        'Not written: subject "r" of topic "notes" says nearly the same (similarity 0.90; 0.8 or more counts as a near duplicate). Load it with learn to compare. If yours says something new, call remember again with "force": true; if it replaces "r", forget that one first.\n',
+        fail('remember', { kind: 'near-duplicate', topic: 'notes', similar: { slug: 'r', similarity: 0.9 }, source: 'model' }),
+        'Not written: subject "r" of topic "notes" says nearly the same (similarity 0.90; no value or name differs). Load it with learn to compare. If yours says something new, call remember again with "force": true; if it says it better, call revise with topic "notes", slug "r" and your text.\n',
       ],
       [
-        fail('remember', { kind: 'near-duplicate', topic: 'notes', similar: { slug: 'r', similarity: 0.9 }, threshold: 0.8, source: 'user' }),
-        'Not written: subject "r" of topic "notes" says nearly the same (similarity 0.90; 0.8 or more counts as a near duplicate). Load it with learn to compare. If yours says something new, run it again with --force; if it replaces "r", forget that one first.\n',
+        fail('remember', { kind: 'near-duplicate', topic: 'my notes', similar: { slug: 'r', similarity: 0.9 }, source: 'user' }),
+        'Not written: subject "r" of topic "my notes" says nearly the same (similarity 0.90; no value or name differs). Load it with learn to compare. If yours says something new, run it again with --force; if it says it better, run kb revise \'my notes\' r with your text.\n',
+      ],
+      [
+        fail('remember', { kind: 'update', topic: 'notes', similar: { slug: 'deploy-window', similarity: 0.66 }, was: ['Tuesday', '10:00'], now: ['Thursday', '14:00'], source: 'model' }),
+        'Not written: this looks like an update of subject "deploy-window" of topic "notes", which says "Tuesday" "10:00" where yours says "Thursday" "14:00" (similarity 0.66). If yours replaces it, call revise with topic "notes", slug "deploy-window" and your text (its earlier text is kept); if both hold, call remember again with "force": true.\n',
+      ],
+      [
+        fail('remember', { kind: 'update', topic: 'notes', similar: { slug: 'lead', similarity: 0.7 }, was: ['Priya'], now: [], source: 'user' }),
+        'Not written: this looks like an update of subject "lead" of topic "notes", which says "Priya" where yours says nothing (similarity 0.70). If yours replaces it, run kb revise notes lead with your text (its earlier text is kept); if both hold, run it again with --force.\n',
+      ],
+      [fail('revise', { kind: 'failed', topic: 'notes', why: 'locked' }), 'Not revised in topic "notes": locked.\n'],
+      [fail('revise', { kind: 'no-subject', topic: 'notes', slug: 'a' }), 'Not revised: topic "notes" has no subject "a". Revise takes an exact slug, as learn lists it.\n'],
+      [fail('revise', { kind: 'kept', topic: 'notes', slug: 'h', why: 'hidden' }), 'Not revised: subject "h" of topic "notes" is hidden; hidden subjects are never revised by kb.\n'],
+      [
+        fail('revise', { kind: 'not-ours', topic: 'notes', slug: 'guide', source: 'model' }),
+        'Not revised: subject "guide" of topic "notes" was not written by kb (its frontmatter has no `source: user` or `source: model`). Revising replaces a file someone wrote by hand; if that is meant, call revise again with "force": true (its earlier text is kept).\n',
+      ],
+      [
+        fail('revise', { kind: 'cannot-revise', topic: 'notes', slug: 'a', why: 'is a symbolic link' }),
+        'Not revised: subject "a" of topic "notes" is a symbolic link; nothing was changed.\n',
       ],
       [
         fail('remember', { kind: 'outside-workspace', topic: 'notes', subjects: 'notes', link: 'notes', to: '/elsewhere', real: '/elsewhere' }),
