@@ -23,6 +23,7 @@ import { STALE_MS, withTopicLock } from '../kb/write/lock.ts';
 import { normalise, splitFrontmatter } from '../kb/write/similar.ts';
 import type { Source, WriteFailure } from '../render/memory.ts';
 import { warning, type Problem } from '../shared/problem.ts';
+import { trimEndChars } from '../shared/text.ts';
 import type { Topic } from '../config/types.ts';
 import { REMEMBER_MAX_BYTES } from './args.ts';
 import type { KnowledgeBase } from './knowledge-base.ts';
@@ -57,7 +58,7 @@ export async function revise(kb: KnowledgeBase, args: ReviseArgs, opts: WriteOpt
   const found = writableTopic(kb, args.topic, opts);
   if (!('id' in found)) return failed(tool, found);
   const topic = found;
-  const slug = args.slug.replace(/\/+$/, '');
+  const slug = trimEndChars(args.slug, '/');
   const opened = openSubjects(kb, topic);
   if (!opened.ok) return failed(tool, opened.failure);
   const root = opened.dir;
