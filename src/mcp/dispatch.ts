@@ -5,7 +5,7 @@
 // JSON-RPC batch is taken entry by entry where the protocol agreed on has
 // batches (2025-03-26), its replies sent back together as one array.
 // Replies go where the transport said the message's replies go.
-import { warn } from '../shared/log.ts';
+import { debug, warn } from '../shared/log.ts';
 import { humanSize, utf8Length } from '../shared/text.ts';
 import { errorLine, INTERNAL_ERROR, INVALID_REQUEST, METHOD_NOT_FOUND, NO_BATCHES, parseMessage, resultLine, topLevelId, type Incoming } from './jsonrpc.ts';
 import { methodOf, paramsProblem } from './methods.ts';
@@ -161,15 +161,23 @@ export class Dispatcher {
     const session = this.session;
     session.request = req.idText;
     session.room = roomFor(req.to.batch?.bytes);
+    const signal = req.control.signal;
+    const started = performance.now();
     try {
       const method = methodOf(req.method);
       if (method === undefined) throw new RequestError(METHOD_NOT_FOUND, `method not found: ${req.method}`);
-      return resultLine(req.idText, JSON.stringify(await method.handle(session, req.params, req.control.signal)));
+      const result = await method.handle(session, req.params, signal);
+      if (signal.aborted) void debug(`kb mcp: request ${req.idText} (${req.method}) was cancelled after it finished its work; no reply`);
+      return resultLine(req.idText, JSON.stringify(result));
     } catch (err) {
       if (err instanceof RequestError) return this.errorReply(req.idText, err.code, err.message);
+      if (signal.aborted && err === signal.reason) {
+        // Its reply is dropped (the queue sends none for a cancelled request).
+        void debug(`kb mcp: request ${req.idText} (${req.method}) was cancelled; its work stopped after ${Math.round(performance.now() - started)} ms; no reply`);
+        return '';
+      }
       const message = err instanceof Error ? err.message : String(err);
-      // A cancelled request's error is sent nowhere (its reply is dropped).
-      if (!req.control.signal.aborted) void warn(`kb mcp: request ${req.idText} (${req.method}) failed: ${message}`);
+      void warn(`kb mcp: request ${req.idText} (${req.method}) failed: ${message}`);
       return this.errorReply(req.idText, INTERNAL_ERROR, message);
     }
   }
