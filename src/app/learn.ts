@@ -145,6 +145,7 @@ async function loadSubjects(kb: KnowledgeBase, topic: Topic, view: TopicView, ca
     // Before the next file is read (the generator reads it as it yields).
     const turn = pace?.();
     if (turn !== undefined) await turn;
+    if (item.kind === 'read') continue;
     if (item.kind !== 'subject') {
       await noteItem(topic, item, emit);
       continue;

@@ -6,6 +6,7 @@
 // batches (2025-03-26), its replies sent back together as one array.
 // Replies go where the transport said the message's replies go.
 import { debug, warn } from '../shared/log.ts';
+import { stepsTaken } from '../shared/pace.ts';
 import { humanSize, utf8Length } from '../shared/text.ts';
 import { errorLine, INTERNAL_ERROR, INVALID_REQUEST, METHOD_NOT_FOUND, NO_BATCHES, parseMessage, resultLine, topLevelId, type Incoming } from './jsonrpc.ts';
 import { methodOf, paramsProblem } from './methods.ts';
@@ -163,6 +164,7 @@ export class Dispatcher {
     session.room = roomFor(req.to.batch?.bytes);
     const signal = req.control.signal;
     const started = performance.now();
+    void debug(() => `kb mcp: request ${req.idText} (${req.method}) started`);
     try {
       const method = methodOf(req.method);
       if (method === undefined) throw new RequestError(METHOD_NOT_FOUND, `method not found: ${req.method}`);
@@ -173,7 +175,8 @@ export class Dispatcher {
       if (err instanceof RequestError) return this.errorReply(req.idText, err.code, err.message);
       if (signal.aborted && err === signal.reason) {
         // Its reply is dropped (the queue sends none for a cancelled request).
-        void debug(`kb mcp: request ${req.idText} (${req.method}) was cancelled; its work stopped after ${Math.round(performance.now() - started)} ms; no reply`);
+        // Its steps: files read or indexed, topics and terms ranked (shared/pace.ts).
+        void debug(`kb mcp: request ${req.idText} (${req.method}) was cancelled; its work stopped after ${Math.round(performance.now() - started)} ms and ${stepsTaken(signal)} steps; no reply`);
         return '';
       }
       const message = err instanceof Error ? err.message : String(err);

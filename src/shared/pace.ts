@@ -25,6 +25,16 @@ export interface OperationOptions {
 /** Milliseconds a loop holds the event loop before it lets others in. */
 export const SLICE_MS = 8;
 
+/** Steps taken under each signal (by every pace of it): how far an
+ *  operation got, for the front end to say where a cancelled one stopped. */
+const steps = new WeakMap<AbortSignal, number>();
+
+/** The steps the loops paced by `signal` have taken so far (a step: a
+ *  file read, a file indexed, a topic or a term ranked). */
+export function stepsTaken(signal: AbortSignal): number {
+  return steps.get(signal) ?? 0;
+}
+
 /** The pace of a loop that `signal` may cancel; undefined without one. */
 export function paceOf(signal: AbortSignal | undefined, slice = SLICE_MS): Pace | undefined {
   if (signal === undefined) return undefined;
@@ -36,6 +46,9 @@ export function paceOf(signal: AbortSignal | undefined, slice = SLICE_MS): Pace 
     });
   return () => {
     signal.throwIfAborted();
+    // Counted on the signal: a search paces its build and its ranking
+    // apart, and both count.
+    steps.set(signal, (steps.get(signal) ?? 0) + 1);
     return performance.now() - since < slice ? undefined : turn();
   };
 }

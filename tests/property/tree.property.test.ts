@@ -100,7 +100,8 @@ function session(t: Topic, patterns: string[]) {
   const learned = [...loadLearned(view)];
   const listed = listable(view).map((s) => s.slug);
   const flags = [hasListable(view), hasLearnable(view)];
-  const loaded = [...loadPatterns(view, compile(patterns), 'text')];
+  // The items (the steps of files read that give none left out).
+  const loaded = [...loadPatterns(view, compile(patterns), 'text')].filter((i): i is LoadItem => i.kind !== 'read');
   return { view, learned, listed, flags, loaded };
 }
 

@@ -13,6 +13,15 @@ import { kindOf, type TopicView } from './view.ts';
 
 export type { LoadItem } from './types.ts';
 
+/** What `loadPatterns` yields for a file it read that gives no item there
+ *  (a binary a glob matched, or one noted after the subjects): a step of
+ *  the load, where a caller that paces it may take a turn or stop. */
+export interface FileRead {
+  kind: 'read';
+}
+
+const FILE_READ: FileRead = Object.freeze({ kind: 'read' });
+
 function isPreloaded(view: TopicView, subject: Subject): boolean {
   return view.learnedSlugs.size > 0 && view.learnedSlugs.has(subject.slug) && kindOf(view, subject) !== 'binary';
 }
@@ -71,7 +80,9 @@ export function* loadLearned(view: TopicView): Generator<LoadItem> {
 
 /**
  * Executes a `learn` call with subjects. Streams: one file is read per
- * yielded subject, so memory does not grow with the knowledge base.
+ * yielded subject (or `FileRead`, for a file that gives no subject there),
+ * so memory does not grow with the knowledge base, and each read is a
+ * step of its own.
  *
  * Order of the items:
  * 1. `subject` items, in match order (pattern order, each pattern's matches
@@ -92,7 +103,7 @@ export function* loadPatterns(
   as: ReadAs,
   hints?: ReadonlyMap<string, MissHint>,
   from?: string,
-): Generator<LoadItem> {
+): Generator<LoadItem | FileRead> {
   const { matches: all, perPattern } = resolvePatterns(view.index.subjects, patterns, view.disabled, view.index.aliases);
   // A continuation starts at the subject `from`: the ones before it are
   // neither read nor noted.
@@ -118,10 +129,15 @@ export function* loadPatterns(
     }
     const item = load(view, match, as);
     if (item === undefined || item.kind === 'binary') binaries.add(slug);
-    if (item === undefined) continue;
-    if (item.kind === 'subject') yield item;
-    else if (item.kind === 'unreadable') unreadableNotes.push(item);
-    else binaryNotes.push(item);
+    if (item?.kind === 'subject') {
+      yield item;
+      continue;
+    }
+    if (item?.kind === 'unreadable') unreadableNotes.push(item);
+    else if (item !== undefined) binaryNotes.push(item);
+    // A file was read (a binary's first 8192 bytes, or an attempt): a
+    // step, so that a glob over thousands of binaries is one too.
+    yield FILE_READ;
   }
 
   yield* learnedNotes;

@@ -64,6 +64,12 @@ describe('loadPatterns', () => {
     expect(show(loadPatterns(view, ['img/*', 'img/b']))).toEqual(['binary img/b', 'no-match img/*']);
   });
 
+  test('every file read is a step: one that gives no item there (a binary, an unreadable file) yields `read`', () => {
+    const view = openTopic(topic(tree({ 'a.bin': BIN, 'b.md': 'B', 'c.bin': BIN, 'd.bin': BIN })));
+    // The notes come after the subjects; the reads where the files were read.
+    expect(show(loadPatterns(view, ['*', 'c']), true)).toEqual(['read', 'subject b: "B"', 'read', 'read', 'binary c']);
+  });
+
   test('output order: subjects, already-learned, binary, unreadable, then per-pattern notes', () => {
     const dir = tree({ 'a.md': 'A', 'b.md': 'B', 'l.md': 'L', 'x.bin': BIN, 'gone.md': 'G' });
     const view = openTopic(topic(dir, ['l']));
