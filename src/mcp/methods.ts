@@ -1,9 +1,10 @@
 // The methods `kb mcp` serves, in one table (the protocol's dispatch, like
 // the MCP SDK's handler map), `initialize` and `ping` included: what each
-// method's params must hold (the MCP schema's shapes, checked before the
-// request is queued) and how it is answered. dispatch.ts reads the table;
-// session.ts answers. A method that is not here is answered -32601.
-import { typeName } from '../shared/text.ts';
+// method's params must hold (a JSON Schema of them, the MCP schema's shapes,
+// checked before the request is queued) and how it is answered.
+// dispatch.ts reads the table; session.ts answers. A method that is not
+// here is answered -32601.
+import { checkProperties, type ValueSchema } from '../shared/json-schema.ts';
 import { VERSION } from '../shared/version.ts';
 import { INVALID_PARAMS, METHOD_NOT_FOUND } from './jsonrpc.ts';
 import { type KbSession, RequestError } from './session.ts';
@@ -30,8 +31,11 @@ export type Params = Record<string, unknown>;
 
 /** One method kb serves. */
 export interface Method {
-  /** The problem with the params (answered -32602), or undefined. */
-  params?(p: Params): string | undefined;
+  /** What its params must hold: a JSON Schema of the properties kb
+   *  reads, as the MCP schema has them (tests/unit/mcp-methods.test.ts
+   *  holds each against the official schema of every revision kb speaks).
+   *  Params of another shape are answered -32602. */
+  params?: ValueSchema;
   /** Answered as soon as it is read, never queued (ping). */
   immediate?: boolean;
   /** Not part of a JSON-RPC batch (initialize). */
@@ -49,9 +53,8 @@ export interface Method {
   handle(session: KbSession, p: Params, signal?: AbortSignal): unknown;
 }
 
-const string = (p: Params, key: string) => (typeof p[key] === 'string' ? undefined : `"${key}" must be a string, not ${p[key] === undefined ? 'missing' : typeName(p[key])}`);
-const object = (p: Params, key: string) => (p[key] === undefined || typeName(p[key]) === 'object' ? undefined : `"${key}" must be an object, not ${typeName(p[key])}`);
-const cursor = (p: Params) => (p.cursor === undefined || typeof p.cursor === 'string' ? undefined : `"cursor" must be a string, not ${typeName(p.cursor)}`);
+/** The params of a list (MCP `PaginatedRequest`). */
+const PAGINATED: ValueSchema = { type: 'object', properties: { cursor: { type: 'string' } } };
 
 /** A list kb serves in one page issues no cursor: any cursor is one it did
  *  not issue, -32602 (MCP pagination: an invalid cursor). Returns nothing
@@ -65,7 +68,9 @@ function onePage(method: string, p: Params): undefined {
 export const METHODS: Readonly<Record<string, Method>> = {
   ping: { immediate: true, handle: () => ({}) },
   initialize: {
-    params: (p) => string(p, 'protocolVersion') ?? object(p, 'capabilities') ?? object(p, 'clientInfo'),
+    // The MCP schema requires `capabilities` and `clientInfo` too; kb
+    // reads neither, and serves a client that leaves them out.
+    params: { type: 'object', properties: { protocolVersion: { type: 'string' }, capabilities: { type: 'object' }, clientInfo: { type: 'object' } }, required: ['protocolVersion'] },
     alone: true,
     uncancellable: true,
     onRead: (session, p) => (session.protocol = negotiate(p.protocolVersion as string)),
@@ -79,25 +84,19 @@ export const METHODS: Readonly<Record<string, Method>> = {
       };
     },
   },
-  'tools/list': { params: cursor, handle: async (session, p) => onePage('tools/list', p) ?? { tools: await session.tools() } },
+  'tools/list': { params: PAGINATED, handle: async (session, p) => onePage('tools/list', p) ?? { tools: await session.tools() } },
   'tools/call': {
-    params: (p) => string(p, 'name') ?? object(p, 'arguments'),
+    params: { type: 'object', properties: { name: { type: 'string' }, arguments: { type: 'object' } }, required: ['name'] },
     handle: (session, p, signal) => session.callTool(p.name as string, p.arguments, signal),
   },
-  'prompts/list': { params: cursor, handle: (session, p) => onePage('prompts/list', p) ?? { prompts: session.prompts() } },
+  'prompts/list': { params: PAGINATED, handle: (session, p) => onePage('prompts/list', p) ?? { prompts: session.prompts() } },
   'prompts/get': {
-    params: (p) => {
-      const problem = string(p, 'name') ?? object(p, 'arguments');
-      if (problem) return problem;
-      const args = (p.arguments ?? {}) as Params;
-      for (const [k, v] of Object.entries(args)) if (typeof v !== 'string') return `"arguments"."${k.slice(0, 40)}" must be a string, not ${typeName(v)}`;
-      return undefined;
-    },
+    params: { type: 'object', properties: { name: { type: 'string' }, arguments: { type: 'object', additionalProperties: { type: 'string' } } }, required: ['name'] },
     handle: (session, p) => session.getPrompt(p.name as string, p.arguments as Record<string, string> | undefined),
   },
-  'resources/list': { params: cursor, handle: (session, p) => session.resources(typeof p.cursor === 'string' ? p.cursor : undefined) },
-  'resources/templates/list': { params: cursor, handle: (session, p) => onePage('resources/templates/list', p) ?? { resourceTemplates: session.resourceTemplates() } },
-  'resources/read': { params: (p) => string(p, 'uri'), handle: (session, p, signal) => session.readResource(p.uri as string, signal) },
+  'resources/list': { params: PAGINATED, handle: (session, p) => session.resources(typeof p.cursor === 'string' ? p.cursor : undefined) },
+  'resources/templates/list': { params: PAGINATED, handle: (session, p) => onePage('resources/templates/list', p) ?? { resourceTemplates: session.resourceTemplates() } },
+  'resources/read': { params: { type: 'object', properties: { uri: { type: 'string' } }, required: ['uri'] }, handle: (session, p, signal) => session.readResource(p.uri as string, signal) },
 };
 
 /** The method of that name, if kb serves it. */
@@ -109,6 +108,6 @@ export function methodOf(name: string): Method | undefined {
  *  (params of the wrong shape) error, or undefined. */
 export function paramsProblem(method: Method | undefined, name: string, p: Params): { code: number; message: string } | undefined {
   if (method === undefined) return { code: METHOD_NOT_FOUND, message: `method not found: ${name.length > 60 ? `${name.slice(0, 60)}…` : name}` };
-  const problem = method.params?.(p);
+  const problem = method.params === undefined ? undefined : checkProperties(method.params, p);
   return problem === undefined ? undefined : { code: INVALID_PARAMS, message: `invalid params: ${problem}` };
 }
