@@ -159,7 +159,10 @@ async function rankIn(
     const topic = topics[t];
     const { index, vet, file } = got[t];
     const off = topic.disabled.length === 0 ? undefined : disabledTest(new Set(topic.disabled), pathBySlug(index));
-    const r = index.run(plan, { ...opts, exclude: off === undefined ? undefined : (d) => off(index.slugOf(d), index.pathOf(d)) });
+    const asked = { ...opts, exclude: off === undefined ? undefined : (d: number) => off(index.slugOf(d), index.pathOf(d)) };
+    // Given a pace, ranked in steps too (a term's postings, a block of
+    // documents): a cancelled search stops ranking there.
+    const r = pace === undefined ? index.run(plan, asked) : await index.runPaced(plan, asked, pace);
     total += r.total;
     matched.set(topic, r.matched);
     for (const h of r.hits) {
