@@ -141,7 +141,8 @@ async function loadSubjects(kb: KnowledgeBase, topic: Topic, view: TopicView, ca
   let loaded = 0;
   let used = 0;
   const pace = call.pace;
-  for (const item of loadPatterns(view, call.patterns, sink.as, call.hints, from?.slug)) {
+  // Paced, every file read is a step (binaries a glob matched too).
+  for (const item of loadPatterns(view, call.patterns, sink.as, call.hints, from?.slug, pace !== undefined)) {
     // Before the next file is read (the generator reads it as it yields).
     const turn = pace?.();
     if (turn !== undefined) await turn;

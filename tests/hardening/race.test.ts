@@ -12,7 +12,7 @@ import { engine } from '../../src/glob/engine.ts';
 import { compileWith } from '../../src/glob/pattern.ts';
 import { formattedText } from '../../src/kb/content/format.ts';
 import { MAX_SUBJECT_BYTES } from '../../src/kb/fs/read.ts';
-import { loadPatterns, type FileRead, type LoadItem } from '../../src/kb/index/load.ts';
+import { loadPatterns, type LoadItem } from '../../src/kb/index/load.ts';
 import { openTopic } from '../../src/kb/index/view.ts';
 import { walk } from '../../src/kb/fs/walk.ts';
 import { cleanup, expectNoCrash, kbMeasured, tempDir, workspace } from './helpers.ts';
@@ -25,9 +25,8 @@ function topic(dir: string): Topic {
   return { id: 't', enable: true, subjects: 't', subjectsDir: dir, learned: [], disabled: [], sources: {} };
 }
 
-function show(items: Iterable<LoadItem | FileRead>): string[] {
-  // The steps of files read that give no item there are left out.
-  return [...items].filter((i): i is LoadItem => i.kind !== 'read').map((i) => {
+function show(items: Iterable<LoadItem>): string[] {
+  return [...items].map((i) => {
     switch (i.kind) {
       case 'subject':
         return `subject ${i.slug}: ${JSON.stringify(formattedText(i.content))}`;

@@ -100,8 +100,7 @@ function session(t: Topic, patterns: string[]) {
   const learned = [...loadLearned(view)];
   const listed = listable(view).map((s) => s.slug);
   const flags = [hasListable(view), hasLearnable(view)];
-  // The items (the steps of files read that give none left out).
-  const loaded = [...loadPatterns(view, compile(patterns), 'text')].filter((i): i is LoadItem => i.kind !== 'read');
+  const loaded = [...loadPatterns(view, compile(patterns), 'text')];
   return { view, learned, listed, flags, loaded };
 }
 

@@ -13,9 +13,10 @@ import { kindOf, type TopicView } from './view.ts';
 
 export type { LoadItem } from './types.ts';
 
-/** What `loadPatterns` yields for a file it read that gives no item there
- *  (a binary a glob matched, or one noted after the subjects): a step of
- *  the load, where a caller that paces it may take a turn or stop. */
+/** What `loadPatterns` yields, when asked for its steps, for a file it
+ *  read that gives no item there (a binary a glob matched, or one noted
+ *  after the subjects): a step of the load, where a caller that paces it
+ *  may take a turn or stop. */
 export interface FileRead {
   kind: 'read';
 }
@@ -80,9 +81,10 @@ export function* loadLearned(view: TopicView): Generator<LoadItem> {
 
 /**
  * Executes a `learn` call with subjects. Streams: one file is read per
- * yielded subject (or `FileRead`, for a file that gives no subject there),
- * so memory does not grow with the knowledge base, and each read is a
- * step of its own.
+ * yielded subject, so memory does not grow with the knowledge base. With
+ * `steps`, every other file read yields a `FileRead` as it is read, so
+ * that each read is a step of its own (a glob over thousands of binaries
+ * too).
  *
  * Order of the items:
  * 1. `subject` items, in match order (pattern order, each pattern's matches
@@ -97,12 +99,15 @@ export function* loadLearned(view: TopicView): Generator<LoadItem> {
  *    carries the near-miss details: `hints` by raw pattern (near.ts
  *    `planPatterns`), and for a glob the hidden subjects it skipped.
  */
+export function loadPatterns(view: TopicView, patterns: readonly CompiledPattern[], as: ReadAs, hints?: ReadonlyMap<string, MissHint>, from?: string): Generator<LoadItem>;
+export function loadPatterns(view: TopicView, patterns: readonly CompiledPattern[], as: ReadAs, hints: ReadonlyMap<string, MissHint> | undefined, from: string | undefined, steps: boolean): Generator<LoadItem | FileRead>;
 export function* loadPatterns(
   view: TopicView,
   patterns: readonly CompiledPattern[],
   as: ReadAs,
   hints?: ReadonlyMap<string, MissHint>,
   from?: string,
+  steps = false,
 ): Generator<LoadItem | FileRead> {
   const { matches: all, perPattern } = resolvePatterns(view.index.subjects, patterns, view.disabled, view.index.aliases);
   // A continuation starts at the subject `from`: the ones before it are
@@ -135,9 +140,8 @@ export function* loadPatterns(
     }
     if (item?.kind === 'unreadable') unreadableNotes.push(item);
     else if (item !== undefined) binaryNotes.push(item);
-    // A file was read (a binary's first 8192 bytes, or an attempt): a
-    // step, so that a glob over thousands of binaries is one too.
-    yield FILE_READ;
+    // A file was read (a binary's first 8192 bytes, or an attempt).
+    if (steps) yield FILE_READ;
   }
 
   yield* learnedNotes;

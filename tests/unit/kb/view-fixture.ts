@@ -12,7 +12,7 @@ import { compileWith } from '../../../src/glob/pattern.ts';
 import type { CompiledPattern } from '../../../src/glob/index.ts';
 import { formattedText } from '../../../src/kb/content/format.ts';
 import { listable } from '../../../src/kb/index/listing.ts';
-import { isRaw as isRawCompiled, loadPatterns as loadCompiled, type FileRead, type LoadItem, type ReadAs } from '../../../src/kb/index/load.ts';
+import { isRaw as isRawCompiled, loadPatterns as loadCompiled, type LoadItem, type ReadAs } from '../../../src/kb/index/load.ts';
 import { openTopic as openSpec, type OpenOptions, type TopicView } from '../../../src/kb/index/view.ts';
 
 export const READER_THREAD_URL = new URL('../../../src/reader-thread.ts', import.meta.url).href;
@@ -28,7 +28,7 @@ export function openTopic(t: Topic, opts: Omit<OpenOptions, 'learned'> = {}): To
 
 /** `loadPatterns` with patterns as a model sends them; bodies read as text
  *  unless `as` says otherwise. */
-export function loadPatterns(view: TopicView, patterns: string[], as: ReadAs = 'text'): Generator<LoadItem | FileRead> {
+export function loadPatterns(view: TopicView, patterns: string[], as: ReadAs = 'text'): Generator<LoadItem> {
   return loadCompiled(view, compile(patterns), as);
 }
 
@@ -64,15 +64,11 @@ export const project = () =>
 
 /** Items as short strings for table-like assertions (the formatted content
  *  as one string). Each item is shown as it comes: a bytes body is only
- *  valid until the next file is read. The steps of files read that give
- *  no item there (`read`) are left out unless `reads`. */
-export function show(items: Iterable<LoadItem | FileRead>, reads = false): string[] {
+ *  valid until the next file is read. */
+export function show(items: Iterable<LoadItem>): string[] {
   const out: string[] = [];
   for (const i of items) {
     switch (i.kind) {
-      case 'read':
-        if (reads) out.push('read');
-        break;
       case 'subject':
         out.push(`subject ${i.slug}: ${JSON.stringify(formattedText(i.content))}${i.replaced ? ' (replaced)' : ''}`);
         break;
