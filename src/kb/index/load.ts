@@ -82,9 +82,9 @@ export function* loadLearned(view: TopicView): Generator<LoadItem> {
 /**
  * Executes a `learn` call with subjects. Streams: one file is read per
  * yielded subject, so memory does not grow with the knowledge base. With
- * `steps`, every other file read yields a `FileRead` as it is read, so
- * that each read is a step of its own (a glob over thousands of binaries
- * too).
+ * `steps`, each file read that gives no subject yields a `FileRead` as it
+ * is read, so that every read is a step of its own (a glob over thousands
+ * of binaries too).
  *
  * Order of the items:
  * 1. `subject` items, in match order (pattern order, each pattern's matches
