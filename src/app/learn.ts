@@ -5,6 +5,7 @@
 // problem) into a sink, one subject at a time, so a large load never has to
 // be held in memory by `kb learn`. render/learn.ts `learnText` alone turns
 // them into the model's text.
+import { paceOf, type OperationOptions, type Pace } from '../shared/pace.ts';
 import type { Topic } from '../config/types.ts';
 import { compilePatterns, type CompiledPattern } from '../glob/index.ts';
 import { bodyText, type Body } from '../kb/content/body.ts';
@@ -52,7 +53,8 @@ export interface LearnSink {
  * rescued by a fallback is never raw: its subject comes in a
  * `<subject "slug">` block, which names the real slug.
  */
-export async function learn(kb: KnowledgeBase, args: LearnArgs, sink: LearnSink): Promise<boolean> {
+export async function learn(kb: KnowledgeBase, args: LearnArgs, sink: LearnSink, opts: OperationOptions = {}): Promise<boolean> {
+  opts.signal?.throwIfAborted();
   const emit = async (e: LearnEvent): Promise<void> => {
     const waiting = sink.event(e);
     if (waiting) await waiting;
@@ -96,7 +98,8 @@ export async function learn(kb: KnowledgeBase, args: LearnArgs, sink: LearnSink)
   await noteDirectory(topic, view);
   for (const f of fallbacks) await emit({ kind: 'note', topic: topic.id, note: f });
   for (const f of fallbacks) await problem(warning('near-miss', `topic "${topic.id}": ${fallbackSummary(f)}`));
-  const loaded = await loadSubjects(kb, topic, view, { given, patterns, hints: plan.hints, from, raw }, sink, emit);
+  const pace = paceOf(opts.signal);
+  const loaded = await loadSubjects(kb, topic, view, { given, patterns, hints: plan.hints, from, raw, ...(pace !== undefined ? { pace } : {}) }, sink, emit);
   // A raw result (one exact subject, found) is the content alone: the walk
   // limit did not keep it from the model.
   await emit({ kind: 'end', topic: topic.id, topicNotes: raw && loaded > 0 ? [] : directoryNotes(view, kb.walkLimit), raw });
@@ -111,6 +114,9 @@ interface LoadCall {
   hints: ReadonlyMap<string, MissHint>;
   from: { slug: string; offset: number } | undefined;
   raw: boolean;
+  /** A turn between subjects read (a cancelled call reads no further
+   *  file). */
+  pace?: Pace;
 }
 
 type Emit = (e: LearnEvent) => Promise<void>;
@@ -134,7 +140,13 @@ async function loadSubjects(kb: KnowledgeBase, topic: Topic, view: TopicView, ca
   const { from, raw } = call;
   let loaded = 0;
   let used = 0;
-  for (const item of loadPatterns(view, call.patterns, sink.as, call.hints, from?.slug)) {
+  const pace = call.pace;
+  // Paced, every file read is a step (binaries a glob matched too).
+  for (const item of loadPatterns(view, call.patterns, sink.as, call.hints, from?.slug, pace !== undefined)) {
+    // Before the next file is read (the generator reads it as it yields).
+    const turn = pace?.();
+    if (turn !== undefined) await turn;
+    if (item.kind === 'read') continue;
     if (item.kind !== 'subject') {
       await noteItem(topic, item, emit);
       continue;

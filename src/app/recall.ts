@@ -5,6 +5,7 @@
 // is named in the closing note. The result is a `<knowledge>` block, ready
 // to put in front of a prompt (docs/search-and-memory.md, "`kb recall TEXT...`").
 
+import type { OperationOptions } from '../shared/pace.ts';
 import { formatContent } from '../kb/content/format.ts';
 import { estimateTokens } from '../kb/content/tokens.ts';
 import { readBody } from '../kb/fs/read.ts';
@@ -17,7 +18,7 @@ import { BLOCK_TOKENS, tokensText } from './budget.ts';
 import type { KnowledgeBase } from './knowledge-base.ts';
 import { QUERY_LIMITS, rank, type IndexReport } from './search.ts';
 
-export interface RecallOptions {
+export interface RecallOptions extends OperationOptions {
   /** A topic ID or title; undefined: every enabled topic. */
   topic?: string;
 }
@@ -80,7 +81,7 @@ export async function recall(kb: KnowledgeBase, text: string, opts: RecallOption
   if (queryTerms(query).length > QUERY_LIMITS.terms) {
     problems.push(warning('recall', `recall: only the first ${QUERY_LIMITS.terms} distinct words of the text were used to search`));
   }
-  const ranked = await rank(kb, topics, query, RECALL_CANDIDATES);
+  const ranked = await rank(kb, topics, query, RECALL_CANDIDATES, opts.signal !== undefined ? { signal: opts.signal } : {});
   problems.push(...ranked.problems);
   const best = ranked.found[0]?.score ?? 0;
   const candidates = ranked.found.filter((f) => f.score >= best * RECALL_MIN_SHARE).slice(0, RECALL_CANDIDATES);

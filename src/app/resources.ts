@@ -1,5 +1,6 @@
 // Subjects as resources a client picks from (MCP `resources/list` and
 // `resources/read`).
+import type { OperationOptions } from '../shared/pace.ts';
 import type { Topic } from '../config/types.ts';
 import { formattedText, PASS_THROUGH } from '../kb/content/format.ts';
 import { summaries } from '../kb/index/describe.ts';
@@ -53,10 +54,14 @@ export async function subjects(kb: KnowledgeBase): Promise<SubjectEntry[]> {
 /** One subject by topic ID and exact slug, formatted as `kb learn TOPIC
  *  SLUG` prints it. Hidden subjects are readable; disabled ones, disabled
  *  topics and binary files are not found. */
-export function read(kb: KnowledgeBase, topicId: string, slug: string): SubjectRead {
+export function read(kb: KnowledgeBase, topicId: string, slug: string, opts: OperationOptions = {}): SubjectRead {
+  opts.signal?.throwIfAborted();
   const topic = kb.topics.find((t) => t.enable && t.id === topicId);
   if (!topic) return { kind: 'not-found', why: `no enabled topic "${topicId}"` };
-  const item = loadExact(kb.view(topic), slug, 'text');
+  const view = kb.view(topic);
+  // The walk done, before the file is read.
+  opts.signal?.throwIfAborted();
+  const item = loadExact(view, slug, 'text');
   if (item?.kind === 'subject') {
     const problems = item.replaced ? [replacedProblem(topic.id, item.slug)] : [];
     return { kind: 'text', text: formattedText(rawContent(item.content, skillFiles(kb, topic, item.subject))), mimeType: mimeTypeOf(item.subject.ext), problems };

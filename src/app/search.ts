@@ -15,6 +15,7 @@ import { SNIPPET_BYTES, snippetOf } from '../kb/search/snippet.ts';
 import { queryTerms } from '../kb/search/tokenize.ts';
 import { linkedCheck, topicIndex, type IndexStatus, type TopicIndex } from '../kb/search/topic.ts';
 import { renderResult, renderSearch, renderSearchHead, resultRow, type SearchFound, type SearchResult } from '../render/search.ts';
+import { paceOf, type OperationOptions, type Pace } from '../shared/pace.ts';
 import { warning, type Problem } from '../shared/problem.ts';
 import { QUERY_LIMITS } from './args.ts';
 import { tokensText } from './budget.ts';
@@ -83,12 +84,12 @@ function topicsOf(kb: KnowledgeBase, name: string | undefined): Topic[] | undefi
  *  many matched. The topics are ranked as one collection (engine.ts
  *  planQuery): a score means the same in every topic, and a word is
  *  unknown (or looked up with typos) only when no searched topic has it. */
-export async function rank(kb: KnowledgeBase, topics: readonly Topic[], query: string, top: number): Promise<Ranked> {
+export async function rank(kb: KnowledgeBase, topics: readonly Topic[], query: string, top: number, opts: OperationOptions = {}): Promise<Ranked> {
   const words = new Map<string, string>();
   const terms = queryTerms(query, words).slice(0, QUERY_LIMITS.terms);
   const got: Awaited<ReturnType<typeof topicIndex>>[] = [];
   try {
-    return await rankIn(kb, topics, terms, words, top, got);
+    return await rankIn(kb, topics, terms, words, top, got, paceOf(opts.signal));
   } finally {
     // An index read from the cache reads its postings from the file until
     // released; nothing past this point reads them.
@@ -104,6 +105,8 @@ async function rankIn(
   words: Map<string, string>,
   top: number,
   got: Awaited<ReturnType<typeof topicIndex>>[],
+  /** A turn between files and topics, where the search may be cancelled. */
+  pace?: Pace,
 ): Promise<Ranked> {
   const found: Found[] = [];
   const matched = new Map<Topic, Set<string>>();
@@ -119,13 +122,15 @@ async function rankIn(
   const resident = kb.resident;
   if (resident !== undefined) await resident.settle();
   for (const topic of topics) {
+    const turn = pace?.();
+    if (turn !== undefined) await turn;
     const started = performance.now();
     const at = resident?.changes(topic.subjectsDir);
     const kept = at === undefined ? undefined : (resident!.kept(topic.subjectsDir, residentKey(topic)) as TopicIndex | undefined);
     let g: TopicIndex;
     if (kept !== undefined) g = { ...kept, status: 'kept', read: 0, times: { load: 0, check: 0, build: 0 } };
     else {
-      g = await topicIndex(topic, { cacheDir: kb.searchCacheDir, stat: kb.statFiles });
+      g = await topicIndex(topic, { cacheDir: kb.searchCacheDir, stat: kb.statFiles, ...(pace !== undefined ? { pace } : {}) });
       if (at !== undefined && g.index.post.length <= RESIDENT_POSTINGS) {
         // Held whole in memory (the postings read from the cache file
         // while it is open), said once: its warnings are not kept.
@@ -139,16 +144,26 @@ async function rankIn(
     if (g.cacheProblem !== undefined) problems.push(warning('search-cache', `topic "${topic.id}": ${g.cacheProblem}`));
     for (const n of g.notices ?? []) if (usedNotice(n)) problems.push(warning(n.code, `topic "${topic.id}": ${n.message}`));
   }
+  const ready = pace?.();
+  if (ready !== undefined) await ready;
   const opts = { prefix: true, fuzzy: true, top };
   const plan = planQuery(
     got.map((g) => g.index),
     terms,
     opts,
   );
-  topics.forEach((topic, t) => {
+  for (let t = 0; t < topics.length; t++) {
+    // Each topic ranked in a turn of its own (a cancelled search ranks no
+    // further topic).
+    const next = pace?.();
+    if (next !== undefined) await next;
+    const topic = topics[t];
     const { index, vet, file } = got[t];
     const off = topic.disabled.length === 0 ? undefined : disabledTest(new Set(topic.disabled), pathBySlug(index));
-    const r = index.run(plan, { ...opts, exclude: off === undefined ? undefined : (d) => off(index.slugOf(d), index.pathOf(d)) });
+    const asked = { ...opts, exclude: off === undefined ? undefined : (d: number) => off(index.slugOf(d), index.pathOf(d)) };
+    // Given a pace, ranked in steps too (a term's postings, a block of
+    // documents): a cancelled search stops ranking there.
+    const r = pace === undefined ? index.run(plan, asked) : await index.runPaced(plan, asked, pace);
     total += r.total;
     matched.set(topic, r.matched);
     for (const h of r.hits) {
@@ -181,7 +196,7 @@ async function rankIn(
         score: h.score,
       });
     }
-  });
+  }
   found.sort((a, b) => b.score - a.score || (a.topic.id < b.topic.id ? -1 : a.topic.id > b.topic.id ? 1 : a.slug < b.slug ? -1 : a.slug > b.slug ? 1 : 0));
   const unknown = plan.unknown.map((u) => words.get(u) ?? u);
   return { found, total, matched, unknown, corrected: [...plan.corrected].map(([q, s]) => [words.get(q) ?? q, s]), indexes, problems };
@@ -233,7 +248,7 @@ export interface SearchOutcome extends SearchFound {
 
 /** Runs one search. An unknown topic is an error result; no match is
  *  not (the text says so). */
-export async function search(kb: KnowledgeBase, args: SearchArgs): Promise<SearchOutcome> {
+export async function search(kb: KnowledgeBase, args: SearchArgs, opts: OperationOptions = {}): Promise<SearchOutcome> {
   const budget = kb.maxTokens;
   const topics = topicsOf(kb, args.topic);
   if (topics === undefined) {
@@ -242,7 +257,7 @@ export async function search(kb: KnowledgeBase, args: SearchArgs): Promise<Searc
   }
   // A few more than the limit: a result whose file changed since it was
   // indexed is left out.
-  const ranked = await rank(kb, topics, args.query, args.limit + 16);
+  const ranked = await rank(kb, topics, args.query, args.limit + 16, opts);
   const problems = [...ranked.problems];
   const where = args.topic === undefined ? undefined : topics[0].id;
   const results: SearchResult[] = [];

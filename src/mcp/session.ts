@@ -180,7 +180,7 @@ export class KbSession {
    *  unusable configuration) are `isError` results the model can read. The
    *  arguments are as the client sent them (own "__proto__" keys included),
    *  checked by the rule `--args` applies. */
-  async callTool(name: string, args: unknown): Promise<{ content: { type: 'text'; text: string }[]; isError: boolean }> {
+  async callTool(name: string, args: unknown, signal?: AbortSignal): Promise<{ content: { type: 'text'; text: string }[]; isError: boolean }> {
     const served = servedTools(this.writable);
     const tool = served.find((t) => t.name === name);
     if (tool === undefined) {
@@ -201,7 +201,7 @@ export class KbSession {
       tool,
       args ?? {},
       { as: 'text', write: (chunk) => out.add(chunk as string), problem: (p) => this.note(p), full: () => out.cut },
-      { source: 'model', writable: this.writable },
+      { source: 'model', writable: this.writable, ...(signal !== undefined ? { signal } : {}) },
     );
     const c = this.cache;
     void debug(`kb mcp: topic indexes kept between requests: ${c.hits} reused, ${c.misses} walked; search indexes: ${c.keptHits} reused, ${c.keptMisses} read`);
@@ -315,13 +315,13 @@ export class KbSession {
    *  what `kb learn <topic> <slug>` prints. Hidden subjects are readable by
    *  their exact URI; disabled ones, disabled topics and binary files are
    *  not found. */
-  async readResource(uri: string) {
+  async readResource(uri: string, signal?: AbortSignal) {
     const parsed = parseSubjectUri(uri);
     if (!parsed) throw new RequestError(INVALID_PARAMS, `not a knowledge-base URI: ${uri} (expected ${URI_SCHEME}<topic>/<slug>)`);
     const kb = await this.open();
     const topic = kb.topics.find((t) => t.enable && t.id === parsed.topic);
     if (topic) for (const p of kb.topicProblems(topic)) this.note(p);
-    const result = read(kb, parsed.topic, parsed.slug);
+    const result = read(kb, parsed.topic, parsed.slug, signal !== undefined ? { signal } : {});
     if (result.kind === 'not-found') throw new RequestError(RESOURCE_NOT_FOUND, `resource not found: ${uri} (${result.why})`);
     if (result.kind === 'error') throw new RequestError(INTERNAL_ERROR, `cannot read ${uri}: ${result.message}`);
     for (const p of result.problems) this.note(p);

@@ -14,8 +14,9 @@
 // grow), so that the server can stop taking new work until they drain. A
 // write that fails (a full disk, an unexpected error) is reported once.
 
-/** A line as read: its text, or only its head when it was too large. */
-export type Line = { text: string; bytes: number; tooLarge?: undefined } | { tooLarge: true; head: string; bytes: number };
+import type { Line, Transport, TransportEvents } from './transport.ts';
+
+export type { Line };
 
 /** What a line reader reads from (process.stdin). */
 export interface Input {
@@ -226,5 +227,51 @@ export class Writer {
     this.failure = err;
     this.onFailure(err);
     this.wake();
+  }
+}
+
+/** The stdio transport (transport.ts): lines from `input`, replies to
+ *  `output`, one client for the server's life. The line limit is the
+ *  largest message read. */
+export class StdioTransport implements Transport {
+  private reader: LineReader | undefined;
+  private writer: Writer | undefined;
+
+  constructor(
+    private readonly input: Input,
+    private readonly output: Output,
+    private readonly maxLine: number,
+  ) {}
+
+  start(events: TransportEvents): void {
+    const writer = new Writer(this.output, (err) => events.failed(err), () => events.drained());
+    const reply = (text: string): void => writer.write(text);
+    this.writer = writer;
+    this.reader = new LineReader(this.input, this.maxLine, (line) => events.message(line, reply), (err) => events.end(err));
+    this.reader.start();
+  }
+
+  pause(): void {
+    this.reader?.pause();
+  }
+
+  resume(): void {
+    this.reader?.resume();
+  }
+
+  close(): void {
+    this.reader?.close();
+  }
+
+  get unreadReplies(): number {
+    return this.writer?.pendingWrites ?? 0;
+  }
+
+  below(bytes: number): Promise<void> {
+    return this.writer?.below(bytes) ?? Promise.resolve();
+  }
+
+  get failure(): Error | undefined {
+    return this.writer?.failure;
   }
 }

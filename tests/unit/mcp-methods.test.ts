@@ -4,6 +4,7 @@ import { describe, expect, test } from 'bun:test';
 import { INVALID_PARAMS, METHOD_NOT_FOUND } from '../../src/mcp/jsonrpc.ts';
 import { METHODS, paramsProblem } from '../../src/mcp/server.ts';
 import { KbSession } from '../../src/mcp/session.ts';
+import { MCP_VERSIONS, validatorOf } from '../support/mcp-schema.ts';
 import { makeTempDir, tempWorkspace } from '../support/temp.ts';
 
 const root = tempWorkspace('kb-methods-', { 'notes/a.md': '---\ndescription: A note\n---\nAbout releases.\n' }, '[kb.topic.notes]\nsubjects = "notes"\n');
@@ -51,6 +52,61 @@ describe('METHODS', () => {
     expect(bad('resources/read', {})).toEqual({ code: INVALID_PARAMS, message: 'invalid params: "uri" must be a string, not missing' });
     expect(paramsProblem(undefined, 'nope', {})).toEqual({ code: METHOD_NOT_FOUND, message: 'method not found: nope' });
   });
+
+  test('params of the wrong shape inside an object are named by their path; a long or odd key is quoted and cut', () => {
+    const bad = (params: Record<string, unknown>) => paramsProblem(METHODS['prompts/get'], 'prompts/get', params)?.message;
+    expect(bad({ name: 'knowledge', arguments: { knowledge: 'a', other: null } })).toBe('invalid params: "arguments"."other" must be a string, not null');
+    expect(bad({ name: 'knowledge', arguments: { [`a"\n${'x'.repeat(60)}`]: [] } })).toBe(`invalid params: "arguments"."a\\"\\n${'x'.repeat(37)}…" must be a string, not array`);
+    expect(bad({ name: null })).toBe('invalid params: "name" must be a string, not null');
+    // What the schema does not name is not looked at (_meta, a later
+    // revision's fields).
+    expect(bad({ name: 'knowledge', _meta: 5, task: [] })).toBeUndefined();
+  });
+
+  // Each method's params schema (methods.ts) against the official MCP
+  // schema of every revision kb speaks (tests/data/mcp-schema): params
+  // that differ from valid ones in one property, by type or by leaving it
+  // out, are refused by kb exactly when the official schema refuses them,
+  // except where kb is knowingly lenient: it reads neither `capabilities`
+  // nor `clientInfo`, and asks of them only that they be objects, if sent.
+  const LENIENT: Record<string, string[]> = { initialize: ['capabilities', 'clientInfo'] };
+  const REQUEST_TYPE: Record<string, string> = {
+    initialize: 'InitializeRequest',
+    'tools/list': 'ListToolsRequest',
+    'tools/call': 'CallToolRequest',
+    'prompts/list': 'ListPromptsRequest',
+    'prompts/get': 'GetPromptRequest',
+    'resources/list': 'ListResourcesRequest',
+    'resources/templates/list': 'ListResourceTemplatesRequest',
+    'resources/read': 'ReadResourceRequest',
+  };
+  const SAMPLES: unknown[] = ['kb://notes/a', 1, 2.5, true, null, [], {}, ['x']];
+  for (const version of MCP_VERSIONS) {
+    test(`${version}: each method's params are checked as the official schema has them`, () => {
+      const disagreements: string[] = [];
+      for (const [name, method] of Object.entries(METHODS)) {
+        if (method.params === undefined) continue;
+        const official = validatorOf(version, REQUEST_TYPE[name]);
+        const base = CALLS[name][0];
+        const judge = (params: Record<string, unknown>, what: string, lenient = false) => {
+          const theirs = official({ jsonrpc: '2.0', id: 1, method: name, params }) as boolean;
+          const ours = paramsProblem(method, name, params) === undefined;
+          if (ours !== theirs && !(lenient && ours)) disagreements.push(`${name} ${what}: kb ${ours ? 'accepts' : 'refuses'}, the schema ${theirs ? 'accepts' : 'refuses'}`);
+        };
+        judge(base, 'valid params');
+        for (const key of Object.keys(method.params.properties ?? {})) {
+          const lenient = LENIENT[name]?.includes(key);
+          for (const v of SAMPLES) judge({ ...base, [key]: v }, `${key}: ${JSON.stringify(v)}`, lenient);
+          const { [key]: _, ...without } = base;
+          judge(without, `without ${key}`, lenient);
+        }
+        if (method.params.properties?.arguments?.additionalProperties !== undefined) {
+          for (const v of SAMPLES) judge({ ...base, arguments: { any: v } }, `arguments.any: ${JSON.stringify(v)}`);
+        }
+      }
+      expect(disagreements).toEqual([]);
+    });
+  }
 
   test('a write tool without --write is an unknown tool, with the hint', async () => {
     const session = new KbSession(options);

@@ -90,7 +90,7 @@ export const learn: Tool<LearnArgs> = {
   access: 'read',
   describe: (topics) => (topics.length > 0 ? learnDescription(topics) : LEARN_NO_TOPICS_DESCRIPTION),
   validate: validateLearnArgs,
-  async run(kb, args, out) {
+  async run(kb, args, out, ctx) {
     // The call and its text are loaded only when a call runs (not for
     // the tool's definition: `kb schema`, `tools/list`).
     const [{ learn: run }, { learnText }] = await Promise.all([import('../learn.ts'), import('../../render/learn.ts')]);
@@ -102,7 +102,7 @@ export const learn: Tool<LearnArgs> = {
       as: out.as,
       event: (e) => (e.kind === 'problem' ? out.problem(e.problem) : text(e)),
       ...(out.full !== undefined ? { full: () => out.full!() } : {}),
-    });
+    }, ctx.signal !== undefined ? { signal: ctx.signal } : {});
   },
   whenCut: 'What followed was not loaded; ask for fewer subjects at a time.',
 };

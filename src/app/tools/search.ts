@@ -85,11 +85,11 @@ export const search: Tool<SearchArgs> = {
   access: 'read',
   describe: searchDescription,
   validate: validateSearchArgs,
-  async run(kb, args, out) {
+  async run(kb, args, out, ctx) {
     const [{ search: run }, { renderSearch }] = await Promise.all([import('../search.ts'), import('../../render/search.ts')]);
     // Bounded by the budget (app/search.ts), far below the cap on one
     // MCP result.
-    const found = await run(kb, args);
+    const found = await run(kb, args, ctx.signal !== undefined ? { signal: ctx.signal } : {});
     for (const p of found.problems) await out.problem(p);
     out.write(renderSearch(found));
     return found.isError;

@@ -38,6 +38,8 @@ export interface ToolOutput {
 export interface RunContext {
   source: Source;
   writable?: ReadonlySet<string>;
+  /** Aborted when the call is cancelled (MCP): the operation stops. */
+  signal?: AbortSignal;
 }
 
 export interface Tool<A = unknown> {

@@ -12,8 +12,10 @@
 //
 // Optional parameters take `null` as "absent" (OpenAI strict mode sends
 // every parameter and spells a left-out one `null`: render/providers.ts).
-import { jsonQuoted } from '../../shared/controls.ts';
-import type { JsonSchema, JsonSchemaObject, JsonType } from '../../shared/tool.ts';
+// What a value must be, and is, is said in words shared with the MCP
+// server's check of request params (shared/json-schema.ts).
+import { actual, expected, hasType, shownKey, typesOf } from '../../shared/json-schema.ts';
+import type { JsonSchemaObject } from '../../shared/tool.ts';
 import { typeName } from '../../shared/text.ts';
 
 export type Parsed<T> = { ok: true; args: T } | { ok: false; problem: string };
@@ -36,64 +38,6 @@ export interface Rule {
 export type Rules = Readonly<Record<string, Rule>>;
 
 
-/** A key as shown in a problem: JSON-quoted, cut to 40 characters. */
-function shown(key: string): string {
-  return jsonQuoted(key.length > 40 ? `${key.slice(0, 40)}…` : key);
-}
-
-/** The types a schema allows. */
-export function typesOf(s: JsonSchema): JsonType[] {
-  if (s.type === undefined) return [];
-  return typeof s.type === 'string' ? [s.type] : [...s.type];
-}
-
-function hasType(t: JsonType, v: unknown): boolean {
-  switch (t) {
-    case 'null':
-      return v === null;
-    case 'array':
-      return Array.isArray(v);
-    case 'object':
-      return typeName(v) === 'object';
-    case 'integer':
-      return typeof v === 'number' && Number.isInteger(v);
-    default:
-      return typeof v === t;
-  }
-}
-
-/** `a string`, `an array of strings`, `an integer`... */
-function phrase(t: JsonType, s: JsonSchema): string {
-  switch (t) {
-    case 'array': {
-      const items = s.items === undefined ? [] : typesOf(s.items);
-      return items.length === 1 && items[0] !== 'array' && items[0] !== 'null' ? `an array of ${items[0]}s` : 'an array';
-    }
-    case 'integer':
-    case 'object':
-      return `an ${t}`;
-    case 'null':
-      return 'null';
-    default:
-      return `a ${t}`;
-  }
-}
-
-/** What a value must be: `a string, an array of strings or null`. An
- *  optional parameter may also be null (absent). */
-function expected(s: JsonSchema, nullable: boolean): string {
-  const types = typesOf(s);
-  if (nullable && !types.includes('null')) types.push('null');
-  const words = types.map((t) => phrase(t, s));
-  return words.length > 1 ? `${words.slice(0, -1).join(', ')} or ${words[words.length - 1]}` : (words[0] ?? 'a value');
-}
-
-/** What a value is, in a type problem: its JSON type, or the number
- *  itself where an integer was wanted (`not 2.5`). */
-function actual(s: JsonSchema, v: unknown): string {
-  return typeof v === 'number' && typesOf(s).includes('integer') ? String(v) : typeName(v);
-}
-
 /**
  * Checks a call's arguments against `schema` and the tool's `rules`:
  * the arguments as they are to be used (absent and null optional
@@ -107,7 +51,7 @@ export function checkArgs(schema: JsonSchemaObject, value: unknown, rules: Rules
   if (schema.additionalProperties === false) {
     const unknown = Object.keys(obj).filter((k) => !Object.hasOwn(schema.properties, k));
     if (unknown.length > 0) {
-      const some = unknown.slice(0, 5).map(shown).join(', ');
+      const some = unknown.slice(0, 5).map(shownKey).join(', ');
       return bad(`unknown argument${unknown.length > 1 ? 's' : ''} ${unknown.length > 5 ? `${some} and ${unknown.length - 5} more` : some}`);
     }
   }

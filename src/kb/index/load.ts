@@ -13,6 +13,16 @@ import { kindOf, type TopicView } from './view.ts';
 
 export type { LoadItem } from './types.ts';
 
+/** What `loadPatterns` yields, when asked for its steps, for a file it
+ *  read that gives no item there (a binary a glob matched, or one noted
+ *  after the subjects): a step of the load, where a caller that paces it
+ *  may take a turn or stop. */
+export interface FileRead {
+  kind: 'read';
+}
+
+const FILE_READ: FileRead = Object.freeze({ kind: 'read' });
+
 function isPreloaded(view: TopicView, subject: Subject): boolean {
   return view.learnedSlugs.size > 0 && view.learnedSlugs.has(subject.slug) && kindOf(view, subject) !== 'binary';
 }
@@ -71,7 +81,10 @@ export function* loadLearned(view: TopicView): Generator<LoadItem> {
 
 /**
  * Executes a `learn` call with subjects. Streams: one file is read per
- * yielded subject, so memory does not grow with the knowledge base.
+ * yielded subject, so memory does not grow with the knowledge base. With
+ * `steps`, each file read that gives no subject yields a `FileRead` as it
+ * is read, so that every read is a step of its own (a glob over thousands
+ * of binaries too).
  *
  * Order of the items:
  * 1. `subject` items, in match order (pattern order, each pattern's matches
@@ -86,13 +99,16 @@ export function* loadLearned(view: TopicView): Generator<LoadItem> {
  *    carries the near-miss details: `hints` by raw pattern (near.ts
  *    `planPatterns`), and for a glob the hidden subjects it skipped.
  */
+export function loadPatterns(view: TopicView, patterns: readonly CompiledPattern[], as: ReadAs, hints?: ReadonlyMap<string, MissHint>, from?: string): Generator<LoadItem>;
+export function loadPatterns(view: TopicView, patterns: readonly CompiledPattern[], as: ReadAs, hints: ReadonlyMap<string, MissHint> | undefined, from: string | undefined, steps: boolean): Generator<LoadItem | FileRead>;
 export function* loadPatterns(
   view: TopicView,
   patterns: readonly CompiledPattern[],
   as: ReadAs,
   hints?: ReadonlyMap<string, MissHint>,
   from?: string,
-): Generator<LoadItem> {
+  steps = false,
+): Generator<LoadItem | FileRead> {
   const { matches: all, perPattern } = resolvePatterns(view.index.subjects, patterns, view.disabled, view.index.aliases);
   // A continuation starts at the subject `from`: the ones before it are
   // neither read nor noted.
@@ -118,10 +134,14 @@ export function* loadPatterns(
     }
     const item = load(view, match, as);
     if (item === undefined || item.kind === 'binary') binaries.add(slug);
-    if (item === undefined) continue;
-    if (item.kind === 'subject') yield item;
-    else if (item.kind === 'unreadable') unreadableNotes.push(item);
-    else binaryNotes.push(item);
+    if (item?.kind === 'subject') {
+      yield item;
+      continue;
+    }
+    if (item?.kind === 'unreadable') unreadableNotes.push(item);
+    else if (item !== undefined) binaryNotes.push(item);
+    // A file was read (a binary's first 8192 bytes, or an attempt).
+    if (steps) yield FILE_READ;
   }
 
   yield* learnedNotes;

@@ -19,6 +19,7 @@
 
 import { forEachTermOf, MAX_TERM, termOf } from './tokenize.ts';
 import { firstRow, nextRow } from '../../shared/edit-distance.ts';
+import type { Pace } from '../../shared/pace.ts';
 
 export const FIELDS = ['slug', 'description', 'headings', 'body', 'title'] as const;
 export const NFIELDS = FIELDS.length;
@@ -761,97 +762,86 @@ export class SearchIndex {
    *  any searched with it): BM25 per field, weighted, summed over the
    *  query's terms; a query term's best expansion counts per document. */
   run(plan: QueryPlan, opts: QueryOptions = {}): Omit<QueryResult, 'unknown' | 'corrected'> {
-    const n = this.count;
-    const total = new Float64Array(n);
-    const best = new Float64Array(n);
-    const touched: number[] = [];
-    const matched = new Set<string>();
+    const r = new Ranking(this.count);
     for (const expansions of plan.terms) {
-      touched.length = 0;
-      const { weights, k1, b } = TUNING;
-      const p = this.post;
-      const lens = this.lens;
-      const avg = plan.avg;
+      for (const [term, idf] of expansions) this.score(r, term, idf, plan.avg);
+      r.fold();
+    }
+    const top = new TopHits(this, opts);
+    top.add(r.total, 0, this.count);
+    return top.result(r.matched);
+  }
+
+  /** `run` in steps, for a front end that must stay responsive while it
+   *  ranks (shared/pace.ts): `pace` is called before each expansion's
+   *  postings and each block of documents collected; it may await a turn,
+   *  or throw (the search was cancelled: the ranking stops there). The
+   *  same result as `run`. */
+  async runPaced(plan: QueryPlan, opts: QueryOptions, pace: Pace): Promise<Omit<QueryResult, 'unknown' | 'corrected'>> {
+    const r = new Ranking(this.count);
+    for (const expansions of plan.terms) {
       for (const [term, idf] of expansions) {
-        const i = this.find(term);
-        if (i < 0) continue;
-        matched.add(term);
-        // The postings, decoded inline (postings() does the same, with a
-        // callback): this loop is most of a query's time.
-        let [k, end] = this.postRange(i);
-        let doc = 0;
-        while (k < end) {
-          // A gap below 128 (nearly every one in a term common enough to
-          // make a query slow) is one byte: no loop, no power of two.
-          let v = p[k++];
-          if (v >= 0x80) {
-            v &= 0x7f;
-            let scale = 128;
-            let byte: number;
-            let shift = 7;
-            do {
-              byte = p[k++];
-              v += (byte & 0x7f) * scale;
-              scale *= 128;
-              shift += 7;
-            } while (byte & 0x80 && shift < 35);
-          }
-          doc += v;
-          if (doc >= n) break; // a corrupt file: no further
-          const mask = p[k++];
-          let s = 0;
-          const base = doc * NFIELDS;
-          for (let f = 0; f < NFIELDS; f++) {
-            if ((mask & (1 << f)) === 0) continue;
-            const x = p[k++];
-            s += (weights[f] * (x * (k1 + 1))) / (x + k1 * (1 - b + (b * lens[base + f]) / avg[f]));
-          }
-          s *= idf;
-          if (best[doc] === 0) touched.push(doc);
-          if (s > best[doc]) best[doc] = s;
-        }
+        const turn = pace();
+        if (turn !== undefined) await turn;
+        this.score(r, term, idf, plan.avg);
       }
-      for (const doc of touched) {
-        total[doc] += best[doc];
-        best[doc] = 0;
-      }
+      r.fold();
     }
-    // The best `top` (a bounded min-heap), or all, by score then slug.
-    const top = opts.top ?? n;
-    const better = (a: Hit, c: Hit) => a.score > c.score || (a.score === c.score && this.slugOf(a.doc) < this.slugOf(c.doc));
-    const heap: Hit[] = [];
-    const kinds = this.kinds;
-    let count = 0;
-    for (let d = 0; d < n; d++) {
-      if (total[d] <= 0 || kinds[d] !== KIND_TEXT || (opts.exclude?.(d) ?? false)) continue;
-      count++;
-      const h = { doc: d, score: total[d] };
-      if (heap.length < top) {
-        heap.push(h);
-        let c = heap.length - 1;
-        while (c > 0) {
-          const parent = (c - 1) >> 1;
-          if (!better(heap[parent], heap[c])) break;
-          [heap[parent], heap[c]] = [heap[c], heap[parent]];
-          c = parent;
-        }
-      } else if (top > 0 && better(h, heap[0])) {
-        heap[0] = h;
-        let c = 0;
-        for (;;) {
-          const l = 2 * c + 1;
-          const r = l + 1;
-          let m = c;
-          if (l < heap.length && better(heap[m], heap[l])) m = l;
-          if (r < heap.length && better(heap[m], heap[r])) m = r;
-          if (m === c) break;
-          [heap[m], heap[c]] = [heap[c], heap[m]];
-          c = m;
-        }
-      }
+    const top = new TopHits(this, opts);
+    for (let d = 0; d < this.count; d += COLLECT_STEP) {
+      const turn = pace();
+      if (turn !== undefined) await turn;
+      top.add(r.total, d, Math.min(this.count, d + COLLECT_STEP));
     }
-    heap.sort((a, c) => (better(a, c) ? -1 : better(c, a) ? 1 : 0));
-    return { hits: heap, total: count, matched };
+    return top.result(r.matched);
+  }
+
+  /** Scores the postings of index term `term` (one expansion of a query
+   *  term, weighing `idf`) into `r.best`: BM25 per field, weighted; a
+   *  document keeps its best expansion. */
+  private score(r: Ranking, term: string, idf: number, avg: readonly number[]): void {
+    const i = this.find(term);
+    if (i < 0) return;
+    r.matched.add(term);
+    const n = this.count;
+    const { weights, k1, b } = TUNING;
+    const p = this.post;
+    const lens = this.lens;
+    const { best, touched } = r;
+    // The postings, decoded inline (postings() does the same, with a
+    // callback): this loop is most of a query's time.
+    let [k, end] = this.postRange(i);
+    let doc = 0;
+    while (k < end) {
+      // A gap below 128 (nearly every one in a term common enough to
+      // make a query slow) is one byte: no loop, no power of two.
+      let v = p[k++];
+      if (v >= 0x80) {
+        v &= 0x7f;
+        let scale = 128;
+        let byte: number;
+        let shift = 7;
+        do {
+          byte = p[k++];
+          v += (byte & 0x7f) * scale;
+          scale *= 128;
+          shift += 7;
+        } while (byte & 0x80 && shift < 35);
+      }
+      doc += v;
+      if (doc >= n) break; // a corrupt file: no further
+      const mask = p[k++];
+      let s = 0;
+      const base = doc * NFIELDS;
+      for (let f = 0; f < NFIELDS; f++) {
+        if ((mask & (1 << f)) === 0) continue;
+        const x = p[k++];
+        s += (weights[f] * (x * (k1 + 1))) / (x + k1 * (1 - b + (b * lens[base + f]) / avg[f]));
+      }
+      s *= idf;
+      if (best[doc] === 0) touched.push(doc);
+      if (s > best[doc]) best[doc] = s;
+    }
   }
 
   /**
@@ -1156,4 +1146,93 @@ function insert(into: Int32Array, n: number, c: number): number {
   into.copyWithin(i + 1, i, n);
   into[i] = c;
   return n + 1;
+}
+
+/** Documents collected into the best hits between two steps of a paced
+ *  ranking (SearchIndex.runPaced). */
+const COLLECT_STEP = 16_384;
+
+/** The scores of a ranking under way: per document, its total so far and
+ *  its best expansion of the query term at hand (and which documents have
+ *  one), and the index terms that counted. */
+class Ranking {
+  readonly total: Float64Array;
+  readonly best: Float64Array;
+  readonly touched: number[] = [];
+  readonly matched = new Set<string>();
+
+  constructor(n: number) {
+    this.total = new Float64Array(n);
+    this.best = new Float64Array(n);
+  }
+
+  /** A query term's expansions are all scored: each document's best one
+   *  joins its total. */
+  fold(): void {
+    const { total, best, touched } = this;
+    for (const doc of touched) {
+      total[doc] += best[doc];
+      best[doc] = 0;
+    }
+    touched.length = 0;
+  }
+}
+
+/** The best `top` hits (a bounded min-heap), or all, by score then slug,
+ *  collected a block of documents at a time. */
+class TopHits {
+  private readonly heap: Hit[] = [];
+  private count = 0;
+  private readonly top: number;
+  private readonly better: (a: Hit, c: Hit) => boolean;
+
+  constructor(
+    private readonly index: SearchIndex,
+    private readonly opts: QueryOptions,
+  ) {
+    this.top = opts.top ?? index.count;
+    this.better = (a, c) => a.score > c.score || (a.score === c.score && index.slugOf(a.doc) < index.slugOf(c.doc));
+  }
+
+  /** The text documents [from, to) with a score, not excluded. */
+  add(total: Float64Array, from: number, to: number): void {
+    const { heap, top, better } = this;
+    const kinds = this.index.kinds;
+    const exclude = this.opts.exclude;
+    for (let d = from; d < to; d++) {
+      if (total[d] <= 0 || kinds[d] !== KIND_TEXT || (exclude?.(d) ?? false)) continue;
+      this.count++;
+      const h = { doc: d, score: total[d] };
+      if (heap.length < top) {
+        heap.push(h);
+        let c = heap.length - 1;
+        while (c > 0) {
+          const parent = (c - 1) >> 1;
+          if (!better(heap[parent], heap[c])) break;
+          [heap[parent], heap[c]] = [heap[c], heap[parent]];
+          c = parent;
+        }
+      } else if (top > 0 && better(h, heap[0])) {
+        heap[0] = h;
+        let c = 0;
+        for (;;) {
+          const l = 2 * c + 1;
+          const r = l + 1;
+          let m = c;
+          if (l < heap.length && better(heap[m], heap[l])) m = l;
+          if (r < heap.length && better(heap[m], heap[r])) m = r;
+          if (m === c) break;
+          [heap[m], heap[c]] = [heap[c], heap[m]];
+          c = m;
+        }
+      }
+    }
+  }
+
+  /** The hits, best first, how many documents matched, and the terms. */
+  result(matched: Set<string>): Omit<QueryResult, 'unknown' | 'corrected'> {
+    const { heap, better } = this;
+    heap.sort((a, c) => (better(a, c) ? -1 : better(c, a) ? 1 : 0));
+    return { hits: heap, total: this.count, matched };
+  }
 }

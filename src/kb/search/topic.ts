@@ -22,6 +22,7 @@
 // files are tracked but never results; disabled subjects are left out at
 // query time (configuration, not files, disables them).
 
+import type { Pace } from '../../shared/pace.ts';
 import { rmSync, statSync } from 'node:fs';
 import { descriptionValue, loadYaml, NEEDS_YAML, parseFrontmatter, simpleFields, type YamlModule } from '../content/frontmatter.ts';
 import { decodeFront, frontmatterSpan, probeBytes, PROBE_BYTES } from '../fs/probe.ts';
@@ -51,6 +52,10 @@ export interface TopicIndexOptions {
    *  kb/fs/probe-thread.ts `statLater` (which is the default): the front
    *  end may share the work with its reader thread. */
   stat?: (paths: readonly string[], prefix?: string) => StatJobHandle;
+  /** A turn between files read (shared/pace.ts): a long-lived front end
+   *  stays responsive while a large topic is indexed, and a cancelled
+   *  search reads no further file. */
+  pace?: Pace;
 }
 
 /** How the index was had: `hit` (the cache, unchanged), `updated` (the
@@ -135,7 +140,7 @@ export async function topicIndex(topic: SearchTopic, opts: TopicIndexOptions): P
   const progress = startProgress(`indexing topic "${topic.id}" for search`);
   let out: TopicIndex | undefined;
   try {
-    out = await indexTopic(topic, file, old, cacheProblem, times, lap, progress, pending);
+    out = await indexTopic(topic, file, old, cacheProblem, times, lap, progress, pending, opts.pace);
     return out;
   } finally {
     progress.done();
@@ -157,6 +162,7 @@ async function indexTopic(
   progress: Progress,
   /** The stat of `old`'s documents, under way. */
   pending: StatJobHandle | undefined,
+  pace?: Pace,
 ): Promise<TopicIndex> {
   let result: { index: SearchIndex; trace: Trace; read: number; notices?: Notice[] };
   let status: IndexStatus;
@@ -202,10 +208,10 @@ async function indexTopic(
       const path = index.pathOf(d);
       same.push({ path, slug: index.slugOf(d), abs: absOf(topic, path) });
     }
-    result = await rebuild(same, old, changed, old.trace, undefined, progress);
+    result = await rebuild(same, old, changed, old.trace, undefined, progress, pace);
     status = 'updated';
   } else {
-    result = await walkAndBuild(topic, old, progress);
+    result = await walkAndBuild(topic, old, progress, pace);
     status = file === undefined ? 'memory' : old !== undefined ? 'updated' : 'built';
   }
   if (file !== undefined) {
@@ -298,7 +304,7 @@ interface Candidate {
 
 /** Walks the topic and indexes its non-hidden subjects, carrying over the
  *  unchanged ones from `old`. */
-async function walkAndBuild(topic: TopicSpec, old: CacheEntry | undefined, progress: Progress): Promise<{ index: SearchIndex; trace: Trace; read: number; notices: Notice[] }> {
+async function walkAndBuild(topic: TopicSpec, old: CacheEntry | undefined, progress: Progress, pace?: Pace): Promise<{ index: SearchIndex; trace: Trace; read: number; notices: Notice[] }> {
   const walked: WalkTrace = { dirs: [], controls: [], links: [] };
   const started = Date.now();
   const view = openTopic(topic, { trace: walked });
@@ -334,10 +340,10 @@ async function walkAndBuild(topic: TopicSpec, old: CacheEntry | undefined, progr
       const at = byPath.get(`${c.slug}\0${c.path}`);
       if (at !== undefined) reuse.set(i, at);
     });
-    const built = await rebuild(candidates, old, undefined, trace, reuse, progress);
+    const built = await rebuild(candidates, old, undefined, trace, reuse, progress, pace);
     return { ...built, notices: [...notices, ...built.notices] };
   }
-  const built = await rebuild(candidates, undefined, undefined, trace, undefined, progress);
+  const built = await rebuild(candidates, undefined, undefined, trace, undefined, progress, pace);
   return { ...built, notices: [...notices, ...built.notices] };
 }
 
@@ -362,6 +368,7 @@ async function rebuild(
   trace: Trace,
   reuse?: Map<number, number>,
   progress?: Progress,
+  pace?: Pace,
 ): Promise<{ index: SearchIndex; trace: Trace; read: number; notices: Notice[] }> {
   const builder = new IndexBuilder();
   const oldOf = (i: number): number | undefined => (old === undefined ? undefined : reuse === undefined ? i : reuse.get(i));
@@ -455,6 +462,8 @@ async function rebuild(
       if (keep.has(i)) continue;
       at.push(i);
       progress?.tick(i, candidates.length);
+      const turn = pace?.();
+      if (turn !== undefined) await turn;
       const wait = indexFile(fresh, candidates[i], stats[i] ?? { size: -1, mtime: NaN });
       if (wait !== undefined) await wait;
     }
@@ -475,6 +484,8 @@ async function rebuild(
       continue;
     }
     progress?.tick(i, candidates.length);
+    const turn = pace?.();
+    if (turn !== undefined) await turn;
     const wait = indexFile(builder, c, stats[i] ?? { size: -1, mtime: NaN });
     if (wait !== undefined) await wait;
   }

@@ -3,8 +3,8 @@
 import { describe, test, expect } from 'bun:test';
 import { unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { loadExact, loadLearned, type LoadItem, type ReadAs } from '../../../src/kb/index/load.ts';
-import { openTopic, loadPatterns, isRaw, tree, topic, project, show, slugs, BIN } from './view-fixture.ts';
+import { loadExact, loadLearned, loadPatterns as loadCompiled, type LoadItem, type ReadAs } from '../../../src/kb/index/load.ts';
+import { openTopic, loadPatterns, isRaw, tree, topic, project, show, slugs, BIN, compile } from './view-fixture.ts';
 
 describe('loadLearned', () => {
   test('contents in learned-pattern order, formatted', () => {
@@ -62,6 +62,14 @@ describe('loadPatterns', () => {
     expect(show(loadPatterns(view, ['img/*']))).toEqual(['no-match img/*']);
     expect(show(loadPatterns(view, ['**']))).toEqual(['subject doc: "D"']);
     expect(show(loadPatterns(view, ['img/*', 'img/b']))).toEqual(['binary img/b', 'no-match img/*']);
+  });
+
+  test('asked for its steps, every file read is one: a file that gives no item there (a binary, an unreadable file) yields `read`', () => {
+    const view = openTopic(topic(tree({ 'a.bin': BIN, 'b.md': 'B', 'c.bin': BIN, 'd.bin': BIN })));
+    const kinds = (steps: boolean) => [...loadCompiled(view, compile(['*', 'c']), 'text', undefined, undefined, steps)].map((i) => i.kind);
+    // The notes come after the subjects; the reads where the files were read.
+    expect(kinds(true)).toEqual(['read', 'subject', 'read', 'read', 'binary']);
+    expect(kinds(false)).toEqual(['subject', 'binary']);
   });
 
   test('output order: subjects, already-learned, binary, unreadable, then per-pattern notes', () => {

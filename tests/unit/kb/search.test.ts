@@ -6,7 +6,7 @@ import { chmodSync, existsSync, readdirSync, readFileSync, renameSync, rmSync, s
 import { join } from 'node:path';
 import { cacheDir, cacheFile, hash128, readCache, writeCache } from '../../../src/kb/search/cache.ts';
 import { estimateTokens } from '../../../src/kb/content/tokens.ts';
-import { IndexBuilder, KIND_SKIPPED, KIND_TEXT, type DocMeta, type SearchIndex } from '../../../src/kb/search/engine.ts';
+import { IndexBuilder, KIND_SKIPPED, KIND_TEXT, planQuery, type DocMeta, type SearchIndex } from '../../../src/kb/search/engine.ts';
 import { minimalNeedles, scoreText, sectionsOf, snippetOf, SNIPPET_BYTES } from '../../../src/kb/search/snippet.ts';
 import { forEachTermAt, forEachTermOf, forEachWord, queryTerms, stem, terms, wordAt } from '../../../src/kb/search/tokenize.ts';
 import { topicIndex } from '../../../src/kb/search/topic.ts';
@@ -172,7 +172,42 @@ describe('the index', () => {
     expect(again.terms).toBe(index.terms);
     expect([...again.post]).toEqual([...index.post]);
   });
+});
 
+describe('ranking in steps (runPaced: a search a long-lived server may cancel)', () => {
+  // 40,000 documents of a few words each: more than one block of
+  // documents collected, and query terms with several expansions.
+  const words = ['release', 'relay', 'review', 'deploy', 'deployment', 'service', 'server', 'tag', 'tagging', 'cancel'];
+  const b = new IndexBuilder();
+  for (let i = 0; i < 40_000; i++) b.add(meta(`d${i}`), [`d${i}`, '', '', `${words[i % 10]} ${words[(i * 7) % 10]} ${words[(i * 3) % 10]} n${i % 997}`]);
+  const big = b.finish();
+  const opts = { prefix: true, fuzzy: true, top: 20, exclude: (d: number) => d % 5 === 0 };
+
+  test('the same hits, total and terms as run; a step before each expansion and each block of documents', async () => {
+    for (const q of ['release tag', 'deploy', 'servce', 'rel ser tag', 'n12']) {
+      const plan = planQuery([big], queryTerms(q), opts);
+      let steps = 0;
+      const paced = await big.runPaced(plan, opts, () => {
+        steps++;
+        return steps % 2 === 0 ? Promise.resolve() : undefined;
+      });
+      expect(paced).toEqual(big.run(plan, opts));
+      const expansions = plan.terms.reduce((n, e) => n + e.length, 0);
+      expect(steps).toBe(expansions + Math.ceil(big.count / 16_384));
+    }
+  });
+
+  test('a pace that throws (the search was cancelled) stops the ranking at that step', async () => {
+    const plan = planQuery([big], queryTerms('release deploy service'), opts);
+    let steps = 0;
+    const stop = new Error('cancelled');
+    const pace = () => {
+      if (++steps === 3) throw stop;
+      return undefined;
+    };
+    await expect(big.runPaced(plan, opts, pace)).rejects.toBe(stop);
+    expect(steps).toBe(3);
+  });
 });
 
 describe('patching an index (an update after a few edits)', () => {

@@ -1,0 +1,113 @@
+// The methods `kb mcp` serves, in one table (the protocol's dispatch, like
+// the MCP SDK's handler map), `initialize` and `ping` included: what each
+// method's params must hold (a JSON Schema of them, the MCP schema's shapes,
+// checked before the request is queued) and how it is answered.
+// dispatch.ts reads the table; session.ts answers. A method that is not
+// here is answered -32601.
+import { checkProperties, type ValueSchema } from '../shared/json-schema.ts';
+import { VERSION } from '../shared/version.ts';
+import { INVALID_PARAMS, METHOD_NOT_FOUND } from './jsonrpc.ts';
+import { type KbSession, RequestError } from './session.ts';
+
+const INSTRUCTIONS =
+  'A file-based knowledge base of topics and subjects. The `knowledge` prompt is the system-prompt section that lists the topics; ' +
+  'the `learn` tool lists a topic (topic only) or loads subjects by slug or glob; the `search` tool finds subjects by what they say; ' +
+  'every listed subject is also a kb://<topic>/<slug> resource.';
+
+const WRITE_INSTRUCTIONS = 'The `remember` tool saves a new subject to a writable topic (never a duplicate); `revise` replaces a subject\'s text when a fact changed (its earlier text is kept); `forget` removes one.';
+
+/** Protocol versions kb speaks, newest first: a client asking for another
+ *  gets the newest (MCP lifecycle, version negotiation). */
+export const PROTOCOL_VERSIONS = ['2025-11-25', '2025-06-18', '2025-03-26', '2024-11-05'];
+
+/** The version kb answers a client asking for `asked` with. */
+export function negotiate(asked: string): string {
+  return PROTOCOL_VERSIONS.includes(asked) ? asked : PROTOCOL_VERSIONS[0];
+}
+
+const CAPABILITIES = { tools: { listChanged: false }, prompts: { listChanged: false }, resources: { listChanged: false, subscribe: false } };
+
+export type Params = Record<string, unknown>;
+
+/** One method kb serves. */
+export interface Method {
+  /** What its params must hold: a JSON Schema of the properties kb
+   *  reads, as the MCP schema has them (tests/unit/mcp-methods.test.ts
+   *  holds each against the official schema of every revision kb speaks).
+   *  Params of another shape are answered -32602. */
+  params?: ValueSchema;
+  /** Answered as soon as it is read, never queued (ping). */
+  immediate?: boolean;
+  /** Not part of a JSON-RPC batch (initialize). */
+  alone?: boolean;
+  /** Not cancellable: it runs to its reply (initialize, whose answer
+   *  the client waits for before anything else). */
+  uncancellable?: boolean;
+  /** Done as the request is read, before it is queued (its params
+   *  checked): initialize agrees on the version there, so that what
+   *  follows it in the same chunk (a batch, an unreadable id) is read by
+   *  that version. */
+  onRead?(session: KbSession, p: Params): void;
+  /** The answer. `signal` aborts when the client cancels the request:
+   *  the operation stops its work (app/ takes it as an option). */
+  handle(session: KbSession, p: Params, signal?: AbortSignal): unknown;
+}
+
+/** The params of a list (MCP `PaginatedRequest`). */
+const PAGINATED: ValueSchema = { type: 'object', properties: { cursor: { type: 'string' } } };
+
+/** A list kb serves in one page issues no cursor: any cursor is one it did
+ *  not issue, -32602 (MCP pagination: an invalid cursor). Returns nothing
+ *  otherwise. */
+function onePage(method: string, p: Params): undefined {
+  if (p.cursor === undefined) return undefined;
+  throw new RequestError(INVALID_PARAMS, `invalid cursor: ${method} has one page and issues no cursor; list again without one`);
+}
+
+/** Every method kb serves. */
+export const METHODS: Readonly<Record<string, Method>> = {
+  ping: { immediate: true, handle: () => ({}) },
+  initialize: {
+    // The MCP schema requires `capabilities` and `clientInfo` too; kb
+    // reads neither, and serves a client that leaves them out.
+    params: { type: 'object', properties: { protocolVersion: { type: 'string' }, capabilities: { type: 'object' }, clientInfo: { type: 'object' } }, required: ['protocolVersion'] },
+    alone: true,
+    uncancellable: true,
+    onRead: (session, p) => (session.protocol = negotiate(p.protocolVersion as string)),
+    handle: (session, p) => {
+      session.protocol = negotiate(p.protocolVersion as string);
+      return {
+        protocolVersion: session.protocol,
+        capabilities: CAPABILITIES,
+        serverInfo: { name: 'kb', version: VERSION },
+        instructions: session.writes ? `${INSTRUCTIONS} ${WRITE_INSTRUCTIONS}` : INSTRUCTIONS,
+      };
+    },
+  },
+  'tools/list': { params: PAGINATED, handle: async (session, p) => onePage('tools/list', p) ?? { tools: await session.tools() } },
+  'tools/call': {
+    params: { type: 'object', properties: { name: { type: 'string' }, arguments: { type: 'object' } }, required: ['name'] },
+    handle: (session, p, signal) => session.callTool(p.name as string, p.arguments, signal),
+  },
+  'prompts/list': { params: PAGINATED, handle: (session, p) => onePage('prompts/list', p) ?? { prompts: session.prompts() } },
+  'prompts/get': {
+    params: { type: 'object', properties: { name: { type: 'string' }, arguments: { type: 'object', additionalProperties: { type: 'string' } } }, required: ['name'] },
+    handle: (session, p) => session.getPrompt(p.name as string, p.arguments as Record<string, string> | undefined),
+  },
+  'resources/list': { params: PAGINATED, handle: (session, p) => session.resources(typeof p.cursor === 'string' ? p.cursor : undefined) },
+  'resources/templates/list': { params: PAGINATED, handle: (session, p) => onePage('resources/templates/list', p) ?? { resourceTemplates: session.resourceTemplates() } },
+  'resources/read': { params: { type: 'object', properties: { uri: { type: 'string' } }, required: ['uri'] }, handle: (session, p, signal) => session.readResource(p.uri as string, signal) },
+};
+
+/** The method of that name, if kb serves it. */
+export function methodOf(name: string): Method | undefined {
+  return Object.hasOwn(METHODS, name) ? METHODS[name] : undefined;
+}
+
+/** A request kb cannot take as sent: a -32601 (no such method) or -32602
+ *  (params of the wrong shape) error, or undefined. */
+export function paramsProblem(method: Method | undefined, name: string, p: Params): { code: number; message: string } | undefined {
+  if (method === undefined) return { code: METHOD_NOT_FOUND, message: `method not found: ${name.length > 60 ? `${name.slice(0, 60)}…` : name}` };
+  const problem = method.params === undefined ? undefined : checkProperties(method.params, p);
+  return problem === undefined ? undefined : { code: INVALID_PARAMS, message: `invalid params: ${problem}` };
+}
