@@ -11,7 +11,8 @@ import { describedAny, descriptions, resultDescribes } from '../kb/index/describ
 import { listable, listableUnder } from '../kb/index/listing.ts';
 import type { Subject } from '../kb/index/types.ts';
 import { kindOf, type TitleWatch, type TopicView } from '../kb/index/view.ts';
-import { listedLine, oneLine, renderListing, type Listed, type ListingFit, type ListingTopic, type TopicNote } from '../render/learn.ts';
+import { listedLine, oneLine, renderListing } from '../render/learn.ts';
+import type { Listed, ListingFit, ListingTopic, TopicNote } from '../answer/learn.ts';
 import { BYTES_PER_TOKEN_ESTIMATE, tokensText } from './budget.ts';
 import { directoryNotes } from './topics.ts';
 

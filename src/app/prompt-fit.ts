@@ -7,7 +7,7 @@
 // (bounded: a binary search over at most `budget` names, each try one
 // render of a section about the budget's size).
 import { estimateTokens } from '../kb/content/tokens.ts';
-import type { PreloadedTopic } from '../render/prompt.ts';
+import type { PreloadedTopic } from '../answer/prompt.ts';
 
 /**
  * Trims the `cut` names of `preloaded` (each topic's full list, in order)

@@ -2,8 +2,9 @@
 // `kb prompt` and the MCP prompt `knowledge`. Returns the text and what the
 // user should be told (on stderr, never to the model).
 import { hasListable } from '../kb/index/listing.ts';
-import { renderPrompt, type PreloadedTopic } from '../render/prompt.ts';
-import type { TopicLabel } from '../render/topic.ts';
+import { renderPrompt } from '../render/prompt.ts';
+import type { PreloadedTopic } from '../answer/prompt.ts';
+import type { TopicLabel } from '../answer/topic.ts';
 import { warning, type Problem } from '../shared/problem.ts';
 import type { KnowledgeBase } from './knowledge-base.ts';
 import { MAX_TOKENS_ENV, tokensText } from './budget.ts';

@@ -14,7 +14,8 @@ import { KIND_TEXT, planQuery, type SearchIndex } from '../kb/search/engine.ts';
 import { SNIPPET_BYTES, snippetOf } from '../kb/search/snippet.ts';
 import { queryTerms } from '../kb/search/tokenize.ts';
 import { linkedCheck, topicIndex, type IndexStatus, type TopicIndex } from '../kb/search/topic.ts';
-import { renderResult, renderSearch, renderSearchHead, resultRow, type SearchFound, type SearchResult } from '../render/search.ts';
+import { renderResult, renderSearch, renderSearchHead, resultRow } from '../render/search.ts';
+import type { SearchFound, SearchResult } from '../answer/search.ts';
 import { warning, type Problem } from '../shared/problem.ts';
 import { QUERY_LIMITS } from './args.ts';
 import { tokensText } from './budget.ts';
@@ -221,7 +222,7 @@ function pathBySlug(index: SearchIndex): (slug: string) => string | undefined {
   };
 }
 
-export type { SearchResult } from '../render/search.ts';
+export type { SearchResult } from '../answer/search.ts';
 
 /** A search's outcome, as data: render/search.ts `renderSearch` writes the
  *  model's text. */

@@ -4,7 +4,7 @@ import { relative } from 'node:path';
 import type { Topic } from '../config/types.ts';
 import { isHiddenPath } from '../kb/index/slug.ts';
 import type { Subject } from '../kb/index/types.ts';
-import type { SkillFiles, TopicNote } from '../render/learn.ts';
+import type { SkillFiles, TopicNote } from '../answer/learn.ts';
 import { renderSkillFiles } from '../render/skill-files.ts';
 import type { TopicView } from '../kb/index/view.ts';
 import type { Notice, PatternResult } from '../kb/index/types.ts';

@@ -4,45 +4,24 @@
 import { countText } from '../shared/text.ts';
 import { longestBacktickRun, type Body } from '../kb/content/body.ts';
 import type { Formatted } from '../kb/content/format.ts';
+import type { Chunk, LearnEvent, Listed, ListingFit, ListingTopic, Note, TopicNote } from '../answer/learn.ts';
 import type { Fallback, Reason } from '../kb/index/near.ts';
 import type { IgnoredHint, MissHint } from '../kb/index/types.ts';
 import { CONTROL, escapeControls, jsonQuoted } from '../shared/controls.ts';
 import type { Problem } from '../shared/problem.ts';
 import { quoted } from './text.ts';
-import { renderSkillFiles, type BundledFile } from './skill-files.ts';
+import { renderSkillFiles } from './skill-files.ts';
 import { rawContent, subjectBlock } from './subject.ts';
 
-export { MAX_BUNDLED_SHOWN, renderSkillFiles, SKILL_FILES_CLOSE, SKILL_FILES_OPEN, type BundledFile } from './skill-files.ts';
+export { MAX_BUNDLED_SHOWN, renderSkillFiles, SKILL_FILES_CLOSE, SKILL_FILES_OPEN } from './skill-files.ts';
 export { rawContent, subjectBlock } from './subject.ts';
-import { descriptionOf, headingLine, labelOf, type TopicLabel } from './topic.ts';
-
-export type ListingTopic = TopicLabel;
-
-/** What the model must know about a topic's directory as a whole: it
- *  could not be walked (`why`: does not exist, cannot be read...), or the
- *  walk stopped at its limit. */
-export type TopicNote = { kind: 'no-directory'; why: string } | { kind: 'walk-limit'; limit: number };
+import type { TopicLabel } from '../answer/topic.ts';
+import { descriptionOf, headingLine, labelOf } from './topic.ts';
 
 /** One line about a topic's directory. */
 export function renderTopicNote(n: TopicNote, topicId: string): string {
   if (n.kind === 'no-directory') return `Topic ${quoted(topicId)} has no subjects: its subjects directory ${n.why}.`;
   return `Topic ${quoted(topicId)} is only partly listed: kb reads at most ${countText(n.limit)} directory entries per topic, so some subjects may be missing.`;
-}
-
-/** A listed subject: its slug, and its description when it has one; or a
- *  folder collapsed to fit the budget. */
-export type Listed = { slug: string; description?: string; folder?: undefined } | { folder: string; subjects: number; tokens: string };
-
-/** How a listing was made to fit its budget. */
-export interface ListingFit {
-  /** Descriptions were cut to this many characters (0: left out). */
-  descriptionChars?: number;
-  /** Some folders are shown as one line each. */
-  collapsed?: boolean;
-  /** Subjects not listed at all (a flat topic too large even so). */
-  omitted?: number;
-  /** The budget, for the note. */
-  budget?: string;
 }
 
 /** Characters of a description a listing shows, about 80 tokens: the
@@ -118,15 +97,6 @@ export function renderListing(
 function bullets(items: readonly string[]): string {
   return `- ${items.join('\n- ')}`;
 }
-
-export type Note =
-  | { kind: 'already-learned'; slug: string }
-  | { kind: 'binary'; slug: string }
-  | { kind: 'no-match'; pattern: string; hint?: MissHint }
-  | { kind: 'invalid-pattern'; pattern: string; reason: string }
-  | { kind: 'unreadable'; slug: string; message: string }
-  | { kind: 'from-missing'; slug: string }
-  | Fallback;
 
 /** One line telling the model why something was not returned. */
 export function renderNote(n: Note, topicId: string): string {
@@ -259,51 +229,9 @@ export function renderUnknownTopic(topic: string, valid: readonly TopicLabel[]):
   return `Unknown topic ${quoted(topic)}. Valid topics: ${list}.\n`;
 }
 
-/** Text, or text's UTF-8 bytes (a subject's body, written as read). */
-export type Chunk = string | Uint8Array;
-
 // ---------------------------------------------------------------------------
 // A learn call as events (app/learn.ts produces them, in order) and the one
 // place they become the model's text.
-
-/** The arguments of a learn call, as the model is told to send them. */
-export interface LearnCall {
-  topic: string;
-  subjects: string[];
-}
-
-/** A skill's directory (workspace-relative) and its bundled files. */
-export interface SkillFiles {
-  dir: string;
-  files: readonly BundledFile[];
-}
-
-/** What a learn call produced, in the order it happened. A subject's or a
- *  window's body may be a view into a buffer that the next read reuses:
- *  it is written (or copied) when the event comes. */
-export type LearnEvent =
-  /** The call named no enabled topic. */
-  | { kind: 'unknown-topic'; topic: string; valid: readonly TopicLabel[] }
-  /** A topic (or a folder of it) listed, fitted to the budget. */
-  | { kind: 'listing'; topic: ListingTopic; items: readonly Listed[]; learned: readonly string[]; fit?: ListingFit; folder?: string; topicNotes: readonly TopicNote[] }
-  /** A subject returned whole: in a `<subject>` block, or `raw` (the
-   *  content alone: one exact subject, found). */
-  | { kind: 'subject'; slug: string; content: Formatted; skill?: SkillFiles; raw: boolean }
-  /** A window of a subject larger than the budget: bytes `from`-`to` of
-   *  `total` (lines `lines`), and the call for the next window, if any. */
-  | { kind: 'window'; slug: string; fenceTag: string | undefined; body: Body; from: number; to: number; total: number; lines: [number, number]; budget: number; next?: LearnCall }
-  /** Why something asked for was not returned (or was read otherwise). */
-  | { kind: 'note'; topic: string; note: Note }
-  /** Subjects left out to stay within the budget, from the first of them
-   *  on, and the call that continues. */
-  | { kind: 'left-out'; count: number; tokens: number; budget: number; call: LearnCall }
-  /** Subjects that come after the last window of `slug`. */
-  | { kind: 'left-after'; count: number; tokens: number; slug: string }
-  /** The end of a load: what the model must know about the topic's
-   *  directory, and whether the result was raw. */
-  | { kind: 'end'; topic: string; topicNotes: readonly TopicNote[]; raw: boolean }
-  /** Something the user should know (stderr), never the model. */
-  | { kind: 'problem'; problem: Problem };
 
 /** The model's text of a learn call's events, written chunk by chunk as
  *  they come (subject bodies as they were read: bytes stay bytes): the

@@ -3,7 +3,9 @@ import { formattedText, type Formatted } from '../kb/content/format.ts';
 import { subjectBlock } from './subject.ts';
 import { quoted } from './text.ts';
 import { countText, trimEndChars } from '../shared/text.ts';
-import { descriptionOf, headingOf, topicLine, type TopicLabel } from './topic.ts';
+import type { PreloadedTopic } from '../answer/prompt.ts';
+import type { TopicLabel } from '../answer/topic.ts';
+import { descriptionOf, headingOf, topicLine } from './topic.ts';
 import { filter, map } from '../shared/arrays.ts';
 
 export const HIDDEN_NOTE = `(note: some topics may contain hidden subjects that are not listed via \`learn\`
@@ -31,19 +33,6 @@ export function insertListings(text: string, blocks: readonly string[]): string 
   if (text === '') return added;
   const at = text.indexOf(`\n\n${USE_LEARN}\n`);
   return at < 0 ? text : `${text.slice(0, at + 2)}${added}${text.slice(at + 2)}`;
-}
-
-export interface PreloadedTopic extends TopicLabel {
-  description?: string;
-  /** `after`: what follows the content inside the block (a skill's
-   *  directory and bundled files). */
-  subjects: { slug: string; content: Formatted; after?: string }[];
-  /** Pre-loaded subjects left out to stay within the token budget: named,
-   *  not expanded. */
-  cut?: string[];
-  /** More of them, too many to name within the budget: how many, and the
-   *  folder whose listing shows them all (none: the topic's listing). */
-  cutRest?: { count: number; folder?: string };
 }
 
 /** The sentence naming a topic's pre-loaded subjects that were not

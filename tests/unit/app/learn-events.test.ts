@@ -4,7 +4,8 @@
 import { describe, expect, test } from 'bun:test';
 import { KnowledgeBase } from '../../../src/app/knowledge-base.ts';
 import { learn } from '../../../src/app/learn.ts';
-import { learnText, type LearnEvent } from '../../../src/render/learn.ts';
+import { learnText } from '../../../src/render/learn.ts';
+import type { LearnEvent } from '../../../src/answer/learn.ts';
 import { makeTempDir, tempWorkspace } from '../../support/temp.ts';
 
 const HOME = makeTempDir('kb-events-home-');

@@ -8,7 +8,8 @@ import { depthsOf, fitListing, fitListingOf, folderRuns, type FittedListing } fr
 import { BYTES_PER_TOKEN_ESTIMATE, tokensText } from '../../../src/app/budget.ts';
 import { estimateTokens } from '../../../src/kb/content/tokens.ts';
 import type { Subject } from '../../../src/kb/index/types.ts';
-import { listedLine, renderListing, type Listed, type ListingFit, type ListingTopic, type TopicNote } from '../../../src/render/learn.ts';
+import { listedLine, renderListing } from '../../../src/render/learn.ts';
+import type { Listed, ListingFit, ListingTopic, TopicNote } from '../../../src/answer/learn.ts';
 
 const SHORTER = [160, 80, 0];
 
