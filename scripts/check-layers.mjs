@@ -56,13 +56,11 @@ export const RULE9_ALLOW = [
   { from: 'app/tools/' },
   // Still measuring render/'s text, or writing it, until each is given
   // render/'s costs or returns its answer as data.
-  { from: 'app/learn.ts' },
   { from: 'app/listing.ts' },
   { from: 'app/preload-cut.ts' },
   { from: 'app/prompt-list.ts' },
   { from: 'app/prompt.ts' },
   { from: 'app/recall.ts' },
-  { from: 'app/resources.ts' },
   { from: 'app/search.ts' },
   { from: 'app/topics.ts' },
 ];

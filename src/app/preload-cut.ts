@@ -7,7 +7,7 @@ import type { Topic } from '../config/types.ts';
 import { estimateTokens, estimateTokensOfBody } from '../kb/content/tokens.ts';
 import { loadLearned } from '../kb/index/load.ts';
 import type { TopicView } from '../kb/index/view.ts';
-import { quoted } from '../render/text.ts';
+import { quoted } from '../shared/controls.ts';
 import { descriptionOf, headingOf, topicLine } from '../render/topic.ts';
 import { BLOCK_TOKENS, promptReserve } from './budget.ts';
 import { skillFiles } from './topics.ts';

@@ -11,6 +11,8 @@ import { prompt } from '../app/prompt.ts';
 import { read, subjects } from '../app/resources.ts';
 import { runTool, servedTools, toolDefinition, toolNamed } from '../app/tools.ts';
 import { toolInFormat } from '../render/providers.ts';
+import { oneLine } from '../render/learn.ts';
+import { resourceText } from '../render/subject.ts';
 import { labelOf } from '../render/topic.ts';
 import { describe, KbError } from '../shared/errors.ts';
 import { debug, warn } from '../shared/log.ts';
@@ -293,7 +295,7 @@ export class KbSession {
       uri: subjectUri(topic.id, slug),
       name: `${topic.id}/${slug}`,
       title: slug,
-      description: about ?? `Subject "${slug}" of topic ${labelOf(topic)}`,
+      description: about !== undefined ? oneLine(about) : `Subject "${slug}" of topic ${labelOf(topic)}`,
       mimeType,
     }));
     const last = page.at(-1);
@@ -326,7 +328,7 @@ export class KbSession {
     if (result.kind === 'error') throw new RequestError(INTERNAL_ERROR, `cannot read ${uri}: ${result.message}`);
     for (const p of result.problems) this.note(p);
     const out = new BoundedText(this.room);
-    out.add(result.text);
+    out.add(resourceText(result.content, result.skill));
     if (out.cut) this.noteCut('resources/read');
     return { contents: [{ uri, mimeType: result.mimeType, text: out.text('The rest of the subject is not shown.') }] };
   }

@@ -6,10 +6,10 @@ import { longestBacktickRun, type Body } from '../kb/content/body.ts';
 import type { Formatted } from '../kb/content/format.ts';
 import type { Chunk, LearnEvent, Listed, ListingFit, ListingTopic, Note, TopicNote } from '../answer/learn.ts';
 import type { Fallback, Reason } from '../kb/index/near.ts';
-import type { IgnoredHint, MissHint } from '../kb/index/types.ts';
-import { CONTROL, escapeControls, jsonQuoted } from '../shared/controls.ts';
+import { fallbackSummary, ignoredSentence } from '../kb/index/sentences.ts';
+import type { MissHint } from '../kb/index/types.ts';
+import { CONTROL, escapeControls, jsonQuoted, quoted } from '../shared/controls.ts';
 import type { Problem } from '../shared/problem.ts';
-import { quoted } from './text.ts';
 import { renderSkillFiles } from './skill-files.ts';
 import { rawContent, subjectBlock } from './subject.ts';
 
@@ -137,29 +137,6 @@ function missHint(hint: MissHint | undefined): string {
   }
   if (hint.ignored !== undefined) out += ` ${ignoredSentence(hint.ignored)}`;
   return out;
-}
-
-/** A file an ignore rule leaves out: that it exists, which rule, and the
- *  line that brings it back (the model's note and the user's warning say
- *  it alike). Paths are relative to the topic's directory. */
-export function ignoredSentence(x: IgnoredHint): string {
-  const by = x.source === 'built-in' ? `kb's built-in default ${quoted(x.rule)}` : `${escapeControls(x.source)}${x.line === undefined ? '' : ` line ${x.line}`} (${quoted(x.rule)})`;
-  // A .kbignore's own rule: removing it is the way back.
-  const back = x.source === x.kbignore ? 'removing that line brings it back' : `the line ${quoted(x.negation)} in the topic's ${escapeControls(x.kbignore)} brings it back`;
-  return `${quoted(x.path)} exists in the topic's directory but is left out by ${by}; ${back}.`;
-}
-
-/** What a near miss was read as, in one clause (the model's note and the
- *  user's warning say it alike). */
-export function fallbackSummary(f: Fallback): string {
-  switch (f.kind) {
-    case 'read-as':
-      return `${quoted(f.pattern)} matched no subject; used ${quoted(f.slug)} instead`;
-    case 'split':
-      return `${quoted(f.pattern)} matched no subject; read it as ${f.parts.length === 1 ? '1 pattern' : `${f.parts.length} patterns`}: ${f.parts.map(quoted).join(', ')}`;
-    case 'folder':
-      return `${quoted(f.pattern)} matched no subject; ${f.folder === f.pattern ? 'it' : quoted(f.folder)} is a folder, listed instead`;
-  }
 }
 
 const REASONS: Record<Reason, string> = {

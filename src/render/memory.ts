@@ -1,9 +1,8 @@
 // The write tools' texts (remember, revise, forget): app/memory.ts and
 // app/revise.ts return what happened as data (`WriteOutcome`), and this is
 // the one place it becomes the model's (and the user's) text. Pure.
-import { escapeControls } from '../shared/controls.ts';
+import { escapeControls, quoted } from '../shared/controls.ts';
 import { renderUnknownTopic } from './learn.ts';
-import { quoted } from './text.ts';
 import type { Source, WriteFailure, WriteOutcome, WriteTool } from '../answer/write.ts';
 
 /** The text of a remember or forget call's outcome, one line. */

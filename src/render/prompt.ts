@@ -1,7 +1,7 @@
 // The <knowledge> system-prompt section, exactly as the RFD specifies it.
 import { formattedText, type Formatted } from '../kb/content/format.ts';
 import { subjectBlock } from './subject.ts';
-import { quoted } from './text.ts';
+import { quoted } from '../shared/controls.ts';
 import { countText, trimEndChars } from '../shared/text.ts';
 import type { PreloadedTopic } from '../answer/prompt.ts';
 import type { TopicLabel } from '../answer/topic.ts';

@@ -3,10 +3,9 @@
 
 import type { PartialNote, RecallLeftOut, RecalledTopic, SearchFound, SearchResult } from '../answer/search.ts';
 import { formattedText } from '../kb/content/format.ts';
-import { escapeControls, jsonQuoted } from '../shared/controls.ts';
+import { escapeControls, jsonQuoted, quoted } from '../shared/controls.ts';
 import { countText } from '../shared/text.ts';
 import { renderUnknownTopic, subjectBlock } from './learn.ts';
-import { quoted } from './text.ts';
 import { headingOf } from './topic.ts';
 
 export interface ResultRow {

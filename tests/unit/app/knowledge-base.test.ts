@@ -18,6 +18,7 @@ import { check } from '../../../src/app/check.ts';
 import { list } from '../../../src/app/list.ts';
 import { prompt } from '../../../src/app/prompt.ts';
 import { read, subjects } from '../../../src/app/resources.ts';
+import { resourceText } from '../../../src/render/subject.ts';
 import { probeFile, PROBED, type Probe } from '../../../src/kb/fs/probe.ts';
 import { estimateTokens } from '../../../src/kb/content/tokens.ts';
 import { renderList } from '../../../src/render/list.ts';
@@ -675,6 +676,11 @@ describe('list()', () => {
 });
 
 describe('subjects(), read(topic, slug)', () => {
+  /** What read() found, its content written as resources/read sends it. */
+  const readText = (kb: KnowledgeBase, topic: string, slug: string) => {
+    const r = read(kb, topic, slug);
+    return r.kind === 'text' ? { kind: r.kind, text: resourceText(r.content, r.skill), mimeType: r.mimeType, problems: r.problems } : r;
+  };
   const mcp = workspace(MCP_FILES, MCP_CONFIG);
 
   test('subjects(): hidden, disabled, binary and disabled topics excluded; MIME types', async () => {
@@ -710,7 +716,7 @@ describe('subjects(), read(topic, slug)', () => {
       ['skills', 'notes', 'text/plain', 'plain notes\n'],
       ['skills', 'README', 'text/plain', 'read me\n'],
     ] as const) {
-      const got = read(kb, topic, slug);
+      const got = readText(kb, topic, slug);
       expect({ topic, slug, got }).toEqual({ topic, slug, got: { kind: 'text', text, mimeType, problems: [] } });
       const learned = await learnBoth(kb, args(topic, [slug]));
       expect({ topic, slug, text: learned.text, isError: learned.isError }).toEqual({ topic, slug, text, isError: false });
@@ -719,18 +725,18 @@ describe('subjects(), read(topic, slug)', () => {
 
   test('read(): disabled subjects, binary files, unknown and disabled topics are not found', async () => {
     const kb = await open(mcp);
-    expect(read(kb, 'project', 'maintainers/ryan')).toEqual({ kind: 'not-found', why: 'topic "project" has no subject "maintainers/ryan"' });
-    expect(read(kb, 'skills', 'nope')).toEqual({ kind: 'not-found', why: 'topic "skills" has no subject "nope"' });
-    expect(read(kb, 'skills', 'logo')).toEqual({ kind: 'not-found', why: 'a binary file' });
-    expect(read(kb, 'nope', 'x')).toEqual({ kind: 'not-found', why: 'no enabled topic "nope"' });
-    expect(read(kb, 'archive', 'old')).toEqual({ kind: 'not-found', why: 'no enabled topic "archive"' });
+    expect(readText(kb, 'project', 'maintainers/ryan')).toEqual({ kind: 'not-found', why: 'topic "project" has no subject "maintainers/ryan"' });
+    expect(readText(kb, 'skills', 'nope')).toEqual({ kind: 'not-found', why: 'topic "skills" has no subject "nope"' });
+    expect(readText(kb, 'skills', 'logo')).toEqual({ kind: 'not-found', why: 'a binary file' });
+    expect(readText(kb, 'nope', 'x')).toEqual({ kind: 'not-found', why: 'no enabled topic "nope"' });
+    expect(readText(kb, 'archive', 'old')).toEqual({ kind: 'not-found', why: 'no enabled topic "archive"' });
     // By ID only, never by title (a kb:// URI names the ID).
-    expect(read(kb, 'General Project Knowledge', 'code-quality')).toEqual({ kind: 'not-found', why: 'no enabled topic "General Project Knowledge"' });
+    expect(readText(kb, 'General Project Knowledge', 'code-quality')).toEqual({ kind: 'not-found', why: 'no enabled topic "General Project Knowledge"' });
   });
 
   test('read(): a pre-loaded subject is read in full (it is listed as a resource), where learn would only say it is pre-loaded', async () => {
     const kb = await open(mcp, { knowledge: ['project/maintainers/jean'] });
-    expect(read(kb, 'project', 'maintainers/jean')).toEqual({ kind: 'text', text: 'Jean maintains the CLI.\n', mimeType: 'text/markdown', problems: [] });
+    expect(readText(kb, 'project', 'maintainers/jean')).toEqual({ kind: 'text', text: 'Jean maintains the CLI.\n', mimeType: 'text/markdown', problems: [] });
     expect((await learnBoth(kb, args('project', ['maintainers/jean']))).text).toBe(
       'Subject "maintainers/jean" is already in your system prompt (pre-loaded); it is not returned again.\n',
     );
@@ -738,7 +744,7 @@ describe('subjects(), read(topic, slug)', () => {
 
   test('read(): invalid UTF-8 is replaced and reported', async () => {
     const kb = await open(workspace({ 't/bad.md': new Uint8Array([0x66, 0xff, 0x0a]) }, '[kb.topic.t]\nsubjects = "t"\n'));
-    expect(read(kb, 't', 'bad')).toEqual({
+    expect(readText(kb, 't', 'bad')).toEqual({
       kind: 'text',
       text: 'f\uFFFD\n',
       mimeType: 'text/markdown',

@@ -13,7 +13,7 @@ import {
   subjectBlock as subjectChunks,
 } from '../../../src/render/learn.ts';
 import { headingOf, topicLine } from '../../../src/render/topic.ts';
-import { quoted } from '../../../src/render/text.ts';
+import { quoted } from '../../../src/shared/controls.ts';
 import { renderList } from '../../../src/render/list.ts';
 import { humanSize } from '../../../src/shared/text.ts';
 import { renderCheckText } from '../../../src/render/check.ts';
