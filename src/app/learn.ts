@@ -74,11 +74,12 @@ export async function learn(kb: KnowledgeBase, args: LearnArgs, sink: LearnSink)
     await kb.settle();
     // A whole topic's listing within a budget may find that it can show no
     // title: the probe then stops searching heads for them.
-    const titles = folder === undefined && Number.isFinite(kb.maxTokens) ? titleWatch(kb.maxTokens, new Set(topic.disabled)) : undefined;
+    const costs = await kb.costs.listing();
+    const titles = folder === undefined && Number.isFinite(kb.maxTokens) ? titleWatch(kb.maxTokens, new Set(topic.disabled), costs) : undefined;
     // A folder's listing probes only the folder's files (listableUnder).
     const view = kb.view(topic, folder === undefined, titles);
     await noteDirectory(topic, view);
-    const listing = await topicListing(topic, view, kb.walkLimit, kb.maxTokens, folder);
+    const listing = await topicListing(topic, view, kb.walkLimit, kb.maxTokens, costs, folder);
     if (listing !== undefined) {
       const { items, learned, topicNotes } = listing;
       await emit({ kind: 'listing', topic, items, learned, ...(listing.fit !== undefined ? { fit: listing.fit } : {}), ...(folder !== undefined ? { folder } : {}), topicNotes });

@@ -25,6 +25,7 @@
 // SIGINT / SIGTERM, after answering the requests it has read; a second
 // signal exits at once, exit 1.
 import { setImmediate } from 'node:timers';
+import { COSTS } from '../render/costs.ts';
 import { KnowledgeBase, type WorkspaceOptions } from '../app/knowledge-base.ts';
 import { KbError, UsageError } from '../shared/errors.ts';
 import { debug, warn } from '../shared/log.ts';
@@ -105,7 +106,7 @@ export async function serve(options: WorkspaceOptions, serving: { write: readonl
   // Fail fast on what a restart would not fix by itself: no workspace, a bad
   // --cfg or -k. Problems inside the configuration files are reported per
   // request instead, so that fixing them needs no restart.
-  const kb = await KnowledgeBase.open(options);
+  const kb = await KnowledgeBase.open(options, { costs: COSTS });
   await debug(`kb mcp: serving workspace ${kb.config.root} on stdio`);
 
   // Writing is opt-in, per topic: the --write topics, checked now.

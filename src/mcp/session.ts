@@ -10,8 +10,10 @@ import { IndexCache, KnowledgeBase, type WorkspaceOptions } from '../app/knowled
 import { prompt } from '../app/prompt.ts';
 import { read, subjects } from '../app/resources.ts';
 import { runTool, servedTools, toolDefinition, toolNamed } from '../app/tools.ts';
+import { COSTS } from '../render/costs.ts';
 import { toolInFormat } from '../render/providers.ts';
 import { oneLine } from '../render/learn.ts';
+import { renderPrompt } from '../render/prompt.ts';
 import { resourceText } from '../render/subject.ts';
 import { labelOf } from '../render/topic.ts';
 import { describe, KbError } from '../shared/errors.ts';
@@ -147,7 +149,7 @@ export class KbSession {
   async open(knowledge: readonly string[] = []): Promise<KnowledgeBase> {
     let kb: KnowledgeBase;
     try {
-      kb = await KnowledgeBase.open({ ...this.options, knowledge: [...this.options.knowledge, ...knowledge] }, { cache: this.cache });
+      kb = await KnowledgeBase.open({ ...this.options, knowledge: [...this.options.knowledge, ...knowledge] }, { cache: this.cache, costs: COSTS });
     } catch (err) {
       if (err instanceof KbError) throw new RequestError(knowledge.length > 0 ? INVALID_PARAMS : INTERNAL_ERROR, describe(err));
       throw err;
@@ -254,7 +256,7 @@ export class KbSession {
     if (list.names.length > 0) section = await (await import('../app/prompt-list.ts')).withListings(kb, section, list.names, list.from);
     for (const p of section.problems) this.note(p);
     const out = new BoundedText(this.room);
-    out.add(section.text);
+    out.add(renderPrompt(section.prompt));
     if (section.stopped && !out.cut) out.cut = true;
     if (out.cut) this.noteCut('prompts/get');
     const text = out.text('The pre-loaded subjects that followed were not loaded; pre-load fewer subjects.');

@@ -2,7 +2,7 @@
 import type { CheckSummary } from '../answer/check.ts';
 import { countText } from '../shared/text.ts';
 import { escapeControls } from '../shared/controls.ts';
-import { formatProblem, type Problem } from '../shared/problem.ts';
+import { formatProblem } from '../shared/problem.ts';
 import { MIN_COMPARED_TERMS } from '../kb/write/similar.ts';
 
 function count(n: number, word: string): string {

@@ -4,7 +4,7 @@
 import type { ListTopic } from '../answer/list.ts';
 import { escapeControls } from '../shared/controls.ts';
 import { countText, humanSize } from '../shared/text.ts';
-import { oneLine } from './learn.ts';
+import { oneLine } from './listing.ts';
 import { labelOf } from './topic.ts';
 
 /** Characters of a description `kb list` shows on a subject's row. */

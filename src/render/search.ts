@@ -1,8 +1,10 @@
 // Search results and recalled knowledge as text for a model, and search
 // results as JSON for scripts (docs/search-and-memory.md, "Search and recall"). Pure.
 
+import type { RecallCosts, SearchCosts } from '../answer/cost.ts';
 import type { PartialNote, RecallLeftOut, RecalledTopic, SearchFound, SearchResult } from '../answer/search.ts';
 import { formattedText } from '../kb/content/format.ts';
+import { estimateTokens } from '../kb/content/tokens.ts';
 import { escapeControls, jsonQuoted, quoted } from '../shared/controls.ts';
 import { countText } from '../shared/text.ts';
 import { renderUnknownTopic, subjectBlock } from './learn.ts';
@@ -125,6 +127,15 @@ export function renderSearch(f: SearchFound): string {
   return `${parts.join('\n\n')}\n`;
 }
 
+/** What a search's text costs (answer/cost.ts): the line above the
+ *  results and room for the notes below them; a result and the blank line
+ *  after it; the whole. */
+export const SEARCH_COSTS: SearchCosts = {
+  frame: (query, where, total, shown) => estimateTokens(renderSearchHead(query, where, total, shown)) + 60,
+  row: (r, n) => estimateTokens(renderResult(n, resultRow(r))) + 1,
+  whole: (f) => estimateTokens(renderSearch(f)),
+};
+
 // ---------------------------------------------------------------------------
 // recall
 
@@ -165,3 +176,13 @@ export function renderRecall(topics: readonly RecalledTopic[], leftOut: readonly
 export function recallText(r: { shown: boolean; topics: readonly RecalledTopic[]; leftOut: readonly RecallLeftOut[]; budget: number }): string {
   return r.shown ? renderRecall(r.topics, r.leftOut, r.budget) : '';
 }
+
+/** What a recall's text costs (answer/cost.ts): the line above the
+ *  subjects and room for the closing note; a topic's tags; the note after a
+ *  subject that came as some of its sections; the whole block. */
+export const RECALL_COSTS: RecallCosts = {
+  frame: estimateTokens(RECALL_HEAD) + 40,
+  topic: 10,
+  partialNote: (p) => estimateTokens(renderPartialNote(p)),
+  whole: (topics, leftOut, budget) => estimateTokens(renderRecall(topics, leftOut, budget)),
+};

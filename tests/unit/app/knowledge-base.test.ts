@@ -16,9 +16,11 @@ import { learnText } from '../../../src/render/learn.ts';
 import { call } from '../../support/tool-call.ts';
 import { check } from '../../../src/app/check.ts';
 import { list } from '../../../src/app/list.ts';
-import { prompt } from '../../../src/app/prompt.ts';
+import { prompt as promptSection } from '../../../src/app/prompt.ts';
+import { renderPrompt } from '../../../src/render/prompt.ts';
 import { read, subjects } from '../../../src/app/resources.ts';
 import { resourceText } from '../../../src/render/subject.ts';
+import { COSTS } from '../../../src/render/costs.ts';
 import { probeFile, PROBED, type Probe } from '../../../src/kb/fs/probe.ts';
 import { estimateTokens } from '../../../src/kb/content/tokens.ts';
 import { renderList } from '../../../src/render/list.ts';
@@ -43,8 +45,8 @@ function workspace(files: Record<string, string | Uint8Array>, config?: string):
   return tempWorkspace('kb-app-', files, config);
 }
 
-function open(root: string, more: Partial<WorkspaceOptions> = {}, opts?: OpenOptions): Promise<KnowledgeBase> {
-  return KnowledgeBase.open({ cwd: root, cfg: [], knowledge: [], env: {}, home: HOME, ...more }, opts);
+function open(root: string, more: Partial<WorkspaceOptions> = {}, opts: Omit<OpenOptions, 'costs'> = {}): Promise<KnowledgeBase> {
+  return KnowledgeBase.open({ cwd: root, cfg: [], knowledge: [], env: {}, home: HOME, ...more }, { ...opts, costs: COSTS });
 }
 
 /** The MCP e2e workspace: the RFD's, plus a disabled subject, a disabled
@@ -140,6 +142,12 @@ async function learnBoth(kb: KnowledgeBase, args: LearnArgs): Promise<Run> {
   expect(asBytes.isError).toBe(asText.isError);
   expect(asBytes.problems).toEqual(asText.problems);
   return asBytes;
+}
+
+/** The prompt section as `kb prompt` prints it, and its problems. */
+async function prompt(kb: KnowledgeBase): Promise<{ text: string; problems: Problem[]; stopped?: boolean }> {
+  const { prompt: section, problems, stopped } = await promptSection(kb);
+  return { text: renderPrompt(section), problems, ...(stopped ? { stopped } : {}) };
 }
 
 const args = (topic: string, subjects: string[] | null = null): LearnArgs => ({ topic, subjects });
