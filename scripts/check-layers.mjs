@@ -23,6 +23,7 @@
 //     glob/     glob module: ONE face, glob/index.ts; the rest is private
 //     kb/       core: kb/content/ (pure), kb/fs/ (reads), kb/index/, kb/search/, kb/write/
 //     render/   pure data -> text
+//     answer/   the types of what kb answers (types only)
 //     shared/   problem type, errors, text utilities, stdio
 //
 // Prints `layers: N files, M imports, no violations` and exits 0, or one
@@ -42,6 +43,17 @@ import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 export const RULE5_ALLOW = [
   // The configuration's types: describing options is not reaching the core.
   { from: ['cli', 'mcp'], to: 'config/types.ts', typeOnly: true },
+];
+
+// ---------------------------------------------------------------------------
+// Allow-list: the exceptions to rule 9's second half (app/ imports nothing
+// from render/). Paths are relative to src/; `from` ending in `/` is a
+// folder. The tool registry pairs each operation with the text of its
+// answer (a tool's result is the model's text).
+// ---------------------------------------------------------------------------
+export const RULE9_ALLOW = [
+  { from: 'app/tools.ts' },
+  { from: 'app/tools/' },
 ];
 
 /** Node modules that do I/O: render/ imports none of them (rule 4). Matched
@@ -396,7 +408,7 @@ function edgeRules(from, to, imp) {
   // The files at the top of src/ (the entry points, f === '') are in no
   // folder: of rules 2-9 only rule 6 (glob/'s one face) applies to them.
   // Rule 2: kb/ and glob/ import nothing from the layers above them.
-  if ((f === 'kb' || f === 'glob') && ['config', 'app', 'cli', 'mcp', 'render'].includes(g)) {
+  if ((f === 'kb' || f === 'glob') && ['config', 'app', 'cli', 'mcp', 'render', 'answer'].includes(g)) {
     broken.push(`rule 2: ${f}/ must not import from ${g}/`);
   }
   // Rule 3: the two front ends are independent.
@@ -422,12 +434,21 @@ function edgeRules(from, to, imp) {
     broken.push('rule 7: shared/ imports nothing outside shared/');
   }
   // Rule 8: config/ sits on glob/ and shared/ only.
-  if (f === 'config' && ['app', 'cli', 'mcp', 'kb', 'render'].includes(g)) {
+  if (f === 'config' && ['app', 'cli', 'mcp', 'kb', 'render', 'answer'].includes(g)) {
     broken.push(`rule 8: config/ must not import from ${g}/`);
   }
-  // Rule 9: app/ knows neither front end.
+  // Rule 9: app/ knows neither front end, nor how its answers are
+  // written: it returns data, and is given what render/'s text costs.
   if (f === 'app' && (g === 'cli' || g === 'mcp')) {
     broken.push(`rule 9: app/ must not import from ${g}/`);
+  }
+  if (f === 'app' && g === 'render' && !RULE9_ALLOW.some((a) => (a.from.endsWith('/') ? from.startsWith(a.from) : from === a.from))) {
+    broken.push('rule 9: app/ must not import from render/');
+  }
+  // Rule 11: answer/ is types only, over kb/'s and shared/'s.
+  if (f === 'answer') {
+    if (!['kb', 'shared', 'answer'].includes(g)) broken.push(`rule 11: answer/ must not import from ${g === '' ? 'the entry points' : `${g}/`}`);
+    else if (!imp.typeOnly) broken.push('rule 11: answer/ imports types only');
   }
   // Rule 10: inside kb/, content/ (pure) is below fs/ (reading), which is
   // below index/ (subjects, views), which is below search/.

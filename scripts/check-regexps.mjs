@@ -58,8 +58,7 @@ export const DYNAMIC = [
     ['src/kb/index/clean.ts', 'new RegExp(`${CONTROL.source.slice(0, -1)}\\\\uFFFD]`)', (C) => new RegExp(`${C.source.slice(0, -1)}\\uFFFD]`)],
     ['src/kb/search/snippet.ts', "new RegExp(CONTROL.source, 'g')", (C) => new RegExp(C.source, 'g')],
     ['src/kb/search/trust.ts', "new RegExp(CONTROL.source.replace('\\\\u0000-\\\\u001f', '\\\\u0000-\\\\u0009\\\\u000b-\\\\u001f'))", (C) => new RegExp(C.source.replace('\\u0000-\\u001f', '\\u0000-\\u0009\\u000b-\\u001f'))],
-    ['src/render/learn.ts', 'new RegExp(`\\\\s\\\\s|[^\\\\S ]|^\\\\s|\\\\s$|\\\\u0085|${CONTROL.source}`)', (C) => new RegExp(`\\s\\s|[^\\S ]|^\\s|\\s$|\\u0085|${C.source}`)],
-    ['src/render/text.ts', 'new RegExp(`["\\\\\\\\]|${CONTROL.source}`)', (C) => new RegExp(`["\\\\]|${C.source}`)],
+    ['src/render/listing.ts', 'new RegExp(`\\\\s\\\\s|[^\\\\S ]|^\\\\s|\\\\s$|\\\\u0085|${CONTROL.source}`)', (C) => new RegExp(`\\s\\s|[^\\S ]|^\\s|\\s$|\\u0085|${C.source}`)],
     [
       'src/shared/controls.ts',
       "new RegExp(`[${CLASS.replace('\\\\u0000-\\\\u001f', '\\\\u0000-\\\\u0008\\\\u000b\\\\u000c\\\\u000e-\\\\u001f')}]|\\\\r(?!\\\\n)`)",

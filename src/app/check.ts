@@ -17,7 +17,7 @@ import { controlsIn, escapeControls, jsonQuoted } from '../shared/controls.ts';
 import { findBySlug } from '../kb/index/resolve.ts';
 import type { Subject } from '../kb/index/types.ts';
 import { kindOf, type TopicView } from '../kb/index/view.ts';
-import type { CheckSummary } from '../render/check.ts';
+import type { CheckSummary } from '../answer/check.ts';
 import type { Problem, ProblemCode, Severity } from '../shared/problem.ts';
 import { estimateTokens } from '../kb/content/tokens.ts';
 import { parseBudget, tokensText } from './budget.ts';
@@ -27,7 +27,7 @@ import { abouts } from '../kb/index/describe.ts';
 import { comparedText, MIN_COMPARED_TERMS, nearPairs, ownText, PAIR_CANDIDATES, PAIR_MAX_BYTES, templateLines, textTerms, type NearPair, type NearPairs } from '../kb/write/similar.ts';
 import { countText } from '../shared/text.ts';
 
-export type { CheckSummary } from '../render/check.ts';
+export type { CheckSummary } from '../answer/check.ts';
 
 /** A walk's notices as kb check reports them. */
 const NOTICE_CODES: Record<string, { code: ProblemCode; severity: Severity }> = {

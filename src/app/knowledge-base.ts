@@ -18,6 +18,7 @@ import { MAX_WALK_ENTRIES } from '../kb/fs/walk.ts';
 import type { IndexCache } from '../kb/index/cache.ts';
 import { hasLearnable, listable } from '../kb/index/listing.ts';
 import { openTopic, type TitleWatch, type TopicView } from '../kb/index/view.ts';
+import type { Costs } from '../answer/cost.ts';
 import { warning, type Problem } from '../shared/problem.ts';
 import { DEFAULT_MAX_TOKENS } from './budget.ts';
 import type { CutPreloaded, CutSubject } from './preload-cut.ts';
@@ -60,6 +61,9 @@ export function isFatal(p: Problem): boolean {
 }
 
 export interface OpenOptions {
+  /** What render/'s text costs (render/costs.ts `COSTS`), for the
+   *  operations that fit an answer to the budget. */
+  costs: Costs;
   /** Probes files for the topic views (default: on the main thread). A
    *  front end plugs in the reader thread's probe here. */
   probe?: Probe;
@@ -88,6 +92,13 @@ export function walkLimit(env: Record<string, string | undefined>): { limit: num
   };
 }
 
+/** The cut of pre-loaded subjects to the budget (app/preload-cut.ts), with
+ *  what the prompt's text costs. */
+async function preloadCutter(costs: Costs): Promise<CutPreloaded> {
+  const [{ cutPreloaded }, prompt] = await Promise.all([import('./preload-cut.ts'), costs.prompt()]);
+  return (kb, enabled, cut) => cutPreloaded(kb, enabled, cut, prompt);
+}
+
 export class KnowledgeBase {
   private readonly views = new Map<Topic, TopicView>();
   /** Pre-loaded subjects the prompt's budget leaves out, by topic; set
@@ -108,13 +119,16 @@ export class KnowledgeBase {
     /** Cuts pre-loaded subjects to the budget (app/preload-cut.ts);
      *  loaded only where a topic pre-loads within a finite budget. */
     private readonly cutter: CutPreloaded | undefined,
+    /** What render/'s text costs: each operation that fits an answer to
+     *  the budget loads its answer's. */
+    readonly costs: Costs,
   ) {}
 
   /** Loads the workspace's configuration and compiles every topic's
    *  `learned` patterns. Throws a UsageError or ConfigError for what stops
    *  any command (no workspace, a bad --cfg or -k); problems inside the
    *  configuration are in `problems` (see `fatal`). */
-  static async open(options: WorkspaceOptions, opts: OpenOptions = {}): Promise<KnowledgeBase> {
+  static async open(options: WorkspaceOptions, opts: OpenOptions): Promise<KnowledgeBase> {
     const config = await loadConfig(options);
     const learned = new Map<Topic, CompiledPattern[]>();
     for (const topic of config.topics) learned.set(topic, await compilePatterns(topic.learned));
@@ -124,8 +138,8 @@ export class KnowledgeBase {
     // their tokens) only where some enabled topic pre-loads and the budget
     // is finite: only then is that code loaded.
     const preloads = Number.isFinite(maxTokens) && some(config.topics, (t) => t.enable && (learned.get(t)?.length ?? 0) > 0);
-    const cutter = preloads ? (await import('./preload-cut.ts')).cutPreloaded : undefined;
-    return new KnowledgeBase(config, learned, opts.probe, walkLimit(options.env), maxTokens, opts.cache, searchCache, cutter);
+    const cutter = preloads ? await preloadCutter(opts.costs) : undefined;
+    return new KnowledgeBase(config, learned, opts.probe, walkLimit(options.env), maxTokens, opts.cache, searchCache, cutter, opts.costs);
   }
 
   /** Starts a stat of every file (kb/fs/probe.ts StatJobHandle), shared

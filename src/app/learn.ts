@@ -1,6 +1,6 @@
 // The learn tool, shared by `kb learn` (which streams the text to stdout)
 // and `kb mcp` (which returns it as a tool result): a validated call against
-// the configured topics produces events (render/learn.ts `LearnEvent`: a
+// the configured topics produces events (answer/learn.ts `LearnEvent`: a
 // listing, a subject, a window, a note, a summary of what was left out, a
 // problem) into a sink, one subject at a time, so a large load never has to
 // be held in memory by `kb learn`. render/learn.ts `learnText` alone turns
@@ -13,10 +13,11 @@ import { fenceTag } from '../kb/content/format.ts';
 import { estimateTokensOfBody, estimateTokensOfBytes } from '../kb/content/tokens.ts';
 import { charStart, lineAt, windowEnd } from '../kb/content/window.ts';
 import { planPatterns } from '../kb/index/near.ts';
+import { fallbackSummary, ignoredSentence } from '../kb/index/sentences.ts';
 import { isRaw, loadOrder, loadPatterns, type LoadItem, type ReadAs } from '../kb/index/load.ts';
 import type { MissHint } from '../kb/index/types.ts';
 import type { TopicView } from '../kb/index/view.ts';
-import { fallbackSummary, ignoredSentence, type LearnCall, type LearnEvent } from '../render/learn.ts';
+import type { LearnCall, LearnEvent } from '../answer/learn.ts';
 import { warning, type Problem } from '../shared/problem.ts';
 import { BLOCK_TOKENS, BYTES_PER_TOKEN_ESTIMATE, tokensText } from './budget.ts';
 import { fitWords, titleWatch, topicListing } from './listing.ts';
@@ -44,7 +45,7 @@ export interface LearnSink {
  * a listing of a topic whose directory cannot be walked (missing,
  * unreadable), or subjects asked for and none returned nor a folder listed
  * (`kb learn` exits 1, MCP sets `isError`). What the model is told about
- * the topic's directory (render/learn.ts `TopicNote`) is also told to the
+ * the topic's directory (answer/learn.ts `TopicNote`) is also told to the
  * user.
  *
  * Patterns that match nothing as written go through the near-miss rules
@@ -75,11 +76,12 @@ export async function learn(kb: KnowledgeBase, args: LearnArgs, sink: LearnSink,
     await kb.settle();
     // A whole topic's listing within a budget may find that it can show no
     // title: the probe then stops searching heads for them.
-    const titles = folder === undefined && Number.isFinite(kb.maxTokens) ? titleWatch(kb.maxTokens, new Set(topic.disabled)) : undefined;
+    const costs = await kb.costs.listing();
+    const titles = folder === undefined && Number.isFinite(kb.maxTokens) ? titleWatch(kb.maxTokens, new Set(topic.disabled), costs) : undefined;
     // A folder's listing probes only the folder's files (listableUnder).
     const view = kb.view(topic, folder === undefined, titles);
     await noteDirectory(topic, view);
-    const listing = await topicListing(topic, view, kb.walkLimit, kb.maxTokens, folder);
+    const listing = await topicListing(topic, view, kb.walkLimit, kb.maxTokens, costs, folder);
     if (listing !== undefined) {
       const { items, learned, topicNotes } = listing;
       await emit({ kind: 'listing', topic, items, learned, ...(listing.fit !== undefined ? { fit: listing.fit } : {}), ...(folder !== undefined ? { folder } : {}), topicNotes });

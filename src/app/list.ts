@@ -3,7 +3,7 @@ import { estimateTokensOfBody } from '../kb/content/tokens.ts';
 import { readBody } from '../kb/fs/read.ts';
 import { descriptions, timesOf } from '../kb/index/describe.ts';
 import { kindOf } from '../kb/index/view.ts';
-import type { ListTopic } from '../render/list.ts';
+import type { ListTopic } from '../answer/list.ts';
 import type { KnowledgeBase } from './knowledge-base.ts';
 
 export interface ListOptions {

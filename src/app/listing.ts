@@ -4,19 +4,23 @@
 // (`- folder/ (N subjects, ~T tokens)`), level by level, and a flat topic
 // too large even so lists as many subjects as fit and says how many more
 // there are. `learn` with the pattern `folder/` lists inside a folder, by
-// the same rules.
+// the same rules. Each way of listing is fitted by app/fit.ts, with what
+// render says a listing's frame and lines cost (answer/cost.ts
+// `ListingCosts`).
+import type { ListingCosts } from '../answer/cost.ts';
+import type { Listed, ListingFit, ListingTopic, TopicNote } from '../answer/learn.ts';
 import type { Topic } from '../config/types.ts';
-import { estimateTokens, TokenTally } from '../kb/content/tokens.ts';
+import { TokenTally } from '../kb/content/tokens.ts';
 import { describedAny, descriptions, resultDescribes } from '../kb/index/describe.ts';
 import { listable, listableUnder } from '../kb/index/listing.ts';
 import type { Subject } from '../kb/index/types.ts';
 import { kindOf, type TitleWatch, type TopicView } from '../kb/index/view.ts';
-import { listedLine, oneLine, renderListing, type Listed, type ListingFit, type ListingTopic, type TopicNote } from '../render/learn.ts';
 import { BYTES_PER_TOKEN_ESTIMATE, tokensText } from './budget.ts';
+import { fit as fitRows, fitAll, type FitCosts } from './fit.ts';
 import { directoryNotes } from './topics.ts';
 
 /** The lines of the listing, and how it was fitted (undefined: it fits
- *  as it is). render/learn.ts `renderListing` writes it. */
+ *  as it is). render/listing.ts `renderListing` writes it. */
 export interface FittedListing {
   items: readonly Listed[];
   fit?: ListingFit;
@@ -29,7 +33,7 @@ const SHORTER = [160, 80, 0];
 const SLACK = 1e-6;
 
 /** A topic's listing, as `learn` with only the topic (or a folder) gives
- *  it: what render/learn.ts `renderListing` takes. */
+ *  it: what render/listing.ts `renderListing` takes. */
 export interface TopicListing extends FittedListing {
   topic: Topic;
   learned: string[];
@@ -42,7 +46,7 @@ export interface TopicListing extends FittedListing {
 /** The listing of `topic` (or of its folder `folder`) within `budget`
  *  tokens; undefined when the folder holds no listable subject. The learn
  *  tool and the prompt's listings (`kb prompt --list`) both use it. */
-export async function topicListing(topic: Topic, view: TopicView, walkLimit: number, budget: number, folder?: string): Promise<TopicListing | undefined> {
+export async function topicListing(topic: Topic, view: TopicView, walkLimit: number, budget: number, costs: ListingCosts, folder?: string): Promise<TopicListing | undefined> {
   // Binaries matched by a learned glob were never pre-loaded: not named.
   const learned = folder === undefined ? view.learned.filter((m) => kindOf(view, m.subject) !== 'binary').map((m) => m.subject.slug) : [];
   // A folder's listing looks at the folder's subjects only: its cost grows
@@ -51,7 +55,7 @@ export async function topicListing(topic: Topic, view: TopicView, walkLimit: num
   if (folder !== undefined && available.length === 0) return undefined;
   const topicNotes = directoryNotes(view, walkLimit);
   const about: ListingDescriptions = { all: () => descriptions(view, available), any: () => describedAny(view, available) };
-  const fitted = await fitListingOf(topic, available, about, learned, budget, folder, topicNotes);
+  const fitted = await fitListingOf({ topic, subjects: available, learned, ...(folder !== undefined ? { folder } : {}), topicNotes }, about, budget, costs);
   return { ...fitted, topic, learned, topicNotes, subjects: available.length, ...(folder !== undefined ? { folder } : {}) };
 }
 
@@ -63,14 +67,15 @@ export async function topicListing(topic: Topic, view: TopicView, walkLimit: num
  *  head for one. Should the listing fit after all (some of those
  *  subjects were binary), the titles it needs are probed for again
  *  (kb/index/describe.ts). */
-export function titleWatch(budget: number, disabled: ReadonlySet<string>): TitleWatch {
+export function titleWatch(budget: number, disabled: ReadonlySet<string>, costs: ListingCosts): TitleWatch {
+  const bullet = costs.bullet;
   let used = 0;
   let over = false;
   let described = false;
-  // What the names cost at least: a line in a folder, its `- ` and its
+  // What the names cost at least: a line in a folder, its bullet and its
   // folder (an estimate only grows with the text), the same for all the
   // subjects found one after the other in one folder; a line at the top,
-  // its name counted as `fitListing` counts it. Until some subject is
+  // its name counted as the fit counts it. Until some subject is
   // described the answer is no whatever the names cost: the names at the
   // top (counted one by one, the dearest part) wait until then, and most
   // topics, whose subjects describe nothing, never count them.
@@ -78,7 +83,7 @@ export function titleWatch(budget: number, disabled: ReadonlySet<string>): Title
   let prefixCost = 0;
   const waiting: string[] = [];
   const top = (slug: string) => {
-    used += BULLET.tokensWith(slug);
+    used += bullet.tokensWith(slug);
   };
   return {
     found(slug, folder = slug.slice(0, slug.lastIndexOf('/') + 1)) {
@@ -92,7 +97,7 @@ export function titleWatch(budget: number, disabled: ReadonlySet<string>): Title
       } else {
         if (folder !== prefix) {
           prefix = folder;
-          prefixCost = BULLET.tokensWith(folder);
+          prefixCost = bullet.tokensWith(folder);
         }
         used += prefixCost;
       }
@@ -129,36 +134,31 @@ export interface ListingDescriptions {
   any(): Promise<boolean>;
 }
 
-/** Lists `subjects` within `budget` tokens, as `fitListing`, asking for
- *  their descriptions only when some could be shown: when the names alone
- *  are over the budget, only whether there is any description. */
-export async function fitListingOf(
-  topic: ListingTopic,
-  subjects: readonly Subject[],
-  about: ListingDescriptions,
-  learned: readonly string[],
-  budget: number,
-  folder?: string,
-  topicNotes: readonly TopicNote[] = [],
-): Promise<FittedListing> {
-  const f = fitter(topic, subjects, learned, budget, folder, topicNotes);
+/** What a listing lists: the topic (or its folder `folder`), its
+ *  subjects in slug order, those already learned, and the notes about the
+ *  topic's directory. */
+export interface ListingOf {
+  topic: ListingTopic;
+  subjects: readonly Subject[];
+  learned: readonly string[];
+  folder?: string;
+  topicNotes?: readonly TopicNote[];
+}
+
+/** Lists `of` within `budget` tokens, as `fitListing`, asking for the
+ *  subjects' descriptions only when some could be shown: when the names
+ *  alone are over the budget, only whether there is any description. */
+export async function fitListingOf(of: ListingOf, about: ListingDescriptions, budget: number, costs: ListingCosts): Promise<FittedListing> {
+  const f = new ListingFitter(of, budget, costs);
   if (f.namesOver()) return f.fit(undefined, await about.any());
   const all = await about.all();
   return f.fit(all, all.some((d) => d !== undefined));
 }
 
-/** Lists `subjects` (with their descriptions, `about`, in order) within
+/** Lists `of` (with its subjects' descriptions, `about`, in order) within
  *  `budget` tokens. */
-export function fitListing(
-  topic: ListingTopic,
-  subjects: readonly Subject[],
-  about: readonly (string | undefined)[],
-  learned: readonly string[],
-  budget: number,
-  folder?: string,
-  topicNotes: readonly TopicNote[] = [],
-): FittedListing {
-  return fitter(topic, subjects, learned, budget, folder, topicNotes).fit(about, about.some((d) => d !== undefined));
+export function fitListing(of: ListingOf, about: readonly (string | undefined)[], budget: number, costs: ListingCosts): FittedListing {
+  return new ListingFitter(of, budget, costs).fit(about, about.some((d) => d !== undefined));
 }
 
 /** A line's counts and its estimate. */
@@ -167,351 +167,440 @@ interface Line {
   tokens: number;
 }
 
-/** What a listing without lines has in their place (render/learn.ts). */
-const NONE = new TokenTally().add('(none)');
-/** A line's start, and what is between a slug and its description. */
-const BULLET = new TokenTally().add('- ');
-const COLON = new TokenTally().add(': ');
+/** A line of a way of listing: a subject's own (its index in `subjects`)
+ *  or a folder summed up. */
+type Row = number | Listed;
 
-/** A way of listing: its lines in order, each a subject's own (its index
- *  in `subjects`) or a folder summed up; null: every subject's own line. */
-type Rows = readonly (number | Listed)[] | null;
+/**
+ * A listing's lines and what each costs. Each line is estimated as
+ * `estimateTokens` would estimate it, from counts (kb/content/tokens.ts
+ * TokenTally): a subject's line is the bullet, its folder, its name and
+ * its description, each counted apart, and a folder is counted once for
+ * all the subjects in it (they are next to each other in slug order). A
+ * subject's line is estimated once per description length (kept by its
+ * index), however many ways of fitting weigh it, and only as far as a way
+ * of fitting is weighed (app/fit.ts stops at the first line over the
+ * budget).
+ */
+class ListingLines {
+  /** The subjects' descriptions, in order (undefined: not asked for). */
+  about: readonly (string | undefined)[] | undefined;
+  private readonly listed: (Listed | undefined)[];
+  private readonly nameCosts: Float64Array;
+  /** Folders' counts with the bullet before them, by folder (with its
+   *  `/`): a listing in slug order goes down into folders and back up to
+   *  the ones it left. */
+  private readonly folderTallies = new Map<string, TokenTally>();
+  private prefix = '';
+  private prefixTally: TokenTally;
+  /** Lines with a description, by its length. */
+  private readonly described = new Map<number | undefined, Map<number, Line>>();
+  private readonly folders = new Map<Listed, Line>();
 
-/** The fitting of one listing. The listing's cost is the frame's plus
- *  each line's (one estimate per line, summed), so each way of fitting is
- *  weighed without rendering the whole listing again; the one chosen is
- *  measured as a whole once and checked. `namesOver` needs no description:
- *  when the names alone are over the budget, `fit` takes none, only
- *  whether there are some. */
-function fitter(topic: ListingTopic, subjects: readonly Subject[], learned: readonly string[], budget: number, folder: string | undefined, topicNotes: readonly TopicNote[]) {
-  const n = subjects.length;
-  const render = (items: readonly Listed[], fit?: ListingFit) => renderListing(topic, items, learned, fit, folder, topicNotes);
-  const b = Number.isFinite(budget) ? tokensText(budget) : '';
-  // The frame: the listing without its lines ("(none)" in their place).
-  // Weighing a way of fitting takes its estimate; the estimate of a whole
-  // listing, its counts without "(none)".
-  const frames = new Map<string, { tally: TokenTally; tokens: number }>();
-  const frameOf = (fit: ListingFit) => {
-    const key = `${fit.budget}|${fit.descriptionChars}|${fit.collapsed}|${fit.omitted}`;
-    let f = frames.get(key);
-    if (f === undefined) {
-      const tally = new TokenTally().add(render([], fit));
-      frames.set(key, (f = { tokens: tally.tokens(), tally: tally.plus(NONE, -1) }));
-    }
-    return f;
-  };
-  const frame = (fit: ListingFit) => frameOf(fit).tokens;
-  // Each line is estimated as `estimateTokens` would estimate it, from
-  // counts (kb/content/tokens.ts TokenTally): a subject's line is `- `, its
-  // folder, its name and its description, each counted apart, and a
-  // folder is counted once for all the subjects in it (they are next to
-  // each other in slug order). A subject's line is estimated once per
-  // description length (kept by its index), however many ways of fitting
-  // weigh it, and only as far as a way of fitting is weighed: the sum
-  // stops at the first line over the budget.
-  let about: readonly (string | undefined)[] | undefined;
-  const listed: (Listed | undefined)[] = new Array(n);
+  constructor(
+    readonly subjects: readonly Subject[],
+    private readonly costs: ListingCosts,
+  ) {
+    this.listed = new Array(subjects.length);
+    this.nameCosts = new Float64Array(subjects.length).fill(-1);
+    this.prefixTally = new TokenTally().plus(costs.bullet);
+  }
+
   /** Subject `i`'s line, as the listing holds it. */
-  const item = (i: number): Listed => {
-    let l = listed[i];
+  item(i: number): Listed {
+    let l = this.listed[i];
     if (l === undefined) {
-      const d = about?.[i];
-      listed[i] = l = d === undefined ? { slug: subjects[i].slug } : { slug: subjects[i].slug, description: d };
+      const d = this.about?.[i];
+      this.listed[i] = l = d === undefined ? { slug: this.subjects[i].slug } : { slug: this.subjects[i].slug, description: d };
     }
     return l;
-  };
-  const nameCosts = new Float64Array(n).fill(-1);
-  // Folders' counts with the line's `- ` before them, by folder (with its
-  // `/`): a listing in slug order goes down into folders and back up to
-  // the ones it left.
-  const folderTallies = new Map<string, TokenTally>();
-  let prefix = '';
-  let prefixTally = new TokenTally().plus(BULLET);
-  /** The counts of `- folder/`. */
-  const folderTally = (folder: string): TokenTally => {
-    let f = folderTallies.get(folder);
-    if (f === undefined) folderTallies.set(folder, (f = new TokenTally().plus(BULLET).add(folder)));
-    return f;
-  };
-  const folderOf = (s: Subject): string => s.folder ?? s.slug.slice(0, s.slug.lastIndexOf('/') + 1);
-  /** The counts of `- folder/` for subject `i` (the one before's, most
-   *  often). */
-  const lineStart = (i: number): TokenTally => {
-    const folder = folderOf(subjects[i]);
-    if (folder !== prefix) {
-      prefix = folder;
-      prefixTally = folderTally(folder);
+  }
+
+  /** The listing's items for `rows`. */
+  items(rows: readonly Row[]): Listed[] {
+    const out: Listed[] = new Array(rows.length);
+    for (let k = 0; k < rows.length; k++) {
+      const r = rows[k];
+      out[k] = typeof r === 'number' ? this.item(r) : r;
     }
-    return prefixTally;
-  };
-  /** Adds the counts of `- slug` (subject `i`'s line without its
-   *  description) to `sum`. A line's counts are not kept: the estimate
-   *  of a whole listing adds them to its sum, and weighing a line takes
-   *  its estimate alone (`nameCost`), no tally made for either. */
-  const nameInto = (sum: TokenTally, i: number): TokenTally => sum.plus(lineStart(i)).add(subjects[i].slug, prefix.length);
-  const nameCost = (i: number): number => {
-    const c = nameCosts[i];
+    return out;
+  }
+
+  /** The counts of the bullet and `folder`. */
+  folderTally(folder: string): TokenTally {
+    let f = this.folderTallies.get(folder);
+    if (f === undefined) this.folderTallies.set(folder, (f = new TokenTally().plus(this.costs.bullet).add(folder)));
+    return f;
+  }
+
+  folderOf(s: Subject): string {
+    return s.folder ?? s.slug.slice(0, s.slug.lastIndexOf('/') + 1);
+  }
+
+  /** The counts of the bullet and the folder of subject `i` (the one
+   *  before's, most often). */
+  private lineStart(i: number): TokenTally {
+    const folder = this.folderOf(this.subjects[i]);
+    if (folder !== this.prefix) {
+      this.prefix = folder;
+      this.prefixTally = this.folderTally(folder);
+    }
+    return this.prefixTally;
+  }
+
+  /** Adds the counts of subject `i`'s line without its description to
+   *  `sum`. A line's counts are not kept: the estimate of a whole listing
+   *  adds them to its sum, and weighing a line takes its estimate alone
+   *  (`nameCost`), no tally made for either. */
+  private nameInto(sum: TokenTally, i: number): TokenTally {
+    return sum.plus(this.lineStart(i)).add(this.subjects[i].slug, this.prefix.length);
+  }
+
+  private nameCost(i: number): number {
+    const c = this.nameCosts[i];
     if (c >= 0) return c;
-    return (nameCosts[i] = lineStart(i).tokensWith(subjects[i].slug, prefix.length));
-  };
-  /** Lines with a description, by its length. */
-  const described = new Map<number | undefined, Map<number, Line>>();
-  const describedLine = (i: number, description: string, chars: number | undefined): Line => {
-    let lines = described.get(chars);
-    if (lines === undefined) described.set(chars, (lines = new Map()));
+    return (this.nameCosts[i] = this.lineStart(i).tokensWith(this.subjects[i].slug, this.prefix.length));
+  }
+
+  private describedLine(i: number, description: string, chars: number | undefined): Line {
+    let lines = this.described.get(chars);
+    if (lines === undefined) this.described.set(chars, (lines = new Map()));
     let l = lines.get(i);
     if (l === undefined) {
-      const tally = nameInto(new TokenTally(), i).plus(COLON).add(oneLine(description, chars));
+      const tally = this.nameInto(new TokenTally(), i).plus(this.costs.separator).add(this.costs.description(description, chars));
       lines.set(i, (l = { tally, tokens: tally.tokens() }));
     }
     return l;
-  };
-  const folders = new Map<Listed, Line>();
-  const folderLine = (s: Listed): Line => {
-    let l = folders.get(s);
+  }
+
+  folderLine(s: Extract<Listed, { folder: string }>): Line {
+    let l = this.folders.get(s);
     if (l === undefined) {
-      const tally = new TokenTally().plus(BULLET).add(listedLine(s, undefined));
-      folders.set(s, (l = { tally, tokens: tally.tokens() }));
+      const tally = new TokenTally().plus(this.costs.bullet).add(this.costs.folder(s));
+      this.folders.set(s, (l = { tally, tokens: tally.tokens() }));
     }
     return l;
-  };
-  const subjectCost = (i: number, chars: number | undefined): number => {
-    const d = about?.[i];
-    return d !== undefined && chars !== 0 ? describedLine(i, d, chars).tokens : nameCost(i);
-  };
-  /** Adds subject `i`'s line's counts to `sum`. */
-  const subjectInto = (sum: TokenTally, i: number, chars: number | undefined): TokenTally => {
-    const d = about?.[i];
-    return d !== undefined && chars !== 0 ? sum.plus(describedLine(i, d, chars).tally) : nameInto(sum, i);
-  };
-  const length = (rows: Rows): number => (rows === null ? n : rows.length);
-  /** How many of `rows`, from the first, fit in `room` tokens. */
-  const fitting = (rows: Rows, chars: number | undefined, room: number): number => {
-    const m = length(rows);
-    let k = 0;
-    for (let used = 0; k < m; k++) {
-      const r = rows === null ? k : rows[k];
-      used += typeof r === 'number' ? subjectCost(r, chars) : folderLine(r).tokens;
-      if (used > room) break;
-    }
-    return k;
-  };
-  /** `depth`: `rows` are every subject's own line (null) or the listing
-   *  with the subjects `depth` or more folders deep summed up (`collapse`). */
-  const fits = (rows: Rows, fit: ListingFit, depth = Infinity) => {
-    const room = budget - frame(fit);
-    if (room < 0) return false;
-    if (namesOnly(fit.descriptionChars)) {
-      // The folders' lines, then the subjects' by the sum of their weights.
-      let folders = 0;
-      if (rows !== null) for (const r of rows) if (typeof r !== 'number') folders += folderLine(r).tokens;
-      const over = runsOver(room - folders, depth);
-      if (over !== undefined) return !over;
-    }
-    return fitting(rows, fit.descriptionChars, room) === length(rows);
-  };
-  /** The estimate of the whole listing (`estimateTokens` of what
-   *  `renderListing` writes), from its frame's counts and its lines'. */
-  const whole = (rows: Rows, fit: ListingFit): number => {
-    const m = length(rows);
-    if (m === 0) return frame(fit);
-    const sum = new TokenTally().plus(frameOf(fit).tally);
-    for (let k = 0; k < m; k++) {
-      const r = rows === null ? k : rows[k];
-      if (typeof r === 'number') subjectInto(sum, r, fit.descriptionChars);
-      else sum.plus(folderLine(r).tally);
-    }
-    return sum.tokens();
-  };
-  /** Whether the estimate of the whole listing (`whole`) is over the
-   *  budget. A line's estimate is its weighted counts rounded, so at most
-   *  half a token under them, and so is the frame's: where the lines'
-   *  estimates (known already: the way of fitting was weighed) and the
-   *  frame's, each plus a half, are within the budget, so is the whole,
-   *  and no count is added up. */
-  const wholeOver = (rows: Rows, fit: ListingFit, depth?: number): boolean => {
-    const m = length(rows);
-    if (depth !== undefined && m > 0 && namesOnly(fit.descriptionChars)) {
-      // Whole runs of names: their counts summed run by run, exactly.
-      const sum = new TokenTally().plus(frameOf(fit).tally);
-      const runs = runsOf();
-      for (let r = 0; r < runs.count; r++) {
-        if (runs.levels[r] >= depth) continue;
-        sum.plus(folderTally(folderOf(subjects[runs.starts[r]])), runs.starts[r + 1] - runs.starts[r]).plus(runNames(r));
-      }
-      if (rows !== null) for (const r of rows) if (typeof r !== 'number') sum.plus(folderLine(r).tally);
-      return sum.tokens() > budget;
-    }
-    let most = frame(fit) + 0.5 * (m + 1);
-    for (let k = 0; k < m && most <= budget; k++) {
-      const r = rows === null ? k : rows[k];
-      most += typeof r === 'number' ? subjectCost(r, fit.descriptionChars) : folderLine(r).tokens;
-    }
-    return most > budget && whole(rows, fit) > budget;
-  };
-  const slice = (rows: Rows, m: number): Rows => (rows === null ? (m === n ? null : Array.from({ length: m }, (_, k) => k)) : rows.slice(0, m));
-  const items = (rows: Rows): Listed[] => {
-    const m = length(rows);
-    const out: Listed[] = new Array(m);
-    for (let k = 0; k < m; k++) {
-      const r = rows === null ? k : rows[k];
-      out[k] = typeof r === 'number' ? item(r) : r;
-    }
-    return out;
-  };
-  /** Measured as a whole (one estimate of the listing, from the counts of
-   *  its lines); should the estimate of the whole exceed the sum of its
-   *  parts, fewer lines until it fits. */
-  const done = (rows: Rows, fit?: ListingFit, depth?: number): FittedListing => {
-    let shown = rows;
-    const all = length(rows);
-    let m = all;
-    while (m > 0 && wholeOver(shown, fit ?? {}, m === all ? depth : undefined)) {
-      m = Math.floor(m * 0.95);
-      fit = { ...(fit ?? { budget: b }), omitted: (fit?.omitted ?? 0) + (all - m) };
-      shown = slice(rows, m);
-    }
-    return fit === undefined ? { items: items(shown) } : { items: items(shown), fit };
-  };
-  let over: boolean | undefined;
-  /** A bound: a line costs at least its name alone (an estimate only
-   *  grows with the text), and no way of fitting that keeps every line has
-   *  a smaller frame than the smallest of theirs. When the names alone are
-   *  over the room that frame leaves, no length of description fits. */
-  const namesOver = (): boolean => {
-    if (over === undefined) {
-      const room = budget - Math.min(frame({}), ...SHORTER.map((chars) => frame({ budget: b, descriptionChars: chars })));
-      over = Number.isFinite(budget) && n > 0 && (boundOver(room) || (runsOver(room, Infinity) ?? fitting(null, 0, room) < n));
-    }
-    return over;
-  };
-  // A lower bound that needs no subject's name: a line costs at least its
-  // `- ` and its folder (an estimate only grows with the text), so the
-  // lines of a run of subjects of one folder cost at least that many times
-  // that much. Where the bound is over the room, so are the lines, and no
-  // name is counted to tell.
-  let runs: FolderRuns | undefined;
-  const runsOf = (): FolderRuns => (runs ??= folderRuns(subjects));
-  let runCosts: Float64Array | undefined;
+  }
+
+  /** Subject `i`'s line's estimate, its description cut to `chars`. */
+  subjectCost(i: number, chars: number | undefined): number {
+    const d = this.about?.[i];
+    return d !== undefined && chars !== 0 ? this.describedLine(i, d, chars).tokens : this.nameCost(i);
+  }
+
+  /** A row's estimate. */
+  cost(r: Row, chars: number | undefined): number {
+    return typeof r === 'number' ? this.subjectCost(r, chars) : this.folderLine(r as Extract<Listed, { folder: string }>).tokens;
+  }
+
+  /** Adds a row's counts to `sum`. */
+  into(sum: TokenTally, r: Row, chars: number | undefined): TokenTally {
+    if (typeof r !== 'number') return sum.plus(this.folderLine(r as Extract<Listed, { folder: string }>).tally);
+    const d = this.about?.[r];
+    return d !== undefined && chars !== 0 ? sum.plus(this.describedLine(r, d, chars).tally) : this.nameInto(sum, r);
+  }
+}
+
+/**
+ * Bounds on the name lines of runs of subjects of one folder, that settle
+ * whether they are over a room without weighing each line. A line costs at
+ * least its bullet and its folder (an estimate only grows with the text),
+ * so the lines of a run cost at least that many times that much; and a
+ * line's estimate is its weight rounded, at least a half (its bullet alone
+ * weighs more), so the lines of many subjects cost the sum of their
+ * weights give or take a half each.
+ */
+class RunBounds {
+  readonly runs: FolderRuns;
+  private costs: Float64Array | undefined;
+  private names: (TokenTally | undefined)[] | undefined;
+
+  constructor(private readonly lines: ListingLines) {
+    this.runs = folderRuns(lines.subjects);
+  }
+
+  /** The counts of run `r`'s folder, with the bullet. */
+  folderTally(r: number): TokenTally {
+    return this.lines.folderTally(this.lines.folderOf(this.lines.subjects[this.runs.starts[r]]));
+  }
+
   /** Whether the lines of the runs less than `below` folders deep (all
-   *  runs: Infinity) are, by the bound, over `room`. */
-  const boundOver = (room: number, below = Infinity): boolean => {
-    const runs = runsOf();
-    const costs = (runCosts ??= new Float64Array(runs.count).fill(-1));
+   *  runs: Infinity) are, by the first bound, over `room`. */
+  boundOver(room: number, below = Infinity): boolean {
+    const runs = this.runs;
+    const costs = (this.costs ??= new Float64Array(runs.count).fill(-1));
     let sum = 0;
     for (let r = 0; r < runs.count; r++) {
       if (runs.levels[r] >= below) continue;
       let c = costs[r];
-      if (c < 0) costs[r] = c = folderTally(folderOf(subjects[runs.starts[r]])).tokens();
+      if (c < 0) costs[r] = c = this.folderTally(r).tokens();
       sum += (runs.starts[r + 1] - runs.starts[r]) * c;
       if (sum > room) return true;
     }
     return false;
-  };
+  }
 
-  // The names of a run's subjects counted together (each after its
-  // folder): a line's estimate is its weight rounded, at least a half (its
-  // `- ` alone weighs more), so the lines of many subjects cost the sum of
-  // their weights give or take a half each. Where that settles whether
-  // they are over a room, no line is weighed on its own.
-  let names: (TokenTally | undefined)[] | undefined;
-  const runNames = (r: number): TokenTally => {
-    const runs = runsOf();
-    const all = (names ??= new Array<TokenTally | undefined>(runs.count));
+  /** The names of run `r`'s subjects counted together (each after its
+   *  folder). */
+  runNames(r: number): TokenTally {
+    const runs = this.runs;
+    const all = (this.names ??= new Array<TokenTally | undefined>(runs.count));
     let t = all[r];
     if (t === undefined) {
       t = new TokenTally();
+      const subjects = this.lines.subjects;
       const from = runs.starts[r];
-      const cut = folderOf(subjects[from]).length;
+      const cut = this.lines.folderOf(subjects[from]).length;
       for (let i = from; i < runs.starts[r + 1]; i++) t.add(subjects[i].slug, cut);
       all[r] = t;
     }
     return t;
-  };
+  }
+
   /** Whether the name lines of the runs less than `below` folders deep
    *  are over `room`, as far as their weights tell (undefined: they do
    *  not, each line must be weighed). */
-  const runsOver = (room: number, below: number): boolean | undefined => {
-    const runs = runsOf();
+  runsOver(room: number, below: number): boolean | undefined {
+    const runs = this.runs;
     let sum = 0;
     let lines = 0;
     for (let r = 0; r < runs.count; r++) {
       if (runs.levels[r] >= below) continue;
       const m = runs.starts[r + 1] - runs.starts[r];
-      sum += m * folderTally(folderOf(subjects[runs.starts[r]])).weight() + runNames(r).weight();
+      sum += m * this.folderTally(r).weight() + this.runNames(r).weight();
       lines += m;
       if (sum - 0.5 * lines > room + SLACK) return true;
     }
     return sum + 0.5 * lines <= room - SLACK ? false : undefined;
-  };
-  let anyShown = true;
+  }
+
+  /** The exact counts of the name lines of the runs less than `depth`
+   *  folders deep, added to `sum`, run by run. */
+  namesInto(sum: TokenTally, depth: number): TokenTally {
+    const runs = this.runs;
+    for (let r = 0; r < runs.count; r++) {
+      if (runs.levels[r] >= depth) continue;
+      sum.plus(this.folderTally(r), runs.starts[r + 1] - runs.starts[r]).plus(this.runNames(r));
+    }
+    return sum;
+  }
+}
+
+/**
+ * The fitting of one listing. The listing's cost is the frame's plus each
+ * line's (one estimate per line, summed), so each way of listing is
+ * weighed without rendering the whole listing again; the one chosen is
+ * measured as a whole where the estimates leave doubt (app/fit.ts).
+ * `namesOver` needs no description: when the names alone are over the
+ * budget, `fit` takes none, only whether there are some.
+ */
+class ListingFitter {
+  private readonly lines: ListingLines;
+  private readonly bounds: RunBounds;
+  /** Every subject's own line, in order. */
+  private readonly all: number[];
+  /** The budget as the notes say it. */
+  private readonly b: string;
+  private readonly frames = new Map<string, { tally: TokenTally; tokens: number }>();
+  private over: boolean | undefined;
+  private anyShown = true;
+
+  constructor(
+    private readonly of: ListingOf,
+    private readonly budget: number,
+    private readonly costs: ListingCosts,
+  ) {
+    this.lines = new ListingLines(of.subjects, costs);
+    this.bounds = new RunBounds(this.lines);
+    this.all = Array.from({ length: of.subjects.length }, (_, i) => i);
+    this.b = Number.isFinite(budget) ? tokensText(budget) : '';
+  }
+
+  /** The frame: the listing without its lines. Weighing a way of listing
+   *  takes its estimate (with the `none` the frame has in their place);
+   *  the estimate of a whole listing, its counts without it. */
+  private frameOf(fit: ListingFit): { tally: TokenTally; tokens: number } {
+    const key = `${fit.budget}|${fit.descriptionChars}|${fit.collapsed}|${fit.omitted}`;
+    let f = this.frames.get(key);
+    if (f === undefined) {
+      const { topic, learned, folder, topicNotes = [] } = this.of;
+      const tally = this.costs.frame({ topic, learned, ...(folder !== undefined ? { folder } : {}), topicNotes }, fit);
+      this.frames.set(key, (f = { tokens: tally.tokens(), tally: tally.plus(this.costs.none, -1) }));
+    }
+    return f;
+  }
+
+  private frame(fit: ListingFit): number {
+    return this.frameOf(fit).tokens;
+  }
+
   /** Whether every subject's line is its name alone with descriptions cut
    *  to `chars` (0: left out; none shown when no subject has one). */
-  const namesOnly = (chars: number | undefined): boolean => chars === 0 || about === undefined || !anyShown;
+  private namesOnly(chars: number | undefined): boolean {
+    return chars === 0 || this.lines.about === undefined || !this.anyShown;
+  }
 
-  /** The listing fitted, `descriptions` the subjects' (undefined: not
-   *  asked for, as the names alone are over the budget) and `anyDescribed`
-   *  whether any has one. */
-  const fit = (descriptions: readonly (string | undefined)[] | undefined, anyDescribed: boolean): FittedListing => {
-    about = descriptions;
-    anyShown = anyDescribed;
-    if (!Number.isFinite(budget)) return { items: items(null) };
-    // When there are descriptions, none is weighed when the names alone
-    // are over the budget (`namesOver`).
-    const hopeless = anyDescribed && namesOver();
-    // Names found over a room at least this one's (`namesOver`) are over
-    // it with their descriptions too: not weighed again.
-    if (!hopeless && over !== true && fits(null, {})) return done(null, undefined, Infinity);
-    // 1. Shorter descriptions.
-    let fit: ListingFit = { budget: b };
-    if (hopeless) fit = { budget: b, descriptionChars: 0 };
-    else if (anyDescribed) {
-      for (const chars of SHORTER) {
-        fit = { budget: b, descriptionChars: chars };
-        if (fits(null, fit)) return done(null, fit, Infinity);
-      }
+  /** `fit` with `left` lines left out (said in the note). */
+  private withOmitted(fit: ListingFit, left: number): ListingFit {
+    return left === 0 ? fit : { ...fit, budget: this.b, omitted: (fit.omitted ?? 0) + left };
+  }
+
+  /** The estimate of the whole listing of `rows` (`estimateTokens` of
+   *  what `renderListing` writes), from its frame's counts and its lines';
+   *  `depth`: `rows` are every subject less than `depth` folders deep and
+   *  the folders summed up there, by names alone, and their counts are
+   *  summed run by run. */
+  private whole(rows: readonly Row[], fit: ListingFit, depth: number | undefined): number {
+    if (rows.length === 0) return this.frame(fit);
+    const sum = new TokenTally().plus(this.frameOf(fit).tally);
+    if (depth !== undefined && this.namesOnly(fit.descriptionChars)) {
+      this.bounds.namesInto(sum, depth);
+      for (const r of rows) if (typeof r !== 'number') this.lines.into(sum, r, undefined);
+      return sum.tokens();
     }
-    // 2. The deepest folders, level by level. The subjects shallower than a
-    // level keep their own lines, in order, whatever collapses around them:
-    // when those lines alone are over the budget, that level cannot fit and
-    // is not built (building one is a pass over every subject; the listing
-    // of 10,000 subjects of the bench tried nine). The last level is always
-    // built: step 3 lists from it.
-    const base = folder === undefined ? 0 : folder.split('/').length;
-    const runs = runsOf();
-    let deepest = 0;
-    for (let r = 0; r < runs.count; r++) if (runs.levels[r] > deepest) deepest = runs.levels[r];
-    let rows: Rows = null;
-    for (let depth = deepest; depth >= base + 1; depth--) {
-      if (depth > base + 1 && shallowOver(runs, depth, fit)) continue;
-      rows = collapse(subjects, runs, depth);
-      fit = { ...fit, collapsed: true };
-      if (fits(rows, fit, depth)) return done(rows, fit, depth);
+    for (const r of rows) this.lines.into(sum, r, fit.descriptionChars);
+    return sum.tokens();
+  }
+
+  /** What a way of listing costs (app/fit.ts): `rows`, with `fit`'s
+   *  frame (`frame`: the frame weighed, when another), its lines'
+   *  estimates, the bound of the name lines where they are names alone,
+   *  and the whole measured from counts. `depth`: `rows` are the
+   *  subjects less than `depth` folders deep, each on its own line, and
+   *  the folders summed up at that depth (Infinity: every subject). */
+  private costsOf(rows: readonly Row[], fit: ListingFit, depth: number, frame = this.frame(fit)): FitCosts<Row> {
+    const chars = fit.descriptionChars;
+    const namesOnly = this.namesOnly(chars);
+    return {
+      frame,
+      row: (r) => this.lines.cost(r, chars),
+      bound: (room) => {
+        if (room < 0) return true;
+        if (!namesOnly) return undefined;
+        // The folders' lines, then the subjects' by the sum of their weights.
+        let folders = 0;
+        if (rows !== this.all) for (const r of rows) if (typeof r !== 'number') folders += this.lines.cost(r, chars);
+        return this.bounds.runsOver(room - folders, depth);
+      },
+      whole: (kept, left) => this.whole(kept, this.withOmitted(fit, left.length), kept.length === rows.length ? depth : undefined),
+      slack: 0.5,
+    };
+  }
+
+  /** The listing of `rows` with `fit`, if every row fits by its estimate
+   *  (undefined if not); measured as a whole, fewer lines should the whole
+   *  be over (said in the note). */
+  private tryWay(rows: readonly Row[], fit: ListingFit, depth: number): FittedListing | undefined {
+    const fitted = fitAll(rows, this.budget, this.costsOf(rows, fit, depth));
+    return fitted === undefined ? undefined : this.listing(fitted.kept, this.withOmitted(fit, fitted.left.length));
+  }
+
+  private listing(rows: readonly Row[], fit: ListingFit): FittedListing {
+    return Object.keys(fit).length === 0 ? { items: this.lines.items(rows) } : { items: this.lines.items(rows), fit };
+  }
+
+  /** A bound: a line costs at least its name alone (an estimate only
+   *  grows with the text), and no way of fitting that keeps every line has
+   *  a smaller frame than the smallest of theirs. When the names alone are
+   *  over the room that frame leaves, no length of description fits. */
+  namesOver(): boolean {
+    if (this.over === undefined) {
+      const n = this.of.subjects.length;
+      const room = this.budget - Math.min(this.frame({}), ...SHORTER.map((chars) => this.frame({ budget: this.b, descriptionChars: chars })));
+      this.over = Number.isFinite(this.budget) && n > 0 && (this.bounds.boundOver(room) || (this.bounds.runsOver(room, Infinity) ?? this.linesOver(0, room, Infinity)));
     }
-    // 3. As many lines as fit.
-    const m = fitting(rows, fit.descriptionChars, budget - frame({ ...fit, omitted: length(rows) }));
-    return done(slice(rows, m), { ...fit, omitted: length(rows) - m });
-  };
-  /** The lines of the subjects less than `depth` folders deep alone are
-   *  over the room the listing has with `fit`'s frame. */
-  const shallowOver = (runs: FolderRuns, depth: number, fit: ListingFit): boolean => {
-    const room = budget - frame({ ...fit, collapsed: true });
-    if (boundOver(room, depth)) return true;
-    if (namesOnly(fit.descriptionChars)) {
-      const over = runsOver(room, depth);
-      if (over !== undefined) return over;
-    }
+    return this.over;
+  }
+
+  /** Whether the lines of the subjects less than `depth` folders deep,
+   *  descriptions cut to `chars`, are over `room`, weighed one by one. */
+  private linesOver(chars: number | undefined, room: number, depth: number): boolean {
+    const runs = this.bounds.runs;
     let used = 0;
     for (let r = 0; r < runs.count; r++) {
       if (runs.levels[r] >= depth) continue;
       for (let i = runs.starts[r]; i < runs.starts[r + 1]; i++) {
-        used += subjectCost(i, fit.descriptionChars);
+        used += this.lines.subjectCost(i, chars);
         if (used > room) return true;
       }
     }
     return false;
-  };
-  return { namesOver, fit };
+  }
+
+  /** The listing fitted, `descriptions` the subjects' (undefined: not
+   *  asked for, as the names alone are over the budget) and `anyDescribed`
+   *  whether any has one: as it is, else with shorter descriptions, else
+   *  with folders summed up, else as many lines as fit. */
+  fit(descriptions: readonly (string | undefined)[] | undefined, anyDescribed: boolean): FittedListing {
+    this.lines.about = descriptions;
+    this.anyShown = anyDescribed;
+    if (!Number.isFinite(this.budget)) return { items: this.lines.items(this.all) };
+    // When there are descriptions, none is weighed when the names alone
+    // are over the budget (`namesOver`).
+    const hopeless = anyDescribed && this.namesOver();
+    // Names found over a room at least this one's (`namesOver`) are over
+    // it with their descriptions too: not weighed again.
+    const asItIs = !hopeless && this.over !== true ? this.tryWay(this.all, {}, Infinity) : undefined;
+    if (asItIs !== undefined) return asItIs;
+    const shorter = this.shorter(hopeless, anyDescribed);
+    if ('items' in shorter) return shorter;
+    return this.collapsed(shorter);
+  }
+
+  /** 1. Shorter descriptions: the listing with the first length that fits,
+   *  else the way of fitting the next steps start from. */
+  private shorter(hopeless: boolean, anyDescribed: boolean): FittedListing | ListingFit {
+    if (hopeless) return { budget: this.b, descriptionChars: 0 };
+    let fit: ListingFit = { budget: this.b };
+    if (!anyDescribed) return fit;
+    for (const chars of SHORTER) {
+      fit = { budget: this.b, descriptionChars: chars };
+      const fitted = this.tryWay(this.all, fit, Infinity);
+      if (fitted !== undefined) return fitted;
+    }
+    return fit;
+  }
+
+  /** 2. The deepest folders, level by level. The subjects shallower than a
+   *  level keep their own lines, in order, whatever collapses around them:
+   *  when those lines alone are over the budget, that level cannot fit and
+   *  is not built (building one is a pass over every subject; the listing
+   *  of 10,000 subjects of the bench tried nine). The last level is always
+   *  built: 3., as many lines as fit, lists from it. */
+  private collapsed(start: ListingFit): FittedListing {
+    const folder = this.of.folder;
+    const base = folder === undefined ? 0 : folder.split('/').length;
+    const runs = this.bounds.runs;
+    let deepest = 0;
+    for (let r = 0; r < runs.count; r++) if (runs.levels[r] > deepest) deepest = runs.levels[r];
+    let fit = start;
+    let rows: readonly Row[] = this.all;
+    let rowsDepth = Infinity;
+    for (let depth = deepest; depth >= base + 1; depth--) {
+      if (depth > base + 1 && this.shallowOver(depth, fit)) continue;
+      rows = collapse(this.of.subjects, runs, depth);
+      rowsDepth = depth;
+      fit = { ...fit, collapsed: true };
+      const fitted = this.tryWay(rows, fit, depth);
+      if (fitted !== undefined) return fitted;
+    }
+    // 3. As many lines as fit, weighed with the frame that says all but
+    // none were left out.
+    const fitted = fitRows(rows, this.budget, this.costsOf(rows, fit, rowsDepth, this.frame({ ...fit, omitted: rows.length })));
+    return this.listing(fitted.kept, this.withOmitted(fit, fitted.left.length));
+  }
+
+  /** The lines of the subjects less than `depth` folders deep alone are
+   *  over the room the listing has with `fit`'s frame. */
+  private shallowOver(depth: number, fit: ListingFit): boolean {
+    const room = this.budget - this.frame({ ...fit, collapsed: true });
+    if (this.bounds.boundOver(room, depth)) return true;
+    if (this.namesOnly(fit.descriptionChars)) {
+      const over = this.bounds.runsOver(room, depth);
+      if (over !== undefined) return over;
+    }
+    return this.linesOver(fit.descriptionChars, room, depth);
+  }
 }
 
 /** Subjects in slug order as runs of subjects of one folder (a folder's

@@ -24,13 +24,13 @@ import { outsideWorkspace, placeNew } from '../kb/write/place.ts';
 import { isMissing, makeSubjectsDir, removeEmptyFolders } from '../kb/write/folders.ts';
 import { bodyOf, compared, judge, type Judgement } from '../kb/write/similar.ts';
 import { slugFromText, uniqueSlug } from '../kb/write/slug.ts';
-import type { Checked, Similar, Source, WriteFailure, WriteOutcome as WriteData, WriteTool } from '../render/memory.ts';
+import type { Checked, Similar, Source, WriteFailure, WriteOutcome as WriteData, WriteTool } from '../answer/write.ts';
 import { warning, type Problem } from '../shared/problem.ts';
 import type { KnowledgeBase } from './knowledge-base.ts';
 import { rank } from './search.ts';
 import { trimEndChars } from '../shared/text.ts';
 
-export type { Source, Status, WriteFailure } from '../render/memory.ts';
+export type { Source, Status, WriteFailure } from '../answer/write.ts';
 
 export interface RememberArgs {
   topic: string;

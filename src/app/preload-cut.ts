@@ -4,19 +4,13 @@
 // subjects, estimating their tokens. KnowledgeBase.open loads it when a
 // topic pre-loads within a finite budget.
 import type { Topic } from '../config/types.ts';
-import { estimateTokens, estimateTokensOfBody } from '../kb/content/tokens.ts';
+import type { PromptCosts } from '../answer/cost.ts';
+import { estimateTokensOfBody } from '../kb/content/tokens.ts';
 import { loadLearned } from '../kb/index/load.ts';
 import type { TopicView } from '../kb/index/view.ts';
-import { quoted } from '../render/text.ts';
-import { descriptionOf, headingOf, topicLine } from '../render/topic.ts';
 import { BLOCK_TOKENS, promptReserve } from './budget.ts';
-import { skillFiles } from './topics.ts';
+import { skillOf } from './topics.ts';
 import { map } from '../shared/arrays.ts';
-
-/** Tokens of the note naming a topic's pre-loaded subjects that are not
- *  expanded, without the names (`... 2,951 subjects, which learn lists
- *  with topic "id", subjects "folder/".`), about. */
-const CUT_NOTE_TOKENS = 60;
 
 /** A pre-loaded subject the prompt's budget leaves out. */
 export interface CutSubject {
@@ -31,7 +25,9 @@ export interface CutSource {
   view(topic: Topic): TopicView;
 }
 
-export type CutPreloaded = typeof cutPreloaded;
+/** Cuts the pre-loaded subjects of `enabled` to the budget into `cut`
+ *  (`cutPreloaded` with the prompt's costs). */
+export type CutPreloaded = (kb: CutSource, enabled: readonly Topic[], cut: Map<Topic, CutSubject[]>) => void;
 
 /**
  * The prompt section stays within the budget: pre-loaded subjects of the
@@ -40,16 +36,17 @@ export type CutPreloaded = typeof cutPreloaded;
  * rest are only named, and put in `cut`. Those are taken out of their
  * views' pre-loaded sets, so every front end treats them alike. Reads no
  * file while the pre-loaded files together have fewer bytes than the budget
- * has tokens (a token is never less than a byte).
+ * has tokens (a token is never less than a byte). What the section's text
+ * costs is render's (`costs`).
  */
-export function cutPreloaded(kb: CutSource, enabled: readonly Topic[], cut: Map<Topic, CutSubject[]>): void {
+export function cutPreloaded(kb: CutSource, enabled: readonly Topic[], cut: Map<Topic, CutSubject[]>, costs: PromptCosts): void {
   if (!Number.isFinite(kb.maxTokens)) return;
   const views = map(enabled, (t) => [t, kb.view(t)] as const);
   // What the section holds besides the expanded subjects: its
   // sentences, each topic's lines, and a note per topic naming what
   // is not expanded (budgeted by app/prompt-fit.ts).
   let frame = promptReserve(enabled.length);
-  for (const t of enabled) frame += estimateTokens(topicLine(t)) + estimateTokens(descriptionOf(t)) + estimateTokens(headingOf(t)) + CUT_NOTE_TOKENS;
+  for (const t of enabled) frame += costs.topic(t);
   const budget = kb.maxTokens - frame;
   let bytes = 0;
   for (const [, v] of views) for (const m of v.learned) bytes += Math.max(0, m.subject.size);
@@ -60,9 +57,8 @@ export function cutPreloaded(kb: CutSource, enabled: readonly Topic[], cut: Map<
     const out: CutSubject[] = [];
     for (const item of loadLearned(view)) {
       if (item.kind !== 'subject') continue;
-      // The block as the prompt has it: its tags, the skill's files;
-      // one more for what rounding each part may lose.
-      const tokens = over ? estimateTokensOfBody(item.content.body) + BLOCK_TOKENS : estimateTokensOfBody(item.content.body) + estimateTokens(`<subject ${quoted(item.slug)}>\n</subject>\n${skillFiles(kb, topic, item.subject)}`) + 1;
+      // The block as the prompt has it: its tags, the skill's files.
+      const tokens = over ? estimateTokensOfBody(item.content.body) + BLOCK_TOKENS : estimateTokensOfBody(item.content.body) + costs.subject(item.slug, skillOf(kb, topic, item.subject));
       if (!over && used + tokens <= budget) {
         used += tokens;
         continue;

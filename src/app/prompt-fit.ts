@@ -3,18 +3,19 @@
 // names as fit in what the section leaves of the budget, in configuration
 // order, then a count of the rest per topic and the `learn` call that
 // lists them. The section never exceeds the budget on their account: the
-// number of names is the largest whose whole section, estimated, fits
-// (bounded: a binary search over at most `budget` names, each try one
-// render of a section about the budget's size).
-import { estimateTokens } from '../kb/content/tokens.ts';
-import type { PreloadedTopic } from '../render/prompt.ts';
+// number of names is the largest whose whole section, measured, fits
+// (app/fit.ts; each name costs a token at least, so no more than `budget`
+// names are tried, and each try is one measure of a section about the
+// budget's size).
+import type { PreloadedTopic } from '../answer/prompt.ts';
+import { fit } from './fit.ts';
 
 /**
  * Trims the `cut` names of `preloaded` (each topic's full list, in order)
- * so that `render(preloaded)` estimates at most `budget` tokens, moving
- * the rest into `cutRest` (in place).
+ * so that `measure(preloaded)` (the whole section's tokens) is at most
+ * `budget`, moving the rest into `cutRest` (in place).
  */
-export function fitCutNames(preloaded: PreloadedTopic[], budget: number, render: (p: PreloadedTopic[]) => string): void {
+export function fitCutNames(preloaded: PreloadedTopic[], budget: number, measure: (p: PreloadedTopic[]) => number): void {
   const full = preloaded.map((t) => t.cut ?? []);
   const total = full.reduce((n, c) => n + c.length, 0);
   if (total === 0 || !Number.isFinite(budget)) return;
@@ -30,24 +31,11 @@ export function fitCutNames(preloaded: PreloadedTopic[], budget: number, render:
       return { ...t, cut: names.slice(0, n), ...(rest > 0 ? { cutRest: { count: rest, ...folderOf(names, n) } } : {}) };
     });
   };
-  const fits = (k: number): boolean => estimateTokens(render(keep(k))) <= budget;
-  // Each name takes a token at least: more than `budget` never fit.
-  let best = 0;
-  const hi = Math.min(total, Math.max(0, Math.floor(budget)));
-  if (hi > 0 && fits(hi)) best = hi;
-  else {
-    let lo = 1;
-    let top = hi - 1;
-    while (lo <= top) {
-      const mid = (lo + top) >>> 1;
-      if (fits(mid)) {
-        best = mid;
-        lo = mid + 1;
-      } else top = mid - 1;
-    }
-  }
-  const kept = keep(best);
-  for (let i = 0; i < preloaded.length; i++) preloaded[i] = kept[i];
+  // The names by their place overall; each takes a token at least.
+  const names = Array.from({ length: total }, (_, i) => i);
+  const { kept } = fit(names, budget, { frame: 0, row: () => 1, whole: (shown) => measure(keep(shown.length)) });
+  const fitted = keep(kept.length);
+  for (let i = 0; i < preloaded.length; i++) preloaded[i] = fitted[i];
 }
 
 /** The deepest folder holding every slug of `names` from `from` on, as

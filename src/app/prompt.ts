@@ -1,19 +1,21 @@
 // The <knowledge> system-prompt section for the configured topics, shared by
-// `kb prompt` and the MCP prompt `knowledge`. Returns the text and what the
-// user should be told (on stderr, never to the model).
+// `kb prompt` and the MCP prompt `knowledge`. Returns the section as data
+// (render/prompt.ts `renderPrompt` writes it) and what the user should be
+// told (on stderr, never to the model).
 import { hasListable } from '../kb/index/listing.ts';
-import { renderPrompt, type PreloadedTopic } from '../render/prompt.ts';
-import type { TopicLabel } from '../render/topic.ts';
+import type { PreloadedTopic, Prompt } from '../answer/prompt.ts';
+import type { TopicLabel } from '../answer/topic.ts';
 import { warning, type Problem } from '../shared/problem.ts';
 import type { KnowledgeBase } from './knowledge-base.ts';
 import { MAX_TOKENS_ENV, tokensText } from './budget.ts';
-import { skillFiles, viewProblems } from './topics.ts';
+import { skillOf, viewProblems } from './topics.ts';
 import { fitCutNames } from './prompt-fit.ts';
 import { filter, map, some } from '../shared/arrays.ts';
 
 export interface Section {
-  /** The whole section, or '' when there is nothing to show. */
-  text: string;
+  /** The whole section (render/prompt.ts `renderPrompt` writes it; ''
+   *  when there is nothing to show). */
+  prompt: Prompt;
   problems: Problem[];
   /** Pre-loading stopped at `maxLoaded` (the caller says so). */
   stopped?: boolean;
@@ -38,7 +40,8 @@ export async function prompt(kb: KnowledgeBase, maxLoaded = Number.POSITIVE_INFI
     const subjects: PreloadedTopic['subjects'] = [];
     for (const item of stopped || loadLearned === undefined ? [] : loadLearned(view)) {
       if (item.kind === 'subject') {
-        subjects.push({ slug: item.slug, content: item.content, after: skillFiles(kb, topic, item.subject) });
+        const skill = skillOf(kb, topic, item.subject);
+        subjects.push(skill === undefined ? { slug: item.slug, content: item.content } : { slug: item.slug, content: item.content, skill });
         loaded += item.content.head.length + item.content.body.length + item.content.tail.length;
         if (loaded >= maxLoaded) {
           stopped = true;
@@ -59,12 +62,13 @@ export async function prompt(kb: KnowledgeBase, maxLoaded = Number.POSITIVE_INFI
   }
   if (cutWarnings.length > 0) {
     // The names are budgeted too: as many as fit, then a count.
-    fitCutNames(preloaded, kb.maxTokens, (p) => renderPrompt(p, available));
+    const costs = await kb.costs.prompt();
+    fitCutNames(preloaded, kb.maxTokens, (p) => costs.whole({ preloaded: p, available }));
     for (const w of cutWarnings) {
       const named = preloaded.find((t) => t.id === w.id)?.cut?.length ?? 0;
       const what = named === w.count ? 'named but not expanded' : `not expanded (${named === 0 ? 'none' : tokensText(named)} named, ${tokensText(w.count - named)} counted)`;
       w.p.message = `topic "${w.id}": ${w.count} pre-loaded subject${w.count === 1 ? '' : 's'} (~${tokensText(w.tokens)} tokens) ${what}, to keep the prompt within ${tokensText(kb.maxTokens)} tokens (--max-tokens, ${MAX_TOKENS_ENV})`;
     }
   }
-  return { text: renderPrompt(preloaded, available), problems, ...(stopped ? { stopped } : {}) };
+  return { prompt: { preloaded, available }, problems, ...(stopped ? { stopped } : {}) };
 }

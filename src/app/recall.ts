@@ -5,18 +5,20 @@
 // is named in the closing note. The result is a `<knowledge>` block, ready
 // to put in front of a prompt (docs/search-and-memory.md, "`kb recall TEXT...`").
 
+import type { RecallCosts } from '../answer/cost.ts';
 import type { OperationOptions } from '../shared/pace.ts';
 import { formatContent } from '../kb/content/format.ts';
 import { estimateTokens } from '../kb/content/tokens.ts';
 import { readBody } from '../kb/fs/read.ts';
 import { scoreText, sectionsOf } from '../kb/search/snippet.ts';
 import { queryTerms } from '../kb/search/tokenize.ts';
-import { renderPartialNote, renderRecall, RECALL_HEAD, type RecallLeftOut, type RecalledSubject, type RecalledTopic } from '../render/search.ts';
+import type { RecallLeftOut, RecalledSubject, RecalledTopic } from '../answer/search.ts';
 import { jsonQuoted } from '../shared/controls.ts';
 import { warning, type Problem } from '../shared/problem.ts';
 import { BLOCK_TOKENS, tokensText } from './budget.ts';
 import type { KnowledgeBase } from './knowledge-base.ts';
-import { QUERY_LIMITS, rank, type IndexReport } from './search.ts';
+import { fit, type FitCosts } from './fit.ts';
+import { QUERY_LIMITS, rank, type Found, type IndexReport, type Ranked } from './search.ts';
 
 export interface RecallOptions extends OperationOptions {
   /** A topic ID or title; undefined: every enabled topic. */
@@ -64,7 +66,27 @@ export interface RecallOutcome {
   error?: string;
 }
 
-/** Recalls knowledge for `text`. */
+/** A candidate read: whole, or some of its sections (`partial`). */
+interface Candidate {
+  f: Found;
+  body: string;
+  ext: string;
+  /** Its block's tokens, whole. */
+  whole: number;
+  partial?: Partial;
+}
+
+/** Some sections of a subject: its block's content, the tokens of the
+ *  sections and of the note after them, and the sections' names. */
+interface Partial {
+  content: RecalledSubject;
+  tokens: number;
+  names: string[];
+}
+
+/** Recalls knowledge for `text`: its candidates packed within the budget
+ *  (app/fit.ts), each whole, else its sections, else named in the closing
+ *  note. */
 export async function recall(kb: KnowledgeBase, text: string, opts: RecallOptions = {}): Promise<RecallOutcome> {
   const problems: Problem[] = [];
   let topics = kb.topics.filter((t) => t.enable);
@@ -73,6 +95,38 @@ export async function recall(kb: KnowledgeBase, text: string, opts: RecallOption
     if (t === undefined) return { topics: [], items: [], leftOut: [], shown: false, budget: kb.maxTokens, problems, indexes: [], error: `unknown topic "${opts.topic}"` };
     topics = [t];
   }
+  const ranked = await rank(kb, topics, queryOf(text, problems), RECALL_CANDIDATES, opts.signal !== undefined ? { signal: opts.signal } : {});
+  problems.push(...ranked.problems);
+  const costs = await kb.costs.recall();
+  const budget = kb.maxTokens;
+  const best = ranked.found[0]?.score ?? 0;
+  const candidates = readCandidates(ranked.found.filter((f) => f.score >= best * RECALL_MIN_SHARE).slice(0, RECALL_CANDIDATES));
+  // In configuration order of the topics, each topic's subjects best first.
+  const ordered = (kept: readonly Candidate[]): RecalledTopic[] =>
+    topics
+      .map((t) => ({ id: t.id, ...(t.title !== undefined ? { title: t.title } : {}), subjects: kept.filter((c) => c.f.topic === t).map(subjectOf) }))
+      .filter((t) => t.subjects.length > 0);
+  const { kept, left } = fit(candidates, budget, packing(costs, ranked, budget, ordered));
+  const leftOut = left.map(leftOutOf);
+  if (kept.length === 0 && costs.whole([], leftOut, budget) > budget) {
+    // Not even the closing note fits: nothing, said on stderr.
+    problems.push(warning('budget', `recall: the ${tokensText(budget)}-token budget is too small to name what was found; nothing printed`));
+    return { topics: [], items: [], leftOut, shown: false, budget, problems, indexes: ranked.indexes };
+  }
+  if (leftOut.length > 0) {
+    problems.push(warning('budget', `recall: ${leftOut.length} relevant subject${leftOut.length === 1 ? '' : 's'} left out to stay within ${tokensText(budget)} tokens; the model was told`));
+  }
+  const items = kept.map(itemOf);
+  const partials = items.filter((i) => i.sections !== undefined).length;
+  if (partials > 0) {
+    problems.push(warning('budget', `recall: ${partials} subject${partials === 1 ? '' : 's'} larger than the room left in ${tokensText(budget)} tokens came as ${partials === 1 ? 'its' : 'their'} most relevant sections; the model was told`));
+  }
+  return { topics: ordered(kept), items, leftOut, shown: true, budget, problems, indexes: ranked.indexes };
+}
+
+/** The text searched: at most QUERY_LIMITS.chars characters of it (and
+ *  QUERY_LIMITS.terms words are searched), with a warning past either. */
+function queryOf(text: string, problems: Problem[]): string {
   let query = text;
   if (query.length > QUERY_LIMITS.chars) {
     problems.push(warning('recall', `recall: only the first ${QUERY_LIMITS.chars} of ${query.length} characters of the text were used to search`));
@@ -81,94 +135,76 @@ export async function recall(kb: KnowledgeBase, text: string, opts: RecallOption
   if (queryTerms(query).length > QUERY_LIMITS.terms) {
     problems.push(warning('recall', `recall: only the first ${QUERY_LIMITS.terms} distinct words of the text were used to search`));
   }
-  const ranked = await rank(kb, topics, query, RECALL_CANDIDATES, opts.signal !== undefined ? { signal: opts.signal } : {});
-  problems.push(...ranked.problems);
-  const best = ranked.found[0]?.score ?? 0;
-  const candidates = ranked.found.filter((f) => f.score >= best * RECALL_MIN_SHARE).slice(0, RECALL_CANDIDATES);
-  const budget = kb.maxTokens;
-  let used = estimateTokens(RECALL_HEAD) + 40;
-  const byTopic = new Map<string, RecalledTopic>();
-  const items: RecalledItem[] = [];
-  const leftOut: RecallLeftOut[] = [];
-  /** For a subject that came as sections: its sections within fewer tokens. */
-  const shrinkers = new Map<string, { topic: string; partialOf: (within: number) => { content: RecalledSubject; tokens: number; names: string[] } | undefined }>();
-  for (const f of candidates) {
+  return query;
+}
+
+/** The candidates that can be read (one changed since it was indexed is
+ *  left out: the next search indexes it again). */
+function readCandidates(found: readonly Found[]): Candidate[] {
+  const out: Candidate[] = [];
+  for (const f of found) {
     const read = readBody(f.abs, 'text');
-    if (read.kind !== 'text') continue; // changed since indexed: the next search indexes it again
+    if (read.kind !== 'text') continue;
     const body = read.body as string;
     const ext = f.path.includes('.') ? f.path.slice(f.path.lastIndexOf('.') + 1).toLowerCase() : '';
-    const tokens = estimateTokens(body) + BLOCK_TOKENS;
-    const topic = byTopic.get(f.topic.id) ?? { id: f.topic.id, ...(f.topic.title !== undefined ? { title: f.topic.title } : {}), subjects: [] };
-    const topicCost = byTopic.has(f.topic.id) ? 0 : 10;
-    if (used + topicCost + tokens <= budget) {
-      topic.subjects.push({ slug: f.slug, content: formatContent(ext, body) });
-      byTopic.set(f.topic.id, topic);
-      used += topicCost + tokens;
-      items.push({ topic: f.topic.id, slug: f.slug, ...(f.title !== undefined ? { title: f.title } : {}), tokens, whole: tokens, score: Math.round(f.score * 1000) / 1000 });
-      continue;
-    }
-    // Too big: its most relevant sections that fit.
-    const room = budget - used - topicCost - BLOCK_TOKENS - 70;
-    const matched = ranked.matched.get(f.topic) ?? new Set<string>();
-    /** Its best sections and the note after them, within `within` tokens
-     *  (the note taken as about NOTE_TOKENS). */
-    const partialOf = (within: number): { content: RecalledSubject; tokens: number; names: string[] } | undefined => {
-      const picked = within - NOTE_TOKENS > 50 ? pickSections(body, ext, f.index, matched, within - NOTE_TOKENS) : undefined;
-      if (picked === undefined) return undefined;
-      const partial = { names: picked.names, tokens, call: { topic: f.topic.id, subjects: [f.slug] } };
-      return { content: { slug: f.slug, content: formatContent(ext, picked.text), partial }, tokens: picked.tokens + estimateTokens(renderPartialNote(partial)), names: picked.names };
-    };
-    const first = partialOf(room);
-    if (first === undefined) {
-      leftOut.push({ topic: f.topic.id, slug: f.slug, ...(f.title !== undefined ? { title: f.title } : {}), tokens });
-      continue;
-    }
-    topic.subjects.push(first.content);
-    byTopic.set(f.topic.id, topic);
-    used += topicCost + first.tokens + BLOCK_TOKENS;
-    items.push({ topic: f.topic.id, slug: f.slug, ...(f.title !== undefined ? { title: f.title } : {}), tokens: first.tokens, whole: tokens, sections: first.names, score: Math.round(f.score * 1000) / 1000 });
-    shrinkers.set(f.slug, { topic: f.topic.id, partialOf });
+    out.push({ f, body, ext, whole: estimateTokens(body) + BLOCK_TOKENS });
   }
-  // In configuration order of the topics, each topic's subjects best first.
-  const ordered = (): RecalledTopic[] => topics.map((t) => byTopic.get(t.id)).filter((t): t is RecalledTopic => t !== undefined && t.subjects.length > 0);
-  // Rendered to be measured.
-  const render = (): string => renderRecall(ordered(), leftOut, budget);
-  let out = render();
-  // The estimates above are per part: the whole is checked, and the least
-  // relevant subjects go to the closing note until it fits.
-  // A subject that came as sections first gives up sections.
-  while (estimateTokens(out) > budget && items.length > 0) {
-    const last = items[items.length - 1];
-    const t = byTopic.get(last.topic)!;
-    const shrink = last.sections !== undefined ? shrinkers.get(last.slug) : undefined;
-    const target = last.tokens - (estimateTokens(out) - budget) - 10;
-    let smaller = shrink?.partialOf(target);
-    // A longer note than reckoned: once more, with its excess off.
-    if (smaller !== undefined && smaller.tokens > target) smaller = shrink?.partialOf(2 * target - smaller.tokens - 5);
-    if (smaller !== undefined && smaller.tokens < last.tokens) {
-      t.subjects = t.subjects.map((x) => (x.slug === last.slug ? smaller.content : x));
-      last.tokens = smaller.tokens;
-      last.sections = smaller.names;
-    } else {
-      items.pop();
-      t.subjects = t.subjects.filter((x) => x.slug !== last.slug);
-      leftOut.unshift({ topic: last.topic, slug: last.slug, ...(last.title !== undefined ? { title: last.title } : {}), tokens: last.whole });
-    }
-    out = render();
-  }
-  if (estimateTokens(out) > budget) {
-    // Not even the closing note fits: nothing, said on stderr.
-    problems.push(warning('budget', `recall: the ${tokensText(budget)}-token budget is too small to name what was found; nothing printed`));
-    return { topics: [], items: [], leftOut, shown: false, budget, problems, indexes: ranked.indexes };
-  }
-  if (leftOut.length > 0) {
-    problems.push(warning('budget', `recall: ${leftOut.length} relevant subject${leftOut.length === 1 ? '' : 's'} left out to stay within ${tokensText(budget)} tokens; the model was told`));
-  }
-  const partials = items.filter((i) => i.sections !== undefined).length;
-  if (partials > 0) {
-    problems.push(warning('budget', `recall: ${partials} subject${partials === 1 ? '' : 's'} larger than the room left in ${tokensText(budget)} tokens came as ${partials === 1 ? 'its' : 'their'} most relevant sections; the model was told`));
-  }
-  return { topics: ordered(), items, leftOut, shown: true, budget, problems, indexes: ranked.indexes };
+  return out;
+}
+
+/** How recalled subjects are packed (app/fit.ts): each costs its block (a
+ *  topic's tags with its first subject); one too big for the room left
+ *  comes as its most relevant sections that fit, else it is left out and
+ *  the next is tried; the whole block is measured, and a subject that came
+ *  as sections gives up sections first. */
+function packing(costs: RecallCosts, ranked: Ranked, budget: number, ordered: (kept: readonly Candidate[]) => RecalledTopic[]): FitCosts<Candidate> {
+  const topicCost = (c: Candidate, kept: readonly Candidate[]) => (kept.some((k) => k.f.topic === c.f.topic) ? 0 : costs.topic);
+  return {
+    frame: costs.frame,
+    row: (c, kept) => topicCost(c, kept) + (c.partial === undefined ? c.whole : c.partial.tokens + BLOCK_TOKENS),
+    skip: true,
+    shrink: (c, room, kept) => {
+      const matched = ranked.matched.get(c.f.topic) ?? new Set<string>();
+      const within = room - topicCost(c, kept) - BLOCK_TOKENS;
+      // Too big as a whole: its most relevant sections that fit.
+      if (c.partial === undefined) return withPartial(c, partialOf(c, matched, costs, within - 70));
+      // Measured over by `room` less: a few sections fewer; a longer note
+      // than reckoned, once more with its excess off.
+      const target = within - 10;
+      let smaller = partialOf(c, matched, costs, target);
+      if (smaller !== undefined && smaller.tokens > target) smaller = partialOf(c, matched, costs, 2 * target - smaller.tokens - 5);
+      return withPartial(c, smaller);
+    },
+    whole: (kept, left) => costs.whole(ordered(kept), left.map(leftOutOf), budget),
+  };
+}
+
+function withPartial(c: Candidate, partial: Partial | undefined): Candidate | undefined {
+  return partial === undefined ? undefined : { ...c, partial };
+}
+
+/** A candidate's best sections and the note after them, within `within`
+ *  tokens (the note taken as about NOTE_TOKENS). */
+function partialOf(c: Candidate, matched: ReadonlySet<string>, costs: RecallCosts, within: number): Partial | undefined {
+  const picked = within - NOTE_TOKENS > 50 ? pickSections(c.body, c.ext, c.f.index, matched, within - NOTE_TOKENS) : undefined;
+  if (picked === undefined) return undefined;
+  const partial = { names: picked.names, tokens: c.whole, call: { topic: c.f.topic.id, subjects: [c.f.slug] } };
+  return { content: { slug: c.f.slug, content: formatContent(c.ext, picked.text), partial }, tokens: picked.tokens + costs.partialNote(partial), names: picked.names };
+}
+
+function subjectOf(c: Candidate): RecalledSubject {
+  return c.partial?.content ?? { slug: c.f.slug, content: formatContent(c.ext, c.body) };
+}
+
+function leftOutOf(c: Candidate): RecallLeftOut {
+  return { topic: c.f.topic.id, slug: c.f.slug, ...(c.f.title !== undefined ? { title: c.f.title } : {}), tokens: c.whole };
+}
+
+function itemOf(c: Candidate): RecalledItem {
+  const f = c.f;
+  const base = { topic: f.topic.id, slug: f.slug, ...(f.title !== undefined ? { title: f.title } : {}) };
+  const score = Math.round(f.score * 1000) / 1000;
+  return c.partial === undefined ? { ...base, tokens: c.whole, whole: c.whole, score } : { ...base, tokens: c.partial.tokens, whole: c.whole, sections: c.partial.names, score };
 }
 
 /** The sections of `body` most relevant to the matched terms that fit in

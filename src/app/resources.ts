@@ -1,19 +1,19 @@
 // Subjects as resources a client picks from (MCP `resources/list` and
 // `resources/read`).
-import type { OperationOptions } from '../shared/pace.ts';
 import type { Topic } from '../config/types.ts';
-import { formattedText, PASS_THROUGH } from '../kb/content/format.ts';
+import type { SkillFiles } from '../answer/learn.ts';
+import { PASS_THROUGH, type Formatted } from '../kb/content/format.ts';
 import { summaries } from '../kb/index/describe.ts';
 import { loadExact } from '../kb/index/load.ts';
 import type { Subject } from '../kb/index/types.ts';
 import { kindOf } from '../kb/index/view.ts';
-import { oneLine, rawContent } from '../render/learn.ts';
+import type { OperationOptions } from '../shared/pace.ts';
 import type { Problem } from '../shared/problem.ts';
 import type { KnowledgeBase } from './knowledge-base.ts';
-import { replacedProblem, skillFiles } from './topics.ts';
+import { replacedProblem, skillOf } from './topics.ts';
 
 /** One subject of an enabled topic, and what it says it is (`about`:
- *  one line, bounded, control characters escaped; undefined: nothing). */
+ *  its description, title or name as written; undefined: nothing). */
 export interface SubjectEntry {
   topic: Topic;
   slug: string;
@@ -21,16 +21,18 @@ export interface SubjectEntry {
   about?: string;
 }
 
-/** Reading one subject by exact slug. */
+/** Reading one subject by exact slug: its content, and a skill's files
+ *  after it (render/subject.ts `resourceText` writes them as `kb learn
+ *  TOPIC SLUG` prints them). */
 export type SubjectRead =
-  | { kind: 'text'; text: string; mimeType: string; problems: Problem[] }
+  | { kind: 'text'; content: Formatted; skill?: SkillFiles; mimeType: string; problems: Problem[] }
   | { kind: 'not-found'; why: string }
   | { kind: 'error'; message: string };
 
 /** Every visible subject of every enabled topic: hidden, disabled, binary
  *  and unreadable ones are never listed; pre-loaded ones are. Each with
  *  what it says it is (kb/index/describe.ts `summaries`: its description,
- *  title or name), on one line of at most DESCRIPTION_CHARS characters. */
+ *  title or name). */
 export async function subjects(kb: KnowledgeBase): Promise<SubjectEntry[]> {
   const out: SubjectEntry[] = [];
   for (const topic of kb.topics) {
@@ -44,16 +46,16 @@ export async function subjects(kb: KnowledgeBase): Promise<SubjectEntry[]> {
     const about = await summaries(view, shown);
     shown.forEach((s, i) => {
       const entry: SubjectEntry = { topic, slug: s.slug, mimeType: mimeTypeOf(s.ext) };
-      if (about[i] !== undefined) entry.about = oneLine(about[i]!);
+      if (about[i] !== undefined) entry.about = about[i]!;
       out.push(entry);
     });
   }
   return out;
 }
 
-/** One subject by topic ID and exact slug, formatted as `kb learn TOPIC
- *  SLUG` prints it. Hidden subjects are readable; disabled ones, disabled
- *  topics and binary files are not found. */
+/** One subject by topic ID and exact slug, as `kb learn TOPIC SLUG` reads
+ *  it. Hidden subjects are readable; disabled ones, disabled topics and
+ *  binary files are not found. */
 export function read(kb: KnowledgeBase, topicId: string, slug: string, opts: OperationOptions = {}): SubjectRead {
   opts.signal?.throwIfAborted();
   const topic = kb.topics.find((t) => t.enable && t.id === topicId);
@@ -64,7 +66,8 @@ export function read(kb: KnowledgeBase, topicId: string, slug: string, opts: Ope
   const item = loadExact(view, slug, 'text');
   if (item?.kind === 'subject') {
     const problems = item.replaced ? [replacedProblem(topic.id, item.slug)] : [];
-    return { kind: 'text', text: formattedText(rawContent(item.content, skillFiles(kb, topic, item.subject))), mimeType: mimeTypeOf(item.subject.ext), problems };
+    const skill = skillOf(kb, topic, item.subject);
+    return { kind: 'text', content: item.content, ...(skill !== undefined ? { skill } : {}), mimeType: mimeTypeOf(item.subject.ext), problems };
   }
   if (item?.kind === 'binary') return { kind: 'not-found', why: 'a binary file' };
   if (item?.kind === 'unreadable') return { kind: 'error', message: item.message };

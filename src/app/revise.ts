@@ -21,7 +21,7 @@ import { changedSince, readToReplace, replaceFile, sweepTemps, type Seen } from 
 import { HISTORY_BYTES, HISTORY_VERSIONS, historyName, parseHistory, renderHistory, withLatest } from '../kb/write/history.ts';
 import { STALE_MS, withTopicLock } from '../kb/write/lock.ts';
 import { normalise, splitFrontmatter } from '../kb/write/similar.ts';
-import type { Source, WriteFailure } from '../render/memory.ts';
+import type { Source, WriteFailure } from '../answer/write.ts';
 import { warning, type Problem } from '../shared/problem.ts';
 import { trimEndChars } from '../shared/text.ts';
 import type { Topic } from '../config/types.ts';

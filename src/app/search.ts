@@ -8,17 +8,18 @@ import type { Topic } from '../config/types.ts';
 import { timesIn } from '../kb/content/frontmatter.ts';
 import { informativeTitle } from '../kb/content/title.ts';
 import { disabledTest } from '../kb/index/disabled.ts';
-import { estimateTokens, estimateTokensOfBody, estimateTokensOfBytes } from '../kb/content/tokens.ts';
+import { estimateTokensOfBody, estimateTokensOfBytes } from '../kb/content/tokens.ts';
 import { readBody, readSubjectHead } from '../kb/fs/read.ts';
 import { KIND_TEXT, planQuery, type SearchIndex } from '../kb/search/engine.ts';
 import { SNIPPET_BYTES, snippetOf } from '../kb/search/snippet.ts';
 import { queryTerms } from '../kb/search/tokenize.ts';
 import { linkedCheck, topicIndex, type IndexStatus, type TopicIndex } from '../kb/search/topic.ts';
-import { renderResult, renderSearch, renderSearchHead, resultRow, type SearchFound, type SearchResult } from '../render/search.ts';
+import type { SearchFound, SearchResult } from '../answer/search.ts';
 import { paceOf, type OperationOptions, type Pace } from '../shared/pace.ts';
 import { warning, type Problem } from '../shared/problem.ts';
 import { QUERY_LIMITS } from './args.ts';
 import { tokensText } from './budget.ts';
+import { fit } from './fit.ts';
 import type { KnowledgeBase } from './knowledge-base.ts';
 import { usedNotice } from './topics.ts';
 
@@ -236,7 +237,7 @@ function pathBySlug(index: SearchIndex): (slug: string) => string | undefined {
   };
 }
 
-export type { SearchResult } from '../render/search.ts';
+export type { SearchResult } from '../answer/search.ts';
 
 /** A search's outcome, as data: render/search.ts `renderSearch` writes the
  *  model's text. */
@@ -247,7 +248,8 @@ export interface SearchOutcome extends SearchFound {
 }
 
 /** Runs one search. An unknown topic is an error result; no match is
- *  not (the text says so). */
+ *  not (the text says so). The results are fitted to the budget with
+ *  render's costs of a search's text (app/fit.ts). */
 export async function search(kb: KnowledgeBase, args: SearchArgs, opts: OperationOptions = {}): Promise<SearchOutcome> {
   const budget = kb.maxTokens;
   const topics = topicsOf(kb, args.topic);
@@ -258,13 +260,43 @@ export async function search(kb: KnowledgeBase, args: SearchArgs, opts: Operatio
   // A few more than the limit: a result whose file changed since it was
   // indexed is left out.
   const ranked = await rank(kb, topics, args.query, args.limit + 16, opts);
+  const costs = await kb.costs.search();
   const problems = [...ranked.problems];
   const where = args.topic === undefined ? undefined : topics[0].id;
+  const frame = costs.frame(args.query, where, ranked.total, Math.min(ranked.total, args.limit));
+  const read = readResults(ranked, args.limit, problems);
+  const outcome = (results: SearchResult[], cut: number): SearchOutcome => ({
+    query: args.query,
+    ...(where !== undefined ? { where } : {}),
+    total: read.total,
+    results,
+    cut,
+    budget,
+    unknown: ranked.unknown,
+    corrected: ranked.corrected,
+    isError: false,
+    problems,
+    indexes: ranked.indexes,
+  });
+  // Each result weighed by its block; the whole measured too.
+  const { kept, left } = fit(read.results, budget, {
+    frame,
+    row: (r, before) => costs.row(r, before.length + 1),
+    whole: (shown, cut) => costs.whole(outcome(shown as SearchResult[], cut.length)),
+  });
+  if (left.length > 0) {
+    problems.push(warning('budget', `search: ${left.length} result${left.length === 1 ? '' : 's'} left out to stay within ${tokensText(budget)} tokens; the model was told`));
+  }
+  return outcome(kept, left.length);
+}
+
+/** The first `limit` results of `ranked` that can be read, each with its
+ *  snippet, and how many subjects matched, those that could not be read
+ *  (changed since they were indexed) taken off with a warning. */
+function readResults(ranked: Ranked, limit: number, problems: Problem[]): { results: SearchResult[]; total: number } {
   const results: SearchResult[] = [];
   let total = ranked.total;
-  let used = estimateTokens(renderSearchHead(args.query, where, total, Math.min(total, args.limit))) + 60;
-  let cut = 0;
-  for (let i = 0; i < ranked.found.length && results.length + cut < args.limit; i++) {
+  for (let i = 0; i < ranked.found.length && results.length < limit; i++) {
     const f = ranked.found[i];
     // A snippet comes from the file's first SNIPPET_BYTES. The index counts
     // the tokens of a longer file (kb/search/topic.ts); should it have no
@@ -287,7 +319,7 @@ export async function search(kb: KnowledgeBase, args: SearchArgs, opts: Operatio
     // (the same number, counted faster than on the text; the read's buffer,
     // used before the next read), else on the text.
     const tokens = f.tokens ?? (read.utf8 !== undefined ? estimateTokensOfBytes(read.utf8) : estimateTokensOfBody(text));
-    const result: SearchResult = {
+    results.push({
       topic: f.topic.id,
       slug: f.slug,
       ...(f.title !== undefined ? { title: f.title } : {}),
@@ -296,36 +328,7 @@ export async function search(kb: KnowledgeBase, args: SearchArgs, opts: Operatio
       tokens,
       score: Math.round(f.score * 1000) / 1000,
       ...timesIn(text),
-    };
-    const cost = estimateTokens(renderResult(results.length + 1, resultRow(result))) + 1;
-    if (cut > 0 || used + cost > budget) {
-      cut++;
-      continue;
-    }
-    used += cost;
-    results.push(result);
+    });
   }
-  const outcome = (): SearchOutcome => ({
-    query: args.query,
-    ...(where !== undefined ? { where } : {}),
-    total,
-    results,
-    cut,
-    budget,
-    unknown: ranked.unknown,
-    corrected: ranked.corrected,
-    isError: false,
-    problems,
-    indexes: ranked.indexes,
-  });
-  // The estimate above is per row: the whole is checked too (rendered to
-  // be measured).
-  while (results.length > 0 && estimateTokens(renderSearch(outcome())) > budget) {
-    results.pop();
-    cut++;
-  }
-  if (cut > 0) {
-    problems.push(warning('budget', `search: ${cut} result${cut === 1 ? '' : 's'} left out to stay within ${tokensText(budget)} tokens; the model was told`));
-  }
-  return outcome();
+  return { results, total };
 }

@@ -4,8 +4,7 @@ import { relative } from 'node:path';
 import type { Topic } from '../config/types.ts';
 import { isHiddenPath } from '../kb/index/slug.ts';
 import type { Subject } from '../kb/index/types.ts';
-import type { SkillFiles, TopicNote } from '../render/learn.ts';
-import { renderSkillFiles } from '../render/skill-files.ts';
+import type { SkillFiles, TopicNote } from '../answer/learn.ts';
 import type { TopicView } from '../kb/index/view.ts';
 import type { Notice, PatternResult } from '../kb/index/types.ts';
 import { isVerbose } from '../shared/log.ts';
@@ -118,11 +117,4 @@ export function skillOf(kb: { config: { root: string } }, topic: Topic, subject:
   const off = topic.disabled.length === 0 ? undefined : new Set(topic.disabled);
   const files = off === undefined ? skill.files : skill.files.filter((f) => !off.has(f.slug));
   return { dir, files: files.map((f) => ({ slug: f.slug, path: f.path.slice(from) })) };
-}
-
-/** What follows a loaded skill's SKILL.md (`skillOf`) as text; '' for any
- *  other subject. */
-export function skillFiles(kb: { config: { root: string } }, topic: Topic, subject: Subject): string {
-  const skill = skillOf(kb, topic, subject);
-  return skill === undefined ? '' : renderSkillFiles(skill.dir, skill.files);
 }

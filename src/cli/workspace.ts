@@ -4,6 +4,7 @@
 // read and which file set each value.
 import { KnowledgeBase, type OpenOptions, type WorkspaceOptions } from '../app/knowledge-base.ts';
 import type { Config } from '../config/types.ts';
+import { COSTS } from '../render/costs.ts';
 import { ConfigError, UsageError } from '../shared/errors.ts';
 import { debug, isVerbose, warn } from '../shared/log.ts';
 import { formatProblem, type Problem } from '../shared/problem.ts';
@@ -28,8 +29,8 @@ export async function workspaceOptions(ctx: RunContext): Promise<WorkspaceOption
 /** The knowledge base for every command but `kb check`: a configuration
  *  problem that makes it unusable stops the command, the others are
  *  warnings. */
-export async function openKnowledgeBase(ctx: RunContext, opts: OpenOptions = {}): Promise<KnowledgeBase> {
-  const kb = await KnowledgeBase.open(await workspaceOptions(ctx), opts);
+export async function openKnowledgeBase(ctx: RunContext, opts: Omit<OpenOptions, 'costs'> = {}): Promise<KnowledgeBase> {
+  const kb = await KnowledgeBase.open(await workspaceOptions(ctx), { ...opts, costs: COSTS });
   const fatal = kb.fatal();
   if (fatal) throw new ConfigError(fatal.message, fatal.where);
   await report(kb.problems);

@@ -29,6 +29,7 @@
 // The server stops, exit 0, when stdin closes (the client went away) or on
 // SIGINT / SIGTERM, after answering the requests it has read; a second
 // signal exits at once, exit 1.
+import { COSTS } from '../render/costs.ts';
 import { KnowledgeBase, type WorkspaceOptions } from '../app/knowledge-base.ts';
 import { KbError, UsageError } from '../shared/errors.ts';
 import { debug, warn } from '../shared/log.ts';
@@ -59,7 +60,7 @@ export async function serve(options: WorkspaceOptions, serving: { write: readonl
   // Fail fast on what a restart would not fix by itself: no workspace, a bad
   // --cfg or -k. Problems inside the configuration files are reported per
   // request instead, so that fixing them needs no restart.
-  const kb = await KnowledgeBase.open(options);
+  const kb = await KnowledgeBase.open(options, { costs: COSTS });
   await debug(`kb mcp: serving workspace ${kb.config.root} on stdio`);
   const writable = writableTopics(kb, serving.write);
   if (writable.size > 0) await debug(`kb mcp: remember, revise and forget may write to ${[...writable].join(', ')}`);

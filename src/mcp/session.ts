@@ -10,7 +10,11 @@ import { IndexCache, KnowledgeBase, type WorkspaceOptions } from '../app/knowled
 import { prompt } from '../app/prompt.ts';
 import { read, subjects } from '../app/resources.ts';
 import { runTool, servedTools, toolDefinition, toolNamed } from '../app/tools.ts';
+import { COSTS } from '../render/costs.ts';
 import { toolInFormat } from '../render/providers.ts';
+import { oneLine } from '../render/learn.ts';
+import { renderPrompt } from '../render/prompt.ts';
+import { resourceText } from '../render/subject.ts';
 import { labelOf } from '../render/topic.ts';
 import { describe, KbError } from '../shared/errors.ts';
 import { debug, warn } from '../shared/log.ts';
@@ -145,7 +149,7 @@ export class KbSession {
   async open(knowledge: readonly string[] = []): Promise<KnowledgeBase> {
     let kb: KnowledgeBase;
     try {
-      kb = await KnowledgeBase.open({ ...this.options, knowledge: [...this.options.knowledge, ...knowledge] }, { cache: this.cache });
+      kb = await KnowledgeBase.open({ ...this.options, knowledge: [...this.options.knowledge, ...knowledge] }, { cache: this.cache, costs: COSTS });
     } catch (err) {
       if (err instanceof KbError) throw new RequestError(knowledge.length > 0 ? INVALID_PARAMS : INTERNAL_ERROR, describe(err));
       throw err;
@@ -252,7 +256,7 @@ export class KbSession {
     if (list.names.length > 0) section = await (await import('../app/prompt-list.ts')).withListings(kb, section, list.names, list.from);
     for (const p of section.problems) this.note(p);
     const out = new BoundedText(this.room);
-    out.add(section.text);
+    out.add(renderPrompt(section.prompt));
     if (section.stopped && !out.cut) out.cut = true;
     if (out.cut) this.noteCut('prompts/get');
     const text = out.text('The pre-loaded subjects that followed were not loaded; pre-load fewer subjects.');
@@ -293,7 +297,7 @@ export class KbSession {
       uri: subjectUri(topic.id, slug),
       name: `${topic.id}/${slug}`,
       title: slug,
-      description: about ?? `Subject "${slug}" of topic ${labelOf(topic)}`,
+      description: about !== undefined ? oneLine(about) : `Subject "${slug}" of topic ${labelOf(topic)}`,
       mimeType,
     }));
     const last = page.at(-1);
@@ -326,7 +330,7 @@ export class KbSession {
     if (result.kind === 'error') throw new RequestError(INTERNAL_ERROR, `cannot read ${uri}: ${result.message}`);
     for (const p of result.problems) this.note(p);
     const out = new BoundedText(this.room);
-    out.add(result.text);
+    out.add(resourceText(result.content, result.skill));
     if (out.cut) this.noteCut('resources/read');
     return { contents: [{ uri, mimeType: result.mimeType, text: out.text('The rest of the subject is not shown.') }] };
   }

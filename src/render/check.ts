@@ -1,20 +1,9 @@
 // kb check's report, for people (text) and machines (JSON).
+import type { CheckSummary } from '../answer/check.ts';
 import { countText } from '../shared/text.ts';
 import { escapeControls } from '../shared/controls.ts';
-import { formatProblem, type Problem } from '../shared/problem.ts';
+import { formatProblem } from '../shared/problem.ts';
 import { MIN_COMPARED_TERMS } from '../kb/write/similar.ts';
-
-export interface CheckSummary {
-  topics: {
-    id: string;
-    enabled: boolean;
-    subjects: number;
-    /** estimated tokens of its pre-loaded subjects */ preloadedTokens: number;
-    preloaded: number;
-    /** `--duplicates`: subjects not compared, their text too short */ tooShort?: number;
-  }[];
-  diagnostics: Problem[];
-}
 
 function count(n: number, word: string): string {
   return `${n} ${word}${n === 1 ? '' : 's'}`;

@@ -4,129 +4,20 @@
 import { countText } from '../shared/text.ts';
 import { longestBacktickRun, type Body } from '../kb/content/body.ts';
 import type { Formatted } from '../kb/content/format.ts';
+import type { Chunk, LearnEvent, Note } from '../answer/learn.ts';
 import type { Fallback, Reason } from '../kb/index/near.ts';
-import type { IgnoredHint, MissHint } from '../kb/index/types.ts';
-import { CONTROL, escapeControls, jsonQuoted } from '../shared/controls.ts';
-import type { Problem } from '../shared/problem.ts';
-import { quoted } from './text.ts';
-import { renderSkillFiles, type BundledFile } from './skill-files.ts';
+import { fallbackSummary, ignoredSentence } from '../kb/index/sentences.ts';
+import type { MissHint } from '../kb/index/types.ts';
+import { jsonQuoted, quoted } from '../shared/controls.ts';
+import { renderSkillFiles } from './skill-files.ts';
 import { rawContent, subjectBlock } from './subject.ts';
 
-export { MAX_BUNDLED_SHOWN, renderSkillFiles, SKILL_FILES_CLOSE, SKILL_FILES_OPEN, type BundledFile } from './skill-files.ts';
+export { MAX_BUNDLED_SHOWN, renderSkillFiles, SKILL_FILES_CLOSE, SKILL_FILES_OPEN } from './skill-files.ts';
 export { rawContent, subjectBlock } from './subject.ts';
-import { descriptionOf, headingLine, labelOf, type TopicLabel } from './topic.ts';
-
-export type ListingTopic = TopicLabel;
-
-/** What the model must know about a topic's directory as a whole: it
- *  could not be walked (`why`: does not exist, cannot be read...), or the
- *  walk stopped at its limit. */
-export type TopicNote = { kind: 'no-directory'; why: string } | { kind: 'walk-limit'; limit: number };
-
-/** One line about a topic's directory. */
-export function renderTopicNote(n: TopicNote, topicId: string): string {
-  if (n.kind === 'no-directory') return `Topic ${quoted(topicId)} has no subjects: its subjects directory ${n.why}.`;
-  return `Topic ${quoted(topicId)} is only partly listed: kb reads at most ${countText(n.limit)} directory entries per topic, so some subjects may be missing.`;
-}
-
-/** A listed subject: its slug, and its description when it has one; or a
- *  folder collapsed to fit the budget. */
-export type Listed = { slug: string; description?: string; folder?: undefined } | { folder: string; subjects: number; tokens: string };
-
-/** How a listing was made to fit its budget. */
-export interface ListingFit {
-  /** Descriptions were cut to this many characters (0: left out). */
-  descriptionChars?: number;
-  /** Some folders are shown as one line each. */
-  collapsed?: boolean;
-  /** Subjects not listed at all (a flat topic too large even so). */
-  omitted?: number;
-  /** The budget, for the note. */
-  budget?: string;
-}
-
-/** Characters of a description a listing shows, about 80 tokens: the
- *  median description in a public skills collection (anthropics/skills,
- *  17 skills: 204 to 1068 characters) is 319 characters, so half are shown
- *  whole and the rest keep their first sentences, where descriptions say
- *  what a subject is and when to use it; a hundred described subjects
- *  then cost at most about 8k tokens. A longer one ends with an ellipsis;
- *  the subject's content always has the whole of it. */
-export const DESCRIPTION_CHARS = 320;
-
-/** A description on one line: runs of white space (line breaks included)
- *  become one space, control characters are escaped, and past `max`
- *  characters it is cut (at a space when one is near) and ends with `…`. */
-export function oneLine(text: string, max = DESCRIPTION_CHARS): string {
-  // Most descriptions are one short line already: one test, nothing else.
-  if (text.length <= max && !NOT_ONE_LINE.test(text)) return text;
-  const flat = escapeControls(text.replace(/[\s\u0085]+/g, ' ').trim());
-  // No more code units than `max`: no more characters either.
-  if (flat.length <= max) return flat;
-  const chars = Array.from(flat);
-  if (chars.length <= max) return flat;
-  let cut = chars.slice(0, max - 1).join('');
-  const space = cut.lastIndexOf(' ');
-  if (space >= max * 0.8) cut = cut.slice(0, space);
-  return `${cut.trimEnd()}…`;
-}
-
-/** White space other than single spaces between words, or a control
- *  character. */
-const NOT_ONE_LINE = new RegExp(`\\s\\s|[^\\S ]|^\\s|\\s$|\\u0085|${CONTROL.source}`);
-
-/** One listing line's text: `slug`, `slug: description`, or
- *  `folder/ (N subjects, ~T tokens)`. */
-export function listedLine(s: Listed, chars = DESCRIPTION_CHARS): string {
-  if (s.folder !== undefined) return `${s.folder}/ (${s.subjects} subject${s.subjects === 1 ? '' : 's'}, ~${s.tokens} tokens)`;
-  return s.description === undefined || chars === 0 ? s.slug : `${s.slug}: ${oneLine(s.description, chars)}`;
-}
-
-/** `learn(topic)` without subjects: the RFD's listing, with each
- *  subject's description when it has one, a line per note about the
- *  topic's directory after the subjects, and what fitting the listing to
- *  the budget did. */
-export function renderListing(
-  t: ListingTopic,
-  available: readonly Listed[],
-  learned: readonly string[],
-  fit: ListingFit = {},
-  folder?: string,
-  topicNotes: readonly TopicNote[] = [],
-): string {
-  const parts = [`# Topic: ${headingLine(t)}`];
-  const description = descriptionOf(t);
-  if (description) parts.push(description);
-  parts.push(folder === undefined ? '## Available subjects:' : `## Available subjects in ${folder}/:`);
-  const chars = fit.descriptionChars ?? DESCRIPTION_CHARS;
-  parts.push(available.length > 0 ? bullets(available.map((s) => listedLine(s, chars))) : '(none)');
-  for (const n of topicNotes) parts.push(renderTopicNote(n, t.id));
-  const notes: string[] = [];
-  if (fit.omitted) notes.push(`${fit.omitted} more subject${fit.omitted === 1 ? ' is' : 's are'} not listed`);
-  if (fit.collapsed) notes.push('folders marked `/` are summed up: list one with the pattern `folder/`');
-  if (fit.descriptionChars !== undefined) notes.push(fit.descriptionChars === 0 ? 'descriptions are left out' : `descriptions are cut to ${fit.descriptionChars} characters`);
-  if (notes.length > 0) parts.push(`[To stay within the ${fit.budget ?? ''}-token budget, ${notes.join('; ')}.${fit.omitted ? ' Use a glob pattern to load or narrow them.' : ''}]`);
-  parts.push('Use the `learn` tool with the `subjects` argument to learn specific subjects.');
-  if (learned.length > 0) {
-    parts.push('## Already learned (in system prompt):');
-    parts.push(bullets(learned));
-  }
-  return `${parts.join('\n\n')}\n`;
-}
-
-/** `- item` lines (a listing can have thousands: one native join). */
-function bullets(items: readonly string[]): string {
-  return `- ${items.join('\n- ')}`;
-}
-
-export type Note =
-  | { kind: 'already-learned'; slug: string }
-  | { kind: 'binary'; slug: string }
-  | { kind: 'no-match'; pattern: string; hint?: MissHint }
-  | { kind: 'invalid-pattern'; pattern: string; reason: string }
-  | { kind: 'unreadable'; slug: string; message: string }
-  | { kind: 'from-missing'; slug: string }
-  | Fallback;
+export { DESCRIPTION_CHARS, LISTING_COSTS, listedLine, oneLine, renderListing, renderTopicNote } from './listing.ts';
+import { bullets, renderListing, renderTopicNote } from './listing.ts';
+import type { TopicLabel } from '../answer/topic.ts';
+import { labelOf } from './topic.ts';
 
 /** One line telling the model why something was not returned. */
 export function renderNote(n: Note, topicId: string): string {
@@ -167,29 +58,6 @@ function missHint(hint: MissHint | undefined): string {
   }
   if (hint.ignored !== undefined) out += ` ${ignoredSentence(hint.ignored)}`;
   return out;
-}
-
-/** A file an ignore rule leaves out: that it exists, which rule, and the
- *  line that brings it back (the model's note and the user's warning say
- *  it alike). Paths are relative to the topic's directory. */
-export function ignoredSentence(x: IgnoredHint): string {
-  const by = x.source === 'built-in' ? `kb's built-in default ${quoted(x.rule)}` : `${escapeControls(x.source)}${x.line === undefined ? '' : ` line ${x.line}`} (${quoted(x.rule)})`;
-  // A .kbignore's own rule: removing it is the way back.
-  const back = x.source === x.kbignore ? 'removing that line brings it back' : `the line ${quoted(x.negation)} in the topic's ${escapeControls(x.kbignore)} brings it back`;
-  return `${quoted(x.path)} exists in the topic's directory but is left out by ${by}; ${back}.`;
-}
-
-/** What a near miss was read as, in one clause (the model's note and the
- *  user's warning say it alike). */
-export function fallbackSummary(f: Fallback): string {
-  switch (f.kind) {
-    case 'read-as':
-      return `${quoted(f.pattern)} matched no subject; used ${quoted(f.slug)} instead`;
-    case 'split':
-      return `${quoted(f.pattern)} matched no subject; read it as ${f.parts.length === 1 ? '1 pattern' : `${f.parts.length} patterns`}: ${f.parts.map(quoted).join(', ')}`;
-    case 'folder':
-      return `${quoted(f.pattern)} matched no subject; ${f.folder === f.pattern ? 'it' : quoted(f.folder)} is a folder, listed instead`;
-  }
 }
 
 const REASONS: Record<Reason, string> = {
@@ -259,51 +127,9 @@ export function renderUnknownTopic(topic: string, valid: readonly TopicLabel[]):
   return `Unknown topic ${quoted(topic)}. Valid topics: ${list}.\n`;
 }
 
-/** Text, or text's UTF-8 bytes (a subject's body, written as read). */
-export type Chunk = string | Uint8Array;
-
 // ---------------------------------------------------------------------------
 // A learn call as events (app/learn.ts produces them, in order) and the one
 // place they become the model's text.
-
-/** The arguments of a learn call, as the model is told to send them. */
-export interface LearnCall {
-  topic: string;
-  subjects: string[];
-}
-
-/** A skill's directory (workspace-relative) and its bundled files. */
-export interface SkillFiles {
-  dir: string;
-  files: readonly BundledFile[];
-}
-
-/** What a learn call produced, in the order it happened. A subject's or a
- *  window's body may be a view into a buffer that the next read reuses:
- *  it is written (or copied) when the event comes. */
-export type LearnEvent =
-  /** The call named no enabled topic. */
-  | { kind: 'unknown-topic'; topic: string; valid: readonly TopicLabel[] }
-  /** A topic (or a folder of it) listed, fitted to the budget. */
-  | { kind: 'listing'; topic: ListingTopic; items: readonly Listed[]; learned: readonly string[]; fit?: ListingFit; folder?: string; topicNotes: readonly TopicNote[] }
-  /** A subject returned whole: in a `<subject>` block, or `raw` (the
-   *  content alone: one exact subject, found). */
-  | { kind: 'subject'; slug: string; content: Formatted; skill?: SkillFiles; raw: boolean }
-  /** A window of a subject larger than the budget: bytes `from`-`to` of
-   *  `total` (lines `lines`), and the call for the next window, if any. */
-  | { kind: 'window'; slug: string; fenceTag: string | undefined; body: Body; from: number; to: number; total: number; lines: [number, number]; budget: number; next?: LearnCall }
-  /** Why something asked for was not returned (or was read otherwise). */
-  | { kind: 'note'; topic: string; note: Note }
-  /** Subjects left out to stay within the budget, from the first of them
-   *  on, and the call that continues. */
-  | { kind: 'left-out'; count: number; tokens: number; budget: number; call: LearnCall }
-  /** Subjects that come after the last window of `slug`. */
-  | { kind: 'left-after'; count: number; tokens: number; slug: string }
-  /** The end of a load: what the model must know about the topic's
-   *  directory, and whether the result was raw. */
-  | { kind: 'end'; topic: string; topicNotes: readonly TopicNote[]; raw: boolean }
-  /** Something the user should know (stderr), never the model. */
-  | { kind: 'problem'; problem: Problem };
 
 /** The model's text of a learn call's events, written chunk by chunk as
  *  they come (subject bodies as they were read: bytes stay bytes): the

@@ -1,45 +1,14 @@
 // kb list: a human overview of every topic and its subjects. For a
 // terminal: configuration text, paths and notices are shown escaped
 // (shared/controls.ts); slugs never hold such characters (kb/index/view.ts).
+import type { ListTopic } from '../answer/list.ts';
 import { escapeControls } from '../shared/controls.ts';
 import { countText, humanSize } from '../shared/text.ts';
-import { oneLine } from './learn.ts';
+import { oneLine } from './listing.ts';
 import { labelOf } from './topic.ts';
-
-export interface ListRow {
-  slug: string;
-  size: number;
-  marks: string[]; // skill, bundled, hidden, disabled, learned, binary
-  /** From the subject's frontmatter. */
-  description?: string;
-  /** Estimated tokens (text subjects). */
-  tokens?: number;
-  /** From the subject's frontmatter: when it was written, and last
-   *  revised (content/frontmatter.ts `timeValue`). */
-  created?: string;
-  updated?: string;
-}
-
-/** What an ignore file or a built-in default left out. */
-export interface IgnoredRow {
-  path: string;
-  source: string;
-  rule: string;
-}
 
 /** Characters of a description `kb list` shows on a subject's row. */
 const LIST_DESCRIPTION_CHARS = 72;
-
-export interface ListTopic {
-  id: string;
-  title?: string;
-  enabled: boolean;
-  dir: string;
-  rows: ListRow[];
-  problems: string[];
-  /** With `--ignored`. */
-  ignored?: IgnoredRow[];
-}
 
 export function renderList(topics: ListTopic[]): string {
   const out: string[] = [];

@@ -1,10 +1,16 @@
 // The <knowledge> system-prompt section, exactly as the RFD specifies it.
-import { formattedText, type Formatted } from '../kb/content/format.ts';
-import { subjectBlock } from './subject.ts';
-import { quoted } from './text.ts';
-import { countText, trimEndChars } from '../shared/text.ts';
-import { descriptionOf, headingOf, topicLine, type TopicLabel } from './topic.ts';
+import type { PromptCosts } from '../answer/cost.ts';
+import type { Listing, SkillFiles } from '../answer/learn.ts';
+import type { PreloadedTopic, Prompt } from '../answer/prompt.ts';
+import { formattedText } from '../kb/content/format.ts';
+import { estimateTokens } from '../kb/content/tokens.ts';
 import { filter, map } from '../shared/arrays.ts';
+import { quoted } from '../shared/controls.ts';
+import { countText, trimEndChars } from '../shared/text.ts';
+import { renderListing } from './listing.ts';
+import { renderSkillFiles } from './skill-files.ts';
+import { subjectBlock } from './subject.ts';
+import { descriptionOf, headingOf, topicLine } from './topic.ts';
 
 export const HIDDEN_NOTE = `(note: some topics may contain hidden subjects that are not listed via \`learn\`
 by default, but can be loaded manually if you are made aware of their names via
@@ -17,33 +23,13 @@ const USE_LEARN = 'Use the `learn` tool to consume this knowledge.';
 /** What introduces the prompt's listings (`kb prompt --list`). */
 const LISTINGS_INTRO = 'The subjects of some of these topics, as `learn` lists them (no need to list them again):';
 
-/** A topic's listing (render/learn.ts `renderListing`) in the prompt. */
-export function listingBlock(topicId: string, listing: string): string {
+/** A topic's listing (render/listing.ts `renderListing`) in the prompt. */
+function listingBlock(topicId: string, listing: string): string {
   return `<listing ${quoted(topicId)}>\n${trimEndChars(listing, '\n')}\n</listing>`;
 }
 
-/** The section with `blocks` (listingBlock) after the topics available to
- *  learn, before the line that says to use `learn`; `text` '' gives what
- *  the intro alone adds. A section without that line (no topic to learn)
- *  is returned as it is. */
-export function insertListings(text: string, blocks: readonly string[]): string {
-  const added = `${LISTINGS_INTRO}\n\n${blocks.join('\n\n')}\n\n`;
-  if (text === '') return added;
-  const at = text.indexOf(`\n\n${USE_LEARN}\n`);
-  return at < 0 ? text : `${text.slice(0, at + 2)}${added}${text.slice(at + 2)}`;
-}
-
-export interface PreloadedTopic extends TopicLabel {
-  description?: string;
-  /** `after`: what follows the content inside the block (a skill's
-   *  directory and bundled files). */
-  subjects: { slug: string; content: Formatted; after?: string }[];
-  /** Pre-loaded subjects left out to stay within the token budget: named,
-   *  not expanded. */
-  cut?: string[];
-  /** More of them, too many to name within the budget: how many, and the
-   *  folder whose listing shows them all (none: the topic's listing). */
-  cutRest?: { count: number; folder?: string };
+function listingText(l: Listing): string {
+  return renderListing(l.topic, l.items, l.learned, l.fit, l.folder, l.topicNotes);
 }
 
 /** The sentence naming a topic's pre-loaded subjects that were not
@@ -63,26 +49,55 @@ function preloadedBlock(t: PreloadedTopic): string {
   const parts = [`<topic ${quoted(headingOf(t))}>`];
   const description = descriptionOf(t);
   if (description) parts.push(description);
-  for (const s of t.subjects) parts.push(formattedText(subjectBlock('', s.slug, s.content, s.after)));
+  for (const s of t.subjects) parts.push(formattedText(subjectBlock('', s.slug, s.content, skillText(s.skill))));
   const cut = cutNote(t);
   if (cut !== '') parts.push(cut);
   return `${parts.join('\n\n')}\n</topic>`;
 }
 
-/** The whole section, or '' when there is nothing to show. */
-export function renderPrompt(preloaded: PreloadedTopic[], available: TopicLabel[]): string {
+/** What follows a skill's SKILL.md inside its block ('' for any other
+ *  subject). */
+function skillText(skill: SkillFiles | undefined): string {
+  return skill === undefined ? '' : renderSkillFiles(skill.dir, skill.files);
+}
+
+/** The whole section, or '' when there is nothing to show: the pre-loaded
+ *  topics, then the topics available to learn, with the listings (`kb
+ *  prompt --list`) after them, before the line that says to use `learn`. */
+export function renderPrompt(p: Prompt): string {
   const parts: string[] = [];
-  const blocks = filter(preloaded, (t) => t.subjects.length > 0 || (t.cut?.length ?? 0) > 0 || (t.cutRest?.count ?? 0) > 0);
+  const blocks = filter(p.preloaded, (t) => t.subjects.length > 0 || (t.cut?.length ?? 0) > 0 || (t.cutRest?.count ?? 0) > 0);
   if (blocks.length > 0) {
     parts.push('The following knowledge has been pre-loaded into your system prompt:');
     for (const t of blocks) parts.push(preloadedBlock(t));
   }
-  if (available.length > 0) {
+  if (p.available.length > 0) {
     parts.push('The following knowledge topics are available to learn:');
-    parts.push(map(available, (t) => topicLine(t)).join('\n'));
+    parts.push(map(p.available, (t) => topicLine(t)).join('\n'));
+    if (p.listings !== undefined && p.listings.length > 0) {
+      parts.push(LISTINGS_INTRO);
+      for (const l of p.listings) parts.push(listingBlock(l.topic.id, listingText(l)));
+    }
     parts.push(USE_LEARN);
     parts.push(HIDDEN_NOTE);
   }
   if (parts.length === 0) return '';
   return `<knowledge>\n${parts.join('\n\n')}\n</knowledge>\n`;
 }
+
+/** Tokens of the note naming a topic's pre-loaded subjects that are not
+ *  expanded, without the names (`... 2,951 subjects, which learn lists
+ *  with topic "id", subjects "folder/".`), about. */
+const CUT_NOTE_TOKENS = 60;
+
+/** What the section's text costs (answer/cost.ts). A pre-loaded subject's
+ *  block is its tags and a skill's files, one token more for what
+ *  rounding each part may lose; a topic, its lines and its note naming
+ *  what is not expanded. */
+export const PROMPT_COSTS: PromptCosts = {
+  whole: (p) => estimateTokens(renderPrompt(p)),
+  topic: (t) => estimateTokens(topicLine(t)) + estimateTokens(descriptionOf(t)) + estimateTokens(headingOf(t)) + CUT_NOTE_TOKENS,
+  subject: (slug, skill) => estimateTokens(`<subject ${quoted(slug)}>\n</subject>\n${skillText(skill)}`) + 1,
+  listings: estimateTokens(`${LISTINGS_INTRO}\n\n\n\n`),
+  listing: (topicId, l) => estimateTokens(listingBlock(topicId, l === undefined ? '' : listingText(l))),
+};

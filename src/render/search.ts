@@ -1,12 +1,14 @@
 // Search results and recalled knowledge as text for a model, and search
 // results as JSON for scripts (docs/search-and-memory.md, "Search and recall"). Pure.
 
-import { formattedText, type Formatted } from '../kb/content/format.ts';
-import { escapeControls, jsonQuoted } from '../shared/controls.ts';
+import type { RecallCosts, SearchCosts } from '../answer/cost.ts';
+import type { PartialNote, RecallLeftOut, RecalledTopic, SearchFound, SearchResult } from '../answer/search.ts';
+import { formattedText } from '../kb/content/format.ts';
+import { estimateTokens } from '../kb/content/tokens.ts';
+import { escapeControls, jsonQuoted, quoted } from '../shared/controls.ts';
 import { countText } from '../shared/text.ts';
-import { renderUnknownTopic, subjectBlock, type LearnCall } from './learn.ts';
-import { quoted } from './text.ts';
-import { headingOf, type TopicLabel } from './topic.ts';
+import { renderUnknownTopic, subjectBlock } from './learn.ts';
+import { headingOf } from './topic.ts';
 
 export interface ResultRow {
   topic: string;
@@ -79,39 +81,6 @@ export function renderSearchNotes(n: SearchNotes): string[] {
 /** When nothing matches: how to go on. */
 export const NO_MATCH_HINT = 'Try other words, or list a topic with the `learn` tool.';
 
-/** One result, as found (app/search.ts). */
-export interface SearchResult {
-  topic: string;
-  slug: string;
-  /** Its title, where it says more than the slug (content/title.ts
-   *  `informativeTitle`, as listings show it). */
-  title?: string;
-  description?: string;
-  snippet: string;
-  tokens: number;
-  score: number;
-  /** From its frontmatter (content/frontmatter.ts `timesIn`). */
-  created?: string;
-  updated?: string;
-}
-
-/** What a search found, as data (app/search.ts `SearchOutcome`). */
-export interface SearchFound {
-  query: string;
-  /** The one topic searched, if the call named one. */
-  where?: string;
-  /** How many subjects matched in all. */
-  total: number;
-  results: readonly SearchResult[];
-  /** Results left out by the budget, and the budget. */
-  cut: number;
-  budget: number;
-  unknown: string[];
-  corrected: [string, string[]][];
-  /** The call named an unknown topic: the error, nothing else. */
-  unknownTopic?: { topic: string; valid: readonly TopicLabel[] };
-}
-
 export function resultRow(r: SearchResult): ResultRow {
   const when = whenOf(r);
   return {
@@ -158,38 +127,22 @@ export function renderSearch(f: SearchFound): string {
   return `${parts.join('\n\n')}\n`;
 }
 
+/** What a search's text costs (answer/cost.ts): the line above the
+ *  results and room for the notes below them; a result and the blank line
+ *  after it; the whole. */
+export const SEARCH_COSTS: SearchCosts = {
+  frame: (query, where, total, shown) => estimateTokens(renderSearchHead(query, where, total, shown)) + 60,
+  row: (r, n) => estimateTokens(renderResult(n, resultRow(r))) + 1,
+  whole: (f) => estimateTokens(renderSearch(f)),
+};
+
 // ---------------------------------------------------------------------------
 // recall
-
-/** A recalled subject: whole, or some of its sections. */
-export interface RecalledSubject {
-  slug: string;
-  content: Formatted;
-  /** Only some sections: which, the whole subject's tokens, and the call
-   *  that loads it whole (the note at the end of the block). */
-  partial?: PartialNote;
-}
-
-export interface PartialNote {
-  /** The sections' headings (JSON-quoted) or `line N`. */
-  names: readonly string[];
-  tokens: number;
-  call: LearnCall;
-}
 
 /** The note after a subject that came as some of its sections. */
 export function renderPartialNote(p: PartialNote): string {
   const names = p.names.length > 6 ? `${p.names.slice(0, 6).join('; ')} and ${p.names.length - 6} more` : p.names.join('; ');
   return `[Only the sections most relevant to the request (${names}); the whole subject has ~${countText(p.tokens)} tokens: learn ${jsonQuoted(p.call)}]`;
-}
-
-/** Relevant subjects left out of a recall by the budget. */
-export interface RecallLeftOut {
-  topic: string;
-  slug: string;
-  /** Its title, where it says more than the slug. */
-  title?: string;
-  tokens: number;
 }
 
 /** The closing note naming what was left out ('' for nothing). */
@@ -198,10 +151,6 @@ export function renderRecallLeftOut(leftOut: readonly RecallLeftOut[], budget: n
   const named = leftOut.slice(0, 10).map((l) => `${escapeControls(l.topic)}: ${escapeControls(l.slug)} (${l.title === undefined ? '' : `${oneLine(l.title)}, `}~${countText(l.tokens)} tokens)`);
   const list = leftOut.length > 10 ? `${named.join(', ')} and ${leftOut.length - 10} more` : named.join(', ');
   return [`[Also relevant, left out to stay within the ${countText(budget)}-token budget (load them with \`learn\`): ${list}.]`];
-}
-
-export interface RecalledTopic extends TopicLabel {
-  subjects: RecalledSubject[];
 }
 
 export const RECALL_HEAD = 'The following knowledge was recalled from the knowledge base as relevant to this request:';
@@ -227,3 +176,13 @@ export function renderRecall(topics: readonly RecalledTopic[], leftOut: readonly
 export function recallText(r: { shown: boolean; topics: readonly RecalledTopic[]; leftOut: readonly RecallLeftOut[]; budget: number }): string {
   return r.shown ? renderRecall(r.topics, r.leftOut, r.budget) : '';
 }
+
+/** What a recall's text costs (answer/cost.ts): the line above the
+ *  subjects and room for the closing note; a topic's tags; the note after a
+ *  subject that came as some of its sections; the whole block. */
+export const RECALL_COSTS: RecallCosts = {
+  frame: estimateTokens(RECALL_HEAD) + 40,
+  topic: 10,
+  partialNote: (p) => estimateTokens(renderPartialNote(p)),
+  whole: (topics, leftOut, budget) => estimateTokens(renderRecall(topics, leftOut, budget)),
+};

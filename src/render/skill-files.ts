@@ -1,13 +1,8 @@
 // What follows a loaded skill's SKILL.md. Apart from render/learn.ts, so
 // that opening a knowledge base (app/topics.ts) loads nothing of the learn
 // tool's text.
+import type { BundledFile } from '../answer/learn.ts';
 import { escapeControls } from '../shared/controls.ts';
-
-/** A skill's bundled file: its slug and its path in the skill directory. */
-export interface BundledFile {
-  slug: string;
-  path: string;
-}
 
 /** Bundled files a loaded skill names, at most. */
 export const MAX_BUNDLED_SHOWN = 100;

@@ -4,14 +4,8 @@
 // fields and stay on their line whatever they hold; the description keeps
 // its lines, but nothing else that could drive a terminal or forge markup.
 
+import type { TopicLabel } from '../answer/topic.ts';
 import { escapeControls, escapeText } from '../shared/controls.ts';
-
-export interface TopicLabel {
-  id: string;
-  title?: string;
-  introduction?: string;
-  description?: string;
-}
 
 /** The title, else the ID, as configured: for `quoted` (which escapes). */
 export function headingOf(t: TopicLabel): string {

@@ -74,6 +74,19 @@ export function controlWord(s: string): string {
   return LINE_OR_TERMINAL.test(s) ? 'a control character' : 'a bidirectional or zero-width character';
 }
 
+/** A backslash, a quote, or a control character: what `quoted` escapes. */
+const NEEDS_QUOTE_ESCAPE = new RegExp(`["\\\\]|${CONTROL.source}`);
+
+/** A title or ID as the RFD quotes it: `<topic "...">`, `<subject "...">`.
+ *  Backslashes and quotes are escaped, and so are control characters (a
+ *  newline or NUL byte in a model's pattern, a title), as `\n` or `\u0000`,
+ *  so a quoted string always stays on its line. */
+export function quoted(s: string): string {
+  // Most names need no escape at all: one test instead of three passes.
+  if (!NEEDS_QUOTE_ESCAPE.test(s)) return `"${s}"`;
+  return `"${escapeControls(s.replace(/\\/g, '\\\\').replace(/"/g, '\\"'))}"`;
+}
+
 /** `value` as JSON (a quoted string, a call's arguments) with every such
  *  character escaped too (JSON.stringify leaves U+202E, U+2028 or U+0085
  *  raw): for a value echoed in a message. Still JSON, with the same value. */

@@ -11,6 +11,7 @@ import { remember } from '../../src/app/memory.ts';
 import { WAIT_MS } from '../../src/kb/write/lock.ts';
 import { isolatedEnv } from '../e2e/harness.ts';
 import { BIN, cleanup, expectNoCrash, kb, kbMeasured, permissions, tempDir, workspace } from './helpers.ts';
+import { COSTS } from '../../src/render/costs.ts';
 
 afterAll(cleanup);
 
@@ -147,7 +148,7 @@ describe('a folder swapped for a link during a write', () => {
     const root = workspace({ 't/keep.md': 'Keep.\n' });
     const outside = join(root, 'outside');
     mkdirSync(outside);
-    const kbase = await KnowledgeBase.open({ cwd: root, cfg: [], knowledge: [], env: { XDG_CACHE_HOME: join(root, '.cache') }, home: root });
+    const kbase = await KnowledgeBase.open({ cwd: root, cfg: [], knowledge: [], env: { XDG_CACHE_HOME: join(root, '.cache') }, home: root }, { costs: COSTS });
     const toggler = spawn(process.execPath, [join(import.meta.dir, 'toggle.ts'), join(root, 't', 'sub'), '../outside', '30'], { stdio: 'ignore' });
     let written = 0;
     let refused = 0;

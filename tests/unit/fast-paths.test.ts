@@ -1,10 +1,9 @@
 // Shortcuts taken for speed must give exactly what the general code gives.
 import { describe, test, expect } from 'bun:test';
 import picomatch from 'picomatch';
-import { escapeControls } from '../../src/shared/controls.ts';
+import { escapeControls, quoted } from '../../src/shared/controls.ts';
 import { Budget } from '../../src/glob/budget.ts';
 import { compileGlob } from '../../src/glob/pattern.ts';
-import { quoted } from '../../src/render/text.ts';
 
 /** Every string over `alphabet` up to `depth` characters long. */
 function* strings(alphabet: string[], depth: number, prefix = ''): Generator<string> {

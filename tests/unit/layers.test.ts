@@ -47,6 +47,7 @@ const CLEAN: Record<string, string> = {
     "import type { KbConfig } from '../config/types.ts'; // allowed: type-only",
     "import { prompt } from '../app/prompt.ts';",
     "import { print } from '../shared/stdio.ts';",
+    "import type { Section } from '../answer/prompt.ts';",
     'export function run(...args: unknown[]): void {}',
   ].join('\n'),
   'src/cli/commands/prompt.ts': [
@@ -64,10 +65,12 @@ const CLEAN: Record<string, string> = {
     "import { loadConfig } from '../config/load.ts';",
     "import { compilePatterns } from '../glob/index.ts';",
     "import { readTopic } from '../kb/fs/read.ts';",
-    "import { renderPrompt } from '../render/prompt.ts';",
+    "import type { Section } from '../answer/prompt.ts';",
     "import { warning } from '../shared/problem.ts';",
-    'export function prompt(): string { return renderPrompt(); }',
+    'export function prompt(): Section { return {}; }',
   ].join('\n'),
+  'src/app/tools/learn.ts': "const text = () => import('../../render/prompt.ts'); // allowed: a tool's text\n",
+  'src/answer/prompt.ts': "import type { Body } from '../kb/content/body.ts';\nimport type { Problem } from '../shared/problem.ts';\nexport interface Section { body?: Body; problems?: Problem[] }\n",
   'src/config/types.ts': 'export interface KbConfig {}\nexport interface Options {}\nexport interface Layer {}\n',
   'src/config/fields.ts': "import type { KbConfig } from './types.ts';\nexport const FIELDS = [];\n",
   'src/config/load.ts': [
@@ -90,6 +93,7 @@ const CLEAN: Record<string, string> = {
   'src/kb/index/types.ts': "import type { Problem } from '../../shared/problem.ts';\nexport interface Subject {}\n",
   'src/render/prompt.ts': [
     "import type { Subject } from '../kb/index/types.ts';",
+    "import type { Section } from '../answer/prompt.ts';",
     "import { wrap } from '../shared/text.ts';",
     '// import { readFileSync } from "node:fs";   a comment, not an import',
     '/* export * from "../cli/main.ts"; */',
@@ -118,7 +122,7 @@ describe('check-layers: a clean tree', () => {
 
   test('the script exits 0 with one summary line', () => {
     const run = spawnSync('node', [SCRIPT, tree(CLEAN)], { encoding: 'utf8' });
-    expect(run.stdout).toMatch(/^layers: 21 files, \d+ imports, no violations\n$/);
+    expect(run.stdout).toMatch(/^layers: 23 files, \d+ imports, no violations\n$/);
     expect(run.status).toBe(0);
   });
 });
@@ -275,6 +279,51 @@ describe('check-layers: each rule is detected', () => {
     ).toEqual([
       'layers: src/app/learn.ts -> src/cli/output.ts: rule 9: app/ must not import from cli/',
       'layers: src/app/learn.ts -> src/mcp/session.ts: rule 9: app/ must not import from mcp/',
+    ]);
+  });
+
+  test('rule 9: app/ imports nothing from render/, but for the tool registry', () => {
+    expect(
+      violations({
+        'src/app/check.ts': "import { renderResult } from '../render/search.ts';\nimport type { Row } from '../render/list.ts';\n",
+        'src/app/tools.ts': "import { renderBadToolArguments } from '../render/tools.ts';\n",
+        'src/app/tools/search.ts': "const text = () => import('../../render/search.ts');\n",
+        'src/render/search.ts': 'export function renderResult() {}\n',
+        'src/render/list.ts': 'export interface Row {}\n',
+        'src/render/tools.ts': 'export function renderBadToolArguments() {}\n',
+      }),
+    ).toEqual([
+      'layers: src/app/check.ts -> src/render/list.ts: rule 9: app/ must not import from render/',
+      'layers: src/app/check.ts -> src/render/search.ts: rule 9: app/ must not import from render/',
+    ]);
+  });
+
+  test('rule 11: answer/ imports types only, from kb/, shared/ and answer/; nothing below it imports answer/', () => {
+    expect(
+      violations({
+        'src/answer/learn.ts': [
+          "import type { Body } from '../kb/content/body.ts';",
+          "import type { Problem } from '../shared/problem.ts';",
+          "import type { TopicLabel } from './topic.ts';",
+          "import { quoted } from '../shared/text.ts';",
+          "import type { Fit } from '../app/listing.ts';",
+          "import type { Row } from '../render/list.ts';",
+        ].join('\n'),
+        'src/answer/topic.ts': 'export interface TopicLabel {}\n',
+        'src/kb/content/body.ts': "import type { TopicLabel } from '../../answer/topic.ts';\nexport type Body = string;\n",
+        'src/config/load.ts': "import type { TopicLabel } from '../answer/topic.ts';\n",
+        'src/shared/problem.ts': "import type { TopicLabel } from '../answer/topic.ts';\nexport interface Problem {}\n",
+        'src/shared/text.ts': 'export function quoted() {}\n',
+        'src/app/listing.ts': 'export interface Fit {}\n',
+        'src/render/list.ts': 'export interface Row {}\n',
+      }),
+    ).toEqual([
+      'layers: src/answer/learn.ts -> src/app/listing.ts: rule 11: answer/ must not import from app/',
+      'layers: src/answer/learn.ts -> src/render/list.ts: rule 11: answer/ must not import from render/',
+      'layers: src/answer/learn.ts -> src/shared/text.ts: rule 11: answer/ imports types only',
+      'layers: src/config/load.ts -> src/answer/topic.ts: rule 8: config/ must not import from answer/',
+      'layers: src/kb/content/body.ts -> src/answer/topic.ts: rule 2: kb/ must not import from answer/',
+      'layers: src/shared/problem.ts -> src/answer/topic.ts: rule 7: shared/ imports nothing outside shared/',
     ]);
   });
 

@@ -5,8 +5,8 @@
 // only describes the tools (`kb schema`, `kb mcp`'s tools/list) loads none
 // of it.
 import type { ReadAs } from '../../kb/index/load.ts';
-import type { Chunk } from '../../render/learn.ts';
-import type { Source } from '../../render/memory.ts';
+import type { Chunk } from '../../answer/learn.ts';
+import type { Source } from '../../answer/write.ts';
 import type { Problem } from '../../shared/problem.ts';
 import type { JsonSchemaObject, ToolAnnotations } from '../../shared/tool.ts';
 import type { KnowledgeBase } from '../knowledge-base.ts';

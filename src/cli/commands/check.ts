@@ -8,6 +8,7 @@ import { formatProblem } from '../../shared/problem.ts';
 import { noArguments } from '../argv.ts';
 import type { Command } from '../command.ts';
 import { print } from '../output.ts';
+import { COSTS } from '../../render/costs.ts';
 import { explain, workspaceOptions } from '../workspace.ts';
 
 const command: Command = {
@@ -25,7 +26,7 @@ const command: Command = {
   async run(ctx) {
     noArguments('check', ctx.positionals);
     // The whole pre-loaded set, whatever the prompt's budget.
-    const kb = await KnowledgeBase.open({ ...(await workspaceOptions(ctx)), maxTokens: Infinity });
+    const kb = await KnowledgeBase.open({ ...(await workspaceOptions(ctx)), maxTokens: Infinity }, { costs: COSTS });
     if (isVerbose()) await explain(kb.config);
     const summary = await check(kb, ctx.env, { duplicates: ctx.flags.duplicates === true });
     // A bound that cut the comparison is said on stderr too: the report

@@ -20,6 +20,7 @@ import { GLOBAL_ARGS } from '../globals.ts';
 import { print } from '../output.ts';
 import { CONTROL } from '../../shared/controls.ts';
 import { homeDirectory } from '../home.ts';
+import { COSTS } from '../../render/costs.ts';
 import { workspaceOptions } from '../workspace.ts';
 
 export const SHELLS = ['bash', 'zsh', 'fish', 'powershell'] as const;
@@ -212,7 +213,7 @@ export function liveSources(ctx: RunContext, commands: CommandTable = ctx.comman
         try {
           const home = await homeDirectory(ctx.env);
           const globals = { workspace: expandHome(line.workspace, home), cfg: cfg.map((c) => expandHome(c, home)!), knowledge, verbose: false, quiet: false };
-          return await KnowledgeBase.open(await workspaceOptions({ ...ctx, globals }));
+          return await KnowledgeBase.open(await workspaceOptions({ ...ctx, globals }), { costs: COSTS });
         } catch {
           return undefined;
         }

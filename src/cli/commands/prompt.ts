@@ -1,6 +1,7 @@
 // kb prompt: the <knowledge> system-prompt section.
 import { prompt } from '../../app/prompt.ts';
 import { listedNames, PROMPT_LIST_ENV } from '../../app/prompt-names.ts';
+import { renderPrompt } from '../../render/prompt.ts';
 import { MAX_TOKENS_ARG } from '../budget.ts';
 import type { Command } from '../command.ts';
 import { print } from '../output.ts';
@@ -25,9 +26,9 @@ const command: Command = {
     const { names, from } = listedNames((ctx.flags.list as string[] | undefined) ?? [], ctx.env);
     const section = await prompt(kb);
     // The listings' module is loaded only when a topic is to be listed.
-    const { text, problems } = names.length === 0 ? section : await (await import('../../app/prompt-list.ts')).withListings(kb, section, names, from);
+    const { prompt: shown, problems } = names.length === 0 ? section : await (await import('../../app/prompt-list.ts')).withListings(kb, section, names, from);
     await report(problems);
-    print(text);
+    print(renderPrompt(shown));
     return 0;
   },
 };

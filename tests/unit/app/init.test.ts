@@ -10,6 +10,7 @@ import { KnowledgeBase } from '../../../src/app/knowledge-base.ts';
 import { remember } from '../../../src/app/memory.ts';
 import { isPlainTopicId, topicIdFrom, topicIdKey, uniqueTopicId } from '../../../src/config/topic-id.ts';
 import { makeTempDir } from '../../support/temp.ts';
+import { COSTS } from '../../../src/render/costs.ts';
 
 /** A plain directory (no .jp) holding `files`. */
 function folder(files: Record<string, string> = {}): string {
@@ -30,7 +31,7 @@ function run(root: string, dirs: string[] = [], more: Partial<InitOptions> = {})
 }
 
 function open(root: string): Promise<KnowledgeBase> {
-  return KnowledgeBase.open({ cwd: root, cfg: [], knowledge: [], env: env(root), home: root });
+  return KnowledgeBase.open({ cwd: root, cfg: [], knowledge: [], env: env(root), home: root }, { costs: COSTS });
 }
 
 const config = (root: string) => readFileSync(join(root, '.jp/config.toml'), 'utf8');

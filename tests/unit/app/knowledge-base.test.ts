@@ -16,8 +16,11 @@ import { learnText } from '../../../src/render/learn.ts';
 import { call } from '../../support/tool-call.ts';
 import { check } from '../../../src/app/check.ts';
 import { list } from '../../../src/app/list.ts';
-import { prompt } from '../../../src/app/prompt.ts';
+import { prompt as promptSection } from '../../../src/app/prompt.ts';
+import { renderPrompt } from '../../../src/render/prompt.ts';
 import { read, subjects } from '../../../src/app/resources.ts';
+import { resourceText } from '../../../src/render/subject.ts';
+import { COSTS } from '../../../src/render/costs.ts';
 import { probeFile, PROBED, type Probe } from '../../../src/kb/fs/probe.ts';
 import { estimateTokens } from '../../../src/kb/content/tokens.ts';
 import { renderList } from '../../../src/render/list.ts';
@@ -42,8 +45,8 @@ function workspace(files: Record<string, string | Uint8Array>, config?: string):
   return tempWorkspace('kb-app-', files, config);
 }
 
-function open(root: string, more: Partial<WorkspaceOptions> = {}, opts?: OpenOptions): Promise<KnowledgeBase> {
-  return KnowledgeBase.open({ cwd: root, cfg: [], knowledge: [], env: {}, home: HOME, ...more }, opts);
+function open(root: string, more: Partial<WorkspaceOptions> = {}, opts: Omit<OpenOptions, 'costs'> = {}): Promise<KnowledgeBase> {
+  return KnowledgeBase.open({ cwd: root, cfg: [], knowledge: [], env: {}, home: HOME, ...more }, { ...opts, costs: COSTS });
 }
 
 /** The MCP e2e workspace: the RFD's, plus a disabled subject, a disabled
@@ -139,6 +142,12 @@ async function learnBoth(kb: KnowledgeBase, args: LearnArgs): Promise<Run> {
   expect(asBytes.isError).toBe(asText.isError);
   expect(asBytes.problems).toEqual(asText.problems);
   return asBytes;
+}
+
+/** The prompt section as `kb prompt` prints it, and its problems. */
+async function prompt(kb: KnowledgeBase): Promise<{ text: string; problems: Problem[]; stopped?: boolean }> {
+  const { prompt: section, problems, stopped } = await promptSection(kb);
+  return { text: renderPrompt(section), problems, ...(stopped ? { stopped } : {}) };
 }
 
 const args = (topic: string, subjects: string[] | null = null): LearnArgs => ({ topic, subjects });
@@ -675,6 +684,11 @@ describe('list()', () => {
 });
 
 describe('subjects(), read(topic, slug)', () => {
+  /** What read() found, its content written as resources/read sends it. */
+  const readText = (kb: KnowledgeBase, topic: string, slug: string) => {
+    const r = read(kb, topic, slug);
+    return r.kind === 'text' ? { kind: r.kind, text: resourceText(r.content, r.skill), mimeType: r.mimeType, problems: r.problems } : r;
+  };
   const mcp = workspace(MCP_FILES, MCP_CONFIG);
 
   test('subjects(): hidden, disabled, binary and disabled topics excluded; MIME types', async () => {
@@ -710,7 +724,7 @@ describe('subjects(), read(topic, slug)', () => {
       ['skills', 'notes', 'text/plain', 'plain notes\n'],
       ['skills', 'README', 'text/plain', 'read me\n'],
     ] as const) {
-      const got = read(kb, topic, slug);
+      const got = readText(kb, topic, slug);
       expect({ topic, slug, got }).toEqual({ topic, slug, got: { kind: 'text', text, mimeType, problems: [] } });
       const learned = await learnBoth(kb, args(topic, [slug]));
       expect({ topic, slug, text: learned.text, isError: learned.isError }).toEqual({ topic, slug, text, isError: false });
@@ -719,18 +733,18 @@ describe('subjects(), read(topic, slug)', () => {
 
   test('read(): disabled subjects, binary files, unknown and disabled topics are not found', async () => {
     const kb = await open(mcp);
-    expect(read(kb, 'project', 'maintainers/ryan')).toEqual({ kind: 'not-found', why: 'topic "project" has no subject "maintainers/ryan"' });
-    expect(read(kb, 'skills', 'nope')).toEqual({ kind: 'not-found', why: 'topic "skills" has no subject "nope"' });
-    expect(read(kb, 'skills', 'logo')).toEqual({ kind: 'not-found', why: 'a binary file' });
-    expect(read(kb, 'nope', 'x')).toEqual({ kind: 'not-found', why: 'no enabled topic "nope"' });
-    expect(read(kb, 'archive', 'old')).toEqual({ kind: 'not-found', why: 'no enabled topic "archive"' });
+    expect(readText(kb, 'project', 'maintainers/ryan')).toEqual({ kind: 'not-found', why: 'topic "project" has no subject "maintainers/ryan"' });
+    expect(readText(kb, 'skills', 'nope')).toEqual({ kind: 'not-found', why: 'topic "skills" has no subject "nope"' });
+    expect(readText(kb, 'skills', 'logo')).toEqual({ kind: 'not-found', why: 'a binary file' });
+    expect(readText(kb, 'nope', 'x')).toEqual({ kind: 'not-found', why: 'no enabled topic "nope"' });
+    expect(readText(kb, 'archive', 'old')).toEqual({ kind: 'not-found', why: 'no enabled topic "archive"' });
     // By ID only, never by title (a kb:// URI names the ID).
-    expect(read(kb, 'General Project Knowledge', 'code-quality')).toEqual({ kind: 'not-found', why: 'no enabled topic "General Project Knowledge"' });
+    expect(readText(kb, 'General Project Knowledge', 'code-quality')).toEqual({ kind: 'not-found', why: 'no enabled topic "General Project Knowledge"' });
   });
 
   test('read(): a pre-loaded subject is read in full (it is listed as a resource), where learn would only say it is pre-loaded', async () => {
     const kb = await open(mcp, { knowledge: ['project/maintainers/jean'] });
-    expect(read(kb, 'project', 'maintainers/jean')).toEqual({ kind: 'text', text: 'Jean maintains the CLI.\n', mimeType: 'text/markdown', problems: [] });
+    expect(readText(kb, 'project', 'maintainers/jean')).toEqual({ kind: 'text', text: 'Jean maintains the CLI.\n', mimeType: 'text/markdown', problems: [] });
     expect((await learnBoth(kb, args('project', ['maintainers/jean']))).text).toBe(
       'Subject "maintainers/jean" is already in your system prompt (pre-loaded); it is not returned again.\n',
     );
@@ -738,7 +752,7 @@ describe('subjects(), read(topic, slug)', () => {
 
   test('read(): invalid UTF-8 is replaced and reported', async () => {
     const kb = await open(workspace({ 't/bad.md': new Uint8Array([0x66, 0xff, 0x0a]) }, '[kb.topic.t]\nsubjects = "t"\n'));
-    expect(read(kb, 't', 'bad')).toEqual({
+    expect(readText(kb, 't', 'bad')).toEqual({
       kind: 'text',
       text: 'f\uFFFD\n',
       mimeType: 'text/markdown',

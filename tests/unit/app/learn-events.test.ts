@@ -4,15 +4,17 @@
 import { describe, expect, test } from 'bun:test';
 import { KnowledgeBase } from '../../../src/app/knowledge-base.ts';
 import { learn } from '../../../src/app/learn.ts';
-import { learnText, type LearnEvent } from '../../../src/render/learn.ts';
+import { learnText } from '../../../src/render/learn.ts';
+import type { LearnEvent } from '../../../src/answer/learn.ts';
 import { makeTempDir, tempWorkspace } from '../../support/temp.ts';
+import { COSTS } from '../../../src/render/costs.ts';
 
 const HOME = makeTempDir('kb-events-home-');
 const shown = (n: number) => n.toLocaleString('en-US');
 const line = (i: number) => `line ${String(i).padStart(4, '0')} of a long subject, to be read in windows\n`;
 const BIG = Array.from({ length: 100 }, (_, i) => line(i)).join('');
 const root = tempWorkspace('kb-events-', { 't/a.md': BIG, 't/b.md': BIG, 't/c.md': 'small\n', 't/sub/d.md': 'd\n' }, '[kb.topic.t]\nsubjects = "t"\n');
-const open = (maxTokens = 20_000) => KnowledgeBase.open({ cwd: root, cfg: [], knowledge: [], env: {}, home: HOME, maxTokens });
+const open = (maxTokens = 20_000) => KnowledgeBase.open({ cwd: root, cfg: [], knowledge: [], env: {}, home: HOME, maxTokens }, { costs: COSTS });
 
 async function events(kb: KnowledgeBase, topic: string, subjects: string[] | null) {
   const got: LearnEvent[] = [];

@@ -4,13 +4,32 @@
 // `estimateTokens` of every line and of the rendered whole.
 import { describe, expect, test } from 'bun:test';
 import fc from 'fast-check';
-import { depthsOf, fitListing, fitListingOf, folderRuns, type FittedListing } from '../../../src/app/listing.ts';
+import { depthsOf, fitListing as fitOf, fitListingOf as fitOfAsked, folderRuns, type FittedListing, type ListingDescriptions } from '../../../src/app/listing.ts';
 import { BYTES_PER_TOKEN_ESTIMATE, tokensText } from '../../../src/app/budget.ts';
 import { estimateTokens } from '../../../src/kb/content/tokens.ts';
 import type { Subject } from '../../../src/kb/index/types.ts';
-import { listedLine, renderListing, type Listed, type ListingFit, type ListingTopic, type TopicNote } from '../../../src/render/learn.ts';
+import { LISTING_COSTS, listedLine, renderListing } from '../../../src/render/listing.ts';
+import type { Listed, ListingFit, ListingTopic, TopicNote } from '../../../src/answer/learn.ts';
 
 const SHORTER = [160, 80, 0];
+
+/** The fit of `subjects` (in slug order) with render's costs. */
+function fitListing(
+  topic: ListingTopic,
+  subjects: readonly Subject[],
+  about: readonly (string | undefined)[],
+  learned: readonly string[],
+  budget: number,
+  folder?: string,
+  topicNotes: readonly TopicNote[] = [],
+): FittedListing {
+  return fitOf({ topic, subjects, learned, ...(folder !== undefined ? { folder } : {}), topicNotes }, about, budget, LISTING_COSTS);
+}
+
+/** The same, asking for the descriptions only when some could be shown. */
+function fitListingOf(topic: ListingTopic, subjects: readonly Subject[], about: ListingDescriptions, learned: readonly string[], budget: number): Promise<FittedListing> {
+  return fitOfAsked({ topic, subjects, learned, topicNotes: [] }, about, budget, LISTING_COSTS);
+}
 
 function referenceFit(
   topic: ListingTopic,
@@ -56,16 +75,15 @@ function referenceFit(
   const done = (items: readonly Listed[], fit?: ListingFit): FittedListing => checked(items, fit);
   /** Rendered once (to be measured: the listing is within the budget,
    *  so rendering it again at the edge is cheap); should the estimate of
-   *  the whole exceed the sum of its parts, fewer lines until it fits. */
+   *  the whole exceed the sum of its parts, the most lines whose whole
+   *  fits, one fewer at a time. */
   const checked = (items: readonly Listed[], fit?: ListingFit): FittedListing => {
-    let shown = items;
+    const cut = (n: number): ListingFit | undefined => (n === items.length ? fit : { ...(fit ?? { budget: b }), omitted: (fit?.omitted ?? 0) + (items.length - n) });
     let n = items.length;
-    while (estimateTokens(render(shown, fit)) > budget && n > 0) {
-      n = Math.floor(n * 0.95);
-      fit = { ...(fit ?? { budget: b }), omitted: (fit?.omitted ?? 0) + (items.length - n) };
-      shown = items.slice(0, n);
-    }
-    return fit === undefined ? { items: shown } : { items: shown, fit };
+    while (n > 0 && estimateTokens(render(items.slice(0, n), cut(n))) > budget) n--;
+    const shown = items.slice(0, n);
+    const fitted = cut(n);
+    return fitted === undefined ? { items: shown } : { items: shown, fit: fitted };
   };
   if (fits(listed, {})) return done(listed);
   // 1. Shorter descriptions.

@@ -9,7 +9,7 @@ import { titleWatch, topicListing } from '../../../src/app/listing.ts';
 import { estimateTokens } from '../../../src/kb/content/tokens.ts';
 import { PROBED } from '../../../src/kb/fs/probe.ts';
 import { readerThread } from '../../../src/kb/fs/probe-thread.ts';
-import { renderListing } from '../../../src/render/learn.ts';
+import { LISTING_COSTS, renderListing } from '../../../src/render/listing.ts';
 import { openTopic, READER_THREAD_URL, topic, tree } from '../kb/view-fixture.ts';
 
 const BINARY = '\0\x01binary';
@@ -19,10 +19,10 @@ async function listings(spec: Record<string, string>, budget: number): Promise<{
   const render = (l: Awaited<ReturnType<typeof topicListing>>) => (l === undefined ? '' : renderListing(t, l.items, l.learned, l.fit, l.folder, l.topicNotes));
   const thread = readerThread(READER_THREAD_URL);
   try {
-    const view = openTopic(t, { probe: thread, probeAll: true, titles: titleWatch(budget, new Set()) });
+    const view = openTopic(t, { probe: thread, probeAll: true, titles: titleWatch(budget, new Set(), LISTING_COSTS) });
     const skipped = [...view.probed.values()].some((r) => r.titlesSkipped);
-    const watched = render(await topicListing(t, view, 100_000, budget));
-    const plain = render(await topicListing(t, openTopic(t, { probeAll: true }), 100_000, budget));
+    const watched = render(await topicListing(t, view, 100_000, budget, LISTING_COSTS));
+    const plain = render(await topicListing(t, openTopic(t, { probeAll: true }), 100_000, budget, LISTING_COSTS));
     return { watched, plain, skipped };
   } finally {
     thread.close();
@@ -57,7 +57,7 @@ describe('the walk and the title watch', () => {
     const t = topic(tree(spec));
     const thread = readerThread(READER_THREAD_URL);
     try {
-      const watch = titleWatch(budget, new Set());
+      const watch = titleWatch(budget, new Set(), LISTING_COSTS);
       const slugs: string[] = [];
       const spy = { found: (slug: string, folder?: string) => (slugs.push(slug), watch.found(slug, folder)), probed: watch.probed };
       const view = openTopic(t, { probe: thread, probeAll: true, titles: spy });
@@ -91,7 +91,7 @@ describe('titleWatch', () => {
   test('says titles are no longer needed only once the names found are over the budget, and a subject is described', () => {
     fc.assert(
       fc.property(fc.array(fc.tuple(fc.array(segment, { maxLength: 3 }), segment), { minLength: 1, maxLength: 200 }), fc.integer({ min: 1, max: 600 }), fc.nat(10), (rows, budget, describedAt) => {
-        const watch = titleWatch(budget, new Set());
+        const watch = titleWatch(budget, new Set(), LISTING_COSTS);
         let names = 0;
         let described = false;
         for (let i = 0; i < rows.length; i++) {
@@ -119,7 +119,7 @@ describe('titleWatch', () => {
   test('says so as soon as a subject is described and the names at the top are over the budget, whichever comes first', () => {
     fc.assert(
       fc.property(fc.array(segment, { minLength: 1, maxLength: 200 }), fc.integer({ min: 1, max: 600 }), fc.nat(220), (names, budget, describedAt) => {
-        const watch = titleWatch(budget, new Set());
+        const watch = titleWatch(budget, new Set(), LISTING_COSTS);
         let used = 0;
         let described = false;
         for (let i = 0; i < names.length; i++) {

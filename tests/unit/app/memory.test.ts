@@ -17,6 +17,7 @@ import { TEMP_PREFIX } from '../../../src/kb/write/file.ts';
 import { badSlug, slugFromText, uniqueSlug } from '../../../src/kb/write/slug.ts';
 import { bodyOf, NEAR_THRESHOLD, nearPairs, normalise, profile, similarity } from '../../../src/kb/write/similar.ts';
 import { makeTempDir, tempWorkspace } from '../../support/temp.ts';
+import { COSTS } from '../../../src/render/costs.ts';
 
 const HOME = makeTempDir('kb-memory-home-');
 const CONFIG = `[kb.topic.notes]
@@ -37,7 +38,7 @@ function workspace(files: Record<string, string> = {}): string {
 }
 
 function open(root: string): Promise<KnowledgeBase> {
-  return KnowledgeBase.open({ cwd: root, cfg: [], knowledge: [], env: { XDG_CACHE_HOME: join(root, '.cache-home') }, home: HOME });
+  return KnowledgeBase.open({ cwd: root, cfg: [], knowledge: [], env: { XDG_CACHE_HOME: join(root, '.cache-home') }, home: HOME }, { costs: COSTS });
 }
 
 /** The learn listing of topic notes, as the model sees it. */

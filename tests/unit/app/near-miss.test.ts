@@ -9,6 +9,7 @@ import { learnText } from '../../../src/render/learn.ts';
 import { call } from '../../support/tool-call.ts';
 import { makeTempDir, tempWorkspace } from '../../support/temp.ts';
 import { RFD_CONFIG, RFD_FILES } from '../../support/rfd.ts';
+import { COSTS } from '../../../src/render/costs.ts';
 
 const HOME = makeTempDir('kb-near-home-');
 
@@ -36,7 +37,7 @@ const FILES: Record<string, string | Uint8Array> = {
 };
 
 const root = tempWorkspace('kb-near-', FILES, CONFIG);
-const open = () => KnowledgeBase.open({ cwd: root, cfg: [], knowledge: [], env: {}, home: HOME });
+const open = () => KnowledgeBase.open({ cwd: root, cfg: [], knowledge: [], env: {}, home: HOME }, { costs: COSTS });
 
 async function learnCall(topic: string, subjects: string | string[]) {
   const r = await call(await open(), { topic, subjects });

@@ -13,6 +13,7 @@ import { HISTORY_VERSIONS, parseHistory } from '../../../src/kb/write/history.ts
 import { renderWriteOutcome as text } from '../../../src/render/memory.ts';
 import { call as learnCall, toolCall } from '../../support/tool-call.ts';
 import { makeTempDir, tempWorkspace } from '../../support/temp.ts';
+import { COSTS } from '../../../src/render/costs.ts';
 
 const HOME = makeTempDir('kb-revise-home-');
 const CONFIG = `[kb.topic.notes]
@@ -28,7 +29,7 @@ function workspace(files: Record<string, string | Uint8Array> = {}): string {
 }
 
 function open(root: string): Promise<KnowledgeBase> {
-  return KnowledgeBase.open({ cwd: root, cfg: [], knowledge: [], env: { XDG_CACHE_HOME: join(root, '.cache-home') }, home: HOME });
+  return KnowledgeBase.open({ cwd: root, cfg: [], knowledge: [], env: { XDG_CACHE_HOME: join(root, '.cache-home') }, home: HOME }, { costs: COSTS });
 }
 
 const at = (iso: string) => ({ source: 'user' as const, now: new Date(iso) });

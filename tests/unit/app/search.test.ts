@@ -18,12 +18,13 @@ const text = (o: SearchOutcome | RecallOutcome): string => ('query' in o ? rende
 import { SEARCH_PARAMETERS } from '../../../src/app/tools.ts';
 import { estimateTokens } from '../../../src/kb/content/tokens.ts';
 import { makeTempDir, tempWorkspace } from '../../support/temp.ts';
+import { COSTS } from '../../../src/render/costs.ts';
 
 const HOME = makeTempDir('kb-search-home-');
 
 function open(root: string, more: Partial<WorkspaceOptions> = {}): Promise<KnowledgeBase> {
   const cache = join(root, '.cache-home');
-  return KnowledgeBase.open({ cwd: root, cfg: [], knowledge: [], env: { XDG_CACHE_HOME: cache }, home: HOME, ...more });
+  return KnowledgeBase.open({ cwd: root, cfg: [], knowledge: [], env: { XDG_CACHE_HOME: cache }, home: HOME, ...more }, { costs: COSTS });
 }
 
 const args = (query: string, more: Partial<SearchArgs> = {}): SearchArgs => ({ query, limit: 10, ...more });
@@ -134,7 +135,7 @@ describe('search', () => {
 
   test('a cache that cannot be written: the search answers, and stderr says so', async () => {
     const fresh = tempWorkspace('kb-search-', { ...FILES, 'not-a-dir': 'x' }, CONFIG);
-    const kb = await KnowledgeBase.open({ cwd: fresh, cfg: [], knowledge: [], env: { XDG_CACHE_HOME: join(fresh, 'not-a-dir') }, home: HOME });
+    const kb = await KnowledgeBase.open({ cwd: fresh, cfg: [], knowledge: [], env: { XDG_CACHE_HOME: join(fresh, 'not-a-dir') }, home: HOME }, { costs: COSTS });
     const r = await search(kb, args('tag'));
     expect(r.total).toBe(4);
     expect(r.problems.map((p) => p.code)).toEqual(['search-cache', 'search-cache']);
@@ -248,7 +249,7 @@ describe('search in a long-lived front end (kb mcp)', () => {
   /** Opens the workspace as `kb mcp` does for each request: a new
    *  KnowledgeBase over the session's IndexCache. */
   const openWith = (root: string, cache: IndexCache) =>
-    KnowledgeBase.open({ cwd: root, cfg: [], knowledge: [], env: { XDG_CACHE_HOME: join(root, '.cache-home') }, home: HOME }, { cache });
+    KnowledgeBase.open({ cwd: root, cfg: [], knowledge: [], env: { XDG_CACHE_HOME: join(root, '.cache-home') }, home: HOME }, { cache, costs: COSTS });
   const statusOf = (o: SearchOutcome) => o.indexes.map((i) => `${i.topic}:${i.status}`).join(' ');
   const slugsOf = (o: SearchOutcome) => o.results.map((r) => `${r.topic}:${r.slug}`);
   /** Waits until the cache has counted an event of `dir` after `before`. */

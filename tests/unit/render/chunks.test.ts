@@ -6,7 +6,7 @@ import { describe, test, expect } from 'bun:test';
 import type { Body } from '../../../src/kb/content/body.ts';
 import { formatContent, formattedText } from '../../../src/kb/content/format.ts';
 import { rawContent, subjectBlock } from '../../../src/render/learn.ts';
-import { quoted } from '../../../src/render/text.ts';
+import { quoted } from '../../../src/shared/controls.ts';
 import { rng } from '../../support/rng.ts';
 
 // The string rules the chunk renderers must agree with (NOTES 7 and 18):

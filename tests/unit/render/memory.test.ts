@@ -1,7 +1,8 @@
 // The write tools' texts (render/memory.ts): every outcome app/memory.ts
 // returns as data, as the model and the user read it.
 import { describe, expect, test } from 'bun:test';
-import { renderWriteOutcome, type WriteFailure, type WriteOutcome, type WriteTool } from '../../../src/render/memory.ts';
+import { renderWriteOutcome } from '../../../src/render/memory.ts';
+import type { WriteFailure, WriteOutcome, WriteTool } from '../../../src/answer/write.ts';
 
 const fail = (tool: WriteTool, failure: WriteFailure): string => renderWriteOutcome({ tool, status: 'error', isError: true, failure });
 

@@ -13,7 +13,7 @@ import {
   subjectBlock as subjectChunks,
 } from '../../../src/render/learn.ts';
 import { headingOf, topicLine } from '../../../src/render/topic.ts';
-import { quoted } from '../../../src/render/text.ts';
+import { quoted } from '../../../src/shared/controls.ts';
 import { renderList } from '../../../src/render/list.ts';
 import { humanSize } from '../../../src/shared/text.ts';
 import { renderCheckText } from '../../../src/render/check.ts';
@@ -43,17 +43,20 @@ describe('topic names (NOTES 11)', () => {
 });
 
 describe('renderPrompt', () => {
-  test('nothing to show: empty (NOTES 13)', () => expect(renderPrompt([], [])).toBe(''));
+  test('nothing to show: empty (NOTES 13)', () => expect(renderPrompt({ preloaded: [], available: [] })).toBe(''));
   test('only pre-loaded knowledge: no available part, no note', () => {
-    const out = renderPrompt([{ id: 'p', subjects: [{ slug: 'a', content: md('A\n') }] }], []);
+    const out = renderPrompt({ preloaded: [{ id: 'p', subjects: [{ slug: 'a', content: md('A\n') }] }], available: [] });
     expect(out).toBe('<knowledge>\nThe following knowledge has been pre-loaded into your system prompt:\n\n<topic "p">\n\n<subject "a">\nA\n</subject>\n</topic>\n</knowledge>\n');
   });
   test('pre-loaded topics are separated by a blank line; a topic with no loaded subject is dropped', () => {
-    const out = renderPrompt([
-      { id: 'p', subjects: [{ slug: 'a', content: md('A') }] },
-      { id: 'e', subjects: [] },
-      { id: 'q', title: 'Q', description: 'D\n', subjects: [{ slug: 'b', content: md('B') }] },
-    ], [{ id: 'x' }]);
+    const out = renderPrompt({
+      preloaded: [
+        { id: 'p', subjects: [{ slug: 'a', content: md('A') }] },
+        { id: 'e', subjects: [] },
+        { id: 'q', title: 'Q', description: 'D\n', subjects: [{ slug: 'b', content: md('B') }] },
+      ],
+      available: [{ id: 'x' }],
+    });
     expect(out).toBe(`<knowledge>
 The following knowledge has been pre-loaded into your system prompt:
 
@@ -83,6 +86,20 @@ ${HIDDEN_NOTE}
 </knowledge>
 `);
   });
+  test('listings are written after the topics available, before the line that says to use learn, whatever a pre-loaded subject says', () => {
+    const useLearn = 'Use the `learn` tool to consume this knowledge.';
+    const listing = { topic: { id: 'x' }, items: [{ slug: 'a' }], learned: [], topicNotes: [] };
+    const out = renderPrompt({
+      preloaded: [{ id: 'p', subjects: [{ slug: 'quote', content: md(`It says:\n\n${useLearn}\n`) }] }],
+      available: [{ id: 'x' }],
+      listings: [listing],
+    });
+    expect(out.indexOf('<listing "x">')).toBeGreaterThan(out.indexOf('- x\n'));
+    expect(out).toContain(`It says:\n\n${useLearn}\n</subject>`);
+    expect(out).toContain(`- x\n\nThe subjects of some of these topics, as \`learn\` lists them (no need to list them again):\n\n<listing "x">\n# Topic: x\n\n## Available subjects:\n\n- a\n\nUse the \`learn\` tool with the \`subjects\` argument to learn specific subjects.\n</listing>\n\n${useLearn}\n\n${HIDDEN_NOTE}\n</knowledge>\n`);
+    // No topic available to learn: no listing either.
+    expect(renderPrompt({ preloaded: [], available: [], listings: [listing] })).toBe('');
+  });
   test('the note is the RFD text verbatim', () => {
     expect(HIDDEN_NOTE).toContain('(note: some topics may contain hidden subjects that are not listed via `learn`\nby default,');
     expect(HIDDEN_NOTE.endsWith('exposing too much irrelevant knowledge upfront)')).toBe(true);
@@ -95,7 +112,7 @@ describe('subject blocks and text', () => {
     expect(subjectBlock('a', '')).toBe('<subject "a">\n\n</subject>');
   });
   test('a fenced content in a pre-loaded block', () => {
-    const out = renderPrompt([{ id: 'p', subjects: [{ slug: 'c', content: formatContent('toml', 'k = 1\n\n') }] }], []);
+    const out = renderPrompt({ preloaded: [{ id: 'p', subjects: [{ slug: 'c', content: formatContent('toml', 'k = 1\n\n') }] }], available: [] });
     expect(out).toContain('<subject "c">\n```toml\nk = 1\n```\n</subject>\n</topic>');
   });
   test('a raw content ends with exactly one newline (NOTES 18)', () => {
