@@ -124,6 +124,13 @@ function preloadWarnOf(env: Record<string, string | undefined>): number {
   return b.ok ? b.tokens : PRELOAD_WARN_DEFAULT;
 }
 
+/** Adds a problem of the topic being checked. */
+type AddProblem = (severity: Severity, code: ProblemCode, message: string, where?: string) => void;
+/** Where a field of the topic being checked is written. */
+type FieldAt = (field: keyof Topic['sources']) => string | undefined;
+
+/** One topic's problems, in order: its own text, the walk's notices,
+ *  links leading out, its selection, then each subject's. */
 function checkTopic(
   config: Config,
   root: string,
@@ -133,12 +140,20 @@ function checkTopic(
   texts?: Map<string, string>,
 ): { problems: Problem[]; subjects: number; preloaded: number; preloadedTokens: number } {
   const out: Problem[] = [];
-  const at = (field: keyof Topic['sources']) => topic.where?.[field] ?? whereOf(config.root, topic.sources[field]);
-  const add = (severity: Severity, code: ProblemCode, message: string, where?: string) => out.push({ severity, code, message, where, topic: topic.id });
+  const at: FieldAt = (field) => topic.where?.[field] ?? whereOf(config.root, topic.sources[field]);
+  const add: AddProblem = (severity, code, message, where) => out.push({ severity, code, message, where, topic: topic.id });
+  checkControls(topic, add, at);
+  checkNotices(config, topic, view, add, at);
+  checkLinks(config, root, topic, view, add, at);
+  checkSelection(topic, view, add, at);
+  const { preloaded, preloadedTokens } = checkSubjects(config, topic, view, progress, add, texts);
+  return { problems: out, subjects: view.index.subjects.length, preloaded, preloadedTokens };
+}
 
-  // Control characters in the topic's own text are shown escaped (the
-  // description keeps its line breaks): say so, as the author meant
-  // something else.
+/** Control characters in the topic's own text are shown escaped (the
+ *  description keeps its line breaks): say so, as the author meant
+ *  something else. */
+function checkControls(topic: Topic, add: AddProblem, at: FieldAt): void {
   const id = controlsIn(topic.id);
   if (id.length > 0) add('warning', 'control-character', `topic "${escapeControls(topic.id)}": the topic ID holds ${list(id)}; it is shown escaped`, at('subjects'));
   for (const field of TEXT_FIELDS) {
@@ -150,7 +165,11 @@ function checkTopic(
       add('warning', 'control-character', `topic "${topic.id}": the ${field} holds ${list(found)}; it is shown escaped${kind}`, at(field));
     }
   }
+}
 
+/** What the walk noticed: the subjects directory's own problems, then the
+ *  files'. */
+function checkNotices(config: Config, topic: Topic, view: TopicView, add: AddProblem, at: FieldAt): void {
   for (const n of view.index.notices) {
     const kind = NOTICE_CODES[n.code] ?? { code: n.code, severity: 'warning' };
     const directory = n.where === '' ? DIRECTORY_CODES[n.code] : undefined;
@@ -160,10 +179,12 @@ function checkTopic(
     }
     add(kind.severity, kind.code, `topic "${topic.id}": ${n.message}`, rel(config.root, topic.subjectsDir, n.where));
   }
+}
 
-  // Links are followed by design, wherever they lead: one that leads out of
-  // the workspace (a cloned repository linking to ~/.ssh) shows what it
-  // leads to to the model, so the user is told.
+/** Links are followed by design, wherever they lead: one that leads out of
+ *  the workspace (a cloned repository linking to ~/.ssh) shows what it
+ *  leads to to the model, so the user is told. */
+function checkLinks(config: Config, root: string, topic: Topic, view: TopicView, add: AddProblem, at: FieldAt): void {
   const subjectsReal = realTarget({ where: '', from: '', abs: topic.subjectsDir });
   if (inside(config.root, topic.subjectsDir) && subjectsReal !== '' && !inside(root, subjectsReal)) {
     add('warning', 'link-outside-workspace', `topic "${topic.id}": subjects directory "${topic.subjects}" leads outside the workspace, to ${subjectsReal}`, at('subjects'));
@@ -179,6 +200,11 @@ function checkTopic(
       rel(config.root, topic.subjectsDir, link.where),
     );
   }
+}
+
+/** The `learned` patterns that select nothing loadable, and the
+ *  `disabled` slugs that name no subject. */
+function checkSelection(topic: Topic, view: TopicView, add: AddProblem, at: FieldAt): void {
   for (const p of view.learnedPatterns) {
     const problem = learnedPatternProblem(topic.id, p);
     if (problem) add('error', problem.code, problem.message, at('learned'));
@@ -190,6 +216,12 @@ function checkTopic(
   for (const d of topic.disabled) {
     if (!slugs.has(d)) add('error', 'disabled-no-match', `topic "${topic.id}": disabled slug "${d}" matches no subject`, at('disabled'));
   }
+}
+
+/** Reads every subject not disabled: binary, unreadable and invalid ones
+ *  are problems; the pre-loaded ones are counted; texts go to `texts`
+ *  (the near-duplicate check's), up to COMPARED_BYTES. */
+function checkSubjects(config: Config, topic: Topic, view: TopicView, progress: Progress, add: AddProblem, texts?: Map<string, string>): { preloaded: number; preloadedTokens: number } {
   let preloaded = 0;
   let preloadedTokens = 0;
   let kept = 0;
@@ -218,7 +250,7 @@ function checkTopic(
     else if (r.kind === 'error') add('warning', 'unreadable', `topic "${topic.id}": cannot read subject "${s.slug}": ${r.message}`, where);
     else if (r.replaced) add('warning', 'invalid-utf8', `topic "${topic.id}": subject "${s.slug}" is not valid ${r.encoding === 'utf-8' ? 'UTF-8' : 'UTF-16'}; invalid bytes are replaced when loaded`, where);
   }
-  return { problems: out, subjects: view.index.subjects.length, preloaded, preloadedTokens };
+  return { preloaded, preloadedTokens };
 }
 
 /** The frontmatter `source` values of the subjects kb writes (`kb

@@ -101,7 +101,7 @@ export async function learn(kb: KnowledgeBase, args: LearnArgs, sink: LearnSink,
   for (const f of fallbacks) await emit({ kind: 'note', topic: topic.id, note: f });
   for (const f of fallbacks) await problem(warning('near-miss', `topic "${topic.id}": ${fallbackSummary(f)}`));
   const pace = paceOf(opts.signal);
-  const loaded = await loadSubjects(kb, topic, view, { given, patterns, hints: plan.hints, from, raw, ...(pace !== undefined ? { pace } : {}) }, sink, emit);
+  const loaded = await loadSubjects({ kb, topic, view, call: { given, patterns, hints: plan.hints, from, raw, ...(pace !== undefined ? { pace } : {}) }, sink, emit, budget: kb.maxTokens });
   // A raw result (one exact subject, found) is the content alone: the walk
   // limit did not keep it from the model.
   await emit({ kind: 'end', topic: topic.id, topicNotes: raw && loaded > 0 ? [] : directoryNotes(view, kb.walkLimit), raw });
@@ -123,6 +123,18 @@ interface LoadCall {
 
 type Emit = (e: LearnEvent) => Promise<void>;
 
+/** What loading a call's subjects goes by: the call, its topic and view,
+ *  where the events go, and the budget (tokens; Infinity: none). */
+interface LoadContext {
+  kb: KnowledgeBase;
+  topic: Topic;
+  view: TopicView;
+  call: LoadCall;
+  sink: LearnSink;
+  emit: Emit;
+  budget: number;
+}
+
 /**
  * Loads the subjects a call selects into `sink`, within the budget, and
  * returns how many were loaded (a window counts). The loop does the common
@@ -134,8 +146,8 @@ type Emit = (e: LearnEvent) => Promise<void>;
  * awaited only when the sink returns a promise: an `await` per subject
  * cost a promise and a turn of the microtask queue each.
  */
-async function loadSubjects(kb: KnowledgeBase, topic: Topic, view: TopicView, call: LoadCall, sink: LearnSink, emit: Emit): Promise<number> {
-  const budget = kb.maxTokens;
+async function loadSubjects(ctx: LoadContext): Promise<number> {
+  const { kb, topic, view, call, sink, budget } = ctx;
   // Without a budget (0, Infinity) nothing compares a subject's tokens:
   // the estimate would be a pass over every loaded byte for nothing.
   const limited = Number.isFinite(budget);
@@ -150,21 +162,21 @@ async function loadSubjects(kb: KnowledgeBase, topic: Topic, view: TopicView, ca
     if (turn !== undefined) await turn;
     if (item.kind === 'read') continue;
     if (item.kind !== 'subject') {
-      await noteItem(topic, item, emit);
+      await noteItem(ctx, item);
       continue;
     }
     const start = from !== undefined && item.slug === from.slug ? from.offset : 0;
     const tokens = !limited && start === 0 ? 0 : tokensFrom(item.content.body, item.body, start) + BLOCK_TOKENS;
     if (loaded > 0 && used + tokens > budget) {
       // Over the budget: this subject and the rest wait for the next call.
-      await leaveOut(topic, view, call, item.slug, budget, emit);
+      await leaveOut(ctx, item.slug);
       break;
     }
-    if (item.replaced) await emit({ kind: 'problem', problem: replacedProblem(topic.id, item.slug) });
+    if (item.replaced) await ctx.emit({ kind: 'problem', problem: replacedProblem(topic.id, item.slug) });
     if (start > 0 || tokens > budget) {
       // One subject larger than the budget (or a later window of one).
       loaded++;
-      const more = await loadWindow(topic, view, call, item, start, budget, used, sink.as, emit);
+      const more = await loadWindow(ctx, item, start, used);
       if (more < 0) break;
       used += more;
       continue;
@@ -182,7 +194,7 @@ async function loadSubjects(kb: KnowledgeBase, topic: Topic, view: TopicView, ca
 }
 
 /** A note among the loaded items (and a warning for an ignored file). */
-async function noteItem(topic: Topic, item: Exclude<LoadItem, { kind: 'subject' }>, emit: Emit): Promise<void> {
+async function noteItem({ topic, emit }: LoadContext, item: Exclude<LoadItem, { kind: 'subject' }>): Promise<void> {
   await emit({ kind: 'note', topic: topic.id, note: item });
   if (item.kind === 'no-match' && item.hint?.ignored !== undefined) await emit({ kind: 'problem', problem: warning('ignored', `topic "${topic.id}": ${ignoredSentence(item.hint.ignored)}`) });
 }
@@ -193,15 +205,16 @@ function tokensFrom(content: Body, body: Body, start: number): number {
 }
 
 /** The call that continues at byte `offset` of subject `slug`. */
-function callFrom(topic: Topic, call: LoadCall, slug: string, offset: number): LearnCall {
+function callFrom({ topic, call }: LoadContext, slug: string, offset: number): LearnCall {
   return { topic: topic.id, subjects: [...call.given, `${FROM_PREFIX}${offset}:${slug}`] };
 }
 
 /** Subject `slug` and the rest are left out to stay within the budget:
  *  the model is told how to continue, the user that they were left out. */
-async function leaveOut(topic: Topic, view: TopicView, call: LoadCall, slug: string, budget: number, emit: Emit): Promise<void> {
+async function leaveOut(ctx: LoadContext, slug: string): Promise<void> {
+  const { topic, view, call, budget, emit } = ctx;
   const rest = restOf(view, call.patterns, slug, 0);
-  await emit({ kind: 'left-out', count: rest.count, tokens: rest.tokens, budget, call: callFrom(topic, call, slug, 0) });
+  await emit({ kind: 'left-out', count: rest.count, tokens: rest.tokens, budget, call: callFrom(ctx, slug, 0) });
   const s = rest.count === 1 ? '' : 's';
   await emit({ kind: 'problem', problem: warning('budget', `learn ${topic.id}: ${rest.count} more subject${s} (~${tokensText(rest.tokens)} tokens) matched but ${rest.count === 1 ? 'was' : 'were'} left out to stay within ${tokensText(budget)} tokens; the model was told how to continue`) });
 }
@@ -209,11 +222,13 @@ async function leaveOut(topic: Topic, view: TopicView, call: LoadCall, slug: str
 /** A window of a subject larger than the budget (or a later window of
  *  one) from byte `from` on, and the call for the next. Returns the tokens
  *  it used, or -1 when there is a next window (the load ends there). */
-async function loadWindow(topic: Topic, view: TopicView, call: LoadCall, item: Extract<LoadItem, { kind: 'subject' }>, from: number, budget: number, used: number, as: ReadAs, emit: Emit): Promise<number> {
+async function loadWindow(ctx: LoadContext, item: Extract<LoadItem, { kind: 'subject' }>, from: number, used: number): Promise<number> {
+  const { topic, view, call, budget, emit } = ctx;
+  const as = ctx.sink.as;
   const bytes = bodyBytes(item.body);
   const start = charStart(bytes, from);
   const end = windowEnd(bytes, start, Math.max(1, budget - BLOCK_TOKENS - used));
-  const next = end < bytes.length ? callFrom(topic, call, item.slug, end) : undefined;
+  const next = end < bytes.length ? callFrom(ctx, item.slug, end) : undefined;
   const window = as === 'bytes' ? bytes.subarray(start, end) : bodyText(bytes.subarray(start, end));
   const lines: [number, number] = [lineAt(bytes, start), lineAt(bytes, Math.max(start, end - 1))];
   await emit({ kind: 'window', slug: item.slug, fenceTag: fenceTag(item.subject.ext), body: window, from: start, to: end, total: bytes.length, lines, budget, ...(next !== undefined ? { next } : {}) });

@@ -180,35 +180,10 @@ function invalidBytes(bytes: Uint8Array, at: number, label: string): Problem {
  *  Returns the layers, lowest precedence first; nothing when the file does
  *  not exist. */
 export async function readConfigFile(path: string, ctx: ReadContext, chain: readonly Link[] = []): Promise<Layer[]> {
-  const label = displayPath(ctx.root, path);
-  const read = readRegular(path);
-  if ('missing' in read) return [];
-  if ('problem' in read) {
-    ctx.diagnostics.push({ severity: 'error', code: 'read-error', message: read.problem, where: label });
-    return [];
-  }
-  if (!ctx.files.includes(path)) ctx.files.push(path);
-
-  const format = formatOf(path);
-  if (format === undefined) {
-    ctx.diagnostics.push({
-      severity: 'error',
-      code: 'unknown-format',
-      message: 'not a configuration file: the name must end in .toml, .json, .json5, .yaml or .yml',
-      where: label,
-    });
-    return [];
-  }
-  const loaded = await readConfigBytes(read.bytes, format, label);
-  if ('diagnostic' in loaded) {
-    ctx.diagnostics.push(loaded.diagnostic);
-    return [];
-  }
-  if (loaded.invalid !== undefined) ctx.diagnostics.push(loaded.invalid);
-  const { text, parsed } = loaded;
-  const data = parsed.data;
-  const origin: Origin = { source: path, label, text, format, ...(parsed.index ? { index: parsed.index } : {}) };
-  const wrongType = (key: string, expected: string, value: unknown = data[key], at: string[] = [key]) =>
+  const file = await readOne(path, ctx);
+  if (file === undefined) return [];
+  const { origin, data } = file;
+  const wrongType: WrongType = (key, expected, value = data[key], at = [key]) =>
     ctx.diagnostics.push({
       severity: 'error',
       code: 'wrong-type',
@@ -225,46 +200,86 @@ export async function readConfigFile(path: string, ctx: ReadContext, chain: read
     if (typeof data.inherit === 'boolean') own.inherit = data.inherit;
     else wrongType('inherit', 'a boolean');
   }
+  if (!('extends' in data)) return [own];
+  if (!Array.isArray(data.extends)) {
+    wrongType('extends', 'an array of paths');
+    return [own];
+  }
+  const { before, after } = await readExtended(data.extends, { real: realPath(path), label: origin.label }, origin, ctx, chain, wrongType);
+  return [...before, own, ...after];
+}
 
+/** Reports a key of a configuration file whose value has the wrong type. */
+type WrongType = (key: string, expected: string, value?: unknown, at?: string[]) => void;
+
+/** One configuration file, read and parsed, noted in `ctx.files`; undefined
+ *  (with a diagnostic, unless it is missing) when it cannot be. */
+async function readOne(path: string, ctx: ReadContext): Promise<{ origin: Origin; data: Record<string, unknown> } | undefined> {
+  const label = displayPath(ctx.root, path);
+  const read = readRegular(path);
+  if ('missing' in read) return undefined;
+  if ('problem' in read) {
+    ctx.diagnostics.push({ severity: 'error', code: 'read-error', message: read.problem, where: label });
+    return undefined;
+  }
+  if (!ctx.files.includes(path)) ctx.files.push(path);
+
+  const format = formatOf(path);
+  if (format === undefined) {
+    ctx.diagnostics.push({
+      severity: 'error',
+      code: 'unknown-format',
+      message: 'not a configuration file: the name must end in .toml, .json, .json5, .yaml or .yml',
+      where: label,
+    });
+    return undefined;
+  }
+  const loaded = await readConfigBytes(read.bytes, format, label);
+  if ('diagnostic' in loaded) {
+    ctx.diagnostics.push(loaded.diagnostic);
+    return undefined;
+  }
+  if (loaded.invalid !== undefined) ctx.diagnostics.push(loaded.invalid);
+  const { text, parsed } = loaded;
+  return { origin: { source: path, label, text, format, ...(parsed.index ? { index: parsed.index } : {}) }, data: parsed.data };
+}
+
+/** The layers of the files an `extends` array names (`self`: the file
+ *  that extends them, `chain`: the files that extended it), those to go
+ *  before it and those to go after it. */
+async function readExtended(entries: unknown[], self: Link, origin: Origin, ctx: ReadContext, chain: readonly Link[], wrongType: WrongType): Promise<{ before: Layer[]; after: Layer[] }> {
   const before: Layer[] = [];
   const after: Layer[] = [];
-  if ('extends' in data) {
-    if (!Array.isArray(data.extends)) wrongType('extends', 'an array of paths');
-    else {
-      const self: Link = { real: realPath(path), label };
-      for (const [i, entry] of data.extends.entries()) {
-        const item = extendsEntry(entry, i, wrongType);
-        if (item === undefined) continue;
-        for (const target of await extendsTargets(item.path, origin, ctx)) {
-          const real = realPath(target);
-          const links = [...chain, self];
-          const cycleAt = links.findIndex((l) => l.real === real);
-          if (cycleAt >= 0) {
-            const names = [...links.slice(cycleAt).map((l) => l.label), displayPath(ctx.root, target)];
-            ctx.diagnostics.push({
-              severity: 'error',
-              code: 'extends-cycle',
-              message: `extends cycle: ${names.join(' -> ')}`,
-              where: whereOf(origin, ['extends']),
-            });
-            continue;
-          }
-          // JP's `ExtendsStack::try_push`: the cycle first, then the depth.
-          if (links.length >= MAX_EXTENDS_DEPTH) {
-            ctx.diagnostics.push({
-              severity: 'error',
-              code: 'extends-depth',
-              message: `extends chain longer than ${MAX_EXTENDS_DEPTH} files: ${chainText([...links.map((l) => l.label), displayPath(ctx.root, target)])}`,
-              where: whereOf(origin, ['extends']),
-            });
-            continue;
-          }
-          (item.after ? after : before).push(...(await readConfigFile(target, ctx, links)));
-        }
+  for (const [i, entry] of entries.entries()) {
+    const item = extendsEntry(entry, i, wrongType);
+    if (item === undefined) continue;
+    for (const target of await extendsTargets(item.path, origin, ctx)) {
+      const links = [...chain, self];
+      const problem = chainProblem(links, target, ctx.root);
+      if (problem !== undefined) {
+        ctx.diagnostics.push({ severity: 'error', ...problem, where: whereOf(origin, ['extends']) });
+        continue;
       }
+      (item.after ? after : before).push(...(await readConfigFile(target, ctx, links)));
     }
   }
-  return [...before, own, ...after];
+  return { before, after };
+}
+
+/** Why `target` cannot extend the chain `links` (a cycle, or too long a
+ *  chain), or undefined. */
+function chainProblem(links: readonly Link[], target: string, root: string): { code: 'extends-cycle' | 'extends-depth'; message: string } | undefined {
+  const real = realPath(target);
+  const cycleAt = links.findIndex((l) => l.real === real);
+  if (cycleAt >= 0) {
+    const names = [...links.slice(cycleAt).map((l) => l.label), displayPath(root, target)];
+    return { code: 'extends-cycle', message: `extends cycle: ${names.join(' -> ')}` };
+  }
+  // JP's `ExtendsStack::try_push`: the cycle first, then the depth.
+  if (links.length >= MAX_EXTENDS_DEPTH) {
+    return { code: 'extends-depth', message: `extends chain longer than ${MAX_EXTENDS_DEPTH} files: ${chainText([...links.map((l) => l.label), displayPath(root, target)])}` };
+  }
+  return undefined;
 }
 
 /** A chain of files for a message: all of a short one; the first two and
@@ -279,7 +294,7 @@ function chainText(names: readonly string[]): string {
 function extendsEntry(
   entry: unknown,
   i: number,
-  wrongType: (key: string, expected: string, value: unknown, at: string[]) => void,
+  wrongType: WrongType,
 ): { path: string; after: boolean } | undefined {
   if (typeof entry === 'string') return { path: entry, after: false };
   const at = ['extends', String(i)];

@@ -941,81 +941,131 @@ export function headingsIn(text: string, ext: string): Heading[] {
   if (format === undefined || format === 'text' || format === 'plain') return [];
   if (format === 'html') return htmlHeadings(text);
   const out: Heading[] = [];
-  const lines: { start: number; text: string }[] = [];
+  const lines = linesOf(text);
+  const push: PushHeading = (at, level, t) => {
+    const clean = cleanTitle(t, format);
+    if (clean !== '') out.push({ start: lines[at].start, line: at + 1, level, text: clean });
+  };
+  if (format === 'md') mdHeadings(lines, push);
+  else if (format === 'rst') rstHeadings(lines, push);
+  else if (format === 'adoc') adocHeadings(lines, push);
+  else orgHeadings(lines, push);
+  out.sort((a, b) => a.start - b.start);
+  return out;
+}
+
+/** A line of a text: where it starts, and its text (without its `\r\n`
+ *  or `\n`). */
+interface Line {
+  start: number;
+  text: string;
+}
+
+/** Adds the heading of line `at`, of level `level`, whose text is `t`
+ *  (as written: cleaned here; none when that leaves nothing). */
+type PushHeading = (at: number, level: number, t: string) => void;
+
+/** The lines of `text`. */
+function linesOf(text: string): Line[] {
+  const lines: Line[] = [];
   for (let pos = 0; pos <= text.length; ) {
     let end = text.indexOf('\n', pos);
     if (end < 0) end = text.length;
     lines.push({ start: pos, text: text.charCodeAt(end - 1) === 13 ? text.slice(pos, end - 1) : text.slice(pos, end) });
     pos = end + 1;
   }
-  const styles: string[] = []; // reStructuredText: adornment styles in order of appearance
+  return lines;
+}
+
+/** Line `i` is blank, or not there. */
+function blankAt(lines: readonly Line[], i: number): boolean {
+  return i < 0 || i >= lines.length || lines[i].text.trim() === '';
+}
+
+/** A reStructuredText adornment line. */
+function isAdornmentLine(t: string): boolean {
+  return runOf(t, 3, isPunct) !== '';
+}
+
+/** Markdown's ATX and setext headings, outside fenced code. */
+function mdHeadings(lines: readonly Line[], push: PushHeading): void {
   let fence: string | undefined;
-  let block: string | undefined; // AsciiDoc delimited block (----, ...., ====, ****)
-  const blank = (i: number) => i < 0 || i >= lines.length || lines[i].text.trim() === '';
-  const adorn = (t: string) => runOf(t, 3, isPunct) !== '';
   for (let i = 0; i < lines.length; i++) {
     const l = lines[i].text;
-    const push = (at: number, level: number, t: string) => {
-      const clean = cleanTitle(t, format);
-      if (clean !== '') out.push({ start: lines[at].start, line: at + 1, level, text: clean });
-    };
-    if (format === 'md') {
-      const f = /^ {0,3}(`{3,}|~{3,})/.exec(l);
-      if (f !== null) {
-        if (fence === undefined) fence = f[1];
-        else if (f[1][0] === fence[0] && f[1].length >= fence.length) fence = undefined;
-        continue;
-      }
-      if (fence !== undefined) continue;
-      const level = atxHeading(l);
-      if (level > 0) {
-        push(i, level, atxText);
-        continue;
-      }
-      const u = /^ {0,3}(=+|-+)[ \t]*$/.exec(l);
-      if (u !== null && i > 0 && !blank(i - 1) && blank(i - 2) && !/^ {0,3}(#|>|[-*+] |\d+[.)] |`{3}|~{3})/.test(lines[i - 1].text) && (u[1][0] === '=' || u[1].length >= 2)) {
-        // A paragraph line over `===` (1) or `---` (2): a setext heading.
-        push(i - 1, u[1][0] === '=' ? 1 : 2, lines[i - 1].text);
-      }
-    } else if (format === 'rst') {
-      // An overline precedes its text (and the same underline follows); an
-      // underline follows its text.
-      if (adorn(l) && i + 2 < lines.length && !blank(i + 1) && adorn(lines[i + 2].text) && lines[i + 2].text.trim() === l.trim() && blank(i - 1)) {
-        const style = `${l.trim()[0]}${l.trim()[0]}`;
-        if (!styles.includes(style)) styles.push(style);
-        push(i, Math.min(6, styles.indexOf(style) + 1), lines[i + 1].text);
-        i += 2;
-        continue;
-      }
-      if (adorn(l) && i > 0 && !blank(i - 1) && blank(i - 2) && !adorn(lines[i - 1].text) && !/^\s/.test(lines[i - 1].text) && l.trimEnd().length >= Math.min(lines[i - 1].text.trimEnd().length, 4)) {
-        const style = l.trim()[0];
-        if (!styles.includes(style)) styles.push(style);
-        push(i - 1, Math.min(6, styles.indexOf(style) + 1), lines[i - 1].text);
-      }
-    } else if (format === 'adoc') {
-      // The two-line form first: a title over a line of `=`, `-`, `~`, `^`
-      // or `+` about as long (`NAME` over `----`), which would otherwise
-      // read as a delimited block.
-      const u = runOf(l, 2, isSectionUnderline);
-      if (block === undefined && u !== '' && i > 0 && !blank(i - 1) && blank(i - 2) && Math.abs(l.trimEnd().length - lines[i - 1].text.trimEnd().length) <= 2 && /\w/.test(lines[i - 1].text)) {
-        push(i - 1, '=-~^+'.indexOf(u) + 1, lines[i - 1].text);
-        continue;
-      }
-      const d = /^(-{4,}|\.{4,}|={4,}|\*{4,}|_{4,}|\+{4,}|\/{4,})\s*$/.exec(l);
-      if (d !== null) {
-        block = block === undefined ? d[1] : block === d[1] ? undefined : block;
-        continue;
-      }
-      if (block !== undefined) continue;
-      const m = /^(={1,6}|#{1,6})[ \t]+(\S.*)$/.exec(l);
-      if (m !== null) push(i, m[1].length, withoutClosing(m[2]));
-    } else if (format === 'org') {
-      const m = /^(\*+)[ \t]+(\S.*)$/.exec(l);
-      if (m !== null) push(i, Math.min(6, m[1].length), withoutTags(m[2]));
+    const f = /^ {0,3}(`{3,}|~{3,})/.exec(l);
+    if (f !== null) {
+      if (fence === undefined) fence = f[1];
+      else if (f[1][0] === fence[0] && f[1].length >= fence.length) fence = undefined;
+      continue;
+    }
+    if (fence !== undefined) continue;
+    const level = atxHeading(l);
+    if (level > 0) {
+      push(i, level, atxText);
+      continue;
+    }
+    const u = /^ {0,3}(=+|-+)[ \t]*$/.exec(l);
+    if (u !== null && i > 0 && !blankAt(lines, i - 1) && blankAt(lines, i - 2) && !/^ {0,3}(#|>|[-*+] |\d+[.)] |`{3}|~{3})/.test(lines[i - 1].text) && (u[1][0] === '=' || u[1].length >= 2)) {
+      // A paragraph line over `===` (1) or `---` (2): a setext heading.
+      push(i - 1, u[1][0] === '=' ? 1 : 2, lines[i - 1].text);
     }
   }
-  out.sort((a, b) => a.start - b.start);
-  return out;
+}
+
+/** reStructuredText's underlined (and overlined) titles, levels by order
+ *  of appearance of each adornment style. */
+function rstHeadings(lines: readonly Line[], push: PushHeading): void {
+  const styles: string[] = []; // adornment styles in order of appearance
+  for (let i = 0; i < lines.length; i++) {
+    const l = lines[i].text;
+    // An overline precedes its text (and the same underline follows); an
+    // underline follows its text.
+    if (isAdornmentLine(l) && i + 2 < lines.length && !blankAt(lines, i + 1) && isAdornmentLine(lines[i + 2].text) && lines[i + 2].text.trim() === l.trim() && blankAt(lines, i - 1)) {
+      const style = `${l.trim()[0]}${l.trim()[0]}`;
+      if (!styles.includes(style)) styles.push(style);
+      push(i, Math.min(6, styles.indexOf(style) + 1), lines[i + 1].text);
+      i += 2;
+      continue;
+    }
+    if (isAdornmentLine(l) && i > 0 && !blankAt(lines, i - 1) && blankAt(lines, i - 2) && !isAdornmentLine(lines[i - 1].text) && !/^\s/.test(lines[i - 1].text) && l.trimEnd().length >= Math.min(lines[i - 1].text.trimEnd().length, 4)) {
+      const style = l.trim()[0];
+      if (!styles.includes(style)) styles.push(style);
+      push(i - 1, Math.min(6, styles.indexOf(style) + 1), lines[i - 1].text);
+    }
+  }
+}
+
+/** AsciiDoc's `==` (and `#`) section titles and two-line titles, outside
+ *  delimited blocks. */
+function adocHeadings(lines: readonly Line[], push: PushHeading): void {
+  let block: string | undefined; // a delimited block (----, ...., ====, ****)
+  for (let i = 0; i < lines.length; i++) {
+    const l = lines[i].text;
+    // The two-line form first: a title over a line of `=`, `-`, `~`, `^`
+    // or `+` about as long (`NAME` over `----`), which would otherwise
+    // read as a delimited block.
+    const u = runOf(l, 2, isSectionUnderline);
+    if (block === undefined && u !== '' && i > 0 && !blankAt(lines, i - 1) && blankAt(lines, i - 2) && Math.abs(l.trimEnd().length - lines[i - 1].text.trimEnd().length) <= 2 && /\w/.test(lines[i - 1].text)) {
+      push(i - 1, '=-~^+'.indexOf(u) + 1, lines[i - 1].text);
+      continue;
+    }
+    const d = /^(-{4,}|\.{4,}|={4,}|\*{4,}|_{4,}|\+{4,}|\/{4,})\s*$/.exec(l);
+    if (d !== null) {
+      block = block === undefined ? d[1] : block === d[1] ? undefined : block;
+      continue;
+    }
+    if (block !== undefined) continue;
+    const m = /^(={1,6}|#{1,6})[ \t]+(\S.*)$/.exec(l);
+    if (m !== null) push(i, m[1].length, withoutClosing(m[2]));
+  }
+}
+
+/** Org's `*` headings. */
+function orgHeadings(lines: readonly Line[], push: PushHeading): void {
+  for (let i = 0; i < lines.length; i++) {
+    const m = /^(\*+)[ \t]+(\S.*)$/.exec(lines[i].text);
+    if (m !== null) push(i, Math.min(6, m[1].length), withoutTags(m[2]));
+  }
 }
 
 // The helpers below read, each in one pass, what a regular expression

@@ -442,184 +442,208 @@ function resultsInto(batch: ProbeBatch, out: ProbeResult[], take?: FeedTaker): v
 /** Files per batch of a probe feed. */
 const FEED_BATCH = 256;
 
+/** What a reader thread's jobs share: the worker (started by the first
+ *  large job), the pool it was last sent, and who probed how many files. */
+interface ThreadState {
+  url: string;
+  minFiles: number;
+  worker: Worker | null | undefined; // undefined: not tried yet
+  started: boolean;
+  /** The pool the thread was last sent: a job with the same one (every
+   *  batch of a feed) does not carry it again. */
+  sentPool: SharedArrayBuffer | undefined;
+  files: number;
+  byMain: number;
+}
+
+/** The worker, started on first use; null where there is none (one CPU,
+ *  no workers, or it failed to start). */
+function startWorker(state: ThreadState): Worker | null {
+  if (state.worker !== undefined) return state.worker;
+  state.worker = null;
+  try {
+    if ((globalThis.navigator?.hardwareConcurrency ?? 2) < 2) return null;
+    const w = new Worker(state.url, { type: 'module' });
+    // A worker that fails to load never takes a file: nothing to undo.
+    w.onerror = (e) => e.preventDefault?.();
+    state.worker = w;
+    state.started = true;
+  } catch {
+    state.worker = null;
+  }
+  return state.worker;
+}
+
+/** Sends `job` to the reader thread when `size` files make it worth
+ *  starting; whether it went. */
+function post(state: ThreadState, job: ProbeJob | StatJob, size: number): boolean {
+  if (size < state.minFiles) return false;
+  const w = startWorker(state);
+  if (w === null) return false;
+  try {
+    w.postMessage(job);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Sends a probe batch to the reader thread (when `size` files make it
+ *  worth starting) and notes whether it went. */
+function postBatch(state: ThreadState, batch: ProbeBatch, size = batch.paths.length): void {
+  const job: ProbeJob = { kind: 'probe', paths: batch.paths.join(PATH_SEPARATOR), shared: batch.shared };
+  if (batch.pool !== state.sentPool) job.pool = batch.pool;
+  batch.posted = post(state, job, size);
+  if (batch.posted) state.sentPool = batch.pool;
+}
+
+/** Probes the batches (the main thread's share, then waits for the rest)
+ *  and counts who did what. */
+function complete(state: ThreadState, batches: readonly ProbeBatch[], between?: () => void): void {
+  for (const batch of batches) {
+    state.byMain += probeMainShare(batch);
+    between?.();
+  }
+  for (const batch of batches) {
+    state.byMain += awaitBatch(batch);
+    state.files += batch.paths.length;
+  }
+}
+
+/** A feed (ReaderThread.feed): files go out in batches of FEED_BATCH as
+ *  they are added, and `finish` probes the rest. */
+function probeFeed(state: ThreadState, take?: FeedTaker): ProbeFeed {
+  const batches: ProbeBatch[] = [];
+  let pending: string[] = [];
+  let fed = 0;
+  // One frontmatter pool for the whole feed.
+  let pool: SharedArrayBuffer | undefined;
+  const poolFor = (): SharedArrayBuffer => (pool ??= frontPool());
+  // The results so far, in order: a batch's are decoded once all its
+  // files are done, while the walk and the probing go on (the reader
+  // thread is probing meanwhile), not all at the end.
+  const out: ProbeResult[] = [];
+  let ready = 0; // batches whose results are in `out`
+  let skipping = false;
+  const drain = (all: boolean): void => {
+    while (ready < batches.length) {
+      const batch = batches[ready];
+      if (!all && Atomics.load(batch.control, DONE) < batch.paths.length) return;
+      resultsInto(batch, out, take);
+      ready++;
+    }
+  };
+  // A full batch goes out; out of `add`, which runs for every file
+  // (the engine compiles hot code with what it calls: the less, the
+  // cheaper).
+  /** The pending files as a batch, told to skip titles if the feed is. */
+  const batchOfPending = (): ProbeBatch => {
+    const batch = newBatch(pending, poolFor());
+    if (skipping) batch.control[SKIP] = 1;
+    batches.push(batch);
+    return batch;
+  };
+  const send = (): void => {
+    const batch = batchOfPending();
+    fed += pending.length;
+    pending = [];
+    // The thread starts once the feed reaches `minFiles`.
+    postBatch(state, batch, fed);
+    drain(false);
+  };
+  return {
+    add(path) {
+      if (pending.push(path) >= FEED_BATCH) send();
+    },
+    finish() {
+      if (pending.length > 0) batchOfPending();
+      pending = [];
+      complete(state, batches, () => drain(false));
+      drain(true);
+      return out;
+    },
+    skipTitles() {
+      skipping = true;
+      for (let k = ready; k < batches.length; k++) Atomics.store(batches[k].control, SKIP, 1);
+    },
+    size(i) {
+      // Every batch but the last holds FEED_BATCH files.
+      const batch = batches[Math.floor(i / FEED_BATCH)];
+      const at = i % FEED_BATCH;
+      return batch === undefined || at >= batch.paths.length ? -1 : batch.sized[at] - 1;
+    },
+  };
+}
+
+/** A stat job (Probe.stat): the reader thread starts on the list at once;
+ *  the main thread takes its share when it joins (it does other work
+ *  meanwhile). */
+function statJob(state: ThreadState, paths: readonly string[], prefix: string): StatJobHandle {
+  const n = paths.length;
+  const control = new SharedArrayBuffer(CONTROL_WORDS * 4);
+  const words = new Int32Array(control);
+  const shared = new SharedArrayBuffer(16 * n);
+  const values = new Float64Array(shared);
+  const posted = n >= MIN_STAT_FILES && post(state, { kind: 'stat', paths: paths.join(PATH_SEPARATOR), prefix, control, values: shared }, n);
+  return {
+    join() {
+      state.byMain += statShare(paths, words, values, prefix);
+      if (posted) awaitStats(paths, prefix, words, values);
+      state.files += n;
+      return unshifted(values);
+    },
+    cancel() {
+      Atomics.store(words, STOP, 1);
+    },
+  };
+}
+
+/** Waits for the files of a stat job the reader thread took; should it
+ *  stall, stats what is missing here. */
+function awaitStats(paths: readonly string[], prefix: string, words: Int32Array, values: Float64Array): void {
+  const n = paths.length;
+  const until = Date.now() + STALL_MS;
+  for (let done = Atomics.load(words, DONE); done < n; done = Atomics.load(words, DONE)) {
+    if (Date.now() > until) {
+      Atomics.store(words, STOP, 1);
+      for (let i = 0; i < n; i++) if (values[2 * i] === STAT_PENDING) statInto(prefix + paths[i], values, i);
+      return;
+    }
+    Atomics.wait(words, DONE, done, 50);
+  }
+}
+
+/** Lets the worker go: every job is over, so the thread is idle.
+ *  Terminating it waits for its engine to shut down (about 5 ms in the
+ *  binary); where the runtime can let go of it instead (Bun), the process
+ *  simply exits without waiting. Deno has no `unref`, so there it is
+ *  terminated. */
+function closeWorker(state: ThreadState): void {
+  const w = state.worker as (Worker & { unref?: () => void }) | null | undefined;
+  if (w) {
+    if (typeof w.unref === 'function') w.unref();
+    else w.terminate();
+  }
+  state.worker = null;
+}
+
 /** A reader thread running the module at `url` (src/reader-thread.ts: the
  *  entry point, whose URL only the entry module can name for both the
  *  sources and the compiled binary), started lazily by the first job with
  *  at least `minFiles` files. With one CPU, or where workers are not
  *  available, every job runs on the main thread. */
 export function readerThread(url: string, minFiles = MIN_PARALLEL_FILES): ReaderThread {
-  let worker: Worker | null | undefined; // undefined: not tried yet
-  let started = false;
-  const start = (): Worker | null => {
-    if (worker !== undefined) return worker;
-    worker = null;
-    try {
-      if ((globalThis.navigator?.hardwareConcurrency ?? 2) < 2) return null;
-      const w = new Worker(url, { type: 'module' });
-      // A worker that fails to load never takes a file: nothing to undo.
-      w.onerror = (e) => e.preventDefault?.();
-      worker = w;
-      started = true;
-    } catch {
-      worker = null;
-    }
-    return worker;
-  };
-  const post = (job: ProbeJob | StatJob, size: number): boolean => {
-    if (size < minFiles) return false;
-    const w = start();
-    if (w === null) return false;
-    try {
-      w.postMessage(job);
-      return true;
-    } catch {
-      return false;
-    }
-  };
-  // The pool the thread was last sent: a job with the same one (every
-  // batch of a feed) does not carry it again.
-  let sentPool: SharedArrayBuffer | undefined;
-  const postBatch = (batch: ProbeBatch, size = batch.paths.length): void => {
-    const job: ProbeJob = { kind: 'probe', paths: batch.paths.join(PATH_SEPARATOR), shared: batch.shared };
-    if (batch.pool !== sentPool) job.pool = batch.pool;
-    batch.posted = post(job, size);
-    if (batch.posted) sentPool = batch.pool;
-  };
-  let files = 0;
-  let byMain = 0;
-  /** Probes the batches (the main thread's share, then waits for the
-   *  rest) and counts who did what. */
-  const complete = (batches: readonly ProbeBatch[], between?: () => void): void => {
-    for (const batch of batches) {
-      byMain += probeMainShare(batch);
-      between?.();
-    }
-    for (const batch of batches) {
-      byMain += awaitBatch(batch);
-      files += batch.paths.length;
-    }
-  };
-
+  const state: ThreadState = { url, minFiles, worker: undefined, started: false, sentPool: undefined, files: 0, byMain: 0 };
   return {
     probe(paths) {
       const batch = newBatch(paths);
-      postBatch(batch);
-      complete([batch]);
+      postBatch(state, batch);
+      complete(state, [batch]);
       return resultsOf(batch);
     },
-
-    feed(take) {
-      const batches: ProbeBatch[] = [];
-      let pending: string[] = [];
-      let fed = 0;
-      // One frontmatter pool for the whole feed.
-      let pool: SharedArrayBuffer | undefined;
-      const poolFor = (): SharedArrayBuffer => (pool ??= frontPool());
-      // The results so far, in order: a batch's are decoded once all its
-      // files are done, while the walk and the probing go on (the reader
-      // thread is probing meanwhile), not all at the end.
-      const out: ProbeResult[] = [];
-      let ready = 0; // batches whose results are in `out`
-      let skipping = false;
-      const drain = (all: boolean): void => {
-        while (ready < batches.length) {
-          const batch = batches[ready];
-          if (!all && Atomics.load(batch.control, DONE) < batch.paths.length) return;
-          resultsInto(batch, out, take);
-          ready++;
-        }
-      };
-      // A full batch goes out; out of `add`, which runs for every file
-      // (the engine compiles hot code with what it calls: the less, the
-      // cheaper).
-      /** The pending files as a batch, told to skip titles if the feed is. */
-      const batchOfPending = (): ProbeBatch => {
-        const batch = newBatch(pending, poolFor());
-        if (skipping) batch.control[SKIP] = 1;
-        batches.push(batch);
-        return batch;
-      };
-      const send = (): void => {
-        const batch = batchOfPending();
-        fed += pending.length;
-        pending = [];
-        // The thread starts once the feed reaches `minFiles`.
-        postBatch(batch, fed);
-        drain(false);
-      };
-      return {
-        add(path) {
-          if (pending.push(path) >= FEED_BATCH) send();
-        },
-        finish() {
-          if (pending.length > 0) batchOfPending();
-          pending = [];
-          complete(batches, () => drain(false));
-          drain(true);
-          return out;
-        },
-        skipTitles() {
-          skipping = true;
-          for (let k = ready; k < batches.length; k++) Atomics.store(batches[k].control, SKIP, 1);
-        },
-        size(i) {
-          // Every batch but the last holds FEED_BATCH files.
-          const batch = batches[Math.floor(i / FEED_BATCH)];
-          const at = i % FEED_BATCH;
-          return batch === undefined || at >= batch.paths.length ? -1 : batch.sized[at] - 1;
-        },
-      };
-    },
-
-    stat(paths, prefix = '') {
-      const n = paths.length;
-      const control = new SharedArrayBuffer(CONTROL_WORDS * 4);
-      const words = new Int32Array(control);
-      const shared = new SharedArrayBuffer(16 * n);
-      const values = new Float64Array(shared);
-      // The reader thread starts on the list at once; the main thread
-      // takes its share when it joins (it does other work meanwhile).
-      const posted = n >= MIN_STAT_FILES && post({ kind: 'stat', paths: paths.join(PATH_SEPARATOR), prefix, control, values: shared }, n);
-      return {
-        join() {
-          byMain += statShare(paths, words, values, prefix);
-          if (posted) {
-            // The files the reader thread took; should it stall, stat
-            // what is missing here.
-            const until = Date.now() + STALL_MS;
-            for (let done = Atomics.load(words, DONE); done < n; done = Atomics.load(words, DONE)) {
-              if (Date.now() > until) {
-                Atomics.store(words, STOP, 1);
-                for (let i = 0; i < n; i++) if (values[2 * i] === STAT_PENDING) statInto(prefix + paths[i], values, i);
-                break;
-              }
-              Atomics.wait(words, DONE, done, 50);
-            }
-          }
-          files += n;
-          return unshifted(values);
-        },
-        cancel() {
-          Atomics.store(words, STOP, 1);
-        },
-      };
-    },
-
-    stats() {
-      return { files, byThread: files - byMain, started };
-    },
-
-    close() {
-      // Every job is over, so the thread is idle. Terminating it waits for
-      // its engine to shut down (about 5 ms in the binary); where the
-      // runtime can let go of it instead (Bun), the process simply exits
-      // without waiting. Deno has no `unref`, so there it is terminated.
-      const w = worker as (Worker & { unref?: () => void }) | null | undefined;
-      if (w) {
-        if (typeof w.unref === 'function') w.unref();
-        else w.terminate();
-      }
-      worker = null;
-    },
+    feed: (take) => probeFeed(state, take),
+    stat: (paths, prefix = '') => statJob(state, paths, prefix),
+    stats: () => ({ files: state.files, byThread: state.files - state.byMain, started: state.started }),
+    close: () => closeWorker(state),
   };
 }

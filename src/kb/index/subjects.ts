@@ -163,21 +163,34 @@ export function indexSubjects(dir: string, found?: FileFound, opts: WalkOptions 
     { ...opts, rules },
   );
   const aliases = new Map<string, Alias>();
-  if (skillDirs !== undefined) {
-    // Skills change slugs (and hidden-ness): index again.
-    const all: IndexedSubject[] = [];
-    for (const v of bySlug.values()) if (Array.isArray(v)) all.push(...v);
-    else all.push(v);
-    gatherSkills(all, skillDirs, aliases);
-    bySlug = new Map();
-    slugs = [];
-    for (const s of all) add(bySlug, slugs, s);
-  }
+  if (skillDirs !== undefined) ({ bySlug, slugs } = withSkills(bySlug, skillDirs, aliases));
   // The slugs in code-unit order (the built-in string sort, as
   // compareCodeUnits, without a comparator call per comparison).
   slugs.sort();
-  const subjects: Subject[] = new Array(slugs.length);
   const notices: Notice[] = walked.notices;
+  noteRules(rules, notices);
+  const subjects = winners(slugs, bySlug, aliases, notices);
+  // An alias that is some subject's slug names that subject.
+  for (const name of aliases.keys()) if (bySlug.has(name)) aliases.delete(name);
+  return { dir, subjects, notices, ignored: rules.ignored, aliases, links: walked.links };
+}
+
+/** The files indexed again once skills are found: skills change slugs
+ *  (and hidden-ness). */
+function withSkills(bySlug: Map<string, IndexedSubject | IndexedSubject[]>, skillDirs: Set<string>, aliases: Map<string, Alias>): { bySlug: Map<string, IndexedSubject | IndexedSubject[]>; slugs: string[] } {
+  const all: IndexedSubject[] = [];
+  for (const v of bySlug.values()) if (Array.isArray(v)) all.push(...v);
+  else all.push(v);
+  gatherSkills(all, skillDirs, aliases);
+  const again = new Map<string, IndexedSubject | IndexedSubject[]>();
+  const slugs: string[] = [];
+  for (const s of all) add(again, slugs, s);
+  return { bySlug: again, slugs };
+}
+
+/** Notices for the ignore files the walk could not read, and for the
+ *  rules it could not apply. */
+function noteRules(rules: IgnoreRules, notices: Notice[]): void {
   for (const path of rules.unread) {
     notices.push(notice('unreadable', path, `cannot read ${path} (not a regular file, too large, or unreadable); its rules are not applied`));
   }
@@ -191,6 +204,13 @@ export function indexSubjects(dir: string, found?: FileFound, opts: WalkOptions 
       ),
     );
   }
+}
+
+/** The subject of each slug (sorted): the file of its own, or the one
+ *  that wins a collision (`beats`); every file of a collision gets an
+ *  alias, and each loser a notice. */
+function winners(slugs: readonly string[], bySlug: Map<string, IndexedSubject | IndexedSubject[]>, aliases: Map<string, Alias>, notices: Notice[]): Subject[] {
+  const subjects: Subject[] = new Array(slugs.length);
   for (let i = 0; i < slugs.length; i++) {
     const entry = bySlug.get(slugs[i])!;
     if (!Array.isArray(entry)) {
@@ -217,9 +237,7 @@ export function indexSubjects(dir: string, found?: FileFound, opts: WalkOptions 
       );
     }
   }
-  // An alias that is some subject's slug names that subject.
-  for (const name of aliases.keys()) if (bySlug.has(name)) aliases.delete(name);
-  return { dir, subjects, notices, ignored: rules.ignored, aliases, links: walked.links };
+  return subjects;
 }
 
 /** Files by slug: one, or several that collide; `slugs` gets each slug

@@ -101,6 +101,49 @@ export interface TopicView {
  *  patterns. Reads no file contents (but with `probeAll`, file heads). */
 export function openTopic(topic: TopicSpec, opts: OpenOptions = {}): TopicView {
   const probe = opts.probe ?? probeHere;
+  const walk = opts.probeAll ? probingWalk(probe, opts.titles) : undefined;
+  const { index, subjects } = indexOf(topic, opts, walk?.found);
+  // Probe results kept from earlier requests while the directory is
+  // watched (kb/index/cache.ts), else this view's own.
+  const kept = opts.cache?.probes(topic.subjectsDir, index);
+  // The disabled slugs, a disabled skill's bundled files among them
+  // (disabled.ts): every question put to the view goes by this set.
+  const disabled = topic.disabled.length === 0 ? new Set<string>() : disabledSlugs(topic.disabled, index.subjects);
+  const { matches, perPattern } = resolvePatterns(index.subjects, opts.learned ?? [], disabled, index.aliases);
+  const view: TopicView = {
+    topic,
+    index,
+    disabled,
+    learned: matches,
+    learnedSlugs: new Set(map(matches, (m) => m.subject.slug)),
+    learnedPatterns: perPattern,
+    probe,
+    probed: kept ?? new Map(),
+  };
+  // (The probing goes on meanwhile: the walk's results are taken last.)
+  walk?.settle(view, kept, subjects);
+  return view;
+}
+
+/** The topic's index: the cache's, or a walk's (`found` told of each
+ *  file), with how many subjects that walk found (undefined: cached). */
+function indexOf(topic: TopicSpec, opts: OpenOptions, found: FileFound | undefined): { index: SubjectIndex; subjects?: number } {
+  const cached = opts.cache?.get(topic.subjectsDir);
+  if (cached !== undefined) return { index: cached };
+  // What the walk went through: the cache revalidates against it. Its
+  // watcher starts first, so that a change during the walk is seen.
+  const trace = opts.trace ?? (opts.cache === undefined ? undefined : { dirs: [], controls: [], links: [] });
+  opts.cache?.begin(topic.subjectsDir);
+  const walked = indexSubjects(topic.subjectsDir, found, { maxEntries: opts.maxEntries, trace });
+  const index = cleanIndex(walked);
+  if (opts.cache !== undefined) opts.cache.set(topic.subjectsDir, index, trace!);
+  return { index, subjects: walked.subjects.length };
+}
+
+/** A walk that probes every non-hidden file as it finds it (`found`, for
+ *  the walk), through the probe's feed; `settle` gives the view the
+ *  verdicts. Undefined when the probe has no feed. */
+function probingWalk(probe: Probe, watch: TitleWatch | undefined): { found: FileFound; settle(view: TopicView, kept: Map<string, ProbeResult> | undefined, subjects: number | undefined): void } | undefined {
   const slugs: string[] = [];
   const fed: Parameters<FileFound>[3][] = [];
   // The walk's results, in the order of `slugs` (the feed's, at its
@@ -115,7 +158,6 @@ export function openTopic(topic: TopicSpec, opts: OpenOptions = {}): TopicView {
   let taken = 0;
   // Whether every result so far says nothing about its subject.
   let plain = true;
-  const watch = opts.titles;
   let skipping = false;
   const skip = () => {
     skipping = true;
@@ -149,83 +191,60 @@ export function openTopic(topic: TopicSpec, opts: OpenOptions = {}): TopicView {
     // folders up needs no stat of them.
     if (size >= 0) fed[i].knowSize(size);
   };
-  const feed = opts.probeAll ? probe.feed?.(take) : undefined;
-  const found: FileFound | undefined =
-    feed === undefined
-      ? undefined
-      : (abs, slug, hidden, subject) => {
-          files++;
-          if (hidden) return;
-          if (slug !== subject.slug) renamed = true;
-          slugs.push(slug);
-          fed.push(subject);
-          feed.add(abs);
-          due++;
-          if (watching && !skipping && watchFound(due - 1)) skip();
-        };
-  const cached = opts.cache?.get(topic.subjectsDir);
-  let index: SubjectIndex;
-  // As many subjects as files: no two files of the walk share a slug.
-  let distinct = false;
-  if (cached !== undefined) index = cached;
-  else {
-    // What the walk went through: the cache revalidates against it. Its
-    // watcher starts first, so that a change during the walk is seen.
-    const trace = opts.trace ?? (opts.cache === undefined ? undefined : { dirs: [], controls: [], links: [] });
-    opts.cache?.begin(topic.subjectsDir);
-    const walked = indexSubjects(topic.subjectsDir, found, { maxEntries: opts.maxEntries, trace });
-    distinct = walked.subjects.length === files;
-    index = cleanIndex(walked);
-    if (opts.cache !== undefined) opts.cache.set(topic.subjectsDir, index, trace!);
-  }
-  // Probe results kept from earlier requests while the directory is
-  // watched (kb/index/cache.ts), else this view's own.
-  const kept = opts.cache?.probes(topic.subjectsDir, index);
-  // The disabled slugs, a disabled skill's bundled files among them
-  // (disabled.ts): every question put to the view goes by this set.
-  const disabled = topic.disabled.length === 0 ? new Set<string>() : disabledSlugs(topic.disabled, index.subjects);
-  const { matches, perPattern } = resolvePatterns(index.subjects, opts.learned ?? [], disabled, index.aliases);
-  const view: TopicView = {
-    topic,
-    index,
-    disabled,
-    learned: matches,
-    learnedSlugs: new Set(map(matches, (m) => m.subject.slug)),
-    learnedPatterns: perPattern,
-    probe,
-    probed: kept ?? new Map(),
+  const feed = probe.feed?.(take);
+  if (feed === undefined) return undefined;
+  return {
+    found(abs, slug, hidden, subject) {
+      files++;
+      if (hidden) return;
+      if (slug !== subject.slug) renamed = true;
+      slugs.push(slug);
+      fed.push(subject);
+      feed.add(abs);
+      due++;
+      if (watching && !skipping && watchFound(due - 1)) skip();
+    },
+    settle(view, kept, subjects) {
+      const results = feed.finish();
+      // What a feed did not tell `take` of (it need not).
+      for (let i = taken; i < slugs.length; i++) take(i, results[i], feed.size?.(i) ?? -1);
+      // As many subjects as files (no two files of the walk share a
+      // slug), each found under its own slug: every result is its
+      // subject's.
+      const own = kept === undefined && subjects === files && !renamed;
+      keepVerdicts(view, kept, { slugs, results, nonText, plain }, own);
+    },
   };
-  if (feed !== undefined) {
-    const results = feed.finish();
-    // What a feed did not tell `take` of (it need not).
-    for (let i = taken; i < slugs.length; i++) take(i, results[i], feed.size?.(i) ?? -1);
-    if (kept === undefined && distinct && !renamed) {
-      // Each file found is its own subject, under its own slug: every
-      // result is its subject's.
-      probedLater(view, slugs, results);
+}
+
+/** Gives `view` the verdicts of its walk (`own`: each file found is its
+ *  own subject, under its own slug, and nothing was kept from earlier
+ *  requests). */
+function keepVerdicts(view: TopicView, kept: Map<string, ProbeResult> | undefined, walk: { slugs: string[]; results: ProbeResult[]; nonText: string[]; plain: boolean }, own: boolean): void {
+  const { slugs, results, nonText, plain } = walk;
+  if (own) {
+    probedLater(view, slugs, results);
+    view.walkedNonText = nonText;
+    if (plain) view.walkedPlain = true;
+    return;
+  }
+  const fresh = bySlug(slugs, results);
+  // Two files with one slug: which verdict is the subject's is not known
+  // here, so the subject is probed again when asked about.
+  const shared = fresh.size === slugs.length ? [] : sharedSlugs(slugs);
+  for (const slug of shared) fresh.delete(slug);
+  const cache = view.probed;
+  // Kept results are replaced by the walk's.
+  if (kept === undefined) {
+    view.probed = fresh;
+    if (shared.length === 0) {
       view.walkedNonText = nonText;
       if (plain) view.walkedPlain = true;
-      return view;
     }
-    const fresh = bySlug(slugs, results);
-    // Two files with one slug: which verdict is the subject's is not known
-    // here, so the subject is probed again when asked about.
-    const shared = fresh.size === slugs.length ? [] : sharedSlugs(slugs);
-    for (const slug of shared) fresh.delete(slug);
-    const cache = view.probed;
-    // Kept results are replaced by the walk's.
-    if (kept === undefined) {
-      view.probed = fresh;
-      if (shared.length === 0) {
-        view.walkedNonText = nonText;
-        if (plain) view.walkedPlain = true;
-      }
-    } else {
-      for (const slug of shared) cache.delete(slug);
-      for (const [slug, r] of fresh) cache.set(slug, r);
-    }
+  } else {
+    for (const slug of shared) cache.delete(slug);
+    for (const [slug, r] of fresh) cache.set(slug, r);
   }
-  return view;
 }
 
 /** Makes `view.probed` the map of `results` by `slugs` (each slug once)
