@@ -81,9 +81,9 @@ function quality() {
     const pass = r.fts5 !== undefined && r.kb.recallAt5 - r.fts5.recallAt5 >= 0.08;
     ok &&= pass;
     lines.push(
-      `  ${s.name} (${set.questions.length} questions, ${r.subjects} subjects): kb ${f(r.kb)}   FTS5 ${f(r.fts5)}   grep ${f(r.grep)}   ${pass ? 'PASS' : 'FAIL'}${r.fts5Problem ? ` (${r.fts5Problem})` : ''}`,
+      `  ${s.name} (${set.questions.length} questions, ${r.subjects} subjects): kb ${f(r.kb)}   FTS5 ${f(r.fts5)}   FTS5 trigram ${f(r.fts5tri)}   grep ${f(r.grep)}   ${pass ? 'PASS' : 'FAIL'}${r.fts5Problem ? ` (${r.fts5Problem})` : ''}`,
     );
-    results[s.name] = { questions: set.questions.length, subjects: r.subjects, kb: r.kb, fts5: r.fts5, grep: r.grep };
+    results[s.name] = { questions: set.questions.length, subjects: r.subjects, kb: r.kb, fts5: r.fts5, fts5tri: r.fts5tri, grep: r.grep };
   }
   return { lines, ok, results };
 }
