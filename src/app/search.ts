@@ -10,7 +10,7 @@ import { estimateTokens, estimateTokensOfBody, estimateTokensOfBytes } from '../
 import { readBody, readSubjectHead } from '../kb/fs/read.ts';
 import { KIND_TEXT, planQuery, type SearchIndex } from '../kb/search/engine.ts';
 import { SNIPPET_BYTES, snippetOf } from '../kb/search/snippet.ts';
-import { queryTerms } from '../kb/search/tokenize.ts';
+import { queryTerms, unknownWords } from '../kb/search/tokenize.ts';
 import { topicIndex, type IndexStatus, type TopicIndex } from '../kb/search/topic.ts';
 import { renderResult, renderSearch, renderSearchHead, resultRow, type SearchFound, type SearchResult } from '../render/search.ts';
 import { warning, type Problem } from '../shared/problem.ts';
@@ -178,7 +178,7 @@ async function rankIn(
     }
   });
   found.sort((a, b) => b.score - a.score || (a.topic.id < b.topic.id ? -1 : a.topic.id > b.topic.id ? 1 : a.slug < b.slug ? -1 : a.slug > b.slug ? 1 : 0));
-  const unknown = plan.unknown.map((u) => words.get(u) ?? u);
+  const unknown = unknownWords(terms, plan.unknown, words);
   return { found, total, matched, unknown, corrected: [...plan.corrected].map(([q, s]) => [words.get(q) ?? q, s]), indexes, problems };
 }
 

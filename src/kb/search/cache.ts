@@ -20,7 +20,7 @@ import { MAX_TITLE, NFIELDS, NO_TOKENS, SearchIndex } from './engine.ts';
 import { MAX_TERM } from './tokenize.ts';
 
 /** Bump when the file's layout or the tokenizer changes. */
-export const FORMAT_VERSION = 5;
+export const FORMAT_VERSION = 6;
 const MAGIC = 0x4b425331; // "KBS1"
 
 /** A cache file larger than this is not read (a hostile or broken one). */

@@ -4,7 +4,7 @@
 // every format that has them, else blank-line-separated blocks). Pure.
 
 import { CONTROL } from '../../shared/controls.ts';
-import { forEachTermAt, forEachTermOf, isWordChar, termOf } from './tokenize.ts';
+import { forEachTermAt, forEachTermOf, isWordChar, SPACELESS_CHAR, termOf } from './tokenize.ts';
 import { hasHeadings, headingsIn, headTitleOf } from '../content/title.ts';
 
 const utf8 = new TextEncoder();
@@ -160,9 +160,17 @@ function lowerOf(line: string, lower: string | undefined, start: number): string
  *   lacks (`flies`: `fly`), when a matched term may be one (`yTerm`): at
  *   most one an `ies`, two with a camelCase split;
  * - or the term of two words joined by a hyphen (`f-strings`: `fstring`):
- *   at most one a hyphen between two word characters.
+ *   at most one a hyphen between two word characters;
+ * - and, in a line with a script written without spaces, whose terms are
+ *   pairs of characters, an occurrence of a needle is in at most three
+ *   terms (the pair before it, the pair at it, a lone character).
  */
 function termsAtMost(line: string, lower: string | undefined, start: number, occurrences: number, yTerm: boolean): number {
+  if (SPACELESS_CHAR.test(line)) return 3 * termsAtMostSpaced(line, lower, start, occurrences, yTerm);
+  return termsAtMostSpaced(line, lower, start, occurrences, yTerm);
+}
+
+function termsAtMostSpaced(line: string, lower: string | undefined, start: number, occurrences: number, yTerm: boolean): number {
   let l: string | undefined;
   let ies = 0;
   if (yTerm && IES.test(line)) {
