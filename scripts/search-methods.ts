@@ -19,13 +19,24 @@
 //   terms are (the shortest span of text holding the most of them);
 // - assoc: each query term widened by the terms that co-occur with it
 //   most, by documents, in the corpus (a table built from the corpus);
-// - weights: the field weights, k1 and b given by --tuning JSON.
+// - a JSON object as a method: kb with those TUNING values (k1, b,
+//   weights, prefix...), e.g. '{"k1":1.2,"b":0.75}'.
+//
+// --cut pairs|segmenter ranks text written without spaces another way:
+// each run of such a script (in the files, a copy of them made in a
+// temporary folder, and in the questions) is replaced by its pairs of
+// characters only (Lucene's CJK bigrams without unigrams) or by
+// Intl.Segmenter's words, each as an opaque term, instead of kb's
+// characters and pairs. --cost times the cutting itself per MiB of the
+// corpus's text: kb's terms, and Intl.Segmenter's words.
 
-import { readFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
 import { metrics, rankOf, SETS } from './lib/search-quality.mjs';
-import { FIELDS, NFIELDS, planQuery, TUNING, type QueryPlan, type SearchIndex } from '../src/kb/search/engine.ts';
+import { NFIELDS, planQuery, TUNING, type QueryPlan, type SearchIndex } from '../src/kb/search/engine.ts';
 import { topicIndex } from '../src/kb/search/topic.ts';
-import { forEachTermOf, queryTerms } from '../src/kb/search/tokenize.ts';
+import { forEachTermOf, queryTerms, SPACELESS_CHAR } from '../src/kb/search/tokenize.ts';
 
 interface Question {
   q: string;
@@ -38,6 +49,8 @@ const corpora = new Map<string, string>();
 let methods = ['kb', 'bm25f', 'rm3', 'rocchio', 'prox', 'assoc'];
 let verbose = false;
 let tuning: Partial<typeof TUNING> | undefined;
+let cut: 'pairs' | 'segmenter' | undefined;
+let cost = false;
 for (let i = 0; i < argv.length; i++) {
   const a = argv[i];
   if (a === '--corpus') {
@@ -46,8 +59,10 @@ for (let i = 0; i < argv.length; i++) {
   } else if (a === '--methods') methods = argv[++i].split(/,(?![^{]*})/);
   else if (a === '--tuning') tuning = JSON.parse(argv[++i]);
   else if (a === '--verbose') verbose = true;
+  else if (a === '--cut' && (argv[i + 1] === 'pairs' || argv[i + 1] === 'segmenter')) cut = argv[++i] as 'pairs' | 'segmenter';
+  else if (a === '--cost') cost = true;
   else {
-    process.stderr.write('usage: bun scripts/search-methods.ts --corpus NAME=DIR... [--methods kb,bm25f,rm3,rocchio,prox,assoc,weights] [--tuning JSON] [--verbose]\n');
+    process.stderr.write('usage: bun scripts/search-methods.ts --corpus NAME=DIR... [--methods kb,bm25f,rm3,rocchio,prox,assoc,coord,JSON] [--tuning JSON] [--cut pairs|segmenter] [--cost] [--verbose]\n');
     process.exit(2);
   }
 }
@@ -74,7 +89,7 @@ function runPlan(index: SearchIndex, plan: QueryPlan, top = TOP): { doc: number;
 }
 
 function basePlan(index: SearchIndex, q: string): QueryPlan {
-  return planQuery([index], queryTerms(q), { prefix: true, fuzzy: true });
+  return planQuery([index], queryTerms(recut(q)), { prefix: true, fuzzy: true });
 }
 
 /** kb's scores computed again over every document (or, with `bm25f`, one
@@ -242,10 +257,88 @@ function associated(index: SearchIndex, assoc: Assoc, plan: QueryPlan, beta = 0.
   return runPlan(index, { ...plan, terms });
 }
 
+const RUN = new RegExp(`${SPACELESS_CHAR.source}+`, 'g');
+const SEGMENTER = new Intl.Segmenter('und', { granularity: 'word' });
+/** A piece of a run as one opaque term kb keeps as it is (digits end it:
+ *  no suffix is stripped). */
+const opaque = (piece: string): string => `q${[...piece].map((c) => c.codePointAt(0)).join('q')}`;
+/** `text` with every run of a script without spaces as `cut` cuts it. */
+function recut(text: string): string {
+  if (cut === undefined) return text;
+  return text.replace(RUN, (run) => {
+    const pieces: string[] = [];
+    if (cut === 'segmenter') for (const s of SEGMENTER.segment(run)) if (s.isWordLike) pieces.push(s.segment);
+    if (cut === 'pairs') {
+      if (run.length === 1) pieces.push(run);
+      for (let i = 0; i + 1 < run.length; i++) pieces.push(run.slice(i, i + 2));
+    }
+    return ` ${pieces.map(opaque).join(' ')} `;
+  });
+}
+
+/** A copy of `dir` whose text files are `recut` (for --cut). */
+function recutCopy(dir: string): string {
+  const to = mkdtempSync(join(tmpdir(), 'kb-methods-'));
+  (function walk(rel: string) {
+    for (const e of readdirSync(join(dir, rel), { withFileTypes: true })) {
+      const path = rel === '' ? e.name : `${rel}/${e.name}`;
+      if (e.isDirectory()) walk(path);
+      else if (e.isFile()) {
+        mkdirSync(dirname(join(to, path)), { recursive: true });
+        const bytes = readFileSync(join(dir, path));
+        writeFileSync(join(to, path), bytes.includes(0) ? bytes : recut(bytes.toString('utf8')));
+      }
+    }
+  })('');
+  return to;
+}
+
+/** Milliseconds per MiB of the text files of `dir` to cut their runs
+ *  without spaces into kb's terms, and into Intl.Segmenter's words (and
+ *  kb's terms of the whole text, for scale). */
+function cuttingCost(dir: string): string {
+  const texts: string[] = [];
+  (function walk(d: string) {
+    for (const e of readdirSync(d, { withFileTypes: true })) {
+      if (e.isDirectory()) walk(join(d, e.name));
+      else if (e.isFile() && statSync(join(d, e.name)).size < 1 << 20) {
+        const b = readFileSync(join(d, e.name));
+        if (!b.includes(0)) texts.push(b.toString('utf8'));
+      }
+    }
+  })(dir);
+  const mib = texts.reduce((n, t) => n + Buffer.byteLength(t), 0) / 2 ** 20;
+  const time = (f: () => void) => {
+    const runs: number[] = [];
+    for (let i = 0; i < 3; i++) {
+      const t = performance.now();
+      f();
+      runs.push(performance.now() - t);
+    }
+    return runs.sort((a, b) => a - b)[1] / mib;
+  };
+  const runs = texts.flatMap((t) => [...t.matchAll(RUN)].map((m) => m[0]));
+  const whole = time(() => {
+    for (const t of texts) forEachTermOf(t, t.toLowerCase(), () => {});
+  });
+  const pairs = time(() => {
+    for (const r of runs) forEachTermOf(r, r, () => {});
+  });
+  const seg = time(() => {
+    for (const r of runs) for (const s of SEGMENTER.segment(r)) void s.isWordLike;
+  });
+  return `${mib.toFixed(1)} MiB: the runs without spaces cut into kb's characters and pairs ${pairs.toFixed(0)} ms/MiB, into Intl.Segmenter's words ${seg.toFixed(0)} ms/MiB; kb's terms of the whole text ${whole.toFixed(0)} ms/MiB (medians of 3)`;
+}
+
 const results: Record<string, Record<string, ReturnType<typeof metrics>>> = {};
 for (const s of SETS) {
-  const dir = corpora.get(s.name);
-  if (dir === undefined) continue;
+  const given = corpora.get(s.name);
+  if (given === undefined) continue;
+  if (cost) {
+    process.stdout.write(`${s.name.padEnd(12)} cutting: ${cuttingCost(given)}\n`);
+    continue;
+  }
+  const dir = cut === undefined ? given : recutCopy(given);
   const set = JSON.parse(readFileSync(s.file, 'utf8')) as { questions: Question[] };
   if (tuning !== undefined) Object.assign(TUNING, tuning);
   const t0 = performance.now();
@@ -280,7 +373,8 @@ for (const s of SETS) {
     perQuestion[m] = set.questions.map((q, i) => rankOf(q, rankings[i]));
     process.stdout.write(`${s.name.padEnd(12)} ${m.padEnd(8)} recall@5 ${results[s.name][m].recallAt5.toFixed(2)}  MRR@10 ${results[s.name][m].mrr.toFixed(2)}  ${ms.toFixed(1)} ms/question\n`);
   }
-  process.stdout.write(`${s.name.padEnd(12)} (${index.texts} documents, indexed in ${buildMs.toFixed(0)} ms)\n`);
+  process.stdout.write(`${s.name.padEnd(12)} (${index.texts} documents, indexed in ${buildMs.toFixed(0)} ms${cut ? `, runs without spaces cut into ${cut}` : ''})\n`);
+  if (dir !== given) rmSync(dir, { recursive: true, force: true });
   if (verbose) {
     set.questions.forEach((q, i) => {
       const ranks = methods.map((m) => String(perQuestion[m][i]).padStart(3)).join('');
@@ -288,4 +382,3 @@ for (const s of SETS) {
     });
   }
 }
-void FIELDS;
