@@ -10,7 +10,7 @@ import { estimateTokens, estimateTokensOfBody, estimateTokensOfBytes } from '../
 import { readBody, readSubjectHead } from '../kb/fs/read.ts';
 import { KIND_TEXT, planQuery, type SearchIndex } from '../kb/search/engine.ts';
 import { SNIPPET_BYTES, snippetOf } from '../kb/search/snippet.ts';
-import { queryTerms, unknownWords } from '../kb/search/tokenize.ts';
+import { queryTerms, snippetTerms, unknownWords } from '../kb/search/tokenize.ts';
 import { topicIndex, type IndexStatus, type TopicIndex } from '../kb/search/topic.ts';
 import { renderResult, renderSearch, renderSearchHead, resultRow, type SearchFound, type SearchResult } from '../render/search.ts';
 import { warning, type Problem } from '../shared/problem.ts';
@@ -219,6 +219,8 @@ export interface SearchOutcome extends SearchFound {
   indexes: IndexReport[];
 }
 
+const NONE: ReadonlySet<string> = new Set();
+
 /** Runs one search. An unknown topic is an error result; no match is
  *  not (the text says so). */
 export async function search(kb: KnowledgeBase, args: SearchArgs): Promise<SearchOutcome> {
@@ -265,7 +267,7 @@ export async function search(kb: KnowledgeBase, args: SearchArgs): Promise<Searc
       slug: f.slug,
       ...(f.title !== undefined ? { title: f.title } : {}),
       ...(f.description !== undefined ? { description: f.description } : {}),
-      snippet: snippetOf(text, ranked.matched.get(f.topic) ?? new Set()),
+      snippet: snippetOf(text, snippetTerms(ranked.matched.get(f.topic) ?? NONE)),
       tokens,
       score: Math.round(f.score * 1000) / 1000,
     };

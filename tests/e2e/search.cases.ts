@@ -288,13 +288,14 @@ export function cases(runner: Runner): void {
   describe(`kb recall (${runner.name})`, () => {
     test.parity('a <knowledge> block of the relevant subjects, within the budget; nothing when nothing is relevant', () => {
       const root = fixture(FILES, CONFIG);
-      const r = run(runner, root, ['recall', 'how', 'do', 'we', 'tag', 'a', 'release?']);
+      const r = run(runner, root, ['recall', 'how', 'do', 'we', 'tag', 'and', 'deploy', 'a', 'release?']);
       expect(r.code).toBe(0);
-      expect(r.out).toStartWith('<knowledge>\nThe following knowledge was recalled from the knowledge base as relevant to this request:\n\n<topic "Project docs">\n<subject "release">\n---\ndescription: How releases are tagged and published\n---\n# Releasing\n');
-      expect(r.out).toContain('</subject>\n\n<subject "sub/deploy">\nDeploy after the release is tagged.\n</subject>\n</topic>\n');
+      // The relevant subjects of a topic, best first, in one block.
+      expect(r.out).toStartWith('<knowledge>\nThe following knowledge was recalled from the knowledge base as relevant to this request:\n\n<topic "Project docs">\n<subject "sub/deploy">\nDeploy after the release is tagged.\n</subject>\n\n<subject "release">\n---\ndescription: How releases are tagged and published\n---\n# Releasing\n');
+      expect(r.out).toContain('push the tag.\n</subject>\n</topic>\n');
       expect(run(runner, root, ['recall', '-t', 'notes', 'tag', 'release']).out).toContain('<topic "notes">\n<subject "meeting">\nWe agreed to tag every release on Fridays.\n</subject>\n</topic>\n');
       expect(r.out).toEndWith('</knowledge>\n');
-      expect(run(runner, root, ['recall', '-'], { input: 'how do we tag a release?' }).out).toBe(r.out);
+      expect(run(runner, root, ['recall', '-'], { input: 'how do we tag and deploy a release?' }).out).toBe(r.out);
       expect(run(runner, root, ['recall', 'xylophone'])).toEqual({ out: '', err: '', code: 0 });
       const small = run(runner, root, ['recall', '--max-tokens', '80', 'tag', 'release']);
       expect(small.out).toContain('left out to stay within the 80-token budget');

@@ -144,25 +144,10 @@ function number(word: string): string {
   return word.slice(i);
 }
 
-/** `word` with its full-width ASCII letters and digits as ASCII (`ｖ３`
- *  is `v3`, as Lucene's CJK width filter reads it). */
-function narrow(word: string): string {
-  let out = '';
-  let from = 0;
-  for (let i = 0; i < word.length; i++) {
-    const c = word.charCodeAt(i);
-    if (c < 0xff10 || !isFullWidthAlnum(c)) continue;
-    out += word.slice(from, i) + String.fromCharCode(c - 0xfee0);
-    from = i + 1;
-  }
-  return from === 0 ? word : out + word.slice(from);
-}
-
 /** The term a lower-cased word stands for, or '' for none (a function
  *  word, or too long). */
 export function termOf(word: string): string {
-  const w = narrow(word);
-  return w.length > MAX_TERM || STOP.has(w) ? '' : stem(number(w));
+  return word.length > MAX_TERM || STOP.has(word) ? '' : stem(number(word));
 }
 
 /** Whether the word characters `a` and `b` belong to one word: both of a
@@ -417,6 +402,26 @@ export function unknownWords(terms: readonly string[], unknown: readonly string[
   }
   return out;
 }
+
+/**
+ * The terms a snippet looks for, of the terms a search matched: all of
+ * them, but the characters of runs of a script written without spaces
+ * where a pair of such characters matched too. Pairs are what stand for
+ * words; a line is chosen by them, and is looked for by them alone (a
+ * character is in nearly every line: `の`, `的`). The same set is given
+ * for the same set.
+ */
+export function snippetTerms(matched: ReadonlySet<string>): ReadonlySet<string> {
+  let memo = snippetMemo.get(matched);
+  if (memo === undefined) {
+    let pairs = false;
+    for (const t of matched) if (t.length === 2 && isSpaceless(t.charCodeAt(0))) pairs = true;
+    memo = pairs ? new Set([...matched].filter((t) => t.length !== 1 || !isSpaceless(t.charCodeAt(0)))) : matched;
+    snippetMemo.set(matched, memo);
+  }
+  return memo;
+}
+const snippetMemo = new WeakMap<ReadonlySet<string>, ReadonlySet<string>>();
 
 /** Where the words of `text` are: [start, end, term] per word (function
  *  words too, with term ''), for snippets and sections. Offsets are in

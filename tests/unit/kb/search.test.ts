@@ -8,7 +8,7 @@ import { cacheDir, cacheFile, hash128, readCache, writeCache } from '../../../sr
 import { estimateTokens } from '../../../src/kb/content/tokens.ts';
 import { IndexBuilder, KIND_SKIPPED, KIND_TEXT, type DocMeta, type SearchIndex } from '../../../src/kb/search/engine.ts';
 import { minimalNeedles, scoreText, sectionsOf, snippetOf, SNIPPET_BYTES } from '../../../src/kb/search/snippet.ts';
-import { forEachTermAt, forEachTermOf, forEachWord, isSpaceless, isWordChar, queryTerms, SPACELESS_CHAR, stem, terms, unknownWords, wordAt } from '../../../src/kb/search/tokenize.ts';
+import { forEachTermAt, forEachTermOf, forEachWord, isSpaceless, isWordChar, queryTerms, snippetTerms, SPACELESS_CHAR, stem, terms, unknownWords, wordAt } from '../../../src/kb/search/tokenize.ts';
 import { topicIndex } from '../../../src/kb/search/topic.ts';
 import { makeTempDir } from '../../support/temp.ts';
 
@@ -128,10 +128,12 @@ describe('words', () => {
     expect(terms('本系统使用令牌进行用户认证')).toContain('认证');
     expect(terms('設定ファイルで接続文字列を指定します')).toEqual(expect.arrayContaining(['接続', '文字', '字列', 'ファ', 'イル']));
     // Full-width and CJK punctuation ends a word; 々 belongs to one; full-width
-    // letters and digits are ASCII's; the katakana middle dot splits.
+    // letters and digits make words as other letters do (their own, not
+    // ASCII's: a term is the start of its word's text, which snippets
+    // rely on); the katakana middle dot splits.
     expect(queryTerms('认证，令牌（注）')).toEqual(['认', '认证', '证', '令', '令牌', '牌', '注']);
     expect(queryTerms('時々')).toEqual(['時', '時々', '々']);
-    expect(queryTerms('ＡＢＣ１２３ Ｖ３')).toEqual(['abc123', 'v3']);
+    expect(queryTerms('ＡＢＣ１２３（Ｖ３）')).toEqual(['ａｂｃ１２３', 'ｖ３']);
     expect(queryTerms('データ・ベース')).toEqual(['デ', 'デー', 'ー', 'ータ', 'タ', 'ベ', 'ベー', 'ース', 'ス']);
     // Thai and Hangul the same way; a hyphen never joins such a run.
     expect(queryTerms('ภาษา')).toEqual(['ภ', 'ภา', 'า', 'าษ', 'ษ', 'ษา']);
@@ -322,6 +324,17 @@ describe('snippets and sections', () => {
     expect(snippetOf(text, new Set(queryTerms('用户认证')))).toBe('本系统使用令牌进行用户认证。');
     const ja = 'はじめに\n設定ファイルで接続文字列を指定します。\n';
     expect(snippetOf(ja, new Set(queryTerms('接続文字列')))).toBe('設定ファイルで接続文字列を指定します。');
+  });
+
+  test('a snippet looks for the pairs of characters a search matched, and for characters only where no pair matched', () => {
+    const matched = new Set(['认', '认证', '证', '的', 'tar']);
+    expect([...snippetTerms(matched)]).toEqual(['认证', 'tar']);
+    expect(snippetTerms(matched)).toBe(snippetTerms(matched));
+    const chars = new Set(['认', '证', 'tar']);
+    expect(snippetTerms(chars)).toBe(chars);
+    const text = '的的的的认的证的的\n认证在这一行\n';
+    expect(snippetOf(text, snippetTerms(matched))).toBe('认证在这一行');
+    expect(snippetOf(text, snippetTerms(chars))).toBe('的的的的认的证的的');
   });
 
   test('the needles looked for: none that holds another (the lines found are the same)', () => {
