@@ -15,7 +15,7 @@ import { jsonQuoted } from '../shared/controls.ts';
 import { warning, type Problem } from '../shared/problem.ts';
 import { BLOCK_TOKENS, tokensText } from './budget.ts';
 import type { KnowledgeBase } from './knowledge-base.ts';
-import { QUERY_LIMITS, rank, type IndexReport } from './search.ts';
+import { lookedUp, QUERY_LIMITS, rank, type IndexReport } from './search.ts';
 
 export interface RecallOptions {
   /** A topic ID or title; undefined: every enabled topic. */
@@ -77,7 +77,8 @@ export async function recall(kb: KnowledgeBase, text: string, opts: RecallOption
     problems.push(warning('recall', `recall: only the first ${QUERY_LIMITS.chars} of ${query.length} characters of the text were used to search`));
     query = query.slice(0, QUERY_LIMITS.chars);
   }
-  if (queryTerms(query).length > QUERY_LIMITS.terms) {
+  const all = queryTerms(query);
+  if (lookedUp(all).length < all.length) {
     problems.push(warning('recall', `recall: only the first ${QUERY_LIMITS.terms} distinct words of the text were used to search`));
   }
   const ranked = await rank(kb, topics, query, RECALL_CANDIDATES);

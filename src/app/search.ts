@@ -10,7 +10,7 @@ import { estimateTokens, estimateTokensOfBody, estimateTokensOfBytes } from '../
 import { readBody, readSubjectHead } from '../kb/fs/read.ts';
 import { KIND_TEXT, planQuery, type SearchIndex } from '../kb/search/engine.ts';
 import { SNIPPET_BYTES, snippetOf } from '../kb/search/snippet.ts';
-import { queryTerms, snippetTerms, unknownWords } from '../kb/search/tokenize.ts';
+import { isSpaceless, queryTerms, snippetTerms, unknownWords } from '../kb/search/tokenize.ts';
 import { topicIndex, type IndexStatus, type TopicIndex } from '../kb/search/topic.ts';
 import { renderResult, renderSearch, renderSearchHead, resultRow, type SearchFound, type SearchResult } from '../render/search.ts';
 import { warning, type Problem } from '../shared/problem.ts';
@@ -77,13 +77,27 @@ function topicsOf(kb: KnowledgeBase, name: string | undefined): Topic[] | undefi
   return t === undefined ? undefined : [t];
 }
 
+/** The terms of a query that are looked up: those of its first
+ *  QUERY_LIMITS.terms distinct words, where a character or pair of
+ *  characters of text written without spaces counts a quarter (a word of
+ *  such text, about two characters, is about four of them). */
+export function lookedUp(terms: readonly string[]): string[] {
+  let words = 0;
+  let n = 0;
+  for (; n < terms.length; n++) {
+    words += isSpaceless(terms[n].charCodeAt(0)) ? 0.25 : 1;
+    if (words > QUERY_LIMITS.terms) break;
+  }
+  return n === terms.length ? [...terms] : terms.slice(0, n);
+}
+
 /** The `top` subjects matching `query` in `topics`, best first, and how
  *  many matched. The topics are ranked as one collection (engine.ts
  *  planQuery): a score means the same in every topic, and a word is
  *  unknown (or looked up with typos) only when no searched topic has it. */
 export async function rank(kb: KnowledgeBase, topics: readonly Topic[], query: string, top: number): Promise<Ranked> {
   const words = new Map<string, string>();
-  const terms = queryTerms(query, words).slice(0, QUERY_LIMITS.terms);
+  const terms = lookedUp(queryTerms(query, words));
   const got: Awaited<ReturnType<typeof topicIndex>>[] = [];
   try {
     return await rankIn(kb, topics, terms, words, top, got);
