@@ -159,19 +159,21 @@ const sameWord = (a: number, b: number): boolean => isSpaceless(a) === isSpacele
  *  a script written without spaces starts or ends. */
 export function forEachWord(lower: string, each: (start: number, end: number) => void): void {
   let s = -1;
-  let spaceless = false;
   const n = lower.length;
   for (let i = 0; i < n; i++) {
     const c = lower.charCodeAt(i);
-    if (isWordChar(c)) {
-      if (s < 0) {
-        s = i;
-        spaceless = isSpaceless(c);
-      } else if (isSpaceless(c) !== spaceless) {
-        each(s, i);
-        s = i;
-        spaceless = !spaceless;
-      }
+    // (ASCII written out first, and a run without spaces looked for past
+    // it: this loop reads every indexed character.)
+    if (c < 0x80 ? (c >= 97 && c <= 122) || (c >= 48 && c <= 57) : isWordChar(c)) {
+      if (c >= 0x0e00 && isSpaceless(c)) {
+        // A run of a script without spaces: a word of its own.
+        if (s >= 0) each(s, i);
+        let j = i + 1;
+        while (j < n && isSpaceless(lower.charCodeAt(j))) j++;
+        each(i, j);
+        s = -1;
+        i = j - 1;
+      } else if (s < 0) s = i;
     } else if (s >= 0) {
       if (c === 46 && i + 1 < n && isDigit(lower.charCodeAt(i - 1)) && isDigit(lower.charCodeAt(i + 1))) continue;
       each(s, i);
@@ -208,10 +210,10 @@ export function wordAt(lower: string, from: number, to = from + 1, span: [number
 /** Calls `each(term, start, end)` for the terms of a run of a script
  *  written without spaces, [a, b) of `lower`, in order: each character,
  *  then the pair it starts (none for the last). */
-function spacelessTerms(lower: string, a: number, b: number, each: (term: string, start: number, end: number) => void): void {
+function spacelessTerms(lower: string, a: number, b: number, each: TermSink): void {
   for (let i = a; i < b; i++) {
-    each(lower[i], i, i + 1);
-    if (i + 1 < b) each(lower.slice(i, i + 2), i, i + 2);
+    each(lower[i], i, i + 1, true);
+    if (i + 1 < b) each(lower.slice(i, i + 2), i, i + 2, true);
   }
 }
 
@@ -248,8 +250,9 @@ export type TermSink = (term: string, start: number, end: number, main: boolean)
  *  word (lower-cased; '' for a run of a script written without spaces,
  *  whose terms are its pairs of characters, never joined). */
 function wordTerms(text: string, lower: string, cased: boolean, a: number, b: number, prev: string | undefined, each: TermSink, termFor: (word: string) => string): string {
-  if (isSpaceless(lower.charCodeAt(a))) {
-    spacelessTerms(lower, a, b, (t, s, e) => each(t, s, e, true));
+  const c = lower.charCodeAt(a);
+  if (c >= 0x0e00 && isSpaceless(c)) {
+    spacelessTerms(lower, a, b, each);
     return '';
   }
   const w = lower.slice(a, b);
@@ -331,7 +334,7 @@ export function forEachTermAt(text: string, lower: string, at: readonly number[]
 export function forEachTerm(text: string, each: (term: string) => void): void {
   const lower = text.toLowerCase();
   forEachWord(lower, (a, b) => {
-    if (isSpaceless(lower.charCodeAt(a))) return spacelessTerms(lower, a, b, each);
+    if (isSpaceless(lower.charCodeAt(a))) return spacelessTerms(lower, a, b, (t) => each(t));
     const t = termOf(lower.slice(a, b));
     if (t !== '') each(t);
   });
