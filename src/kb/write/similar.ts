@@ -6,7 +6,8 @@
 //   does not count.
 // - Near duplicates: the cosine of the two texts' term vectors (the search
 //   index's terms: lower-cased words, function words dropped, light
-//   suffix stripping), each term weighted 1 + ln(count). At or above
+//   suffix stripping; text without spaces as its characters and pairs of
+//   characters), each term weighted 1 + ln(count). At or above
 //   NEAR_THRESHOLD, a text is a near duplicate. (Adding adjacent term
 //   pairs, a Jaccard of term sets or containment measured worse.)
 //   The threshold was calibrated on paraphrase pairs written about a real
