@@ -13,8 +13,8 @@ import { readBody, readSubjectHead } from '../kb/fs/read.ts';
 import { KIND_TEXT, planQuery, type SearchIndex } from '../kb/search/engine.ts';
 import { SNIPPET_BYTES, snippetOf } from '../kb/search/snippet.ts';
 import { isSpaceless, queryTerms, snippetTerms, unknownWords } from '../kb/search/tokenize.ts';
-import { linkedCheck, topicIndex, type IndexStatus, type TopicIndex } from '../kb/search/topic.ts';
-import type { SearchFound, SearchResult } from '../answer/search.ts';
+import { linkedCheck, topicIndex, type TopicIndex } from '../kb/search/topic.ts';
+import type { IndexReport, SearchFound, SearchResult } from '../answer/search.ts';
 import { paceOf, type OperationOptions, type Pace } from '../shared/pace.ts';
 import { warning, type Problem } from '../shared/problem.ts';
 import { QUERY_LIMITS } from './args.ts';
@@ -32,16 +32,7 @@ export interface SearchArgs {
 
 export { QUERY_LIMITS } from './args.ts';
 
-/** How one topic's index was had (for --verbose and the bench). */
-export interface IndexReport {
-  topic: string;
-  status: IndexStatus;
-  subjects: number;
-  read: number;
-  ms: number;
-  /** Of `ms`: reading the cache, revalidating, building. */
-  times: { load: number; check: number; build: number };
-}
+export type { IndexReport } from '../answer/search.ts';
 
 /** A subject found, ranked. */
 export interface Found {

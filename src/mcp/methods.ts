@@ -9,12 +9,20 @@ import { VERSION } from '../shared/version.ts';
 import { INVALID_PARAMS, METHOD_NOT_FOUND } from './jsonrpc.ts';
 import { type KbSession, RequestError } from './session.ts';
 
-const INSTRUCTIONS =
-  'A file-based knowledge base of topics and subjects. The `knowledge` prompt is the system-prompt section that lists the topics; ' +
-  'the `learn` tool lists a topic (topic only) or loads subjects by slug or glob; the `search` tool finds subjects by what they say; ' +
-  'every listed subject is also a kb://<topic>/<slug> resource.';
-
-const WRITE_INSTRUCTIONS = 'The `remember` tool saves a new subject to a writable topic (never a duplicate); `revise` replaces a subject\'s text when a fact changed (its earlier text is kept); `forget` removes one.';
+/** What the server tells a client about itself (`initialize`): the
+ *  prompt, the resources, and what each tool it serves does, in the
+ *  tool's own words (app/tools.ts `instruction`): the read tools, then,
+ *  with `--write`, the write tools. */
+export function instructions(tools: readonly { name: string; access: 'read' | 'write'; instruction: string }[]): string {
+  const each = (access: 'read' | 'write') => tools.filter((t) => t.access === access).map((t) => `the \`${t.name}\` tool ${t.instruction}`);
+  const read = each('read');
+  const write = each('write');
+  const text =
+    'A file-based knowledge base of topics and subjects. The `knowledge` prompt is the system-prompt section that lists the topics; ' +
+    `${read.map((s) => `${s}; `).join('')}every listed subject is also a kb://<topic>/<slug> resource.`;
+  // The first write sentence opens a sentence: `The`, not `the`.
+  return write.length === 0 ? text : `${text} T${write.join('; ').slice(1)}.`;
+}
 
 /** Protocol versions kb speaks, newest first: a client asking for another
  *  gets the newest (MCP lifecycle, version negotiation). */
@@ -80,7 +88,7 @@ export const METHODS: Readonly<Record<string, Method>> = {
         protocolVersion: session.protocol,
         capabilities: CAPABILITIES,
         serverInfo: { name: 'kb', version: VERSION },
-        instructions: session.writes ? `${INSTRUCTIONS} ${WRITE_INSTRUCTIONS}` : INSTRUCTIONS,
+        instructions: instructions(session.served()),
       };
     },
   },

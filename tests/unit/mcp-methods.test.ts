@@ -115,3 +115,25 @@ describe('METHODS', () => {
     );
   });
 });
+
+describe('initialize: the instructions come from the registry', () => {
+  const instructionsOf = async (writable: Set<string>) =>
+    ((await METHODS.initialize.handle(new KbSession(options, writable), CALLS.initialize[0])) as { instructions: string }).instructions;
+
+  test('each tool served says what it does, in its own words; the write tools only with --write', async () => {
+    const { TOOLS, servedTools } = await import('../../src/app/tools.ts');
+    const reading = await instructionsOf(new Set());
+    const writing = await instructionsOf(new Set(['notes']));
+    for (const tool of TOOLS) {
+      const sentence = `the \`${tool.name}\` tool ${tool.instruction}`.toLowerCase();
+      expect([tool.name, reading.toLowerCase().includes(sentence)]).toEqual([tool.name, servedTools(new Set()).includes(tool)]);
+      expect([tool.name, writing.toLowerCase().includes(sentence)]).toEqual([tool.name, true]);
+    }
+    expect(reading).toBe(
+      'A file-based knowledge base of topics and subjects. The `knowledge` prompt is the system-prompt section that lists the topics; ' +
+        'the `learn` tool lists a topic (topic only) or loads subjects by slug or glob; the `search` tool finds subjects by what they say; every listed subject is also a kb://<topic>/<slug> resource.',
+    );
+    expect(writing).toStartWith(`${reading} The \`remember\` tool saves a new subject`);
+    expect(writing).toEndWith('.');
+  });
+});
