@@ -38,16 +38,17 @@ export const MAX_SKILL_COMPATIBILITY = 500;
 
 /** What is wrong with a skill's optional fields the specification
  *  constrains: `compatibility` (1-500 characters), `metadata` (a mapping
- *  of strings to strings); undefined: nothing. */
-export function skillFieldsProblem(slug: string, fields: Record<string, unknown>): string | undefined {
+ *  of strings to strings); none: []. */
+export function skillFieldsProblems(slug: string, fields: Record<string, unknown>): string[] {
+  const out: string[] = [];
   const compatibility = fields.compatibility;
   if (compatibility !== undefined) {
     const length = typeof compatibility === 'string' ? Array.from(compatibility).length : 0;
-    if (length < 1 || length > MAX_SKILL_COMPATIBILITY) return `skill "${slug}": compatibility must be a string of 1-${MAX_SKILL_COMPATIBILITY} characters`;
+    if (length < 1 || length > MAX_SKILL_COMPATIBILITY) out.push(`skill "${slug}": compatibility must be a string of 1-${MAX_SKILL_COMPATIBILITY} characters`);
   }
   const metadata = fields.metadata;
-  if (metadata !== undefined && !stringMap(metadata)) return `skill "${slug}": metadata must map strings to strings`;
-  return undefined;
+  if (metadata !== undefined && !stringMap(metadata)) out.push(`skill "${slug}": metadata must map strings to strings`);
+  return out;
 }
 
 function stringMap(v: unknown): boolean {
@@ -60,6 +61,6 @@ function stringMap(v: unknown): boolean {
  *  (`dir`: its directory's name), in `kb check`'s words. */
 export function skillProblems(slug: string, fields: Record<string, unknown>, dir: string): string[] {
   const out: string[] = [];
-  for (const p of [skillNameProblem(slug, fields.name, dir), skillDescriptionProblem(slug, fields.description), skillFieldsProblem(slug, fields)]) if (p !== undefined) out.push(p);
-  return out;
+  for (const p of [skillNameProblem(slug, fields.name, dir), skillDescriptionProblem(slug, fields.description)]) if (p !== undefined) out.push(p);
+  return [...out, ...skillFieldsProblems(slug, fields)];
 }

@@ -24,6 +24,7 @@ describe('the Agent Skills rules', () => {
     expect(skillProblems('x', { name: 'x', description: 'd', compatibility: '' }, 'x')).toEqual(['skill "x": compatibility must be a string of 1-500 characters']);
     expect(skillProblems('x', { name: 'x', description: 'd', metadata: new Map([['v', 1]]) }, 'x')).toEqual(['skill "x": metadata must map strings to strings']);
     expect(skillProblems('x', { name: 'x', description: 'd', metadata: { v: '1' }, compatibility: 'Linux' }, 'x')).toEqual([]);
+    expect(skillProblems('x', { name: 'x', description: 'd', metadata: [], compatibility: 5 }, 'x')).toEqual(['skill "x": compatibility must be a string of 1-500 characters', 'skill "x": metadata must map strings to strings']);
   });
 });
 
