@@ -14,7 +14,7 @@
 // are its files; a hidden one (in a hidden folder) is not listed but is
 // served by its exact URI, as a hidden subject loads by its exact slug.
 import type { Topic } from '../config/types.ts';
-import { frontmatterJson } from '../kb/content/frontmatter-json.ts';
+import { frontmatterJson, type FrontmatterJson } from '../kb/content/frontmatter-json.ts';
 import { loadYaml, NEEDS_YAML } from '../kb/content/frontmatter.ts';
 import { isUtf8 } from 'node:buffer';
 import { mediaTypeOf } from '../kb/content/mime.ts';
@@ -130,9 +130,7 @@ export async function skillShape(ref: SkillRef): Promise<SkillShape> {
   const front = probed(view, subject)?.front;
   if (front === undefined) return { ok: false, reason: `its ${SKILL_FILE} has no frontmatter; the Agent Skills specification requires name and description` };
   if (front === null) return { ok: false, reason: `the frontmatter of its ${SKILL_FILE} is not closed within its first 8 KiB` };
-  let parsed = frontmatterJson(front);
-  if (parsed === NEEDS_YAML) parsed = frontmatterJson(front, await loadYaml());
-  if (parsed === NEEDS_YAML) throw new Error('unreachable: the parser was given');
+  const parsed = await frontmatterOf(probed(view, subject)!, front);
   if (!parsed.ok) return { ok: false, reason: `the frontmatter of its ${SKILL_FILE} cannot be served: ${parsed.reason}` };
   const fm = parsed.data;
   // The Agent Skills specification's rules, as `kb check` warns by them:
@@ -146,6 +144,21 @@ export async function skillShape(ref: SkillRef): Promise<SkillShape> {
   for (const f of files) bytes += Math.max(0, f.size);
   if (bytes > SKILL_LIMITS.bytes) return { ok: false, reason: `its files hold ${humanSize(bytes)}; the Skills extension serves at most ${humanSize(SKILL_LIMITS.bytes)} a skill` };
   return { ok: true, frontmatter: fm, files };
+}
+
+/** Frontmatter as JSON by probe result: a result is kept while its file
+ *  is unchanged (between the requests of `kb mcp` too: kb/index/cache.ts),
+ *  so an unchanged SKILL.md is parsed once. */
+const parsedOf = new WeakMap<object, FrontmatterJson>();
+
+async function frontmatterOf(result: object, front: string): Promise<FrontmatterJson> {
+  let parsed = parsedOf.get(result);
+  if (parsed === undefined) {
+    const fast = frontmatterJson(front);
+    parsed = fast !== NEEDS_YAML ? fast : (frontmatterJson(front, await loadYaml()) as FrontmatterJson);
+    parsedOf.set(result, parsed);
+  }
+  return parsed;
 }
 
 /** A rule's words without the skill's slug they start with (the
