@@ -33,7 +33,15 @@ export function negotiate(asked: string): string {
   return PROTOCOL_VERSIONS.includes(asked) ? asked : PROTOCOL_VERSIONS[0];
 }
 
-const CAPABILITIES = { tools: { listChanged: false }, prompts: { listChanged: false }, resources: { listChanged: false, subscribe: false } };
+/** What kb serves. `extensions` (SEP-2133) holds the Skills extension
+ *  (mcp/skills.ts; its settings: none, no `resources/directory/read`): the
+ *  older revisions' capabilities are open to fields they do not name. */
+const CAPABILITIES = {
+  tools: { listChanged: false },
+  prompts: { listChanged: false },
+  resources: { listChanged: false, subscribe: false },
+  extensions: { 'io.modelcontextprotocol/skills': {} },
+};
 
 export type Params = Record<string, unknown>;
 
@@ -104,8 +112,21 @@ export const METHODS: Readonly<Record<string, Method>> = {
   },
   'resources/list': { params: PAGINATED, handle: (session, p) => session.resources(typeof p.cursor === 'string' ? p.cursor : undefined) },
   'resources/templates/list': { params: PAGINATED, handle: (session, p) => onePage('resources/templates/list', p) ?? { resourceTemplates: session.resourceTemplates() } },
-  'resources/read': { params: { type: 'object', properties: { uri: { type: 'string' } }, required: ['uri'] }, handle: (session, p, signal) => session.readResource(p.uri as string, signal) },
+  'resources/read': {
+    params: { type: 'object', properties: { uri: { type: 'string' } }, required: ['uri'] },
+    handle: async (session, p, signal) => ((p.uri as string).startsWith('skill://') ? (await skills()).readSkillResource(session, p.uri as string) : session.readResource(p.uri as string, signal)),
+  },
+  // The Skills extension (mcp/skills.ts), loaded when first asked.
+  'skills/list': { params: PAGINATED, handle: async (session, p, signal) => (await skills()).listSkills(session, typeof p.cursor === 'string' ? p.cursor : undefined, signal) },
+  'skills/get': { params: { type: 'object', properties: { uri: { type: 'string' } }, required: ['uri'] }, handle: async (session, p, signal) => (await skills()).getSkill(session, p.uri as string, signal) },
 };
+
+let skillsModule: Promise<typeof import('./skills.ts')> | undefined;
+
+/** The Skills extension's module, imported once. */
+function skills(): Promise<typeof import('./skills.ts')> {
+  return (skillsModule ??= import('./skills.ts'));
+}
 
 /** The method of that name, if kb serves it. */
 export function methodOf(name: string): Method | undefined {

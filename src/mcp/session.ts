@@ -139,7 +139,7 @@ export class KbSession {
   }
 
   /** A warning on stderr, the first time it is seen. */
-  private note(problem: Problem): void {
+  note(problem: Problem): void {
     const message = formatProblem(problem);
     if (this.warned.has(message)) return;
     this.warned.add(message);

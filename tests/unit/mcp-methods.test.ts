@@ -4,10 +4,14 @@ import { describe, expect, test } from 'bun:test';
 import { INVALID_PARAMS, METHOD_NOT_FOUND } from '../../src/mcp/jsonrpc.ts';
 import { METHODS, paramsProblem } from '../../src/mcp/server.ts';
 import { KbSession } from '../../src/mcp/session.ts';
-import { MCP_VERSIONS, validatorOf } from '../support/mcp-schema.ts';
+import { MCP_VERSIONS, skillsValidatorOf, validatorOf } from '../support/mcp-schema.ts';
 import { makeTempDir, tempWorkspace } from '../support/temp.ts';
 
-const root = tempWorkspace('kb-methods-', { 'notes/a.md': '---\ndescription: A note\n---\nAbout releases.\n' }, '[kb.topic.notes]\nsubjects = "notes"\n');
+const root = tempWorkspace(
+  'kb-methods-',
+  { 'notes/a.md': '---\ndescription: A note\n---\nAbout releases.\n', 'notes/review/SKILL.md': '---\nname: review\ndescription: Review a change\n---\nRead the diff.\n' },
+  '[kb.topic.notes]\nsubjects = "notes"\n',
+);
 const options = { cwd: root, cfg: [], knowledge: [], env: {}, home: makeTempDir('kb-methods-home-') };
 
 /** Valid params for each method, and a key of its answer. */
@@ -21,6 +25,8 @@ const CALLS: Record<string, [Record<string, unknown>, string]> = {
   'resources/list': [{}, 'resources'],
   'resources/templates/list': [{}, 'resourceTemplates'],
   'resources/read': [{ uri: 'kb://notes/a' }, 'contents'],
+  'skills/list': [{}, 'skills'],
+  'skills/get': [{ uri: 'skill://notes/review/SKILL.md' }, 'skill'],
 };
 
 describe('METHODS', () => {
@@ -80,13 +86,16 @@ describe('METHODS', () => {
     'resources/templates/list': 'ListResourceTemplatesRequest',
     'resources/read': 'ReadResourceRequest',
   };
+  // The Skills extension's methods, against its own schema (the same
+  // under every revision: tests/data/mcp-skills-schema).
+  const SKILLS_REQUEST_TYPE: Record<string, string> = { 'skills/list': 'ListSkillsRequest', 'skills/get': 'GetSkillRequest' };
   const SAMPLES: unknown[] = ['kb://notes/a', 1, 2.5, true, null, [], {}, ['x']];
   for (const version of MCP_VERSIONS) {
     test(`${version}: each method's params are checked as the official schema has them`, () => {
       const disagreements: string[] = [];
       for (const [name, method] of Object.entries(METHODS)) {
         if (method.params === undefined) continue;
-        const official = validatorOf(version, REQUEST_TYPE[name]);
+        const official = SKILLS_REQUEST_TYPE[name] !== undefined ? skillsValidatorOf(SKILLS_REQUEST_TYPE[name]) : validatorOf(version, REQUEST_TYPE[name]);
         const base = CALLS[name][0];
         const judge = (params: Record<string, unknown>, what: string, lenient = false) => {
           const theirs = official({ jsonrpc: '2.0', id: 1, method: name, params }) as boolean;
