@@ -1,9 +1,11 @@
 // Subjects as resources a client picks from (MCP `resources/list` and
-// `resources/read`).
+// `resources/read`), and the topics and slugs that complete a reference to
+// one (MCP `completion/complete`).
+import { statSync } from 'node:fs';
 import type { Topic } from '../config/types.ts';
 import type { SkillFiles } from '../answer/learn.ts';
 import { PASS_THROUGH, type Formatted } from '../kb/content/format.ts';
-import { summaries } from '../kb/index/describe.ts';
+import { summaries, titles } from '../kb/index/describe.ts';
 import { loadExact } from '../kb/index/load.ts';
 import type { Subject } from '../kb/index/types.ts';
 import { kindOf } from '../kb/index/view.ts';
@@ -19,6 +21,12 @@ export interface SubjectEntry {
   slug: string;
   mimeType: string;
   about?: string;
+  /** With `details`: its title (frontmatter `title` or `name`, else the
+   *  document's own), its file's size in bytes and when it was last
+   *  modified (ISO 8601), where known. */
+  title?: string;
+  size?: number;
+  modified?: string;
 }
 
 /** Reading one subject by exact slug: its content, and a skill's files
@@ -33,7 +41,7 @@ export type SubjectRead =
  *  and unreadable ones are never listed; pre-loaded ones are. Each with
  *  what it says it is (kb/index/describe.ts `summaries`: its description,
  *  title or name). */
-export async function subjects(kb: KnowledgeBase): Promise<SubjectEntry[]> {
+export async function subjects(kb: KnowledgeBase, opts: { details?: boolean; about?: boolean } = {}): Promise<SubjectEntry[]> {
   const out: SubjectEntry[] = [];
   for (const topic of kb.topics) {
     if (!topic.enable) continue;
@@ -43,14 +51,52 @@ export async function subjects(kb: KnowledgeBase): Promise<SubjectEntry[]> {
       if (s.hidden || view.disabled.has(s.slug) || kindOf(view, s) !== 'text') continue;
       shown.push(s);
     }
-    const about = await summaries(view, shown);
+    const about = opts.about === false ? [] : await summaries(view, shown);
+    const titled = opts.details === true ? await titles(view, shown) : [];
     shown.forEach((s, i) => {
       const entry: SubjectEntry = { topic, slug: s.slug, mimeType: mimeTypeOf(s.ext) };
       if (about[i] !== undefined) entry.about = about[i]!;
+      if (opts.details === true) withDetails(entry, s, titled[i]);
       out.push(entry);
     });
   }
   return out;
+}
+
+/** A subject's title, size and time of its last change (one stat). */
+function withDetails(entry: SubjectEntry, s: Subject, title: string | undefined): void {
+  if (title !== undefined) entry.title = title;
+  try {
+    const st = statSync(s.abs);
+    entry.size = st.size;
+    entry.modified = new Date(st.mtimeMs).toISOString();
+  } catch {
+    // Gone since the walk: what the walk knew of its size, if anything.
+    if (s.size >= 0) entry.size = s.size;
+  }
+}
+
+/** The enabled topics' IDs that start with `prefix`, in the order of the
+ *  configuration. */
+export function topicsStarting(kb: KnowledgeBase, prefix: string): string[] {
+  return kb.topics.filter((t) => t.enable && t.id.startsWith(prefix)).map((t) => t.id);
+}
+
+/** The slugs of topic `topicId` that a listing shows (not hidden, not
+ *  disabled, text) and that start with `prefix`, in slug order: at most
+ *  `max`, and whether there are more. Only those starting with `prefix`
+ *  are probed, and only until one past `max` is found. */
+export function slugsStarting(kb: KnowledgeBase, topicId: string, prefix: string, max: number): { slugs: string[]; more: boolean } {
+  const topic = kb.topics.find((t) => t.enable && t.id === topicId);
+  if (topic === undefined) return { slugs: [], more: false };
+  const view = kb.view(topic);
+  const slugs: string[] = [];
+  for (const s of view.index.subjects) {
+    if (!s.slug.startsWith(prefix) || s.hidden || view.disabled.has(s.slug) || kindOf(view, s) !== 'text') continue;
+    if (slugs.length === max) return { slugs, more: true };
+    slugs.push(s.slug);
+  }
+  return { slugs, more: false };
 }
 
 /** One subject by topic ID and exact slug, as `kb learn TOPIC SLUG` reads

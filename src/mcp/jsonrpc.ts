@@ -187,6 +187,7 @@ export function resultLine(idText: string, resultJson: string): string {
 /** An error reply's text. The message often quotes what the client sent
  *  (a method, a URI, a name): it is escaped like every echo (controls.ts),
  *  so that it never carries a raw control or bidirectional character. */
-export function errorLine(idText: string | undefined, code: number, message: string): string {
-  return `{"jsonrpc":"2.0",${idText === undefined ? '' : `"id":${idText},`}"error":${JSON.stringify({ code, message: escapeControls(message) })}}\n`;
+export function errorLine(idText: string | undefined, code: number, message: string, data?: unknown): string {
+  const error = data === undefined ? { code, message: escapeControls(message) } : { code, message: escapeControls(message), data };
+  return `{"jsonrpc":"2.0",${idText === undefined ? '' : `"id":${idText},`}"error":${JSON.stringify(error)}}\n`;
 }

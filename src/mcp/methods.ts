@@ -1,12 +1,16 @@
 // The methods `kb mcp` serves, in one table (the protocol's dispatch, like
 // the MCP SDK's handler map), `initialize` and `ping` included: what each
 // method's params must hold (a JSON Schema of them, the MCP schema's shapes,
-// checked before the request is queued) and how it is answered.
-// dispatch.ts reads the table; session.ts answers. A method that is not
-// here is answered -32601.
+// checked before the request is queued), the revisions that have it, and
+// how it is answered. dispatch.ts reads the table; session.ts answers. A
+// method that is not here, or not in the revision of the request, is
+// answered -32601.
 import { checkProperties, type ValueSchema } from '../shared/json-schema.ts';
 import { VERSION } from '../shared/version.ts';
+import type { CompleteRef } from './complete.ts';
 import { INVALID_PARAMS, METHOD_NOT_FOUND } from './jsonrpc.ts';
+import { MODERN_CAPABILITIES } from './modern.ts';
+import { PROTOCOL_VERSIONS, SUPPORTED_VERSIONS, type Revision } from './revisions.ts';
 import { type KbSession, RequestError } from './session.ts';
 
 /** What the server tells a client about itself (`initialize`): the
@@ -24,9 +28,7 @@ export function instructions(tools: readonly { name: string; access: 'read' | 'w
   return write.length === 0 ? text : `${text} T${write.join('; ').slice(1)}.`;
 }
 
-/** Protocol versions kb speaks, newest first: a client asking for another
- *  gets the newest (MCP lifecycle, version negotiation). */
-export const PROTOCOL_VERSIONS = ['2025-11-25', '2025-06-18', '2025-03-26', '2024-11-05'];
+export { PROTOCOL_VERSIONS };
 
 /** The version kb answers a client asking for `asked` with. */
 export function negotiate(asked: string): string {
@@ -45,8 +47,22 @@ const CAPABILITIES = {
 
 export type Params = Record<string, unknown>;
 
+/** What a request carries besides its params: the revision that answers it
+ *  (revisions.ts; per request, never kept in the session). */
+export interface Context {
+  readonly revision: Revision;
+}
+
 /** One method kb serves. */
 export interface Method {
+  /** The revisions that have it: `legacy` (2024-11-05 to 2025-11-25:
+   *  initialize, ping), `modern` (2026-07-28: server/discover,
+   *  subscriptions/listen, and completion/complete, which kb serves from
+   *  2026-07-28 on), or both (absent). */
+  era?: 'legacy' | 'modern';
+  /** A long-lived request, answered when it ends (subscriptions/listen):
+   *  not queued; the dispatcher keeps it (subscriptions.ts). */
+  listen?: boolean;
   /** What its params must hold: a JSON Schema of the properties kb
    *  reads, as the MCP schema has them (tests/unit/mcp-methods.test.ts
    *  holds each against the official schema of every revision kb speaks).
@@ -66,7 +82,7 @@ export interface Method {
   onRead?(session: KbSession, p: Params): void;
   /** The answer. `signal` aborts when the client cancels the request:
    *  the operation stops its work (app/ takes it as an option). */
-  handle(session: KbSession, p: Params, signal?: AbortSignal): unknown;
+  handle(session: KbSession, p: Params, signal?: AbortSignal, ctx?: Context): unknown;
 }
 
 /** The params of a list (MCP `PaginatedRequest`). */
@@ -82,8 +98,9 @@ function onePage(method: string, p: Params): undefined {
 
 /** Every method kb serves. */
 export const METHODS: Readonly<Record<string, Method>> = {
-  ping: { immediate: true, handle: () => ({}) },
+  ping: { era: 'legacy', immediate: true, handle: () => ({}) },
   initialize: {
+    era: 'legacy',
     // The MCP schema requires `capabilities` and `clientInfo` too; kb
     // reads neither, and serves a client that leaves them out.
     params: { type: 'object', properties: { protocolVersion: { type: 'string' }, capabilities: { type: 'object' }, clientInfo: { type: 'object' } }, required: ['protocolVersion'] },
@@ -110,7 +127,7 @@ export const METHODS: Readonly<Record<string, Method>> = {
     params: { type: 'object', properties: { name: { type: 'string' }, arguments: { type: 'object', additionalProperties: { type: 'string' } } }, required: ['name'] },
     handle: (session, p) => session.getPrompt(p.name as string, p.arguments as Record<string, string> | undefined),
   },
-  'resources/list': { params: PAGINATED, handle: (session, p) => session.resources(typeof p.cursor === 'string' ? p.cursor : undefined) },
+  'resources/list': { params: PAGINATED, handle: (session, p, _signal, ctx) => session.resources(typeof p.cursor === 'string' ? p.cursor : undefined, ctx?.revision.modern === true) },
   'resources/templates/list': { params: PAGINATED, handle: (session, p) => onePage('resources/templates/list', p) ?? { resourceTemplates: session.resourceTemplates() } },
   'resources/read': {
     params: { type: 'object', properties: { uri: { type: 'string' } }, required: ['uri'] },
@@ -119,6 +136,40 @@ export const METHODS: Readonly<Record<string, Method>> = {
   // The Skills extension (mcp/skills.ts), loaded when first asked.
   'skills/list': { params: PAGINATED, handle: async (session, p, signal) => (await skills()).listSkills(session, typeof p.cursor === 'string' ? p.cursor : undefined, signal) },
   'skills/get': { params: { type: 'object', properties: { uri: { type: 'string' } }, required: ['uri'] }, handle: async (session, p, signal) => (await skills()).getSkill(session, p.uri as string, signal) },
+  // 2026-07-28: what kb speaks and serves, without a handshake.
+  'server/discover': {
+    era: 'modern',
+    handle: (session) => ({ supportedVersions: SUPPORTED_VERSIONS, capabilities: MODERN_CAPABILITIES, instructions: instructions(session.served()) }),
+  },
+  'subscriptions/listen': {
+    era: 'modern',
+    listen: true,
+    params: {
+      type: 'object',
+      properties: {
+        notifications: {
+          type: 'object',
+          properties: { toolsListChanged: { type: 'boolean' }, promptsListChanged: { type: 'boolean' }, resourcesListChanged: { type: 'boolean' }, resourceSubscriptions: { type: 'array', items: { type: 'string' } } },
+        },
+      },
+      required: ['notifications'],
+    },
+    // Answered by the dispatcher (subscriptions.ts): never queued.
+    handle: () => undefined,
+  },
+  'completion/complete': {
+    era: 'modern',
+    params: {
+      type: 'object',
+      properties: {
+        ref: { type: 'object', properties: { type: { type: 'string' }, name: { type: 'string' }, uri: { type: 'string' } }, required: ['type'] },
+        argument: { type: 'object', properties: { name: { type: 'string' }, value: { type: 'string' } }, required: ['name', 'value'] },
+        context: { type: 'object', properties: { arguments: { type: 'object', additionalProperties: { type: 'string' } } } },
+      },
+      required: ['ref', 'argument'],
+    },
+    handle: (session, p) => session.complete(p.ref as CompleteRef, p.argument as { name: string; value: string }, (p.context as { arguments?: Record<string, string> } | undefined)?.arguments ?? {}),
+  },
 };
 
 let skillsModule: Promise<typeof import('./skills.ts')> | undefined;
@@ -128,9 +179,12 @@ function skills(): Promise<typeof import('./skills.ts')> {
   return (skillsModule ??= import('./skills.ts'));
 }
 
-/** The method of that name, if kb serves it. */
-export function methodOf(name: string): Method | undefined {
-  return Object.hasOwn(METHODS, name) ? METHODS[name] : undefined;
+/** The method of that name, if kb serves it (in `revision`, when given:
+ *  a method of the other era is not served). */
+export function methodOf(name: string, revision?: Revision): Method | undefined {
+  const method = Object.hasOwn(METHODS, name) ? METHODS[name] : undefined;
+  if (method?.era === undefined || revision === undefined) return method;
+  return method.era === (revision.modern ? 'modern' : 'legacy') ? method : undefined;
 }
 
 /** A request kb cannot take as sent: a -32601 (no such method) or -32602

@@ -23,6 +23,10 @@
 //   the same check as `kb learn --args`;
 // - JSON-RPC batches are taken when 2025-03-26 is agreed (at most 32
 //   entries, replies as one array) and refused for the other versions;
+// - protocol 2026-07-28 beside the legacy revisions: a request whose
+//   `_meta` names it is answered by it alone (revisions.ts), with no
+//   handshake; at most 16 `subscriptions/listen` streams are open at once,
+//   watching at most 256 resources (subscriptions.ts);
 // - a failed write to stdout ends the server, exit 1.
 //
 // stdout carries protocol messages only: everything else goes to stderr.
@@ -131,6 +135,8 @@ class Server {
       end: (err) => {
         if (err) void warn(`kb mcp: cannot read stdin: ${err.message}`);
         this.inputDone = true;
+        // Open subscriptions end with the server: each is answered.
+        this.dispatcher.subscriptions.closeAll();
         this.settle();
       },
       drained: () => {
@@ -141,6 +147,7 @@ class Server {
         // Nowhere to answer: stop reading and drop what waits.
         this.transport.close();
         this.dispatcher.queue.clear();
+        this.dispatcher.subscriptions.closeAll();
         this.settle();
       },
     });
@@ -173,6 +180,7 @@ class Server {
     if (this.signals === 1) {
       this.stopping = true;
       this.transport.close();
+      this.dispatcher.subscriptions.closeAll();
       void debug('kb mcp: stopping: answering the requests already read');
       this.settle();
       return;

@@ -22,11 +22,12 @@ import { debug, warn } from '../shared/log.ts';
 import { formatProblem, type Problem } from '../shared/problem.ts';
 import { jsonQuoted } from '../shared/controls.ts';
 import { compareCodeUnits, humanSize, splitOutsideBraces, utf8Length } from '../shared/text.ts';
+import { complete, type CompleteRef } from './complete.ts';
 import { INTERNAL_ERROR, INVALID_PARAMS } from './jsonrpc.ts';
 
-export { INTERNAL_ERROR, INVALID_PARAMS };
-/** MCP: a resource that does not exist. */
-export const RESOURCE_NOT_FOUND = -32002;
+import { RequestError, RESOURCE_NOT_FOUND } from './errors.ts';
+
+export { INTERNAL_ERROR, INVALID_PARAMS, RequestError, RESOURCE_NOT_FOUND };
 
 /** The most text one result may hold (UTF-8 bytes): a tool result, a
  *  prompt, a resource. The server holds a result whole (a JSON-RPC reply is
@@ -98,19 +99,12 @@ export function cutNote(what: string, room: Room = ONE_RESULT): string {
 }
 
 
-/** A request that fails as a whole (a JSON-RPC error, not a tool result). */
-export class RequestError extends Error {
-  constructor(
-    readonly code: number,
-    message: string,
-  ) {
-    super(message);
-  }
-}
 
 export const PROMPT_NAME = 'knowledge';
 export const PROMPT_ARGUMENT = 'knowledge';
 export const URI_SCHEME = 'kb://';
+/** The one resource template: a subject by topic ID and slug. */
+export const SUBJECT_TEMPLATE = `${URI_SCHEME}{topic}/{+slug}`;
 
 export class KbSession {
   private readonly warned = new Set<string>();
@@ -277,10 +271,10 @@ export class KbSession {
    *  and unreadable ones are never listed. Pre-loaded subjects are listed:
    *  resources are for people and clients to pick from, not the model's
    *  learn listing. */
-  async resources(cursor?: string) {
+  async resources(cursor?: string, details = false) {
     const kb = await this.open();
     this.noteTopics(kb);
-    const all = await subjects(kb);
+    const all = await subjects(kb, { details });
     let from = 0;
     if (cursor !== undefined) {
       const after = this.cursors.parse(cursor);
@@ -298,21 +292,33 @@ export class KbSession {
       if (from < 0) from = all.length;
     }
     const page = all.slice(from, from + RESOURCES_PAGE);
-    const resources = page.map(({ topic, slug, mimeType, about }) => ({
+    const resources = page.map(({ topic, slug, mimeType, about, title, size, modified }) => ({
       uri: subjectUri(topic.id, slug),
       name: `${topic.id}/${slug}`,
-      title: slug,
-      description: about !== undefined ? oneLine(about) : `Subject "${slug}" of topic ${labelOf(topic)}`,
+      // The legacy revisions' title is the slug, as it always was; from
+      // 2026-07-28 on, the document's title where it has one.
+      title: details && title !== undefined ? oneLine(title) : slug,
+      // (From 2026-07-28 on, a description that only says the title again
+      // gives way to the plain one.)
+      description: about !== undefined && !(details && about === title) ? oneLine(about) : `Subject "${slug}" of topic ${labelOf(topic)}`,
       mimeType,
+      ...(size !== undefined ? { size } : {}),
+      ...(modified !== undefined ? { annotations: { lastModified: modified } } : {}),
     }));
     const last = page.at(-1);
     return from + RESOURCES_PAGE < all.length && last !== undefined ? { resources, nextCursor: this.cursors.make(last.topic.id, last.slug) } : { resources };
   }
 
+  /** The URIs `resources/list` lists now, in order (its pages together). */
+  async resourceUris(): Promise<string[]> {
+    const kb = await this.open();
+    return (await subjects(kb, { about: false })).map((e) => subjectUri(e.topic.id, e.slug));
+  }
+
   resourceTemplates() {
     return [
       {
-        uriTemplate: `${URI_SCHEME}{topic}/{+slug}`,
+        uriTemplate: SUBJECT_TEMPLATE,
         name: 'subject',
         title: 'Knowledge-base subject',
         description: 'A subject by topic ID and slug. Hidden subjects are not listed but can be read by their exact slug.',
@@ -338,6 +344,15 @@ export class KbSession {
     out.add(resourceText(result.content, result.skill));
     if (out.cut) this.noteCut('resources/read');
     return { contents: [{ uri, mimeType: result.mimeType, text: out.text('The rest of the subject is not shown.') }] };
+  }
+
+  // --- completions ---------------------------------------------------------
+
+  /** `completion/complete` (complete.ts): the prompt's argument, and the
+   *  subject template's topic and slug. */
+  async complete(ref: CompleteRef, argument: { name: string; value: string }, context: Readonly<Record<string, string>>) {
+    const kb = await this.open();
+    return complete(kb, { prompt: PROMPT_NAME, argument: PROMPT_ARGUMENT, template: SUBJECT_TEMPLATE }, ref, argument, context);
   }
 }
 

@@ -38,11 +38,22 @@ export function text(result: unknown): string {
   return content[0].text;
 }
 
+/** What `checkReplies` needs of a transport: the SDK's (v1 or v2) shape. */
+interface Checked {
+  send(message: JSONRPCMessage, options?: never): Promise<void>;
+  onmessage?: ((message: JSONRPCMessage, extra?: never) => void) | undefined;
+}
+
 /** Checks every message the server sends on `transport` against the MCP
  *  schema (before the client connects). A reply that does not validate
  *  reaches the client as an error reply for its id, saying why, so that
- *  the request awaiting it fails; the checker keeps the problems too. */
-export function checkReplies(transport: Transport): ReplyChecker {
+ *  the request awaiting it fails; the checker keeps the problems too.
+ *  Works on the transports of both SDKs (1.x and 2.x). */
+export function checkReplies(transport: Transport | Checked): ReplyChecker {
+  return checkAny(transport as unknown as Transport);
+}
+
+function checkAny(transport: Transport): ReplyChecker {
   const checker = new ReplyChecker();
   const send = transport.send.bind(transport);
   transport.send = (message, options) => {

@@ -9,6 +9,13 @@ import { ReplyChecker } from './mcp-schema.ts';
 // biome-ignore lint: a JSON-RPC message as parsed.
 export type Message = any;
 
+/** What every request of protocol 2026-07-28 carries in its `_meta`. */
+export const MODERN_META = {
+  'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+  'io.modelcontextprotocol/clientCapabilities': {},
+  'io.modelcontextprotocol/clientInfo': { name: 'raw', version: '1' },
+};
+
 export class RawMcp {
   readonly child: ChildProcessWithoutNullStreams;
   /** Every line written to stdout, parsed, in order. */
@@ -80,6 +87,12 @@ export class RawMcp {
     const r = this.reply(id);
     if (r === undefined) throw new Error(`no reply to ${method} (id ${id}); stderr: ${this.err}`);
     return r;
+  }
+
+  /** A request of protocol 2026-07-28 (no handshake: its `_meta` names the
+   *  version and the client's capabilities), and its reply. */
+  modern(id: number | string, method: string, params: Record<string, unknown> = {}): Promise<Message> {
+    return this.request(id, method, { ...params, _meta: { ...MODERN_META, ...(params._meta as object | undefined) } });
   }
 
   /** `initialize` with this protocol version, then `initialized`. */

@@ -1,23 +1,34 @@
 // Every reply of `kb mcp` checked against the official MCP JSON schema of
-// the protocol version negotiated (tests/data/mcp-schema, vendored from the
-// specification): the envelope (JSONRPCResponse or JSONRPCError; in
+// the protocol version in use (tests/data/mcp-schema, vendored from the
+// specification): the envelope (JSONRPCResponse or JSONRPCError; from
 // 2025-11-25, JSONRPCResultResponse or JSONRPCErrorResponse; a batch
 // response in 2025-03-26) and the result against the type of the method
 // asked (InitializeResult, ListToolsResult, CallToolResult...).
 //
-// `ReplyChecker` follows one session: what the client sent (ids and
-// methods, the version asked in `initialize`) and what came back (the
+// The version in use: for a request whose `_meta` names one (2026-07-28
+// has no handshake: every request names its version), that one; else the
+// version `initialize` agreed on. A notification kb sends (on a
+// `subscriptions/listen` stream) is checked against its type too.
+//
+// `ReplyChecker` follows one session: what the client sent (ids, methods
+// and versions, the version asked in `initialize`) and what came back (the
 // version the server chose). The MCP test clients feed it every message
-// both ways (tests/e2e/mcp-client.ts for the SDK's client, the raw clients
+// both ways (tests/e2e/mcp-client.ts for the SDK's clients, the raw clients
 // of tests/hardening and tests/support/mcp-raw.ts).
 import Ajv, { type ValidateFunction } from 'ajv';
 import Ajv2020 from 'ajv/dist/2020.js';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
+/** The revisions that open with `initialize`. */
 export const MCP_VERSIONS = ['2024-11-05', '2025-03-26', '2025-06-18', '2025-11-25'] as const;
-export type McpVersion = (typeof MCP_VERSIONS)[number];
+/** The revision without a handshake. */
+export const MODERN = '2026-07-28';
+/** Every revision kb speaks. */
+export const ALL_VERSIONS = [...MCP_VERSIONS, MODERN] as const;
+export type McpVersion = (typeof ALL_VERSIONS)[number];
 const LATEST: McpVersion = '2025-11-25';
+const PROTOCOL_KEY = 'io.modelcontextprotocol/protocolVersion';
 
 /** The result type of each method kb serves. */
 const RESULT_OF: Record<string, string> = {
@@ -30,6 +41,9 @@ const RESULT_OF: Record<string, string> = {
   'resources/list': 'ListResourcesResult',
   'resources/templates/list': 'ListResourceTemplatesResult',
   'resources/read': 'ReadResourceResult',
+  'server/discover': 'DiscoverResult',
+  'completion/complete': 'CompleteResult',
+  'subscriptions/listen': 'SubscriptionsListenResult',
 };
 
 /** The result type of each method of the Skills extension, in its own
@@ -38,6 +52,16 @@ const SKILLS_RESULT_OF: Record<string, string> = {
   'skills/list': 'ListSkillsResult',
   'skills/get': 'GetSkillResult',
 };
+
+/** The type of each notification kb sends (2026-07-28). */
+const NOTIFICATION_OF: Record<string, string> = {
+  'notifications/subscriptions/acknowledged': 'SubscriptionsAcknowledgedNotification',
+  'notifications/resources/list_changed': 'ResourceListChangedNotification',
+  'notifications/resources/updated': 'ResourceUpdatedNotification',
+};
+
+/** From 2025-11-25 on: JSON Schema 2020-12, and no null id. */
+const isLate = (v: McpVersion) => v === '2025-11-25' || v === MODERN;
 
 const DIR = join(import.meta.dir, '../data/mcp-schema');
 
@@ -76,8 +100,8 @@ export function validatorOf(version: McpVersion, type: string): ValidateFunction
   if (s === undefined) {
     const schema = JSON.parse(readFileSync(join(DIR, version, 'schema.json'), 'utf8'));
     const defs = schema.$defs !== undefined ? '$defs' : 'definitions';
-    // 2025-11-25 is JSON Schema 2020-12; the others draft-07.
-    const ajv = version === '2025-11-25' ? new Ajv2020({ strict: false, allErrors: true }) : new Ajv({ strict: false, allErrors: true });
+    // 2025-11-25 and 2026-07-28 are JSON Schema 2020-12; the others draft-07.
+    const ajv = isLate(version) ? new Ajv2020({ strict: false, allErrors: true }) : new Ajv({ strict: false, allErrors: true });
     for (const [name, re] of Object.entries(FORMATS)) ajv.addFormat(name, re);
     ajv.addSchema(schema, version);
     s = { ajv, defs };
@@ -99,26 +123,41 @@ function problemsOf(v: ValidateFunction, value: unknown): string | undefined {
 type Message = any;
 
 export class ReplyChecker {
-  /** Requests sent and not yet answered: id (as JSON) -> method. */
-  private readonly pending = new Map<string, string>();
+  /** Requests sent and not yet answered: id (as JSON) -> method, and the
+   *  version its `_meta` names (a version kb does not speak: 2026-07-28,
+   *  whose error answers it). */
+  private readonly pending = new Map<string, { method: string; version?: McpVersion }>();
   private asked: string | undefined;
+  /** A request of 2026-07-28 was sent (then what cannot be tied to a
+   *  request is checked against its schema, before any `initialize`). */
+  private modernSeen = false;
   /** The version the server chose, once it answered `initialize`. */
   version: McpVersion | undefined;
   /** What did not validate, one line each. */
   readonly problems: string[] = [];
 
-  /** The schema replies are checked against: the negotiated version, or
-   *  (before the answer to `initialize`) the one asked, or the latest. */
+  /** The schema replies are checked against when their request named no
+   *  version: the negotiated version, or (before the answer to
+   *  `initialize`) the one asked, or 2026-07-28 when only its requests
+   *  were sent, or the latest legacy one. */
   get schemaVersion(): McpVersion {
     const v = this.version ?? this.asked;
-    return (MCP_VERSIONS as readonly string[]).includes(v ?? '') ? (v as McpVersion) : LATEST;
+    if ((MCP_VERSIONS as readonly string[]).includes(v ?? '')) return v as McpVersion;
+    return this.modernSeen ? MODERN : LATEST;
   }
 
   /** A message the client sent (a batch too). */
   sent(m: Message): void {
     for (const one of Array.isArray(m) ? m : [m]) {
       if (one === null || typeof one !== 'object' || typeof one.method !== 'string' || !Object.hasOwn(one, 'id')) continue;
-      this.pending.set(JSON.stringify(one.id), one.method);
+      const meta = one.params?._meta;
+      let version: McpVersion | undefined;
+      if (meta !== null && typeof meta === 'object' && Object.hasOwn(meta, PROTOCOL_KEY)) {
+        const named = meta[PROTOCOL_KEY];
+        version = (MCP_VERSIONS as readonly string[]).includes(named) ? (named as McpVersion) : MODERN;
+        if (version === MODERN) this.modernSeen = true;
+      }
+      this.pending.set(JSON.stringify(one.id), { method: one.method, ...(version !== undefined ? { version } : {}) });
       if (one.method === 'initialize' && typeof one.params?.protocolVersion === 'string') this.asked = one.params.protocolVersion;
     }
   }
@@ -135,9 +174,14 @@ export class ReplyChecker {
 
   /** A message the server sent: its problems ('' when it validates). */
   received(m: Message): string {
-    const version = this.schemaVersion;
+    let version = this.schemaVersion;
     let problem: string | undefined;
-    if (Array.isArray(m)) {
+    const key = m !== null && typeof m === 'object' && !Array.isArray(m) && Object.hasOwn(m, 'id') ? JSON.stringify(m.id) : undefined;
+    const named = key === undefined ? undefined : this.pending.get(key)?.version;
+    if (named !== undefined) version = named;
+    if (m !== null && typeof m === 'object' && !Array.isArray(m) && typeof m.method === 'string' && !Object.hasOwn(m, 'id')) {
+      problem = this.notification(m);
+    } else if (Array.isArray(m)) {
       // Entries whose id could not be read: as for a single reply (below).
       const ids = m.map((one) => (one !== null && typeof one === 'object' && one.id === null && this.nullIdAllowed(version) ? { ...one, id: 0 } : one));
       problem = version === '2025-03-26' ? problemsOf(validatorOf(version, 'JSONRPCBatchResponse'), ids) : `a batch response, which protocol ${version} does not have`;
@@ -152,17 +196,29 @@ export class ReplyChecker {
   }
 
   /** Whether an error may carry JSON-RPC's id null: before 2025-11-25,
-   *  and before any version is asked for. */
+   *  and before any version is asked for (none of 2026-07-28 either). */
   private nullIdAllowed(version: McpVersion): boolean {
-    return version !== '2025-11-25' || (this.version ?? this.asked) === undefined;
+    return !isLate(version) || ((this.version ?? this.asked) === undefined && !this.modernSeen);
+  }
+
+  /** A notification kb sent: only on a `subscriptions/listen` stream
+   *  (2026-07-28), tagged with its subscription's id. */
+  private notification(m: Message): string | undefined {
+    const type = NOTIFICATION_OF[m.method];
+    if (type === undefined) return `a notification ${m.method}, which kb does not send`;
+    const id = m.params?._meta?.['io.modelcontextprotocol/subscriptionId'];
+    if (id === undefined) return `a notification ${m.method} without its subscription's id`;
+    return problemsOf(validatorOf(MODERN, type), m);
   }
 
   private one(m: Message, version: McpVersion): string {
     const key = m !== null && typeof m === 'object' && Object.hasOwn(m, 'id') ? JSON.stringify(m.id) : undefined;
-    const method = key === undefined ? undefined : this.pending.get(key);
+    const method = key === undefined ? undefined : this.pending.get(key)?.method;
     if (key !== undefined) this.pending.delete(key);
     if (m !== null && typeof m === 'object' && Object.hasOwn(m, 'error')) {
-      const type = version === '2025-11-25' ? 'JSONRPCErrorResponse' : 'JSONRPCError';
+      const type = isLate(version) ? 'JSONRPCErrorResponse' : 'JSONRPCError';
+      // 2026-07-28's errors of its own have their own type.
+      if (version === MODERN && m.error?.code === -32022) return problemsOf(validatorOf(version, 'UnsupportedProtocolVersionError'), m) ?? '';
       // A reply to a message whose id could not be read (-32700, -32600):
       // JSON-RPC 2.0 answers it with id null, which the schemas before
       // 2025-11-25 cannot express (their RequestId is a string or an
@@ -174,7 +230,7 @@ export class ReplyChecker {
       }
       return problemsOf(validatorOf(version, type), m) ?? '';
     }
-    const envelope = problemsOf(validatorOf(version, version === '2025-11-25' ? 'JSONRPCResultResponse' : 'JSONRPCResponse'), m);
+    const envelope = problemsOf(validatorOf(version, isLate(version) ? 'JSONRPCResultResponse' : 'JSONRPCResponse'), m);
     if (envelope !== undefined) return envelope;
     if (method === undefined) return `a result for id ${key}, which no request sent is waiting for`;
     const skills = SKILLS_RESULT_OF[method];

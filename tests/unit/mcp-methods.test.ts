@@ -4,7 +4,7 @@ import { describe, expect, test } from 'bun:test';
 import { INVALID_PARAMS, METHOD_NOT_FOUND } from '../../src/mcp/jsonrpc.ts';
 import { METHODS, paramsProblem } from '../../src/mcp/server.ts';
 import { KbSession } from '../../src/mcp/session.ts';
-import { MCP_VERSIONS, skillsValidatorOf, validatorOf } from '../support/mcp-schema.ts';
+import { ALL_VERSIONS, MODERN, skillsValidatorOf, validatorOf } from '../support/mcp-schema.ts';
 import { makeTempDir, tempWorkspace } from '../support/temp.ts';
 
 const root = tempWorkspace(
@@ -27,7 +27,14 @@ const CALLS: Record<string, [Record<string, unknown>, string]> = {
   'resources/read': [{ uri: 'kb://notes/a' }, 'contents'],
   'skills/list': [{}, 'skills'],
   'skills/get': [{ uri: 'skill://notes/review/SKILL.md' }, 'skill'],
+  'server/discover': [{}, 'supportedVersions'],
+  'completion/complete': [{ ref: { type: 'ref/resource', uri: 'kb://{topic}/{+slug}' }, argument: { name: 'slug', value: '' }, context: { arguments: { topic: 'notes' } } }, 'completion'],
+  // Answered by the dispatcher (subscriptions.ts), not by the table.
+  'subscriptions/listen': [{ notifications: { resourcesListChanged: true } }, '-'],
 };
+
+/** The `_meta` every 2026-07-28 request carries. */
+const META = { 'io.modelcontextprotocol/protocolVersion': MODERN, 'io.modelcontextprotocol/clientCapabilities': {} };
 
 describe('METHODS', () => {
   test('the methods kb serves, each answered', async () => {
@@ -36,7 +43,8 @@ describe('METHODS', () => {
     for (const [name, [params, key]] of Object.entries(CALLS)) {
       expect([name, paramsProblem(METHODS[name], name, params)]).toEqual([name, undefined]);
       const answer = (await METHODS[name].handle(session, params)) as Record<string, unknown>;
-      if (key !== '') expect([name, key in answer]).toEqual([name, true]);
+      if (key === '-') expect({ name, answer }).toEqual({ name, answer: undefined as never });
+      else if (key !== '') expect([name, key in answer]).toEqual([name, true]);
     }
     const listed = (await METHODS['tools/list'].handle(session, {})) as { tools: { name: string }[] };
     expect(listed.tools.map((t) => t.name)).toEqual(['learn', 'search', 'remember', 'revise', 'forget']);
@@ -85,18 +93,22 @@ describe('METHODS', () => {
     'resources/list': 'ListResourcesRequest',
     'resources/templates/list': 'ListResourceTemplatesRequest',
     'resources/read': 'ReadResourceRequest',
+    'server/discover': 'DiscoverRequest',
+    'completion/complete': 'CompleteRequest',
+    'subscriptions/listen': 'SubscriptionsListenRequest',
   };
   // The Skills extension's methods, against its own schema (the same
   // under every revision: tests/data/mcp-skills-schema).
   const SKILLS_REQUEST_TYPE: Record<string, string> = { 'skills/list': 'ListSkillsRequest', 'skills/get': 'GetSkillRequest' };
   const SAMPLES: unknown[] = ['kb://notes/a', 1, 2.5, true, null, [], {}, ['x']];
-  for (const version of MCP_VERSIONS) {
+  for (const version of ALL_VERSIONS) {
     test(`${version}: each method's params are checked as the official schema has them`, () => {
       const disagreements: string[] = [];
+      const modern = version === MODERN;
       for (const [name, method] of Object.entries(METHODS)) {
-        if (method.params === undefined) continue;
+        if (method.params === undefined || (method.era !== undefined && method.era !== (modern ? 'modern' : 'legacy'))) continue;
         const official = SKILLS_REQUEST_TYPE[name] !== undefined ? skillsValidatorOf(SKILLS_REQUEST_TYPE[name]) : validatorOf(version, REQUEST_TYPE[name]);
-        const base = CALLS[name][0];
+        const base = modern ? { ...CALLS[name][0], _meta: META } : CALLS[name][0];
         const judge = (params: Record<string, unknown>, what: string, lenient = false) => {
           const theirs = official({ jsonrpc: '2.0', id: 1, method: name, params }) as boolean;
           const ours = paramsProblem(method, name, params) === undefined;

@@ -49,3 +49,43 @@ describe('ReplyChecker', () => {
     expect(d.received([{ jsonrpc: '2.0', id: 1, result: {} }])).toContain('a batch response, which protocol 2025-06-18 does not have');
   });
 });
+
+describe('ReplyChecker under 2026-07-28 (no handshake)', () => {
+  const META = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {} };
+  const info = { 'io.modelcontextprotocol/serverInfo': { name: 'kb', version: '1' } };
+
+  test('a request naming 2026-07-28 has its reply checked against that schema: resultType and cache hints required', () => {
+    const c = new ReplyChecker();
+    c.sent({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: { _meta: META } });
+    expect(c.received({ jsonrpc: '2.0', id: 1, result: { resultType: 'complete', tools: [], ttlMs: 0, cacheScope: 'private', _meta: info } })).toBe('');
+    c.sent({ jsonrpc: '2.0', id: 2, method: 'tools/list', params: { _meta: META } });
+    expect(c.received({ jsonrpc: '2.0', id: 2, result: { tools: [] } })).toContain('does not validate against the MCP 2026-07-28 schema');
+    c.sent({ jsonrpc: '2.0', id: 3, method: 'server/discover', params: { _meta: META } });
+    expect(c.received({ jsonrpc: '2.0', id: 3, result: { resultType: 'complete', supportedVersions: ['2026-07-28'], capabilities: {} } })).toContain("must have required property 'ttlMs'");
+  });
+
+  test('beside an initialize session: each reply by the version its request named', () => {
+    const c = session('2025-06-18');
+    c.sent({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: { _meta: META } });
+    c.sent({ jsonrpc: '2.0', id: 2, method: 'tools/list' });
+    expect(c.received({ jsonrpc: '2.0', id: 2, result: { tools: [] } })).toBe('');
+    expect(c.received({ jsonrpc: '2.0', id: 1, result: { tools: [] } })).toContain('2026-07-28 schema');
+  });
+
+  test('-32022 has its own type; a version kb does not speak is checked as 2026-07-28', () => {
+    const c = new ReplyChecker();
+    c.sent({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: { _meta: { ...META, 'io.modelcontextprotocol/protocolVersion': '2099-01-01' } } });
+    expect(c.received({ jsonrpc: '2.0', id: 1, error: { code: -32022, message: 'm', data: { supported: ['2026-07-28'], requested: '2099-01-01' } } })).toBe('');
+    c.sent({ jsonrpc: '2.0', id: 2, method: 'tools/list', params: { _meta: { ...META, 'io.modelcontextprotocol/protocolVersion': '2099-01-01' } } });
+    expect(c.received({ jsonrpc: '2.0', id: 2, error: { code: -32022, message: 'm' } })).toContain("must have required property 'data'");
+  });
+
+  test('notifications: only those of a subscription, with its id, of their type', () => {
+    const c = new ReplyChecker();
+    const tag = { 'io.modelcontextprotocol/subscriptionId': 1 };
+    expect(c.received({ jsonrpc: '2.0', method: 'notifications/resources/updated', params: { _meta: tag, uri: 'kb://t/a' } })).toBe('');
+    expect(c.received({ jsonrpc: '2.0', method: 'notifications/resources/updated', params: { _meta: tag } })).toContain("must have required property 'uri'");
+    expect(c.received({ jsonrpc: '2.0', method: 'notifications/resources/list_changed', params: {} })).toContain("without its subscription's id");
+    expect(c.received({ jsonrpc: '2.0', method: 'notifications/message', params: { _meta: tag, level: 'info', data: 'x' } })).toContain('which kb does not send');
+  });
+});

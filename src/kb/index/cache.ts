@@ -388,6 +388,9 @@ export class IndexCache {
   private closed = false;
   hits = 0;
   misses = 0;
+  /** Told of each file event of a watched topic, after the cache took
+   *  it (`kb mcp`'s subscriptions: mcp/subscriptions.ts). */
+  onEvent: (() => void) | undefined;
   /** Values given back by `kept`, and asked for in vain. */
   keptHits = 0;
   keptMisses = 0;
@@ -589,7 +592,14 @@ export class IndexCache {
   }
 
   private add(w: TopicWatch, path: string, base: string, recursive: boolean): void {
-    const watcher = watch(path, { recursive, persistent: false }, delivered((type: string, name: string | Buffer | null) => w.event(type, name, base)));
+    const watcher = watch(
+      path,
+      { recursive, persistent: false },
+      delivered((type: string, name: string | Buffer | null) => {
+        w.event(type, name, base);
+        this.onEvent?.();
+      }),
+    );
     watcher.on('error', (err) => this.fail(w, reason(err)));
     w.watchers.push(watcher);
   }
