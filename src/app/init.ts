@@ -330,7 +330,7 @@ function findWorkspace(opts: InitOptions, result: InitResult): Workspace | undef
 /** The workspace's configuration file (JP reads the first of
  *  .jp/config.{toml,json,...}), read: undefined when there is none,
  *  false when it cannot be appended to (an error in `result`). */
-async function readWorkspaceConfig(ws: Workspace, result: InitResult): Promise<ConfigFile | undefined | false> {
+async function readWorkspaceConfig(ws: Workspace, result: InitResult, again = true): Promise<ConfigFile | undefined | false> {
   if (!ws.jp) return undefined;
   const stop = (message: string, where = result.config): false => {
     fail(result, message, where);
@@ -339,7 +339,13 @@ async function readWorkspaceConfig(ws: Workspace, result: InitResult): Promise<C
   const configPath = join(ws.root, CONFIG_DIR, CONFIG_FILE);
   const found = locateConfigFile(configPath);
   if ('error' in found) return stop(`cannot read the configuration file (${errno(found.error)})`, fromRoot(ws.root, found.path));
-  if ('missing' in found) return lstatOf(configPath) === undefined ? undefined : stop('the configuration file is a broken symbolic link');
+  if ('missing' in found) {
+    const entry = lstatOf(configPath);
+    if (entry === undefined) return undefined;
+    // Another kb init made it between the two looks: read it, once more.
+    if (again && !(entry.isSymbolicLink() && realOf(configPath) === undefined)) return readWorkspaceConfig(ws, result, false);
+    return stop('the configuration file is a broken symbolic link');
+  }
   result.config = fromRoot(ws.root, found.path);
   const real = realOf(found.path);
   if (real === undefined) return stop('the configuration file is a broken symbolic link');
