@@ -25,7 +25,7 @@ export const FIELDS = ['slug', 'description', 'headings', 'body', 'title'] as co
 export const NFIELDS = FIELDS.length;
 
 /** Field weights, and BM25's k1 and b. The weights were chosen on the
- *  labelled query sets (docs/guide/search-and-memory.md "Search and recall");
+ *  labelled query sets (docs/development/search-quality.md);
  *  k1 and b were fitted on the PEPs' set and checked on the others
  *  ("Ranking on the words people use"): long documents had been held
  *  back by their length (b 0.75). */
