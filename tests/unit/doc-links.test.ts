@@ -2,7 +2,7 @@
 // docs/**/*.md resolves, and the checker finds what does not, on a small
 // fake tree.
 import { afterAll, describe, expect, test } from 'bun:test';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { anchors, brokenLinks, links, markdownFiles, slug } from '../../scripts/lib/doc-links.ts';
@@ -70,5 +70,15 @@ describe('the checker', () => {
       'docs/guide/a.md:5: ../reference/b.md#nope: no heading makes #nope in docs/reference/b.md',
       'docs/guide/a.md:5: ../../../etc/passwd: outside the repository',
     ]);
+  });
+});
+
+describe('the JSON Schemas page', () => {
+  test('links every file of schemas/, so a new schema is documented', () => {
+    const page = readFileSync(join(REPO, 'docs/reference/json-schemas.md'), 'utf8');
+    const linked = new Set(links('docs/reference/json-schemas.md', page).map((l) => l.target.replace(/^\.\.\/\.\.\//, '')));
+    const files = readdirSync(join(REPO, 'schemas')).filter((f) => f.endsWith('.json')).map((f) => `schemas/${f}`);
+    expect(files.length).toBeGreaterThan(0);
+    expect(files.filter((f) => !linked.has(f))).toEqual([]);
   });
 });
