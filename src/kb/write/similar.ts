@@ -162,8 +162,8 @@ export function ownText(text: string, template: ReadonlySet<string>): string {
 /** A text not written by kb with fewer terms than this, once its
  *  frontmatter, embeds and template lines are left out, is not compared
  *  by `kb check --duplicates`: a note made from a template and barely
- *  filled in says what its template says (docs/guide/search-and-memory.md gives
- *  the measurement: scripts/duplicates-threshold.ts). */
+ *  filled in says what its template says (docs/development/duplicates.md
+ *  gives the measurement: scripts/duplicates-threshold.ts). */
 export const MIN_COMPARED_TERMS = 8;
 
 /** How many terms `text` has (a compared text is at most PAIR_MAX_BYTES). */
