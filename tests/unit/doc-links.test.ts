@@ -36,6 +36,13 @@ describe("the repository's docs", () => {
   test('every relative link and anchor resolves', () => {
     expect(brokenLinks(REPO)).toEqual([]);
   });
+
+  test('the index, docs/README.md, links every page under docs/', () => {
+    const index = readFileSync(join(REPO, 'docs/README.md'), 'utf8');
+    const linked = new Set(links('docs/README.md', index).map((l) => `docs/${l.target.replace(/#.*/, '')}`));
+    const pages = markdownFiles(REPO).filter((f) => f.startsWith('docs/') && f !== 'docs/README.md');
+    expect(pages.filter((f) => !linked.has(f))).toEqual([]);
+  });
 });
 
 describe('the checker', () => {
