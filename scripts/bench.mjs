@@ -1,6 +1,6 @@
 // The kb benchmark: generates a deterministic synthetic workspace and
 // measures dist/kb against references run in the same invocation (see
-// `scripts/bench --help` and docs/performance.md).
+// `scripts/bench --help` and docs/development/performance.md).
 //
 // Every comparison alternates kb and its reference run by run (kb first on
 // even runs, the reference first on odd ones), after one warm-up run of

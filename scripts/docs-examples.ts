@@ -1,4 +1,4 @@
-// Runs the examples of README.md and docs/*.md (see scripts/lib/doc-examples.ts
+// Runs the examples of README.md and docs/**/*.md (see scripts/lib/doc-examples.ts
 // for how they are written) and prints what differs; with --update, writes
 // what dist/kb prints now into the transcripts instead. Review the diff
 // before committing it: the docs then say what the binary does.

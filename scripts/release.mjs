@@ -1,4 +1,4 @@
-// Builds kb's release (`npm run release`; docs/install.md): a binary per
+// Builds kb's release (`npm run release`; docs/development/releasing.md): a binary per
 // target in dist/release/, kb-<version>-<target>[.exe], SHA256SUMS beside
 // them, and the npm packages in dist/release/npm/.
 //

@@ -7,7 +7,7 @@
 //
 //   node scripts/search-ab.mjs A B DIR QUERIES.json [PASSES]
 //
-// e.g. A built at an earlier commit, B dist/kb: docs/search-and-memory.md,
+// e.g. A built at an earlier commit, B dist/kb: docs/development/search-quality.md,
 // "Speed of these changes".
 
 import { spawnSync } from 'node:child_process';

@@ -1,8 +1,8 @@
 #!/usr/bin/env node
 // The search benchmark: kb search on the benchmark's synthetic workspace
 // (scripts/lib/bench-workspace.mjs: 10,000 subjects, about 36 MB), beside
-// `grep -ril` over the same folder in the same run (docs/search-and-memory.md, "Search and
-// recall"):
+// `grep -ril` over the same folder in the same run (docs/development/search-quality.md,
+// "Speed"):
 //
 // - the first search with no cache (building the index), and with
 //   --no-cache;

@@ -4,7 +4,7 @@
 // reorder or widen it, each scored by recall@5 and MRR@10 against the same
 // labels (scripts/lib/search-quality.mjs). Each topic is indexed once, in
 // memory, as `kb search --no-cache` indexes it; a question is ranked as
-// app/search.ts ranks it (prefixes, typos). docs/search-and-memory.md,
+// app/search.ts ranks it (prefixes, typos). docs/development/search-quality.md,
 // "Ranking on the words people use", reports what was kept and why.
 //
 //   bun scripts/search-methods.ts --corpus peps=DIR --corpus django-docs=DIR ... [--methods a,b] [--verbose]

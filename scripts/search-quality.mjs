@@ -3,8 +3,8 @@
 // FTS5 bm25() (`porter unicode61` and `trigram` tokenizers), in one run: recall@5 and MRR (over the top 10) on a labelled
 // question set, plus index build time, warm query latency and the cache's
 // size. Fetches nothing: the folder is given as an argument; each set's file
-// names the repository and commit it was labelled on (docs/search-and-memory.md,
-// "Quality and speed, measured"). How each engine ranks: scripts/lib/search-quality.mjs.
+// names the repository and commit it was labelled on (docs/development/search-quality.md,
+// "Quality"). How each engine ranks: scripts/lib/search-quality.mjs.
 //
 //   node scripts/search-quality.mjs DIR [--questions FILE] [--kb dist/kb] [--json FILE] [--verbose]
 //

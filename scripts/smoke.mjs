@@ -1,4 +1,4 @@
-// Smoke tests of kb's release binaries (docs/install.md, "What is tested
+// Smoke tests of kb's release binaries (docs/guide/install.md, "What is tested
 // where"): `node scripts/smoke.mjs [--target NAME] [--commit C] BINARY`
 // (default: dist/kb, this machine's target), and `npm run release --
 // --smoke`, which runs it on every binary it built.

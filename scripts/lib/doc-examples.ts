@@ -1,4 +1,4 @@
-// The runnable examples of README.md and docs/*.md: how they are written,
+// The runnable examples of README.md and docs/**/*.md: how they are written,
 // found, run and (with `npx bun scripts/docs-examples.ts --update`) rewritten.
 //
 // Every fenced code block in those files is one of:
@@ -28,9 +28,10 @@
 // Any other fenced block is an error, so no example goes untested by
 // accident.
 import { spawnSync } from 'node:child_process';
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
+import { markdownFiles } from './doc-links.ts';
 
 export const REPO = resolve(import.meta.dir, '../..');
 
@@ -55,10 +56,10 @@ export interface Command {
   expected: string;
 }
 
-/** The Markdown files whose examples are run: README.md and docs/*.md. */
+/** The Markdown files whose examples are run: README.md and every
+ *  Markdown file under docs/, its sub-folders included (guide/, reference/, development/). */
 export function docFiles(repo = REPO): string[] {
-  const docs = readdirSync(join(repo, 'docs')).filter((f) => f.endsWith('.md')).sort();
-  return ['README.md', ...docs.map((f) => `docs/${f}`)];
+  return markdownFiles(repo);
 }
 
 type MarkerKind = 'file' | 'recipe' | 'not run' | 'new folder';

@@ -266,7 +266,7 @@ export const COMPARED_BYTES = 64 * 1024 * 1024;
 export const PAIRS_REPORTED = 1_000;
 
 /** Pairs of visible subjects that say the same, or two versions of one
- *  fact (docs/search-and-memory.md, "Remembering"): a report only; kb
+ *  fact (docs/guide/search-and-memory.md, "Remembering"): a report only; kb
  *  never removes either. By default only subjects kb wrote (frontmatter
  *  `source`) are compared: distinct documents of an upstream folder may
  *  share their words by design. `all` compares every visible subject;

@@ -1,4 +1,4 @@
-// kb init [DIR...]: makes a directory a workspace (docs/commands.md, "`kb init`"). It
+// kb init [DIR...]: makes a directory a workspace (docs/reference/commands.md, "`kb init`"). It
 // creates `.jp/config.toml` when missing, and one topic per folder given:
 // its ID made from the folder's name (config/topic-id.ts), its `subjects`
 // the folder's path from the workspace root. With no folder, one topic

@@ -75,7 +75,7 @@ export interface OpenOptions {
 
 
 /** The environment variable that sets how many directory entries one
- *  topic's walk reads at most (docs/robustness.md, "Files and folders"). */
+ *  topic's walk reads at most (docs/development/robustness.md, "Files and folders"). */
 export const WALK_LIMIT_VAR = 'KB_WALK_LIMIT';
 
 /** The walk limit the environment sets, and a problem when its value is
@@ -250,7 +250,7 @@ export class KnowledgeBase {
     return this.config.topics.flatMap((t) => TOPIC_FIELD_DEFS.map((f) => `kb.topic.${t.id}.${f.name}`));
   }
 
-  /** A learn call's topic: by ID, then by title (docs/commands.md, "`kb learn`"). */
+  /** A learn call's topic: by ID, then by title (docs/reference/commands.md, "`kb learn`"). */
   resolveTopic(name: string): Topic | undefined {
     return resolveTopic(this.config.topics, name);
   }

@@ -1,4 +1,4 @@
-// The write path (docs/search-and-memory.md, "Remembering"): `remember` adds a subject,
+// The write path (docs/guide/search-and-memory.md, "Remembering"): `remember` adds a subject,
 // `forget` removes one. Shared by `kb remember` / `kb forget` (source
 // `user`) and the MCP tools of the same names (source `model`, only for
 // the topics the server was started with: `kb mcp --write TOPIC`).

@@ -3,7 +3,7 @@
 // the token budget, best first: a whole subject when it fits, else its
 // sections most relevant to the text (in their order in the file), else it
 // is named in the closing note. The result is a `<knowledge>` block, ready
-// to put in front of a prompt (docs/search-and-memory.md, "`kb recall TEXT...`").
+// to put in front of a prompt (docs/guide/search-and-memory.md, "`kb recall TEXT...`").
 
 import type { RecallCosts } from '../answer/cost.ts';
 import type { OperationOptions } from '../shared/pace.ts';

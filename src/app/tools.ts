@@ -74,7 +74,7 @@ export function toolDefinition(kb: KnowledgeBase, tool: AnyTool, writable?: Read
 }
 
 /** `kb schema --tool NAME`: undefined for a read tool when no topic has
- *  anything to learn (docs/learn.md, "The tool"). */
+ *  anything to learn (docs/guide/knowledge-base.md, "The tool"). */
 export function schemaDefinition(kb: KnowledgeBase, tool: AnyTool, writable?: ReadonlySet<string>): ToolDefinition | undefined {
   const topics = topicsFor(kb, tool, writable);
   return tool.access === 'read' && topics.length === 0 ? undefined : definitionOf(tool, topics);

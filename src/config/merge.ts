@@ -12,7 +12,7 @@ import { map } from '../shared/arrays.ts';
 export interface Entry {
   line: number;
   /** The offset in the text where the key is first set: the order in which
-   *  keys appear (configuration order, docs/configuration.md "Where configuration comes from"). */
+   *  keys appear (configuration order, docs/reference/configuration.md "Where configuration comes from"). */
   pos: number;
   /** The value on this line is an inline table or array: keys below it live
    *  on the same line (or the next few). */

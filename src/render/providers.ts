@@ -6,7 +6,7 @@
 // two accept only a subset, and the converter rewrites the parameters by
 // general rules, the same for every tool, into the closest encoding. Where a
 // provider cannot express part of a schema the difference is stated here, in
-// docs/mcp-and-integrations.md ("Provider tool formats") and in
+// docs/guide/assistants.md ("Provider tool formats") and in
 // tests/unit/formats.test.ts, which runs a table of
 // argument objects through a JSON Schema validator for each format.
 //

@@ -1,5 +1,5 @@
 // Search results and recalled knowledge as text for a model, and search
-// results as JSON for scripts (docs/search-and-memory.md, "Search and
+// results as JSON for scripts (docs/guide/search-and-memory.md, "Search and
 // recall"; schemas/kb-search-output.schema.json). Pure.
 
 import type { RecallCosts, SearchCosts } from '../answer/cost.ts';

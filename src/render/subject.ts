@@ -7,7 +7,7 @@ import { quoted } from '../shared/controls.ts';
 import { renderSkillFiles } from './skill-files.ts';
 
 /** `prefix`, then a `<subject "slug">` block: tag, content, closing tag
- *  (docs/learn.md, "Results"). Its head, body and tail are the three chunks to
+ *  (docs/guide/knowledge-base.md, "Results"). Its head, body and tail are the three chunks to
  *  write in order; `formattedText` joins them. */
 export function subjectBlock(prefix: string, slug: string, content: Formatted, after = ''): Formatted {
   const t = trimTrailingNewlines(content);
@@ -15,7 +15,7 @@ export function subjectBlock(prefix: string, slug: string, content: Formatted, a
 }
 
 /** A subject's content alone, ending with exactly one newline (a raw
- *  result; docs/learn.md, "Results" and "Files"). */
+ *  result; docs/guide/knowledge-base.md, "Results" and "Files"). */
 export function rawContent(content: Formatted, after = ''): Formatted {
   const t = trimTrailingNewlines(content);
   return { head: t.head, body: t.body, tail: `${t.tail}\n${after}` };

@@ -1,5 +1,5 @@
 // How a topic is named to the assistant: by its title, else its ID
-// (docs/learn.md, "The prompt"). Configuration text is shown escaped
+// (docs/guide/knowledge-base.md, "The prompt"). Configuration text is shown escaped
 // (shared/controls.ts): the ID, the title and the introduction are one-line
 // fields and stay on their line whatever they hold; the description keeps
 // its lines, but nothing else that could drive a terminal or forge markup.

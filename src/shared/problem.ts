@@ -4,7 +4,7 @@
 
 export type Severity = 'error' | 'warning';
 
-/** Every code a problem may have: stable, for tests and tools (docs/commands.md,
+/** Every code a problem may have: stable, for tests and tools (docs/reference/commands.md,
  *  "`kb check`"). */
 export type ProblemCode =
   // A configuration file, flag or environment variable (config/).

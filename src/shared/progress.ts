@@ -1,4 +1,4 @@
-// A progress line for slow work (docs/commands.md, "At a terminal"): work
+// A progress line for slow work (docs/reference/commands.md, "At a terminal"): work
 // that passes about a second (building a search index, checking a large
 // topic) says what it is doing on stderr, on one line that is redrawn in
 // place and cleared when the work is done. Only for the command line
@@ -26,7 +26,7 @@ let shown: Line | undefined;
 const MIN_COLUMNS = 10;
 
 /** The command line turns progress on (not with -q); `kb mcp` turns it
- *  off (docs/commands.md, "At a terminal"). */
+ *  off (docs/reference/commands.md, "At a terminal"). */
 export function enableProgress(on: boolean): void {
   enabled = on;
 }

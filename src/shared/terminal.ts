@@ -1,5 +1,5 @@
 // Whether stderr is a person's terminal, and whether kb may colour it
-// (docs/commands.md, "At a terminal"). Answered without node:tty: loading
+// (docs/reference/commands.md, "At a terminal"). Answered without node:tty: loading
 // it pulls in the stream and socket modules, tens of milliseconds that
 // every command printing a warning would pay. A terminal is a character
 // device; /dev/null is one too and is told apart by its device number.

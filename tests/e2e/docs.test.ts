@@ -1,14 +1,15 @@
-// The examples of README.md and docs/*.md, run on dist/kb against the
+// The examples of README.md and docs/**/*.md, run on dist/kb against the
 // example workspace (examples/): every ```console transcript's commands, with
 // their exact stdout, an empty stderr and exit 0 (the convention is written
 // at the top of scripts/lib/doc-examples.ts). Every other code block says
 // why it is not run. So the docs cannot drift from the binary; when the
 // binary changes on purpose, `npx bun scripts/docs-examples.ts --update`
 // rewrites the transcripts for review. The docs' one list of tools names
-// exactly the registry's tools (src/app/tools.ts `TOOL_NAMES`).
+// exactly the registry's tools (src/app/tools.ts `TOOL_NAMES`). The links
+// between the docs are checked in the unit tier (tests/unit/doc-links.test.ts).
 import { describe, expect, test } from 'bun:test';
-import { existsSync, readFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import { REPO, blocks, commands, docFiles, readDoc, runBlock, runnable, toolLists, unclassified } from '../../scripts/lib/doc-examples.ts';
 import { TOOL_NAMES } from '../../src/app/tools.ts';
 import './harness.ts'; // fails early when dist/kb is missing
@@ -68,11 +69,6 @@ describe('the convention', () => {
       { line: 14, command: 'kb learn docs release; echo "exit $?"', expected: 'x\n' },
       { line: 17, command: 'kb learn docs nope 2>&1 \\\n  | head -n 1', expected: '\n' },
     ]);
-  });
-
-  test('anchors: as GitHub makes them, for headings outside code blocks only', () => {
-    const text = '# A b\n## `kb learn`\n```sh\n# not a heading\n```\n## A b\n## Budgets: nothing overflows, a context\n';
-    expect([...anchors(text)]).toEqual(['a-b', 'kb-learn', 'a-b-1', 'budgets-nothing-overflows-a-context']);
   });
 
   test('a wrong transcript fails, and file blocks are written first', () => {
@@ -161,22 +157,6 @@ describe.each(FILES)('%s', (file) => {
     }
   });
 
-  test('relative links lead to files that exist, and anchors to headings', () => {
-    const broken: string[] = [];
-    for (const m of text.matchAll(/\]\(([^)\s]+)\)/g)) {
-      const target = m[1];
-      if (/^[a-z]+:/.test(target)) continue;
-      const [path, anchor] = target.split('#');
-      const resolved = path ? join(dirname(join(REPO, file)), path) : join(REPO, file);
-      if (!existsSync(resolved)) {
-        broken.push(target);
-        continue;
-      }
-      if (anchor && !anchors(readFileSync(resolved, 'utf8')).has(anchor)) broken.push(target);
-    }
-    expect(broken).toEqual([]);
-  });
-
   const cases = runnable(all);
   if (cases.length === 0) return;
   test.each(cases.map((c) => [`${file}:${c.block.line}`, c] as const))('%s', (_, { block, files }) => {
@@ -185,25 +165,3 @@ describe.each(FILES)('%s', (file) => {
     }
   });
 });
-
-/** GitHub's anchors for a Markdown text's headings. */
-function anchors(text: string): Set<string> {
-  const out = new Set<string>();
-  const seen = new Map<string, number>();
-  let fence: string | undefined;
-  for (const line of text.split('\n')) {
-    const f = /^(`{3,}|~{3,})/.exec(line);
-    if (f && (!fence || (line.trim() === fence[0].repeat(line.trim().length) && line.trim().length >= fence.length))) {
-      fence = fence ? undefined : f[1];
-      continue;
-    }
-    if (fence) continue;
-    const h = /^#{1,6} +(.*?) *#*$/.exec(line);
-    if (!h) continue;
-    const base = h[1].toLowerCase().replace(/[^\p{L}\p{N}\s_-]/gu, '').replace(/ /g, '-');
-    const n = seen.get(base) ?? 0;
-    seen.set(base, n + 1);
-    out.add(n ? `${base}-${n}` : base);
-  }
-  return out;
-}

@@ -185,7 +185,7 @@ describe('4. --cfg NAME', () => {
 });
 
 describe('5. the user-workspace layer', () => {
-  // jp_cli lib.rs `load_partial_configs_from_files`; docs/configuration.md
+  // jp_cli lib.rs `load_partial_configs_from_files`; docs/reference/configuration.md
   // "Configuration Files" 4; jp_storage lib.rs `resolve_user_dir` (the
   // directory found by its ID suffix); jp_workspace lib.rs `user_data_dir`.
   test('<user data dir>/workspace/<name>-<id>/config.* is read after the .jp.* files', () => {
@@ -228,7 +228,7 @@ describe('6. file formats', () => {
     expect(list(root)).toEqual([{ id: 't', learned: ['a', 'b'] }]);
   });
 
-  // kb's choice (docs/configuration.md, "Where kb differs from JP"): an empty YAML file is an
+  // kb's choice (docs/reference/configuration.md, "Where kb differs from JP"): an empty YAML file is an
   // empty configuration, as an empty TOML or JSON file is.
   test('an empty YAML file is an empty configuration', () => {
     const root = workspace({ '.jp/config.yaml': '', '.jp.toml': TOPIC });

@@ -65,7 +65,7 @@ describe('kb mcp within the budget', () => {
   test('the index is kept between requests, and an added, removed, renamed or edited file shows in the next one', async () => {
     const root = fixture({ 't/a.md': '---\ndescription: first\n---\nA\n', 't/sub/b.md': 'B\n' }, '[kb.topic.t]\nsubjects = "t"\n');
     // Folders last changed a minute ago: an index of them is kept (one
-    // changed in the last two seconds is walked again, see docs/mcp-and-integrations.md, "Long sessions").
+    // changed in the last two seconds is walked again, see docs/reference/mcp.md, "Long sessions").
     const past = new Date(Date.now() - 60_000);
     for (const d of ['t', 't/sub']) utimesSync(join(root, d), past, past);
     const c = await connect(root, ['--verbose']);

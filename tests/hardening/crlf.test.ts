@@ -1,5 +1,5 @@
 // A workspace whose files end their lines in CRLF, as a Windows editor or
-// git's autocrlf leaves them (docs/install.md, "On Windows"; docs/robustness.md, "Configuration"): the
+// git's autocrlf leaves them (docs/guide/install.md, "On Windows"; docs/development/robustness.md, "Configuration"): the
 // configuration, .kbignore and a subject's frontmatter read as with LF;
 // subjects are given as written.
 import { describe, expect, test } from 'bun:test';

@@ -1,5 +1,5 @@
 // Hostile skills and hostile URIs for the MCP Skills extension on dist/kb
-// (docs/robustness.md, "MCP clients"): skills past the extension's limits,
+// (docs/development/robustness.md, "MCP clients"): skills past the extension's limits,
 // frontmatter JSON cannot carry, special files and links in a skill, URIs
 // that climb out of a skill or are far too long, and a listing of skills
 // whose files hold far more than a page may read.

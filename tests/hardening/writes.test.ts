@@ -1,5 +1,5 @@
 // The write path against hostile slugs, folders, locks and input
-// (docs/robustness.md, "Writes"): `kb remember` and `kb forget` on dist/kb,
+// (docs/development/robustness.md, "Writes"): `kb remember` and `kb forget` on dist/kb,
 // the MCP tool through `kb mcp --write`, and the race of a folder swapped
 // for a link, in process, where it can be tried hundreds of times.
 import { afterAll, describe, expect, test } from 'bun:test';
@@ -253,7 +253,7 @@ describe('lock errors', () => {
   });
 
   test('the wait the docs give is the one configured', () => {
-    const docs = readFileSync(join(import.meta.dir, '../../docs/search-and-memory.md'), 'utf8').replace(/\s+/g, ' ');
+    const docs = readFileSync(join(import.meta.dir, '../../docs/guide/search-and-memory.md'), 'utf8').replace(/\s+/g, ' ');
     expect(docs.match(/A writer waits up to (\d+) s for a lock another writer holds/)?.[1]).toBe(String(WAIT_MS / 1000));
   });
 });

@@ -268,7 +268,7 @@ describeWith(['fish'], 'fish completes with the installed script', () => {
   });
 
   /** `complete -C LINE` in a fish whose completions directory holds the
-   *  script, as docs/mcp-and-integrations.md installs it. */
+   *  script, as docs/guide/assistants.md installs it. */
   function fish(line: string, cwd = ws): string[] {
     const r = sh('fish', ['--no-config', '-c', `set fish_complete_path ${join(config, 'fish/completions')} $fish_complete_path; complete -C '${line}'`], { cwd, env: shellEnv({ XDG_CONFIG_HOME: config }) });
     expect({ err: r.err, code: r.code }).toEqual({ err: '', code: 0 });
@@ -292,7 +292,7 @@ const pwsh = which('pwsh');
 if (!pwsh) console.warn('\n*** SKIPPED "PowerShell runs the completer": pwsh not installed ***\n');
 describe.skipIf(!pwsh)('PowerShell runs the completer', () => {
   /** TabExpansion2 on `kb WORDS...` (the cursor at the end), with the
-   *  script loaded as docs/mcp-and-integrations.md says. */
+   *  script loaded as docs/guide/assistants.md says. */
   function ps(line: string, cwd = ws): string[] {
     const script = `kb completion powershell | Out-String | Invoke-Expression
 (TabExpansion2 -inputScript '${line.replace(/'/g, "''")}' -cursorColumn ${line.length}).CompletionMatches | ForEach-Object { $_.CompletionText }`;

@@ -2,7 +2,7 @@
 // copy must equal the binary's output; the schema must follow
 // src/config/fields.ts; ajv must accept the example workspace's files and
 // agree with `kb check` on keys and types; and taplo (the TOML language
-// server's engine, from npm) must apply it the two ways docs/mcp-and-integrations.md shows.
+// server's engine, from npm) must apply it the two ways docs/guide/assistants.md shows.
 import { describe, expect, test } from 'bun:test';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';

@@ -101,10 +101,10 @@ export function baseEnv(root: string, extra: Record<string, string> = {}): Recor
   };
 }
 
-/** docs/mcp-and-integrations.md, where the docs show pre-commit, the
+/** docs/guide/assistants.md, where the docs show pre-commit, the
  *  editors' schema set-up, shell completion and the recipes. */
 export function integrationsDoc(): string {
-  return readFileSync(join(REPO, 'docs/mcp-and-integrations.md'), 'utf8');
+  return readFileSync(join(REPO, 'docs/guide/assistants.md'), 'utf8');
 }
 
 /** The fenced code blocks of `lang` in the text, in order. */

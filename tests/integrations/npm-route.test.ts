@@ -1,4 +1,4 @@
-// The npm route (docs/install.md): the `kb` package and the platform
+// The npm route (docs/guide/install.md): the `kb` package and the platform
 // packages (scripts/lib/npm-packages.mjs), published to a local registry
 // (verdaccio, a devDependency, started here on loopback with no uplink:
 // nothing leaves the machine), then `npm install -g kb`, the same with
@@ -8,7 +8,7 @@
 // Only this machine's platform package holds a real binary (dist/kb, which
 // npm test builds): the others hold a stand-in that says it was run by
 // mistake, because building them needs Bun's runtimes for other targets,
-// which come from the network (`npm run release` builds them all; docs/install.md
+// which come from the network (`npm run release` builds them all; docs/guide/install.md
 // says what is tested where). npm must install this machine's package and
 // none of the others: os, cpu and libc pick it.
 import { afterAll, beforeAll, expect, test } from 'bun:test';

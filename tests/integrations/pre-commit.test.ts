@@ -1,5 +1,5 @@
 // The kb-check hook with the real pre-commit framework, in temporary git
-// repositories, in the two set-ups the docs show (docs/mcp-and-integrations.md) (its YAML is used as
+// repositories, in the two set-ups the docs show (docs/guide/assistants.md) (its YAML is used as
 // written): `repo: local` with the kb binary on PATH, and `repo:` this
 // repository, which pre-commit installs with `language: node` (npm install,
 // npm pack -> the prepack build, npm install -g). A good knowledge base

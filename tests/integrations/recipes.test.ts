@@ -1,4 +1,4 @@
-// The recipes of docs/mcp-and-integrations.md (examples/recipes/), run as written with a stand-in
+// The recipes of docs/guide/assistants.md (examples/recipes/), run as written with a stand-in
 // for the LLM: a small script that records what it is given and answers
 // from a script of its own.
 import { describe, expect, test } from 'bun:test';

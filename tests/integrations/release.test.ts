@@ -1,5 +1,5 @@
 // `npm run release` for this machine's target, offline (the other targets
-// need Bun's runtimes from the network: docs/install.md says what is tested
+// need Bun's runtimes from the network: docs/guide/install.md says what is tested
 // where): it builds kb-<version>-<target>, twice with the same bytes, writes
 // SHA256SUMS that `sha256sum -c` accepts, and the binary passes the smoke
 // script (scripts/smoke.mjs): its headers, `--version`, the README's first

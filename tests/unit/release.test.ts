@@ -218,7 +218,7 @@ describe('the npm launcher picks the platform package', () => {
 describe('the install docs', () => {
   test("name package.json's version in the download lines", () => {
     const { version } = JSON.parse(readFileSync(join(REPO, 'package.json'), 'utf8')) as { version: string };
-    const install = readFileSync(join(REPO, 'docs/install.md'), 'utf8');
+    const install = readFileSync(join(REPO, 'docs/guide/install.md'), 'utf8');
     expect([...install.matchAll(/\bV=(\S+)|\$V = '([^']+)'/g)].map((m) => m[1] ?? m[2])).toEqual([version, version]);
     expect(readFileSync(join(REPO, 'README.md'), 'utf8')).toContain(`f=kb-${version}-linux-x64;`);
   });

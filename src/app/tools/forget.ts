@@ -1,4 +1,4 @@
-// The forget tool: removes a visible subject of a writable topic (docs/search-and-memory.md,
+// The forget tool: removes a visible subject of a writable topic (docs/guide/search-and-memory.md,
 // "Remembering"), served over MCP only for the topics `kb mcp --write`
 // names. The operation is app/memory.ts; render/memory.ts writes its
 // outcome.

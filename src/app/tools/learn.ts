@@ -1,7 +1,7 @@
 // The learn tool (the RFD's): list a topic, or load subjects by slug or
 // glob. Its parameters are the RFD's schema, fixed text included, and never
 // change with the configuration; its description names the topics that
-// can be learned (docs/learn.md, "The tool"). The operation is app/learn.ts;
+// can be learned (docs/guide/knowledge-base.md, "The tool"). The operation is app/learn.ts;
 // its events stream to the caller, and render/learn.ts writes them.
 import type { JsonSchemaObject } from '../../shared/tool.ts';
 import { LIMITS, parseToolJson, patternCountProblem, patternsProblem, type LearnArgs } from '../args.ts';

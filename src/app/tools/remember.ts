@@ -1,4 +1,4 @@
-// The remember tool: a new subject in a writable topic (docs/search-and-memory.md,
+// The remember tool: a new subject in a writable topic (docs/guide/search-and-memory.md,
 // "Remembering"), served over MCP only for the topics `kb mcp --write`
 // names. Fixed schema; the description names the writable topics. The
 // operation is app/memory.ts; render/memory.ts writes its outcome.

@@ -1,5 +1,5 @@
 // The revise tool: replaces the text of a subject of a writable topic,
-// keeping its slug and its earlier text (docs/search-and-memory.md,
+// keeping its slug and its earlier text (docs/guide/search-and-memory.md,
 // "Revising"), served over MCP only for the topics `kb mcp --write`
 // names. Destructive (it replaces a file), so a client can ask before
 // running it; remember stays a tool that only adds. The operation is

@@ -1,5 +1,5 @@
 // The search tool (kb's own, beside learn): subjects ranked by what they
-// say, with a fixed schema; its description names the topics (docs/search-and-memory.md,
+// say, with a fixed schema; its description names the topics (docs/guide/search-and-memory.md,
 // "Search and recall"). The operation is app/search.ts; render/search.ts
 // writes its outcome.
 import type { JsonSchemaObject } from '../../shared/tool.ts';

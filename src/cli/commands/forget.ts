@@ -1,5 +1,5 @@
 // kb forget: runs the forget tool (cli/commands/tool.ts): removes a visible
-// subject (docs/search-and-memory.md, "Remembering"). `kb forget TOPIC
+// subject (docs/guide/search-and-memory.md, "Remembering"). `kb forget TOPIC
 // SLUG`, or `--args JSON` / `--args -` as a model sends the forget tool's
 // arguments. Git keeps the history of what was committed.
 import { toolCommand } from './tool.ts';

@@ -5,7 +5,7 @@
 // MCP front end never import each other.
 //
 // It draws no progress line, even when its stderr is a terminal
-// (docs/commands.md, "At a terminal"). That terminal is not kb's: a client
+// (docs/reference/commands.md, "At a terminal"). That terminal is not kb's: a client
 // running in a terminal (a chat UI drawn in it) that hands its servers its
 // own stderr would have a line redrawn with `\r` and ESC [K land in the
 // middle of its screen, and a person trying the server by hand types the

@@ -1,5 +1,5 @@
 // kb remember: runs the remember tool (cli/commands/tool.ts): writes a new
-// subject (docs/search-and-memory.md, "Remembering"). `kb remember TOPIC
+// subject (docs/guide/search-and-memory.md, "Remembering"). `kb remember TOPIC
 // TEXT...` (`-` reads the text from stdin), or the remember tool's
 // arguments as a model sends them: `--args JSON` / `--args -`. Exit 0 when
 // written or already there (identical), 1 when not written (a near

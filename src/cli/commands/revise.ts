@@ -1,6 +1,6 @@
 // kb revise: runs the revise tool (cli/commands/tool.ts): replaces a
 // subject's text, keeping its slug and its earlier text
-// (docs/search-and-memory.md, "Revising"). `kb revise TOPIC SLUG TEXT...`
+// (docs/guide/search-and-memory.md, "Revising"). `kb revise TOPIC SLUG TEXT...`
 // (`-` reads the text from stdin), or the revise tool's arguments as a
 // model sends them: `--args JSON` / `--args -`. Exit 0 when revised or
 // already saying this, 1 when not revised, 2 on wrong usage.

@@ -1,9 +1,9 @@
 // kb schema: the learn tool definition, or nothing when no topic has a
-// subject left to learn (docs/learn.md, "The tool"). `--format` picks the
+// subject left to learn (docs/guide/knowledge-base.md, "The tool"). `--format` picks the
 // provider's tool format (src/render/providers.ts); `generic` is the RFD's.
 // `--tool NAME` prints another tool of the registry (app/tools.ts) instead:
 // a tool that writes, for the topics `--write` names (every enabled topic
-// by default; docs/search-and-memory.md, "Remembering").
+// by default; docs/guide/search-and-memory.md, "Remembering").
 import { schemaDefinition, TOOL_NAMES, TOOLS, toolNamed } from '../../app/tools.ts';
 import { SCHEMA_FORMATS, toolInFormat, type SchemaFormat } from '../../render/providers.ts';
 import { noArguments } from '../argv.ts';

@@ -12,7 +12,7 @@
 // folders (a project's Markdown docs, a TypeScript code base, a book in
 // Markdown, a skills collection with Python); held out, a fifth (command
 // pages) comes within 1%. Bytes / 4, the usual rule, is off by up to 9% on
-// the same folders and 25% on single files (docs/learn.md, "Token estimates";
+// the same folders and 25% on single files (docs/development/performance.md, "Token estimates";
 // tests/unit/kb/tokens.test.ts holds it to the tokenizer within 10%).
 
 /** Byte classes. */

@@ -83,7 +83,7 @@ class IndexedSubject implements Subject {
   }
 }
 
-/** Extensions loaded as they are (docs/learn.md, "Files"): a collision prefers
+/** Extensions loaded as they are (docs/guide/knowledge-base.md, "Files"): a collision prefers
  *  them over structured or generated formats. */
 const PASS_THROUGH = new Set(['md', 'txt', 'text', '']);
 

@@ -8,8 +8,8 @@
 // and 870 MiB, flexsearch 2.6 s (and ranks without BM25). A search that
 // starts a process each time needs an index that loads without parsing:
 // this one is a few typed arrays in one file, read as they are, and only
-// the postings of the query's terms are decoded (docs/search-and-memory.md, "Search and
-// recall").
+// the postings of the query's terms are decoded (docs/development/search-quality.md,
+// "Why kb's own index").
 //
 // Layout: the terms, sorted, as one string with their start offsets; per
 // term its document frequency and a byte range of postings. A posting is
@@ -25,7 +25,7 @@ export const FIELDS = ['slug', 'description', 'headings', 'body', 'title'] as co
 export const NFIELDS = FIELDS.length;
 
 /** Field weights, and BM25's k1 and b. The weights were chosen on the
- *  labelled query sets (docs/search-and-memory.md "Search and recall");
+ *  labelled query sets (docs/development/search-quality.md);
  *  k1 and b were fitted on the PEPs' set and checked on the others
  *  ("Ranking on the words people use"): long documents had been held
  *  back by their length (b 0.75). */

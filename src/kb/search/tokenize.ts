@@ -5,11 +5,11 @@
 // A term is a run of letters and digits, lower-cased, at most MAX_TERM
 // characters (longer runs are hashes, base64 or minified code: left out),
 // common English function words dropped, and a light suffix stripping so
-// that "archive", "archived" and "archiving" meet (docs/search-and-memory.md,
-// "Quality and speed, measured": on the labelled query set).
+// that "archive", "archived" and "archiving" meet (docs/development/search-quality.md:
+// on the labelled query sets).
 //
 // Tokens people type (each measured on the labelled sets,
-// docs/search-and-memory.md):
+// docs/development/search-quality.md):
 // - a dotted version is one word: `3.12`, `1.2.3` (a dot between digits);
 // - a number ignores its leading zeros: `0008` is the term `8`;
 // - two words joined by one hyphen also count as one, joined: `f-strings`
@@ -28,7 +28,7 @@
 // word's own term. Pairs find words; characters find the rest (a word of
 // one character, a pair the query splits otherwise). Measured against
 // pairs alone and against Intl.Segmenter's dictionary words on labelled
-// questions in Chinese and Japanese (docs/search-and-memory.md, "Languages
+// questions in Chinese and Japanese (docs/development/search-quality.md, "Languages
 // written without spaces"): they found more, cost a fifth of the
 // segmenter's time, and do not change with the runtime's ICU data, which
 // Bun and deno do not share. Thai, which has no pair convention, is cut

@@ -540,7 +540,7 @@ const MD_EXTS = new Set(['md', 'markdown', 'mdx', 'mdown', 'mkd']);
  *  which recall's sections use) lowered the git Documentation questions'
  *  recall@5 from 0.75 to 0.71 (an AsciiDoc manual page's sections are
  *  NAME, SYNOPSIS, OPTIONS..., and a PEP's name other PEPs), see
- *  docs/search-and-memory.md.
+ *  docs/development/search-quality.md.
  *
  *  A heading is a line (lines end at LF, CR, U+2028 or U+2029) of up to
  *  three spaces, one to six `#`s, blanks, then its text, which ends before

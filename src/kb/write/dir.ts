@@ -1,4 +1,4 @@
-// The folders a write goes through, held open (docs/search-and-memory.md,
+// The folders a write goes through, held open (docs/guide/search-and-memory.md,
 // "Where it never writes"). A path is resolved again by every call that
 // takes it, so a folder swapped for a symbolic link between the check and
 // the write would take the file elsewhere. Each folder is therefore opened

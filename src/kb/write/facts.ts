@@ -1,5 +1,5 @@
 // When two short texts state the same fact, an updated fact, or different
-// facts (docs/search-and-memory.md, "Remembering"). Pure (no
+// facts (docs/guide/search-and-memory.md, "Remembering"). Pure (no
 // I/O). Words are compared, never meanings: the rule was written on the
 // `dev` half of 248 labelled pairs (scripts/dedup-pairs.json) and is
 // reported on the other half (scripts/dedup-pairs.ts).

@@ -1,4 +1,4 @@
-// Writing and removing subject files safely (docs/search-and-memory.md, "Remembering").
+// Writing and removing subject files safely (docs/guide/search-and-memory.md, "Remembering").
 //
 // A new file is written to a hidden temporary file in the same directory
 // (`.kb-tmp-<pid>-<random>`: hidden, so no listing, search or load by

@@ -1,4 +1,4 @@
-// The folders a write makes or leaves behind (docs/search-and-memory.md,
+// The folders a write makes or leaves behind (docs/guide/search-and-memory.md,
 // "Remembering"): a topic's subjects directory that does not exist yet is
 // created by the first `remember`, inside the workspace only and never
 // through a symbolic link; `forget` removes the folders it emptied, up to

@@ -1,4 +1,4 @@
-// The earlier texts of a revised subject (docs/search-and-memory.md,
+// The earlier texts of a revised subject (docs/guide/search-and-memory.md,
 // "Revising"): a hidden Markdown file beside the subject,
 // `.<name>.history.md` for `<name>.md` (slug `<name>.history`: hidden, so
 // never listed, searched or matched by a glob; loadable by its exact

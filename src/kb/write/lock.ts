@@ -1,4 +1,4 @@
-// One writer at a time per topic, across processes (docs/search-and-memory.md,
+// One writer at a time per topic, across processes (docs/guide/search-and-memory.md,
 // "Safe under concurrency and crashes"): a lock directory, `.kb-lock`, in
 // the topic's subjects directory (hidden: never a subject), made and
 // refreshed by proper-lockfile (imported only when a write runs). A lock

@@ -1,4 +1,4 @@
-// Where a new subject may go (docs/search-and-memory.md, "Remembering"): inside the topic's
+// Where a new subject may go (docs/guide/search-and-memory.md, "Remembering"): inside the topic's
 // subjects directory (symbolic links resolved: a directory whose real
 // location leaves the topic is refused), never hidden (no component
 // starting with `.`), never ignored (`.gitignore`, `.kbignore` and the

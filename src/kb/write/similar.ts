@@ -1,5 +1,5 @@
 // When two texts say the same thing: the duplicate rules of `kb remember`
-// (docs/search-and-memory.md, "Remembering"). Pure (no I/O).
+// (docs/guide/search-and-memory.md, "Remembering"). Pure (no I/O).
 //
 // - Exact duplicates: equal after Unicode normalisation (NFKC), lower-casing
 //   and collapsing every run of white space; leading and trailing space
@@ -162,8 +162,8 @@ export function ownText(text: string, template: ReadonlySet<string>): string {
 /** A text not written by kb with fewer terms than this, once its
  *  frontmatter, embeds and template lines are left out, is not compared
  *  by `kb check --duplicates`: a note made from a template and barely
- *  filled in says what its template says (docs/search-and-memory.md gives
- *  the measurement: scripts/duplicates-threshold.ts). */
+ *  filled in says what its template says (docs/development/duplicates.md
+ *  gives the measurement: scripts/duplicates-threshold.ts). */
 export const MIN_COMPARED_TERMS = 8;
 
 /** How many terms `text` has (a compared text is at most PAIR_MAX_BYTES). */

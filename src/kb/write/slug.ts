@@ -1,4 +1,4 @@
-// Slugs for new subjects (docs/search-and-memory.md, "Remembering"). Pure (no I/O).
+// Slugs for new subjects (docs/guide/search-and-memory.md, "Remembering"). Pure (no I/O).
 //
 // From a text: its first line that holds a word (a Markdown heading's
 // marks dropped), folded to ASCII (accents dropped), lower-cased, function

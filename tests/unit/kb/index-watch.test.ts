@@ -14,7 +14,7 @@ const front = (d: string) => `---\ndescription: ${d}\n---\nbody\n`;
 
 /** Waits (at most 5 s) until the cache has the event of a change to `rel`
  *  made at or after `since`: how soon an event arrives depends on the
- *  machine's load (docs/mcp-and-integrations.md, "Long sessions": a write
+ *  machine's load (docs/reference/mcp.md, "Long sessions": a write
  *  whose event comes later than the listing's wait shows one listing late),
  *  so the tests of what an event does wait for the event itself. */
 async function eventSeen(cache: IndexCache, dir: string, rel: string, since: number): Promise<void> {
