@@ -50,6 +50,13 @@ export type Note =
   | { kind: 'invalid-pattern'; pattern: string; reason: string }
   | { kind: 'unreadable'; slug: string; message: string }
   | { kind: 'from-missing'; slug: string }
+  /** A subject named exactly whose slug other files share: the file it
+   *  is (`path`), and the names that load the others (at most
+   *  SHARED_NAMES_SHOWN; `more` left unnamed). */
+  | { kind: 'shared-slug'; slug: string; path: string; others: readonly string[]; more: number }
+  /** Subjects a glob loaded whose slugs other files share: how many, and
+   *  the names that load those files (as above). */
+  | { kind: 'shared-slugs'; subjects: number; names: readonly string[]; more: number }
   | Fallback;
 
 /** Text, or text's UTF-8 bytes (a subject's body, written as read). */

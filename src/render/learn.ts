@@ -39,7 +39,19 @@ export function renderNote(n: Note, topicId: string): string {
       return `Note: ${fallbackSummary(n)} (${fallbackReason(n)}).`;
     case 'folder':
       return renderFolder(n);
+    case 'shared-slug':
+      return `Note: ${quoted(n.slug)} is the file ${quoted(n.path)}; other files share its slug and load by slug plus extension: ${namesList(n.others, n.more)}.`;
+    case 'shared-slugs': {
+      const which = n.subjects === 1 ? '1 of these subjects shares its slug' : `${n.subjects} of these subjects share their slugs`;
+      return `Note: ${which} with other files, which load by slug plus extension: ${namesList(n.names, n.more)}.`;
+    }
   }
+}
+
+/** Names, quoted, and how many more there are. */
+function namesList(names: readonly string[], more: number): string {
+  const shown = names.map(quoted).join(', ');
+  return more > 0 ? `${shown} and ${more} more` : shown;
 }
 
 /** A no-match's near-miss details, with a leading space, or ''. */

@@ -322,14 +322,14 @@ Use the \`learn\` tool with the \`subjects\` argument to learn specific subjects
         'wrong-type': '.jp/config.toml:3',
         'missing-subjects': '.jp/config.toml:5',
         'subjects-not-found': '.jp/config.toml:9',
-        'slug-collision': 'c/a.txt',
+        'slug-collision': 'c/a.md',
         'learned-no-match': '.jp/config.toml:16',
         'disabled-no-match': '.jp/config.toml:17',
       });
       const text = run(r, root, ['check']);
       expect(text.code).toBe(1);
       expect(text.out).toContain('error: topic "gone": subjects directory "does/not/exist" does not exist (.jp/config.toml:9)\n');
-      expect(text.out).toContain('warning: topic "collide": slug "a" is used by both a.md and a.txt; "a" loads a.md, "a.txt" loads a.txt (c/a.txt)\n');
+      expect(text.out).toContain('warning: topic "collide": slug "a" is shared by 2 files: it loads a.md; "a.txt" loads a.txt (c/a.md)\n');
       expect(text.out).toEndWith('failed: 4 topics, 3 subjects, 5 errors, 1 warning\n');
       for (const d of report.diagnostics) expect(d.severity).toBe(d.code === 'slug-collision' ? 'warning' : 'error');
     });

@@ -586,14 +586,14 @@ describe('check()', () => {
     });
   });
 
-  test('a slug collision is a warning where the second file is', async () => {
+  test('a shared slug is one warning, where the file it loads is', async () => {
     const kb = await open(workspace({ 'c/a.md': 'a', 'c/a.txt': 'a' }, '[kb.topic.collide]\nsubjects = "c"\n'));
     expect((await check(kb)).diagnostics).toEqual([
       {
         severity: 'warning',
         code: 'slug-collision',
-        message: 'topic "collide": slug "a" is used by both a.md and a.txt; "a" loads a.md, "a.txt" loads a.txt',
-        where: 'c/a.txt',
+        message: 'topic "collide": slug "a" is shared by 2 files: it loads a.md; "a.txt" loads a.txt',
+        where: 'c/a.md',
         topic: 'collide',
       },
     ]);
