@@ -5,6 +5,7 @@ import { descriptions, timesOf } from '../kb/index/describe.ts';
 import { kindOf } from '../kb/index/view.ts';
 import type { ListTopic } from '../answer/list.ts';
 import type { KnowledgeBase } from './knowledge-base.ts';
+import { binarySummary } from './binary.ts';
 
 export interface ListOptions {
   /** Show what ignore files and the built-in defaults left out. */
@@ -29,6 +30,7 @@ export async function list(kb: KnowledgeBase, relativeDir: (dir: string) => stri
     const subjects = view.index.subjects;
     const about = await descriptions(view, subjects);
     const times = await timesOf(view, subjects);
+    const binaries: string[] = [];
     out.push({
       id: topic.id,
       title: topic.title,
@@ -42,12 +44,15 @@ export async function list(kb: KnowledgeBase, relativeDir: (dir: string) => stri
         if (view.disabled.has(s.slug)) marks.push('disabled');
         else if (view.learnedSlugs.has(s.slug)) marks.push('learned');
         let tokens: number | undefined;
-        if (kindOf(view, s) === 'binary') marks.push('binary');
-        else tokens = tokensOf(s.abs);
+        if (kindOf(view, s) === 'binary') {
+          marks.push('binary');
+          binaries.push(s.ext);
+        } else tokens = tokensOf(s.abs);
         const row = { slug: s.slug, size: s.size, marks, ...(tokens === undefined ? {} : { tokens }), ...times[i] };
         return about[i] === undefined ? row : { ...row, description: about[i] };
       }),
       problems: view.index.notices.map((n) => n.message),
+      ...(binaries.length > 0 ? { binary: binarySummary(binaries) } : {}),
       ...(opts.ignored ? { ignored: view.index.ignored.map((x) => ({ path: x.path, source: x.source, rule: x.rule })) } : {}),
     });
   }

@@ -225,11 +225,11 @@ function winners(slugs: readonly string[], bySlug: Map<string, IndexedSubject | 
   return subjects;
 }
 
-/** The notice of a shared slug: which file it loads, and the name that
- *  loads each other file. */
+/** The notice of a shared slug: which file it loads, and the names that
+ *  load the others (the slug plus each one's extension). */
 function sharedMessage(slug: string, path: string, others: SharedSlug['others']): string {
-  const rest = others.map((o) => `"${o.name}" loads ${o.path}`).join(', ');
-  return `slug "${slug}" is shared by ${others.length + 1} files: it loads ${path}; ${rest}`;
+  const names = others.map((o) => `"${o.name}"`).join(', ');
+  return `slug "${slug}" is shared by ${others.length + 1} files: it loads ${path}; ${names} load${others.length === 1 ? 's the other' : ' the others'}`;
 }
 
 /** Files by slug: one, or several that collide; `slugs` gets each slug

@@ -79,7 +79,7 @@ describe('indexSubjects', () => {
     const [n] = index.notices;
     expect(n.code).toBe('slug-collision');
     expect(n.where).toBe('a.md');
-    expect(n.message).toBe('slug "a" is shared by 2 files: it loads a.md; "a.txt" loads a.txt');
+    expect(n.message).toBe('slug "a" is shared by 2 files: it loads a.md; "a.txt" loads the other');
     expect(index.shared!.get('a')).toEqual({ path: 'a.md', others: [{ name: 'a.txt', path: 'a.txt' }] });
   });
 
@@ -141,7 +141,7 @@ describe('indexSubjects', () => {
     expect(index.aliases.get('l/Cargo.toml')!.subject.path).toBe('l/Cargo.toml');
     expect(index.aliases.get('l/Cargo.toml')!.of).toBe('l/Cargo');
     expect(index.notices.map((n) => n.severity)).toEqual(['warning']);
-    expect(index.notices[0].message).toBe('slug "l/Cargo" is shared by 3 files: it loads l/Cargo; "l/Cargo.json" loads l/Cargo.json, "l/Cargo.toml" loads l/Cargo.toml');
+    expect(index.notices[0].message).toBe('slug "l/Cargo" is shared by 3 files: it loads l/Cargo; "l/Cargo.json", "l/Cargo.toml" load the others');
   });
 
   test('no shared slug: no `shared` map at all', () => {
