@@ -10,6 +10,7 @@ import { type Node, type Table, lookup } from './merge.ts';
 import { closest } from './suggest.ts';
 import { filter, map } from '../shared/arrays.ts';
 import { jsonQuoted } from '../shared/controls.ts';
+import { trimEndChars } from '../shared/text.ts';
 
 export interface Validated {
   topics: Topic[];
@@ -110,7 +111,7 @@ function validateTopic(id: string, table: Table, root: string, diagnostics: Prob
 function disabledGlobs(topic: Topic, table: Table, diagnostics: Problem[]): void {
   const node = table.entries.get('disabled');
   if (node?.kind !== 'leaf' || !Array.isArray(node.value)) return;
-  const kbignore = `${topic.subjects.replace(/\/+$/, '')}/.kbignore`;
+  const kbignore = `${trimEndChars(topic.subjects, '/')}/.kbignore`;
   const items: unknown[] = node.value;
   for (let i = 0; i < items.length; i++) {
     const entry = items[i];

@@ -237,11 +237,22 @@ function inline(s: string, format: Format): string {
   if (format === 'org') out = orgLinks(out);
   else if (format === 'md' || format === 'text') out = cleanTitle(out, 'md').replace(/\[([^[\]]*)\](?:\[[^[\]]*\])?/g, '$1');
   else if (format === 'adoc') out = out.replace(/\b(?:https?|link|xref):[^\s[]*\[([^\]]*)\]/g, '$1');
-  else if (format === 'rst') out = out.replace(/`([^`<]*?)\s*<[^>`]*>`_{1,2}/g, '$1');
+  else if (format === 'rst') out = out.replace(/`([^`<]*)<[^>`]*>`_{1,2}/g, (_, text: string) => text.trimEnd());
   out = out.replace(/`+/g, '');
   if (format === 'org') out = out.replace(/(^|[\s(])[=~*/+_]([^\s=~*/+_][^=~*/+_]*?)[=~*/+_](?=[\s.,;:!?)]|$)/g, '$1$2');
-  else out = out.replace(/(^|[\s(])(\*\*|__|\*|_)([^\s*_][^*_]*?)\2(?=[\s.,;:!?)]|$)/g, '$1$3');
+  else out = emphasisDropped(out);
   return out.replace(/\s+/g, ' ').trim();
+}
+
+/** Markdown's and reStructuredText's emphasis markers dropped (`**a**`,
+ *  `__a__`, `*a*`, `_a_`), strong first: one expression a marker, each
+ *  linear (the marker cannot be inside the text it closes). */
+function emphasisDropped(s: string): string {
+  return s
+    .replace(/(^|[\s(])\*\*([^\s*_][^*_]*?)\*\*(?=[\s.,;:!?)]|$)/g, '$1$2')
+    .replace(/(^|[\s(])__([^\s*_][^*_]*?)__(?=[\s.,;:!?)]|$)/g, '$1$2')
+    .replace(/(^|[\s(])\*([^\s*_][^*_]*?)\*(?=[\s.,;:!?)]|$)/g, '$1$2')
+    .replace(/(^|[\s(])_([^\s*_][^*_]*?)_(?=[\s.,;:!?)]|$)/g, '$1$2');
 }
 
 /** Org's links as their text: `[[target][text]]` is `text`, `[[target]]`
@@ -283,5 +294,8 @@ function firstSentence(s: string): string {
 function cut(s: string, max: number): string {
   if (s.length <= max) return s;
   const space = s.lastIndexOf(' ', max - 1);
-  return `${s.slice(0, space > max / 2 ? space : max - 1).replace(/[\s,;:]+$/, '')}…`;
+  const head = s.slice(0, space > max / 2 ? space : max - 1);
+  let end = head.length;
+  while (end > 0 && ' \t\n\r,;:'.includes(head[end - 1])) end--;
+  return `${head.slice(0, end)}…`;
 }
