@@ -17,7 +17,9 @@ export type TopicNote = { kind: 'no-directory'; why: string } | { kind: 'walk-li
 
 /** A listed subject: its slug, and its description when it has one; or a
  *  folder collapsed to fit the budget. */
-export type Listed = { slug: string; description?: string; folder?: undefined } | { folder: string; subjects: number; tokens: string };
+/** A subject's line, or a folder summed up (`description`: what its
+ *  index page's line says, kb/index/order.ts). */
+export type Listed = { slug: string; description?: string; folder?: undefined } | { folder: string; subjects: number; tokens: string; description?: string };
 
 /** How a listing was made to fit its budget. */
 export interface ListingFit {

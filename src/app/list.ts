@@ -2,6 +2,7 @@
 import { estimateTokensOfBody } from '../kb/content/tokens.ts';
 import { readBody } from '../kb/fs/read.ts';
 import { descriptions, timesOf } from '../kb/index/describe.ts';
+import { inSiteOrder } from '../kb/index/listing.ts';
 import { kindOf } from '../kb/index/view.ts';
 import type { ListTopic } from '../answer/list.ts';
 import type { KnowledgeBase } from './knowledge-base.ts';
@@ -27,7 +28,8 @@ export async function list(kb: KnowledgeBase, relativeDir: (dir: string) => stri
   const out: ListTopic[] = [];
   for (const topic of kb.topics) {
     const view = kb.view(topic);
-    const subjects = view.index.subjects;
+    // In the site's order, as a listing shows them (kb/index/order.ts).
+    const subjects = inSiteOrder(view, view.index.subjects);
     const about = await descriptions(view, subjects);
     const times = await timesOf(view, subjects);
     const binaries: string[] = [];

@@ -84,13 +84,21 @@ const REASONS: Record<Reason, string> = {
   alias: 'it is one of that subject\'s aliases (frontmatter `aliases`); subjects load by their slugs',
   wikilink: 'a wikilink names its target; subjects load by their slugs, without brackets',
   'skill-file': "a skill's slug is its folder's; its SKILL.md is what the skill loads",
+  'index-page': '',
 };
 
 function fallbackReason(f: Fallback & { kind: 'read-as' | 'split' }): string {
   if (f.kind === 'split') return f.json ? 'it is a JSON array inside a string: give several subjects as an array of strings' : 'give several subjects as an array of strings';
-  const reasons = f.reasons.map((r) => (r === 'prefix' ? `slugs are relative to the topic's directory: no leading ${quoted(f.prefix ?? '')}` : REASONS[r]));
+  const reasons = f.reasons.map((r) => (r === 'prefix' ? `slugs are relative to the topic's directory: no leading ${quoted(f.prefix ?? '')}` : r === 'index-page' ? indexPageReason(f.slug) : REASONS[r]));
   if (f.section !== undefined) reasons.push(`the link names its section ${quoted(f.section)}: the whole subject follows`);
   return reasons.join('; ');
+}
+
+/** Why a folder's name loaded its index page (`slug`), and how to list
+ *  the folder instead. */
+function indexPageReason(slug: string): string {
+  const folder = slug.slice(0, slug.lastIndexOf('/'));
+  return `it is the index page of the folder ${quoted(folder)}; the pattern ${quoted(`${folder}/`)} lists the folder`;
 }
 
 /** A folder named where a subject was expected: its listing. */

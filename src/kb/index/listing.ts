@@ -2,6 +2,7 @@
 // under a folder or in the whole topic, and whether a topic has any to
 // list or to learn. Each probes only the subjects it needs a verdict on.
 
+import { siteOrder } from './order.ts';
 import { slugLowerBound } from './slug.ts';
 import type { Subject } from './types.ts';
 import { kindOf, probeUnknown, type TopicView } from './view.ts';
@@ -80,4 +81,15 @@ export function hasLearnable(view: TopicView): boolean {
     view.index.subjects,
     (s) => !view.disabled.has(s.slug) && !view.learnedSlugs.has(s.slug) && kindOf(view, s) === 'text',
   );
+}
+
+/** `subjects` (in slug order) in the order their site gives them
+ *  (order.ts); the very array where no subject says anything about itself
+ *  (the walk knows: no subject is asked) or none has a place. Those not
+ *  probed yet are probed (a listing has probed all). */
+export function inSiteOrder(view: TopicView, subjects: readonly Subject[]): readonly Subject[] {
+  if (view.walkedPlain === true && !subjects.some((s) => s.hidden)) return subjects;
+  probeUnknown(view, subjects);
+  const probed = view.probed;
+  return siteOrder(subjects, (s) => probed.get(s.slug));
 }
