@@ -48,6 +48,36 @@ function docusaurusSite(): string {
   );
 }
 
+/** A MkDocs site: mkdocs.yml beside its docs folder, a nav in it. */
+function mkdocsSite(): string {
+  const pages = ['index', 'getting-started', 'user-guide/writing', 'user-guide/styling', 'about/license', 'about/contributing'];
+  return fixture(
+    {
+      'mkdocs.yml': [
+        'site_name: Widget',
+        'theme:',
+        '  name: material',
+        'markdown_extensions:',
+        '  - pymdownx.emoji:',
+        '      emoji_index: !!python/name:material.extensions.emoji.twemoji',
+        'nav:',
+        '  - Home: index.md',
+        "  - 'User Guide':",
+        "      - 'Writing': 'user-guide/writing.md'",
+        '      - user-guide/styling.md',
+        '  - About:',
+        '    - License: about/license.md',
+        '    - Contributing: about/contributing.md',
+        '    - Issues: https://example.org/issues',
+        '  - Getting started: getting-started.md',
+        '',
+      ].join('\n'),
+      ...Object.fromEntries(pages.map((p) => [`docs/${p}.md`, `Text of ${p}.\n`])),
+    },
+    '[kb.topic.docs]\nsubjects = "docs"\n[kb.topic.site]\nsubjects = "."\n',
+  );
+}
+
 export function cases(runner: Runner): void {
   const test = caseTest(runner);
   describe(`docs sites' conventions (${runner.name})`, () => {
@@ -82,6 +112,16 @@ export function cases(runner: Runner): void {
       expect(JSON.parse(list.out).topics[0].rows.map((s: { slug: string }) => s.slug)).toEqual(['intro', 'tutorial/README', 'tutorial/create-a-page', 'tutorial/create-a-blog-post', 'tutorial/deploy', 'api/index', 'api/widgets', 'api/config', 'changelog']);
       const folder = run(runner, root, ['learn', 'docs', 'api/']);
       expect(folder.out).toContain('- api/index: API reference\n- api/widgets\n- api/config\n');
+    });
+
+    test.parity("a MkDocs site lists its pages in its nav's order, a section where its first page is, from the docs folder or the site's", () => {
+      const root = mkdocsSite();
+      const docs = run(runner, root, ['learn', 'docs']);
+      expect(docs.code).toBe(0);
+      expect(docs.err).toBe('');
+      expect(docs.out).toContain('\n- index\n- user-guide/writing\n- user-guide/styling\n- about/license\n- about/contributing\n- getting-started\n');
+      const site = run(runner, root, ['learn', 'site']);
+      expect(site.out).toContain('\n- docs/index\n- docs/user-guide/writing\n- docs/user-guide/styling\n- docs/about/license\n- docs/about/contributing\n- docs/getting-started\n- mkdocs\n');
     });
 
     test.parity("a folder's name loads its index page, with a note naming the real slug and how to list the folder", () => {

@@ -7,7 +7,9 @@
 // - `sidebar_position` (Docusaurus);
 // - `nav_order` (Jekyll's Just the Docs);
 //
-// read from the head the probe already read (no extra read). A folder's
+// read from the head the probe already read (no extra read); or, for a
+// MkDocs site, where its `nav` names it (mkdocs.ts; a folder then where
+// its first page is). A folder's
 // place is its index page's (`_index`, `index`, `README`: the page that
 // shows the folder); that page comes first in its folder. In each folder,
 // the entries (subjects and subfolders) with a place come first, by it,
@@ -92,25 +94,52 @@ interface Entry {
   index?: { entry: Entry; rank: number };
 }
 
+/** How a folder gets its place: by its index page's (`index`: front
+ *  matter), or by its first entry's (`first`: a nav, which lists pages,
+ *  a section where its first page is). */
+export type FolderPlace = 'index' | 'first';
+
+/** A subject's place by its front matter (`placeIn`), from its probe
+ *  result (undefined: none, or not probed). */
+export function frontPlaces(resultOf: (s: Subject) => ProbeResult | undefined): (s: Subject) => number | undefined {
+  return (s) => {
+    const front = resultOf(s)?.front;
+    return typeof front === 'string' ? placeIn(front) : undefined;
+  };
+}
+
 /**
  * `subjects` (in slug order) in the site's order, as at the top of this
- * file; the very array when no subject has a place. `resultOf` gives a
- * subject's probe result (undefined: none, or not probed).
+ * file, each subject's place given by `placeOf`; the very array when no
+ * subject has a place.
  */
-export function siteOrder(subjects: readonly Subject[], resultOf: (s: Subject) => ProbeResult | undefined): readonly Subject[] {
+export function siteOrder(subjects: readonly Subject[], placeOf: (s: Subject) => number | undefined, folders: FolderPlace = 'index'): readonly Subject[] {
   const places = new Map<Subject, number>();
   for (const s of subjects) {
-    const front = resultOf(s)?.front;
-    if (typeof front !== 'string') continue;
-    const place = placeIn(front);
+    const place = placeOf(s);
     if (place !== undefined) places.set(s, place);
   }
   if (places.size === 0) return subjects;
   const root: Entry = { seen: 0, entries: new Map() };
   for (let i = 0; i < subjects.length; i++) addEntry(root, subjects[i], i, places.get(subjects[i]));
   const out: Subject[] = [];
-  emit(root, out);
+  if (folders === 'first') firstPlaces(root);
+  emit(root, out, folders);
   return out;
+}
+
+/** Gives each folder below `folder` the least place of what it holds
+ *  (none when nothing in it has one); returns `folder`'s. */
+function firstPlaces(folder: Entry): number | undefined {
+  let least: number | undefined;
+  for (const e of folder.entries!.values()) {
+    if (e.entries !== undefined) {
+      const p = firstPlaces(e);
+      if (p !== undefined) e.place = p;
+    }
+    if (e.place !== undefined && (least === undefined || e.place < least)) least = e.place;
+  }
+  return least;
 }
 
 /** Puts subject `s` (the `seen`th) in the tree below `root`. */
@@ -131,18 +160,19 @@ function addEntry(root: Entry, s: Subject, seen: number, place: number | undefin
   if (rank >= 0 && (folder.index === undefined || rank < folder.index.rank)) folder.index = { entry, rank };
 }
 
-/** Appends the subjects of `folder` to `out`: its index page first, then
- *  its entries by place, then the others, each subfolder in its place. */
-function emit(folder: Entry, out: Subject[]): void {
+/** Appends the subjects of `folder` to `out`: by `index`, its index page
+ *  first; then its entries by place, then the others, each subfolder in
+ *  its place (by `index`, its index page's). */
+function emit(folder: Entry, out: Subject[], folders: FolderPlace): void {
   const entries = [...folder.entries!.values()];
-  for (const e of entries) if (e.entries !== undefined && e.index?.entry.place !== undefined) e.place = e.index.entry.place;
+  if (folders === 'index') for (const e of entries) if (e.entries !== undefined && e.index?.entry.place !== undefined) e.place = e.index.entry.place;
   entries.sort(byPlace);
-  const first = folder.index?.entry;
+  const first = folders === 'index' ? folder.index?.entry : undefined;
   if (first !== undefined) out.push(first.subject!);
   for (const e of entries) {
     if (e === first) continue;
     if (e.subject !== undefined) out.push(e.subject);
-    else emit(e, out);
+    else emit(e, out, folders);
   }
 }
 

@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'bun:test';
 import type { ProbeResult } from '../../../src/kb/fs/probe.ts';
-import { indexRank, placeIn, siteOrder } from '../../../src/kb/index/order.ts';
+import { frontPlaces, indexRank, placeIn, siteOrder } from '../../../src/kb/index/order.ts';
 import type { Subject } from '../../../src/kb/index/types.ts';
 
 const subject = (slug: string): Subject => ({ path: `${slug}.md`, abs: `/t/${slug}.md`, slug, hidden: false, ext: 'md', size: 1 });
@@ -9,7 +9,7 @@ const subject = (slug: string): Subject => ({ path: `${slug}.md`, abs: `/t/${slu
 function ordered(fronts: Record<string, string>): string[] {
   const subjects = Object.keys(fronts).sort().map(subject);
   const results = new Map<string, ProbeResult>(subjects.map((s) => [s.slug, fronts[s.slug] === '' ? { kind: 'text' } : { kind: 'text', front: fronts[s.slug] }]));
-  return siteOrder(subjects, (s) => results.get(s.slug)).map((s) => s.slug);
+  return siteOrder(subjects, frontPlaces((s) => results.get(s.slug))).map((s) => s.slug);
 }
 
 describe('placeIn: the place a front matter gives its page', () => {
@@ -61,7 +61,7 @@ describe('siteOrder: subjects in their site order, within their folder', () => {
 
   test('no place anywhere: the very array, in slug order', () => {
     const subjects = ['b', 'a/x', '_index'].sort().map(subject);
-    expect(siteOrder(subjects, () => ({ kind: 'text', front: 'title: x' }))).toBe(subjects);
+    expect(siteOrder(subjects, frontPlaces(() => ({ kind: 'text', front: 'title: x' })))).toBe(subjects);
   });
 
   test("a folder's subjects stay next to each other, a file and a folder of one name apart", () => {
