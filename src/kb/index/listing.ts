@@ -103,6 +103,6 @@ export function inSiteOrder(view: TopicView, subjects: readonly Subject[]): read
 const navs = new WeakMap<TopicView, Map<string, number> | null>();
 function navOf(view: TopicView): Map<string, number> | undefined {
   let nav = navs.get(view);
-  if (nav === undefined) navs.set(view, (nav = mkdocsPlaces(view.topic.subjectsDir, view.index) ?? null));
+  if (nav === undefined) navs.set(view, (nav = mkdocsPlaces(view.topic.subjectsDir) ?? null));
   return nav ?? undefined;
 }

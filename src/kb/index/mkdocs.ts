@@ -12,8 +12,6 @@
 
 import { dirname, join, resolve } from 'node:path';
 import { readSubjectHead } from '../fs/read.ts';
-import { findBySlug } from './resolve.ts';
-import type { SubjectIndex } from './types.ts';
 
 /** Bytes of mkdocs.yml read, at most. */
 const MKDOCS_BYTES = 64 * 1024;
@@ -21,18 +19,17 @@ const NAMES = ['mkdocs.yml', 'mkdocs.yaml'];
 
 /** The places of the pages the nav of the MkDocs site around the topic
  *  at `dir` lists, by path in the topic (1, 2, ...); undefined when there
- *  is no such site, or its nav lists no page. */
-export function mkdocsPlaces(dir: string, index: SubjectIndex): Map<string, number> | undefined {
-  // In the topic: a subject (no read when it has none).
-  const own = findBySlug(index.subjects, 'mkdocs');
-  if (own !== undefined && NAMES.includes(own.path)) {
-    const text = headOf(own.abs);
-    if (text !== undefined) {
-      const docs = docsDir(text);
-      return places(navPages(text), docs === '.' ? '' : `${docs}/`);
-    }
+ *  is no such site, or its nav lists no page. At most four opens, most
+ *  often four that find nothing. */
+export function mkdocsPlaces(dir: string): Map<string, number> | undefined {
+  // In the topic (a subject, or left out by an ignore file: kb init's
+  // .kbignore names mkdocs.yml), then above it: one open tried per name.
+  for (const name of NAMES) {
+    const text = headOf(join(dir, name));
+    if (text === undefined) continue;
+    const docs = docsDir(text);
+    return places(navPages(text), docs === '.' ? '' : `${docs}/`);
   }
-  // Above it: one open tried per name.
   const parent = dirname(dir);
   if (parent === dir) return undefined;
   for (const name of NAMES) {

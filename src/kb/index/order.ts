@@ -82,18 +82,6 @@ export function indexRank(name: string): number {
   return lower === '_index' ? 0 : lower === 'index' ? 1 : lower === 'readme' ? 2 : -1;
 }
 
-/** An entry of a folder: a subject, or a subfolder. */
-interface Entry {
-  /** First seen at (in slug order): ties keep that order. */
-  seen: number;
-  place?: number;
-  subject?: Subject;
-  /** A subfolder's entries, by name (with `/` after a folder's). */
-  entries?: Map<string, Entry>;
-  /** A subfolder's index page, its rank (indexRank). */
-  index?: { entry: Entry; rank: number };
-}
-
 /** How a folder gets its place: by its index page's (`index`: front
  *  matter), or by its first entry's (`first`: a nav, which lists pages,
  *  a section where its first page is). */
@@ -112,73 +100,125 @@ export function frontPlaces(resultOf: (s: Subject) => ProbeResult | undefined): 
  * `subjects` (in slug order) in the site's order, as at the top of this
  * file, each subject's place given by `placeOf`; the very array when no
  * subject has a place.
+ *
+ * The subjects of a folder are a range of the slug order (its slugs share
+ * its prefix): each folder's range is read once for its entries, which
+ * are sorted (by `first`, a range in which no subject has a place is
+ * copied as it is). So the cost is a pass over the subjects per folder
+ * level, and a sort of each folder's entries.
  */
 export function siteOrder(subjects: readonly Subject[], placeOf: (s: Subject) => number | undefined, folders: FolderPlace = 'index'): readonly Subject[] {
-  const places = new Map<Subject, number>();
-  for (const s of subjects) {
-    const place = placeOf(s);
-    if (place !== undefined) places.set(s, place);
+  const n = subjects.length;
+  const places = new Float64Array(n);
+  const before = new Int32Array(n + 1); // subjects with a place before i
+  for (let i = 0; i < n; i++) {
+    const p = placeOf(subjects[i]);
+    places[i] = p ?? NaN;
+    before[i + 1] = before[i] + (p === undefined ? 0 : 1);
   }
-  if (places.size === 0) return subjects;
-  const root: Entry = { seen: 0, entries: new Map() };
-  for (let i = 0; i < subjects.length; i++) addEntry(root, subjects[i], i, places.get(subjects[i]));
+  if (before[n] === 0) return subjects;
   const out: Subject[] = [];
-  if (folders === 'first') firstPlaces(root);
-  emit(root, out, folders);
+  orderRange({ subjects, places, before, folders }, 0, n, 0, out);
   return out;
 }
 
-/** Gives each folder below `folder` the least place of what it holds
- *  (none when nothing in it has one); returns `folder`'s. */
-function firstPlaces(folder: Entry): number | undefined {
-  let least: number | undefined;
-  for (const e of folder.entries!.values()) {
-    if (e.entries !== undefined) {
-      const p = firstPlaces(e);
-      if (p !== undefined) e.place = p;
+interface Ordering {
+  subjects: readonly Subject[];
+  /** Each subject's place (NaN: none). */
+  places: Float64Array;
+  before: Int32Array;
+  folders: FolderPlace;
+}
+
+/** An entry of a folder: a subject (`file`), or a subfolder, the range
+ *  from `from` to `to` whose slugs go on past `cut`. */
+interface Entry {
+  from: number;
+  to: number;
+  file: boolean;
+  cut: number;
+  place: number;
+}
+
+/** Appends the subjects from `from` to `to`, those of a folder whose
+ *  names start at `cut` in their slugs, to `out` in the site's order. */
+function orderRange(o: Ordering, from: number, to: number, cut: number, out: Subject[]): void {
+  const { subjects, places } = o;
+  // No place in the range: as it is, but where index pages come first.
+  if (o.before[to] === o.before[from] && o.folders === 'first') {
+    for (let i = from; i < to; i++) out.push(subjects[i]);
+    return;
+  }
+  const entries: Entry[] = [];
+  let index: { entry: Entry; rank: number } | undefined;
+  for (let i = from; i < to; ) {
+    const slug = subjects[i].slug;
+    const slash = slug.indexOf('/', cut);
+    if (slash < 0) {
+      const entry: Entry = { from: i, to: i + 1, file: true, cut, place: places[i] };
+      entries.push(entry);
+      const rank = o.folders === 'index' ? indexRankOf(slug, cut) : -1;
+      if (rank >= 0 && (index === undefined || rank < index.rank)) index = { entry, rank };
+      i++;
+      continue;
     }
-    if (e.place !== undefined && (least === undefined || e.place < least)) least = e.place;
+    const prefix = slug.slice(0, slash + 1);
+    let j = i + 1;
+    while (j < to && subjects[j].slug.startsWith(prefix)) j++;
+    entries.push({ from: i, to: j, file: false, cut: slash + 1, place: o.folders === 'index' ? indexPlace(o, i, j, slash + 1) : leastPlace(places, i, j) });
+    i = j;
+  }
+  entries.sort(byPlace);
+  const first = index?.entry;
+  if (first !== undefined) out.push(subjects[first.from]);
+  for (const e of entries) {
+    if (e === first) continue;
+    if (e.file) out.push(subjects[e.from]);
+    else orderRange(o, e.from, e.to, e.cut, out);
+  }
+}
+
+/** The index page rank of the name at `cut` in `slug` (`indexRank`);
+ *  most names are passed over by their last character, without a slice. */
+function indexRankOf(slug: string, cut: number): number {
+  const last = slug.charCodeAt(slug.length - 1) | 0x20;
+  if (last !== 0x78 && last !== 0x65) return -1; // x, e
+  return indexRank(slug.slice(cut));
+}
+
+/** The place of the index page of the folder from `from` to `to` (its
+ *  own subjects' names start at `cut`), NaN when it has none. */
+function indexPlace(o: Ordering, from: number, to: number, cut: number): number {
+  if (o.before[to] === o.before[from]) return NaN;
+  let best = -1;
+  let bestRank = 3;
+  for (let i = from; i < to; i++) {
+    const slug = o.subjects[i].slug;
+    if (slug.indexOf('/', cut) >= 0) continue;
+    const rank = indexRankOf(slug, cut);
+    if (rank >= 0 && rank < bestRank) {
+      best = i;
+      bestRank = rank;
+    }
+  }
+  return best < 0 ? NaN : o.places[best];
+}
+
+/** The least place from `from` to `to`, NaN when none has one. */
+function leastPlace(places: Float64Array, from: number, to: number): number {
+  let least = NaN;
+  for (let i = from; i < to; i++) {
+    const p = places[i];
+    if (!Number.isNaN(p) && (Number.isNaN(least) || p < least)) least = p;
   }
   return least;
 }
 
-/** Puts subject `s` (the `seen`th) in the tree below `root`. */
-function addEntry(root: Entry, s: Subject, seen: number, place: number | undefined): void {
-  let folder = root;
-  let from = 0;
-  for (let slash = s.slug.indexOf('/'); slash >= 0; slash = s.slug.indexOf('/', from)) {
-    const key = s.slug.slice(from, slash + 1);
-    let sub = folder.entries!.get(key);
-    if (sub === undefined) folder.entries!.set(key, (sub = { seen, entries: new Map() }));
-    folder = sub;
-    from = slash + 1;
-  }
-  const name = s.slug.slice(from);
-  const entry: Entry = { seen, subject: s, ...(place !== undefined ? { place } : {}) };
-  folder.entries!.set(name, entry);
-  const rank = indexRank(name);
-  if (rank >= 0 && (folder.index === undefined || rank < folder.index.rank)) folder.index = { entry, rank };
-}
-
-/** Appends the subjects of `folder` to `out`: by `index`, its index page
- *  first; then its entries by place, then the others, each subfolder in
- *  its place (by `index`, its index page's). */
-function emit(folder: Entry, out: Subject[], folders: FolderPlace): void {
-  const entries = [...folder.entries!.values()];
-  if (folders === 'index') for (const e of entries) if (e.entries !== undefined && e.index?.entry.place !== undefined) e.place = e.index.entry.place;
-  entries.sort(byPlace);
-  const first = folders === 'index' ? folder.index?.entry : undefined;
-  if (first !== undefined) out.push(first.subject!);
-  for (const e of entries) {
-    if (e === first) continue;
-    if (e.subject !== undefined) out.push(e.subject);
-    else emit(e, out, folders);
-  }
-}
-
 function byPlace(a: Entry, b: Entry): number {
-  if (a.place !== undefined && b.place !== undefined && a.place !== b.place) return a.place - b.place;
-  if (a.place !== undefined && b.place === undefined) return -1;
-  if (a.place === undefined && b.place !== undefined) return 1;
-  return a.seen - b.seen;
+  const pa = a.place;
+  const pb = b.place;
+  if (pa === pb || (Number.isNaN(pa) && Number.isNaN(pb))) return a.from - b.from;
+  if (Number.isNaN(pa)) return 1;
+  if (Number.isNaN(pb)) return -1;
+  return pa - pb;
 }

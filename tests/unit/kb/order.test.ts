@@ -69,6 +69,12 @@ describe('siteOrder: subjects in their site order, within their folder', () => {
     expect(out).toEqual(['b', 'a', 'a-b', 'a/x', 'a/y']);
   });
 
+  test('a nav (`first`): folders where their first page is, index pages where the nav puts them, the rest after in slug order', () => {
+    const subjects = ['about/index', 'about/license', 'guide/a', 'guide/b', 'index', 'zeta'].map(subject);
+    const nav: Record<string, number> = { index: 1, 'guide/b': 2, 'guide/a': 3, 'about/license': 4, 'about/index': 5 };
+    expect(siteOrder(subjects, (s) => nav[s.slug], 'first').map((s) => s.slug)).toEqual(['index', 'guide/b', 'guide/a', 'about/license', 'about/index', 'zeta']);
+  });
+
   test('index page names, in order of precedence', () => {
     expect(['_index', 'index', 'README', 'readme', 'Index', 'intro'].map(indexRank)).toEqual([0, 1, 2, 2, 1, -1]);
   });
