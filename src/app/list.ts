@@ -2,7 +2,7 @@
 import { estimateTokensOfBody } from '../kb/content/tokens.ts';
 import { readBody } from '../kb/fs/read.ts';
 import { descriptions, timesOf } from '../kb/index/describe.ts';
-import { inSiteOrder } from '../kb/index/listing.ts';
+import { inSiteOrder } from '../kb/index/site-order.ts';
 import { kindOf } from '../kb/index/view.ts';
 import type { ListTopic } from '../answer/list.ts';
 import type { KnowledgeBase } from './knowledge-base.ts';

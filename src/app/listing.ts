@@ -12,7 +12,8 @@ import type { Listed, ListingFit, ListingTopic, TopicNote } from '../answer/lear
 import type { Topic } from '../config/types.ts';
 import { TokenTally } from '../kb/content/tokens.ts';
 import { describedAny, descriptions, resultDescribes } from '../kb/index/describe.ts';
-import { inSiteOrder, listable, listableUnder } from '../kb/index/listing.ts';
+import { listable, listableUnder } from '../kb/index/listing.ts';
+import { inSiteOrder } from '../kb/index/site-order.ts';
 import { indexRank } from '../kb/index/order.ts';
 import type { Subject } from '../kb/index/types.ts';
 import { kindOf, type TitleWatch, type TopicView } from '../kb/index/view.ts';

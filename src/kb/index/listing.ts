@@ -2,8 +2,6 @@
 // under a folder or in the whole topic, and whether a topic has any to
 // list or to learn. Each probes only the subjects it needs a verdict on.
 
-import { mkdocsPlaces } from './mkdocs.ts';
-import { frontPlaces, siteOrder } from './order.ts';
 import { slugLowerBound } from './slug.ts';
 import type { Subject } from './types.ts';
 import { kindOf, probeUnknown, type TopicView } from './view.ts';
@@ -84,25 +82,3 @@ export function hasLearnable(view: TopicView): boolean {
   );
 }
 
-/** `subjects` (in slug order) in the order their site gives them: a
- *  MkDocs nav's (mkdocs.ts), else their front matter's (order.ts); the
- *  very array where no subject says anything about itself (the walk
- *  knows: no subject is asked) or none has a place. Those not
- *  probed yet are probed (a listing has probed all). */
-export function inSiteOrder(view: TopicView, subjects: readonly Subject[]): readonly Subject[] {
-  const nav = navOf(view);
-  if (nav !== undefined) return siteOrder(subjects, (s) => nav.get(s.path), 'first');
-  if (view.walkedPlain === true && !subjects.some((s) => s.hidden)) return subjects;
-  probeUnknown(view, subjects);
-  const probed = view.probed;
-  return siteOrder(subjects, frontPlaces((s) => probed.get(s.slug)));
-}
-
-/** The places a MkDocs nav gives the view's subjects (mkdocs.ts), looked
- *  for once per view. */
-const navs = new WeakMap<TopicView, Map<string, number> | null>();
-function navOf(view: TopicView): Map<string, number> | undefined {
-  let nav = navs.get(view);
-  if (nav === undefined) navs.set(view, (nav = mkdocsPlaces(view.topic.subjectsDir) ?? null));
-  return nav ?? undefined;
-}

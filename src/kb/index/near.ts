@@ -63,7 +63,8 @@ import { levenshtein } from '../../shared/edit-distance.ts';
 import { splitOutsideBraces } from '../../shared/text.ts';
 import { describePath } from './slug.ts';
 import type { MissHint, Subject } from './types.ts';
-import { inSiteOrder, listableUnder } from './listing.ts';
+import { listableUnder } from './listing.ts';
+import { inSiteOrder } from './site-order.ts';
 import { kindOf, probeUnknown, type TopicView } from './view.ts';
 import { trimEndChars } from '../../shared/text.ts';
 
