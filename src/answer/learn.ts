@@ -17,7 +17,9 @@ export type TopicNote = { kind: 'no-directory'; why: string } | { kind: 'walk-li
 
 /** A listed subject: its slug, and its description when it has one; or a
  *  folder collapsed to fit the budget. */
-export type Listed = { slug: string; description?: string; folder?: undefined } | { folder: string; subjects: number; tokens: number };
+/** A subject's line, or a folder summed up (`description`: what its
+ *  index page's line says, kb/index/order.ts). */
+export type Listed = { slug: string; description?: string; folder?: undefined } | { folder: string; subjects: number; tokens: number; description?: string };
 
 /** How a listing was made to fit its budget. */
 export interface ListingFit {
@@ -50,6 +52,13 @@ export type Note =
   | { kind: 'invalid-pattern'; pattern: string; reason: string }
   | { kind: 'unreadable'; slug: string; message: string }
   | { kind: 'from-missing'; slug: string }
+  /** A subject named exactly whose slug other files share: the file it
+   *  is (`path`), and the names that load the others (at most
+   *  SHARED_NAMES_SHOWN; `more` left unnamed). */
+  | { kind: 'shared-slug'; slug: string; path: string; others: readonly string[]; more: number }
+  /** Subjects a glob loaded whose slugs other files share: how many, and
+   *  the names that load those files (as above). */
+  | { kind: 'shared-slugs'; subjects: number; names: readonly string[]; more: number }
   | Fallback;
 
 /** Text, or text's UTF-8 bytes (a subject's body, written as read). */

@@ -1,5 +1,6 @@
 // `kb list`: every topic and its subjects, as data (app/list.ts), as
 // render/list.ts writes it.
+import type { BinarySummary } from './binary.ts';
 
 export interface ListRow {
   slug: string;
@@ -23,11 +24,15 @@ export interface IgnoredRow {
 }
 
 export interface ListTopic {
+  /** Every file, binary ones included (marked `binary`): `kb list`
+   *  shows those only with --verbose, and sums them up in `binary`. */
   id: string;
   title?: string;
   enabled: boolean;
   dir: string;
   rows: ListRow[];
+  /** The binary rows, summed up; absent when none. */
+  binary?: BinarySummary;
   problems: string[];
   /** With `--ignored`. */
   ignored?: IgnoredRow[];

@@ -23,6 +23,7 @@ import { estimateTokens } from '../kb/content/tokens.ts';
 import { parseBudget, tokensText } from './budget.ts';
 import type { KnowledgeBase } from './knowledge-base.ts';
 import { learnedPatternProblem } from './topics.ts';
+import { binarySummary } from './binary.ts';
 import { abouts } from '../kb/index/describe.ts';
 import { comparedText, MIN_COMPARED_TERMS, nearPairs, ownText, PAIR_CANDIDATES, PAIR_MAX_BYTES, templateLines, textTerms, type NearPair, type NearPairs } from '../kb/write/similar.ts';
 import { countText } from '../shared/text.ts';
@@ -95,6 +96,7 @@ export async function check(kb: KnowledgeBase, env: Record<string, string | unde
       id: topic.id,
       enabled: topic.enable,
       subjects: found.subjects,
+      ...(found.binary !== undefined ? { binary: found.binary } : {}),
       preloaded: found.preloaded,
       preloadedTokens: found.preloadedTokens,
       ...(near?.tooShort ? { tooShort: near.tooShort } : {}),
@@ -139,7 +141,7 @@ function checkTopic(
   view: TopicView,
   progress: Progress,
   texts?: Map<string, string>,
-): { problems: Problem[]; subjects: number; preloaded: number; preloadedTokens: number } {
+): { problems: Problem[]; subjects: number; binary?: CheckSummary['topics'][number]['binary']; preloaded: number; preloadedTokens: number } {
   const out: Problem[] = [];
   const at: FieldAt = (field) => topic.where?.[field] ?? whereOf(config.root, topic.sources[field]);
   const add: AddProblem = (severity, code, message, where) => out.push({ severity, code, message, where, topic: topic.id });
@@ -147,8 +149,11 @@ function checkTopic(
   checkNotices(config, topic, view, add, at);
   checkLinks(config, root, topic, view, add, at);
   checkSelection(topic, view, add, at);
-  const { preloaded, preloadedTokens } = checkSubjects(config, topic, view, progress, add, texts);
-  return { problems: out, subjects: view.index.subjects.length, preloaded, preloadedTokens };
+  const { preloaded, preloadedTokens, binaries } = checkSubjects(config, topic, view, progress, add, texts);
+  const subjects = view.index.subjects.length - binaries.length;
+  if (binaries.length === 0) return { problems: out, subjects, preloaded, preloadedTokens };
+  const binary = { ...binarySummary(binaries.map((b) => b.ext)), files: binaries.map(({ slug, path }) => ({ slug, path })) };
+  return { problems: out, subjects, binary, preloaded, preloadedTokens };
 }
 
 /** Control characters in the topic's own text are shown escaped (the
@@ -219,10 +224,20 @@ function checkSelection(topic: Topic, view: TopicView, add: AddProblem, at: Fiel
   }
 }
 
-/** Reads every subject not disabled: binary, unreadable and invalid ones
- *  are problems; the pre-loaded ones are counted; texts go to `texts`
- *  (the near-duplicate check's), up to COMPARED_BYTES. */
-function checkSubjects(config: Config, topic: Topic, view: TopicView, progress: Progress, add: AddProblem, texts?: Map<string, string>): { preloaded: number; preloadedTokens: number } {
+/** Reads every subject not disabled: unreadable and invalid ones are
+ *  problems; binary files, normal beside documents, are gathered (summed
+ *  up in one line, each listed in JSON or with --verbose); the pre-loaded
+ *  ones are counted; texts go to `texts` (the near-duplicate check's), up
+ *  to COMPARED_BYTES. */
+function checkSubjects(
+  config: Config,
+  topic: Topic,
+  view: TopicView,
+  progress: Progress,
+  add: AddProblem,
+  texts?: Map<string, string>,
+): { preloaded: number; preloadedTokens: number; binaries: { slug: string; path: string; ext: string }[] } {
+  const binaries: { slug: string; path: string; ext: string }[] = [];
   let preloaded = 0;
   let preloadedTokens = 0;
   let kept = 0;
@@ -247,11 +262,11 @@ function checkSubjects(config: Config, topic: Topic, view: TopicView, progress: 
       preloadedTokens += estimateTokens(r.text);
     }
     if (s.bundled) continue;
-    if (r.kind === 'binary') add('warning', 'binary-subject', `topic "${topic.id}": subject "${s.slug}" is a binary file; it is never listed or loaded`, where);
+    if (r.kind === 'binary') binaries.push({ slug: s.slug, path: where, ext: s.ext });
     else if (r.kind === 'error') add('warning', 'unreadable', `topic "${topic.id}": cannot read subject "${s.slug}": ${r.message}`, where);
     else if (r.replaced) add('warning', 'invalid-utf8', `topic "${topic.id}": subject "${s.slug}" is not valid ${r.encoding === 'utf-8' ? 'UTF-8' : 'UTF-16'}; invalid bytes are replaced when loaded`, where);
   }
-  return { preloaded, preloadedTokens };
+  return { preloaded, preloadedTokens, binaries };
 }
 
 /** The frontmatter `source` values of the subjects kb writes (`kb

@@ -40,7 +40,9 @@ import { SKILL_FILE } from '../kb/index/subjects.ts';
 import { closeDir, openDir, type DirHandle } from '../kb/write/dir.ts';
 import { replaceFile, writeNewFile } from '../kb/write/file.ts';
 import { LOCK_NAME, withTopicLock, type LockTarget } from '../kb/write/lock.ts';
-import { jsonQuoted } from '../shared/controls.ts';
+import { escapeControls, jsonQuoted } from '../shared/controls.ts';
+import type { SiteGroup } from '../kb/index/site.ts';
+import { surveyFolder } from './init-draft.ts';
 import type { Problem } from '../shared/problem.ts';
 
 /** Where the workspace configuration lives, from the workspace root. */
@@ -64,6 +66,9 @@ export interface InitOptions {
   dryRun: boolean;
   env: Record<string, string | undefined>;
   home: string;
+  /** Write a `.kbignore` naming the site files beside a folder's
+   *  documents (default true; `--no-kbignore`: false). */
+  kbignore?: boolean;
 }
 
 export interface AddedTopic {
@@ -83,6 +88,17 @@ export interface AddedTopic {
   /** The folder holds SKILL.md itself: a topic lists it as an ordinary
    *  subject, not as a skill. */
   isSkill: boolean;
+  /** Drafted from the folder's index or README page (`draftedFrom`, from
+   *  the root), written in its table for the user to edit. */
+  title?: string;
+  introduction?: string;
+  draftedFrom?: string;
+  /** The `.kbignore` written (or to be) in the folder: its path from the
+   *  root, its text, and what it leaves out. */
+  kbignore?: { path: string; text: string; groups: readonly SiteGroup[] };
+  /** The folder's `.kbignore` was there already: left as it is; the rules
+   *  kb init would have written. */
+  kbignoreKept?: { path: string; rules: readonly string[] };
 }
 
 export interface InitNote {
@@ -170,7 +186,18 @@ function tomlString(s: string): string {
 
 function topicTable(t: AddedTopic, eol: string): string {
   const lines = [`[${KB_KEY}.${TOPIC_KEY}.${t.id}]`, `subjects = ${tomlString(t.subjects)}`];
+  if (t.title !== undefined || t.introduction !== undefined) {
+    lines.push(`# Drafted by kb init from ${commentText(t.draftedFrom ?? '')}: edit or delete them.`);
+    if (t.title !== undefined) lines.push(`title = ${tomlString(t.title)}`);
+    if (t.introduction !== undefined) lines.push(`introduction = ${tomlString(t.introduction)}`);
+  }
   return lines.join(eol) + eol;
+}
+
+/** A path in a TOML comment: on its line, without characters kb never
+ *  shows raw (a file name holding a line break would end the comment). */
+function commentText(s: string): string {
+  return escapeControls(s);
 }
 
 /** Agent Skills below `dir`: folders holding SKILL.md, the outermost only,
@@ -453,6 +480,25 @@ function wantedTopics(ws: Workspace, opts: InitOptions, existing: Existing, resu
   return wanted;
 }
 
+/** What the folder of topic `t` (one given) says of itself: a draft of
+ *  its title and introduction, and the `.kbignore` for its site files
+ *  (app/init-draft.ts). */
+async function surveyTopic(opts: InitOptions, t: AddedTopic): Promise<void> {
+  const real = realOf(resolve(opts.cwd, t.given!));
+  if (real === undefined) return;
+  const found = await surveyFolder(real, t.id, opts.kbignore !== false);
+  const inFolder = (name: string) => (t.subjects === '.' ? name : `${t.subjects}/${name}`);
+  if (found.draft !== undefined) {
+    if (found.draft.title !== undefined) t.title = found.draft.title;
+    if (found.draft.introduction !== undefined) t.introduction = found.draft.introduction;
+    t.draftedFrom = inFolder(found.draft.from);
+  }
+  if (found.kbignore !== undefined) t.kbignore = { path: inFolder(KBIGNORE), ...found.kbignore };
+  if (found.kept !== undefined) t.kbignoreKept = { path: inFolder(KBIGNORE), rules: found.kept };
+}
+
+const KBIGNORE = '.kbignore';
+
 /** The line end of `text`'s first line (LF when it has none). */
 function lineEnd(text: string): string {
   const nl = text.indexOf('\n');
@@ -496,10 +542,17 @@ async function newConfig(file: ConfigFile | undefined, wanted: readonly AddedTop
   const back = await readConfigBytes(bytes, 'toml', result.config);
   const data = 'parsed' in back ? back.parsed.data : undefined;
   const topics = data && isTable(data[KB_KEY]) ? (data[KB_KEY] as Record<string, unknown>)[TOPIC_KEY] : undefined;
-  if (isTable(topics) && wanted.every((t) => isTable(topics[t.id]) && (topics[t.id] as Record<string, unknown>).subjects === t.subjects)) return bytes;
+  if (isTable(topics) && wanted.every((t) => readsAs(topics[t.id], t))) return bytes;
   result.text = tables;
   const why = 'diagnostic' in back ? ` (${back.diagnostic.message})` : '';
   return void fail(result, `cannot append the new topics to ${result.config} without changing what it says${why}: nothing written; add the tables printed above by hand`, result.config);
+}
+
+/** Whether a topic's table, read back, says what was meant. */
+function readsAs(table: unknown, t: AddedTopic): boolean {
+  if (!isTable(table)) return false;
+  const read = table as Record<string, unknown>;
+  return read.subjects === t.subjects && read.title === t.title && read.introduction === t.introduction;
 }
 
 /** What init would do in `ws` as the files are now; nothing is written. */
@@ -510,6 +563,7 @@ async function planInit(opts: InitOptions, ws: Workspace, result: InitResult): P
   result.existing = existing.count;
   const wanted = wantedTopics(ws, opts, existing, result);
   if (result.errors.length > 0 || wanted.length === 0) return { result, file, wanted: [] };
+  for (const t of wanted) if (t.given !== undefined) await surveyTopic(opts, t);
   const bytes = await newConfig(file, wanted, result);
   if (bytes === undefined) return { result, file, wanted: [] };
   result.added = wanted;
@@ -542,7 +596,33 @@ function applyInit(ws: Workspace, jp: DirHandle, plan: InitPlan, lost: () => str
     if (err !== undefined) return fail(result, err, result.config);
   }
   result.written = true;
+  for (const t of plan.wanted) if (t.kbignore !== undefined) writeKbignore(ws, t, result, lost);
   return result;
+}
+
+/** Writes topic `t`'s `.kbignore`, a new file in its folder, after the
+ *  configuration: one that appeared meanwhile is left as it is, and one
+ *  that cannot be written is a note (the topic is made; its site files
+ *  are subjects until the file is written by hand). */
+function writeKbignore(ws: Workspace, t: AddedTopic, result: InitResult, lost: () => string | undefined): void {
+  const planned = t.kbignore!;
+  const real = realOf(join(ws.realRoot, t.subjects));
+  const opened = real !== undefined && isInside(ws.realRoot, real) ? openDir(real) : undefined;
+  if (opened === undefined || !opened.ok) {
+    result.notes.push({ given: planned.path, message: `cannot write ${planned.path} (${opened?.ok === false ? opened.code : 'not a folder inside the workspace'}); its site files stay subjects: write it by hand` });
+    delete t.kbignore;
+    return;
+  }
+  try {
+    if (!isInside(ws.realRoot, opened.dir.real)) return void result.notes.push({ given: planned.path, message: `cannot write ${planned.path}: its folder leads out of the workspace` });
+    const w = writeNewFile(opened.dir.at, KBIGNORE, new TextEncoder().encode(planned.text), () => lost(), opened.dir.real);
+    if (w.ok) return;
+    delete t.kbignore;
+    if (w.exists) t.kbignoreKept = { path: planned.path, rules: planned.groups.flatMap((g) => g.patterns) };
+    else result.notes.push({ given: planned.path, message: `cannot write ${planned.path} (${w.why}); its site files stay subjects: write it by hand` });
+  } finally {
+    closeDir(opened.dir);
+  }
 }
 
 function sameBytes(a: Uint8Array, b: Uint8Array): boolean {

@@ -155,6 +155,8 @@ async function loadSubjects(ctx: LoadContext): Promise<number> {
   let loaded = 0;
   let used = 0;
   const pace = call.pace;
+  // The names of the files that share the slugs of subjects globs loaded.
+  const shared: SharedByGlobs = { subjects: 0, files: 0, names: [] };
   // Paced, every file read is a step (binaries a glob matched too).
   for (const item of loadPatterns(view, call.patterns, sink.as, call.hints, from?.slug, pace !== undefined)) {
     // Before the next file is read (the generator reads it as it yields).
@@ -176,6 +178,7 @@ async function loadSubjects(ctx: LoadContext): Promise<number> {
     if (start > 0 || tokens > budget) {
       // One subject larger than the budget (or a later window of one).
       loaded++;
+      await noteShared(ctx, item, shared);
       const more = await loadWindow(ctx, item, start, used);
       if (more < 0) break;
       used += more;
@@ -186,11 +189,45 @@ async function loadSubjects(ctx: LoadContext): Promise<number> {
     if (waiting) await waiting;
     loaded++;
     used += tokens;
+    if (view.index.shared !== undefined) await noteShared(ctx, item, shared);
     // The front end holds no more (MCP's cap on one result, for when there
     // is no budget).
     if (sink.full?.()) break;
   }
+  if (shared.subjects > 0) {
+    await ctx.emit({ kind: 'note', topic: topic.id, note: { kind: 'shared-slugs', subjects: shared.subjects, names: shared.names, more: shared.files - shared.names.length } });
+  }
   return loaded;
+}
+
+/** Names of the files sharing a slug a model is told, at most, in one
+ *  note (a slug shared by more files, or globs that load more such
+ *  subjects, say how many more there are). */
+export const SHARED_NAMES_SHOWN = 20;
+
+/** The files that share the slugs of the subjects globs loaded. */
+interface SharedByGlobs {
+  subjects: number;
+  /** The other files, and the names of the first SHARED_NAMES_SHOWN. */
+  files: number;
+  names: string[];
+}
+
+/** A loaded subject whose slug other files share: named exactly, a note
+ *  of its own names them; loaded by a glob, they go into one note for the
+ *  call (`globs`). */
+async function noteShared({ view, topic, emit }: LoadContext, item: Extract<LoadItem, { kind: 'subject' }>, globs: SharedByGlobs): Promise<void> {
+  const found = view.index.shared?.get(item.slug);
+  if (found === undefined) return;
+  const names = found.others.map((o) => o.name);
+  if (!item.exact) {
+    globs.subjects++;
+    globs.files += names.length;
+    for (const name of names) if (globs.names.length < SHARED_NAMES_SHOWN) globs.names.push(name);
+    return;
+  }
+  const others = names.slice(0, SHARED_NAMES_SHOWN);
+  await emit({ kind: 'note', topic: topic.id, note: { kind: 'shared-slug', slug: item.slug, path: found.path, others, more: names.length - others.length } });
 }
 
 /** A note among the loaded items (and a warning for an ignored file). */

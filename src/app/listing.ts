@@ -13,6 +13,8 @@ import type { Topic } from '../config/types.ts';
 import { TokenTally } from '../kb/content/tokens.ts';
 import { describedAny, descriptions, resultDescribes } from '../kb/index/describe.ts';
 import { listable, listableUnder } from '../kb/index/listing.ts';
+import { inSiteOrder } from '../kb/index/site-order.ts';
+import { indexRank } from '../kb/index/order.ts';
 import type { Subject } from '../kb/index/types.ts';
 import { kindOf, type TitleWatch, type TopicView } from '../kb/index/view.ts';
 import { BYTES_PER_TOKEN_ESTIMATE } from './budget.ts';
@@ -51,10 +53,14 @@ export async function topicListing(topic: Topic, view: TopicView, walkLimit: num
   const learned = folder === undefined ? view.learned.filter((m) => kindOf(view, m.subject) !== 'binary').map((m) => m.subject.slug) : [];
   // A folder's listing looks at the folder's subjects only: its cost grows
   // with the folder, not with the topic.
-  const available = folder === undefined ? listable(view) : listableUnder(view, folder);
+  const available = inSiteOrder(view, folder === undefined ? listable(view) : listableUnder(view, folder));
   if (folder !== undefined && available.length === 0) return undefined;
   const topicNotes = directoryNotes(view, walkLimit);
-  const about: ListingDescriptions = { all: () => descriptions(view, available), any: () => describedAny(view, available) };
+  const about: ListingDescriptions = {
+    all: () => descriptions(view, available),
+    any: () => describedAny(view, available),
+    some: (at) => descriptions(view, at.map((i) => available[i])),
+  };
   const fitted = await fitListingOf({ topic, subjects: available, learned, ...(folder !== undefined ? { folder } : {}), topicNotes }, about, budget, costs);
   return { ...fitted, topic, learned, topicNotes, subjects: available.length, ...(folder !== undefined ? { folder } : {}) };
 }
@@ -132,6 +138,8 @@ export function fitWords(fit: ListingFit): string {
 export interface ListingDescriptions {
   all(): Promise<readonly (string | undefined)[]>;
   any(): Promise<boolean>;
+  /** Those of the subjects at `at` only (folders' index pages). */
+  some?(at: readonly number[]): Promise<readonly (string | undefined)[]>;
 }
 
 /** What a listing lists: the topic (or its folder `folder`), its
@@ -150,9 +158,39 @@ export interface ListingOf {
  *  alone are over the budget, only whether there is any description. */
 export async function fitListingOf(of: ListingOf, about: ListingDescriptions, budget: number, costs: ListingCosts): Promise<FittedListing> {
   const f = new ListingFitter(of, budget, costs);
-  if (f.namesOver()) return f.fit(undefined, await about.any());
+  if (f.namesOver()) {
+    const any = await about.any();
+    // No subject's description is shown, but a folder summed up shows its
+    // index page's: those few are asked for.
+    const pages = any && about.some !== undefined ? indexPages(of.subjects) : [];
+    if (pages.length > 0) f.folderAbout = spread(of.subjects.length, pages, await about.some!(pages));
+    return f.fit(undefined, any);
+  }
   const all = await about.all();
   return f.fit(all, all.some((d) => d !== undefined));
+}
+
+/** The indexes of the subjects that are a folder's index page (order.ts
+ *  `indexRank`), at the top apart. */
+function indexPages(subjects: readonly Subject[]): number[] {
+  const out: number[] = [];
+  for (let i = 0; i < subjects.length; i++) {
+    const slug = subjects[i].slug;
+    // Index pages' names end in x, X, e or E: most slugs are passed over
+    // without a slice.
+    const last = slug.charCodeAt(slug.length - 1) | 0x20;
+    if (last !== 0x78 && last !== 0x65) continue;
+    const slash = slug.lastIndexOf('/');
+    if (slash > 0 && indexRank(slug.slice(slash + 1)) >= 0) out.push(i);
+  }
+  return out;
+}
+
+/** An array of `n`, `values` at the indexes `at`. */
+function spread<T>(n: number, at: readonly number[], values: readonly T[]): (T | undefined)[] {
+  const out = new Array<T | undefined>(n);
+  for (let k = 0; k < at.length; k++) out[at[k]] = values[k];
+  return out;
 }
 
 /** Lists `of` (with its subjects' descriptions, `about`, in order) within
@@ -404,6 +442,9 @@ class ListingFitter {
   private readonly frames = new Map<string, { tally: TokenTally; tokens: number }>();
   private over: boolean | undefined;
   private anyShown = true;
+  /** The descriptions of folders' index pages (by subject index), for the
+   *  folders summed up, when the subjects' are not asked for. */
+  folderAbout: readonly (string | undefined)[] | undefined;
 
   constructor(
     private readonly of: ListingOf,
@@ -578,7 +619,7 @@ class ListingFitter {
     let rowsDepth = Infinity;
     for (let depth = deepest; depth >= base + 1; depth--) {
       if (depth > base + 1 && this.shallowOver(depth, fit)) continue;
-      rows = collapse(this.of.subjects, runs, depth);
+      rows = collapse(this.of.subjects, runs, depth, this.lines.about ?? this.folderAbout);
       rowsDepth = depth;
       fit = { ...fit, collapsed: true };
       const fitted = this.tryWay(rows, fit, depth);
@@ -661,11 +702,14 @@ function runBytes(subjects: readonly Subject[], runs: FolderRuns, r: number): nu
  *  in its folder at that depth. Subjects of one folder are next to each
  *  other in slug order (`runs`, `folderRuns`), and so are the folders
  *  below one. */
-function collapse(subjects: readonly Subject[], runs: FolderRuns, depth: number): (number | Listed)[] {
+function collapse(subjects: readonly Subject[], runs: FolderRuns, depth: number, about?: readonly (string | undefined)[]): (number | Listed)[] {
   const out: (number | Listed)[] = [];
-  let current: { folder: string; subjects: number; bytes: number } | undefined;
+  let current: { folder: string; subjects: number; bytes: number; index?: { rank: number; description: string } } | undefined;
   const flush = () => {
-    if (current) out.push({ folder: current.folder, subjects: current.subjects, tokens: Math.ceil(current.bytes / BYTES_PER_TOKEN_ESTIMATE) });
+    if (current) {
+      const line: Listed = { folder: current.folder, subjects: current.subjects, tokens: Math.ceil(current.bytes / BYTES_PER_TOKEN_ESTIMATE) };
+      out.push(current.index === undefined ? line : { ...line, description: current.index.description });
+    }
     current = undefined;
   };
   for (let r = 0; r < runs.count; r++) {
@@ -694,7 +738,22 @@ function collapse(subjects: readonly Subject[], runs: FolderRuns, depth: number)
     }
     current!.subjects += to - from;
     current!.bytes += runBytes(subjects, runs, r);
+    if (about !== undefined && runs.levels[r] === depth) indexPageOf(current!, subjects, about, from, to);
   }
   flush();
   return out;
+}
+
+/** Gives the folder summed up in `current` the line of its index page
+ *  (order.ts `indexRank`: `_index`, else `index`, else `README`), if one
+ *  of the subjects from `from` to `to` (a run of the folder's own) is a
+ *  described one. Only described subjects' names are looked at. */
+function indexPageOf(current: { folder: string; index?: { rank: number; description: string } }, subjects: readonly Subject[], about: readonly (string | undefined)[], from: number, to: number): void {
+  const cut = current.folder.length + 1;
+  for (let i = from; i < to; i++) {
+    const d = about[i];
+    if (d === undefined) continue;
+    const rank = indexRank(subjects[i].slug.slice(cut));
+    if (rank >= 0 && (current.index === undefined || rank < current.index.rank)) current.index = { rank, description: d };
+  }
 }

@@ -32,9 +32,9 @@ export function usedNotice(n: { where?: string; code?: string }): boolean {
 
 /** What a topic's walk noticed (a missing directory, a dangling link, a
  *  symlink loop, a slug collision...), as warnings, but for what the
- *  command never reads (`usedNotice`). Slug collisions, which real folders
+ *  command never reads (`usedNotice`). Shared slugs, which real folders
  *  have by the hundred (Cargo.toml beside Cargo.lock), are summed up in
- *  one line; `--verbose` (and `kb check`) gives each. */
+ *  one line; `--verbose` (and `kb check`) gives each, one line a slug. */
 export function noticeProblems(view: TopicView): Problem[] {
   const id = view.topic.id;
   const detailed = isVerbose();
@@ -49,7 +49,7 @@ export function noticeProblems(view: TopicView): Problem[] {
     out.push(
       warning(
         'slug-collision',
-        `topic "${id}": ${collisions} file${collisions === 1 ? ' shares its slug' : 's share their slugs'} with another file; each stays loadable by its slug plus extension (kb check, or --verbose, lists them)`,
+        `topic "${id}": ${collisions === 1 ? '1 slug names' : `${collisions} slugs name`} several files; a shared slug loads its document, the other files load by slug plus extension (kb check, or --verbose, lists them)`,
       ),
     );
   }

@@ -9,6 +9,8 @@ import { whereOf } from './locate.ts';
 import { type Node, type Table, lookup } from './merge.ts';
 import { closest } from './suggest.ts';
 import { filter, map } from '../shared/arrays.ts';
+import { jsonQuoted } from '../shared/controls.ts';
+import { trimEndChars } from '../shared/text.ts';
 
 export interface Validated {
   topics: Topic[];
@@ -98,7 +100,50 @@ function validateTopic(id: string, table: Table, root: string, diagnostics: Prob
     return undefined;
   }
   topic.subjectsDir = resolve(root, topic.subjects);
+  disabledGlobs(topic, table, diagnostics);
   return topic;
+}
+
+/** A `disabled` entry that looks like a glob (`_common/*`): `disabled`
+ *  takes exact slugs (the RFD), so it disables at most a subject of
+ *  exactly that name, and every command says so, pointing to the topic's
+ *  `.kbignore`, which leaves files out by pattern. */
+function disabledGlobs(topic: Topic, table: Table, diagnostics: Problem[]): void {
+  const node = table.entries.get('disabled');
+  if (node?.kind !== 'leaf' || !Array.isArray(node.value)) return;
+  const kbignore = `${trimEndChars(topic.subjects, '/')}/.kbignore`;
+  const items: unknown[] = node.value;
+  for (let i = 0; i < items.length; i++) {
+    const entry = items[i];
+    if (typeof entry !== 'string' || !looksLikeGlob(entry)) continue;
+    diagnostics.push({
+      severity: 'warning',
+      code: 'disabled-glob',
+      message: `topic "${topic.id}": disabled entry ${jsonQuoted(entry)} looks like a glob, but disabled takes exact slugs: it disables only a subject named exactly that; to leave files out by pattern, write the pattern in ${kbignore} (gitignore syntax)`,
+      where: whereAt(node, [KB_KEY, TOPIC_KEY, topic.id, 'disabled'], i),
+      topic: topic.id,
+    });
+  }
+}
+
+/** Whether `s` looks like a glob: it holds `*` or `?`, a `[` closed
+ *  later by `]`, a `{` with a `,` before a later `}`, or an extglob's
+ *  `@(`, `!(` or `+(`. One pass. */
+export function looksLikeGlob(s: string): boolean {
+  let bracket = false;
+  let brace = false;
+  let comma = false;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c === 42 || c === 63) return true; // * ?
+    if (c === 91) bracket = true; // [
+    else if (c === 93 && bracket) return true; // ]
+    else if (c === 123) brace = true; // {
+    else if (c === 44 && brace) comma = true; // ,
+    else if (c === 125 && comma) return true; // }
+    else if (c === 40 && i > 0 && (s[i - 1] === '@' || s[i - 1] === '!' || s[i - 1] === '+')) return true; // @( !( +(
+  }
+  return false;
 }
 
 /** What an unknown key in `kb` (no `topic`) or in a topic is told, with

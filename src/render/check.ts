@@ -4,15 +4,22 @@ import { countText } from '../shared/text.ts';
 import { escapeControls } from '../shared/controls.ts';
 import { formatProblem } from '../shared/problem.ts';
 import { MIN_COMPARED_TERMS } from '../kb/write/similar.ts';
+import { binaryLine } from './binary.ts';
 
 function count(n: number, word: string): string {
   return `${n} ${word}${n === 1 ? '' : 's'}`;
 }
 
-export function renderCheckText(s: CheckSummary): string {
+/** kb check's report for people. Each topic's binary files are one line
+ *  (`verbose`: and then one line each). */
+export function renderCheckText(s: CheckSummary, opts: { verbose?: boolean } = {}): string {
   // One line per problem, whatever it quotes (shared/controls.ts).
   const lines = s.diagnostics.map((d) => `${d.severity}: ${escapeControls(formatProblem(d))}`);
   for (const t of s.topics) {
+    if (t.binary !== undefined) {
+      lines.push(`topic "${escapeControls(t.id)}": ${binaryLine(t.binary)}${opts.verbose ? '' : ' (kb check --verbose lists them)'}`);
+      if (opts.verbose) for (const f of t.binary.files) lines.push(`  ${escapeControls(f.path)}`);
+    }
     if (t.preloaded > 0) lines.push(`topic "${escapeControls(t.id)}": ${count(t.preloaded, 'pre-loaded subject')}, ~${countText(t.preloadedTokens)} tokens`);
     if (t.tooShort) {
       const their = t.tooShort === 1 ? 'its' : 'their';

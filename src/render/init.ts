@@ -18,6 +18,11 @@ export interface InitView {
     skills: readonly string[];
     skillsMore: boolean;
     isSkill: boolean;
+    draftedFrom?: string;
+    title?: string;
+    introduction?: string;
+    kbignore?: { path: string; text: string; groups: readonly { kind: string; patterns: readonly string[] }[] };
+    kbignoreKept?: { path: string; rules: readonly string[] };
   }[];
   notes: readonly { given: string; message: string }[];
   dryRun: boolean;
@@ -66,6 +71,7 @@ export function initTail(r: InitView, opts: { workspace?: string } = {}): string
       out.push(`topic ${id}: ${folder} holds ${count} (${shown}${rest > 0 ? `, and ${rest} more` : ''}): each is one subject, its other files bundled with it`);
     }
     if (t.isSkill) out.push(`topic ${id}: ${folder} is itself an Agent Skill (it holds SKILL.md), listed as an ordinary subject; give its parent folder to have it listed as a skill`);
+    out.push(...siteLines(id, t, r.dryRun));
   }
   for (const n of r.notes) out.push(`note: ${escapeControls(n.message)}`);
   if (r.outer !== undefined) {
@@ -90,6 +96,27 @@ export function initTail(r: InitView, opts: { workspace?: string } = {}): string
   ];
   const width = Math.max(...rows.map(([c]) => c.length));
   out.push('', 'Next steps:', ...rows.map(([c, d]) => `  ${escapeControls(c.padEnd(width))}   ${d}`));
+  return out;
+}
+
+/** What init drafted and the `.kbignore` it wrote (or would write, shown
+ *  whole), for one topic. */
+function siteLines(id: string, t: InitView['added'][number], dryRun: boolean): string[] {
+  const out: string[] = [];
+  if (t.draftedFrom !== undefined) {
+    const what = t.title !== undefined && t.introduction !== undefined ? 'title and introduction' : t.title !== undefined ? 'title' : 'introduction';
+    out.push(`topic ${id}: ${what} drafted from ${escapeControls(t.draftedFrom)}: edit ${t.title !== undefined && t.introduction !== undefined ? 'them' : 'it'} in the configuration`);
+  }
+  if (t.kbignore !== undefined) {
+    const what = t.kbignore.groups.map((g) => `${g.kind} (${g.patterns.slice(0, 4).map(escapeControls).join(', ')}${g.patterns.length > 4 ? ', …' : ''})`).join('; ');
+    const path = escapeControls(t.kbignore.path);
+    if (dryRun) out.push(`topic ${id}: would write ${path}, leaving out the site files beside its documents (--no-kbignore: not written):`, ...t.kbignore.text.trimEnd().split('\n').map((l) => (l === '' ? '' : `  ${escapeControls(l)}`)));
+    else out.push(`topic ${id}: wrote ${path}, leaving out the site files beside its documents: ${what} (kb list --ignored shows them; delete a rule to bring its files back)`);
+  }
+  if (t.kbignoreKept !== undefined) {
+    const rules = t.kbignoreKept.rules.map(escapeControls).join(', ');
+    out.push(`topic ${id}: ${escapeControls(t.kbignoreKept.path)} exists and is left as it is; site files beside the documents that it may want: ${rules}`);
+  }
   return out;
 }
 

@@ -39,7 +39,19 @@ export function renderNote(n: Note, topicId: string): string {
       return `Note: ${fallbackSummary(n)} (${fallbackReason(n)}).`;
     case 'folder':
       return renderFolder(n);
+    case 'shared-slug':
+      return `Note: ${quoted(n.slug)} is the file ${quoted(n.path)}; other files share its slug and load by slug plus extension: ${namesList(n.others, n.more)}.`;
+    case 'shared-slugs': {
+      const which = n.subjects === 1 ? '1 of these subjects shares its slug' : `${n.subjects} of these subjects share their slugs`;
+      return `Note: ${which} with other files, which load by slug plus extension: ${namesList(n.names, n.more)}.`;
+    }
   }
+}
+
+/** Names, quoted, and how many more there are. */
+function namesList(names: readonly string[], more: number): string {
+  const shown = names.map(quoted).join(', ');
+  return more > 0 ? `${shown} and ${more} more` : shown;
 }
 
 /** A no-match's near-miss details, with a leading space, or ''. */
@@ -72,13 +84,21 @@ const REASONS: Record<Reason, string> = {
   alias: 'it is one of that subject\'s aliases (frontmatter `aliases`); subjects load by their slugs',
   wikilink: 'a wikilink names its target; subjects load by their slugs, without brackets',
   'skill-file': "a skill's slug is its folder's; its SKILL.md is what the skill loads",
+  'index-page': '',
 };
 
 function fallbackReason(f: Fallback & { kind: 'read-as' | 'split' }): string {
   if (f.kind === 'split') return f.json ? 'it is a JSON array inside a string: give several subjects as an array of strings' : 'give several subjects as an array of strings';
-  const reasons = f.reasons.map((r) => (r === 'prefix' ? `slugs are relative to the topic's directory: no leading ${quoted(f.prefix ?? '')}` : REASONS[r]));
+  const reasons = f.reasons.map((r) => (r === 'prefix' ? `slugs are relative to the topic's directory: no leading ${quoted(f.prefix ?? '')}` : r === 'index-page' ? indexPageReason(f.slug) : REASONS[r]));
   if (f.section !== undefined) reasons.push(`the link names its section ${quoted(f.section)}: the whole subject follows`);
   return reasons.join('; ');
+}
+
+/** Why a folder's name loaded its index page (`slug`), and how to list
+ *  the folder instead. */
+function indexPageReason(slug: string): string {
+  const folder = slug.slice(0, slug.lastIndexOf('/'));
+  return `it is the index page of the folder ${quoted(folder)}; the pattern ${quoted(`${folder}/`)} lists the folder`;
 }
 
 /** A folder named where a subject was expected: its listing. */

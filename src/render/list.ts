@@ -6,12 +6,16 @@ import { escapeControls } from '../shared/controls.ts';
 import { countText, humanSize } from '../shared/text.ts';
 import { oneLine } from './listing.ts';
 import { labelOf } from './topic.ts';
+import { binaryLine } from './binary.ts';
 
 /** Characters of a description `kb list` shows on a subject's row. */
 const LIST_DESCRIPTION_CHARS = 72;
 
-export function renderList(topics: ListTopic[]): string {
+/** kb list for people: each topic's subjects; its binary files, which are
+ *  not subjects, in one line (`verbose`: and each on a row). */
+export function renderList(all: ListTopic[], opts: { verbose?: boolean } = {}): string {
   const out: string[] = [];
+  const topics = opts.verbose ? all : all.map((t) => (t.binary === undefined ? t : { ...t, rows: t.rows.filter((r) => !r.marks.includes('binary')) }));
   for (const t of topics) {
     const head = `${labelOf(t)}: ${escapeControls(t.dir)}${t.enabled ? '' : ' [topic disabled]'}`;
     out.push(head);
@@ -34,6 +38,7 @@ export function renderList(topics: ListTopic[]): string {
       out.push(`  (~${countText(total)} token${total === 1 ? '' : 's'} in all)`);
     }
     if (t.rows.length === 0) out.push('  (no subjects)');
+    if (t.binary !== undefined) out.push(`  (${binaryLine(t.binary)}${opts.verbose ? '' : '; kb list --verbose lists them'})`);
     if (t.ignored !== undefined) {
       out.push(t.ignored.length === 0 ? '  ignored: (nothing)' : '  ignored:');
       for (const x of t.ignored) out.push(`    ${escapeControls(x.path)}  (${escapeControls(x.rule)}, ${x.source === 'built-in' ? 'built-in default' : escapeControls(x.source)})`);
@@ -41,7 +46,7 @@ export function renderList(topics: ListTopic[]): string {
     for (const p of t.problems) out.push(`  ! ${escapeControls(p)}`);
     out.push('');
   }
-  const subjects = topics.reduce((n, t) => n + t.rows.length, 0);
+  const subjects = topics.reduce((n, t) => n + t.rows.length - (opts.verbose ? (t.binary?.count ?? 0) : 0), 0);
   out.push(`${topics.length} topic${topics.length === 1 ? '' : 's'}, ${subjects} subject${subjects === 1 ? '' : 's'}`);
   return `${out.join('\n')}\n`;
 }

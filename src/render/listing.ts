@@ -45,10 +45,20 @@ export function oneLine(text: string, max = DESCRIPTION_CHARS): string {
  *  character. */
 const NOT_ONE_LINE = new RegExp(`\\s\\s|[^\\S ]|^\\s|\\s$|\\u0085|${CONTROL.source}`);
 
+/** Characters of a folder's description (its index page's line) on the
+ *  line that sums the folder up, at most: a summed-up folder stands for
+ *  many subjects, so it keeps a short one even where the subjects'
+ *  descriptions are left out. */
+export const FOLDER_CHARS = 80;
+
 /** One listing line's text: `slug`, `slug: description`, or
- *  `folder/ (N subjects, ~T tokens)`. */
+ *  `folder/ (N subjects, ~T tokens)`, with `: description` from its
+ *  index page. */
 export function listedLine(s: Listed, chars = DESCRIPTION_CHARS): string {
-  if (s.folder !== undefined) return `${s.folder}/ (${s.subjects} subject${s.subjects === 1 ? '' : 's'}, ~${countText(s.tokens)} tokens)`;
+  if (s.folder !== undefined) {
+    const line = `${s.folder}/ (${s.subjects} subject${s.subjects === 1 ? '' : 's'}, ~${countText(s.tokens)} tokens)`;
+    return s.description === undefined ? line : `${line}: ${oneLine(s.description, FOLDER_CHARS)}`;
+  }
   return s.description === undefined || chars === 0 ? s.slug : `${s.slug}: ${oneLine(s.description, chars)}`;
 }
 

@@ -44,6 +44,7 @@ export type ProblemCode =
   | 'learned-invalid'
   | 'learned-no-match'
   | 'disabled-no-match'
+  | 'disabled-glob'
   | 'binary-subject'
   | 'invalid-utf8'
   | 'frontmatter'

@@ -322,25 +322,27 @@ Use the \`learn\` tool with the \`subjects\` argument to learn specific subjects
         'wrong-type': '.jp/config.toml:3',
         'missing-subjects': '.jp/config.toml:5',
         'subjects-not-found': '.jp/config.toml:9',
-        'slug-collision': 'c/a.txt',
+        'slug-collision': 'c/a.md',
         'learned-no-match': '.jp/config.toml:16',
         'disabled-no-match': '.jp/config.toml:17',
       });
       const text = run(r, root, ['check']);
       expect(text.code).toBe(1);
       expect(text.out).toContain('error: topic "gone": subjects directory "does/not/exist" does not exist (.jp/config.toml:9)\n');
-      expect(text.out).toContain('warning: topic "collide": slug "a" is used by both a.md and a.txt; "a" loads a.md, "a.txt" loads a.txt (c/a.txt)\n');
+      expect(text.out).toContain('warning: topic "collide": slug "a" is shared by 2 files: it loads a.md; "a.txt" loads the other (c/a.md)\n');
       expect(text.out).toEndWith('failed: 4 topics, 3 subjects, 5 errors, 1 warning\n');
       for (const d of report.diagnostics) expect(d.severity).toBe(d.code === 'slug-collision' ? 'warning' : 'error');
     });
 
-    test('binary and non-UTF-8 subjects are warnings: exit 0', () => {
+    test('binary files are one line a topic, not warnings nor subjects; non-UTF-8 subjects are warnings: exit 0', () => {
       const root = fixture({ 't/a.md': 'a', 't/b.bin': new Uint8Array([0, 1]), 't/c.txt': new Uint8Array([0x66, 0xff, 0x66]) }, '[kb.topic.t]\nsubjects = "t"\n');
       const res = run(r, root, ['check']);
       expect(res.code).toBe(0);
-      expect(res.out).toContain('warning: topic "t": subject "b" is a binary file');
       expect(res.out).toContain('warning: topic "t": subject "c" is not valid UTF-8');
-      expect(res.out).toEndWith('ok: 1 topic, 3 subjects, 0 errors, 2 warnings\n');
+      expect(res.out).toEndWith('topic "t": 1 binary file is not a subject: 1 bin (kb check --verbose lists them)\nok: 1 topic, 2 subjects, 0 errors, 1 warning\n');
+      expect(run(r, root, ['--verbose', 'check']).out).toContain('topic "t": 1 binary file is not a subject: 1 bin\n  t/b.bin\nok: ');
+      const json = JSON.parse(run(r, root, ['check', '--format', 'json']).out);
+      expect(json.topics[0]).toMatchObject({ subjects: 2, binary: { count: 1, extensions: [{ ext: 'bin', count: 1 }], files: [{ slug: 'b', path: 't/b.bin' }] } });
     });
   });
 

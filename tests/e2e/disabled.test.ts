@@ -95,3 +95,31 @@ describe('a disabled skill: its bundled files are disabled too', () => {
     }
   });
 });
+
+describe('a disabled entry that looks like a glob', () => {
+  const config = '[kb.topic.t]\nsubjects = "t"\ndisabled = ["dsk/*"]\n';
+  const said = 'warning: topic "t": disabled entry "dsk/*" looks like a glob, but disabled takes exact slugs: it disables only a subject named exactly that; to leave files out by pattern, write the pattern in t/.kbignore (gitignore syntax) (.jp/config.toml:3)\n';
+
+  test('kb check warns, pointing to .kbignore, and says the slug matches no subject', () => {
+    const r = kb(fixture(FILES, config), 'check');
+    expect(r.code).toBe(1);
+    expect(r.out).toContain(said);
+    expect(r.out).toContain('error: topic "t": disabled slug "dsk/*" matches no subject (.jp/config.toml:3)\n');
+  });
+
+  test('kb prompt, kb learn and kb mcp say it on stderr; it disables nothing', async () => {
+    const root = fixture(FILES, config);
+    const prompt = kb(root, 'prompt');
+    expect(prompt.err).toContain(said);
+    const learn = kb(root, 'learn', 't', 'dsk/ref');
+    expect(learn.err).toBe(said);
+    expect(learn.out).toBe('reference zanzibar\n');
+    const c = await connect(root);
+    try {
+      expect(text(await c.client.callTool({ name: 'learn', arguments: { topic: 't', subjects: ['dsk/ref'] } }))).toBe('reference zanzibar\n');
+      expect(c.stderr()).toContain(said);
+    } finally {
+      await c.client.close();
+    }
+  });
+});

@@ -197,31 +197,55 @@ export function cases(runner: Runner): void {
       expect(run(runner, docsTree(), ['list']).out).not.toContain('ignored');
     });
 
-    test.parity('same-slug files: a warning, the pass-through file wins, each loads by slug plus extension', () => {
+    test.parity('same-slug files: one warning a slug, the document wins, each other file loads by slug plus extension', () => {
       const root = listings();
       const check = run(runner, root, ['check']);
       expect(check.code).toBe(0);
       expect(check.out).toContain(
-        'warning: topic "book": slug "listing-01-01/Cargo" is used by both listing-01-01/Cargo.md and listing-01-01/Cargo.json; "listing-01-01/Cargo" loads listing-01-01/Cargo.md, "listing-01-01/Cargo.json" loads listing-01-01/Cargo.json (book/listing-01-01/Cargo.json)',
+        'warning: topic "book": slug "listing-01-01/Cargo" is shared by 3 files: it loads listing-01-01/Cargo.md; "listing-01-01/Cargo.json", "listing-01-01/Cargo.toml" load the others (book/listing-01-01/Cargo.md)',
       );
-      expect(check.out.match(/is used by both/g)).toHaveLength(4);
-      expect(run(runner, root, ['learn', 'book', 'listing-01-01/Cargo']).out).toBe('# notes\n');
+      expect(check.out.match(/is shared by/g)).toHaveLength(3);
       expect(run(runner, root, ['learn', 'book', 'listing-01-01/Cargo.toml']).out).toBe('```toml\n[package]\nname = "hello"\n```\n');
-      expect(run(runner, root, ['learn', 'book', 'listing-01-02/output']).out).toBe('out\n');
       expect(run(runner, root, ['learn', 'book', 'listing-01-02/output.rs']).out).toBe('```rust\nfn main() {}\n```\n');
-      expect(run(runner, root, ['learn', 'book', 'rfd/priority']).out).toBe('# priority\n');
       expect(run(runner, root, ['learn', 'book', 'rfd/priority.json']).out).toBe('```json\n{"p": 1}\n```\n');
     });
 
-    test('other commands sum collisions up in one line per topic; --verbose gives each', () => {
+    test.parity("loading a shared slug by name: the document, in a block, and a note naming the other files for the model", () => {
+      const root = listings();
+      expect(run(runner, root, ['learn', 'book', 'listing-01-01/Cargo']).out).toBe(
+        [
+          '<subject "listing-01-01/Cargo">',
+          '# notes',
+          '</subject>',
+          '',
+          'Note: "listing-01-01/Cargo" is the file "listing-01-01/Cargo.md"; other files share its slug and load by slug plus extension: "listing-01-01/Cargo.json", "listing-01-01/Cargo.toml".',
+          '',
+        ].join('\n'),
+      );
+      expect(run(runner, root, ['learn', 'book', 'listing-01-02/output']).out).toBe(
+        '<subject "listing-01-02/output">\nout\n</subject>\n\nNote: "listing-01-02/output" is the file "listing-01-02/output.txt"; other files share its slug and load by slug plus extension: "listing-01-02/output.rs".\n',
+      );
+      expect(run(runner, root, ['learn', 'book', 'rfd/priority']).out).toContain('Note: "rfd/priority" is the file "rfd/priority.md"; other files share its slug and load by slug plus extension: "rfd/priority.json".\n');
+    });
+
+    test.parity('a glob that loads shared slugs: one note for the call, naming the other files', () => {
+      const r = run(runner, listings(), ['learn', 'book', '**']);
+      expect(r.code).toBe(0);
+      expect(r.out).toEndWith(
+        '\n\nNote: 3 of these subjects share their slugs with other files, which load by slug plus extension: "listing-01-01/Cargo.json", "listing-01-01/Cargo.toml", "listing-01-02/output.rs", "rfd/priority.json".\n',
+      );
+      expect(r.out.match(/^Note: /gm)).toHaveLength(1);
+    });
+
+    test('other commands sum shared slugs up in one line per topic; --verbose gives each', () => {
       const root = listings();
       const r = run(runner, root, ['prompt']);
       expect(r.code).toBe(0);
       expect(r.err).toBe(
-        'warning: topic "book": 4 files share their slugs with another file; each stays loadable by its slug plus extension (kb check, or --verbose, lists them)\n',
+        'warning: topic "book": 3 slugs name several files; a shared slug loads its document, the other files load by slug plus extension (kb check, or --verbose, lists them)\n',
       );
       const verbose = run(runner, root, ['--verbose', 'prompt']);
-      expect(verbose.err.match(/is used by both/g)).toHaveLength(4);
+      expect(verbose.err.match(/is shared by/g)).toHaveLength(3);
     });
   });
 }

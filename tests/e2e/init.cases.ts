@@ -34,6 +34,84 @@ export const FILES = {
   'peps/pep-0020.rst': 'PEP: 20\nTitle: The Zen of Python\n\nBeautiful is better than ugly.\n',
 };
 
+/** An Org-mode community wiki: pages among images, style sheets,
+ *  scripts, Emacs Lisp, and the server and build files at its top. */
+const ORG_WIKI: Record<string, string> = {
+  'worg/index.org': [
+    '#+title:      Hello Worg, the Org-Mode Community!',
+    '#+startup:    align fold nodlcheck',
+    '',
+    '# This file is released under the GNU FDL.',
+    '',
+    '* Worg documentation on your machine',
+    '',
+    'Download Worg files on your machine:',
+    '',
+    ': git clone https://example.org/worg',
+    '',
+    '* Introduction',
+    '',
+    '[[https://orgmode.org][Org-mode]] is a powerful system for organizing your complex life with',
+    'plain text.  It can even be used for authoring web pages.',
+    '',
+  ].join('\n'),
+  'worg/org-faq.org': '#+TITLE: Org-mode Frequently Asked Questions\n\n* How do I start?\nRead the manual.\n',
+  ...Object.fromEntries(Array.from({ length: 12 }, (_, i) => [`worg/org-tutorials/t${i}.org`, `#+TITLE: Tutorial ${i}\n\nStep by step.\n`])),
+  'worg/code/elisp/worg.el': '(defun worg ())\n',
+  'worg/code/scripts/dir2org.zsh': 'print -r -- "$1"\n',
+  'worg/code/org-info-js/org-info.js': 'var org_html_manager = {};\n',
+  'worg/style/worg.css': 'body { margin: 0 }\n',
+  'worg/images/orgmode/logo.png': '\u0000PNG',
+  'worg/nginx.conf': 'server { listen 80; }\n',
+  'worg/publish.sh': 'emacs --batch -l worg.el\n',
+};
+
+const WORG_TABLE = `[kb.topic.worg]
+subjects = "worg"
+# Drafted by kb init from worg/index.org: edit or delete them.
+title = "Hello Worg, the Org-Mode Community!"
+introduction = "Org-mode is a powerful system for organizing your complex life with plain text."
+`;
+
+const WORG_KBIGNORE = `# Written by kb init: the files of the site around these documents (style
+# sheets, scripts, templates, build and server configuration, fragments
+# that pages include), left out of the topic. Delete a rule to make its
+# files subjects again; \`kb list --ignored\` shows what is left out.
+
+# style sheets (1 file: style/worg.css)
+*.css
+
+# scripts (1 file: code/org-info-js/org-info.js)
+*.js
+
+# build and server configuration (2 files, such as nginx.conf)
+/*.conf
+/*.sh
+`;
+
+/** A Hugo docs site's content: pages with front matter, `_index.md`
+ *  pages, a headless bundle of fragments, a glossary its index page lists,
+ *  a content adapter. */
+const HUGO_DOCS: Record<string, string> = {
+  'content/en/_index.md':
+    '---\ntitle: The world\'s fastest framework for building websites\ndescription: Hugo is one of the most popular open-source static site generators. With its amazing speed, it is fun.\n---\n',
+  ...Object.fromEntries(Array.from({ length: 10 }, (_, i) => [`content/en/functions/f${i}.md`, `---\ntitle: Function ${i}\nweight: ${i}\n---\n\nReturns ${i}.\n`])),
+  'content/en/_common/_index.md': '---\ncascade:\n  build:\n    list: never\n    publishResources: false\n    render: never\n---\n\n<!-- Markdown snippets, included by pages. -->\n',
+  'content/en/_common/glob-patterns.md': '---\n_comment: Do not remove front matter.\n---\n\nPath|Pattern\n',
+  'content/en/_common/gomodules-info.md': '---\n_comment: Do not remove front matter.\n---\n\nModules.\n',
+  'content/en/quick-reference/glossary/_index.md': '---\ntitle: Glossary\nbuild:\n  render: always\n  list: always\ncascade:\n  build:\n    render: never\n    list: local\n---\n\n{{% glossary %}}\n',
+  'content/en/quick-reference/glossary/action.md': '---\ntitle: action\n---\n\nSee template action.\n',
+  'content/en/news/_content.gotmpl': '{{ range $.Site.Data.news }}{{ end }}\n',
+};
+
+/** Asciidoctor-generated HTML man pages and their style sheet. */
+const MAN_PAGES: Record<string, string> = {
+  'gitdocs/index.html':
+    '<!DOCTYPE html>\n<html><head><title>git(1)</title><style>\n.exampleblock>.content>:last-child { margin: 0 }\n</style></head>\n<body class="manpage"><div id="header"><h1>git(1) Manual Page</h1><h2 id="_name">NAME</h2><div class="sectionbody"><p>git - the stupid content tracker</p></div></div></body></html>\n',
+  ...Object.fromEntries(Array.from({ length: 8 }, (_, i) => [`gitdocs/git-c${i}.html`, `<html><head><title>git-c${i}(1)</title></head><body><p>git-c${i} - does ${i}</p></body></html>\n`])),
+  'gitdocs/docbook-xsl.css': 'body { font: 1em serif }\n',
+};
+
 const NEXT = (first: string) => `
 Next steps:
   kb list                       the topics and their subjects
@@ -139,6 +217,92 @@ Nothing written: kb init writes all of it or nothing.
       expect(r.err).toContain(`  kb -w ws list   `);
       expect(r.err).toContain(`  claude mcp add kb -- kb -w ${join(cwd, 'ws')} mcp   `);
       expect(run(runner, cwd, ['-w', 'ws', 'list']).out).toContain('docs: docs\n  a ');
+    });
+
+    test.parity('an Org wiki: the title and introduction drafted from index.org, a .kbignore for its site files; the prompt says what the topic is', () => {
+      const root = folder(ORG_WIKI);
+      const dry = run(runner, root, ['init', '--dry-run', 'worg']);
+      expect(dry.code).toBe(0);
+      expect(dry.out).toBe(`${HEADER}\n${WORG_TABLE}`);
+      expect(dry.err).toBe(`Dry run, nothing written: kb init would create .jp/config.toml with 1 topic:
+topic worg: title and introduction drafted from worg/index.org: edit them in the configuration
+topic worg: would write worg/.kbignore, leaving out the site files beside its documents (--no-kbignore: not written):
+${WORG_KBIGNORE.trimEnd()
+  .split('\n')
+  .map((l) => (l === '' ? '' : `  ${l}`))
+  .join('\n')}
+`);
+      expect(existsSync(join(root, '.jp'))).toBe(false);
+      expect(existsSync(join(root, 'worg/.kbignore'))).toBe(false);
+
+      const r = run(runner, root, ['init', 'worg']);
+      expect(r.code).toBe(0);
+      expect(r.out).toBe(dry.out);
+      expect(r.err).toContain('topic worg: wrote worg/.kbignore, leaving out the site files beside its documents: style sheets (*.css); scripts (*.js); build and server configuration (/*.conf, /*.sh) (kb list --ignored shows them; delete a rule to bring its files back)\n');
+      expect(readFileSync(join(root, 'worg/.kbignore'), 'utf8')).toBe(WORG_KBIGNORE);
+      expect(run(runner, root, ['prompt']).out).toContain('- worg (**Hello Worg, the Org-Mode Community!**): Org-mode is a powerful system for organizing your complex life with plain text.\n');
+      const learn = run(runner, root, ['learn', 'worg']).out;
+      for (const gone of ['style/worg', 'code/org-info-js/org-info', 'nginx', 'publish']) expect(learn).not.toContain(`- ${gone}\n`);
+      for (const kept of ['code/elisp/worg', 'code/scripts/dir2org', 'org-faq']) expect(learn).toContain(`- ${kept}`);
+      expect(run(runner, root, ['check']).code).toBe(0);
+    });
+
+    test('a .kbignore is never overwritten; --no-kbignore writes none', () => {
+      const root = folder({ ...ORG_WIKI, 'worg/.kbignore': '# mine\n' });
+      const r = run(runner, root, ['init', 'worg']);
+      expect(r.code).toBe(0);
+      expect(r.err).toContain('topic worg: worg/.kbignore exists and is left as it is; site files beside the documents that it may want: *.css, *.js, /*.conf, /*.sh\n');
+      expect(readFileSync(join(root, 'worg/.kbignore'), 'utf8')).toBe('# mine\n');
+      const other = folder(ORG_WIKI);
+      const no = run(runner, other, ['init', '--no-kbignore', 'worg']);
+      expect(no.code).toBe(0);
+      expect(no.out).toBe(`${HEADER}\n${WORG_TABLE}`);
+      expect(no.err).not.toContain('kbignore');
+      expect(existsSync(join(other, 'worg/.kbignore'))).toBe(false);
+    });
+
+    test('a Hugo docs site: title and introduction from the front matter, its headless bundle of fragments and its templates left out, a listed glossary kept', () => {
+      const root = folder(HUGO_DOCS);
+      const r = run(runner, root, ['init', 'content/en']);
+      expect(r.code).toBe(0);
+      expect(r.out).toBe(
+        `${HEADER}\n[kb.topic.en]\nsubjects = "content/en"\n# Drafted by kb init from content/en/_index.md: edit or delete them.\ntitle = "The world's fastest framework for building websites"\nintroduction = "Hugo is one of the most popular open-source static site generators."\n`,
+      );
+      expect(readFileSync(join(root, 'content/en/.kbignore'), 'utf8')).toContain('\n# templates (1 file: news/_content.gotmpl)\n*.gotmpl\n\n# fragments included by other pages (3 files, such as _common/_index.md)\n/_common/\n');
+      const learn = run(runner, root, ['learn', 'en']).out;
+      expect(learn).not.toContain('_common');
+      expect(learn).not.toContain('_content');
+      expect(learn).toContain('- quick-reference/glossary/action');
+    });
+
+    test('HTML man pages: the title and NAME line of index.html; the style sheet left out', () => {
+      const root = folder(MAN_PAGES);
+      const r = run(runner, root, ['init', 'gitdocs']);
+      expect(r.code).toBe(0);
+      expect(r.out).toEndWith('[kb.topic.gitdocs]\nsubjects = "gitdocs"\n# Drafted by kb init from gitdocs/index.html: edit or delete them.\ntitle = "git(1)"\nintroduction = "git - the stupid content tracker"\n');
+      expect(readFileSync(join(root, 'gitdocs/.kbignore'), 'utf8')).toEndWith('\n# style sheets (1 file: docbook-xsl.css)\n*.css\n');
+    });
+
+    test('a folder of JavaScript snippets is its knowledge: no .kbignore; a README without an opening heading gives no title', () => {
+      const root = folder({
+        'snippets/README.md': '<img src="logo.png">\n\nSmall JavaScript snippets for everyday work. Copy them.\n\n# Usage\n\nRun them.\n',
+        ...Object.fromEntries(Array.from({ length: 12 }, (_, i) => [`snippets/s${i}.js`, `export const s${i} = ${i};\n`])),
+        'snippets/demo.css': 'body {}\n',
+      });
+      const r = run(runner, root, ['init', 'snippets']);
+      expect(r.code).toBe(0);
+      expect(r.out).toEndWith('[kb.topic.snippets]\nsubjects = "snippets"\n# Drafted by kb init from snippets/README.md: edit or delete them.\nintroduction = "Small JavaScript snippets for everyday work."\n');
+      expect(r.err).toContain('topic snippets: introduction drafted from snippets/README.md: edit it in the configuration\n');
+      expect(existsSync(join(root, 'snippets/.kbignore'))).toBe(false);
+    });
+
+    test("drafted text is the folder's: quotes and backslashes escaped, controls dropped, read back as written", () => {
+      const root = folder({ 'd/index.md': '---\ntitle: "A \\"quoted\\" \\\\ title\\u202e"\ndescription: "Line one\\u0007 goes on. Two."\n---\n', 'd/a.md': 'a\n' });
+      const r = run(runner, root, ['init', 'd']);
+      expect(r.code).toBe(0);
+      expect(r.out).toEndWith('title = "A \\"quoted\\" \\\\ title"\nintroduction = "Line one goes on."\n');
+      const check = run(runner, root, ['check']);
+      expect(check).toMatchObject({ code: 0, out: 'ok: 1 topic, 2 subjects, no problems\n' });
     });
 
     test('usage: no --cfg or -k', () => {

@@ -213,11 +213,14 @@ describe('empty files', () => {
   const root = ws({ 't/empty.md': '', 't/empty.toml': '' });
 
   test('an empty subject is empty content, not an error', () => {
-    expect(run(root, ['learn', 't', 'empty'])).toEqual({ out: '\n', err: '', code: 0 });
-    expect(run(root, ['learn', 't', 'empty*'])).toEqual({ out: '<subject "empty">\n\n</subject>\n', err: '', code: 0 });
-    expect(run(root, ['learn', 't', '**']).out).toBe(`<subject "empty">\n\n</subject>\n\n${OK_BLOCK}\n`);
+    expect(run(ws({ 't/blank.md': '' }), ['learn', 't', 'blank'])).toEqual({ out: '\n', err: '', code: 0 });
+    const shared = 'other files share its slug and load by slug plus extension: "empty.toml".';
+    expect(run(root, ['learn', 't', 'empty'])).toEqual({ out: `<subject "empty">\n\n</subject>\n\nNote: "empty" is the file "empty.md"; ${shared}\n`, err: '', code: 0 });
+    const glob = 'Note: 1 of these subjects shares its slug with other files, which load by slug plus extension: "empty.toml".';
+    expect(run(root, ['learn', 't', 'empty*'])).toEqual({ out: `<subject "empty">\n\n</subject>\n\n${glob}\n`, err: '', code: 0 });
+    expect(run(root, ['learn', 't', '**']).out).toBe(`<subject "empty">\n\n</subject>\n\n${OK_BLOCK}\n\n${glob}\n`);
     expect(run(root, ['check'])).toEqual({
-      out: 'warning: topic "t": slug "empty" is used by both empty.md and empty.toml; "empty" loads empty.md, "empty.toml" loads empty.toml (t/empty.toml)\nok: 1 topic, 2 subjects, 0 errors, 1 warning\n',
+      out: 'warning: topic "t": slug "empty" is shared by 2 files: it loads empty.md; "empty.toml" loads the other (t/empty.md)\nok: 1 topic, 2 subjects, 0 errors, 1 warning\n',
       err: '',
       code: 0,
     });
@@ -365,5 +368,24 @@ describe('invalid text', () => {
     expect(r.out).toContain('warning: topic "t": subject "bad" is not valid UTF-8; invalid bytes are replaced when loaded (t/bad.md)\n');
     expect(r.out).toContain('subject "odd16" is not valid UTF-16; invalid bytes are replaced when loaded (t/odd16.md)\n');
     expect(r.code).toBe(0);
+  });
+});
+
+describe('a slug many files share', () => {
+  test('2,000 files of one slug: the document wins, one warning, the model told at most 20 names and how many more', () => {
+    const entries: Record<string, string> = { 't/logo.md': '# Logo\n' };
+    for (let i = 0; i < 2000; i++) entries[`t/logo.x${i}`] = `${i}\n`;
+    const root = workspace(entries);
+    const r = kb(root, ['learn', 't', 'logo']);
+    expectNoCrash(r);
+    expect(r.code).toBe(0);
+    expect(r.out).toStartWith('<subject "logo">\n# Logo\n</subject>\n\nNote: "logo" is the file "logo.md"; other files share its slug and load by slug plus extension: "logo.x0", "logo.x1", ');
+    expect(r.out).toEndWith(' and 1980 more.\n');
+    expect(r.out.match(/"logo\.x\d+"/g)).toHaveLength(20);
+    const glob = kb(root, ['learn', 't', '*']);
+    expect(glob.out).toEndWith(' and 1980 more.\n');
+    const check = kb(root, ['check']);
+    expect(check.code).toBe(0);
+    expect(check.out.match(/^warning: /gm)).toHaveLength(1);
   });
 });

@@ -163,3 +163,50 @@ describe('folder names kb never shows raw', () => {
     expect(kb(root, ['check']).out).toBe(`ok: ${names.length} topics, 1 subject, no problems\n`);
   });
 });
+
+describe('what kb init reads of a folder', () => {
+  test('an index page of 1 MiB of hostile markup: read from its first 64 KiB, drafted in well under a few seconds', () => {
+    for (const body of ['[['.repeat(MiB / 2), '*a '.repeat(MiB / 3), `<p>${'<p'.repeat(MiB / 2)}`]) {
+      const root = tempDir();
+      mkdirSync(join(root, 'd'));
+      writeFileSync(join(root, 'd/index.org'), body);
+      writeFileSync(join(root, 'd/index.html'), body);
+      const t = performance.now();
+      const r = kb(root, ['init', '--dry-run', 'd']);
+      expectNoCrash(r);
+      expect(r.code).toBe(0);
+      expect(performance.now() - t).toBeLessThan(5000);
+    }
+  });
+
+  test('a site file whose name holds a newline is no rule (nor a subject); the .kbignore kb init writes is read back by kb', () => {
+    const root = tempDir();
+    const files: Record<string, string> = { 'd/a\nb.css': 'x', 'd/x[1] .css': 'x', 'd/#y.css': 'y', 'd/_partials/_index.md': '---\nheadless: true\n---\n', 'd/_partials/p.md': 'p' };
+    for (let i = 0; i < 12; i++) files[`d/p${i}.md`] = `# P${i}\n\nText.\n`;
+    for (const [p, c] of Object.entries(files)) {
+      mkdirSync(join(root, p, '..'), { recursive: true });
+      writeFileSync(join(root, p), c);
+    }
+    const r = kb(root, ['init', 'd']);
+    expect(r.code).toBe(0);
+    const text = readFileSync(join(root, 'd/.kbignore'), 'utf8');
+    expect(text).not.toContain('a\nb');
+    expect(text).toContain('\n*.css\n');
+    expect(text).toContain('\n/_partials/\n');
+    const list = kb(root, ['list']);
+    expect(list.err).toBe('');
+    expect(list.out).not.toContain('css');
+    expect(list.out).not.toContain('_partials');
+    expect(kb(root, ['list', '--ignored']).out).toContain('  ignored:\n    #y.css  (*.css, .kbignore)\n    _partials/  (/_partials/, .kbignore)\n');
+  });
+
+  test('a folder of 60,000 entries: the survey stops at 50,000 and the .kbignore says so', () => {
+    const root = tempDir();
+    mkdirSync(join(root, 'd/pages'), { recursive: true });
+    for (let i = 0; i < 60_000; i++) writeFileSync(join(root, `d/pages/p${i}.md`), '');
+    writeFileSync(join(root, 'd/site.css'), '');
+    const r = kb(root, ['init', 'd']);
+    expect(r.code).toBe(0);
+    expect(readFileSync(join(root, 'd/.kbignore'), 'utf8')).toContain("# (Seen: the folder's first 50,000 entries, where the walk stopped.)\n");
+  }, 60_000);
+});

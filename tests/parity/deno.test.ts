@@ -18,6 +18,7 @@ import * as large from '../e2e/large.cases.ts';
 import * as memory from '../e2e/memory.cases.ts';
 import * as memoryFolders from '../e2e/memory-folders.cases.ts';
 import * as search from '../e2e/search.cases.ts';
+import * as sites from '../e2e/sites.cases.ts';
 import * as titles from '../e2e/titles.cases.ts';
 import * as usage from '../e2e/usage.cases.ts';
 import * as vault from '../e2e/vault.cases.ts';
@@ -33,6 +34,7 @@ describe(DENO_RUNNER.name, () => {
 budget.cases(DENO_RUNNER);
 folders.cases(DENO_RUNNER);
 search.cases(DENO_RUNNER);
+sites.cases(DENO_RUNNER);
 titles.cases(DENO_RUNNER);
 memory.cases(DENO_RUNNER);
 memoryFolders.cases(DENO_RUNNER);

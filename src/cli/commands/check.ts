@@ -32,7 +32,7 @@ const command: Command = {
     // A bound that cut the comparison is said on stderr too: the report
     // may go to a file or a tool.
     for (const p of summary.diagnostics) if (p.code === 'duplicate-check-bounded') await warn(formatProblem(p));
-    print(ctx.flags.format === 'json' ? renderCheckJson(summary) : renderCheckText(summary));
+    print(ctx.flags.format === 'json' ? renderCheckJson(summary) : renderCheckText(summary, { verbose: isVerbose() }));
     return summary.diagnostics.some((d) => d.severity === 'error') ? 1 : 0;
   },
 };

@@ -1,5 +1,7 @@
 // kb init [DIR...]: makes the working directory (or -w's) a workspace, with
-// one topic per folder given, or a `notes` topic (app/init.ts). stdout
+// one topic per folder given (its title and introduction drafted from the
+// folder's own page, a .kbignore for the site files beside its documents),
+// or a `notes` topic (app/init.ts). stdout
 // carries the product: the configuration text added (or, with --dry-run,
 // that would be), exactly as written, so that it can be read or redirected;
 // stderr says where it went, what was found, the notes and the next steps
@@ -18,13 +20,15 @@ const command: Command = {
   args: {
     dir: { type: 'positional', required: false, valueHint: 'dir', description: 'A folder of text files to make a topic of, inside the workspace (repeatable; default: a notes topic at .jp/kb/notes)' },
     'dry-run': { type: 'boolean', description: 'Print the configuration kb init would add; write nothing' },
+    'no-kbignore': { type: 'boolean', description: "Write no .kbignore in a folder given, even where site files (style sheets, scripts, templates, build configuration) sit beside its documents" },
   },
   help: {
     usage: ['[DIR...]'],
     examples: [
       ['kb init', 'A workspace here with one topic, notes (.jp/kb/notes), for kb remember'],
       ['kb init docs skills', 'Topics docs and skills for those folders; Agent Skills are recognised'],
-      ['kb init --dry-run docs', 'Print what would be added to .jp/config.toml; write nothing'],
+      ['kb init --dry-run docs', 'Print what would be added to .jp/config.toml (and docs/.kbignore, on stderr); write nothing'],
+      ['kb init --no-kbignore site', 'A topic of site, without the .kbignore for the style sheets, scripts and templates beside its pages'],
       ['kb -w ~/notes init', 'Make ~/notes a workspace, from anywhere'],
     ],
   },
@@ -36,6 +40,7 @@ const command: Command = {
       workspace: ctx.globals.workspace,
       dirs: ctx.positionals,
       dryRun: ctx.flags['dry-run'] === true,
+      kbignore: ctx.flags['no-kbignore'] !== true,
       env: ctx.env,
       home: await homeDirectory(ctx.env),
     });

@@ -9,6 +9,7 @@ import { noArguments } from '../argv.ts';
 import type { Command } from '../command.ts';
 import { print } from '../output.ts';
 import { openKnowledgeBase } from '../workspace.ts';
+import { isVerbose } from '../../shared/log.ts';
 
 const command: Command = {
   args: {
@@ -26,7 +27,7 @@ const command: Command = {
     noArguments('list', ctx.positionals);
     const kb = await openKnowledgeBase(ctx);
     const topics = await list(kb, (dir) => relative(kb.config.root, dir) || '.', { ignored: ctx.flags.ignored === true });
-    print(ctx.flags.format === 'json' ? renderListJson(topics) : renderList(topics));
+    print(ctx.flags.format === 'json' ? renderListJson(topics) : renderList(topics, { verbose: isVerbose() }));
     return 0;
   },
 };

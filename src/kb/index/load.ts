@@ -49,6 +49,7 @@ function load(view: TopicView, match: Match, as: ReadAs): LoadItem | undefined {
       content: formatContent(subject.ext, result.body),
       body: result.body,
       replaced: result.replaced,
+      exact,
     };
   }
   if (result.kind === 'binary') {
@@ -181,11 +182,12 @@ function selectedNothing(p: PatternResult, literal: string, binaries: ReadonlySe
 
 /** The raw content is returned only when the call has exactly one
  *  pattern, that pattern is exact, and it names one subject that is neither
- *  disabled nor pre-loaded. Reads no files. */
+ *  disabled nor pre-loaded, and whose slug no other file shares (the note
+ *  that names those follows the subject's block). Reads no files. */
 export function isRaw(view: TopicView, patterns: readonly CompiledPattern[]): boolean {
   if (patterns.length !== 1) return false;
   const c = patterns[0];
   if (c.kind !== 'exact') return false;
   const subject = findExact(view.index.subjects, c.pattern, view.disabled, view.index.aliases);
-  return subject !== undefined && !view.learnedSlugs.has(subject.slug);
+  return subject !== undefined && !view.learnedSlugs.has(subject.slug) && view.index.shared?.has(subject.slug) !== true;
 }

@@ -11,7 +11,9 @@
 //    components) dropped, a known extension (the subject's own, or a document one: md, txt...)
 //    dropped, the leading `.` of hidden names dropped; a skill's
 //    `<dir>/SKILL.md` read as the skill (`<dir>`). These name one file
-//    exactly, so they may reach a hidden subject;
+//    exactly, so they may reach a hidden subject; and a folder that has an
+//    index page (`_index`, `index`, `README`: docs sites show a folder by
+//    it) read as that page, when it is visible;
 // 2. a folder: the pattern names a folder of visible subjects;
 // 3. one visible subject whose slug equals it case-insensitively;
 // 4. one visible folder, case-insensitively;
@@ -62,11 +64,12 @@ import { splitOutsideBraces } from '../../shared/text.ts';
 import { describePath } from './slug.ts';
 import type { MissHint, Subject } from './types.ts';
 import { listableUnder } from './listing.ts';
+import { inSiteOrder } from './site-order.ts';
 import { kindOf, probeUnknown, type TopicView } from './view.ts';
 import { trimEndChars } from '../../shared/text.ts';
 
 /** Why a pattern was read as another slug. */
-export type Reason = 'prefix' | 'slash' | 'extension' | 'dot' | 'case' | 'file-name' | 'skill-file' | 'unicode' | 'title' | 'alias' | 'wikilink';
+export type Reason = 'prefix' | 'slash' | 'extension' | 'dot' | 'case' | 'file-name' | 'skill-file' | 'index-page' | 'unicode' | 'title' | 'alias' | 'wikilink';
 
 /** A pattern matched nothing as written, and was read otherwise. */
 export type Fallback =
@@ -100,6 +103,8 @@ export const MAX_FOLDER_LISTING = 50;
  *  of names made once per call, the split of a string that is not a
  *  glob) and the plain no-match line. */
 export const MAX_SCANNED_MISSES = 16;
+/** The names of a folder's index page, in order of precedence. */
+const INDEX_PAGES = ['_index', 'index', 'README', 'readme', 'Readme'];
 /** Patterns longer than this get no edit distance (nothing is that close). */
 const MAX_DISTANCE_INPUT = 256;
 
@@ -357,6 +362,11 @@ class Near {
       const skill = skillOfFile(view, r);
       if (skill !== undefined) return { kind: 'slug', slug: skill.slug, reasons: [...r.reasons.filter((x) => x !== 'extension'), 'skill-file'], ...(r.prefix ? { prefix: r.prefix } : {}) };
     }
+    // 1b. A folder with an index page: that page.
+    for (const r of readings) {
+      const page = r.ext === undefined && !r.reasons.includes('slash') ? this.indexPage(r.slug) : undefined;
+      if (page !== undefined) return slug(page, r, ['index-page']);
+    }
     if (!scan) return undefined;
     // 2. A folder.
     for (const r of readings) {
@@ -437,10 +447,22 @@ class Near {
     return found;
   }
 
+  /** The index page of the folder `name` (`name/_index`, `name/index`,
+   *  `name/README`, in that order; order.ts), visible, not disabled and
+   *  text, or undefined. Lookups, and the probe of the page found. */
+  indexPage(name: string): Subject | undefined {
+    if (name === '' || name.endsWith('/')) return undefined;
+    for (const page of INDEX_PAGES) {
+      const s = findBySlug(this.view.index.subjects, `${name}/${page}`);
+      if (s !== undefined && !s.hidden && !this.view.disabled.has(s.slug) && kindOf(this.view, s) === 'text') return s;
+    }
+    return undefined;
+  }
+
   /** `name` as a folder of listable subjects, or undefined. */
   folder(name: string): Rescue | undefined {
     if (name === '' || name.endsWith('/')) return undefined;
-    const below = listableUnder(this.view, name);
+    const below = inSiteOrder(this.view, listableUnder(this.view, name));
     if (below.length === 0) return undefined;
     const depth = name.split('/').length + 1;
     const slugs = below.slice(0, MAX_FOLDER_LISTING).map((s) => s.slug);

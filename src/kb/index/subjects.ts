@@ -9,8 +9,8 @@
 
 import { IgnoreRules } from '../fs/ignore.ts';
 import { notice, type Notice } from '../fs/walk.ts';
-import type { Alias, SkillInfo, Subject, SubjectIndex } from './types.ts';
-import { compareCodeUnits } from '../../shared/text.ts';
+import type { Alias, SharedSlug, SkillInfo, Subject, SubjectIndex } from './types.ts';
+import { precedes } from './precedence.ts';
 import { describePath } from './slug.ts';
 import { statSize, walkFiles, type WalkDir, type WalkOptions } from '../fs/walk.ts';
 
@@ -81,20 +81,6 @@ class IndexedSubject implements Subject {
   toJSON(): Record<string, unknown> {
     return { path: this.path, abs: this.abs, slug: this.slug, hidden: this.hidden, ext: this.ext, size: this.size };
   }
-}
-
-/** Extensions loaded as they are (docs/guide/knowledge-base.md, "Files"): a collision prefers
- *  them over structured or generated formats. */
-const PASS_THROUGH = new Set(['md', 'txt', 'text', '']);
-
-/** `a` should win a slug collision against `b`: the non-hidden file wins,
- *  then a pass-through format (.md, .txt, .text, none), then the
- *  lexicographically (code-unit) first path. */
-function beats(a: Subject, b: Subject): boolean {
-  if (a.hidden !== b.hidden) return !a.hidden;
-  const pa = PASS_THROUGH.has(a.ext);
-  if (pa !== PASS_THROUGH.has(b.ext)) return pa;
-  return compareCodeUnits(a.path, b.path) < 0;
 }
 
 /** Forgets what `subject` knew of its file's size (the file changed). */
@@ -169,10 +155,13 @@ export function indexSubjects(dir: string, found?: FileFound, opts: WalkOptions 
   slugs.sort();
   const notices: Notice[] = walked.notices;
   noteRules(rules, notices);
-  const subjects = winners(slugs, bySlug, aliases, notices);
+  const shared = new Map<string, SharedSlug>();
+  const subjects = winners(slugs, bySlug, aliases, notices, shared);
   // An alias that is some subject's slug names that subject.
   for (const name of aliases.keys()) if (bySlug.has(name)) aliases.delete(name);
-  return { dir, subjects, notices, ignored: rules.ignored, aliases, links: walked.links };
+  const index: SubjectIndex = { dir, subjects, notices, ignored: rules.ignored, aliases, links: walked.links };
+  if (shared.size > 0) index.shared = shared;
+  return index;
 }
 
 /** The files indexed again once skills are found: skills change slugs
@@ -207,9 +196,10 @@ function noteRules(rules: IgnoreRules, notices: Notice[]): void {
 }
 
 /** The subject of each slug (sorted): the file of its own, or the one
- *  that wins a collision (`beats`); every file of a collision gets an
- *  alias, and each loser a notice. */
-function winners(slugs: readonly string[], bySlug: Map<string, IndexedSubject | IndexedSubject[]>, aliases: Map<string, Alias>, notices: Notice[]): Subject[] {
+ *  that comes first of the files that share it (precedence.ts: the
+ *  document); every file of a shared slug gets an alias, its slug plus its
+ *  extension, and each shared slug one notice and an entry in `shared`. */
+function winners(slugs: readonly string[], bySlug: Map<string, IndexedSubject | IndexedSubject[]>, aliases: Map<string, Alias>, notices: Notice[], shared: Map<string, SharedSlug>): Subject[] {
   const subjects: Subject[] = new Array(slugs.length);
   for (let i = 0; i < slugs.length; i++) {
     const entry = bySlug.get(slugs[i])!;
@@ -217,27 +207,29 @@ function winners(slugs: readonly string[], bySlug: Map<string, IndexedSubject | 
       subjects[i] = entry;
       continue;
     }
-    let winner = entry[0];
-    for (const s of entry) if (beats(s, winner)) winner = s;
+    // Best first; a strict order, so the result does not depend on the
+    // walk's order.
+    const files = entry.slice().sort((a, b) => (precedes(a, b) ? -1 : precedes(b, a) ? 1 : 0));
+    const winner = files[0];
     subjects[i] = winner;
     // Every file of the group stays loadable by its slug plus its
     // extension as written (`listing-01-01/Cargo.toml`).
-    for (const s of entry) {
+    for (const s of files) {
       const alias = withExtension(s);
       if (alias !== s.slug && !aliases.has(alias)) aliases.set(alias, { subject: s.renamed(alias), of: s.slug });
     }
-    const losers = entry.filter((s) => s !== winner).sort((a, b) => compareCodeUnits(a.path, b.path));
-    for (const loser of losers) {
-      notices.push(
-        notice(
-          'slug-collision',
-          loser.path,
-          `slug "${winner.slug}" is used by both ${winner.path} and ${loser.path}; "${winner.slug}" loads ${winner.path}, "${withExtension(loser)}" loads ${loser.path}`,
-        ),
-      );
-    }
+    const others = files.slice(1).map((s) => ({ name: withExtension(s), path: s.path }));
+    shared.set(winner.slug, { path: winner.path, others });
+    notices.push(notice('slug-collision', winner.path, sharedMessage(winner.slug, winner.path, others)));
   }
   return subjects;
+}
+
+/** The notice of a shared slug: which file it loads, and the names that
+ *  load the others (the slug plus each one's extension). */
+function sharedMessage(slug: string, path: string, others: SharedSlug['others']): string {
+  const names = others.map((o) => `"${o.name}"`).join(', ');
+  return `slug "${slug}" is shared by ${others.length + 1} files: it loads ${path}; ${names} load${others.length === 1 ? 's the other' : ' the others'}`;
 }
 
 /** Files by slug: one, or several that collide; `slugs` gets each slug

@@ -60,8 +60,8 @@ export type { Ignored } from '../fs/ignore.ts';
 /** A topic directory walked and indexed: unique slugs, sorted by code units. */
 export interface SubjectIndex {
   dir: string;
-  /** One per slug (collisions resolved: non-hidden wins, then the
-   *  lexicographically first path), sorted by slug in code-unit order. */
+  /** One per slug (a slug several files share names the first of them
+   *  by precedence.ts: the document), sorted by slug in code-unit order. */
   subjects: Subject[];
   /** Collisions, dangling links, loops, unreadable entries... Those about
    *  the directory as a whole (missing, unreadable, the walk limit) have
@@ -73,6 +73,17 @@ export interface SubjectIndex {
   aliases: ReadonlyMap<string, Alias>;
   /** The symbolic links the walk followed. */
   links: FollowedLink[];
+  /** The slugs several files share, by slug; absent when none. */
+  shared?: ReadonlyMap<string, SharedSlug>;
+}
+
+/** A slug several files share: the file it loads, and the others, in
+ *  order of precedence (kb/index/precedence.ts), each with the exact name
+ *  that loads it (the slug plus its extension: an alias). */
+export interface SharedSlug {
+  /** The path of the file the slug loads. */
+  readonly path: string;
+  readonly others: readonly { readonly name: string; readonly path: string }[];
 }
 
 /** A subject selected by a pattern. */
@@ -113,6 +124,8 @@ export type LoadItem =
       body: Body;
       /** invalid input was replaced */
       replaced: boolean;
+      /** Some pattern named it exactly (Match.exact). */
+      exact: boolean;
     }
   /** A continuation (`@from:...`) named a subject the patterns do not
    *  select (any more). */

@@ -567,7 +567,7 @@ describe('check()', () => {
     expect(await check(kb)).toEqual({
       topics: [
         { id: 'gone', enabled: true, subjects: 0, preloaded: 0, preloadedTokens: 0 },
-        { id: 't', enabled: true, subjects: 3, preloaded: 1, preloadedTokens: 1 },
+        { id: 't', enabled: true, subjects: 2, binary: { count: 1, extensions: [{ ext: 'png', count: 1 }], files: [{ slug: 'logo', path: 't/logo.png' }] }, preloaded: 1, preloadedTokens: 1 },
       ],
       diagnostics: [
         { severity: 'error', code: 'subjects-not-found', message: 'topic "gone": subjects directory "does/not/exist" does not exist', where: '.jp/config.toml:2', topic: 'gone' },
@@ -581,19 +581,18 @@ describe('check()', () => {
         },
         { severity: 'error', code: 'disabled-no-match', message: 'topic "t": disabled slug "ghost" matches no subject', where: '.jp/config.toml:7', topic: 't' },
         { severity: 'warning', code: 'invalid-utf8', message: 'topic "t": subject "c" is not valid UTF-8; invalid bytes are replaced when loaded', where: 't/c.txt', topic: 't' },
-        { severity: 'warning', code: 'binary-subject', message: 'topic "t": subject "logo" is a binary file; it is never listed or loaded', where: 't/logo.png', topic: 't' },
       ],
     });
   });
 
-  test('a slug collision is a warning where the second file is', async () => {
+  test('a shared slug is one warning, where the file it loads is', async () => {
     const kb = await open(workspace({ 'c/a.md': 'a', 'c/a.txt': 'a' }, '[kb.topic.collide]\nsubjects = "c"\n'));
     expect((await check(kb)).diagnostics).toEqual([
       {
         severity: 'warning',
         code: 'slug-collision',
-        message: 'topic "collide": slug "a" is used by both a.md and a.txt; "a" loads a.md, "a.txt" loads a.txt',
-        where: 'c/a.txt',
+        message: 'topic "collide": slug "a" is shared by 2 files: it loads a.md; "a.txt" loads the other',
+        where: 'c/a.md',
         topic: 'collide',
       },
     ]);

@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'bun:test';
 import { type Layer, merge } from '../../../src/config/merge.ts';
 import { parseToml } from '../../../src/config/toml.ts';
-import { topicIds, validate } from '../../../src/config/validate.ts';
+import { looksLikeGlob, topicIds, validate } from '../../../src/config/validate.ts';
 
 const ROOT = '/ws';
 
@@ -87,6 +87,39 @@ describe('validate: diagnostics', () => {
         topic: 'project',
       },
     ]);
+  });
+
+  test('a disabled entry that looks like a glob: a warning naming the topic\'s .kbignore, where the key is', async () => {
+    const { topics, diagnostics } = await run('[kb.topic.docs]\nsubjects = "content/en/"\ndisabled = [\n  "ok",\n  "_common/*",\n  "notes (old)",\n  "a[1]",\n]\n');
+    expect(topics[0].disabled).toEqual(['ok', '_common/*', 'notes (old)', 'a[1]']);
+    const glob = (entry: string, line: number) => ({
+      severity: 'warning' as const,
+      code: 'disabled-glob' as const,
+      message: `topic "docs": disabled entry "${entry}" looks like a glob, but disabled takes exact slugs: it disables only a subject named exactly that; to leave files out by pattern, write the pattern in content/en/.kbignore (gitignore syntax)`,
+      where: `c0.toml:${line}`,
+      topic: 'docs',
+    });
+    expect(diagnostics).toEqual([glob('_common/*', 3), glob('a[1]', 3)]);
+  });
+
+  test.each([
+    ['_common/*', true],
+    ['a?', true],
+    ['a[bc]', true],
+    ['{a,b}', true],
+    ['+(a)', true],
+    ['notes (old)', false],
+    ['a[b', false],
+    ['a]b[', false],
+    ['{a}', false],
+    ['plain/slug', false],
+  ])('looksLikeGlob(%p) is %p', (s, glob) => expect(looksLikeGlob(s)).toBe(glob));
+
+  test('looksLikeGlob reads a long entry in one pass', () => {
+    const long = '['.repeat(500_000) + '{'.repeat(500_000);
+    const t = performance.now();
+    expect(looksLikeGlob(long)).toBe(false);
+    expect(performance.now() - t).toBeLessThan(1000);
   });
 
   test('unknown-key directly under kb', async () => {

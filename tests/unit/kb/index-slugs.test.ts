@@ -25,7 +25,7 @@ describe('indexSubjects: slug, hidden and ext as describePath gives them', () =>
       }
     }
     const index = indexSubjects(dir);
-    const all = [...index.subjects, ...index.notices.filter((x) => x.code === 'slug-collision').map((x) => ({ path: x.where }))];
+    const all = [...index.subjects, ...[...(index.shared?.values() ?? [])].flatMap((x) => x.others)];
     expect(all.length).toBe(DIRS.length * NAMES.length);
     for (const s of index.subjects) {
       expect({ path: s.path, ...describePath(s.path) }).toEqual({ path: s.path, slug: s.slug, hidden: s.hidden, ext: s.ext });

@@ -72,21 +72,27 @@ describe('indexSubjects', () => {
     expect(index.subjects.map((s) => s.slug)).toEqual(['B', 'a', 'a-b', 'a/b', 'a_c']);
   });
 
-  test('collision a.md + a.txt: both pass through, the first path wins, notice names both', () => {
+  test('a.md + a.txt: Markdown comes before plain text; one notice for the slug, naming every file', () => {
     const index = indexSubjects(tree({ 'a.txt': 'txt', 'a.md': 'md' }));
     expect(index.subjects.map((s) => s.path)).toEqual(['a.md']);
     expect(index.notices).toHaveLength(1);
     const [n] = index.notices;
     expect(n.code).toBe('slug-collision');
-    expect(n.where).toBe('a.txt');
-    expect(n.message).toContain('a.md');
-    expect(n.message).toContain('a.txt');
+    expect(n.where).toBe('a.md');
+    expect(n.message).toBe('slug "a" is shared by 2 files: it loads a.md; "a.txt" loads the other');
+    expect(index.shared!.get('a')).toEqual({ path: 'a.md', others: [{ name: 'a.txt', path: 'a.txt' }] });
   });
 
-  test('collision rules.md + .rules.md: the non-hidden file wins even though `.` sorts first', () => {
+  test('rules.md + .rules.md: the non-hidden file wins even though `.` sorts first', () => {
     const index = indexSubjects(tree({ 'x/.rules.md': 'hidden', 'x/rules.md': 'visible' }));
     expect(index.subjects.map((s) => [s.path, s.hidden])).toEqual([['x/rules.md', false]]);
-    expect(index.notices.map((n) => [n.code, n.where])).toEqual([['slug-collision', 'x/.rules.md']]);
+    expect(index.notices.map((n) => [n.code, n.where])).toEqual([['slug-collision', 'x/rules.md']]);
+    expect(index.shared!.get('x/rules')!.others).toEqual([{ name: 'x/rules.md', path: 'x/.rules.md' }]);
+  });
+
+  test('a hidden document loses to a visible file of any format', () => {
+    const index = indexSubjects(tree({ '.n.md': '', 'n.png': '' }));
+    expect(index.subjects.map((s) => s.path)).toEqual(['n.png']);
   });
 
   test('collision through a hidden directory: hidden-dir/a.md vs .hidden-dir/a.md', () => {
@@ -94,20 +100,52 @@ describe('indexSubjects', () => {
     expect(index.subjects.map((s) => s.path)).toEqual(['d/a.md']);
   });
 
-  test('three-way collision: a pass-through format wins over .json; one notice per losing file, deterministic', () => {
-    const index = indexSubjects(tree({ 'n.txt': '', '.n.md': '', 'n.json': '', 'other.md': '' }));
-    expect(index.subjects.map((s) => s.path)).toEqual(['n.txt', 'other.md']);
-    expect(index.notices.map((n) => n.where)).toEqual(['.n.md', 'n.json']);
+  test('the document wins a shared slug: slides.org before slides.html before slides.css', () => {
+    const index = indexSubjects(tree({ 's/slides.css': 'body {}', 's/slides.html': '<p>x</p>', 's/slides.org': '* x' }));
+    expect(index.subjects.map((s) => s.path)).toEqual(['s/slides.org']);
+    expect(index.shared!.get('s/slides')!.others.map((o) => o.name)).toEqual(['s/slides.html', 's/slides.css']);
+    expect(index.notices).toHaveLength(1);
   });
 
-  test('collision Cargo.toml + Cargo.lock-like pairs: the pass-through file wins, every file keeps an alias', () => {
+  test('a logo in seven formats: data (svg) before everything else, then the first name', () => {
+    const files = ['eps', 'gif', 'ico', 'jpg', 'png', 'psd', 'svg'];
+    const index = indexSubjects(tree(Object.fromEntries(files.map((e) => [`i/logo.${e}`, e]))));
+    expect(index.subjects.map((s) => s.path)).toEqual(['i/logo.svg']);
+    expect(index.shared!.get('i/logo')!.others.map((o) => o.path)).toEqual(['i/logo.eps', 'i/logo.gif', 'i/logo.ico', 'i/logo.jpg', 'i/logo.png', 'i/logo.psd']);
+  });
+
+  test('prose in its documented order: md, mdx, org, rst, adoc, txt, html, none', () => {
+    const order = ['md', 'mdx', 'org', 'rst', 'adoc', 'txt', 'html', ''];
+    for (let i = 0; i < order.length; i++) {
+      const spec: Record<string, string> = {};
+      for (const ext of order.slice(i)) spec[ext === '' ? 'p' : `p.${ext}`] = ext;
+      spec['p.json'] = '{}';
+      spec['p.bin'] = '';
+      const index = indexSubjects(tree(spec));
+      const ext = order[i];
+      expect(index.subjects.map((s) => s.path)).toEqual([ext === '' ? 'p' : `p.${ext}`]);
+    }
+  });
+
+  test('three-way collision: prose wins over .json, visible over hidden; deterministic', () => {
+    const index = indexSubjects(tree({ 'n.txt': '', '.n.md': '', 'n.json': '', 'other.md': '' }));
+    expect(index.subjects.map((s) => s.path)).toEqual(['n.txt', 'other.md']);
+    expect(index.shared!.get('n')!.others.map((o) => o.path)).toEqual(['n.json', '.n.md']);
+    expect(index.notices.map((n) => n.where)).toEqual(['n.txt']);
+  });
+
+  test('collision Cargo.toml + Cargo.json + Cargo: the file without an extension (prose) wins, every file keeps an alias', () => {
     const index = indexSubjects(tree({ 'l/Cargo.toml': 't', 'l/Cargo.json': 'j', 'l/Cargo': 'none' }));
     expect(index.subjects.map((s) => s.path)).toEqual(['l/Cargo']);
     expect([...index.aliases.keys()].sort()).toEqual(['l/Cargo.json', 'l/Cargo.toml']);
     expect(index.aliases.get('l/Cargo.toml')!.subject.path).toBe('l/Cargo.toml');
     expect(index.aliases.get('l/Cargo.toml')!.of).toBe('l/Cargo');
-    expect(index.notices.map((n) => n.severity)).toEqual(['warning', 'warning']);
-    expect(index.notices[0].message).toBe('slug "l/Cargo" is used by both l/Cargo and l/Cargo.json; "l/Cargo" loads l/Cargo, "l/Cargo.json" loads l/Cargo.json');
+    expect(index.notices.map((n) => n.severity)).toEqual(['warning']);
+    expect(index.notices[0].message).toBe('slug "l/Cargo" is shared by 3 files: it loads l/Cargo; "l/Cargo.json", "l/Cargo.toml" load the others');
+  });
+
+  test('no shared slug: no `shared` map at all', () => {
+    expect(indexSubjects(tree({ 'a.md': '', 'b.css': '' })).shared).toBeUndefined();
   });
 
   test('an alias that is another subject\'s slug names that subject', () => {

@@ -194,14 +194,29 @@ describe('notes and errors', () => {
 
 describe('kb list and kb check renderers', () => {
   test.each([[0, '0 B'], [1023, '1023 B'], [1024, '1.0 KiB'], [15 * 1024, '15 KiB'], [5 * 1024 ** 3, '5.0 GiB']])('humanSize(%d)', (n, s) => expect(humanSize(n)).toBe(s));
-  test('list aligns columns: size, estimated tokens, marks; a total per topic', () => {
-    expect(renderList([{ id: 't', enabled: true, dir: 'd', rows: [{ slug: 'a', size: 1, marks: [], tokens: 1 }, { slug: 'bbb', size: 2048, marks: ['hidden'], tokens: 1500 }, { slug: 'img', size: 9, marks: ['binary'] }], problems: [] }])).toBe(
-      't: d\n  a        1 B      ~1 tok\n  bbb  2.0 KiB  ~1,500 tok  hidden\n  img      9 B              binary\n  (~1,501 tokens in all)\n\n1 topic, 3 subjects\n',
+  const png = { count: 1, extensions: [{ ext: 'png', count: 1 }] };
+  test('list aligns columns: size, estimated tokens, marks; a total per topic; binary files summed up, listed with --verbose', () => {
+    const topics = [{ id: 't', enabled: true, dir: 'd', rows: [{ slug: 'a', size: 1, marks: [], tokens: 1 }, { slug: 'bbb', size: 2048, marks: ['hidden'], tokens: 1500 }, { slug: 'img', size: 9, marks: ['binary'] }], binary: png, problems: [] }];
+    expect(renderList(topics)).toBe(
+      't: d\n  a        1 B      ~1 tok\n  bbb  2.0 KiB  ~1,500 tok  hidden\n  (~1,501 tokens in all)\n  (1 binary file is not a subject: 1 png; kb list --verbose lists them)\n\n1 topic, 2 subjects\n',
+    );
+    expect(renderList(topics, { verbose: true })).toBe(
+      't: d\n  a        1 B      ~1 tok\n  bbb  2.0 KiB  ~1,500 tok  hidden\n  img      9 B              binary\n  (~1,501 tokens in all)\n  (1 binary file is not a subject: 1 png)\n\n1 topic, 2 subjects\n',
     );
   });
   test('list aligns columns and marks (no text subjects: no token column)', () => {
-    expect(renderList([{ id: 't', enabled: false, dir: 'd', rows: [{ slug: 'a', size: 1, marks: [] }, { slug: 'bbb', size: 2048, marks: ['hidden', 'binary'] }], problems: ['p'] }])).toBe(
-      't: d [topic disabled]\n  a        1 B\n  bbb  2.0 KiB  hidden, binary\n  ! p\n\n1 topic, 2 subjects\n',
+    expect(renderList([{ id: 't', enabled: false, dir: 'd', rows: [{ slug: 'a', size: 1, marks: [] }, { slug: 'bbb', size: 2048, marks: ['hidden', 'binary'] }], binary: png, problems: ['p'] }], { verbose: true })).toBe(
+      't: d [topic disabled]\n  a        1 B\n  bbb  2.0 KiB  hidden, binary\n  (1 binary file is not a subject: 1 png)\n  ! p\n\n1 topic, 1 subject\n',
+    );
+  });
+  test('the binary line: the six most common extensions, then how many more', () => {
+    const exts = ['png', 'jpg', 'pdf', 'gif', 'ico', 'woff2', 'eps', ''];
+    const b = { count: 520, extensions: exts.map((ext, i) => ({ ext, count: i === 0 ? 500 : 20 - 2 * i })) };
+    expect(renderCheckText({ topics: [{ id: 'w', enabled: true, subjects: 3, binary: { ...b, files: [{ slug: 'a', path: 'w/a.png' }] }, preloaded: 0, preloadedTokens: 0 }], diagnostics: [] })).toBe(
+      'topic "w": 520 binary files are not subjects: 500 png, 18 jpg, 16 pdf, 14 gif, 12 ico, 10 woff2 and 14 more (kb check --verbose lists them)\nok: 1 topic, 3 subjects, no problems\n',
+    );
+    expect(renderCheckText({ topics: [{ id: 'w', enabled: true, subjects: 3, binary: { ...b, extensions: b.extensions.slice(7), count: 6, files: [{ slug: 'a', path: 'w/a' }] }, preloaded: 0, preloadedTokens: 0 }], diagnostics: [] }, { verbose: true })).toBe(
+      'topic "w": 6 binary files are not subjects: 6 without extension\n  w/a\nok: 1 topic, 3 subjects, no problems\n',
     );
   });
   test('check summary line', () => {
