@@ -25,6 +25,7 @@ const COMMANDS: CommandTable = {
   forget: tool(() => import('./cli/commands/forget.ts')),
   check: { description: 'Validate the knowledge-base configuration and files', load: async () => (await import('./cli/commands/check.ts')).default },
   list: { description: 'Show every topic and its subjects, for people', load: async () => (await import('./cli/commands/list.ts')).default },
+  export: { description: 'Write every visible subject as JSON Lines, to feed another engine', load: async () => (await import('./cli/commands/export.ts')).default },
   mcp: {
     description: 'Serve the knowledge base to MCP clients on stdio',
     load: async () => (await import('./cli/commands/mcp.ts')).mcpCommand(async (options, serving) => (await import('./mcp/server.ts')).serve(options, serving)),

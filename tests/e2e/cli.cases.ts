@@ -408,7 +408,7 @@ d: t [topic disabled]
 
     test.parity('wrong usage exits 2 with a message, no stack trace', () => {
       const cases: [string[], string][] = [
-        [['frobnicate'], 'error: unknown command "frobnicate"; commands: init, prompt, schema, learn, search, recall, remember, revise, forget, check, list, mcp, config-schema, completion'],
+        [['frobnicate'], 'error: unknown command "frobnicate"; commands: init, prompt, schema, learn, search, recall, remember, revise, forget, check, list, export, mcp, config-schema, completion'],
         [['prompt', '--bogus'], 'error: unknown option --bogus (kb prompt)'],
         [['prompt', '-k'], 'error: option --knowledge needs a value (-k)'],
         [['prompt', 'extra'], 'error: kb prompt takes no arguments (extra)'],
@@ -425,7 +425,7 @@ d: t [topic disabled]
     });
 
     test.parity('a misspelled command: did you mean; a usage error under --verbose: still no stack trace', () => {
-      const commands = 'init, prompt, schema, learn, search, recall, remember, revise, forget, check, list, mcp, config-schema, completion';
+      const commands = 'init, prompt, schema, learn, search, recall, remember, revise, forget, check, list, export, mcp, config-schema, completion';
       expect(run(r, rfd, ['lern', 'project'])).toEqual({ out: '', err: `error: unknown command "lern"; did you mean "learn"? commands: ${commands}\nrun 'kb --help' for usage\n`, code: 2 });
       expect(run(r, rfd, ['Serch', 'x']).err).toStartWith('error: unknown command "Serch"; did you mean "search"? commands: ');
       expect(run(r, rfd, ['-q', '--verbose', 'list'])).toEqual({ out: '', err: "error: --quiet and --verbose cannot be combined (kb list)\nrun 'kb list --help' for usage\n", code: 2 });

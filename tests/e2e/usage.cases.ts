@@ -88,7 +88,7 @@ export function cases(r: Runner): void {
 
     test.parity('kb --help lists every command and -q/--quiet', () => {
       expect(root.code).toBe(0);
-      expect(commands).toEqual(['init', 'prompt', 'schema', 'learn', 'search', 'recall', 'remember', 'revise', 'forget', 'check', 'list', 'mcp', 'config-schema', 'completion']);
+      expect(commands).toEqual(['init', 'prompt', 'schema', 'learn', 'search', 'recall', 'remember', 'revise', 'forget', 'check', 'list', 'export', 'mcp', 'config-schema', 'completion']);
       expect(root.out).toMatch(/^ {2}-q, --quiet +Print no warnings/m);
     });
 

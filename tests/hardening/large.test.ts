@@ -107,6 +107,14 @@ describe('a 1 GiB text subject', () => {
     expect(r.maxRss).toBeLessThan(128 * MiB);
   }, 120_000);
 
+  test('exported: the other subjects intact, the big one named on stderr and counted, never read whole', () => {
+    const r = run(root, ['export']);
+    expect(r.out).toBe('{"topic":"t","slug":"a","title":null,"description":null,"tags":[],"path":"t/a.md","size":2,"text":"A\\n"}\n');
+    expect(r.err).toBe('warning: topic "t": subject "big" not exported: the file is 1.0 GiB; subjects larger than 16 MiB are not loaded (t/big.md)\nexported 1 subject from 1 topic; skipped 1 file not read\n');
+    expect(r.code).toBe(0);
+    expect(r.maxRss).toBeLessThan(128 * MiB);
+  }, 120_000);
+
   test('check warns; list shows the size', () => {
     const check = run(root, ['check']);
     expect({ out: check.out, err: check.err, code: check.code }).toEqual({

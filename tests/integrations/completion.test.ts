@@ -75,6 +75,13 @@ describe('kb __complete', () => {
     expect(complete(['search', 'main'])).toEqual([]);
   });
 
+  test('kb export takes any number of topics: each completes, those typed left out', () => {
+    expect(complete(['export', ''])).toEqual(['project', 'skills']);
+    expect(complete(['export', 'project', ''])).toEqual(['skills']);
+    expect(complete(['export', 'project', 'skills', ''])).toEqual([]);
+    expect(complete(['export', '--h'])).toEqual(['--hidden', '--help']);
+  });
+
   test('slugs after the topic of revise and forget: every visible subject, pre-loaded ones too (a write may change them); nothing after', () => {
     const learned = ['--cfg', 'kb.topic.project.learned+=code-quality'];
     expect(complete([...learned, 'learn', 'project', ''])).toEqual(['maintainers/jean', 'maintainers/ryan']);

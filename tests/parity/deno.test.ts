@@ -2,7 +2,7 @@
 // compiled binary does. tests/e2e runs every case on dist/kb; here deno runs
 // the cases marked `test.parity` (tests/e2e/harness.ts, caseTest): at least
 // one per command (prompt, learn, schema, check, list, search, recall,
-// remember, forget, init; config-schema and __complete in tests/integrations;
+// remember, forget, init, export; config-schema and __complete in tests/integrations;
 // every command's --help page, which loads its module), and the paths where
 // runtimes differ: stdin (--args -), a closed stdout, exit codes and usage
 // errors, -q and --verbose, the reader thread, token budgets and windows,
@@ -11,6 +11,7 @@
 import { describe, expect, test } from 'bun:test';
 import * as budget from '../e2e/budget.cases.ts';
 import * as cli from '../e2e/cli.cases.ts';
+import * as exporting from '../e2e/export.cases.ts';
 import * as folders from '../e2e/folders.cases.ts';
 import * as formats from '../e2e/formats.cases.ts';
 import * as init from '../e2e/init.cases.ts';
@@ -40,6 +41,7 @@ memory.cases(DENO_RUNNER);
 memoryFolders.cases(DENO_RUNNER);
 init.cases(DENO_RUNNER);
 vault.cases(DENO_RUNNER);
+exporting.cases(DENO_RUNNER);
 
 describe('kb mcp under deno (same sources)', () => {
   test('initialize, call, read, stop', async () => {

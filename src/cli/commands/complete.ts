@@ -180,9 +180,10 @@ async function unfiltered(line: Line, current: string, sources: Sources): Promis
  * says it is (`valueHint`, as --help reads the same definition): `topic`,
  * a topic ID; `slug`, a subject as learn lists it (those typed already
  * left out), and `subject`, any visible one (what a write may revise or
- * remove), both of the topic the `topic` positional names; `dir`, a
- * directory; `shell`, a shell. A command takes any number of slugs (learn's
- * patterns) and directories (kb init's folders), one of the others.
+ * remove), both of the topic the `topic` positional names; `topics`, topic
+ * IDs (those typed already left out); `dir`, a directory; `shell`, a
+ * shell. A command takes any number of slugs (learn's patterns), topics (kb
+ * export's) and directories (kb init's folders), one of the others.
  */
 async function positionalValues(line: Line, current: string, sources: Sources): Promise<string[]> {
   const defs = positionalDefs((await sources.args(line.command!)) ?? {});
@@ -190,13 +191,17 @@ async function positionalValues(line: Line, current: string, sources: Sources): 
   const at = Math.min(line.positionals.length, defs.length - 1);
   const hint = defs[at][1].valueHint;
   // Past the last positional, only the kinds a command takes many of.
-  if (line.positionals.length > at && hint !== 'dir' && hint !== 'slug') return [];
+  if (line.positionals.length > at && hint !== 'dir' && hint !== 'slug' && hint !== 'topics') return [];
   if (hint === 'dir') return [':dirs'];
   if (hint === 'shell') return [...SHELLS];
-  if (hint !== 'topic' && hint !== 'slug' && hint !== 'subject') return [];
+  if (hint !== 'topic' && hint !== 'topics' && hint !== 'slug' && hint !== 'subject') return [];
   const kb = await sources.knowledge(line);
   if (!kb) return [];
   if (hint === 'topic') return topicIds(kb);
+  if (hint === 'topics') {
+    const typed = new Set(line.positionals.slice(at));
+    return topicIds(kb).filter((id) => !typed.has(id));
+  }
   const named = defs.findIndex(([, d]) => d.valueHint === 'topic');
   const topic = named >= 0 && named < line.positionals.length ? kb.resolveTopic(line.positionals[named]) : undefined;
   if (!topic?.enable) return [];

@@ -26,6 +26,9 @@ export interface About {
   readonly summary?: string;
   /** Frontmatter `aliases` (a list of strings, or one string). */
   readonly aliases?: readonly string[];
+  /** Frontmatter `tags` (a list of strings, or one string), as `kb
+   *  remember` writes them. */
+  readonly tags?: readonly string[];
   /** Frontmatter `source`: who wrote the subject (`kb remember` writes
    *  `user`, the MCP remember tool `model`). */
   readonly source?: string;
@@ -90,6 +93,21 @@ export function resultDescribes(r: ProbeResult, slug: string): boolean {
   if (r.kind !== 'text' || r.titlesSkipped) return false;
   const a = aboutOfResult(r);
   return a !== NEEDS_PARSER && a !== NOTHING && lineOf(a, slug) !== undefined;
+}
+
+/** What a text file whose probe result (kb/fs/probe.ts `probeBytes`) is
+ *  `r` says about itself, for a caller holding the file's bytes (kb
+ *  export); undefined when its frontmatter needs the YAML parser and `lib`
+ *  is not given. */
+export function aboutOfProbe(r: ProbeResult, lib?: YamlModule): About | undefined {
+  if (r.kind !== 'text') return NOTHING;
+  const a = aboutOfResult(r);
+  if (a !== NEEDS_PARSER) return a;
+  if (lib === undefined) return undefined;
+  const parsed = parseFrontmatter(r.front as string, lib);
+  const about = aboutOf(parsed.ok ? parsed.data : undefined, r);
+  known.set(r, about);
+  return about;
 }
 
 /** What subject `s` says, its frontmatter parsed by `lib`. */
@@ -159,11 +177,12 @@ function aboutOf(fields: Record<string, unknown> | undefined, r: ProbeResult): A
   }
   const description = descriptionValue(fields?.description);
   const title = subjectTitle(fields, r.title);
-  const aliases = aliasesOf(fields?.aliases);
+  const aliases = stringsOf(fields?.aliases);
+  const tags = stringsOf(fields?.tags);
   const source = typeof fields?.source === 'string' ? fields.source : undefined;
   const created = timeValue(fields?.created);
   const updated = timeValue(fields?.updated);
-  if (description === undefined && title === undefined && r.summary === undefined && aliases === undefined && source === undefined && created === undefined && updated === undefined) return NOTHING;
+  if (description === undefined && title === undefined && r.summary === undefined && aliases === undefined && tags === undefined && source === undefined && created === undefined && updated === undefined) return NOTHING;
   return {
     ...(source !== undefined ? { source } : {}),
     ...(created !== undefined ? { created } : {}),
@@ -172,10 +191,13 @@ function aboutOf(fields: Record<string, unknown> | undefined, r: ProbeResult): A
     ...(title !== undefined ? { title } : {}),
     ...(r.summary !== undefined ? { summary: r.summary } : {}),
     ...(aliases !== undefined ? { aliases } : {}),
+    ...(tags !== undefined ? { tags } : {}),
   };
 }
 
-function aliasesOf(v: unknown): string[] | undefined {
+/** A frontmatter list of names (`aliases`, `tags`): its non-blank
+ *  strings, trimmed; one string is a list of one. */
+function stringsOf(v: unknown): string[] | undefined {
   if (v === undefined) return undefined;
   const list = (typeof v === 'string' ? [v] : Array.isArray(v) ? v : []).filter((a): a is string => typeof a === 'string' && a.trim() !== '');
   return list.length > 0 ? list.map((a) => a.trim()) : undefined;

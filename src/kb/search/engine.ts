@@ -667,8 +667,8 @@ export class SearchIndex {
 
   /** Term `i`'s postings: [start, end) in `post`, clamped (a corrupt
    *  cache file's offsets are not trusted: cache.ts), read first when
-   *  they are not yet. */
-  private postRange(i: number): [number, number] {
+   *  they are not yet. (Not private: PostingsPatch reads it.) */
+  postRange(i: number): [number, number] {
     const end = Math.min(this.postStarts[i + 1], this.post.length);
     const start = Math.min(this.postStarts[i], end);
     const unread = this.unread;
@@ -880,8 +880,7 @@ export class SearchIndex {
    */
   patched(at: readonly number[], fresh: SearchIndex): SearchIndex {
     this.readAll();
-    const n = this.count;
-    const replaced = new Int32Array(n).fill(-1);
+    const replaced = new Int32Array(this.count).fill(-1);
     for (let j = 0; j < at.length; j++) replaced[at[j]] = j;
     const docs = this.docs.map((d, i) => {
       const j = replaced[i];
@@ -892,136 +891,7 @@ export class SearchIndex {
     });
     const lens = this.lens.slice();
     for (let j = 0; j < at.length; j++) for (let f = 0; f < NFIELDS; f++) lens[at[j] * NFIELDS + f] = fresh.lens[j * NFIELDS + f];
-    const post = new ByteList();
-    const words: string[] = [];
-    const df: number[] = [];
-    const postStarts: number[] = [];
-    const fp = fresh.post;
-    /** Copies `src[from, to)` onto `post`. */
-    const copy = (src: Uint8Array, from: number, to: number) => {
-      if (to <= from) return;
-      post.room(to - from);
-      post.a.set(src.subarray(from, to), post.n);
-      post.n += to - from;
-    };
-    /** Old term `i`'s postings without the replaced documents, and fresh
-     *  term `k`'s (its documents at their places), merged in document
-     *  order onto `post`, each posting's frequencies copied as their bytes
-     *  and runs of old postings whose delta still holds copied whole;
-     *  returns how many postings there are. */
-    const merge = (i: number, k: number): number => {
-      let count = 0;
-      let last = 0; // the document of the posting written last
-      // The fresh postings, in order: document, and their frequencies' bytes.
-      let [fx, fend] = k >= 0 ? fresh.postRange(k) : [0, 0];
-      let fDoc = -1;
-      let fPrev = 0;
-      let fFrom = 0;
-      let fTo = 0;
-      const nextFresh = () => {
-        if (fx >= fend) {
-          fDoc = -1;
-          return;
-        }
-        fPrev += gapAt(fp, fx);
-        fDoc = fPrev < at.length ? at[fPrev] : -1;
-        fFrom = gapEnd;
-        fTo = fx = frequenciesEnd(fp, fFrom);
-        if (fDoc < 0) fx = fend; // a corrupt list: no further
-      };
-      const writeFresh = () => {
-        post.varint(fDoc - last);
-        copy(fp, fFrom, fTo);
-        last = fDoc;
-        count++;
-        nextFresh();
-      };
-      nextFresh();
-      if (i >= 0) {
-        const p = this.post;
-        let [x, end] = this.postRange(i);
-        let prev = 0; // the old posting before this one
-        let run = -1; // where a run of old postings copied as they are starts
-        while (x < end) {
-          const start = x;
-          const d = prev + gapAt(p, x);
-          if (d >= n) break; // a corrupt list: no further
-          const tfFrom = gapEnd;
-          x = frequenciesEnd(p, tfFrom);
-          if (fDoc >= 0 && fDoc < d) {
-            if (run >= 0) copy(p, run, start);
-            run = -1;
-            while (fDoc >= 0 && fDoc < d) writeFresh();
-          }
-          if (replaced[d] >= 0) {
-            if (run >= 0) copy(p, run, start);
-            run = -1;
-          } else if (run >= 0) {
-            last = d;
-            count++;
-          } else if (last === prev) {
-            run = start;
-            last = d;
-            count++;
-          } else {
-            post.varint(d - last);
-            copy(p, tfFrom, x);
-            last = d;
-            count++;
-          }
-          prev = d;
-        }
-        if (run >= 0) copy(p, run, x);
-      }
-      while (fDoc >= 0) writeFresh();
-      return count;
-    };
-    /** Whether old term `i`'s postings name a replaced document (their
-     *  documents read, their frequencies skipped). */
-    const p = this.post;
-    const touches = (i: number): boolean => {
-      let [x, end] = this.postRange(i);
-      let doc = 0;
-      while (x < end) {
-        doc += gapAt(p, x);
-        if (doc >= n) return false;
-        if (replaced[doc] >= 0) return true;
-        x = frequenciesEnd(p, gapEnd);
-      }
-      return false;
-    };
-    const add = (word: string, i: number, k: number) => {
-      const start = post.n;
-      let count: number;
-      if (k < 0 && !touches(i)) {
-        // Untouched: its bytes as they are (deltas are within the list).
-        const [from, to] = this.postRange(i);
-        copy(this.post, from, to);
-        count = this.df[i];
-      } else count = merge(i, k);
-      if (count === 0) {
-        post.n = start;
-        return;
-      }
-      words.push(word);
-      df.push(count);
-      postStarts.push(start);
-    };
-    // The two term lists, merged in code-unit order (as finish sorts).
-    let i = 0;
-    let k = 0;
-    const nOld = this.df.length;
-    const nFresh = fresh.df.length;
-    while (i < nOld || k < nFresh) {
-      const a = i < nOld ? this.term(i) : undefined;
-      const b = k < nFresh ? fresh.term(k) : undefined;
-      if (b === undefined || (a !== undefined && a < b)) add(a!, i++, -1);
-      else if (a === undefined || b < a) add(b, -1, k++);
-      else {
-        add(a, i++, k++);
-      }
-    }
-    postStarts.push(post.n);
+    const { words, df, postStarts, post } = new PostingsPatch(this, fresh, at, replaced).run();
     const termStarts = new Uint32Array(words.length + 1);
     for (let r = 0; r < words.length; r++) termStarts[r + 1] = termStarts[r] + words[r].length;
     return new SearchIndex(docs, lens, words.join(''), termStarts, Uint32Array.from(df), Uint32Array.from(postStarts), post.a.slice(0, post.n));
@@ -1258,5 +1128,186 @@ class TopHits {
     const { heap, better } = this;
     heap.sort((a, c) => (better(a, c) ? -1 : better(c, a) ? 1 : 0));
     return { hits: heap, total: this.count, matched };
+  }
+}
+
+/** The postings of a patched index (SearchIndex.patched): the old index's
+ *  term list and the fresh one's, merged in code-unit order (as finish
+ *  sorts). A term's postings are copied as they are unless they name a
+ *  replaced document; only those, and the terms `fresh` holds, are encoded
+ *  again, and a term no document holds any more is dropped. */
+class PostingsPatch {
+  readonly post = new ByteList();
+  readonly words: string[] = [];
+  readonly df: number[] = [];
+  readonly postStarts: number[] = [];
+  private readonly n: number;
+  /** In the term being merged: the document of the posting written last,
+   *  and how many postings were written. */
+  private last = 0;
+  private count = 0;
+
+  constructor(
+    private readonly old: SearchIndex,
+    private readonly fresh: SearchIndex,
+    /** The replaced documents' positions, ascending. */
+    private readonly at: readonly number[],
+    /** By old document: its place in `at`, or -1 when it is kept. */
+    private readonly replaced: Int32Array,
+  ) {
+    this.n = old.count;
+  }
+
+  run(): this {
+    let i = 0;
+    let k = 0;
+    const nOld = this.old.df.length;
+    const nFresh = this.fresh.df.length;
+    while (i < nOld || k < nFresh) {
+      const a = i < nOld ? this.old.term(i) : undefined;
+      const b = k < nFresh ? this.fresh.term(k) : undefined;
+      if (b === undefined || (a !== undefined && a < b)) this.add(a!, i++, -1);
+      else if (a === undefined || b < a) this.add(b, -1, k++);
+      else this.add(a, i++, k++);
+    }
+    this.postStarts.push(this.post.n);
+    return this;
+  }
+
+  /** Copies `src[from, to)` onto `post`. */
+  private copy(src: Uint8Array, from: number, to: number): void {
+    if (to <= from) return;
+    const post = this.post;
+    post.room(to - from);
+    post.a.set(src.subarray(from, to), post.n);
+    post.n += to - from;
+  }
+
+  /** Term `word`: old term `i` (-1: none), fresh term `k` (-1: none). */
+  private add(word: string, i: number, k: number): void {
+    const start = this.post.n;
+    let count: number;
+    if (k < 0 && !this.touches(i)) {
+      // Untouched: its bytes as they are (deltas are within the list).
+      const [from, to] = this.old.postRange(i);
+      this.copy(this.old.post, from, to);
+      count = this.old.df[i];
+    } else count = this.merge(i, k);
+    if (count === 0) {
+      this.post.n = start;
+      return;
+    }
+    this.words.push(word);
+    this.df.push(count);
+    this.postStarts.push(start);
+  }
+
+  /** Whether old term `i`'s postings name a replaced document (their
+   *  documents read, their frequencies skipped). */
+  private touches(i: number): boolean {
+    const p = this.old.post;
+    let [x, end] = this.old.postRange(i);
+    let doc = 0;
+    while (x < end) {
+      doc += gapAt(p, x);
+      if (doc >= this.n) return false;
+      if (this.replaced[doc] >= 0) return true;
+      x = frequenciesEnd(p, gapEnd);
+    }
+    return false;
+  }
+
+  /** Old term `i`'s postings without the replaced documents, and fresh
+   *  term `k`'s (its documents at their places), merged in document order
+   *  onto `post`, each posting's frequencies copied as their bytes and
+   *  runs of old postings whose delta still holds copied whole; returns
+   *  how many postings there are. */
+  private merge(i: number, k: number): number {
+    this.last = 0;
+    this.count = 0;
+    const fresh = new FreshPostings(this.fresh.post, k >= 0 ? this.fresh.postRange(k) : [0, 0], this.at);
+    if (i >= 0) this.mergeOld(i, fresh);
+    while (fresh.doc >= 0) this.writeFresh(fresh);
+    return this.count;
+  }
+
+  /** Old term `i`'s kept postings, with the fresh ones that come before
+   *  each written first. */
+  private mergeOld(i: number, fresh: FreshPostings): void {
+    const p = this.old.post;
+    let [x, end] = this.old.postRange(i);
+    let prev = 0; // the old posting before this one
+    let run = -1; // where a run of old postings copied as they are starts
+    while (x < end) {
+      const start = x;
+      const d = prev + gapAt(p, x);
+      if (d >= this.n) break; // a corrupt list: no further
+      const tfFrom = gapEnd;
+      x = frequenciesEnd(p, tfFrom);
+      if (fresh.doc >= 0 && fresh.doc < d) {
+        if (run >= 0) this.copy(p, run, start);
+        run = -1;
+        while (fresh.doc >= 0 && fresh.doc < d) this.writeFresh(fresh);
+      }
+      if (this.replaced[d] >= 0) {
+        if (run >= 0) this.copy(p, run, start);
+        run = -1;
+      } else if (run >= 0) {
+        this.last = d;
+        this.count++;
+      } else if (this.last === prev) {
+        run = start;
+        this.last = d;
+        this.count++;
+      } else {
+        this.post.varint(d - this.last);
+        this.copy(p, tfFrom, x);
+        this.last = d;
+        this.count++;
+      }
+      prev = d;
+    }
+    if (run >= 0) this.copy(p, run, x);
+  }
+
+  /** Writes the fresh posting at hand, and moves to the next. */
+  private writeFresh(fresh: FreshPostings): void {
+    this.post.varint(fresh.doc - this.last);
+    this.copy(this.fresh.post, fresh.from, fresh.to);
+    this.last = fresh.doc;
+    this.count++;
+    fresh.next();
+  }
+}
+
+/** A fresh term's postings, in order: each one's document (its place in
+ *  the patched index; -1 past the last) and its frequencies' bytes. */
+class FreshPostings {
+  doc = -1;
+  from = 0;
+  to = 0;
+  private x: number;
+  private readonly end: number;
+  private prev = 0;
+
+  constructor(
+    private readonly p: Uint8Array,
+    range: readonly [number, number],
+    private readonly at: readonly number[],
+  ) {
+    [this.x, this.end] = range;
+    this.next();
+  }
+
+  next(): void {
+    if (this.x >= this.end) {
+      this.doc = -1;
+      return;
+    }
+    this.prev += gapAt(this.p, this.x);
+    this.doc = this.prev < this.at.length ? this.at[this.prev] : -1;
+    this.from = gapEnd;
+    this.to = this.x = frequenciesEnd(this.p, this.from);
+    if (this.doc < 0) this.x = this.end; // a corrupt list: no further
   }
 }

@@ -370,10 +370,28 @@ async function rebuild(
   progress?: Progress,
   pace?: Pace,
 ): Promise<{ index: SearchIndex; trace: Trace; read: number; notices: Notice[] }> {
-  const builder = new IndexBuilder();
   const oldOf = (i: number): number | undefined => (old === undefined ? undefined : reuse === undefined ? i : reuse.get(i));
-  // Which old documents are carried over, decided first (one pass over
-  // the old postings carries them all).
+  const { stats, keep } = carriedOver(candidates, old, changed, oldOf);
+  const files = new FileIndexer();
+  // The same documents in the same order, a few of them changed: only
+  // those are indexed, and patched into the old index (SearchIndex.patched:
+  // the same index, without decoding and encoding every posting again).
+  const index =
+    old !== undefined && changed !== undefined && reuse === undefined && changed.size * PATCH_SHARE <= candidates.length
+      ? await patchedIndex(candidates, old, keep, stats, files, progress, pace)
+      : await builtIndex(candidates, old, oldOf, keep, stats, files, progress, pace);
+  return { index, trace, read: files.read, notices: files.unreadable };
+}
+
+/** Which old documents are carried over (decided first: one pass over the
+ *  old postings carries them all), and the stat of each candidate read
+ *  again. */
+function carriedOver(
+  candidates: readonly Candidate[],
+  old: CacheEntry | undefined,
+  changed: Map<number, Stat | undefined> | undefined,
+  oldOf: (i: number) => number | undefined,
+): { stats: (Stat | undefined)[]; keep: Set<number> } {
   const stats: (Stat | undefined)[] = new Array(candidates.length);
   const keep = new Set<number>();
   for (let i = 0; i < candidates.length; i++) {
@@ -390,19 +408,88 @@ async function rebuild(
     stats[i] = st;
     if (o !== undefined && st !== undefined && old!.index.sizes[o] === st.size && old!.index.mtimes[o] === st.mtime) keep.add(o);
   }
-  let yaml: YamlModule | undefined;
-  let read = 0;
-  const unreadable: Notice[] = [];
+  return { stats, keep };
+}
+
+/** The old index with the candidates not kept read again and patched in
+ *  (the same documents in the same order). */
+async function patchedIndex(
+  candidates: readonly Candidate[],
+  old: CacheEntry,
+  keep: ReadonlySet<number>,
+  stats: readonly (Stat | undefined)[],
+  files: FileIndexer,
+  progress?: Progress,
+  pace?: Pace,
+): Promise<SearchIndex> {
+  const fresh = new IndexBuilder();
+  const at: number[] = [];
+  for (let i = 0; i < candidates.length; i++) {
+    if (keep.has(i)) continue;
+    at.push(i);
+    progress?.tick(i, candidates.length);
+    const turn = pace?.();
+    if (turn !== undefined) await turn;
+    const wait = files.index(fresh, candidates[i], stats[i] ?? { size: -1, mtime: NaN });
+    if (wait !== undefined) await wait;
+  }
+  return old.index.patched(at, fresh.finish());
+}
+
+/** A new index of the candidates: the kept ones carried over from `old`
+ *  (their counted terms, without reading them), the others read. */
+async function builtIndex(
+  candidates: readonly Candidate[],
+  old: CacheEntry | undefined,
+  oldOf: (i: number) => number | undefined,
+  keep: ReadonlySet<number>,
+  stats: readonly (Stat | undefined)[],
+  files: FileIndexer,
+  progress?: Progress,
+  pace?: Pace,
+): Promise<SearchIndex> {
+  const builder = new IndexBuilder();
+  const carried = old === undefined || keep.size === 0 ? new Map() : old.index.uninvert((d) => keep.has(d));
+  for (let i = 0; i < candidates.length; i++) {
+    const c = candidates[i];
+    const o = oldOf(i);
+    if (o !== undefined && keep.has(o)) {
+      const doc = old!.index.doc(o);
+      const counted = carried.get(o);
+      const meta: DocMeta = { ...doc, slug: c.slug, path: c.path };
+      const title = old!.index.titleOf(o);
+      if (title !== undefined) meta.title = title;
+      if (counted === undefined) builder.add(meta);
+      else builder.addCounted(meta, counted.lens, counted.terms, counted.packed, old!.index);
+      continue;
+    }
+    progress?.tick(i, candidates.length);
+    const turn = pace?.();
+    if (turn !== undefined) await turn;
+    const wait = files.index(builder, c, stats[i] ?? { size: -1, mtime: NaN });
+    if (wait !== undefined) await wait;
+  }
+  return builder.finish();
+}
+
+/** Reads files into an index builder: how many were read, and a notice for
+ *  each that could not be; the YAML parser loaded once, when some
+ *  frontmatter first needs it. */
+class FileIndexer {
+  private yaml: YamlModule | undefined;
+  read = 0;
+  readonly unreadable: Notice[] = [];
+
   /** Reads candidate `c` (its stat `st`) and adds it to `into`; a promise
    *  only when the file's frontmatter needs the YAML parser and it is not
    *  loaded yet (the common case stays synchronous: an await per file of
    *  a 10,000-file build cost about 15 MiB of peak memory). */
-  const indexFile = (into: IndexBuilder, c: Candidate, st: Stat): Promise<void> | undefined => {
-    read++;
+  index(into: IndexBuilder, c: Candidate, st: Stat): Promise<void> | undefined {
+    this.read++;
     const r = readBody(c.abs, 'bytes');
     if (r.kind !== 'text') {
       // Binary files are expected; an unreadable or too large one is said.
-      if (r.kind === 'error') unreadable.push(notice('unreadable', c.path, `cannot index ${c.path}: ${r.message}; it is not searched`));
+      if (r.kind === 'error') this.unreadable.push(notice('unreadable', c.path, `cannot index ${c.path}: ${r.message}; it is not searched`));
       into.add({ path: c.path, slug: c.slug, size: st.size, mtime: st.mtime, kind: KIND_SKIPPED, description: null });
       return undefined;
     }
@@ -410,23 +497,24 @@ async function rebuild(
     // awaits the promise before it reads the next file.
     const bytes = r.body as Uint8Array;
     const front = frontOf(bytes);
-    if (front.needsYaml !== undefined && yaml === undefined) {
+    if (front.needsYaml !== undefined && this.yaml === undefined) {
       return loadYaml().then((lib) => {
-        yaml = lib;
-        addRead(into, c, st, bytes, front);
+        this.yaml = lib;
+        this.addRead(into, c, st, bytes, front);
       });
     }
-    addRead(into, c, st, bytes, front);
+    this.addRead(into, c, st, bytes, front);
     return undefined;
-  };
+  }
+
   /** Adds a text file read (its bytes and frontmatter) to `into`. */
-  const addRead = (into: IndexBuilder, c: Candidate, st: Stat, bytes: Uint8Array, front: ReturnType<typeof frontOf>): void => {
+  private addRead(into: IndexBuilder, c: Candidate, st: Stat, bytes: Uint8Array, front: ReturnType<typeof frontOf>): void {
     const { description, names, title: frontTitle, needsYaml } = front;
     let about = description;
     let titles = names;
     let named = frontTitle;
-    if (needsYaml !== undefined && yaml !== undefined) {
-      const parsed = parseFrontmatter(needsYaml, yaml);
+    if (needsYaml !== undefined && this.yaml !== undefined) {
+      const parsed = parseFrontmatter(needsYaml, this.yaml);
       if (parsed.ok) {
         about = descriptionValue(parsed.data.description) ?? null;
         titles = [parsed.data.name, parsed.data.title].filter((v): v is string => typeof v === 'string').join('\n');
@@ -451,45 +539,7 @@ async function rebuild(
     if (bytes.length > SNIPPET_BYTES) meta.tokens = estimateTokensOfBytes(bytes);
     if (title !== undefined) meta.title = boundTitle(title);
     into.add(meta, fields);
-  };
-  // The same documents in the same order, a few of them changed: only
-  // those are indexed, and patched into the old index (SearchIndex.patched:
-  // the same index, without decoding and encoding every posting again).
-  if (old !== undefined && changed !== undefined && reuse === undefined && changed.size * PATCH_SHARE <= candidates.length) {
-    const fresh = new IndexBuilder();
-    const at: number[] = [];
-    for (let i = 0; i < candidates.length; i++) {
-      if (keep.has(i)) continue;
-      at.push(i);
-      progress?.tick(i, candidates.length);
-      const turn = pace?.();
-      if (turn !== undefined) await turn;
-      const wait = indexFile(fresh, candidates[i], stats[i] ?? { size: -1, mtime: NaN });
-      if (wait !== undefined) await wait;
-    }
-    return { index: old.index.patched(at, fresh.finish()), trace, read, notices: unreadable };
   }
-  const carried = old === undefined || keep.size === 0 ? new Map() : old.index.uninvert((d) => keep.has(d));
-  for (let i = 0; i < candidates.length; i++) {
-    const c = candidates[i];
-    const o = oldOf(i);
-    if (o !== undefined && keep.has(o)) {
-      const doc = old!.index.doc(o);
-      const counted = carried.get(o);
-      const meta: DocMeta = { ...doc, slug: c.slug, path: c.path };
-      const title = old!.index.titleOf(o);
-      if (title !== undefined) meta.title = title;
-      if (counted === undefined) builder.add(meta);
-      else builder.addCounted(meta, counted.lens, counted.terms, counted.packed, old!.index);
-      continue;
-    }
-    progress?.tick(i, candidates.length);
-    const turn = pace?.();
-    if (turn !== undefined) await turn;
-    const wait = indexFile(builder, c, stats[i] ?? { size: -1, mtime: NaN });
-    if (wait !== undefined) await wait;
-  }
-  return { index: builder.finish(), trace, read, notices: unreadable };
 }
 
 /** An update patches the old index (SearchIndex.patched) when at most one

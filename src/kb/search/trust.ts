@@ -120,7 +120,15 @@ export function checkCached(entry: CacheEntry, subjectsDir: string): Verdict {
   return typeof why === 'string' ? { why } : why;
 }
 
-function untrusted(entry: CacheEntry, subjectsDir: string): string | Verdict {
+/** Where the topic is: its subjects directory, with a separator after it,
+ *  and a path below it relative to it (undefined: outside, or not clean). */
+interface Place {
+  root: string;
+  prefix: string;
+  relOf(abs: string): string | undefined;
+}
+
+function placeOf(subjectsDir: string): Place {
   const root = resolve(subjectsDir);
   const prefix = root.endsWith(sep) ? root : root + sep;
   const relOf = (abs: string): string | undefined => {
@@ -129,21 +137,46 @@ function untrusted(entry: CacheEntry, subjectsDir: string): string | Verdict {
     const rel = abs.slice(prefix.length);
     return clean(rel) ? rel : undefined;
   };
+  return { root, prefix, relOf };
+}
 
-  // Directories.
+/** The ignore files found in each directory, by its path. */
+type Controls = Map<string, { name: string }[]>;
+
+function untrusted(entry: CacheEntry, subjectsDir: string): string | Verdict {
+  const place = placeOf(subjectsDir);
+  const dirs = tracedDirs(entry, place);
+  if (typeof dirs === 'string') return dirs;
+  const controls = tracedControls(entry, place, dirs);
+  if (typeof controls === 'string') return controls;
+  const missing = unlistedControl(place, dirs, controls);
+  if (missing !== undefined) return missing;
+  const rules = replayedRules(place, dirs, controls);
+  if (typeof rules === 'string') return rules;
+  return documentsVerdict(entry, dirs, controls, rules);
+}
+
+/** The directories the index lists, relative to the subjects directory,
+ *  or why they are not the topic's: outside it, without the subjects
+ *  directory itself, or without a parent. */
+function tracedDirs(entry: CacheEntry, place: Place): Set<string> | string {
   const dirs = new Set<string>();
   for (const [abs] of entry.trace.dirs) {
-    const rel = relOf(abs);
+    const rel = place.relOf(abs);
     if (rel === undefined) return `it lists the directory ${shown(abs)}, outside the topic`;
     dirs.add(rel);
   }
   if (!dirs.has('')) return 'it does not list the subjects directory';
   for (const rel of dirs) if (rel !== '' && !dirs.has(parentOf(rel))) return `it lists the directory ${shown(rel)} but not its parent`;
+  return dirs;
+}
 
-  // Ignore files: listed ones in listed directories, and none left out.
-  const controls = new Map<string, { name: string }[]>();
+/** The ignore files the index lists, by directory: each must be one of
+ *  IGNORE_FILES in a listed directory. */
+function tracedControls(entry: CacheEntry, place: Place, dirs: ReadonlySet<string>): Controls | string {
+  const controls: Controls = new Map();
   for (const [abs] of entry.trace.controls) {
-    const rel = relOf(abs);
+    const rel = place.relOf(abs);
     const name = rel === undefined ? '' : nameOf(rel);
     if (rel === undefined || !(IGNORE_FILES as readonly string[]).includes(name) || !dirs.has(parentOf(rel))) {
       return `it lists the ignore file ${shown(abs)}, not one of the topic's`;
@@ -152,11 +185,17 @@ function untrusted(entry: CacheEntry, subjectsDir: string): string | Verdict {
     if (at === undefined) controls.set(parentOf(rel), [{ name }]);
     else at.push({ name });
   }
+  return controls;
+}
+
+/** Why the index is not trusted when an ignore file is on disk in a
+ *  listed directory but not listed (undefined: none is). */
+function unlistedControl(place: Place, dirs: ReadonlySet<string>, controls: Controls): string | undefined {
   for (const rel of dirs) {
     const listed = controls.get(rel);
     for (const name of IGNORE_FILES) {
       if (listed?.some((e) => e.name === name)) continue;
-      const path = rel === '' ? prefix + name : prefix + rel + sep + name;
+      const path = rel === '' ? place.prefix + name : place.prefix + rel + sep + name;
       let there = false;
       try {
         there = lstatSync(path, { throwIfNoEntry: false }) !== undefined;
@@ -166,21 +205,28 @@ function untrusted(entry: CacheEntry, subjectsDir: string): string | Verdict {
       if (there) return `it does not list the ignore file ${shown(rel === '' ? name : `${rel}/${name}`)}`;
     }
   }
+  return undefined;
+}
 
-  // The ignore rules, replayed parents first (fs/ignore.ts, as the walk
-  // applies them).
+/** The ignore rules, replayed parents first (fs/ignore.ts, as the walk
+ *  applies them), or why a listed directory is one they leave out. */
+function replayedRules(place: Place, dirs: ReadonlySet<string>, controls: Controls): IgnoreRules | string {
   const rules = new IgnoreRules();
   const byDepth = [...dirs].map((rel): [number, string] => [depth(rel), rel]).sort((a, b) => a[0] - b[0]);
   for (const [, rel] of byDepth) {
     const parent = rel === '' ? null : parentOf(rel);
     if (parent !== null && rules.skip(parent, nameOf(rel), true)) return `it lists the directory ${shown(rel)}, which the topic ignores`;
-    rules.enter(rel === '' ? root : prefix + rel, rel, parent, controls.get(rel) ?? [], sep);
+    rules.enter(rel === '' ? place.root : place.prefix + rel, rel, parent, controls.get(rel) ?? [], sep);
   }
+  return rules;
+}
 
-  // Documents. Their names first, in one pass over the paths as read: no
-  // empty, `.` or `..` segment, none hidden, no control character (the
-  // newline separates them), no lockfile unless ignore files can say
-  // otherwise.
+/** The check of the documents. Their names first, in one pass over the
+ *  paths as read: no empty, `.` or `..` segment, none hidden, no control
+ *  character (the newline separates them), no lockfile unless ignore files
+ *  can say otherwise. Then their directories; with ignore files, the
+ *  rules vet each document as it is used. */
+function documentsVerdict(entry: CacheEntry, dirs: ReadonlySet<string>, controls: Controls, rules: IgnoreRules): string | Verdict {
   const index = entry.index;
   const n = index.count;
   if (n === 0) return {};
@@ -192,8 +238,22 @@ function untrusted(entry: CacheEntry, subjectsDir: string): string | Verdict {
     const lock = LOCKFILE.exec(text);
     if (lock !== null) return `it names ${shown(lineAt(text, lock.index + 1))}, which the topic ignores`;
   }
-  // Then their directories, in path order: a directory is looked up once
-  // for its files.
+  const outside = documentOutside(paths, n, dirs);
+  if (outside !== undefined) return `it names ${shown(outside)}, not a subject of the topic`;
+  if (controls.size === 0) return {};
+  return {
+    vet: (d) => {
+      const path = paths[d];
+      const slash = path.lastIndexOf('/');
+      return rules.skip(slash < 0 ? '' : path.slice(0, slash), path.slice(slash + 1), false) ? `it names ${shown(path)}, which the topic ignores` : undefined;
+    },
+  };
+}
+
+/** The first of the `n` documents `paths` whose directory is not listed
+ *  (undefined: none), in path order: a directory is looked up once for
+ *  its files. */
+function documentOutside(paths: readonly string[], n: number, dirs: ReadonlySet<string>): string | undefined {
   let dir = '';
   let dirOk = true;
   let dirLen = 0;
@@ -205,14 +265,7 @@ function untrusted(entry: CacheEntry, subjectsDir: string): string | Verdict {
       dirLen = slash + 1;
       dirOk = dirs.has(dir);
     }
-    if (!dirOk) return `it names ${shown(path)}, not a subject of the topic`;
+    if (!dirOk) return path;
   }
-  if (controls.size === 0) return {};
-  return {
-    vet: (d) => {
-      const path = paths[d];
-      const slash = path.lastIndexOf('/');
-      return rules.skip(slash < 0 ? '' : path.slice(0, slash), path.slice(slash + 1), false) ? `it names ${shown(path)}, which the topic ignores` : undefined;
-    },
-  };
+  return undefined;
 }

@@ -1,0 +1,6 @@
+// The cases of export.cases.ts on the compiled binary, dist/kb (tests/parity
+// runs those marked parity under deno).
+import { cases } from './export.cases.ts';
+import { BINARY } from './harness.ts';
+
+cases(BINARY);
