@@ -31,7 +31,6 @@ export const PENDING = [
   { file: 'src/kb/search/engine.ts', name: 'SearchIndex.patched' },
   { file: 'src/kb/search/topic.ts', name: 'rebuild' },
   { file: 'src/kb/search/trust.ts', name: 'untrusted' },
-  { file: 'src/kb/search/snippet.ts', name: 'snippetOf' },
   { file: 'src/app/search.ts', name: 'rankIn' },
 ];
 
