@@ -119,7 +119,7 @@ function renderLinesNote(slug: string, from: number, to: number, lines: [number,
   const asked = r.asked === undefined ? '' : `; lines ${r.asked} were asked for`;
   const which = `${r.first === r.last ? `line ${r.first}` : `lines ${r.first}-${r.last}`} of subject ${quoted(slug)}, which has ${r.lines} line${r.lines === 1 ? '' : 's'}${asked}`;
   const windowed = lines[0] !== r.first || lines[1] !== r.last || call !== undefined;
-  if (!windowed) return `[These are ${which}.]`;
+  if (!windowed) return `[${r.first === r.last ? 'This is' : 'These are'} ${which}.]`;
   const part = `[These are ${which}, larger than the ${budget}-token budget, so they come in windows: this is lines ${lines[0]}-${lines[1]} (bytes ${from}-${to}).`;
   return call === undefined ? `${part} It is the last window.]` : `${part} For the next window, call \`learn\` with ${call}]`;
 }

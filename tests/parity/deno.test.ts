@@ -15,6 +15,7 @@ import * as folders from '../e2e/folders.cases.ts';
 import * as formats from '../e2e/formats.cases.ts';
 import * as init from '../e2e/init.cases.ts';
 import * as large from '../e2e/large.cases.ts';
+import * as lines from '../e2e/lines.cases.ts';
 import * as memory from '../e2e/memory.cases.ts';
 import * as memoryFolders from '../e2e/memory-folders.cases.ts';
 import * as search from '../e2e/search.cases.ts';
@@ -33,6 +34,7 @@ describe(DENO_RUNNER.name, () => {
 budget.cases(DENO_RUNNER);
 folders.cases(DENO_RUNNER);
 search.cases(DENO_RUNNER);
+lines.cases(DENO_RUNNER);
 titles.cases(DENO_RUNNER);
 memory.cases(DENO_RUNNER);
 memoryFolders.cases(DENO_RUNNER);
