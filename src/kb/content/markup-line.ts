@@ -37,12 +37,28 @@ export function isTextLine(line: string): boolean {
 /** Whether `line` is markup alone (see above; a line without words is
  *  not counted here: `isTextLine` leaves it out anyway). */
 export function isMarkupLine(line: string): boolean {
-  let s = 0;
-  while (s < line.length && isBlank(line.charCodeAt(s))) s++;
-  let e = line.length;
-  while (e > s && isBlank(line.charCodeAt(e - 1))) e--;
+  return isMarkupIn(line, 0, line.length);
+}
+
+/** `isMarkupLine` of `text.slice(start, end)`, which is read only when
+ *  its first and last characters may be markup's (nearly every line of
+ *  prose is told from them alone: a search asks of every line it looks
+ *  at). */
+export function isMarkupIn(text: string, start: number, end: number): boolean {
+  let s = start;
+  while (s < end && isBlank(text.charCodeAt(s))) s++;
+  let e = end;
+  while (e > s && isBlank(text.charCodeAt(e - 1))) e--;
   if (s === e) return false;
-  const t = s === 0 && e === line.length ? line : line.slice(s, e);
+  const first = text.charCodeAt(s);
+  const last = text.charCodeAt(e - 1);
+  // ` ~ < [ ! . { first, or ] > last: else prose.
+  if (first !== 0x60 && first !== 0x7e && first !== 0x3c && first !== 0x5b && first !== 0x21 && first !== 0x2e && first !== 0x7b && last !== 0x5d && last !== 0x3e) return false;
+  return markupTrimmed(s === 0 && e === text.length ? text : text.slice(s, e));
+}
+
+/** `isMarkupLine` of a line without white space at either end. */
+function markupTrimmed(t: string): boolean {
   switch (t.charCodeAt(0)) {
     case 0x60: // `
     case 0x7e: // ~

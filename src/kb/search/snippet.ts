@@ -9,7 +9,7 @@
 import { CONTROL } from '../../shared/controls.ts';
 import { forEachTermAt, forEachTermOf, isSpaceless, isWordChar, SPACELESS_CHAR, termOf } from './tokenize.ts';
 import { hasHeadings, headingsIn, headTitleOf } from '../content/title.ts';
-import { frontmatterEnd, isMarkupLine, isTextLine } from '../content/markup-line.ts';
+import { frontmatterEnd, isMarkupIn, isMarkupLine, isTextLine } from '../content/markup-line.ts';
 
 const utf8 = new TextEncoder();
 
@@ -254,7 +254,7 @@ export const PASSAGES = 3;
 export const PASSAGE_GAP = 2000;
 /** Lines holding the query's words scored, past the best, to find the
  *  further passages: bounded work on a text that holds them everywhere. */
-const MORE_SCORED = 24;
+const MORE_SCORED = 6;
 
 /** A line of a text that holds the query's words: [start, end), and its
  *  score (lineScore); `first` is where its first matched term is, in it. */
@@ -297,7 +297,7 @@ function candidatesOf(text: string, within: string, finder: RegExp, skip: number
     const start = text.lastIndexOf('\n', p) + 1;
     lineEnd = text.indexOf('\n', p);
     if (lineEnd < 0) lineEnd = text.length;
-    if (lineEnd - start > 10_000 || isMarkupLine(text.slice(start, lineEnd))) {
+    if (lineEnd - start > 10_000 || isMarkupIn(text, start, lineEnd)) {
       finder.lastIndex = lineEnd; // minified, or markup alone: not a snippet
       continue;
     }
@@ -319,8 +319,10 @@ function candidatesOf(text: string, within: string, finder: RegExp, skip: number
  * then only the words that can hold a matched term (`scoreAround`).
  * With `max` over 1, up to `max - 1` further lines follow, each at least
  * PASSAGE_GAP characters from the others and with at least half the best
- * line's distinct terms, the best of at most MORE_SCORED lines scored past
- * the best (in the same order, while their bound can reach that half).
+ * line's distinct terms: the first such of the lines scored, in the same
+ * order (by bound, then place), at most MORE_SCORED more scored past the
+ * best, while their bound can reach that half; a line near a place taken
+ * is not scored.
  */
 function bestHits(text: string, lower: string | undefined, c: Candidates, n: Needles, matched: ReadonlySet<string>, max: number): Hit[] {
   const { starts, ends, counts } = c;
@@ -352,24 +354,21 @@ function bestHits(text: string, lower: string | undefined, c: Candidates, n: Nee
   }
   if (best === undefined || best.distinct === 0) return [];
   if (max <= 1 || text.length < PASSAGE_GAP) return [best];
+  // Further places: the lines already scored, then the next in the same
+  // order; a line near a place taken is passed over before it is scored,
+  // and the first lines that hold half the best line's distinct terms are
+  // taken.
   const half = Math.ceil(best.distinct / 2);
-  for (let more = 0; o < order.length && more < MORE_SCORED; o++, more++) {
+  const out: Hit[] = [best];
+  const far = (start: number) => out.every((h) => Math.abs(h.start - start) >= PASSAGE_GAP);
+  for (const h of scored) if (out.length < max && h !== best && h.distinct >= half && far(h.start)) out.push(h);
+  for (let more = 0; o < order.length && out.length < max && more < MORE_SCORED; o++) {
     const { i, distinct } = score(o);
     if (distinct < half) break;
-    scored.push(scoreLine(i));
-  }
-  return spreadHits(best, scored, half, max);
-}
-
-/** `best`, then the best of `scored` with at least `half` distinct terms,
- *  each PASSAGE_GAP characters from those taken, up to `max` in all. */
-function spreadHits(best: Hit & { i: number }, scored: (Hit & { i: number })[], half: number, max: number): Hit[] {
-  const out: Hit[] = [best];
-  scored.sort((a, b) => b.distinct - a.distinct || b.all - a.all || a.i - b.i);
-  for (const s of scored) {
-    if (out.length >= max) break;
-    if (s.distinct < half || out.some((h) => Math.abs(h.start - s.start) < PASSAGE_GAP)) continue;
-    out.push(s);
+    if (!far(starts[i])) continue;
+    more++;
+    const h = scoreLine(i);
+    if (h.distinct >= half) out.push(h);
   }
   return out;
 }
