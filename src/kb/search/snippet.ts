@@ -254,7 +254,7 @@ export const PASSAGES = 3;
 export const PASSAGE_GAP = 2000;
 /** Lines holding the query's words scored, past the best, to find the
  *  further passages: bounded work on a text that holds them everywhere. */
-const MORE_SCORED = 6;
+const MORE_SCORED = 3;
 
 /** A line of a text that holds the query's words: [start, end), and its
  *  score (lineScore); `first` is where its first matched term is, in it. */
@@ -540,10 +540,14 @@ function hitByLines(text: string, matched: ReadonlySet<string>, skip: number): H
   return best === undefined ? [] : [best];
 }
 
-/** White space collapsed, control characters dropped. */
+/** White space collapsed, control characters dropped (a line of words
+ *  with single spaces, nearly every line, as it is). */
 function collapse(s: string): string {
+  if (!UNCOLLAPSED.test(s) && !CONTROL.test(s)) return s;
   return s.replace(CONTROLS, ' ').replace(/\s+/g, ' ').trim();
 }
+/** White space collapse changes: other than one space between words. */
+const UNCOLLAPSED = /^\s|\s$|\s\s|[^\S ]/;
 const CONTROLS = new RegExp(CONTROL.source, 'g');
 
 /** `line` with white space collapsed and control characters dropped, cut
