@@ -59,7 +59,20 @@ export type Note =
   /** Subjects a glob loaded whose slugs other files share: how many, and
    *  the names that load those files (as above). */
   | { kind: 'shared-slugs'; subjects: number; names: readonly string[]; more: number }
+  /** Lines asked for of a subject that has fewer (`lines` in all). */
+  | { kind: 'lines-past-end'; slug: string; asked: string; lines: number }
   | Fallback;
+
+/** Lines of a subject a call asked for (`slug:120-160`): the lines
+ *  there are of them, how many lines the subject has, and the range as
+ *  asked where it runs past the subject's last line (`last` is that
+ *  line). */
+export interface LinesShown {
+  first: number;
+  last: number;
+  lines: number;
+  asked?: string;
+}
 
 /** Text, or text's UTF-8 bytes (a subject's body, written as read). */
 export type Chunk = string | Uint8Array;
@@ -95,7 +108,7 @@ export type LearnEvent =
   | { kind: 'subject'; slug: string; content: Formatted; skill?: SkillFiles; raw: boolean }
   /** A window of a subject larger than the budget: bytes `from`-`to` of
    *  `total` (lines `lines`), and the call for the next window, if any. */
-  | { kind: 'window'; slug: string; fenceTag: string | undefined; body: Body; from: number; to: number; total: number; lines: [number, number]; budget: number; next?: LearnCall }
+  | { kind: 'window'; slug: string; fenceTag: string | undefined; body: Body; from: number; to: number; total: number; lines: [number, number]; budget: number; next?: LearnCall; range?: LinesShown }
   /** Why something asked for was not returned (or was read otherwise). */
   | { kind: 'note'; topic: string; note: Note }
   /** Subjects left out to stay within the budget, from the first of them

@@ -1,6 +1,7 @@
 // What a search found and what a recall packed, as data (app/search.ts,
 // app/recall.ts); render/search.ts writes them.
 import type { Formatted } from '../kb/content/format.ts';
+import type { Passage } from '../kb/search/snippet.ts';
 import type { IndexStatus } from '../kb/search/topic.ts';
 import type { LearnCall } from './learn.ts';
 import type { TopicLabel } from './topic.ts';
@@ -13,7 +14,12 @@ export interface SearchResult {
    *  `informativeTitle`, as listings show it). */
   title?: string;
   description?: string;
+  /** The best passage's text ('' for none), and its first line. */
   snippet: string;
+  line?: number;
+  /** Where it answers the query (search/snippet.ts `passagesOf`): the
+   *  best passage first, up to three in a long document. */
+  passages: readonly Passage[];
   tokens: number;
   score: number;
   /** From its frontmatter (content/frontmatter.ts `timesIn`). */

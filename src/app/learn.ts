@@ -11,13 +11,16 @@ import { compilePatterns, type CompiledPattern } from '../glob/index.ts';
 import { bodyText, type Body } from '../kb/content/body.ts';
 import { fenceTag } from '../kb/content/format.ts';
 import { estimateTokensOfBody, estimateTokensOfBytes } from '../kb/content/tokens.ts';
-import { charStart, lineAt, windowEnd } from '../kb/content/window.ts';
-import { planPatterns } from '../kb/index/near.ts';
+import { charStart, lineAt, lineSpan, windowEnd } from '../kb/content/window.ts';
+import { rangeText, splitLineRange, type LineRange } from '../kb/index/line-range.ts';
+import { planPatterns, type Fallback } from '../kb/index/near.ts';
+import { findExact } from '../kb/index/resolve.ts';
+import { mayBeGlob, withoutDotSlash } from '../glob/index.ts';
 import { fallbackSummary, ignoredSentence } from '../kb/index/sentences.ts';
 import { isRaw, loadOrder, loadPatterns, type LoadItem, type ReadAs } from '../kb/index/load.ts';
 import type { MissHint } from '../kb/index/types.ts';
 import type { TopicView } from '../kb/index/view.ts';
-import type { LearnCall, LearnEvent } from '../answer/learn.ts';
+import type { LearnCall, LearnEvent, LinesShown, Note } from '../answer/learn.ts';
 import { warning, type Problem } from '../shared/problem.ts';
 import { BLOCK_TOKENS, BYTES_PER_TOKEN_ESTIMATE, tokensText } from './budget.ts';
 import { fitWords, titleWatch, topicListing } from './listing.ts';
@@ -93,15 +96,20 @@ export async function learn(kb: KnowledgeBase, args: LearnArgs, sink: LearnSink,
   }
   const { patterns: given, from } = continuation(args.subjects ?? []);
   const view = kb.view(topic);
-  const plan = await planPatterns(view, await compilePatterns(given));
+  // Lines of a subject (`slug:120-160`) are taken off their slugs first.
+  const lined = withRanges(view, given);
+  const plan = await planPatterns(view, await compilePatterns(lined.patterns));
   const { patterns, fallbacks } = plan;
-  // A continuation is never raw: its notes must be there.
-  const raw = from === undefined && fallbacks.length === 0 && isRaw(view, patterns);
+  const ranges = rangesBySlug(view, lined.ranges, fallbacks);
+  // A continuation is never raw: its notes must be there; nor are lines
+  // of a subject: their note says which.
+  const raw = from === undefined && fallbacks.length === 0 && ranges.size === 0 && isRaw(view, patterns);
   await noteDirectory(topic, view);
   for (const f of fallbacks) await emit({ kind: 'note', topic: topic.id, note: f });
   for (const f of fallbacks) await problem(warning('near-miss', `topic "${topic.id}": ${fallbackSummary(f)}`));
+  for (const n of lined.refused) await emit({ kind: 'note', topic: topic.id, note: n });
   const pace = paceOf(opts.signal);
-  const loaded = await loadSubjects({ kb, topic, view, call: { given, patterns, hints: plan.hints, from, raw, ...(pace !== undefined ? { pace } : {}) }, sink, emit, budget: kb.maxTokens });
+  const loaded = await loadSubjects({ kb, topic, view, call: { given, patterns, hints: plan.hints, from, raw, ranges, ...(pace !== undefined ? { pace } : {}) }, sink, emit, budget: kb.maxTokens });
   // A raw result (one exact subject, found) is the content alone: the walk
   // limit did not keep it from the model.
   await emit({ kind: 'end', topic: topic.id, topicNotes: raw && loaded > 0 ? [] : directoryNotes(view, kb.walkLimit), raw });
@@ -116,6 +124,8 @@ interface LoadCall {
   hints: ReadonlyMap<string, MissHint>;
   from: { slug: string; offset: number } | undefined;
   raw: boolean;
+  /** The lines asked for of some subjects, by slug. */
+  ranges: ReadonlyMap<string, LineRange>;
   /** A turn between subjects read (a cancelled call reads no further
    *  file). */
   pace?: Pace;
@@ -168,6 +178,16 @@ async function loadSubjects(ctx: LoadContext): Promise<number> {
       continue;
     }
     const start = from !== undefined && item.slug === from.slug ? from.offset : 0;
+    const range = call.ranges.size > 0 ? call.ranges.get(item.slug) : undefined;
+    if (range !== undefined) {
+      // Lines of a subject: a window of them (or the first of several).
+      const more = await loadLines(ctx, item, range, start, used, loaded);
+      if (more === undefined) continue;
+      loaded++;
+      if (more < 0) break;
+      used += more;
+      continue;
+    }
     const tokens = !limited && start === 0 ? 0 : tokensFrom(item.content.body, item.body, start) + BLOCK_TOKENS;
     if (loaded > 0 && used + tokens > budget) {
       // Over the budget: this subject and the rest wait for the next call.
@@ -259,21 +279,101 @@ async function leaveOut(ctx: LoadContext, slug: string): Promise<void> {
 /** A window of a subject larger than the budget (or a later window of
  *  one) from byte `from` on, and the call for the next. Returns the tokens
  *  it used, or -1 when there is a next window (the load ends there). */
-async function loadWindow(ctx: LoadContext, item: Extract<LoadItem, { kind: 'subject' }>, from: number, used: number): Promise<number> {
+async function loadWindow(ctx: LoadContext, item: Extract<LoadItem, { kind: 'subject' }>, from: number, used: number, lined?: Lined): Promise<number> {
   const { topic, view, call, budget, emit } = ctx;
   const as = ctx.sink.as;
-  const bytes = bodyBytes(item.body);
+  const bytes = lined?.bytes ?? bodyBytes(item.body);
+  // Lines of a subject end where they end; a subject, at its end.
+  const stop = lined?.to ?? bytes.length;
   const start = charStart(bytes, from);
-  const end = windowEnd(bytes, start, Math.max(1, budget - BLOCK_TOKENS - used));
-  const next = end < bytes.length ? callFrom(ctx, item.slug, end) : undefined;
+  const end = Math.min(stop, windowEnd(bytes.subarray(0, stop), start, Math.max(1, budget - BLOCK_TOKENS - used)));
+  const next = end < stop ? callFrom(ctx, item.slug, end) : undefined;
   const window = as === 'bytes' ? bytes.subarray(start, end) : bodyText(bytes.subarray(start, end));
   const lines: [number, number] = [lineAt(bytes, start), lineAt(bytes, Math.max(start, end - 1))];
-  await emit({ kind: 'window', slug: item.slug, fenceTag: fenceTag(item.subject.ext), body: window, from: start, to: end, total: bytes.length, lines, budget, ...(next !== undefined ? { next } : {}) });
+  const range = lined?.range;
+  await emit({ kind: 'window', slug: item.slug, fenceTag: fenceTag(item.subject.ext), body: window, from: start, to: end, total: bytes.length, lines, budget, ...(next !== undefined ? { next } : {}), ...(range !== undefined ? { range } : {}) });
   if (next === undefined) return estimateTokensOfBytes(bytes, start, end) + BLOCK_TOKENS;
   const rest = restOf(view, call.patterns, item.slug, 1);
   if (rest.count > 0) await emit({ kind: 'left-after', count: rest.count, tokens: rest.tokens, slug: item.slug });
-  await emit({ kind: 'problem', problem: warning('budget', `learn ${topic.id}: subject "${item.slug}" is larger than the ${tokensText(budget)}-token budget; returned bytes ${start}-${end} of ${bytes.length}, the model was told how to continue`) });
+  const what = range === undefined ? `subject "${item.slug}" is` : `lines ${range.first}-${range.last} of subject "${item.slug}" are`;
+  await emit({ kind: 'problem', problem: warning('budget', `learn ${topic.id}: ${what} larger than the ${tokensText(budget)}-token budget; returned bytes ${start}-${end} of ${bytes.length} (lines ${lines[0]}-${lines[1]}), the model was told how to continue`) });
   return -1;
+}
+
+/** Lines of a subject being loaded: its bytes, where the lines end in
+ *  them, and what the window says of them. */
+interface Lined {
+  bytes: Uint8Array;
+  to: number;
+  range: LinesShown;
+}
+
+/**
+ * Lines of a subject (`slug:120-160`): a window of them, within the budget
+ * like a subject (the first thing loaded always comes; a later one that
+ * does not fit is left out with the rest), in windows when they are larger
+ * than the budget, each window's call continuing within them. Returns the
+ * tokens used, -1 when the load ends there (a next window, or left out),
+ * or undefined when the subject has fewer lines than the range's first
+ * (a note says so; nothing is loaded).
+ */
+async function loadLines(ctx: LoadContext, item: Extract<LoadItem, { kind: 'subject' }>, range: LineRange, from: number, used: number, loaded: number): Promise<number | undefined> {
+  const { topic, emit, budget } = ctx;
+  const bytes = bodyBytes(item.body);
+  const span = lineSpan(bytes, range.first, range.last);
+  if (span.from === undefined) {
+    await emit({ kind: 'note', topic: topic.id, note: { kind: 'lines-past-end', slug: item.slug, asked: rangeText(range), lines: span.lines } });
+    await emit({ kind: 'problem', problem: warning('lines', `learn ${topic.id}: subject "${item.slug}" has ${span.lines} line${span.lines === 1 ? '' : 's'}; lines ${rangeText(range)} were asked for`) });
+    return undefined;
+  }
+  const start = Math.max(span.from, from);
+  if (loaded > 0 && used + estimateTokensOfBytes(bytes, start, span.to) + BLOCK_TOKENS > budget) {
+    await leaveOut(ctx, item.slug);
+    return -1;
+  }
+  if (item.replaced) await emit({ kind: 'problem', problem: replacedProblem(topic.id, item.slug) });
+  const past = range.last !== undefined && range.last > span.lines;
+  const shown: LinesShown = { first: range.first, last: span.last, lines: span.lines, ...(past ? { asked: rangeText(range) } : {}) };
+  return loadWindow(ctx, item, start, used, { bytes, to: span.to, range: shown });
+}
+
+/** A call's patterns with the line ranges taken off their slugs
+ *  (kb/index/line-range.ts): the patterns to resolve, each range by the
+ *  slug it was given with, and a note for each range refused. A pattern
+ *  that names a subject as it is written (a slug that ends in `:120`) is
+ *  that subject. */
+function withRanges(view: TopicView, given: readonly string[]): { patterns: string[]; ranges: Map<string, LineRange>; refused: Note[] } {
+  const patterns: string[] = [];
+  const ranges = new Map<string, LineRange>();
+  const refused: Note[] = [];
+  const { subjects, aliases } = view.index;
+  for (const p of given) {
+    const r = p.includes(':') ? splitLineRange(p) : undefined;
+    if (r === undefined || findExact(subjects, withoutDotSlash(p), view.disabled, aliases) !== undefined) {
+      patterns.push(p);
+      continue;
+    }
+    if ('problem' in r) refused.push({ kind: 'invalid-pattern', pattern: p, reason: r.problem });
+    else if (mayBeGlob(r.slug)) refused.push({ kind: 'invalid-pattern', pattern: p, reason: 'a line range takes one subject by its exact slug, never a glob' });
+    else if (ranges.has(r.slug)) refused.push({ kind: 'invalid-pattern', pattern: p, reason: `one range of a subject per call: ${JSON.stringify(`${r.slug}:${rangeText(ranges.get(r.slug)!)}`)} comes first` });
+    else {
+      patterns.push(r.slug);
+      ranges.set(r.slug, r.range);
+    }
+  }
+  return { patterns, ranges, refused };
+}
+
+/** The ranges by the slug of the subject each pattern names: as written,
+ *  or as a near miss read it (kb/index/near.ts). */
+function rangesBySlug(view: TopicView, byPattern: ReadonlyMap<string, LineRange>, fallbacks: readonly Fallback[]): Map<string, LineRange> {
+  const out = new Map<string, LineRange>();
+  for (const [pattern, range] of byPattern) {
+    const exact = findExact(view.index.subjects, withoutDotSlash(pattern), view.disabled, view.index.aliases);
+    const slug = exact?.slug ?? fallbacks.find((f): f is Extract<Fallback, { kind: 'read-as' }> => f.kind === 'read-as' && f.pattern === pattern)?.slug;
+    if (slug !== undefined && !out.has(slug)) out.set(slug, range);
+  }
+  return out;
 }
 
 /** A call whose one pattern is a folder (`folder/`, no glob characters)

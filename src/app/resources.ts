@@ -4,7 +4,11 @@
 import { statSync } from 'node:fs';
 import type { Topic } from '../config/types.ts';
 import type { SkillFiles } from '../answer/learn.ts';
-import { PASS_THROUGH, type Formatted } from '../kb/content/format.ts';
+import type { LinesShown } from '../answer/learn.ts';
+import { bodyText } from '../kb/content/body.ts';
+import { fenceTag, PASS_THROUGH, type Formatted } from '../kb/content/format.ts';
+import { lineSpan } from '../kb/content/window.ts';
+import { parseRange, rangeText } from '../kb/index/line-range.ts';
 import { summaries, titles } from '../kb/index/describe.ts';
 import { loadExact } from '../kb/index/load.ts';
 import type { Subject } from '../kb/index/types.ts';
@@ -118,6 +122,47 @@ export function read(kb: KnowledgeBase, topicId: string, slug: string, opts: Ope
   if (item?.kind === 'binary') return { kind: 'not-found', why: 'a binary file' };
   if (item?.kind === 'unreadable') return { kind: 'error', message: item.message };
   return { kind: 'not-found', why: `topic "${topic.id}" has no subject "${slug}"` };
+}
+
+/** Lines of a subject read (`kb://topic/slug?lines=120-160`): the window
+ *  `kb learn TOPIC SLUG:120-160` shows, its note's facts. */
+export type LinesRead =
+  | { kind: 'lines'; slug: string; fenceTag: string | undefined; body: string; from: number; to: number; total: number; range: LinesShown; mimeType: string; problems: Problem[] }
+  | { kind: 'past-end'; lines: number }
+  | { kind: 'bad-lines'; problem: string }
+  | Exclude<SubjectRead, { kind: 'text' }>;
+
+/** Lines `lines` (`120-160`, `120-`, `120`: kb/index/line-range.ts) of
+ *  one subject by topic ID and exact slug, as `read` finds it; `past-end`
+ *  when it has fewer lines than the range's first. */
+export function readLines(kb: KnowledgeBase, topicId: string, slug: string, lines: string, opts: OperationOptions = {}): LinesRead {
+  opts.signal?.throwIfAborted();
+  const asked = parseRange(lines);
+  if (asked === undefined) return { kind: 'bad-lines', problem: `${JSON.stringify(lines.slice(0, 40))} is not a range` };
+  if ('problem' in asked) return { kind: 'bad-lines', problem: asked.problem };
+  const range = asked.range;
+  const topic = kb.topics.find((t) => t.enable && t.id === topicId);
+  if (!topic) return { kind: 'not-found', why: `no enabled topic "${topicId}"` };
+  const item = loadExact(kb.view(topic), slug, 'bytes');
+  if (item?.kind === 'binary') return { kind: 'not-found', why: 'a binary file' };
+  if (item?.kind === 'unreadable') return { kind: 'error', message: item.message };
+  if (item?.kind !== 'subject') return { kind: 'not-found', why: `topic "${topic.id}" has no subject "${slug}"` };
+  const bytes = typeof item.body === 'string' ? new TextEncoder().encode(item.body) : item.body;
+  const span = lineSpan(bytes, range.first, range.last);
+  if (span.from === undefined) return { kind: 'past-end', lines: span.lines };
+  const past = range.last !== undefined && range.last > span.lines;
+  return {
+    kind: 'lines',
+    slug: item.slug,
+    fenceTag: fenceTag(item.subject.ext),
+    body: bodyText(bytes.subarray(span.from, span.to)),
+    from: span.from,
+    to: span.to,
+    total: bytes.length,
+    range: { first: range.first, last: span.last, lines: span.lines, ...(past ? { asked: rangeText(range) } : {}) },
+    mimeType: mimeTypeOf(item.subject.ext),
+    problems: item.replaced ? [replacedProblem(topic.id, item.slug)] : [],
+  };
 }
 
 /** Markdown and fenced formats are Markdown; the other pass-through formats

@@ -11,7 +11,7 @@ import { disabledTest } from '../kb/index/disabled.ts';
 import { estimateTokensOfBody, estimateTokensOfBytes } from '../kb/content/tokens.ts';
 import { readBody, readSubjectHead } from '../kb/fs/read.ts';
 import { KIND_TEXT, planQuery, type SearchIndex } from '../kb/search/engine.ts';
-import { SNIPPET_BYTES, snippetOf } from '../kb/search/snippet.ts';
+import { passagesOf, SNIPPET_BYTES } from '../kb/search/snippet.ts';
 import { isSpaceless, queryTerms, snippetTerms, unknownWords } from '../kb/search/tokenize.ts';
 import { linkedCheck, topicIndex, type TopicIndex } from '../kb/search/topic.ts';
 import type { IndexReport, SearchFound, SearchResult } from '../answer/search.ts';
@@ -326,12 +326,15 @@ function readResults(ranked: Ranked, limit: number, problems: Problem[]): { resu
     // (the same number, counted faster than on the text; the read's buffer,
     // used before the next read), else on the text.
     const tokens = f.tokens ?? (read.utf8 !== undefined ? estimateTokensOfBytes(read.utf8) : estimateTokensOfBody(text));
+    const passages = passagesOf(text, snippetTerms(ranked.matched.get(f.topic) ?? NONE));
     results.push({
       topic: f.topic.id,
       slug: f.slug,
       ...(f.title !== undefined ? { title: f.title } : {}),
       ...(f.description !== undefined ? { description: f.description } : {}),
-      snippet: snippetOf(text, snippetTerms(ranked.matched.get(f.topic) ?? NONE)),
+      snippet: passages[0]?.text ?? '',
+      ...(passages.length > 0 ? { line: passages[0].line } : {}),
+      passages,
       tokens,
       score: Math.round(f.score * 1000) / 1000,
       ...timesIn(text),

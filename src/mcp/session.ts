@@ -8,12 +8,12 @@ import { createHmac, randomBytes } from 'node:crypto';
 import { LIMITS, patternsProblem } from '../app/args.ts';
 import { IndexCache, KnowledgeBase, type WorkspaceOptions } from '../app/knowledge-base.ts';
 import { prompt } from '../app/prompt.ts';
-import { read, subjects } from '../app/resources.ts';
+import { read, readLines, subjects } from '../app/resources.ts';
 import { isRefused, runTool, servedTools, toolDefinition, toolNamed, type AnyTool } from '../app/tools.ts';
 import { COSTS } from '../render/costs.ts';
 import { formsOf } from '../render/forms.ts';
 import { toolInFormat } from '../render/providers.ts';
-import { oneLine } from '../render/learn.ts';
+import { linesText, oneLine } from '../render/learn.ts';
 import { renderPrompt } from '../render/prompt.ts';
 import { resourceText } from '../render/subject.ts';
 import { labelOf } from '../render/topic.ts';
@@ -105,6 +105,8 @@ export const PROMPT_ARGUMENT = 'knowledge';
 export const URI_SCHEME = 'kb://';
 /** The one resource template: a subject by topic ID and slug. */
 export const SUBJECT_TEMPLATE = `${URI_SCHEME}{topic}/{+slug}`;
+/** Lines of a subject: `kb://<topic>/<slug>?lines=120-160`. */
+export const SUBJECT_LINES_TEMPLATE = `${URI_SCHEME}{topic}/{+slug}{?lines}`;
 
 export class KbSession {
   private readonly warned = new Set<string>();
@@ -323,6 +325,12 @@ export class KbSession {
         title: 'Knowledge-base subject',
         description: 'A subject by topic ID and slug. Hidden subjects are not listed but can be read by their exact slug.',
       },
+      {
+        uriTemplate: SUBJECT_LINES_TEMPLATE,
+        name: 'subject-lines',
+        title: 'Lines of a knowledge-base subject',
+        description: 'Lines of a subject: lines=120-160, lines=120- (to the end) or lines=120, numbered from 1 as search shows them.',
+      },
     ];
   }
 
@@ -336,6 +344,7 @@ export class KbSession {
     const kb = await this.open();
     const topic = kb.topics.find((t) => t.enable && t.id === parsed.topic);
     if (topic) for (const p of kb.topicProblems(topic)) this.note(p);
+    if (parsed.lines !== undefined) return this.readLines(kb, uri, parsed.topic, parsed.slug, parsed.lines, signal);
     const result = read(kb, parsed.topic, parsed.slug, signal !== undefined ? { signal } : {});
     if (result.kind === 'not-found') throw new RequestError(RESOURCE_NOT_FOUND, `resource not found: ${uri} (${result.why})`);
     if (result.kind === 'error') throw new RequestError(INTERNAL_ERROR, `cannot read ${uri}: ${result.message}`);
@@ -344,6 +353,22 @@ export class KbSession {
     out.add(resourceText(result.content, result.skill));
     if (out.cut) this.noteCut('resources/read');
     return { contents: [{ uri, mimeType: result.mimeType, text: out.text('The rest of the subject is not shown.') }] };
+  }
+
+  /** `resources/read kb://<topic>/<slug>?lines=120-160`: what `kb learn
+   *  <topic> <slug>:120-160` prints (the lines in their subject block, the
+   *  note saying which). */
+  private readLines(kb: KnowledgeBase, uri: string, topic: string, slug: string, lines: string, signal?: AbortSignal) {
+    const result = readLines(kb, topic, slug, lines, signal !== undefined ? { signal } : {});
+    if (result.kind === 'bad-lines') throw new RequestError(INVALID_PARAMS, `invalid lines in ${uri}: ${result.problem} (lines are FIRST-LAST, FIRST- or LINE, numbered from 1)`);
+    if (result.kind === 'not-found') throw new RequestError(RESOURCE_NOT_FOUND, `resource not found: ${uri} (${result.why})`);
+    if (result.kind === 'error') throw new RequestError(INTERNAL_ERROR, `cannot read ${uri}: ${result.message}`);
+    if (result.kind === 'past-end') throw new RequestError(RESOURCE_NOT_FOUND, `resource not found: ${uri} (subject "${slug}" has ${result.lines} line${result.lines === 1 ? '' : 's'})`);
+    for (const p of result.problems) this.note(p);
+    const out = new BoundedText(this.room);
+    out.add(linesText(result));
+    if (out.cut) this.noteCut('resources/read');
+    return { contents: [{ uri, mimeType: result.mimeType, text: out.text('The rest of the lines are not shown.') }] };
   }
 
   // --- completions ---------------------------------------------------------
@@ -406,14 +431,23 @@ export function subjectUri(topic: string, slug: string): string {
   return `${URI_SCHEME}${encodeURIComponent(topic)}/${slug.split('/').map(encodeURIComponent).join('/')}`;
 }
 
-export function parseSubjectUri(uri: string): { topic: string; slug: string } | undefined {
+/** A subject URI's topic and slug, and its `lines` query
+ *  (`?lines=120-160`), if any. */
+export function parseSubjectUri(uri: string): { topic: string; slug: string; lines?: string } | undefined {
   if (!uri.startsWith(URI_SCHEME)) return undefined;
-  const parts = uri.slice(URI_SCHEME.length).split('/');
+  const q = uri.indexOf('?');
+  let lines: string | undefined;
+  if (q >= 0) {
+    const m = /^lines=([^&#]*)$/.exec(uri.slice(q + 1));
+    if (m === null) return undefined;
+    lines = m[1];
+  }
+  const parts = uri.slice(URI_SCHEME.length, q >= 0 ? q : uri.length).split('/');
   if (parts.length < 2) return undefined;
   try {
     const [topic, ...slug] = parts.map((p) => decodeURIComponent(p));
     if (topic === '' || slug.some((c) => c === '')) return undefined;
-    return { topic, slug: slug.join('/') };
+    return lines === undefined ? { topic, slug: slug.join('/') } : { topic, slug: slug.join('/'), lines };
   } catch {
     return undefined;
   }

@@ -86,7 +86,7 @@ export function learnJson(write: Write): Form<LearnEvent, LearnOutcome> {
           entry(e.slug, bodyText(e.content.body), e.skill === undefined ? {} : { skill: e.skill });
           return;
         case 'window': {
-          const window = { from: e.from, to: e.to, total: e.total, lines: e.lines, ...(e.next !== undefined ? { next: e.next } : {}) };
+          const window = { from: e.from, to: e.to, total: e.total, lines: e.lines, ...(e.next !== undefined ? { next: e.next } : {}), ...(e.range !== undefined ? { range: e.range } : {}) };
           entry(e.slug, bodyText(e.body), { window });
           return;
         }

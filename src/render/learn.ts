@@ -3,8 +3,8 @@
 // decides whether to stream them (the CLI) or join them (MCP).
 import { countText } from '../shared/text.ts';
 import { longestBacktickRun, type Body } from '../kb/content/body.ts';
-import type { Formatted } from '../kb/content/format.ts';
-import type { Chunk, LearnEvent, Note } from '../answer/learn.ts';
+import { formattedText, type Formatted } from '../kb/content/format.ts';
+import type { Chunk, LearnEvent, LinesShown, Note } from '../answer/learn.ts';
 import type { Fallback, Reason } from '../kb/index/near.ts';
 import { fallbackSummary, ignoredSentence } from '../kb/index/sentences.ts';
 import type { MissHint } from '../kb/index/types.ts';
@@ -32,6 +32,8 @@ export function renderNote(n: Note, topicId: string): string {
       return `Invalid pattern ${quoted(n.pattern)}: ${n.reason}.`;
     case 'unreadable':
       return `Could not read ${quoted(n.slug)}: ${n.message}.`;
+    case 'lines-past-end':
+      return `Subject ${quoted(n.slug)} has ${n.lines} line${n.lines === 1 ? '' : 's'}; lines ${n.asked} were asked for. Ask for lines it has (\`${n.slug}:1-${Math.max(1, n.lines)}\`), or the subject by its slug alone.`;
     case 'from-missing':
       return `Cannot continue from ${quoted(n.slug)}: the patterns do not select it in topic ${quoted(topicId)} (any more). Call \`learn\` again without the "@from:..." element.`;
     case 'read-as':
@@ -123,9 +125,22 @@ export function renderLeftAfter(count: number, tokens: string, slug: string): st
   return `[${count} more subject${count === 1 ? '' : 's'} (~${tokens} tokens) follow${count === 1 ? 's' : ''} after the last window of ${jsonQuoted(slug)}.]`;
 }
 
-/** A subject too large for the budget, shown in windows. */
-export function renderWindowNote(slug: string, from: number, to: number, total: number, lines: [number, number], budget: string, call: string | undefined): string {
+/** A subject too large for the budget, shown in windows; or lines of a
+ *  subject (`range`), in one window or in several. */
+export function renderWindowNote(slug: string, from: number, to: number, total: number, lines: [number, number], budget: string, call: string | undefined, range?: LinesShown): string {
+  if (range !== undefined) return renderLinesNote(slug, from, to, lines, budget, call, range);
   const part = `[Subject ${quoted(slug)} is larger than the ${budget}-token budget, so it comes in windows: this is bytes ${from}-${to} of ${total} (lines ${lines[0]}-${lines[1]}).`;
+  return call === undefined ? `${part} It is the last window.]` : `${part} For the next window, call \`learn\` with ${call}]`;
+}
+
+/** Lines of a subject: which, of how many (and what was asked, where the
+ *  subject ends before the range does); in windows, which this one is. */
+function renderLinesNote(slug: string, from: number, to: number, lines: [number, number], budget: string, call: string | undefined, r: LinesShown): string {
+  const asked = r.asked === undefined ? '' : `; lines ${r.asked} were asked for`;
+  const which = `${r.first === r.last ? `line ${r.first}` : `lines ${r.first}-${r.last}`} of subject ${quoted(slug)}, which has ${r.lines} line${r.lines === 1 ? '' : 's'}${asked}`;
+  const windowed = lines[0] !== r.first || lines[1] !== r.last || call !== undefined;
+  if (!windowed) return `[${r.first === r.last ? 'This is' : 'These are'} ${which}.]`;
+  const part = `[These are ${which}, larger than the ${budget}-token budget, so they come in windows: this is lines ${lines[0]}-${lines[1]} (bytes ${from}-${to}).`;
   return call === undefined ? `${part} It is the last window.]` : `${part} For the next window, call \`learn\` with ${call}]`;
 }
 
@@ -182,7 +197,7 @@ export function learnText(write: (chunk: Chunk) => void): (e: LearnEvent) => voi
       case 'window': {
         block(windowBlock(blocks > 0 ? '\n\n' : '', e.slug, e.fenceTag, e.body));
         windowed = true;
-        tail.push(renderWindowNote(e.slug, e.from, e.to, e.total, e.lines, countText(e.budget), e.next === undefined ? undefined : jsonQuoted(e.next)));
+        tail.push(renderWindowNote(e.slug, e.from, e.to, e.total, e.lines, countText(e.budget), e.next === undefined ? undefined : jsonQuoted(e.next), e.range));
         return;
       }
       case 'note':
@@ -205,4 +220,11 @@ export function learnText(write: (chunk: Chunk) => void): (e: LearnEvent) => voi
         return;
     }
   };
+}
+
+/** Lines of a subject read as a resource: as `kb learn TOPIC SLUG:120-160`
+ *  prints them (their block, then the note saying which). */
+export function linesText(r: { slug: string; fenceTag: string | undefined; body: string; from: number; to: number; total: number; range: LinesShown }): string {
+  const lines: [number, number] = [r.range.first, r.range.last];
+  return `${formattedText(windowBlock('', r.slug, r.fenceTag, r.body))}\n\n${renderWindowNote(r.slug, r.from, r.to, r.total, lines, '', undefined, r.range)}\n`;
 }

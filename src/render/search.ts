@@ -4,6 +4,7 @@
 
 import type { RecallCosts, SearchCosts } from '../answer/cost.ts';
 import type { PartialNote, RecallLeftOut, RecalledTopic, SearchFound, SearchResult } from '../answer/search.ts';
+import type { Passage } from '../kb/search/snippet.ts';
 import type { SearchAnswer, ToolForms, Write } from '../answer/tool.ts';
 import { formattedText } from '../kb/content/format.ts';
 import { estimateTokens } from '../kb/content/tokens.ts';
@@ -19,21 +20,25 @@ export interface ResultRow {
   /** Its title, where it says more than the slug. */
   title?: string;
   description?: string;
-  snippet: string;
+  /** Where it answers: each passage's first line and its lines. */
+  passages: readonly Passage[];
   tokens: string;
   /** `created 2025-01-14` or `updated 2025-02-01`, from its frontmatter. */
   when?: string;
 }
 
 /** One result, numbered: `N. topic: slug (~T tokens)`, then what it is
- *  and the snippet, indented. What it is, as a listing says it: its
- *  description (or man-page summary), else its title where the title says
- *  more than the slug. */
+ *  and its passages, indented, each line after its number (`> 120: ...`),
+ *  the number `learn` takes (`slug:120-160`). What it is, as a listing
+ *  says it: its description (or man-page summary), else its title where
+ *  the title says more than the slug. */
 export function renderResult(n: number, r: ResultRow): string {
   const lines = [`${n}. ${escapeControls(r.topic)}: ${escapeControls(r.slug)} (~${r.tokens} tokens${r.when === undefined ? '' : `, ${escapeControls(r.when)}`})`];
   const about = r.description ?? r.title;
   if (about !== undefined) lines.push(`   ${oneLine(about)}`);
-  if (r.snippet !== '') lines.push(`   > ${r.snippet}`);
+  for (const p of r.passages) {
+    p.text.split('\n').forEach((l, k) => lines.push(`   > ${p.line + k}: ${escapeControls(l)}`));
+  }
   return lines.join('\n');
 }
 
@@ -51,7 +56,7 @@ export function renderSearchHead(query: string, where: string | undefined, total
   if (total === 0) return `No subjects match ${q}${scope}.`;
   const count = total === 1 ? '1 subject matches' : `${total} subjects match`;
   const which = shown === total ? (total === 1 ? '' : ', best first') : `; the ${shown} best, best first`;
-  return `${count} ${q}${scope}${which}. Load one with the \`learn\` tool (topic and slug as shown).`;
+  return `${count} ${q}${scope}${which}. Load one with the \`learn\` tool (topic and slug as shown), or some of its lines (\`slug:120-160\`).`;
 }
 
 /** What a search says besides its results, one bracketed line each. */
@@ -91,7 +96,7 @@ export function resultRow(r: SearchResult): ResultRow {
     slug: r.slug,
     ...(r.title !== undefined ? { title: r.title } : {}),
     ...(r.description !== undefined ? { description: r.description } : {}),
-    snippet: r.snippet,
+    passages: r.passages,
     tokens: countText(r.tokens),
     ...(when !== undefined ? { when } : {}),
   };

@@ -55,6 +55,7 @@ export type ProblemCode =
   // A call: learn, search, recall, remember, forget.
   | 'budget'
   | 'near-miss'
+  | 'lines'
   | 'prompt-list'
   | 'ignored'
   | 'recall'

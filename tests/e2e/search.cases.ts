@@ -45,9 +45,9 @@ export function cases(runner: Runner): void {
       const r = run(runner, root, ['search', 'tag', 'release']);
       expect(r.code).toBe(0);
       expect(r.err).toBe('');
-      expect(r.out).toStartWith('3 subjects match "tag release", best first. Load one with the `learn` tool (topic and slug as shown).\n\n1. docs: release (~');
+      expect(r.out).toStartWith('3 subjects match "tag release", best first. Load one with the `learn` tool (topic and slug as shown), or some of its lines (`slug:120-160`).\n\n1. docs: release (~');
       expect(slugs(r.out)).toEqual(['docs:release', 'docs:sub/deploy', 'notes:meeting']);
-      expect(r.out).toContain('   How releases are tagged and published\n   > Bump the version, tag the release, push the tag.\n');
+      expect(r.out).toContain('   How releases are tagged and published\n   > 6: Bump the version, tag the release, push the tag.\n');
       for (const gone of ['old', 'secret', 'logo']) expect(r.out).not.toContain(gone);
       const none = run(runner, root, ['search', 'xylophone']);
       expect(none).toEqual({ out: 'No subjects match "xylophone".\n\n[No subject has the word "xylophone".]\nTry other words, or list a topic with the `learn` tool.\n', err: '', code: 1 });
@@ -265,7 +265,8 @@ export function cases(runner: Runner): void {
       expect(auth.code).toBe(0);
       expect(slugs(auth.out)).toEqual(['notes:auth']);
       const ja = JSON.parse(run(runner, root, ['search', '--format', 'json', '接続文字列']).out);
-      expect(ja.results[0]).toMatchObject({ slug: 'config', snippet: '設定ファイルで接続文字列を指定します。' });
+      // The line that answers, with the line of its block before it.
+      expect(ja.results[0]).toMatchObject({ slug: 'config', snippet: 'はじめに。\n設定ファイルで接続文字列を指定します。', line: 3, passages: [{ line: 3, text: 'はじめに。\n設定ファイルで接続文字列を指定します。' }] });
       expect(slugs(run(runner, root, ['search', '怎么解压tar文件']).out)[0]).toBe('notes:tar');
       expect(slugs(run(runner, root, ['search', 'ช่องว่าง']).out)).toEqual(['notes:thai']);
       // A run none of whose pairs of characters is in any subject is named,

@@ -9,6 +9,7 @@ import fc from 'fast-check';
 import { snippetOf } from '../../src/kb/search/snippet.ts';
 import { forEachTermOf } from '../../src/kb/search/tokenize.ts';
 import { CONTROL } from '../../src/shared/controls.ts';
+import { frontmatterEnd, isMarkupLine, isTextLine } from '../../src/kb/content/markup-line.ts';
 
 const RUNS = Number(process.env.KB_PROPERTY_RUNS ?? 3000);
 
@@ -40,20 +41,24 @@ function clip(line: string, at: number): string {
   return `${from > 0 ? '…' : ''}${s}${cutEnd ? '…' : ''}`;
 }
 
-/** Every line in turn (the first 20,000), as the snippet is defined. */
+/** Every line in turn (the first 20,000, past the frontmatter), as the
+ *  snippet is defined: a line of markup alone is never one. */
 function reference(text: string, matched: ReadonlySet<string>): string {
   const needles = [...matched];
   let best = '';
   let bestScore = { distinct: 0, all: 0, first: -1 };
   let fallback = '';
-  let start = 0;
+  let start = frontmatterEnd(text);
   for (let n = 0; n < 20_000 && start <= text.length; n++) {
     let end = text.indexOf('\n', start);
     if (end < 0) end = text.length;
     const line = text.slice(start, end);
     start = end + 1;
-    if (line.length > 10_000) continue;
-    if (fallback === '' && /[\p{L}\p{N}]/u.test(line) && !/^\s*(---|\.\.\.)\s*$/.test(line)) fallback = line;
+    if (line.length > 10_000 || isMarkupLine(line)) {
+      if (end === text.length) break;
+      continue;
+    }
+    if (fallback === '' && isTextLine(line)) fallback = line;
     const lower = line.toLowerCase();
     if (needles.some((t) => lower.includes(t))) {
       const s = lineScore(line, matched);
@@ -67,10 +72,12 @@ function reference(text: string, matched: ReadonlySet<string>): string {
   return bestScore.distinct === 0 ? clip(fallback, 0) : clip(best, bestScore.first);
 }
 
-const WORDS = ['release', 'Releases', 'RELEASED', 'tag', 'Tagging', 'İstanbul', 'istanbul', 'ΟΔΟΣ', 'οδος', 'note', 'café', 'x', '---', '...', '  ', '\t', '\u001b', '東京'];
+const WORDS = ['<a id="release"></a>', '[tag]: release.html', '.. _release:', '```release', '---', '+++', '![tag](release.png)', '{{#include release.rs}}', 'release', 'Releases', 'RELEASED', 'tag', 'Tagging', 'İstanbul', 'istanbul', 'ΟΔΟΣ', 'οδος', 'note', 'café', 'x', '---', '...', '  ', '\t', '\u001b', '東京'];
 const word = fc.oneof(fc.constantFrom(...WORDS), fc.string({ maxLength: 6 }));
 const line = fc.oneof(
   { weight: 8, arbitrary: fc.array(word, { maxLength: 12 }).map((ws) => ws.join(' ')) },
+  // Lines of markup alone (never a snippet), and text that looks like it.
+  { weight: 2, arbitrary: fc.constantFrom('<a id="release"></a>', '[tag]: release.html', '.. _release:', '.. code-block:: release', '```release', '---', '+++', '...', '![tag](release.png)', '{{#include release.rs}}', '<Listing caption="release tag">', '<!-- release tag -->', 'image::release.png[tag]', '.. [1] release tag', '[^1]: release tag', '[[release]] tag') },
   { weight: 1, arbitrary: fc.constantFrom('x'.repeat(10_001), `release ${'y'.repeat(10_000)}`, `release ${'y'.repeat(9_993)}`, `tag ${'y'.repeat(9_996)}`, `${'z '.repeat(150)}release tag`, `${'z '.repeat(150)}release ${'z '.repeat(100)}tag`) },
 );
 const text = fc.array(line, { maxLength: 30 }).map((ls) => ls.join('\n'));

@@ -43,7 +43,8 @@ const SEARCH_NULL_DESCRIPTIONS = {
 export function searchDescription(topics: readonly ToolTopic[]): string {
   const head =
     'Search the knowledge base for subjects about something, when you do not know their slugs. ' +
-    'Returns matching subjects, best first, each with its topic, slug, description, a snippet and its size in tokens; load one with the `learn` tool.';
+    'Returns matching subjects, best first, each with its topic, slug, description, the lines that answer (numbered) and its size in tokens; ' +
+    'load one with the `learn` tool, or only some of its lines with `slug:FIRST-LAST` (`guide:120-160`).';
   return topics.length > 0 ? `${head}\n\nTopics:\n${topicLines(topics)}` : `${head}\n\nNo topic has subjects at the moment.`;
 }
 

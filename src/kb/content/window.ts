@@ -56,3 +56,28 @@ export function charStart(bytes: Uint8Array, at: number): number {
   while (i > 0 && i < bytes.length && (bytes[i] & 0xc0) === 0x80) i--;
   return i;
 }
+
+/** Lines `first` to `last` (1-based, inclusive; `last` undefined: to the
+ *  end) of a body: their bytes [from, to) and the last line there is of
+ *  them (`last` past the end is the last line), and how many lines the body
+ *  has (a last line without its line end counts); `from` undefined when
+ *  the body has fewer than `first` lines. One pass up to the range's end,
+ *  and on to the end for the count. */
+export function lineSpan(bytes: Uint8Array, first: number, last: number | undefined): { from?: number; to: number; last: number; lines: number } {
+  const n = bytes.length;
+  let line = 1;
+  let from: number | undefined = first === 1 && n > 0 ? 0 : undefined;
+  let to = n;
+  let upTo = n > 0 ? 1 : 0;
+  for (let i = bytes.indexOf(0x0a); i >= 0; i = bytes.indexOf(0x0a, i + 1)) {
+    if (last !== undefined && line === last && to === n) to = i + 1;
+    line++;
+    if (i + 1 < n) {
+      upTo = line;
+      if (line === first) from = i + 1;
+    }
+  }
+  const lines = upTo;
+  if (from === undefined) return { to: n, last: lines, lines };
+  return { from, to, last: last === undefined ? lines : Math.min(last, lines), lines };
+}

@@ -1,11 +1,15 @@
 // What a search shows of a subject, and what recall keeps of one too big
-// for the budget: the line that holds most of the query's words (a
-// snippet), and the subject's sections ranked by the query (headings, in
-// every format that has them, else blank-line-separated blocks). Pure.
+// for the budget: where it answers the query (passages: a window of up to
+// three lines around the line that holds most of the query's words, its
+// first line's number, and in a long document up to two more places; a
+// line of markup alone or frontmatter never in one: content/markup-line.ts),
+// and the subject's sections ranked by the query (headings, in every
+// format that has them, else blank-line-separated blocks). Pure.
 
 import { CONTROL } from '../../shared/controls.ts';
 import { forEachTermAt, forEachTermOf, isSpaceless, isWordChar, SPACELESS_CHAR, termOf } from './tokenize.ts';
 import { hasHeadings, headingsIn, headTitleOf } from '../content/title.ts';
+import { frontmatterEnd, isMarkupIn, isMarkupLine, isTextLine } from '../content/markup-line.ts';
 
 const utf8 = new TextEncoder();
 
@@ -15,8 +19,8 @@ export const SNIPPET_CHARS = 200;
 /** Lines looked at for a snippet at most: bounded work on a huge file. */
 const SNIPPET_LINES = 20_000;
 
-/** The most of a result's file read for its snippet. A snippet is one
- *  line among the first 20,000 (kb/search/snippet.ts), which in a document
+/** The most of a result's file read for its passages. They are around
+ *  lines among the first 20,000 (kb/search/snippet.ts), which in a document
  *  of lines up to about 50 characters is about 1 MiB: a file no longer gives
  *  the snippet it gave read whole, and a 16 MiB log is not read whole for
  *  one line. */
@@ -229,22 +233,51 @@ function scoreAround(line: string, lower: string, finder: RegExp, yTerm: boolean
 const START_BITS = 2 ** 25;
 const BOUND_CAP = 2 ** 21 - 1;
 
-/** One line of `text` around the query's matched terms (index terms), at
- *  most SNIPPET_CHARS characters, white space collapsed, control
- *  characters dropped; '' when no line holds a matched term (a slug or
- *  description match): then the first line with words. */
-export function snippetOf(text: string, matched: ReadonlySet<string>): string {
-  // A term is nearly always the start of the words it stands for (suffixes
-  // are what stemming strips): a line holding none of them as a substring
-  // is not looked at word by word. The lines that hold one are found by
-  // one search of the whole text for all of them, as they would be found
-  // in the text lower-cased (a native search, no per-line work), where
-  // lower-casing keeps every offset: it does but for U+0130, whose lower
-  // case is two code units.
-  if (text.includes('\u0130') || text.length >= START_BITS) return snippetByLines(text, matched);
-  const { minimal, finder, inLower, yTerm, chars } = needlesFor(matched);
-  if (minimal === undefined) return snippetByLines(text, matched);
-  const lower = inLower ? text.toLowerCase() : undefined;
+/** A window around a place a text answers a query: its first line's
+ *  number (1-based) and its lines, each with white space collapsed and
+ *  control characters dropped, joined by `\n`. */
+export interface Passage {
+  line: number;
+  text: string;
+}
+
+/** Lines of a passage at most, and characters of it (its lines together;
+ *  the line that holds the query's words at most SNIPPET_CHARS of them). */
+export const PASSAGE_LINES = 3;
+export const PASSAGE_CHARS = 300;
+/** Passages of one subject at most: a long document that answers in
+ *  several places shows up to this many. */
+export const PASSAGES = 3;
+/** Places of a text this many characters apart (some 30 lines of prose)
+ *  are different places: a further passage starts at least this far from
+ *  every other. */
+export const PASSAGE_GAP = 2000;
+/** Lines holding the query's words scored, past the best, to find the
+ *  further passages: bounded work on a text that holds them everywhere. */
+const MORE_SCORED = 3;
+
+/** A line of a text that holds the query's words: [start, end), and its
+ *  score (lineScore); `first` is where its first matched term is, in it. */
+interface Hit {
+  start: number;
+  end: number;
+  distinct: number;
+  all: number;
+  first: number;
+}
+
+/** The lines of a text that hold a needle, in order (their offsets), and
+ *  how often each holds one (every place one starts; a line too long to
+ *  be a snippet, or of markup alone, is not one). */
+interface Candidates {
+  starts: number[];
+  ends: number[];
+  counts: number[];
+}
+
+/** The lines that may give a text's snippet (Candidates), from `skip` (the
+ *  end of its frontmatter) on, among its first SNIPPET_LINES lines. */
+function candidatesOf(text: string, within: string, finder: RegExp, skip: number): Candidates {
   // Only the first SNIPPET_LINES lines are looked at.
   let limit = text.length + 1;
   if (text.length > SNIPPET_LINES) {
@@ -252,103 +285,270 @@ export function snippetOf(text: string, matched: ReadonlySet<string>): string {
     for (let n = 0; n < SNIPPET_LINES && (at = text.indexOf('\n', at + 1)) >= 0; n++);
     if (at >= 0) limit = at + 1;
   }
-  // The lines holding a needle, in order, and how often each holds one
-  // (every place one starts; a line too long to be a snippet once).
-  const starts: number[] = [];
-  const ends: number[] = [];
-  const counts: number[] = [];
-  const within = lower ?? text;
-  finder.lastIndex = 0;
+  const c: Candidates = { starts: [], ends: [], counts: [] };
+  finder.lastIndex = skip;
   for (let m = finder.exec(within), lineEnd = -1; m !== null && m.index < limit; m = finder.exec(within)) {
     const p = m.index;
     finder.lastIndex = p + 1;
     if (p < lineEnd) {
-      counts[counts.length - 1]++;
+      c.counts[c.counts.length - 1]++;
       continue;
     }
     const start = text.lastIndexOf('\n', p) + 1;
     lineEnd = text.indexOf('\n', p);
     if (lineEnd < 0) lineEnd = text.length;
-    if (lineEnd - start > 10_000) {
-      finder.lastIndex = lineEnd; // minified: not a snippet
+    if (lineEnd - start > 10_000 || isMarkupIn(text, start, lineEnd)) {
+      finder.lastIndex = lineEnd; // minified, or markup alone: not a snippet
       continue;
     }
-    starts.push(start);
-    ends.push(lineEnd);
-    counts.push(1);
+    c.starts.push(start);
+    c.ends.push(lineEnd);
+    c.counts.push(1);
   }
-  // The best line is the first of those with the most distinct matched
-  // terms, then the most terms (lineScore). Each line has a bound on its
-  // terms, and so on its distinct ones (no more than the matched terms),
-  // from its occurrences (`termsAtMost`); the lines are scored from the
-  // highest bound down, and a line whose bound cannot beat the best line so
-  // far (nor tie it from an earlier line) is not scored: the same line as
-  // scoring every line in turn, and few lines are read word by word, and
-  // then only the words that can hold a matched term (`scoreAround`).
+  return c;
+}
+
+/**
+ * The best line of the candidates, first: the first of those with the most
+ * distinct matched terms, then the most terms (lineScore). Each line has a
+ * bound on its terms, and so on its distinct ones (no more than the matched
+ * terms), from its occurrences (`termsAtMost`); the lines are scored from
+ * the highest bound down, and a line whose bound cannot beat the best line
+ * so far (nor tie it from an earlier line) is not scored: the same line as
+ * scoring every line in turn, and few lines are read word by word, and
+ * then only the words that can hold a matched term (`scoreAround`).
+ * With `max` over 1, up to `max - 1` further lines follow, each at least
+ * PASSAGE_GAP characters from the others and with at least half the best
+ * line's distinct terms: the first such of the lines scored, in the same
+ * order (by bound, then place), at most MORE_SCORED more scored past the
+ * best, while their bound can reach that half; a line near a place taken
+ * is not scored.
+ */
+function bestHits(text: string, lower: string | undefined, c: Candidates, n: Needles, matched: ReadonlySet<string>, max: number): Hit[] {
+  const { starts, ends, counts } = c;
   const keys = new Float64Array(starts.length);
   for (let i = 0; i < starts.length; i++) {
-    const bound = termsAtMost(text.slice(starts[i], ends[i]), lower, starts[i], counts[i], yTerm, chars);
+    const bound = termsAtMost(text.slice(starts[i], ends[i]), lower, starts[i], counts[i], n.yTerm, n.chars);
     keys[i] = (BOUND_CAP - Math.min(bound, BOUND_CAP)) * START_BITS + i;
   }
   const order = keys.sort();
-  let best = -1;
-  let bestScore = { distinct: 0, all: 0, first: -1 };
-  for (let o = 0; o < order.length; o++) {
+  const scored: (Hit & { i: number })[] = [];
+  const score = (o: number): { i: number; distinct: number } => {
     const all = BOUND_CAP - Math.floor(order[o] / START_BITS);
-    const i = order[o] - (BOUND_CAP - all) * START_BITS;
-    const distinct = Math.min(all, matched.size);
-    // Sorted by bound: no later line can do better than this one.
-    if (best >= 0 && (distinct < bestScore.distinct || (distinct === bestScore.distinct && (all < bestScore.all || (all === bestScore.all && i > best))))) break;
+    return { i: order[o] - (BOUND_CAP - all) * START_BITS, distinct: Math.min(all, matched.size) };
+  };
+  const scoreLine = (i: number): Hit & { i: number } => {
     const line = text.slice(starts[i], ends[i]);
-    const s = scoreAround(line, lowerOf(line, lower, starts[i]), finder, yTerm, matched);
-    if (s.distinct > bestScore.distinct || (s.distinct === bestScore.distinct && s.distinct > 0 && (s.all > bestScore.all || (s.all === bestScore.all && i < best)))) {
-      best = i;
-      bestScore = s;
-    }
+    return { i, start: starts[i], end: ends[i], ...scoreAround(line, lowerOf(line, lower, starts[i]), n.finder, n.yTerm, matched) };
+  };
+  let best: (Hit & { i: number }) | undefined;
+  let o = 0;
+  for (; o < order.length; o++) {
+    const { i, distinct } = score(o);
+    const all = BOUND_CAP - Math.floor(order[o] / START_BITS);
+    // Sorted by bound: no later line can do better than this one.
+    if (best !== undefined && (distinct < best.distinct || (distinct === best.distinct && (all < best.all || (all === best.all && i > best.i))))) break;
+    const s = scoreLine(i);
+    scored.push(s);
+    if (s.distinct > (best?.distinct ?? 0) || (best !== undefined && s.distinct === best.distinct && s.distinct > 0 && (s.all > best.all || (s.all === best.all && i < best.i)))) best = s;
   }
-  if (best >= 0) return clip(text.slice(starts[best], ends[best]), bestScore.first);
-  // No line holds a matched term: the first line with words.
-  for (let n = 0, start = 0; n < SNIPPET_LINES && start <= text.length; n++) {
+  if (best === undefined || best.distinct === 0) return [];
+  if (max <= 1 || text.length < PASSAGE_GAP) return [best];
+  // Further places: the lines already scored, then the next in the same
+  // order; a line near a place taken is passed over before it is scored,
+  // and the first lines that hold half the best line's distinct terms are
+  // taken.
+  const half = Math.ceil(best.distinct / 2);
+  const out: Hit[] = [best];
+  const far = (start: number) => out.every((h) => Math.abs(h.start - start) >= PASSAGE_GAP);
+  for (const h of scored) if (out.length < max && h !== best && h.distinct >= half && far(h.start)) out.push(h);
+  for (let more = 0; o < order.length && out.length < max && more < MORE_SCORED; o++) {
+    const { i, distinct } = score(o);
+    if (distinct < half) break;
+    if (!far(starts[i])) continue;
+    more++;
+    const h = scoreLine(i);
+    if (h.distinct >= half) out.push(h);
+  }
+  return out;
+}
+
+/** The lines of `text` that best answer the query's matched terms (index
+ *  terms), best first, at most `max`; [] when no line holds one. */
+function hitsOf(text: string, matched: ReadonlySet<string>, skip: number, max: number): Hit[] {
+  // A term is nearly always the start of the words it stands for (suffixes
+  // are what stemming strips): a line holding none of them as a substring
+  // is not looked at word by word. The lines that hold one are found by
+  // one search of the whole text for all of them, as they would be found
+  // in the text lower-cased (a native search, no per-line work), where
+  // lower-casing keeps every offset: it does but for U+0130, whose lower
+  // case is two code units.
+  if (text.includes('\u0130') || text.length >= START_BITS) return hitByLines(text, matched, skip);
+  const n = needlesFor(matched);
+  if (n.minimal === undefined) return hitByLines(text, matched, skip);
+  const lower = n.inLower ? text.toLowerCase() : undefined;
+  return bestHits(text, lower, candidatesOf(text, lower ?? text, n.finder, skip), n, matched, max);
+}
+
+/** The first line of `text` a snippet may show (content/markup-line.ts
+ *  `isTextLine`), from `skip` on, among its first SNIPPET_LINES lines. */
+function firstTextLine(text: string, skip: number): Hit | undefined {
+  for (let n = 0, start = skip; n < SNIPPET_LINES && start <= text.length; n++) {
     let end = text.indexOf('\n', start);
     if (end < 0) end = text.length;
     const line = text.slice(start, end);
+    if (line.length <= 10_000 && isTextLine(line)) return { start, end, distinct: 0, all: 0, first: 0 };
     start = end + 1;
-    if (line.length <= 10_000 && /[\p{L}\p{N}]/u.test(line) && !/^\s*(---|\.\.\.)\s*$/.test(line)) return clip(line, 0);
     if (end === text.length) break;
   }
-  return clip('', 0);
+  return undefined;
 }
 
-/** `snippetOf` line by line (where lower-casing the whole text would move
- *  offsets). */
-function snippetByLines(text: string, matched: ReadonlySet<string>): string {
+/** One line of `text` around the query's matched terms (index terms), at
+ *  most SNIPPET_CHARS characters, white space collapsed, control
+ *  characters dropped: the best line of `passagesOf`'s best passage; when
+ *  no line holds a matched term (a slug or description match), the first
+ *  line with words. Never a line of markup alone, nor frontmatter. */
+export function snippetOf(text: string, matched: ReadonlySet<string>): string {
+  const skip = frontmatterEnd(text);
+  const hit = hitsOf(text, matched, skip, 1)[0] ?? firstTextLine(text, skip);
+  return hit === undefined ? '' : clip(text.slice(hit.start, hit.end), hit.first);
+}
+
+/**
+ * Where `text` answers the query's matched terms: up to PASSAGES windows,
+ * in the text's order, each around a line that holds them (`hitsOf`; the
+ * best line first among them in the result: the first passage is the
+ * best) with the lines next to it in the same block (neither blank nor
+ * markup), at most PASSAGE_LINES lines and PASSAGE_CHARS characters. When
+ * no line holds a matched term, one window at the first line with words;
+ * [] for a text without one.
+ */
+export function passagesOf(text: string, matched: ReadonlySet<string>): Passage[] {
+  const skip = frontmatterEnd(text);
+  const hits = hitsOf(text, matched, skip, PASSAGES);
+  if (hits.length === 0) {
+    const first = firstTextLine(text, skip);
+    if (first !== undefined) hits.push(first);
+  }
+  const windows: { start: number; lines: string[]; best: boolean }[] = [];
+  for (let k = 0; k < hits.length; k++) {
+    const w = windowAt(text, hits[k], skip);
+    // A window that reaches into another's lines is left out.
+    if (windows.some((o) => Math.abs(o.start - w.start) < PASSAGE_GAP && overlaps(text, o.start, w.start))) continue;
+    windows.push({ ...w, best: k === 0 });
+  }
+  windows.sort((a, b) => a.start - b.start);
+  // Line numbers, counted once from the start to the last window.
+  const out: Passage[] = [];
+  let line = 1;
+  let at = 0;
+  for (const w of windows) {
+    for (let q = text.indexOf('\n', at); q >= 0 && q < w.start; q = text.indexOf('\n', q + 1)) line++;
+    at = w.start;
+    const p = { line, text: w.lines.join('\n') };
+    if (w.best) out.unshift(p);
+    else out.push(p);
+  }
+  // The best first, then the others in the text's order.
+  return out;
+}
+
+/** Whether windows starting at `a` and `b` share a line: fewer than
+ *  PASSAGE_LINES line ends between them. */
+function overlaps(text: string, a: number, b: number): boolean {
+  const from = Math.min(a, b);
+  const to = Math.max(a, b);
+  let ends = 0;
+  for (let q = text.indexOf('\n', from); q >= 0 && q < to && ends < PASSAGE_LINES; q = text.indexOf('\n', q + 1)) ends++;
+  return ends < PASSAGE_LINES;
+}
+
+/** The window around `hit`: the line clipped around its first matched
+ *  term, then the line after it and the line before it in turn, while
+ *  they are text (not blank, not markup, not frontmatter) and fit
+ *  (a line that does not fit whole is cut, where 40 characters or more are
+ *  left). Returns where its first line starts, and its lines. */
+function windowAt(text: string, hit: Hit, skip: number): { start: number; lines: string[] } {
+  const lines = [clip(text.slice(hit.start, hit.end), hit.first)];
+  let room = PASSAGE_CHARS - lines[0].length;
+  let start = hit.start;
+  let after = hit.end; // the end of the last line taken
+  let down = true;
+  let up = true;
+  for (let turn = 0; lines.length < PASSAGE_LINES && room > 0 && (down || up); turn++) {
+    const below = turn % 2 === 0 ? down : !up;
+    // While both sides may still give a line, one side has half the room.
+    const share = down && up && lines.length < PASSAGE_LINES - 1 ? Math.floor(room / 2) : room;
+    if (below) {
+      const s = after + 1;
+      const e = s > text.length ? -1 : text.indexOf('\n', s) < 0 ? text.length : text.indexOf('\n', s);
+      const l = e < 0 ? undefined : fitted(text.slice(s, e), share, false);
+      if (l === undefined) down = false;
+      else {
+        lines.push(l);
+        room -= l.length;
+        after = e;
+      }
+    } else {
+      const e = start - 1;
+      const s = e < skip ? -1 : text.lastIndexOf('\n', e - 1) + 1;
+      const l = s < 0 ? undefined : fitted(text.slice(s, e), share, true);
+      if (l === undefined) up = false;
+      else {
+        lines.unshift(l);
+        room -= l.length;
+        start = s;
+      }
+    }
+  }
+  return { start, lines };
+}
+
+/** A neighbour line collapsed, or cut to `room` characters (its end cut,
+ *  or its start when it comes before: the part next to the hit kept);
+ *  undefined when it is not text or fewer than 40 characters are left. */
+function fitted(line: string, room: number, before: boolean): string | undefined {
+  if (line.length > 10_000 || !isTextLine(line)) return undefined;
+  const l = collapse(line);
+  if (l.length <= room) return l;
+  if (room < 40) return undefined;
+  return before ? `…${l.slice(l.length - room + 1).trimStart()}` : `${l.slice(0, room - 1).trimEnd()}…`;
+}
+
+/** `snippetOf`'s best line, line by line (where lower-casing the whole
+ *  text would move offsets). */
+function hitByLines(text: string, matched: ReadonlySet<string>, skip: number): Hit[] {
   const needles = [...matched];
-  let best = '';
-  let bestScore = { distinct: 0, all: 0, first: -1 };
-  let fallback = '';
-  let start = 0;
+  let best: Hit | undefined;
+  let start = skip;
   for (let n = 0; n < SNIPPET_LINES && start <= text.length; n++) {
     let end = text.indexOf('\n', start);
     if (end < 0) end = text.length;
     const line = text.slice(start, end);
+    const at = start;
     start = end + 1;
-    if (line.length > 10_000) continue; // minified: not a snippet
-    if (fallback === '' && /[\p{L}\p{N}]/u.test(line) && !/^\s*(---|\.\.\.)\s*$/.test(line)) fallback = line;
-    const lower = line.toLowerCase();
-    if (!needles.some((t) => lower.includes(t))) {
-      if (end === text.length) break;
-      continue;
-    }
-    const s = lineScore(line, matched);
-    if (s.distinct > bestScore.distinct || (s.distinct === bestScore.distinct && s.all > bestScore.all)) {
-      best = line;
-      bestScore = s;
+    if (line.length <= 10_000 && !isMarkupLine(line)) {
+      const lower = line.toLowerCase();
+      if (needles.some((t) => lower.includes(t))) {
+        const s = lineScore(line, matched);
+        if (s.distinct > (best?.distinct ?? 0) || (best !== undefined && s.distinct === best.distinct && s.all > best.all)) best = { start: at, end, ...s };
+      }
     }
     if (end === text.length) break;
   }
-  if (bestScore.distinct === 0) return clip(fallback, 0);
-  return clip(best, bestScore.first);
+  return best === undefined ? [] : [best];
 }
+
+/** White space collapsed, control characters dropped (a line of words
+ *  with single spaces, nearly every line, as it is). */
+function collapse(s: string): string {
+  if (!UNCOLLAPSED.test(s) && !CONTROL.test(s)) return s;
+  return s.replace(CONTROLS, ' ').replace(/\s+/g, ' ').trim();
+}
+/** White space collapse changes: other than one space between words. */
+const UNCOLLAPSED = /^\s|\s$|\s\s|[^\S ]/;
+const CONTROLS = new RegExp(CONTROL.source, 'g');
 
 /** `line` with white space collapsed and control characters dropped, cut
  *  to SNIPPET_CHARS around `at` with an ellipsis where cut. */
@@ -360,8 +560,7 @@ function clip(line: string, at: number): string {
     s = s.slice(from, from + SNIPPET_CHARS);
   }
   const cutEnd = from + SNIPPET_CHARS < line.length;
-  s = s.replace(new RegExp(CONTROL.source, 'g'), ' ').replace(/\s+/g, ' ').trim();
-  return `${from > 0 ? '…' : ''}${s}${cutEnd ? '…' : ''}`;
+  return `${from > 0 ? '…' : ''}${collapse(s)}${cutEnd ? '…' : ''}`;
 }
 
 /** A part of a subject's text. */

@@ -65,9 +65,11 @@ describe('search', () => {
     expect(release.snippet).toBe('Bump the version, tag the release, push the tag.');
     expect(release.tokens).toBeGreaterThan(0);
     expect(r.results.find((x) => x.slug === 'skills/tagger')!.description).toBe('Tags a release in git');
-    expect(text(r)).toStartWith('4 subjects match "tag release", best first. Load one with the `learn` tool (topic and slug as shown).\n\n1. ');
+    expect(text(r)).toStartWith('4 subjects match "tag release", best first. Load one with the `learn` tool (topic and slug as shown), or some of its lines (`slug:120-160`).\n\n1. docs: release (~27 tokens)\n   How releases are tagged and published\n   > 6: Bump the version, tag the release, push the tag.\n\n');
+    expect(release.line).toBe(6);
+    expect(release.passages).toEqual([{ line: 6, text: 'Bump the version, tag the release, push the tag.' }]);
     expect(text(r)).toContain(': release (~');
-    expect(text(r)).toContain('   How releases are tagged and published\n   > Bump the version, tag the release, push the tag.');
+    expect(text(r)).toContain('   How releases are tagged and published\n   > 6: Bump the version, tag the release, push the tag.');
     for (const gone of ['old', 'secret', 'drafts', 'logo']) expect(text(r)).not.toContain(gone);
   });
 

@@ -457,8 +457,10 @@ describe('snippets and sections', () => {
     expect(snippetOf(`intro words\n${long}\n`, new Set(['releas', 'tag']))).toBe('intro words');
   });
 
-  test('no matched word in the text (a slug match): the first line with words', () => {
-    expect(snippetOf('---\ndescription: x\n---\n\n  Hello there\n', new Set(['zzz']))).toBe('description: x');
+  test('no matched word in the text (a slug match): the first line with words past the frontmatter', () => {
+    expect(snippetOf('---\ndescription: x\n---\n\n  Hello there\n', new Set(['zzz']))).toBe('Hello there');
+    expect(snippetOf('+++\ntitle = "x"\n+++\n<a id="x"></a>\nHello there\n', new Set(['zzz']))).toBe('Hello there');
+    expect(snippetOf('---\ntitle: release\n---\nthe release\n', new Set(['releas']))).toBe('the release');
     expect(snippetOf('a\tb\u001bc\n', new Set(['a']))).toBe('a b c');
   });
 

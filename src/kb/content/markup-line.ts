@@ -1,0 +1,168 @@
+// Lines that are markup alone: what a renderer or a site generator reads,
+// not what a page says. Such a line is never a snippet nor part of a
+// snippet's window (search/snippet.ts); loading still shows the file as it
+// is. This is the one place the rule lives: `isTextLine` is what a snippet
+// asks, and every kind of markup line joins it here. Told from the line
+// alone, in any format (a `.txt` file may be reStructuredText, a `.md`
+// file holds HTML), each test one pass over the line:
+//
+// - fence markers: ``` ```rust ```, `~~~`;
+// - HTML alone: tags and nothing else (`<a id="x"></a>`, `<Listing
+//   number="1-1" ...>`, `</Listing>`, `<img ...>`, a tag the line ends
+//   inside), and comments (a line that opens or closes one);
+// - Markdown link reference definitions (`[x]: ch04-02.html#y "t"`) and
+//   image lines (`![alt](src)`, a badge row `[![a](b)](c) ...`);
+// - reStructuredText explicit markup: labels (`.. _name:`), directives
+//   (`.. code-block:: rust`, `.. include:: x.rst`), substitution
+//   definitions and comments (a line `..` and what follows it), footnotes
+//   and citations (`.. [1] ...`) excepted: those are text;
+// - AsciiDoc block macros and attribute lines (`image::x.png[]`,
+//   `include::x.adoc[]`, `ifdef::x[]`, `[source,rust]`, `[[anchor]]`);
+// - include directives of mdBook and its kin (`{{#include ../x.rs}}`);
+// - a line with no letter or digit at all (rules, underlines, table
+//   borders): nothing to read.
+//
+// Frontmatter (`frontmatterEnd`) is markup too: a block at the start of the
+// file, so it is told from the text, not the line.
+
+/** A letter or a digit, in any script. */
+const WORDY = /[\p{L}\p{N}]/u;
+
+/** Whether a snippet may show `line`: it has a letter or a digit, and it is
+ *  not markup alone (see above). */
+export function isTextLine(line: string): boolean {
+  return WORDY.test(line) && !isMarkupLine(line);
+}
+
+/** Whether `line` is markup alone (see above; a line without words is
+ *  not counted here: `isTextLine` leaves it out anyway). */
+export function isMarkupLine(line: string): boolean {
+  return isMarkupIn(line, 0, line.length);
+}
+
+/** `isMarkupLine` of `text.slice(start, end)`, which is read only when
+ *  its first and last characters may be markup's (nearly every line of
+ *  prose is told from them alone: a search asks of every line it looks
+ *  at). */
+export function isMarkupIn(text: string, start: number, end: number): boolean {
+  let s = start;
+  while (s < end && isBlank(text.charCodeAt(s))) s++;
+  let e = end;
+  while (e > s && isBlank(text.charCodeAt(e - 1))) e--;
+  if (s === e) return false;
+  const first = text.charCodeAt(s);
+  const last = text.charCodeAt(e - 1);
+  // ` ~ < [ ! . { first, or ] > last: else prose.
+  if (first !== 0x60 && first !== 0x7e && first !== 0x3c && first !== 0x5b && first !== 0x21 && first !== 0x2e && first !== 0x7b && last !== 0x5d && last !== 0x3e) return false;
+  return markupTrimmed(s === 0 && e === text.length ? text : text.slice(s, e));
+}
+
+/** `isMarkupLine` of a line without white space at either end. */
+function markupTrimmed(t: string): boolean {
+  switch (t.charCodeAt(0)) {
+    case 0x60: // `
+    case 0x7e: // ~
+      return t.startsWith('```') || t.startsWith('~~~');
+    case 0x3c: // <
+      return t.startsWith('<!--') || tagsOnly(t);
+    case 0x5b: // [
+      return t.startsWith('[![') || linkDefinition(t) || (t.charCodeAt(t.length - 1) === 0x5d && (t.indexOf(']') === t.length - 1 || (t.startsWith('[[') && t.indexOf(']]') === t.length - 2)));
+    case 0x21: // !
+      return t.startsWith('![') && (t.endsWith(')') || t.endsWith(']'));
+    case 0x2e: // .
+      return rstExplicit(t);
+    case 0x7b: // {
+      return t.startsWith('{{#') && t.endsWith('}}');
+    default:
+      return t.endsWith('-->') || blockMacro(t);
+  }
+}
+
+function isBlank(c: number): boolean {
+  return c === 0x20 || c === 0x09 || c === 0x0d || c === 0x0c || c === 0x0b || c === 0xa0 || c === 0xfeff;
+}
+
+/** Tags and white space alone (`t` starts with `<`): each `<` a letter,
+ *  `/` or `!` follows opens a tag that runs to the next `>` (or to the end
+ *  of the line: a tag written over several lines). */
+function tagsOnly(t: string): boolean {
+  let i = 0;
+  while (i < t.length) {
+    const c = t.charCodeAt(i);
+    if (isBlank(c)) {
+      i++;
+      continue;
+    }
+    if (c !== 0x3c) return false;
+    const d = t.charCodeAt(i + 1);
+    if (!(d === 0x2f || d === 0x21 || ((d | 0x20) >= 0x61 && (d | 0x20) <= 0x7a))) return false;
+    const gt = t.indexOf('>', i + 1);
+    if (gt < 0) return true;
+    i = gt + 1;
+  }
+  return true;
+}
+
+/** `[label]: destination`, then nothing or a title (`"..."`, `'...'`,
+ *  `(...)`): a Markdown link reference definition (a footnote, `[^1]:`,
+ *  is text). */
+function linkDefinition(t: string): boolean {
+  if (t.charCodeAt(1) === 0x5e) return false;
+  const close = t.indexOf(']:');
+  if (close < 2 || t.indexOf(']') !== close) return false;
+  let i = close + 2;
+  while (i < t.length && isBlank(t.charCodeAt(i))) i++;
+  if (i === t.length) return false;
+  while (i < t.length && !isBlank(t.charCodeAt(i))) i++;
+  while (i < t.length && isBlank(t.charCodeAt(i))) i++;
+  if (i === t.length) return true;
+  const q = t.charCodeAt(i);
+  return q === 0x22 || q === 0x27 || q === 0x28;
+}
+
+/** reStructuredText explicit markup (`..` then white space or the end):
+ *  a label, a directive, a substitution definition or a comment; not a
+ *  footnote or citation (`.. [1] text`). */
+function rstExplicit(t: string): boolean {
+  if (t.charCodeAt(1) !== 0x2e) return false;
+  if (t.length === 2) return true;
+  if (!isBlank(t.charCodeAt(2))) return false;
+  let i = 3;
+  while (i < t.length && isBlank(t.charCodeAt(i))) i++;
+  return t.charCodeAt(i) !== 0x5b;
+}
+
+/** An AsciiDoc block macro alone: `name::target[attributes]` (`image::`,
+ *  `include::`, `ifdef::`, `toc::[]`), its name letters, digits or `-`. */
+function blockMacro(t: string): boolean {
+  if (t.charCodeAt(t.length - 1) !== 0x5d) return false;
+  const colons = t.indexOf('::');
+  if (colons < 1) return false;
+  for (let i = 0; i < colons; i++) {
+    const c = t.charCodeAt(i) | 0x20;
+    if (!((c >= 0x61 && c <= 0x7a) || (c >= 0x30 && c <= 0x39) || c === 0x2d)) return false;
+  }
+  const open = t.indexOf('[', colons + 2);
+  if (open < 0) return false;
+  for (let i = colons + 2; i < open; i++) if (isBlank(t.charCodeAt(i))) return false;
+  return true;
+}
+
+/** Where the frontmatter at the start of `text` ends (the offset after its
+ *  closing line), 0 when there is none: `---` ... `---` (or `...`), or
+ *  `+++` ... `+++`, the closing line within the first 64 KiB. */
+export function frontmatterEnd(text: string): number {
+  const yaml = text.startsWith('---');
+  if (!yaml && !text.startsWith('+++')) return 0;
+  let at = text.indexOf('\n');
+  if (at < 0 || text.slice(3, at).trim() !== '') return 0;
+  const limit = Math.min(text.length, 64 * 1024);
+  while (at >= 0 && at < limit) {
+    const next = text.indexOf('\n', at + 1);
+    const end = next < 0 ? text.length : next;
+    const line = text.slice(at + 1, end).trimEnd();
+    if (yaml ? line === '---' || line === '...' : line === '+++') return next < 0 ? text.length : next + 1;
+    at = next;
+  }
+  return 0;
+}

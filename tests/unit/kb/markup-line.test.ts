@@ -1,0 +1,74 @@
+// Lines of markup alone (content/markup-line.ts): never a snippet, nor a
+// line of a snippet's window.
+import { describe, expect, test } from 'bun:test';
+import { frontmatterEnd, isMarkupLine, isTextLine } from '../../../src/kb/content/markup-line.ts';
+
+describe('a line of markup alone', () => {
+  test.each([
+    ['an HTML anchor', '<a id="what-is-ownership"></a>'],
+    ['a lone tag with attributes', '<Listing number="1-1" file-name="src/main.rs" caption="Hello, world">'],
+    ['a closing tag, indented', '  </Listing>'],
+    ['a tag the line ends inside', '<Listing number="4-1" file-name="src/main.rs"'],
+    ['an image tag', '<img src="x.png" alt="A diagram of the stack">'],
+    ['an HTML comment', '<!-- TODO: say more about the heap -->'],
+    ['the end of an HTML comment', 'more words of the comment -->'],
+    ['a link reference definition', '[ch04-02]: ch04-02-references-and-borrowing.html#references'],
+    ['a link reference definition with a title', '[docs]: https://example.com/docs "The docs"'],
+    ['an image', '![The stack and the heap](img/trpl04-01.svg)'],
+    ['a row of badges', '[![CI](https://x/badge.svg)](https://x/actions) [![Docs](https://y.svg)](https://y)'],
+    ['an RST label', '.. _cache-design-philosophy:'],
+    ['an RST directive', '.. code-block:: python'],
+    ['an RST include', '.. include:: ../refs.rst'],
+    ['an RST substitution', '.. |version| replace:: 3.12'],
+    ['an RST comment', '.. this is a comment, not shown'],
+    ['a fence with its language', '```rust,ignore'],
+    ['a tilde fence', '~~~'],
+    ['an mdBook include', '{{#include ../listings/ch04-understanding-ownership/listing-04-01/src/main.rs:here}}'],
+    ['an mdBook rustdoc include', '{{#rustdoc_include ../listings/ch02/src/main.rs:all}}'],
+    ['an AsciiDoc image', 'image::diagram.png[The stack,300]'],
+    ['an AsciiDoc include', 'include::partial$intro.adoc[]'],
+    ['an AsciiDoc block attribute line', '[source,rust]'],
+    ['an AsciiDoc anchor', '[[ownership-rules]]'],
+  ])('%s', (_what, line) => {
+    expect(isMarkupLine(line)).toBe(true);
+    expect(isTextLine(line)).toBe(false);
+  });
+
+  test.each([
+    ['prose', 'Each value in Rust has an owner.'],
+    ['a heading', '## Ownership Rules'],
+    ['prose that starts with a tag', '<strong>Note:</strong> the owner is dropped.'],
+    ['a footnote definition', '[^1]: The owner goes out of scope here.'],
+    ['an RST footnote', '.. [1] The reference manual, chapter 4.'],
+    ['a wikilink with text after it', '[[ownership]] explains the rules.'],
+    ['a link in prose', '[The book](https://doc.rust-lang.org/book/) explains it.'],
+    ['a line of code', 'let s = String::from("hello");'],
+    ['a Go template expression (code shown)', '{{ .Title }}'],
+    ['a table row', '| owner | one at a time |'],
+    ['prose about a fence', 'Use ``` to open a code block.'],
+  ])('not %s', (_what, line) => {
+    expect(isMarkupLine(line)).toBe(false);
+    expect(isTextLine(line)).toBe(true);
+  });
+
+  test('a line without a letter or digit is not text', () => {
+    for (const line of ['---', '***', '====', '|---|---|', '', '   ', '::']) expect(isTextLine(line)).toBe(false);
+  });
+});
+
+describe('frontmatter', () => {
+  test('YAML between --- lines (closed by --- or ...), TOML between +++ lines: where it ends', () => {
+    expect(frontmatterEnd('---\ntitle: x\n---\nbody\n')).toBe('---\ntitle: x\n---\n'.length);
+    expect(frontmatterEnd('---\ntitle: x\n...\nbody')).toBe('---\ntitle: x\n...\n'.length);
+    expect(frontmatterEnd('+++\ntitle = "x"\n+++\nbody')).toBe('+++\ntitle = "x"\n+++\n'.length);
+    expect(frontmatterEnd('---\r\ntitle: x\r\n---\r\nbody')).toBe('---\r\ntitle: x\r\n---\r\n'.length);
+    expect(frontmatterEnd('---\ntitle: x\n---')).toBe('---\ntitle: x\n---'.length);
+  });
+
+  test('none: no opening line, an unclosed block, a rule that is not the first line', () => {
+    expect(frontmatterEnd('body\n---\nx\n---\n')).toBe(0);
+    expect(frontmatterEnd('---\ntitle: x\nbody\n')).toBe(0);
+    expect(frontmatterEnd('--- not frontmatter\nx\n---\n')).toBe(0);
+    expect(frontmatterEnd('')).toBe(0);
+  });
+});
