@@ -20,7 +20,7 @@
 import { createServer, type IncomingMessage, type Server as HttpServer, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import { randomUUID } from 'node:crypto';
-import { debug, isVerbose } from '../shared/log.ts';
+import { debug, isVerbose, warn } from '../shared/log.ts';
 import { Dispatcher } from './dispatch.ts';
 import { accepts, bearerOf, headerMismatch, originAllowed, tokenMatches } from './http-rules.ts';
 import { META, MODERN_VERSIONS, PROTOCOL_VERSIONS, SUPPORTED_VERSIONS, UNSUPPORTED_PROTOCOL_VERSION } from './revisions.ts';
@@ -85,8 +85,9 @@ export class HttpTransportServer {
   ) {
     this.http = createServer({ maxHeaderSize: HTTP_LIMITS.headerBytes }, (req, res) => this.handle(req, res));
     this.http.on('connection', (socket: Socket) => this.connected(socket));
-    this.http.on('clientError', (_err: Error, socket: Socket) => {
-      if (socket.writable) socket.end('HTTP/1.1 400 Bad Request\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
+    this.http.on('clientError', (err: Error & { code?: string }, socket: Socket) => {
+      const status = err.code === 'HPE_HEADER_OVERFLOW' || /header/i.test(err.message) ? '431 Request Header Fields Too Large' : '400 Bad Request';
+      if (socket.writable) socket.end(`HTTP/1.1 ${status}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
       else socket.destroy();
     });
   }
@@ -170,8 +171,8 @@ export class HttpTransportServer {
       return rpcError(res, 405, undefined, -32600, `method not allowed: ${String(req.method).slice(0, 20)}; the MCP endpoint takes POST (and DELETE to end a session)`);
     }
     if (this.stopping) return rpcError(res, 503, undefined, -32600, 'the server is stopping');
-    if (this.inFlight >= HTTP_LIMITS.inFlight) return busy(res, 503, `${HTTP_LIMITS.inFlight} requests are being answered, the most at once`);
     if ((this.perClient.get(client) ?? 0) >= HTTP_LIMITS.perClient) return busy(res, 429, `${HTTP_LIMITS.perClient} requests from this address are being answered, the most at once`);
+    if (this.inFlight >= HTTP_LIMITS.inFlight) return busy(res, 503, `${HTTP_LIMITS.inFlight} requests are being answered, the most at once`);
     counted = true;
     this.inFlight++;
     this.perClient.set(client, (this.perClient.get(client) ?? 0) + 1);
@@ -326,6 +327,7 @@ class Exchange {
 
   reply(text: string): void {
     if (this.done || this.res.destroyed) return;
+    text = withoutInternals(text);
     const final = !text.startsWith('{"jsonrpc":"2.0","method"');
     if (this.sse) {
       if (!this.res.headersSent) this.res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', 'x-accel-buffering': 'no' });
@@ -345,12 +347,22 @@ class Exchange {
   }
 }
 
+/** An internal error's message names what the server holds (a path, a
+ *  configuration file's line): over HTTP it stays on stderr, and the client
+ *  is told only that the server cannot answer. */
+function withoutInternals(text: string): string {
+  const m = /^\{"jsonrpc":"2\.0",("id":(?:-?[\d.eE+]+|"(?:[^"\\]|\\.)*"),)?"error":\{"code":-32603,/.exec(text);
+  if (!m) return text;
+  void warn(`kb mcp: internal error answered over HTTP: ${text.trimEnd().slice(0, 2000)}`);
+  return `{"jsonrpc":"2.0",${m[1] ?? ''}"error":{"code":-32603,"message":"internal error: the server cannot answer this request now; its log (stderr) says why"}}\n`;
+}
+
 /** The HTTP status of a 2026-07-28 reply: 404 for a method kb does not
  *  serve, 400 for an unsupported version, a request it cannot read or a
  *  capability missing; 200 otherwise (a result, or an error the client
  *  reads in it). */
 function statusOf(text: string): number {
-  const m = /^\{"jsonrpc":"2\.0",(?:"id":(?:-?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?|"(?:[^"\\]|\\.){0,1000}"),)?"error":\{"code":(-?\d{1,6})/.exec(text.slice(0, 1200));
+  const m = /^\{"jsonrpc":"2\.0",(?:"id":(?:-?[\d.eE+]+|"(?:[^"\\]|\\.)*"),)?"error":\{"code":(-?\d{1,6})/.exec(text);
   if (!m) return 200;
   const code = Number(m[1]);
   if (code === -32601) return 404;
