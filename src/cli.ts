@@ -26,7 +26,7 @@ const COMMANDS: CommandTable = {
   check: { description: 'Validate the knowledge-base configuration and files', load: async () => (await import('./cli/commands/check.ts')).default },
   list: { description: 'Show every topic and its subjects, for people', load: async () => (await import('./cli/commands/list.ts')).default },
   mcp: {
-    description: 'Serve the knowledge base to MCP clients on stdio',
+    description: 'Serve the knowledge base to MCP clients on stdio, or over HTTP (--http)',
     load: async () => (await import('./cli/commands/mcp.ts')).mcpCommand(async (options, serving) => (await import('./mcp/server.ts')).serve(options, serving)),
   },
   'config-schema': { description: 'Print the JSON Schema of the configuration, for editors', load: async () => (await import('./cli/commands/config-schema.ts')).default },
