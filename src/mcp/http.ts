@@ -76,6 +76,7 @@ export class HttpTransportServer {
   /** Dispatchers with an open `subscriptions/listen` stream. */
   private readonly listening = new Set<Dispatcher>();
   private stopping = false;
+  private readonly turns = new Turns();
   private idleWaiters: (() => void)[] = [];
   private sweeper: ReturnType<typeof setInterval> | undefined;
 
@@ -247,7 +248,20 @@ export class HttpTransportServer {
     res.on('close', () => {
       if (!exchange.done) dispatcher.message({ text: `{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":${idText}}}`, bytes: 0 }, () => {});
     });
-    dispatcher.message({ text: body, bytes: body.length }, (text) => exchange.reply(text));
+    if (m.method === 'subscriptions/listen') dispatcher.message({ text: body, bytes: body.length }, (text) => exchange.reply(text));
+    else void this.inTurn(res, exchange, () => dispatcher.message({ text: body, bytes: body.length }, (text) => exchange.reply(text)));
+  }
+
+  /** Runs a request when its turn comes: one at a time, in the order
+   *  read, as on stdio (requests share the caches, and two building one
+   *  search index at once would each hold it). A request whose client went
+   *  away meanwhile is not run. */
+  private async inTurn(res: ServerResponse, exchange: Exchange, run: () => void): Promise<void> {
+    await this.turns.enter();
+    if (res.destroyed || exchange.done) return this.turns.leave();
+    exchange.onDone = () => this.turns.leave();
+    res.on('close', () => exchange.finished());
+    run();
   }
 
   /** A request of the revisions before 2026-07-28: sessions. */
@@ -273,11 +287,16 @@ export class HttpTransportServer {
     res.setHeader('mcp-session-id', s.id);
     const isRequest = Array.isArray(msg) ? msg.some((e) => e !== null && typeof e === 'object' && 'method' in e && 'id' in e) : msg !== null && typeof msg === 'object' && 'method' in msg && 'id' in msg;
     const exchange = new Exchange(res, false, false);
-    s.dispatcher.message({ text: body, bytes: body.length }, (text) => exchange.reply(text));
-    if (!isRequest && !exchange.done) {
-      // Notifications and responses: accepted, no body.
-      exchange.done = true;
-      res.writeHead(202).end();
+    const dispatcher = s.dispatcher;
+    if (isRequest) void this.inTurn(res, exchange, () => dispatcher.message({ text: body, bytes: body.length }, (text) => exchange.reply(text)));
+    else {
+      // Notifications and responses: taken at once (a cancellation must
+      // not wait behind what it cancels), accepted with no body.
+      dispatcher.message({ text: body, bytes: body.length }, (text) => exchange.reply(text));
+      if (!exchange.done) {
+        exchange.done = true;
+        res.writeHead(202).end();
+      }
     }
     const live = s;
     res.on('close', () => (live.used = Date.now()));
@@ -310,6 +329,26 @@ export class HttpTransportServer {
   }
 }
 
+/** Turns, one at a time, in the order asked. */
+class Turns {
+  private busy = false;
+  private readonly waiting: (() => void)[] = [];
+
+  enter(): Promise<void> {
+    if (!this.busy) {
+      this.busy = true;
+      return Promise.resolve();
+    }
+    return new Promise((resolve) => this.waiting.push(resolve));
+  }
+
+  leave(): void {
+    const next = this.waiting.shift();
+    if (next) next();
+    else this.busy = false;
+  }
+}
+
 /** What the connection watch does as a request comes and goes. */
 const sockets = new WeakMap<object, { enter(): void; leave(): void }>();
 
@@ -318,6 +357,14 @@ const sockets = new WeakMap<object, { enter(): void; leave(): void }>();
  *  stream (a JSON reply has none to carry). */
 class Exchange {
   done = false;
+  /** Called once, when the exchange ends (its reply sent, or its client gone). */
+  onDone: (() => void) | undefined;
+
+  finished(): void {
+    const f = this.onDone;
+    this.onDone = undefined;
+    f?.();
+  }
 
   constructor(
     private readonly res: ServerResponse,
@@ -339,11 +386,13 @@ class Exchange {
     this.done = true;
     this.res.writeHead(this.modern ? statusOf(text) : 200, { 'content-type': 'application/json' });
     this.res.end(text);
+    this.finished();
   }
 
   private finish(): void {
     this.done = true;
     this.res.end();
+    this.finished();
   }
 }
 
