@@ -61,10 +61,23 @@ function client(port) {
 }
 
 function sockets(pid) {
+  // TCP only: a child's stdio pipes are UNIX sockets too.
+  const tcp = new Set();
+  for (const table of ['tcp', 'tcp6']) {
+    try {
+      for (const line of readFileSync(`/proc/${pid}/net/${table}`, 'utf8').split('\n').slice(1)) {
+        const inode = line.trim().split(/\s+/)[9];
+        if (inode !== undefined) tcp.add(inode);
+      }
+    } catch {
+      // no such table
+    }
+  }
   let n = 0;
   for (const fd of readdirSync(`/proc/${pid}/fd`)) {
     try {
-      if (readlinkSync(`/proc/${pid}/fd/${fd}`).startsWith('socket:')) n++;
+      const m = /^socket:\[(\d+)\]$/.exec(readlinkSync(`/proc/${pid}/fd/${fd}`));
+      if (m && tcp.has(m[1])) n++;
     } catch {
       // closed meanwhile
     }
@@ -110,12 +123,17 @@ export async function mcpHttpLoad({ bin, workspace, topic, clients = 32, calls =
     }),
   );
   const seconds = (performance.now() - started) / 1000;
-  await new Promise((r) => setTimeout(r, 500));
   let peakKiB = null;
   let open = null;
   try {
     peakKiB = Number(/VmHWM:\s+(\d+)/.exec(readFileSync(`/proc/${server.child.pid}/status`, 'utf8'))?.[1]);
-    open = sockets(server.child.pid);
+    // The server closes a connection when it sees the client's end: up to
+    // 5 s for it to see them all (a loaded machine is slow to).
+    for (let waited = 0; waited < 5000; waited += 100) {
+      open = sockets(server.child.pid);
+      if (open <= 1) break;
+      await new Promise((r) => setTimeout(r, 100));
+    }
   } catch {
     // Not Linux.
   }

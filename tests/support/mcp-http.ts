@@ -91,10 +91,23 @@ export function raw(port: number, data: string | Buffer | (() => void), wait = 5
 
 /** The TCP sockets a process holds open (Linux: /proc). */
 export function openSockets(pid: number): number {
+  // TCP only: a child's stdio pipes are UNIX sockets too.
+  const tcp = new Set<string>();
+  for (const table of ['tcp', 'tcp6']) {
+    try {
+      for (const line of readFileSync(`/proc/${pid}/net/${table}`, 'utf8').split('\n').slice(1)) {
+        const inode = line.trim().split(/\s+/)[9];
+        if (inode !== undefined) tcp.add(inode);
+      }
+    } catch {
+      // no such table
+    }
+  }
   let n = 0;
   for (const fd of readdirSync(`/proc/${pid}/fd`)) {
     try {
-      if (readlinkSync(`/proc/${pid}/fd/${fd}`).startsWith('socket:')) n++;
+      const m = /^socket:\[(\d+)\]$/.exec(readlinkSync(`/proc/${pid}/fd/${fd}`));
+      if (m && tcp.has(m[1])) n++;
     } catch {
       // closed meanwhile
     }
