@@ -329,6 +329,9 @@ export class HttpTransportServer {
   }
 }
 
+/** How often an open stream says it is alive (an SSE comment). */
+const KEEP_ALIVE_MS = 25_000;
+
 /** Turns, one at a time, in the order asked. */
 class Turns {
   private busy = false;
@@ -377,7 +380,7 @@ class Exchange {
     text = withoutInternals(text);
     const final = !text.startsWith('{"jsonrpc":"2.0","method"');
     if (this.sse) {
-      if (!this.res.headersSent) this.res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', 'x-accel-buffering': 'no' });
+      if (!this.res.headersSent) this.open();
       this.res.write(`event: message\ndata: ${text.trimEnd()}\n\n`);
       if (final) this.finish();
       return;
@@ -393,6 +396,17 @@ class Exchange {
     this.done = true;
     this.res.end();
     this.finished();
+  }
+
+  /** The stream's head, and a comment every KEEP_ALIVE_MS while it is
+   *  open, so that proxies and clients do not take a quiet
+   *  `subscriptions/listen` stream for a dead one. */
+  private open(): void {
+    this.res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', 'x-accel-buffering': 'no' });
+    const timer = setInterval(() => {
+      if (!this.done && !this.res.destroyed) this.res.write(':\n\n');
+    }, KEEP_ALIVE_MS);
+    this.res.on('close', () => clearInterval(timer));
   }
 }
 

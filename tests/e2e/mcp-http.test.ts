@@ -26,10 +26,10 @@ describe('kb mcp --http with the SDK 1.x client (2025-11-25, a session)', () => 
 
   beforeAll(async () => {
     server = await startHttp([BIN], root, ['--write', 'project'], env(root, { KB_MCP_TOKEN: TOKEN }));
-  });
+  }, 30_000);
   afterAll(async () => {
     expect(await server.stop()).toBe(0);
-  });
+  }, 30_000);
 
   test('tools, prompts and resources as on stdio; every reply valid; DELETE ends the session', async () => {
     const transport = new HttpV1(new URL(server.url), { requestInit: auth });
@@ -55,7 +55,7 @@ describe('kb mcp --http with the SDK 1.x client (2025-11-25, a session)', () => 
     const after = await fetch(server.url, { method: 'POST', headers: { ...auth.headers, 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-session-id': sid }, body: '{"jsonrpc":"2.0","id":9,"method":"tools/list"}' });
     expect(after.status).toBe(404);
     await client.close();
-  });
+  }, 60_000);
 
   test('two clients, two sessions, each its own protocol version', async () => {
     const a = new ClientV1({ name: 'a', version: '1' });
@@ -67,7 +67,7 @@ describe('kb mcp --http with the SDK 1.x client (2025-11-25, a session)', () => 
     const [la, lb] = await Promise.all([a.listTools(), b.listTools()]);
     expect(la).toEqual(lb);
     await Promise.all([a.close(), b.close()]);
-  });
+  }, 60_000);
 
   test('without the token: 401 with WWW-Authenticate; the SDK client fails to connect', async () => {
     const client = new ClientV1({ name: 'no-token', version: '1' });
@@ -77,7 +77,7 @@ describe('kb mcp --http with the SDK 1.x client (2025-11-25, a session)', () => 
     expect(res.headers.get('www-authenticate')).toBe('Bearer realm="kb", error="invalid_token"');
     // /healthz needs no token.
     expect((await fetch(server.url.replace('/mcp', '/healthz'))).status).toBe(200);
-  });
+  }, 60_000);
 });
 
 describe('kb mcp --http with the SDK 2.x client (2026-07-28, stateless)', () => {
@@ -87,10 +87,10 @@ describe('kb mcp --http with the SDK 2.x client (2026-07-28, stateless)', () => 
 
   beforeAll(async () => {
     server = await startHttp([BIN], root, ['--verbose'], env(root));
-  });
+  }, 30_000);
   afterAll(async () => {
     await server.stop();
-  });
+  }, 30_000);
 
   for (const mode of [{ pin: '2026-07-28' }, 'auto'] as const) {
     test(`every kind of request, ${typeof mode === 'string' ? 'negotiated by its server/discover probe' : 'pinned'}; every reply valid`, async () => {
@@ -115,14 +115,14 @@ describe('kb mcp --http with the SDK 2.x client (2026-07-28, stateless)', () => 
       expect(done.completion.values).toEqual(['skills']);
       expect(checker.problems).toEqual([]);
       await client.close();
-    });
+    }, 60_000);
   }
 
   test('--verbose: one line per request on stderr, with its status and Mcp-Method', async () => {
     await post(server.url, 1, 'tools/list');
     await new Promise((r) => setTimeout(r, 100));
     expect(server.stderr()).toMatch(/kb mcp: 127\.0\.0\.1 POST "\/mcp" 200 [\d.]+ ms "tools\/list"/);
-  });
+  }, 60_000);
 
   test('an SSE reply when the client takes only text/event-stream; subscriptions/listen streams file changes', async () => {
     const r = modernRequest(1, 'tools/list');
@@ -152,7 +152,7 @@ describe('kb mcp --http with the SDK 2.x client (2026-07-28, stateless)', () => 
     ac.abort();
     // Closing the stream ended the subscription: the server serves on.
     expect((await post(server.url, 2, 'tools/list')).status).toBe(200);
-  });
+  }, 60_000);
 });
 
 describe('kb mcp --http: operation', () => {
@@ -179,7 +179,7 @@ describe('kb mcp --http: operation', () => {
     expect(status).toBe(200);
     expect(JSON.parse(body).result.content[0].text).toBe(run(BINARY, root, ['learn', 'project', '**']).out);
     expect(await server.exited).toBe(0);
-  });
+  }, 60_000);
 
   test('two replicas behind a proxy that alternates answer alike, pages of resources/list included', async () => {
     const files: Record<string, string> = { ...RFD_FILES };
@@ -224,5 +224,5 @@ describe('kb mcp --http: operation', () => {
       proxy.close();
       await Promise.all([a.stop(), b.stop()]);
     }
-  });
+  }, 60_000);
 });

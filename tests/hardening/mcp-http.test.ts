@@ -17,10 +17,10 @@ let server: HttpServer;
 
 beforeAll(async () => {
   server = await startHttp([BIN], root, ['--timeout', '1', '--idle', '1'], env(root, { KB_MCP_TOKEN: TOKEN }));
-});
+}, 30_000);
 afterAll(async () => {
   expect(await server.stop()).toBe(0);
-});
+}, 30_000);
 
 const AUTH = { authorization: `Bearer ${TOKEN}` };
 
@@ -59,7 +59,7 @@ describe('slow clients (slowloris)', () => {
     const ms = await slow;
     expect(ms).toBeGreaterThanOrEqual(900);
     expect(ms).toBeLessThan(5000);
-  });
+  }, 60_000);
 
   test('a body sent slowly: 408 after --timeout, and the connection ends', async () => {
     const r = modernRequest(1, 'tools/list');
@@ -71,7 +71,7 @@ describe('slow clients (slowloris)', () => {
     expect(statusOf(text)).toBe(408);
     expect(closed).toBe(true);
     expect(ms).toBeLessThan(5000);
-  });
+  }, 60_000);
 
   test('an idle keep-alive connection is closed after --timeout', async () => {
     const r = modernRequest(1, 'tools/list');
@@ -79,7 +79,7 @@ describe('slow clients (slowloris)', () => {
     expect(statusOf(text)).toBe(200);
     expect(closed).toBe(true);
     expect(ms).toBeLessThan(5000);
-  });
+  }, 60_000);
 });
 
 describe('size', () => {
@@ -87,7 +87,7 @@ describe('size', () => {
     const { text } = await raw(server.port, `GET /healthz HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(64 * 1024)}\r\n\r\n`);
     expect(statusOf(text)).toBe(431);
     await stillServes();
-  });
+  }, 60_000);
 
   test('a 64 MiB body, declared or chunked: 413 without reading it; memory stays bounded; the server serves on', async () => {
     const r = modernRequest(1, 'tools/list');
@@ -115,7 +115,7 @@ describe('size', () => {
     expect(statusOf(chunked)).toBe(413);
     expect(peakRssMiB(server.proc.pid!)).toBeLessThan(300);
     await stillServes();
-  });
+  }, 60_000);
 });
 
 describe('what a client sends', () => {
@@ -132,7 +132,7 @@ describe('what a client sends', () => {
     expect(get.status).toBe(405);
     expect(get.headers.get('allow')).toBe('POST, DELETE');
     expect((await fetch(server.url.replace('/mcp', '/nope'), { headers: AUTH })).status).toBe(404);
-  });
+  }, 60_000);
 
   test('no token, a wrong one, another scheme: 401 with WWW-Authenticate; /healthz needs none', async () => {
     const r = modernRequest(1, 'tools/list');
@@ -146,7 +146,7 @@ describe('what a client sends', () => {
       expect(await wrong.text()).not.toContain(TOKEN.slice(0, 8));
     }
     expect((await fetch(server.url.replace('/mcp', '/healthz'))).status).toBe(200);
-  });
+  }, 60_000);
 
   test('a foreign Origin: 403 (DNS rebinding); a page of a loopback host is let in', async () => {
     const r = modernRequest(1, 'tools/list');
@@ -158,7 +158,7 @@ describe('what a client sends', () => {
       const res = await fetch(server.url, { method: 'POST', headers: { ...r.headers, ...AUTH, origin }, body: r.body });
       expect(res.status).toBe(200);
     }
-  });
+  }, 60_000);
 
   test('headers that contradict the body: 400 HeaderMismatch (-32020) with the id; base64 Mcp-Name is decoded', async () => {
     const call = modernRequest(5, 'tools/call', { name: 'learn', arguments: { topic: 'project' } });
@@ -184,7 +184,7 @@ describe('what a client sends', () => {
     const missing = await fetch(server.url, { method: 'POST', headers: { ...m.headers, ...AUTH }, body: m.body });
     expect(missing.status).toBe(404);
     expect((await missing.json()).error.code).toBe(-32601);
-  });
+  }, 60_000);
 
   test('HTTP/1.0 is answered and closed; pipelined requests are answered in order', async () => {
     const r = modernRequest(1, 'tools/list');
@@ -197,7 +197,7 @@ describe('what a client sends', () => {
     const statuses = [...piped.text.matchAll(/HTTP\/1\.1 (\d{3})/g)].map((m) => m[1]);
     expect(statuses).toEqual(['200', '200']);
     expect(piped.text.indexOf('"id":1')).toBeLessThan(piped.text.indexOf('"id":2'));
-  });
+  }, 60_000);
 });
 
 describe('many clients', () => {
@@ -222,7 +222,7 @@ describe('many clients', () => {
     } finally {
       await s.stop();
     }
-  });
+  }, 60_000);
 
   test('10,000 clients, 500 at a time: each answered or closed, memory bounded, no socket left open', async () => {
     const r = modernRequest(1, 'tools/list');
@@ -260,7 +260,7 @@ describe('sessions and errors', () => {
     expect((await again()).status).toBe(404);
     // Without a session: 400.
     expect((await fetch(server.url, { method: 'POST', headers: { 'content-type': 'application/json', ...AUTH }, body: '{"jsonrpc":"2.0","id":2,"method":"tools/list"}' })).status).toBe(400);
-  });
+  }, 60_000);
 
   test('an internal error names no path, file or configuration over HTTP; stderr says it all', async () => {
     const broken = fixture(RFD_FILES, RFD_CONFIG);
@@ -276,7 +276,7 @@ describe('sessions and errors', () => {
     } finally {
       await s.stop();
     }
-  });
+  }, 60_000);
 
   test('a non-loopback address without a token is refused (exit 2) unless --insecure; a short token is refused', () => {
     const refused = run(BINARY, root, ['mcp', '--http', '0.0.0.0:0']);
@@ -288,5 +288,5 @@ describe('sessions and errors', () => {
     const stray = run(BINARY, root, ['mcp', '--insecure']);
     expect(stray.code).toBe(2);
     expect(stray.err).toContain('--insecure is an option of kb mcp --http');
-  });
+  }, 60_000);
 });
