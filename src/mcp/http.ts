@@ -329,6 +329,9 @@ export class HttpTransportServer {
   }
 }
 
+/** How long a client may take to read a reply. */
+const WRITE_TIMEOUT_MS = 60_000;
+
 /** How often an open stream says it is alive (an SSE comment). */
 const KEEP_ALIVE_MS = 25_000;
 
@@ -389,13 +392,23 @@ class Exchange {
     this.done = true;
     this.res.writeHead(this.modern ? statusOf(text) : 200, { 'content-type': 'application/json' });
     this.res.end(text);
+    this.untaken();
     this.finished();
   }
 
   private finish(): void {
     this.done = true;
     this.res.end();
+    this.untaken();
     this.finished();
+  }
+
+  /** A reply the client does not take within WRITE_TIMEOUT_MS ends its
+   *  connection: a client that never reads holds no memory for long. */
+  private untaken(): void {
+    const res = this.res;
+    const timer = setTimeout(() => res.destroy(), WRITE_TIMEOUT_MS);
+    res.on('close', () => clearTimeout(timer));
   }
 
   /** The stream's head, and a comment every KEEP_ALIVE_MS while it is
