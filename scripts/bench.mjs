@@ -13,6 +13,7 @@ import { cpus, loadavg, tmpdir, totalmem, release } from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { mcpLatency } from './mcp-latency.mjs';
+import { mcpHttpLoad } from './mcp-http-load.mjs';
 import { BIG_BINARY_BYTES, ensureDescribedWorkspace, ensureTinyWorkspace, ensureWorkspace, TEXT_EXTS } from './lib/bench-workspace.mjs';
 import { FLAGS as KB_BUILD_FLAGS } from './build.mjs';
 import { ensureBaseline, features } from './lib/baseline.mjs';
@@ -38,6 +39,10 @@ Options:
   --scaling [LIST] also check how cost grows, e.g. --scaling 1000,10000,100000
                    (the default list when none is given)
   --no-peers       skip repomix and the files-to-prompt-style packer
+  --http-only      only the HTTP load: \`kb mcp --http\`, 32 concurrent clients
+                   x 1,000 calls (exact loads, listings, searches) on the
+                   main workspace; p50/p99 per kind, peak RSS, sockets left
+  --http-calls N   calls per HTTP client (default 1000)
   --duplicates-only
                    only the duplicates section: the labelled pairs and
                    \`kb check --duplicates\` on 20,000 short notes
@@ -88,6 +93,8 @@ function parseOptions(argv) {
         break;
       case '--no-peers': o.peers = false; break;
       case '--duplicates-only': o.duplicatesOnly = true; break;
+      case '--http-only': o.httpOnly = true; break;
+      case '--http-calls': o.httpCalls = num(next(), a); break;
       case '--peer-runs': o.peerRuns = num(next(), a); break;
       case '--kb': o.kb = resolve(next()); break;
       case '--dir': o.dir = resolve(next()); break;
@@ -366,6 +373,7 @@ async function main() {
   }
   mkdirSync(o.dir, { recursive: true });
   if (o.duplicatesOnly) return duplicatesOnly(o);
+  if (o.httpOnly) return httpOnly(o);
   const results = { options: { ...o, kb: relative(REPO, o.kb) || o.kb, dir: relative(REPO, o.dir) || o.dir }, machine: {}, rows: [] };
   const load0 = loadavg()[0];
   results.machine = {
@@ -511,6 +519,12 @@ async function main() {
   add({ id: 'mcpSearchP99', what: 'MCP session: search, p99', kbValue: session.search.p99, unit: 'ms' });
   add({ id: 'mcpBurstP99', what: `MCP session: a burst of ${o.quick ? 300 : 2000} exact loads written at once, last reply (p99)`, kbValue: session.burst.p99, unit: 'ms' });
   if (session.peakKiB !== null) add({ id: 'mcpRss', what: 'MCP session: peak RSS (sequential calls, listings and the burst)', kbValue: session.peakKiB, unit: 'KiB', target: 150 * 1024, cmp: '<=' });
+  if (!o.quick) {
+    log('measuring: kb mcp --http under 32 concurrent clients ...');
+    const load = await mcpHttpLoad({ bin: o.kb, workspace: ws.root, topic: 'docs', clients: 32, calls: o.httpCalls ?? 1000 });
+    results.http = load;
+    for (const row of httpRows(load)) add(row);
+  }
   }
 
   // 6. Peers.
@@ -583,7 +597,7 @@ async function main() {
     if (r.unit === 'ms') return r.target === undefined ? '-' : `<= ${r.target} ms`;
     if (r.unit === 'fraction') return `<= ${(r.target * 100).toFixed(0)}%`;
     if (r.unit === 'MB/s') return `>= ${r.target} MB/s`;
-    if (r.unit === 'share') return `${r.cmp} ${r.target}`;
+    if (r.unit === 'share' || r.unit === 'count') return `${r.cmp} ${r.target}`;
     if (r.id === 'binary') return `<= ${r.target} B`;
     return `${r.cmp === '<=' ? '<=' : '>='} ${r.target}x${r.speedup ? ' faster' : ''}`;
   };
@@ -696,6 +710,40 @@ async function main() {
   }
   const failed = rows.some((r) => verdict(r) === 'FAIL');
   process.exitCode = failed ? 1 : 0;
+}
+
+/** The rows of the HTTP load (issue targets: exact loads p50 <= 5 ms and
+ *  p99 <= 50 ms, peak RSS <= 300 MiB, no errors, no socket left open). */
+function httpRows(load) {
+  const what = `MCP over HTTP, ${load.clients} clients x ${load.calls} calls`;
+  return [
+    { id: 'httpExactP50', what: `${what}: exact load, p50`, kbValue: load.exact.p50, unit: 'ms', target: 5, cmp: '<=' },
+    { id: 'httpExactP99', what: `${what}: exact load, p99`, kbValue: load.exact.p99, unit: 'ms', target: 50, cmp: '<=' },
+    { id: 'httpListP50', what: `${what}: listing, p50`, kbValue: load.listing.p50, unit: 'ms' },
+    { id: 'httpListP99', what: `${what}: listing, p99`, kbValue: load.listing.p99, unit: 'ms' },
+    { id: 'httpSearchP50', what: `${what}: search, p50`, kbValue: load.search.p50, unit: 'ms' },
+    { id: 'httpSearchP99', what: `${what}: search, p99`, kbValue: load.search.p99, unit: 'ms' },
+    ...(load.peakKiB !== null ? [{ id: 'httpRss', what: `${what}: peak RSS`, kbValue: load.peakKiB, unit: 'KiB', target: 300 * 1024, cmp: '<=' }] : []),
+    { id: 'httpErrors', what: `${what}: errors`, kbValue: load.errors, unit: 'count', target: 0, cmp: '<=' },
+    ...(load.socketsAfter !== null ? [{ id: 'httpSockets', what: `${what}: sockets the server holds afterwards (the listening one)`, kbValue: load.socketsAfter, unit: 'count', target: 1, cmp: '<=' }] : []),
+  ];
+}
+
+/** `--http-only`: the HTTP load alone, with its verdicts. */
+async function httpOnly(o) {
+  const ws = ensureWorkspace(o.dir, o.subjects, o.seed, log);
+  log(`workspace: ${relative(REPO, ws.root)}: ${ws.subjects} text subjects; load average ${loadavg().map((x) => x.toFixed(2)).join(' ')}`);
+  const load = await mcpHttpLoad({ bin: o.kb, workspace: ws.root, topic: 'docs', clients: 32, calls: o.httpCalls ?? 1000 });
+  const rows = httpRows(load);
+  const pass = (r) => r.target === undefined || (r.cmp === '<=' ? r.kbValue <= r.target : r.kbValue >= r.target);
+  const shown = (r) => (r.unit === 'ms' ? `${ms(r.kbValue)} ms` : r.unit === 'KiB' ? mib(r.kbValue) : String(r.kbValue));
+  const target = (r) => (r.target === undefined ? 'no target' : `target ${r.cmp} ${r.unit === 'KiB' ? mib(r.target) : `${r.target}${r.unit === 'ms' ? ' ms' : ''}`}`);
+  const out = [`${load.subjects} subjects, ${load.clients} clients x ${load.calls} calls in ${load.seconds.toFixed(1)} s (exact ${load.exact.n}, listings ${load.listing.n}, searches ${load.search.n})`, ...rows.map((r) => `${pass(r) ? 'PASS' : 'FAIL'} ${r.what}: ${shown(r)} (${target(r)})`)];
+  if (load.errors > 0) out.push(`first errors: ${load.firstErrors.join(' | ')}`);
+  out.push(`load average ${loadavg().map((x) => x.toFixed(2)).join(' ')}`);
+  if (o.json) writeFileSync(o.json, `${JSON.stringify(load, null, 2)}\n`);
+  process.stdout.write(`${out.join('\n')}\n`);
+  process.exitCode = rows.every(pass) ? 0 : 1;
 }
 
 /** `--duplicates-only`: the duplicates section alone, with its verdicts. */

@@ -44,7 +44,7 @@ export const TIERS = {
   },
   slow: {
     build: true,
-    paths: ['tests/property', 'tests/parity', 'tests/hardening/large.test.ts', 'tests/hardening/export-large.test.ts', 'tests/integrations/package.test.ts', 'tests/integrations/npm-route.test.ts', 'tests/integrations/release.test.ts', 'tests/integrations/pre-commit.test.ts', 'tests/integrations/recipes.test.ts'],
+    paths: ['tests/property', 'tests/parity', 'tests/hardening/large.test.ts', 'tests/hardening/export-large.test.ts', 'tests/integrations/package.test.ts', 'tests/integrations/npm-route.test.ts', 'tests/integrations/release.test.ts', 'tests/integrations/pre-commit.test.ts', 'tests/integrations/recipes.test.ts', 'tests/integrations/mcp-http-conformance.test.ts'],
   },
 };
 

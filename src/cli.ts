@@ -27,7 +27,7 @@ const COMMANDS: CommandTable = {
   list: { description: 'Show every topic and its subjects, for people', load: async () => (await import('./cli/commands/list.ts')).default },
   export: { description: 'Write every visible subject as JSON Lines, to feed another engine', load: async () => (await import('./cli/commands/export.ts')).default },
   mcp: {
-    description: 'Serve the knowledge base to MCP clients on stdio',
+    description: 'Serve the knowledge base to MCP clients on stdio, or over HTTP (--http)',
     load: async () => (await import('./cli/commands/mcp.ts')).mcpCommand(async (options, serving) => (await import('./mcp/server.ts')).serve(options, serving)),
   },
   'config-schema': { description: 'Print the JSON Schema of the configuration, for editors', load: async () => (await import('./cli/commands/config-schema.ts')).default },

@@ -42,6 +42,7 @@ import { Dispatcher } from './dispatch.ts';
 import { KbSession } from './session.ts';
 import { StdioTransport } from './stdio.ts';
 import type { Transport } from './transport.ts';
+import type { HttpFlags } from './http-main.ts';
 
 export { METHODS, paramsProblem } from './methods.ts';
 
@@ -57,9 +58,17 @@ const MAX_UNREAD = MiB;
 /** Replies the client has not read (pings, errors): reading stops past it. */
 const MAX_UNREAD_REPLIES = 64;
 
-export async function serve(options: WorkspaceOptions, serving: { write: readonly string[]; list?: { names: string[]; from: string } } = { write: [] }): Promise<number> {
+export async function serve(options: WorkspaceOptions, serving: { write: readonly string[]; list?: { names: string[]; from: string }; http?: HttpFlags } = { write: [] }): Promise<number> {
   // Library code must not reach stdout through console.log either.
   console.log = console.info = console.debug = console.error;
+  // Over HTTP (http-main.ts: loaded only then).
+  const http = serving.http;
+  if (http !== undefined) {
+    const main = await import('./http-main.ts');
+    const settings = main.httpSettings(http);
+    const kb = await KnowledgeBase.open(options, { costs: COSTS });
+    return main.serveHttp(kb, options, writableTopics(kb, serving.write), serving.list, settings);
+  }
 
   // Fail fast on what a restart would not fix by itself: no workspace, a bad
   // --cfg or -k. Problems inside the configuration files are reported per

@@ -108,16 +108,32 @@ export const SUBJECT_TEMPLATE = `${URI_SCHEME}{topic}/{+slug}`;
 /** Lines of a subject: `kb://<topic>/<slug>?lines=120-160`. */
 export const SUBJECT_LINES_TEMPLATE = `${URI_SCHEME}{topic}/{+slug}{?lines}`;
 
-export class KbSession {
-  private readonly warned = new Set<string>();
+/** What every session of one server shares: on stdio there is one
+ *  session; over HTTP each request of protocol 2026-07-28, and each
+ *  2025-11-25 session, is answered by a session of its own (its protocol
+ *  version, its request's limits), forked from one. */
+export class SessionShared {
+  readonly warned = new Set<string>();
   /** Topic indexes and probes between requests, watched (an edited,
    *  added, removed or renamed file shows in the next request); closed by
    *  the server at shutdown. */
   readonly cache = new IndexCache((line) => void debug(line));
+  /** The `resources/list` cursors this server issues. */
+  readonly cursors: Cursors;
+
+  /** `key`: what cursors are signed with; by default a key of this
+   *  server's own (replicas given the same key take each other's). */
+  constructor(readonly key: Uint8Array = randomBytes(32)) {
+    this.cursors = new Cursors(key);
+  }
+}
+
+export class KbSession {
+  private readonly warned: Set<string>;
+  readonly cache: IndexCache;
   /** The protocol version `initialize` agreed on (server.ts), if any. */
   protocol: string | undefined;
-  /** The `resources/list` cursors this server issues. */
-  private readonly cursors = new Cursors();
+  private readonly cursors: Cursors;
 
   /** The topics the write tools may write (`kb mcp --write`); none: the
    *  tools are not served. */
@@ -127,7 +143,18 @@ export class KbSession {
     private readonly options: WorkspaceOptions,
     private readonly writable: ReadonlySet<string> = new Set(),
     private readonly listed: { names: readonly string[]; from: string } = { names: [], from: '--list' },
-  ) {}
+    readonly shared: SessionShared = new SessionShared(),
+  ) {
+    this.warned = shared.warned;
+    this.cache = shared.cache;
+    this.cursors = shared.cursors;
+  }
+
+  /** A session of its own (no protocol agreed yet) sharing this one's
+   *  caches, cursors and warnings. */
+  fork(): KbSession {
+    return new KbSession(this.options, this.writable, this.listed, this.shared);
+  }
 
   /** The tools served, in order (app/tools.ts). */
   served(): AnyTool[] {
@@ -391,7 +418,7 @@ export const RESOURCES_PAGE = 500;
  *  up, or from an earlier run) is refused rather than read as a place in
  *  the list. */
 export class Cursors {
-  private readonly key = randomBytes(32);
+  constructor(private readonly key: Uint8Array = randomBytes(32)) {}
 
   make(topic: string, slug: string): string {
     const body = JSON.stringify([topic, slug]);

@@ -11,6 +11,7 @@
 // protocol revision: the extension requires them of `skills/list` and
 // `skills/get`, and a client of an older revision passes them over.
 import { Buffer } from 'node:buffer';
+import { createHash } from 'node:crypto';
 import { listedSkills, SkillDigests, skillAt, skillEntry, skillFile, type SkillEntry, type SkillRef } from '../app/skills.ts';
 import type { KnowledgeBase } from '../app/knowledge-base.ts';
 import { jsonQuoted } from '../shared/controls.ts';
@@ -46,13 +47,13 @@ interface SkillsState {
   digests: SkillDigests;
   cursors: Cursors;
 }
-const states = new WeakMap<KbSession, SkillsState>();
+const states = new WeakMap<object, SkillsState>();
 
 function stateOf(session: KbSession): SkillsState {
-  let state = states.get(session);
+  let state = states.get(session.shared);
   if (state === undefined) {
-    state = { digests: new SkillDigests(), cursors: new Cursors() };
-    states.set(session, state);
+    state = { digests: new SkillDigests(), cursors: new Cursors(createHash('sha256').update('skills').update(session.shared.key).digest()) };
+    states.set(session.shared, state);
   }
   return state;
 }

@@ -72,6 +72,10 @@ export class Subscriptions {
     private readonly schedule: (job: () => Promise<void>) => void,
   ) {}
 
+  /** What the cache tells of each file event (one function, so that it
+   *  can be taken back). */
+  private readonly onEvent = (): void => this.changed();
+
   get size(): number {
     return this.open.size;
   }
@@ -97,7 +101,7 @@ export class Subscriptions {
     const ignored = (['toolsListChanged', 'promptsListChanged'] as const).filter((k) => filter[k] === true);
     if (ignored.length > 0) void debug(`kb mcp: subscription ${idText}: ${ignored.join(', ')} left out of its acknowledgement (kb sends no such notification)`);
     this.open.set(idText, { idText, reply, listChanged: filter.resourcesListChanged === true, uris, acked: false });
-    this.session.cache.onEvent = () => this.changed();
+    this.session.cache.eventListeners.add(this.onEvent);
     this.queueLook();
     return undefined;
   }
@@ -142,7 +146,7 @@ export class Subscriptions {
   private tidy(): void {
     if (this.open.size > 0) return;
     clearTimeout(this.timer);
-    this.session.cache.onEvent = undefined;
+    this.session.cache.eventListeners.delete(this.onEvent);
     this.listed = undefined;
     this.prints = new Map();
   }

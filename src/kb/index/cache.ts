@@ -389,8 +389,9 @@ export class IndexCache {
   hits = 0;
   misses = 0;
   /** Told of each file event of a watched topic, after the cache took
-   *  it (`kb mcp`'s subscriptions: mcp/subscriptions.ts). */
-  onEvent: (() => void) | undefined;
+   *  it (`kb mcp`'s subscriptions: mcp/subscriptions.ts; over HTTP, one
+   *  per listening request). */
+  readonly eventListeners = new Set<() => void>();
   /** Values given back by `kept`, and asked for in vain. */
   keptHits = 0;
   keptMisses = 0;
@@ -597,7 +598,7 @@ export class IndexCache {
       { recursive, persistent: false },
       delivered((type: string, name: string | Buffer | null) => {
         w.event(type, name, base);
-        this.onEvent?.();
+        for (const listener of this.eventListeners) listener();
       }),
     );
     watcher.on('error', (err) => this.fail(w, reason(err)));
