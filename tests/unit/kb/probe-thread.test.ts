@@ -110,6 +110,9 @@ describe('readerThread', () => {
         feed.add(paths[i]);
         if (i % 64 === 63) await new Promise((r) => setTimeout(r, 5));
       }
+      // On a loaded machine the thread may not have run yet: give it up
+      // to 2 s (it is told of batches as they finish, not only at finish).
+      for (let waited = 0; told.length === 0 && waited < 2000; waited += 10) await new Promise((r) => setTimeout(r, 10));
       const before = told.length;
       const results = feed.finish();
       expect(told.map(([i]) => i)).toEqual(paths.map((_, i) => i));
