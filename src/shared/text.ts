@@ -29,6 +29,77 @@ export function compareCodeUnits(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
 }
 
+/** Natural order: code-unit order (compareCodeUnits), but where both
+ *  strings hold a run of ASCII digits at the same place the runs compare
+ *  by value (`4.2.2` < `4.2.10`); runs of one value compare by their text
+ *  at once (`1` < `01`), so strings sharing a prefix that ends outside a
+ *  run of digits stay together, as in code-unit order (a folder's
+ *  subjects). One pass over the common part: linear in the shorter
+ *  string. */
+export function compareNatural(a: string, b: string): number {
+  const na = a.length;
+  const nb = b.length;
+  let i = 0;
+  let j = 0;
+  while (i < na && j < nb) {
+    const ca = a.charCodeAt(i);
+    const cb = b.charCodeAt(j);
+    if (isDigit(ca) && isDigit(cb)) {
+      const r = compareDigitRuns(a, i, b, j);
+      if (r.order !== 0) return r.order;
+      i = r.endA;
+      j = r.endB;
+      continue;
+    }
+    if (ca !== cb) return ca < cb ? -1 : 1;
+    i++;
+    j++;
+  }
+  return na - i < nb - j ? -1 : na - i > nb - j ? 1 : 0;
+}
+
+/** `items`, sorted by `key` in code-unit order, in natural order
+ *  (compareNatural): one pass finds whether the two orders differ at all
+ *  (they do not where no two keys hold numbers at one place, or where the
+ *  numbers have one width, as `001`...`100`); only then is a copy sorted.
+ *  Strings sharing a prefix that ends outside a number (a folder's
+ *  subjects) stay together in either order. */
+export function naturallySorted<T>(items: T[], key: (item: T) => string): T[] {
+  for (let i = 1; i < items.length; i++) {
+    if (compareNatural(key(items[i - 1]), key(items[i])) > 0) return items.slice().sort((a, b) => compareNatural(key(a), key(b)));
+  }
+  return items;
+}
+
+function isDigit(c: number): boolean {
+  return c >= 0x30 && c <= 0x39;
+}
+
+/** The runs of digits at `i` of `a` and `j` of `b`: by value (leading
+ *  zeros aside: the longer significant run is larger, else the first
+ *  digit that differs), then by their text (fewer leading zeros first). */
+function compareDigitRuns(a: string, i: number, b: string, j: number): { order: number; endA: number; endB: number } {
+  let ea = i;
+  while (ea < a.length && isDigit(a.charCodeAt(ea))) ea++;
+  let eb = j;
+  while (eb < b.length && isDigit(b.charCodeAt(eb))) eb++;
+  let za = i;
+  while (za < ea - 1 && a.charCodeAt(za) === 0x30) za++;
+  let zb = j;
+  while (zb < eb - 1 && b.charCodeAt(zb) === 0x30) zb++;
+  const la = ea - za;
+  const lb = eb - zb;
+  if (la !== lb) return { order: la < lb ? -1 : 1, endA: ea, endB: eb };
+  for (let k = 0; k < la; k++) {
+    const da = a.charCodeAt(za + k);
+    const db = b.charCodeAt(zb + k);
+    if (da !== db) return { order: da < db ? -1 : 1, endA: ea, endB: eb };
+  }
+  // One value: the run with fewer leading zeros (the shorter) first.
+  const order = ea - i < eb - j ? -1 : ea - i > eb - j ? 1 : 0;
+  return { order, endA: ea, endB: eb };
+}
+
 /** The length of `s` in UTF-8 bytes, without encoding it. */
 export function utf8Length(s: string): number {
   let n = s.length;
