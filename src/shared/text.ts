@@ -59,16 +59,50 @@ export function compareNatural(a: string, b: string): number {
 }
 
 /** `items`, sorted by `key` in code-unit order, in natural order
- *  (compareNatural): one pass finds whether the two orders differ at all
- *  (they do not where no two keys hold numbers at one place, or where the
- *  numbers have one width, as `001`...`100`); only then is a copy sorted.
- *  Strings sharing a prefix that ends outside a number (a folder's
- *  subjects) stay together in either order. */
+ *  (compareNatural). Two strings can be in another order only when the
+ *  text before their first digit is the same (before it, both orders
+ *  compare code units), and such strings are neighbours in code-unit
+ *  order: one pass finds those groups, and only a group out of natural
+ *  order is sorted again (a comparator sort of the benchmark's 10,000
+ *  names took 10-30 ms). The same array when nothing moves. Strings
+ *  sharing a prefix that ends outside a number (a folder's subjects)
+ *  stay together in either order. */
 export function naturallySorted<T>(items: T[], key: (item: T) => string): T[] {
-  for (let i = 1; i < items.length; i++) {
-    if (compareNatural(key(items[i - 1]), key(items[i])) > 0) return items.slice().sort((a, b) => compareNatural(key(a), key(b)));
+  const n = items.length;
+  let out: T[] | undefined;
+  let start = 0;
+  let prev = n === 0 ? '' : key(items[0]);
+  let prevHead = firstDigit(prev);
+  for (let i = 1; i <= n; i++) {
+    const cur = i < n ? key(items[i]) : '';
+    const head = i < n ? firstDigit(cur) : -1;
+    if (i < n && head === prevHead && cur.startsWith(prev.slice(0, head))) {
+      // (prev.slice is a view in the engines kb runs on.)
+      prev = cur;
+      continue;
+    }
+    if (i - start > 1 && !inNaturalOrder(items, key, start, i)) {
+      out ??= items.slice();
+      const group = items.slice(start, i).sort((a, b) => compareNatural(key(a), key(b)));
+      for (let j = 0; j < group.length; j++) out[start + j] = group[j];
+    }
+    start = i;
+    prev = cur;
+    prevHead = head;
   }
-  return items;
+  return out ?? items;
+}
+
+/** Where `s`'s first digit is (its length when it has none). */
+function firstDigit(s: string): number {
+  let i = 0;
+  while (i < s.length && !isDigit(s.charCodeAt(i))) i++;
+  return i;
+}
+
+function inNaturalOrder<T>(items: readonly T[], key: (item: T) => string, from: number, to: number): boolean {
+  for (let i = from + 1; i < to; i++) if (compareNatural(key(items[i - 1]), key(items[i])) > 0) return false;
+  return true;
 }
 
 function isDigit(c: number): boolean {

@@ -6,31 +6,14 @@ import { slugLowerBound } from './slug.ts';
 import type { Subject } from './types.ts';
 import { kindOf, probeUnknown, type TopicView } from './view.ts';
 import { some } from '../../shared/arrays.ts';
-import { naturallySorted } from '../../shared/text.ts';
 
 function isListableCheap(view: TopicView, s: Subject): boolean {
   return !s.hidden && !view.disabled.has(s.slug) && !view.learnedSlugs.has(s.slug);
 }
 
-/** `subjects` (in slug order) in the order a listing shows them:
- *  natural order (`4.2.2` before `4.2.10`), sorted again only where it
- *  differs (shared/text.ts naturallySorted). */
-export function inListingOrder(subjects: Subject[]): Subject[] {
-  return naturallySorted(subjects, slugOf);
-}
-
-function slugOf(s: Subject): string {
-  return s.slug;
-}
-
 /** The subjects `learn` lists: non-hidden, non-disabled, not pre-loaded,
- *  readable text (each is probed, all at once), in listing order
- *  (`inListingOrder`). */
+ *  readable text (each is probed, all at once), in slug order. */
 export function listable(view: TopicView): Subject[] {
-  return inListingOrder(listableInSlugOrder(view));
-}
-
-function listableInSlugOrder(view: TopicView): Subject[] {
   const { disabled, learnedSlugs } = view;
   const filterSets = disabled.size > 0 || learnedSlugs.size > 0;
   // The walk probed every visible subject and knows the few that are not
@@ -73,7 +56,7 @@ function slugIndex(subjects: readonly Subject[], slug: string): number {
 }
 
 /** The listable subjects (as `listable`) below the folder `folder`
- *  (slugs starting with `folder/`), in listing order. Probes only those. */
+ *  (slugs starting with `folder/`), in slug order. Probes only those. */
 export function listableUnder(view: TopicView, folder: string): Subject[] {
   const prefix = `${folder}/`;
   const all = view.index.subjects;
@@ -81,7 +64,7 @@ export function listableUnder(view: TopicView, folder: string): Subject[] {
   const below: Subject[] = [];
   for (let i = slugLowerBound(all, prefix); i < all.length && all[i].slug.startsWith(prefix); i++) if (isListableCheap(view, all[i])) below.push(all[i]);
   probeUnknown(view, below);
-  return inListingOrder(below.filter((s) => kindOf(view, s) === 'text'));
+  return below.filter((s) => kindOf(view, s) === 'text');
 }
 
 /** Whether `listable(view)` is non-empty; stops at the first text subject. */

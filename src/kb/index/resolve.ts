@@ -1,7 +1,7 @@
 // Pattern resolution against a subject index (never reads files).
 //
-// - Results follow the pattern order; each pattern's matches are in natural
-//   order (`4.2.2` before `4.2.10`, as listings show them); a subject selected again by a later pattern keeps its first
+// - Results follow the pattern order; each pattern's matches are in slug
+//   order; a subject selected again by a later pattern keeps its first
 //   position (its `exact` flag becomes true if any pattern named it exactly).
 // - Exact patterns select the subject with that slug, hidden or not.
 // - Globs select non-hidden subjects only. A subject whose slug equals a glob
@@ -21,7 +21,6 @@ import { Budget, PatternTooExpensive, type CompiledPattern } from '../../glob/in
 import { slugLowerBound } from './slug.ts';
 import type { Alias, Match, PatternResult, Subject } from './types.ts';
 import { map } from '../../shared/arrays.ts';
-import { naturallySorted } from '../../shared/text.ts';
 
 export type { Match, PatternResult } from './types.ts';
 
@@ -78,7 +77,7 @@ export function resolvePatterns(
       perPattern.push({ pattern: raw, kind: 'invalid', reason: c.reason, slugs: [] });
       continue;
     }
-    let selected: Match[] = [];
+    const selected: Match[] = [];
     if (c.kind === 'exact') {
       const subject = findExact(subjects, c.pattern, disabled, aliases);
       if (subject !== undefined) selected.push({ subject, exact: true });
@@ -95,8 +94,6 @@ export function resolvePatterns(
         perPattern.push({ pattern: raw, kind: 'invalid', reason: err.message, slugs: [] });
         continue;
       }
-      // A glob's matches in natural order, as listings show them.
-      selected = naturallySorted(selected, matchSlug);
     }
     const result: PatternResult = { pattern: raw, kind: c.kind, slugs: map(selected, (m) => m.subject.slug) };
     if (c.kind === 'glob' && selected.length === 0) {
@@ -111,10 +108,6 @@ export function resolvePatterns(
     for (const m of selected) add(m.subject, m.exact);
   }
   return { matches: [...bySlug.values()], perPattern };
-}
-
-function matchSlug(m: Match): string {
-  return m.subject.slug;
 }
 
 /** How many hidden, non-disabled subjects `isMatch` matches, skills'

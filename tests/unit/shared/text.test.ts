@@ -1,6 +1,6 @@
 import { describe, test, expect } from 'bun:test';
 import fc from 'fast-check';
-import { charWidth, compareCodeUnits, compareNatural, countText, fitColumns, splitOutsideBraces, typeName } from '../../../src/shared/text.ts';
+import { charWidth, compareCodeUnits, compareNatural, countText, naturallySorted, fitColumns, splitOutsideBraces, typeName } from '../../../src/shared/text.ts';
 
 describe('splitOutsideBraces', () => {
   test('cuts at separators outside braces; parts untrimmed, n separators give n + 1 parts', () => {
@@ -126,5 +126,23 @@ describe('compareNatural', () => {
   });
   test('agrees with code-unit order where no two digits meet', () => {
     expect(compareNatural('a1', 'a-')).toBe(compareCodeUnits('a1', 'a-'));
+  });
+});
+
+describe('naturallySorted', () => {
+  test('the order of compareNatural, by keys; the same array when already in it', () => {
+    const s = fc.stringMatching(/^[0-9a/._-]{0,8}$/);
+    const digits = fc.stringMatching(/^[019a/]{0,6}$/);
+    fc.assert(
+      fc.property(fc.array(fc.oneof(s, digits), { maxLength: 40 }), (xs) => {
+        const codeUnits = [...xs].sort();
+        const items = codeUnits.map((x) => ({ x }));
+        const got = naturallySorted(items, (i) => i.x).map((i) => i.x);
+        expect(got).toEqual([...xs].sort(compareNatural));
+      }),
+      { numRuns: 2000 },
+    );
+    const items = ['a1', 'a2', 'b'].map((x) => ({ x }));
+    expect(naturallySorted(items, (i) => i.x)).toBe(items);
   });
 });
