@@ -17,6 +17,11 @@
 //   same query from an FTS5 index of the same files (`... MATCH 'w1 OR w2'
 //   ORDER BY rank LIMIT 10` with snippet()), alternating; skipped with a
 //   message where sqlite3 (Debian's package) is missing;
+// - the speed reference, on the 10,000 subjects and on the long documents:
+//   warm `kb search --limit 10` against a compiled Bun program
+//   (scripts/search-reference.ts, built with kb's flags) that stats every
+//   indexed file and answers from SQLite FTS5 with snippets, alternating;
+//   target kb <= 1.0x;
 // - quality on each labelled set whose folder is given (--quality-corpus
 //   NAME=DIR, NAME one of scripts/lib/search-quality.mjs SETS: jp-docs,
 //   git-docs, peps, django-docs, man-pages, vue-zh, react-ja): recall@5
@@ -36,6 +41,8 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, realpathSync, renameS
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { createHash } from 'node:crypto';
+import { FLAGS as KB_FLAGS } from './build.mjs';
 import { ensureWorkspace, prng } from './lib/bench-workspace.mjs';
 import { ensureLongCorpus } from './lib/long-corpus.mjs';
 import { corpusWords, goalWords, isFolder, loadSet, measure, meetsGoal, SETS } from './lib/search-quality.mjs';
@@ -97,7 +104,7 @@ if (!opt.speed) {
   process.exit(q.ok ? 0 : 1);
 }
 
-const TARGETS = { firstSearchMs: 2000, warmP50Ms: 40, broadP50Ms: 40, peakRssMiB: 200, longVsSqlite: 1.0 };
+const TARGETS = { firstSearchMs: 2000, warmP50Ms: 40, broadP50Ms: 40, peakRssMiB: 200, longVsSqlite: 1.0, vsReference: 1.0 };
 
 mkdirSync(opt.dir, { recursive: true });
 const ws = ensureWorkspace(opt.dir, opt.subjects, 1, (m) => process.stderr.write(`${m}\n`));
@@ -159,6 +166,8 @@ for (let i = 0; i < opt.queries; i++) {
 }
 
 const report = { subjects: opt.subjects, corpusMiB: 0 };
+/** The speed reference's binary, once compiled (referenceBinary). */
+let referencePath;
 {
   let bytes = 0;
   (function walk(d) {
@@ -240,6 +249,10 @@ const edited = [];
   writeFileSync(file, text);
 }
 report.afterEditMs = median(edited);
+
+// --- the speed reference: a compiled Bun program over SQLite FTS5 ------------------
+const refLines = [];
+refLines.push(...versusReference('bench', `${opt.subjects} subjects`, root, docs, (q) => ['search', '-t', 'docs', '--limit', '10', q], {}, queries.slice(0, 40)));
 rmSync(cacheHome, { recursive: true, force: true });
 
 // --- long documents against sqlite3 FTS5 ---------------------------------------------
@@ -247,10 +260,6 @@ let longLines = [];
 if (opt.long) longLines = longDocuments();
 
 function longDocuments() {
-  const sqlite = spawnSync('sh', ['-c', 'command -v sqlite3'], { encoding: 'utf8' }).stdout.trim();
-  if (!sqlite) return ['long documents vs sqlite3 FTS5: skipped, sqlite3 is not installed (Debian: apt-get install sqlite3)'];
-  const fts5 = spawnSync(sqlite, [':memory:', 'CREATE VIRTUAL TABLE t USING fts5(d);'], { encoding: 'utf8' });
-  if (fts5.status !== 0) return [`long documents vs sqlite3 FTS5: skipped, this sqlite3 has no FTS5 (${fts5.stderr.trim()})`];
   // The workspace: a topic "long" whose folder is the corpus (a link to
   // --corpus DIR, or the generated documents).
   let wsRoot;
@@ -279,6 +288,20 @@ function longDocuments() {
     }
   })(realpathSync(join(wsRoot, 'docs')));
   files.sort((a, b) => a - b);
+  // Queries: one to three words of middling frequency (from the generated
+  // vocabulary, or, for --corpus, words of the corpus's own files).
+  const rq = prng(11);
+  const pool = words ? words.slice(60, 4000) : longCorpusWords(join(wsRoot, 'docs'));
+  const longQueries = [];
+  for (let i = 0; i < 24; i++) longQueries.push(Array.from({ length: 1 + rq.int(3) }, () => rq.pick(pool)).join(' '));
+  const longEnv = { XDG_CACHE_HOME: join(cacheHome, 'long') };
+  const kbArgs = (q) => ['search', '-t', 'long', '--limit', '10', q];
+  const corpusName = `${opt.corpus ?? 'generated reStructuredText'}: ${files.length} files, median ${(files[files.length >> 1] / 1000).toFixed(1)} KB`;
+  const refLong = versusReference('long', corpusName, wsRoot, realpathSync(join(wsRoot, 'docs')), kbArgs, longEnv, longQueries);
+  const sqlite = spawnSync('sh', ['-c', 'command -v sqlite3'], { encoding: 'utf8' }).stdout.trim();
+  if (!sqlite) return ['long documents vs sqlite3 FTS5: skipped, sqlite3 is not installed (Debian: apt-get install sqlite3)', ...refLong];
+  const fts5 = spawnSync(sqlite, [':memory:', 'CREATE VIRTUAL TABLE t USING fts5(d);'], { encoding: 'utf8' });
+  if (fts5.status !== 0) return [`long documents vs sqlite3 FTS5: skipped, this sqlite3 has no FTS5 (${fts5.stderr.trim()})`, ...refLong];
   // The FTS5 index of the same files, built once (outside the corpus).
   const db = join(wsRoot, 'fts5.db');
   // A folder given by --corpus may have changed since: indexed again.
@@ -288,14 +311,6 @@ function longDocuments() {
     if (build.status !== 0) throw new Error(`sqlite3 could not index the corpus: ${build.stderr}`);
     renameSync(`${db}.tmp`, db);
   }
-  // Queries: one to three words of middling frequency (from the generated
-  // vocabulary, or, for --corpus, words of the corpus's own files).
-  const rq = prng(11);
-  const pool = words ? words.slice(60, 4000) : longCorpusWords(join(wsRoot, 'docs'));
-  const longQueries = [];
-  for (let i = 0; i < 24; i++) longQueries.push(Array.from({ length: 1 + rq.int(3) }, () => rq.pick(pool)).join(' '));
-  const longEnv = { XDG_CACHE_HOME: join(cacheHome, 'long') };
-  const kbArgs = (q) => ['search', '-t', 'long', '--limit', '10', q];
   const sqlArgs = (q) => [db, `SELECT path, snippet(docs, 1, '', '', '…', 16) FROM docs WHERE docs MATCH '${q.split(' ').map((w) => `"${w}"`).join(' OR ')}' ORDER BY rank LIMIT 10;`];
   // The index is built (cold), then every search is warm.
   timed(opt.kb, kbArgs(longQueries[0]), longEnv, wsRoot);
@@ -329,6 +344,71 @@ function longDocuments() {
     `  kb search p50 [p10-p90]:                         ${L.kbP50Ms.toFixed(1)} ms [${L.kbP10Ms.toFixed(1)}-${L.kbP90Ms.toFixed(1)}]`,
     `  sqlite3 FTS5 MATCH ... ORDER BY rank, snippet(): ${L.sqliteP50Ms.toFixed(1)} ms [${L.sqliteP10Ms.toFixed(1)}-${L.sqliteP90Ms.toFixed(1)}]`,
     `  kb / sqlite3:                                    ${L.ratio.toFixed(2)}x   target <= ${TARGETS.longVsSqlite.toFixed(1)}x  ${L.ratio <= TARGETS.longVsSqlite ? 'PASS' : 'FAIL'}`,
+    ...refLong,
+  ];
+}
+
+// --- the speed reference ------------------------------------------------------------
+// scripts/search-reference.ts, compiled by the Bun that builds kb with
+// kb's own flags: a warm search's limit on kb's runtime. It stats every
+// indexed file (an index that notices edits made in place must) and
+// answers from SQLite FTS5 (bm25, a snippet each, ten results).
+
+/** The reference program, compiled once per Bun version and source. */
+function referenceBinary() {
+  const bun = existsSync(join(REPO, 'node_modules/.bin/bun')) ? join(REPO, 'node_modules/.bin/bun') : 'bun';
+  const version = spawnSync(bun, ['--version'], { encoding: 'utf8' }).stdout.trim();
+  const src = join(REPO, 'scripts/search-reference.ts');
+  const tag = createHash('sha256').update(readFileSync(src)).digest('hex').slice(0, 12);
+  const out = join(opt.dir, 'reference', `search-reference-${version}-${tag}`);
+  if (!existsSync(out)) {
+    mkdirSync(dirname(out), { recursive: true });
+    // kb's flags but --splitting (one entry point, no worker).
+    const flags = KB_FLAGS.filter((f) => f !== '--splitting');
+    process.stderr.write(`compiling the speed reference (scripts/search-reference.ts) with bun build ${flags.join(' ')} ...\n`);
+    const r = spawnSync(bun, ['build', src, ...flags, '--outfile', out], { stdio: ['ignore', 'ignore', 'inherit'] });
+    if (r.status !== 0) throw new Error('could not compile scripts/search-reference.ts');
+  }
+  return out;
+}
+
+/** Warm `kb search` (`kbArgs(q)`, in `cwd`) against the reference on the
+ *  same folder, query by query, alternating, two passes: medians, spread
+ *  and the ratio, against TARGETS.vsReference. */
+function versusReference(key, what, cwd, dir, kbArgs, kbEnv, qs) {
+  referencePath ??= referenceBinary();
+  const db = join(opt.dir, 'reference', `${key}-${createHash('sha256').update(dir).digest('hex').slice(0, 12)}.db`);
+  // A folder given by --corpus may have changed: indexed again. The
+  // generated ones are the same bytes each run (the program notices any
+  // file whose size or time changed, and indexes it again).
+  if (opt.corpus && key === 'long') rmSync(db, { force: true });
+  if (!existsSync(db)) {
+    rmSync(`${db}.tmp`, { force: true });
+    const r = spawnSync(referencePath, ['index', `${db}.tmp`, dir], { stdio: ['ignore', 'ignore', 'inherit'] });
+    if (r.status !== 0) throw new Error(`the reference could not index ${dir}`);
+    renameSync(`${db}.tmp`, db);
+  }
+  const refArgs = (q) => ['search', db, dir, ...q.split(' ')];
+  timed(opt.kb, kbArgs(qs[0]), kbEnv, cwd);
+  timed(referencePath, refArgs(qs[0]), {}, cwd);
+  const tk = [];
+  const tr = [];
+  for (let pass = 0; pass < 2; pass++) {
+    qs.forEach((q, i) => {
+      const runKb = () => tk.push(timed(opt.kb, kbArgs(q), kbEnv, cwd).ms);
+      const runRef = () => tr.push(timed(referencePath, refArgs(q), {}, cwd).ms);
+      alternate(i + pass, runKb, runRef);
+    });
+  }
+  const r = { corpus: what, queries: tk.length, kbP50Ms: median(tk), kbP10Ms: pct(tk, 0.1), kbP90Ms: pct(tk, 0.9), refP50Ms: median(tr), refP10Ms: pct(tr, 0.1), refP90Ms: pct(tr, 0.9) };
+  r.ratio = r.kbP50Ms / r.refP50Ms;
+  (report.reference ??= {})[key] = r;
+  const pass = r.ratio <= TARGETS.vsReference;
+  return [
+    `speed reference (${what}), ${r.queries} warm searches --limit 10, alternating:`,
+    `  kb search p50 [p10-p90]:                         ${r.kbP50Ms.toFixed(1)} ms [${r.kbP10Ms.toFixed(1)}-${r.kbP90Ms.toFixed(1)}]`,
+    `  compiled Bun + SQLite FTS5, every file stat'ed:  ${r.refP50Ms.toFixed(1)} ms [${r.refP10Ms.toFixed(1)}-${r.refP90Ms.toFixed(1)}]`,
+    `  kb / reference:                                  ${r.ratio.toFixed(2)}x   target <= ${TARGETS.vsReference.toFixed(1)}x  ${pass ? 'PASS' : 'FAIL'}`,
   ];
 }
 
@@ -357,6 +437,7 @@ const ok = {
   peakRssMiB: report.peakRssMiB <= TARGETS.peakRssMiB,
 };
 if (report.long) ok.longVsSqlite = report.long.ratio <= TARGETS.longVsSqlite;
+for (const [k, r] of Object.entries(report.reference ?? {})) ok[`vsReference.${k}`] = r.ratio <= TARGETS.vsReference;
 const mark = (k) => (ok[k] ? 'PASS' : 'FAIL');
 process.stdout.write(
   [
@@ -370,6 +451,7 @@ process.stdout.write(
     `broad queries p50 (p90) (${BROAD.map((q) => `"${q}"`).join(', ')}): ${report.broadP50Ms.toFixed(1)} ms (${report.broadP90Ms.toFixed(1)} ms)   target <= ${TARGETS.broadP50Ms} ms  ${mark('broadP50Ms')}`,
     `cache hits:                                        ${report.cacheHits}`,
     `search after editing one file (index updated):     ${report.afterEditMs.toFixed(0)} ms`,
+    ...refLines,
     ...longLines,
     ...q.lines,
     '',

@@ -7,7 +7,7 @@
 import type { TokenTally } from '../kb/content/tokens.ts';
 import type { Listed, Listing, ListingFit, SkillFiles } from './learn.ts';
 import type { Prompt } from './prompt.ts';
-import type { PartialNote, RecallLeftOut, RecalledTopic, SearchFound, SearchResult } from './search.ts';
+import type { PartialNote, RecallLeftOut, RecalledTopic, SearchFound, SearchResult, SearchScope } from './search.ts';
 import type { TopicLabel } from './topic.ts';
 
 /** A listing's costs, in the parts the listing's fit weighs (app/listing.ts),
@@ -34,7 +34,7 @@ export interface ListingCosts {
 /** A search's costs (render/search.ts). */
 export interface SearchCosts {
   /** The frame: the line above the results, and room for the notes below. */
-  frame(query: string, where: string | undefined, total: number, shown: number): number;
+  frame(query: string, scope: SearchScope, total: number, shown: number): number;
   /** Result `n` (from 1), and what separates it from the next. */
   row(r: SearchResult, n: number): number;
   /** The whole text. */

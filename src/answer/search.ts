@@ -27,11 +27,20 @@ export interface SearchResult {
   updated?: string;
 }
 
-/** What a search found, as data (app/search.ts `SearchOutcome`). */
-export interface SearchFound {
-  query: string;
+/** What a search was asked to look in: the topics the call named (one:
+ *  `where`; several: `topics`; none: every topic) and its filters. */
+export interface SearchScope {
   /** The one topic searched, if the call named one. */
   where?: string;
+  /** The topics searched (IDs), if the call named several. */
+  topics?: readonly string[];
+  /** The filters the call gave (tags, type, status), as given. */
+  filters?: { readonly tags?: readonly string[]; readonly type?: string; readonly status?: string };
+}
+
+/** What a search found, as data (app/search.ts `SearchOutcome`). */
+export interface SearchFound extends SearchScope {
+  query: string;
   /** How many subjects matched in all. */
   total: number;
   results: readonly SearchResult[];

@@ -20,6 +20,7 @@ import { kindOf, type TitleWatch, type TopicView } from '../kb/index/view.ts';
 import { BYTES_PER_TOKEN_ESTIMATE } from './budget.ts';
 import { fit as fitRows, fitAll, type FitCosts } from './fit.ts';
 import { directoryNotes } from './topics.ts';
+import { naturallySorted } from '../shared/text.ts';
 
 /** The lines of the listing, and how it was fitted (undefined: it fits
  *  as it is). render/listing.ts `renderListing` writes it. */
@@ -62,7 +63,19 @@ export async function topicListing(topic: Topic, view: TopicView, walkLimit: num
     some: (at) => descriptions(view, at.map((i) => available[i])),
   };
   const fitted = await fitListingOf({ topic, subjects: available, learned, ...(folder !== undefined ? { folder } : {}), topicNotes }, about, budget, costs);
-  return { ...fitted, topic, learned, topicNotes, subjects: available.length, ...(folder !== undefined ? { folder } : {}) };
+  // The lines shown in natural order (`4.2.2` before `4.2.10`); fitted in
+  // slug order, where a folder's subjects are together as they are in
+  // natural order. Only the lines shown are sorted: a listing of 10,000
+  // subjects shows a few hundred, and sorting them all took 30-50 ms of
+  // CPU in a one-shot command.
+  const items = naturallySorted(fitted.items as Listed[], lineName);
+  return { ...fitted, items, topic, learned, topicNotes, subjects: available.length, ...(folder !== undefined ? { folder } : {}) };
+}
+
+/** A listing line's name, as it sorts: a subject's slug, a folder's
+ *  name with its `/` (where its subjects would be). */
+function lineName(l: Listed): string {
+  return l.folder === undefined ? l.slug : `${l.folder}/`;
 }
 
 /** What the probe of a whole topic's listing within `budget` tokens

@@ -18,11 +18,13 @@ import { warning, type Problem } from '../shared/problem.ts';
 import { BLOCK_TOKENS, tokensText } from './budget.ts';
 import type { KnowledgeBase } from './knowledge-base.ts';
 import { fit, type FitCosts } from './fit.ts';
-import { lookedUp, QUERY_LIMITS, rank, type Found, type IndexReport, type Ranked } from './search.ts';
+import { lookedUp, namedTopics, QUERY_LIMITS, rank, topicsOf, type Found, type IndexReport, type Ranked } from './search.ts';
 
 export interface RecallOptions extends OperationOptions {
   /** A topic ID or title; undefined: every enabled topic. */
   topic?: string;
+  /** Topic IDs or titles: the set recalled from (with `topic`). */
+  topics?: readonly string[];
 }
 
 /** Subjects considered at most, and how relevant one must be against the
@@ -89,12 +91,9 @@ interface Partial {
  *  note. */
 export async function recall(kb: KnowledgeBase, text: string, opts: RecallOptions = {}): Promise<RecallOutcome> {
   const problems: Problem[] = [];
-  let topics = kb.topics.filter((t) => t.enable);
-  if (opts.topic !== undefined) {
-    const t = kb.resolveTopic(opts.topic);
-    if (t === undefined) return { topics: [], items: [], leftOut: [], shown: false, budget: kb.maxTokens, problems, indexes: [], error: `unknown topic "${opts.topic}"` };
-    topics = [t];
-  }
+  const chosen = topicsOf(kb, namedTopics(opts));
+  if ('unknown' in chosen) return { topics: [], items: [], leftOut: [], shown: false, budget: kb.maxTokens, problems, indexes: [], error: `unknown topic "${chosen.unknown}"` };
+  const topics = chosen.topics;
   const ranked = await rank(kb, topics, queryOf(text, problems), RECALL_CANDIDATES, opts.signal !== undefined ? { signal: opts.signal } : {});
   problems.push(...ranked.problems);
   const costs = await kb.costs.recall();

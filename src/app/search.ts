@@ -5,6 +5,7 @@
 // budget; every cut is said in the text and once on stderr.
 
 import type { Topic } from '../config/types.ts';
+import { facetTest, filters, type FacetFilter } from '../kb/content/facets.ts';
 import { timesIn } from '../kb/content/frontmatter.ts';
 import { informativeTitle } from '../kb/content/title.ts';
 import { disabledTest } from '../kb/index/disabled.ts';
@@ -14,7 +15,7 @@ import { KIND_TEXT, planQuery, type SearchIndex } from '../kb/search/engine.ts';
 import { passagesOf, SNIPPET_BYTES } from '../kb/search/snippet.ts';
 import { isSpaceless, queryTerms, snippetTerms, unknownWords } from '../kb/search/tokenize.ts';
 import { linkedCheck, topicIndex, type TopicIndex } from '../kb/search/topic.ts';
-import type { IndexReport, SearchFound, SearchResult } from '../answer/search.ts';
+import type { IndexReport, SearchFound, SearchResult, SearchScope } from '../answer/search.ts';
 import { paceOf, type OperationOptions, type Pace } from '../shared/pace.ts';
 import { warning, type Problem } from '../shared/problem.ts';
 import { QUERY_LIMITS } from './args.ts';
@@ -25,8 +26,16 @@ import { usedNotice } from './topics.ts';
 
 export interface SearchArgs {
   query: string;
-  /** A topic ID or title; undefined: every enabled topic. */
+  /** A topic ID or title; with `topics`, one more of the set searched;
+   *  neither: every enabled topic. */
   topic?: string;
+  /** Topic IDs or titles: the set searched (with `topic`, if given). */
+  topics?: readonly string[];
+  /** Only subjects with each of these tags (a tag `a` holds `a/b` too). */
+  tags?: readonly string[];
+  /** Only subjects of this `type`, with this `status` (frontmatter). */
+  type?: string;
+  status?: string;
   limit: number;
 }
 
@@ -64,12 +73,34 @@ export interface Ranked {
   problems: Problem[];
 }
 
-/** The topics a call searches: one (by ID, then title), or every enabled
- *  one; undefined for an unknown topic. */
-function topicsOf(kb: KnowledgeBase, name: string | undefined): Topic[] | undefined {
-  if (name === undefined) return kb.topics.filter((t) => t.enable);
-  const t = kb.resolveTopic(name);
-  return t === undefined ? undefined : [t];
+/** The topics a call searches: those it names (each by ID, then title;
+ *  each once, in the order named), or every enabled one; the first name
+ *  of no topic, if any. */
+export function topicsOf(kb: KnowledgeBase, names: readonly string[]): { topics: Topic[] } | { unknown: string } {
+  if (names.length === 0) return { topics: kb.topics.filter((t) => t.enable) };
+  const topics: Topic[] = [];
+  for (const name of names) {
+    const t = kb.resolveTopic(name);
+    if (t === undefined) return { unknown: name };
+    if (!topics.includes(t)) topics.push(t);
+  }
+  return { topics };
+}
+
+/** The topic names of a call: `topic`, then `topics`. */
+export function namedTopics(args: { topic?: string; topics?: readonly string[] }): string[] {
+  return [...(args.topic !== undefined ? [args.topic] : []), ...(args.topics ?? [])];
+}
+
+/** The filter of a call's `tags`, `type` and `status`; undefined when it
+ *  gives none. */
+export function filterOf(args: { tags?: readonly string[]; type?: string; status?: string }): FacetFilter | undefined {
+  const f: FacetFilter = {
+    ...(args.tags !== undefined && args.tags.length > 0 ? { tags: [...args.tags] } : {}),
+    ...(args.type !== undefined ? { type: args.type } : {}),
+    ...(args.status !== undefined ? { status: args.status } : {}),
+  };
+  return filters(f) ? f : undefined;
 }
 
 /** The terms of a query that are looked up: those of its first
@@ -90,12 +121,12 @@ export function lookedUp(terms: readonly string[]): string[] {
  *  many matched. The topics are ranked as one collection (engine.ts
  *  planQuery): a score means the same in every topic, and a word is
  *  unknown (or looked up with typos) only when no searched topic has it. */
-export async function rank(kb: KnowledgeBase, topics: readonly Topic[], query: string, top: number, opts: OperationOptions = {}): Promise<Ranked> {
+export async function rank(kb: KnowledgeBase, topics: readonly Topic[], query: string, top: number, opts: OperationOptions & { filter?: FacetFilter } = {}): Promise<Ranked> {
   const words = new Map<string, string>();
   const terms = lookedUp(queryTerms(query, words));
   const got: Awaited<ReturnType<typeof topicIndex>>[] = [];
   try {
-    return await rankIn(kb, topics, terms, words, top, got, paceOf(opts.signal));
+    return await rankIn(kb, topics, terms, words, top, got, paceOf(opts.signal), opts.filter);
   } finally {
     // An index read from the cache reads its postings from the file until
     // released; nothing past this point reads them.
@@ -113,6 +144,8 @@ async function rankIn(
   got: Awaited<ReturnType<typeof topicIndex>>[],
   /** A turn between files and topics, where the search may be cancelled. */
   pace?: Pace,
+  /** Only the subjects whose facets (kept in the index) it holds. */
+  filter?: FacetFilter,
 ): Promise<Ranked> {
   const found: Found[] = [];
   const matched = new Map<Topic, Set<string>>();
@@ -165,8 +198,7 @@ async function rankIn(
     if (next !== undefined) await next;
     const topic = topics[t];
     const { index, vet, file } = got[t];
-    const off = topic.disabled.length === 0 ? undefined : disabledTest(new Set(topic.disabled), pathBySlug(index));
-    const asked = { ...opts, exclude: off === undefined ? undefined : (d: number) => off(index.slugOf(d), index.pathOf(d)) };
+    const asked = { ...opts, exclude: excluded(topic, index, filter) };
     // Given a pace, ranked in steps too (a term's postings, a block of
     // documents): a cancelled search stops ranking there.
     const r = pace === undefined ? index.run(plan, asked) : await index.runPaced(plan, asked, pace);
@@ -206,6 +238,17 @@ async function rankIn(
   found.sort((a, b) => b.score - a.score || (a.topic.id < b.topic.id ? -1 : a.topic.id > b.topic.id ? 1 : a.slug < b.slug ? -1 : a.slug > b.slug ? 1 : 0));
   const unknown = unknownWords(terms, plan.unknown, words);
   return { found, total, matched, unknown, corrected: [...plan.corrected].map(([q, s]) => [words.get(q) ?? q, s]), indexes, problems };
+}
+
+/** What a topic's ranking leaves out: its disabled subjects, and those a
+ *  filter does not hold (tested on the facets the index keeps: no file is
+ *  read); undefined for nothing. */
+function excluded(topic: Topic, index: SearchIndex, filter: FacetFilter | undefined): ((d: number) => boolean) | undefined {
+  const off = topic.disabled.length === 0 ? undefined : disabledTest(new Set(topic.disabled), pathBySlug(index));
+  const held = filter === undefined ? undefined : facetTest(filter);
+  if (held === undefined) return off === undefined ? undefined : (d) => off(index.slugOf(d), index.pathOf(d));
+  if (off === undefined) return (d) => !held(index.facetsOf(d));
+  return (d) => !held(index.facetsOf(d)) || off(index.slugOf(d), index.pathOf(d));
 }
 
 /** The largest postings of an index kept between searches (a topic of
@@ -259,22 +302,29 @@ const NONE: ReadonlySet<string> = new Set();
  *  render's costs of a search's text (app/fit.ts). */
 export async function search(kb: KnowledgeBase, args: SearchArgs, opts: OperationOptions = {}): Promise<SearchOutcome> {
   const budget = kb.maxTokens;
-  const topics = topicsOf(kb, args.topic);
-  if (topics === undefined) {
-    const unknownTopic = { topic: args.topic!, valid: kb.topics.filter((t) => t.enable) };
+  const named = namedTopics(args);
+  const chosen = topicsOf(kb, named);
+  if ('unknown' in chosen) {
+    const unknownTopic = { topic: chosen.unknown, valid: kb.topics.filter((t) => t.enable) };
     return { query: args.query, total: 0, results: [], cut: 0, budget, unknown: [], corrected: [], unknownTopic, isError: true, problems: [], indexes: [] };
   }
+  const topics = chosen.topics;
+  const filter = filterOf(args);
   // A few more than the limit: a result whose file changed since it was
   // indexed is left out.
-  const ranked = await rank(kb, topics, args.query, args.limit + 16, opts);
+  const ranked = await rank(kb, topics, args.query, args.limit + 16, { ...opts, ...(filter !== undefined ? { filter } : {}) });
   const costs = await kb.costs.search();
   const problems = [...ranked.problems];
-  const where = args.topic === undefined ? undefined : topics[0].id;
-  const frame = costs.frame(args.query, where, ranked.total, Math.min(ranked.total, args.limit));
+  const scope: SearchScope = {
+    ...(named.length === 1 || (named.length > 0 && topics.length === 1) ? { where: topics[0].id } : {}),
+    ...(named.length > 0 && topics.length > 1 ? { topics: topics.map((t) => t.id) } : {}),
+    ...(filter !== undefined ? { filters: filter } : {}),
+  };
+  const frame = costs.frame(args.query, scope, ranked.total, Math.min(ranked.total, args.limit));
   const read = readResults(ranked, args.limit, problems);
   const outcome = (results: SearchResult[], cut: number): SearchOutcome => ({
     query: args.query,
-    ...(where !== undefined ? { where } : {}),
+    ...scope,
     total: read.total,
     results,
     cut,

@@ -10,7 +10,7 @@ import type { ArgsDef } from 'citty';
 import { UsageError } from '../shared/errors.ts';
 
 /** Flags that may be given more than once; their values are collected. */
-export const REPEATABLE = new Set(['allow-origin', 'cfg', 'knowledge', 'list', 'tag', 'write']);
+export const REPEATABLE = new Set(['allow-origin', 'cfg', 'knowledge', 'list', 'tag', 'topic', 'write']);
 
 export interface Parsed {
   flags: Record<string, string | boolean | string[]>;

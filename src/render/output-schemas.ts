@@ -155,6 +155,12 @@ const SEARCH: Schema = {
     {
       query: string(),
       topic: string('The one topic searched (its ID), when the call named one.'),
+      topics: strings('The topics searched (their IDs), when the call named several.'),
+      filters: object(
+        { tags: strings('Only subjects with each of these tags (or tags nested below them).'), type: string('Only subjects of this type.'), status: string('Only subjects with this status.') },
+        [],
+        'The filters the call gave, as given.',
+      ),
       total: integer('Subjects that match, in all.'),
       results: {
         type: 'array',

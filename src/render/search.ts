@@ -3,7 +3,7 @@
 // recall"; schemas/kb-search-output.schema.json). Pure.
 
 import type { RecallCosts, SearchCosts } from '../answer/cost.ts';
-import type { PartialNote, RecallLeftOut, RecalledTopic, SearchFound, SearchResult } from '../answer/search.ts';
+import type { PartialNote, RecallLeftOut, RecalledTopic, SearchFound, SearchResult, SearchScope } from '../answer/search.ts';
 import type { Passage } from '../kb/search/snippet.ts';
 import type { SearchAnswer, ToolForms, Write } from '../answer/tool.ts';
 import { formattedText } from '../kb/content/format.ts';
@@ -50,13 +50,33 @@ function oneLine(s: string): string {
 }
 
 /** The line above the results. */
-export function renderSearchHead(query: string, where: string | undefined, total: number, shown: number): string {
+export function renderSearchHead(query: string, where: SearchScope, total: number, shown: number): string {
   const q = jsonQuoted(query.length > 200 ? `${query.slice(0, 200)}…` : query);
-  const scope = where === undefined ? '' : ` in topic ${jsonQuoted(where)}`;
+  const scope = scopeText(where);
   if (total === 0) return `No subjects match ${q}${scope}.`;
   const count = total === 1 ? '1 subject matches' : `${total} subjects match`;
   const which = shown === total ? (total === 1 ? '' : ', best first') : `; the ${shown} best, best first`;
   return `${count} ${q}${scope}${which}. Load one with the \`learn\` tool (topic and slug as shown), or some of its lines (\`slug:120-160\`).`;
+}
+
+/** ` in topic "a"`, ` in topics "a" and "b"`, then the filters:
+ *  ` tagged "x" and "y", of type "note", with status "draft"`. */
+export function scopeText(s: SearchScope): string {
+  const quote = (xs: readonly string[]) => both(xs.map((x) => jsonQuoted(x.length > 100 ? `${x.slice(0, 100)}…` : x)));
+  const where = s.where !== undefined ? ` in topic ${quote([s.where])}` : s.topics !== undefined ? ` in topics ${quote(s.topics)}` : '';
+  const f = s.filters;
+  if (f === undefined) return where;
+  const parts = [
+    ...(f.tags !== undefined && f.tags.length > 0 ? [`tagged ${quote(f.tags)}`] : []),
+    ...(f.type !== undefined ? [`of type ${quote([f.type])}`] : []),
+    ...(f.status !== undefined ? [`with status ${quote([f.status])}`] : []),
+  ];
+  return `${where}${where !== '' ? ',' : ''} ${parts.join(', ')}`;
+}
+
+/** `a`, `a and b`, `a, b and c`. */
+function both(words: readonly string[]): string {
+  return words.length > 1 ? `${words.slice(0, -1).join(', ')} and ${words[words.length - 1]}` : words.join('');
 }
 
 /** What a search says besides its results, one bracketed line each. */
@@ -88,6 +108,8 @@ export function renderSearchNotes(n: SearchNotes): string[] {
 
 /** When nothing matches: how to go on. */
 export const NO_MATCH_HINT = 'Try other words, or list a topic with the `learn` tool.';
+/** When nothing matches with filters given. */
+export const NO_MATCH_FILTERED_HINT = 'Try other words or fewer filters, or list a topic with the `learn` tool.';
 
 export function resultRow(r: SearchResult): ResultRow {
   const when = whenOf(r);
@@ -119,7 +141,7 @@ export function searchNotes(f: SearchFound): string[] {
     beyondLimit: Math.max(0, f.total - f.results.length - f.cut),
     ...(f.cut > 0 ? { cut: { results: f.cut, budget: countText(f.budget) } } : {}),
   });
-  if (f.total === 0) notes.push(NO_MATCH_HINT);
+  if (f.total === 0) notes.push(f.filters !== undefined ? NO_MATCH_FILTERED_HINT : NO_MATCH_HINT);
   return notes;
 }
 
@@ -127,7 +149,7 @@ export function searchNotes(f: SearchFound): string[] {
  *  the notes; or the unknown topic's error. */
 export function renderSearch(f: SearchFound): string {
   if (f.unknownTopic !== undefined) return renderUnknownTopic(f.unknownTopic.topic, f.unknownTopic.valid);
-  const parts = [renderSearchHead(f.query, f.where, f.total, f.results.length + f.cut)];
+  const parts = [renderSearchHead(f.query, f, f.total, f.results.length + f.cut)];
   if (f.results.length > 0) parts.push(f.results.map((r, i) => renderResult(i + 1, resultRow(r))).join('\n\n'));
   const notes = searchNotes(f);
   if (notes.length > 0) parts.push(notes.join('\n'));
@@ -145,6 +167,8 @@ export function searchJson(f: SearchAnswer): Record<string, unknown> {
     return out;
   }
   if (f.where !== undefined) out.topic = f.where;
+  if (f.topics !== undefined) out.topics = f.topics;
+  if (f.filters !== undefined) out.filters = f.filters;
   out.total = f.total;
   out.results = f.results;
   out.left_out = f.cut;

@@ -29,6 +29,111 @@ export function compareCodeUnits(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
 }
 
+/** Natural order: code-unit order (compareCodeUnits), but where both
+ *  strings hold a run of ASCII digits at the same place the runs compare
+ *  by value (`4.2.2` < `4.2.10`); runs of one value compare by their text
+ *  at once (`1` < `01`), so strings sharing a prefix that ends outside a
+ *  run of digits stay together, as in code-unit order (a folder's
+ *  subjects). One pass over the common part: linear in the shorter
+ *  string. */
+export function compareNatural(a: string, b: string): number {
+  const na = a.length;
+  const nb = b.length;
+  let i = 0;
+  let j = 0;
+  while (i < na && j < nb) {
+    const ca = a.charCodeAt(i);
+    const cb = b.charCodeAt(j);
+    if (isDigit(ca) && isDigit(cb)) {
+      const r = compareDigitRuns(a, i, b, j);
+      if (r.order !== 0) return r.order;
+      i = r.endA;
+      j = r.endB;
+      continue;
+    }
+    if (ca !== cb) return ca < cb ? -1 : 1;
+    i++;
+    j++;
+  }
+  return na - i < nb - j ? -1 : na - i > nb - j ? 1 : 0;
+}
+
+/** `items`, sorted by `key` in code-unit order, in natural order
+ *  (compareNatural). Two strings can be in another order only when the
+ *  text before their first digit is the same (before it, both orders
+ *  compare code units), and such strings are neighbours in code-unit
+ *  order: one pass finds those groups, and only a group out of natural
+ *  order is sorted again (a comparator sort of the benchmark's 10,000
+ *  names took 10-30 ms). The same array when nothing moves. Strings
+ *  sharing a prefix that ends outside a number (a folder's subjects)
+ *  stay together in either order. */
+export function naturallySorted<T>(items: T[], key: (item: T) => string): T[] {
+  const n = items.length;
+  let out: T[] | undefined;
+  let start = 0;
+  let prev = n === 0 ? '' : key(items[0]);
+  let prevHead = firstDigit(prev);
+  for (let i = 1; i <= n; i++) {
+    const cur = i < n ? key(items[i]) : '';
+    const head = i < n ? firstDigit(cur) : -1;
+    if (i < n && head === prevHead && cur.startsWith(prev.slice(0, head))) {
+      // (prev.slice is a view in the engines kb runs on.)
+      prev = cur;
+      continue;
+    }
+    if (i - start > 1 && !inNaturalOrder(items, key, start, i)) {
+      out ??= items.slice();
+      const group = items.slice(start, i).sort((a, b) => compareNatural(key(a), key(b)));
+      for (let j = 0; j < group.length; j++) out[start + j] = group[j];
+    }
+    start = i;
+    prev = cur;
+    prevHead = head;
+  }
+  return out ?? items;
+}
+
+/** Where `s`'s first digit is (its length when it has none). */
+function firstDigit(s: string): number {
+  let i = 0;
+  while (i < s.length && !isDigit(s.charCodeAt(i))) i++;
+  return i;
+}
+
+function inNaturalOrder<T>(items: readonly T[], key: (item: T) => string, from: number, to: number): boolean {
+  for (let i = from + 1; i < to; i++) if (compareNatural(key(items[i - 1]), key(items[i])) > 0) return false;
+  return true;
+}
+
+function isDigit(c: number): boolean {
+  return c >= 0x30 && c <= 0x39;
+}
+
+/** The runs of digits at `i` of `a` and `j` of `b`: by value (leading
+ *  zeros aside: the longer significant run is larger, else the first
+ *  digit that differs), then by their text (fewer leading zeros first). */
+function compareDigitRuns(a: string, i: number, b: string, j: number): { order: number; endA: number; endB: number } {
+  let ea = i;
+  while (ea < a.length && isDigit(a.charCodeAt(ea))) ea++;
+  let eb = j;
+  while (eb < b.length && isDigit(b.charCodeAt(eb))) eb++;
+  let za = i;
+  while (za < ea - 1 && a.charCodeAt(za) === 0x30) za++;
+  let zb = j;
+  while (zb < eb - 1 && b.charCodeAt(zb) === 0x30) zb++;
+  const la = ea - za;
+  const lb = eb - zb;
+  if (la !== lb) return { order: la < lb ? -1 : 1, endA: ea, endB: eb };
+  for (let k = 0; k < la; k++) {
+    const da = a.charCodeAt(za + k);
+    const db = b.charCodeAt(zb + k);
+    if (da !== db) return { order: da < db ? -1 : 1, endA: ea, endB: eb };
+  }
+  // One value: the run with fewer leading zeros (the shorter) first.
+  const order = ea - i < eb - j ? -1 : ea - i > eb - j ? 1 : 0;
+  return { order, endA: ea, endB: eb };
+}
+
 /** The length of `s` in UTF-8 bytes, without encoding it. */
 export function utf8Length(s: string): number {
   let n = s.length;

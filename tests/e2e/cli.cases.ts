@@ -76,6 +76,16 @@ export function cases(r: Runner): void {
       });
     });
 
+    test('names carrying numbers list by value (natural order), folders together; a glob loads in code-unit order', () => {
+      const names = ['4.2.10', '4.2.2', '4.2.1', 'ch10/a', 'ch9/a', 'ch9/b', 'ch1/a'];
+      const root = fixture(Object.fromEntries(names.map((n) => [`docs/${n}.md`, `${n}\n`])), '[kb.topic.d]\nsubjects = "docs"\n');
+      const res = run(r, root, ['learn', 'd']);
+      expect(res.code).toBe(0);
+      expect(res.out).toContain('- 4.2.1\n- 4.2.2\n- 4.2.10\n- ch1/a\n- ch9/a\n- ch9/b\n- ch10/a\n');
+      expect(run(r, root, ['learn', 'd', 'ch9']).out).toContain('- ch9/a\n- ch9/b\n');
+      expect(run(r, root, ['learn', 'd', '4.2.*']).out.match(/4\.2\.\d+\n/g)).toEqual(['4.2.1\n', '4.2.10\n', '4.2.2\n']);
+    });
+
     test.parity('listing with description and the already-learned part', () => {
       expect(run(r, rfd, ['learn', 'project', '-k', 'project/maintainers/*'])).toEqual({
         out: `# Topic: General Project Knowledge

@@ -67,7 +67,7 @@ export function cases(runner: Runner): void {
       expect(viaArgs.out).toBe(run(runner, root, ['search', '-t', 'docs', '-n', '2', 'tag', 'release']).out);
       expect(run(runner, root, ['search', '--args', '-'], { input: args }).out).toBe(viaArgs.out);
       const bad = run(runner, root, ['search', '--args', '{"query":""}']);
-      expect(bad).toEqual({ out: 'Invalid arguments for `search`: "query" must not be empty. Expected {"query": string, "topic"?: string | null, "limit"?: integer | null}.\n', err: '', code: 1 });
+      expect(bad).toEqual({ out: 'Invalid arguments for `search`: "query" must not be empty. Expected {"query": string, "topic"?: string | null, "topics"?: string[] | null, "tags"?: string[] | null, "type"?: string | null, "status"?: string | null, "limit"?: integer | null}.\n', err: '', code: 1 });
       const unknown = run(runner, root, ['search', '-t', 'nope', 'tag']);
       expect(unknown.code).toBe(1);
       expect(unknown.out).toBe('Unknown topic "nope". Valid topics: docs (Project docs), notes.\n');
@@ -244,7 +244,7 @@ export function cases(runner: Runner): void {
       expect(JSON.parse(run(runner, root, ['schema']).out).name).toBe('learn');
       const openai = JSON.parse(run(runner, root, ['schema', '--tool', 'search', '--format', 'openai']).out);
       expect(openai.function.strict).toBe(true);
-      expect(openai.function.parameters.required).toEqual(['query', 'topic', 'limit']);
+      expect(openai.function.parameters.required).toEqual(['query', 'topic', 'topics', 'tags', 'type', 'status', 'limit']);
       expect(JSON.parse(run(runner, root, ['schema', '--tool', 'search', '--format', 'anthropic']).out).input_schema).toEqual(generic.parameters);
       expect(JSON.parse(run(runner, root, ['schema', '--tool', 'search', '--format', 'gemini']).out).name).toBe('search');
       expect(run(runner, fixture({}, ''), ['schema', '--tool', 'search'])).toEqual({ out: '', err: '', code: 0 });

@@ -113,6 +113,6 @@ describe('one command for every tool', () => {
   test('a read tool\'s command line is the tool call itself: what it refuses is its answer, exit 1', () => {
     const root = fixture(FILES, CONFIG);
     const r = run(BINARY, root, ['search', ' ']);
-    expect(r).toEqual({ out: 'Invalid arguments for `search`: "query" must not be empty. Expected {"query": string, "topic"?: string | null, "limit"?: integer | null}.\n', err: '', code: 1 });
+    expect(r).toEqual({ out: 'Invalid arguments for `search`: "query" must not be empty. Expected {"query": string, "topic"?: string | null, "topics"?: string[] | null, "tags"?: string[] | null, "type"?: string | null, "status"?: string | null, "limit"?: integer | null}.\n', err: '', code: 1 });
   });
 });

@@ -229,3 +229,24 @@ describe('paths read from the cache are checked against the topic', () => {
     expect(r.err).toMatch(/was not used \(it lists the directory ".+\/t\/\.\.\/other", outside the topic\); rebuilt/);
   });
 });
+
+describe('the facets section (tags, type, status)', () => {
+  test('another number of lines, or more bytes than its bound: the cache is rebuilt, the filter answers from the files', () => {
+    const root = workspace({ ...FILES, 't/tagged.md': '---\ntags: [air]\n---\nA zeppelin note.\n' });
+    const good = run(root, ['search', '--tag', 'air', 'zeppelin']);
+    expect(good.out).toContain('tagged');
+    const file = cacheFile(root);
+    rewrite(file, (_, sections) => {
+      sections[13] = Buffer.from(`${sections[13].toString('utf8')}\n\n`);
+    });
+    const lines = run(root, ['search', '--tag', 'air', 'zeppelin']);
+    expect(lines.out).toBe(good.out);
+    expect(lines.err).toBe(`warning: topic "t": the search cache ${file} could not be read (bad facets); rebuilt\n`);
+    rewrite(file, (_, sections) => {
+      sections[13] = Buffer.alloc(10 * 1024 * 1024, 0x61);
+    });
+    const big = run(root, ['search', '--tag', 'air', 'zeppelin']);
+    expect(big.out).toBe(good.out);
+    expect(big.err).toBe(`warning: topic "t": the search cache ${file} could not be read (bad section 13); rebuilt\n`);
+  });
+});

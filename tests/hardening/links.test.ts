@@ -47,7 +47,9 @@ describe(`links that fan out (${LEVELS} levels, two links per folder)`, () => {
 
   test('inside the topic: each folder is walked once, under its own name; every link says where its folder is', () => {
     const list = run(inside, ['learn', 't']);
-    expect(list.out).toBe(`# Topic: t\n\n## Available subjects:\n\n${[...slugs, 'ok'].map((s) => `- ${s}`).join('\n')}${LISTING_END}`);
+    // Listed in natural order: d2 before d10.
+    const listed = Array.from({ length: LEVELS + 1 }, (_, i) => `d${i}/f${i}`);
+    expect(list.out).toBe(`# Topic: t\n\n## Available subjects:\n\n${[...listed, 'ok'].map((s) => `- ${s}`).join('\n')}${LISTING_END}`);
     expect(list.code).toBe(0);
     expect(list.maxRss).toBeLessThan(150 * MiB);
 

@@ -33,6 +33,7 @@ import { normalise, profile } from '../../src/kb/write/similar.ts';
 import { slugFromText } from '../../src/kb/write/slug.ts';
 import { yamlTooDeepAt } from '../../src/shared/yaml-depth.ts';
 import { superlinearStep, type Superlinear } from '../support/growth.ts';
+import { facetsOf } from '../../src/kb/content/facets.ts';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -171,6 +172,15 @@ linear('headings for search (kb/search/topic.ts headingsOf)', (t: string) => hea
   ['`#` after spaces', fill('   #')],
   ['lines of `# `', fill('# \n')],
   ['CR-only lines', fill('# a \r')],
+], 4 * KiB, 1 * MiB);
+
+linear('a subject\'s #tags and tags (content/facets.ts facetsOf)', (t: string) => facetsOf({ tags: t, type: t }, t, true), [
+  ['one tag again and again', fill('#a ')],
+  ['a line of `#`', fill('#')],
+  ['backticks between tags', fill('` #x ')],
+  ['fences', fill('```\n#a\n')],
+  ['digits after `#`', fill(' #1')],
+  ['blanks and commas', fill(' ,')],
 ], 4 * KiB, 1 * MiB);
 
 linear('snippets (kb/search/snippet.ts snippetOf)', (t: string) => snippetOf(t, new Set(['aa', 'ab'])), [

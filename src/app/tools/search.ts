@@ -2,6 +2,8 @@
 // say, with a fixed schema; its description names the topics (docs/guide/search-and-memory.md,
 // "Search and recall"). The operation is app/search.ts; render/search.ts
 // writes its outcome.
+import { facetValue, MAX_FACET } from '../../kb/content/facets.ts';
+import { jsonQuoted } from '../../shared/controls.ts';
 import type { JsonSchemaObject } from '../../shared/tool.ts';
 import { LIMITS, parseToolJson, QUERY_LIMITS, SEARCH_DEFAULT_LIMIT, SEARCH_MAX_LIMIT } from '../args.ts';
 import type { SearchArgs } from '../search.ts';
@@ -13,6 +15,9 @@ export const SEARCH_TOOL_NAME = 'search';
 
 export { SEARCH_DEFAULT_LIMIT, SEARCH_MAX_LIMIT };
 
+/** The most topics and tags one search names. */
+export const SEARCH_FILTER_LIMITS = { topics: 64, tags: 16 } as const;
+
 export const SEARCH_PARAMETERS = {
   type: 'object',
   properties: {
@@ -23,6 +28,26 @@ export const SEARCH_PARAMETERS = {
     topic: {
       type: 'string',
       description: 'The topic ID or title to search. Omit to search every topic.',
+    },
+    topics: {
+      type: 'array',
+      items: { type: 'string' },
+      maxItems: SEARCH_FILTER_LIMITS.topics,
+      description: 'Several topics (IDs or titles) to search together. Omit to search every topic (or the one `topic` names).',
+    },
+    tags: {
+      type: 'array',
+      items: { type: 'string' },
+      maxItems: SEARCH_FILTER_LIMITS.tags,
+      description: 'Only subjects with every one of these tags (frontmatter `tags` or `#tags` in the text; `a` also matches nested tags like `a/b`). Omit for no tag filter.',
+    },
+    type: {
+      type: 'string',
+      description: 'Only subjects whose frontmatter `type` is this (any case). Omit for any type.',
+    },
+    status: {
+      type: 'string',
+      description: 'Only subjects whose frontmatter `status` is this (any case). Omit for any status.',
     },
     limit: {
       type: 'integer',
@@ -37,6 +62,10 @@ export const SEARCH_PARAMETERS = {
 
 const SEARCH_NULL_DESCRIPTIONS = {
   topic: 'The topic ID or title to search. Use null to search every topic.',
+  topics: 'Several topics (IDs or titles) to search together. Use null to search every topic (or the one `topic` names).',
+  tags: 'Only subjects with every one of these tags (frontmatter `tags` or `#tags` in the text; `a` also matches nested tags like `a/b`). Use null for no tag filter.',
+  type: 'Only subjects whose frontmatter `type` is this (any case). Use null for any type.',
+  status: 'Only subjects whose frontmatter `status` is this (any case). Use null for any status.',
   limit: `How many subjects to return at most. Use null for the default (${SEARCH_DEFAULT_LIMIT}).`,
 } as const;
 
@@ -59,7 +88,22 @@ const RULES: Rules = {
   topic: {
     check: (topic: string) => (topic.length > 1024 ? { says: `is ${topic.length} characters long; at most 1024 are accepted` } : { value: topic }),
   },
+  topics: {
+    item: () => 'every topic',
+    each: (t: string) => (t.length > 1024 ? `topic ${jsonQuoted(t.slice(0, 80))}... is ${t.length} characters long; at most 1024 are accepted` : undefined),
+  },
+  tags: {
+    item: () => 'every tag',
+    each: (t: string) => (facetValue(t, true) === '' || t.length > MAX_FACET ? `tag ${jsonQuoted(t.slice(0, 80))} must be 1-${MAX_FACET} characters, not only blanks or #` : undefined),
+  },
+  type: { check: (v: string) => facetRule(v) },
+  status: { check: (v: string) => facetRule(v) },
 };
+
+/** A type or status: 1-MAX_FACET characters, not only blanks. */
+function facetRule(v: string): { says: string } | { value: string } {
+  return facetValue(v) === '' || v.length > MAX_FACET ? { says: `must be 1-${MAX_FACET} characters, not only blanks` } : { value: v };
+}
 
 export type SearchArgsResult = Parsed<SearchArgs>;
 
@@ -67,8 +111,19 @@ export type SearchArgsResult = Parsed<SearchArgs>;
 export function validateSearchArgs(value: unknown): SearchArgsResult {
   const checked = checkArgs(SEARCH_PARAMETERS, value, RULES);
   if (!checked.ok) return checked;
-  const { query, topic, limit } = checked.args as { query: string; topic?: string; limit?: number };
-  return { ok: true, args: { query, ...(topic !== undefined ? { topic } : {}), limit: limit ?? SEARCH_DEFAULT_LIMIT } };
+  const { query, topic, topics, tags, type, status, limit } = checked.args as { query: string; topic?: string; topics?: string[]; tags?: string[]; type?: string; status?: string; limit?: number };
+  return {
+    ok: true,
+    args: {
+      query,
+      ...(topic !== undefined ? { topic } : {}),
+      ...(topics !== undefined && topics.length > 0 ? { topics } : {}),
+      ...(tags !== undefined && tags.length > 0 ? { tags } : {}),
+      ...(type !== undefined ? { type } : {}),
+      ...(status !== undefined ? { status } : {}),
+      limit: limit ?? SEARCH_DEFAULT_LIMIT,
+    },
+  };
 }
 
 /** A search call's arguments as JSON text (`kb search --args`). */

@@ -18,7 +18,7 @@ import { openKnowledgeBase } from '../workspace.ts';
 const command: Command = {
   args: {
     text: { type: 'positional', required: false, description: 'The text to recall knowledge for (several words are one text), or - for stdin' },
-    topic: { type: 'string', alias: 't', valueHint: 'topic', description: 'Recall from this topic (ID or title) only' },
+    topic: { type: 'string', alias: 't', valueHint: 'topic', description: 'Recall from this topic (ID or title) only (repeatable: these topics)' },
     format: { type: 'enum', options: ['text', 'json'], default: 'text', description: 'text (the <knowledge> block) or json (the block and what is in it)' },
     ...MAX_TOKENS_ARG,
     ...NO_CACHE_ARG,
@@ -34,7 +34,7 @@ const command: Command = {
   async run(ctx) {
     const text = textOf(ctx.positionals);
     const kb = await openKnowledgeBase(ctx);
-    const r = await recall(kb, text, typeof ctx.flags.topic === 'string' ? { topic: ctx.flags.topic } : {});
+    const r = await recall(kb, text, Array.isArray(ctx.flags.topic) ? { topics: ctx.flags.topic } : {});
     if (r.error !== undefined) throw new UsageError(r.error, '--topic');
     for (const p of r.problems) await warn(formatProblem(p));
     for (const i of r.indexes) {

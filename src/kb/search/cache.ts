@@ -16,11 +16,12 @@ import { closeSync, fstatSync, mkdirSync, openSync, readSync, renameSync, rmSync
 import { dirname, join } from 'node:path';
 import { OPEN_FLAGS } from '../fs/probe.ts';
 import { MAX_WALK_ENTRIES } from '../fs/walk.ts';
+import { MAX_FACET, MAX_TAGS } from '../content/facets.ts';
 import { MAX_TITLE, NFIELDS, NO_TOKENS, SearchIndex } from './engine.ts';
 import { MAX_TERM } from './tokenize.ts';
 
 /** Bump when the file's layout or the tokenizer changes. */
-export const FORMAT_VERSION = 6;
+export const FORMAT_VERSION = 7;
 const MAGIC = 0x4b425331; // "KBS1"
 
 /** A cache file larger than this is not read (a hostile or broken one). */
@@ -232,8 +233,9 @@ export function writeCache(file: string, entry: CacheEntry, subjectsDir: string)
 // each padded to 8: sizes (f64), mtimes (f64), field lengths (u32),
 // document frequencies (u32), term starts (u32), postings starts (u32),
 // kinds (u8), terms (UTF-8), postings (bytes), paths, slugs and titles
-// (UTF-8, joined by newlines; titles decoded only when one is shown), and
-// token estimates (u32, NO_TOKENS where not known).
+// (UTF-8, joined by newlines; titles decoded only when one is shown),
+// token estimates (u32, NO_TOKENS where not known), and facets (UTF-8, a
+// line each, content/facets.ts; decoded only by a search with a filter).
 
 interface Header {
   subjectsDir: string;
@@ -249,8 +251,8 @@ const pad8 = (n: number) => (n + 7) & ~7;
 
 /** sizes, mtimes, field lengths, document frequencies, term starts,
  *  postings starts, kinds, terms, postings, paths, slugs, titles, token
- *  estimates. */
-const SECTIONS = 13;
+ *  estimates, facets. */
+const SECTIONS = 14;
 /** The paths' section. */
 const PATHS = 9;
 
@@ -279,7 +281,10 @@ function encode(entry: CacheEntry, subjectsDir: string): Uint8Array {
   // Titles likewise (a title is on one line: content/title.ts collapses
   // its white space), '' for none.
   const titles = encoder.encode(docs.map((_, d) => (index.titleOf(d) ?? '').replace(/\n/g, ' ')).join('\n'));
-  const sections: Uint8Array[] = [sizes, mtimes, index.lens, index.df, index.termStarts, index.postStarts, kinds, terms, index.post, paths, slugs, titles, tokens].map(
+  // Facets likewise (content/facets.ts: one line, tabs between), '' for
+  // none.
+  const facets = encoder.encode(docs.map((_, d) => index.facetsOf(d)).join('\n'));
+  const sections: Uint8Array[] = [sizes, mtimes, index.lens, index.df, index.termStarts, index.postStarts, kinds, terms, index.post, paths, slugs, titles, tokens, facets].map(
     (a) => new Uint8Array(a.buffer, a.byteOffset, a.byteLength),
   );
   const header: Header = {
@@ -337,6 +342,9 @@ const MAX_POSTING = 6 + NFIELDS;
 const MAX_TERM_BYTES = 4 * MAX_TERM;
 /** The most bytes of a title with its separator. */
 const MAX_TITLE_BYTES = 4 * MAX_TITLE + 1;
+/** The most bytes of a document's facets with its separator: MAX_TAGS
+ *  tags, a type and a status, each with its name and a tab. */
+const MAX_FACETS_BYTES = (MAX_TAGS + 2) * (4 * MAX_FACET + 8) + 1;
 /** The most bytes of a path (and of a slug) with its separator. */
 const MAX_PATH_BYTES = 4097;
 
@@ -346,8 +354,8 @@ const MAX_PATH_BYTES = 4097;
 function checkLayout(h: Header, headLen: number, size: number): number[] {
   const n = h.docs;
   const nt = h.terms;
-  const exact = [8 * n, 8 * n, 4 * NFIELDS * n, 4 * nt, 4 * (nt + 1), 4 * (nt + 1), n, -1, -1, -1, -1, -1, 4 * n];
-  const most = [0, 0, 0, 0, 0, 0, 0, MAX_TERM_BYTES * nt, Infinity, MAX_PATH_BYTES * n, MAX_PATH_BYTES * n, MAX_TITLE_BYTES * n, 0];
+  const exact = [8 * n, 8 * n, 4 * NFIELDS * n, 4 * nt, 4 * (nt + 1), 4 * (nt + 1), n, -1, -1, -1, -1, -1, 4 * n, -1];
+  const most = [0, 0, 0, 0, 0, 0, 0, MAX_TERM_BYTES * nt, Infinity, MAX_PATH_BYTES * n, MAX_PATH_BYTES * n, MAX_TITLE_BYTES * n, 0, MAX_FACETS_BYTES * n];
   const starts: number[] = [];
   let at = pad8(12 + headLen);
   for (let i = 0; i < SECTIONS; i++) {
@@ -383,6 +391,9 @@ function decode(bytes: Uint8Array, h: Header, starts: readonly number[], pathsTe
   const slugStarts = n === 0 ? new Uint32Array(1) : lineStarts(slugBytes, n);
   // (The paths were counted as they were read, readOpen.)
   if (slugStarts === undefined) fail('bad document lists');
+  // The facets, a line a document (only counted here: decoded when a
+  // filter asks).
+  if (n > 0 && lineCount(parts[13]) !== n) fail('bad facets');
   // Offsets in between are not checked one by one (a search's time): the
   // index clamps them where it uses them (engine.ts), so a corrupt file
   // gives wrong results at worst, never a crash or a long loop.
@@ -404,7 +415,14 @@ function decode(bytes: Uint8Array, h: Header, starts: readonly number[], pathsTe
   if (trace.links !== undefined && (!Array.isArray(trace.links) || trace.links.length > MAX_WALK_ENTRIES)) fail('bad trace');
   for (const l of trace.links ?? []) if (!Array.isArray(l) || typeof l[0] !== 'string' || typeof l[1] !== 'number') fail('bad trace');
   const docs = { paths, sizes, mtimes, kinds, tokens, descriptions, slugBytes, slugStarts };
-  return { index: new SearchIndex(docs, lens, terms, termStarts, df, postStarts, post, parts[11]), trace, paths: pathsText };
+  return { index: new SearchIndex(docs, lens, terms, termStarts, df, postStarts, post, parts[11], parts[13]), trace, paths: pathsText };
+}
+
+/** How many lines `bytes` (UTF-8, joined by newlines) holds. */
+function lineCount(bytes: Uint8Array): number {
+  let k = 1;
+  for (let at = bytes.indexOf(10); at >= 0; at = bytes.indexOf(10, at + 1)) k++;
+  return k;
 }
 
 /** Where each of the `n` lines of `bytes` (UTF-8, joined by newlines)

@@ -61,6 +61,9 @@ export interface DocMeta {
    *  shows it; absent when not known (then the result's file is
    *  measured). */
   tokens?: number;
+  /** Its facets (content/facets.ts encodeFacets: tags, type, status);
+   *  absent or '' when none. */
+  facets?: string;
 }
 
 /** The text of a document's fields, in FIELDS order (no title: ''). The
@@ -532,6 +535,10 @@ export class SearchIndex {
      *  and never pays for the others. Without it, the titles are the
      *  documents' own (`DocMeta.title`). */
     private titleBytes?: Uint8Array,
+    /** The documents' facets as the cache holds them (UTF-8, one a line,
+     *  '' for none), decoded on the first `facetsOf`: only a search with
+     *  a filter asks. Without it, the documents' own (`DocMeta.facets`). */
+    private facetBytes?: Uint8Array,
   ) {
     if (Array.isArray(docs)) {
       const n = docs.length;
@@ -623,7 +630,23 @@ export class SearchIndex {
   /** Document `d` whole (its title apart: `titleOf`). */
   doc(d: number): DocMeta {
     if (this.list !== undefined) return this.list[d];
-    return { path: this.pathOf(d), slug: this.slugOf(d), size: this.sizes[d], mtime: this.mtimes[d], kind: this.kinds[d], description: this.descriptionOf(d), tokens: this.tokensOf(d) };
+    const facets = this.facetsOf(d);
+    const meta: DocMeta = { path: this.pathOf(d), slug: this.slugOf(d), size: this.sizes[d], mtime: this.mtimes[d], kind: this.kinds[d], description: this.descriptionOf(d), tokens: this.tokensOf(d) };
+    if (facets !== '') meta.facets = facets;
+    return meta;
+  }
+
+  private facetList?: string[];
+
+  /** Document `d`'s facets (DocMeta.facets), '' when none. */
+  facetsOf(d: number): string {
+    if (this.facetBytes === undefined) return this.list?.[d]?.facets ?? '';
+    if (this.facetList === undefined) {
+      const list = utf8.decode(this.facetBytes).split('\n');
+      // A list of another length (a corrupt cache): no facets.
+      this.facetList = list.length === this.count ? list : [];
+    }
+    return this.facetList[d] ?? '';
   }
 
   /** Every document whole (made from the columns on the first call): for

@@ -29,6 +29,7 @@ import { decodeFront, frontmatterSpan, probeBytes, PROBE_BYTES } from '../fs/pro
 import type { StatJobHandle } from '../fs/probe.ts';
 import { statLater } from '../fs/probe-thread.ts';
 import { subjectTitle } from '../content/title.ts';
+import { encodeFacets, facetsOf } from '../content/facets.ts';
 import { estimateTokensOfBytes } from '../content/tokens.ts';
 import { readBody } from '../fs/read.ts';
 import { linkKind, notice, throughLinks, type Notice, type WalkTrace } from '../fs/walk.ts';
@@ -513,23 +514,27 @@ class FileIndexer {
     let about = description;
     let titles = names;
     let named = frontTitle;
+    let fields = front.fields;
     if (needsYaml !== undefined && this.yaml !== undefined) {
       const parsed = parseFrontmatter(needsYaml, this.yaml);
       if (parsed.ok) {
         about = descriptionValue(parsed.data.description) ?? null;
         titles = [parsed.data.name, parsed.data.title].filter((v): v is string => typeof v === 'string').join('\n');
         named = firstString(parsed.data.title, parsed.data.name);
+        fields = parsed.data;
       }
     }
     const text = decoder.decode(bytes);
     const ext = c.path.slice(c.path.lastIndexOf('.') + 1).toLowerCase();
+    // Its tags, type and status, kept for filters (content/facets.ts).
+    const facets = encodeFacets(facetsOf(fields, text, MD_EXTS.has(ext)));
     // The document's own title and man-page summary, by the rules of
     // content/title.ts (the head the listing probes, no other read).
     const head = probeBytes(bytes, c.path);
     const title = titleOf(named, head.title);
     // A man page's summary is its description, as in listings.
     if (about === null && head.summary !== undefined) about = head.summary;
-    const fields: DocFields = [c.slug, about ?? '', `${titles}\n${headingsOf(text, ext)}`, text, title ?? ''];
+    const docFields: DocFields = [c.slug, about ?? '', `${titles}\n${headingsOf(text, ext)}`, text, title ?? ''];
     // The token estimate a result shows is taken here only for a file
     // longer than a snippet reads (SNIPPET_BYTES: a search never reads it
     // whole to count it); a search estimates the others from the text it
@@ -538,7 +543,8 @@ class FileIndexer {
     const meta: DocMeta = { path: c.path, slug: c.slug, size: st.size, mtime: st.mtime, kind: KIND_TEXT, description: about ?? null };
     if (bytes.length > SNIPPET_BYTES) meta.tokens = estimateTokensOfBytes(bytes);
     if (title !== undefined) meta.title = boundTitle(title);
-    into.add(meta, fields);
+    if (facets !== '') meta.facets = facets;
+    into.add(meta, docFields);
   }
 }
 
@@ -551,7 +557,7 @@ const decoder = new TextDecoder();
 
 /** A file's frontmatter: its description and name/title, or the text
  *  the YAML parser must read. */
-function frontOf(bytes: Uint8Array): { description: string | null; names: string; title?: string; needsYaml?: string } {
+function frontOf(bytes: Uint8Array): { description: string | null; names: string; title?: string; needsYaml?: string; fields?: Record<string, unknown> } {
   const n = Math.min(bytes.length, PROBE_BYTES);
   const span = frontmatterSpan(bytes, n, n === bytes.length);
   if (span === undefined || span === -1) return { description: null, names: '' };
@@ -562,6 +568,7 @@ function frontOf(bytes: Uint8Array): { description: string | null; names: string
     description: descriptionValue(fields.description) ?? null,
     names: [fields.name, fields.title].filter((v) => typeof v === 'string').join('\n'),
     title: firstString(fields.title, fields.name),
+    fields,
   };
 }
 

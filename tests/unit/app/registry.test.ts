@@ -147,7 +147,7 @@ describe('validation agrees with the schema', () => {
 
   test('the expected shape of a malformed call is written from the schema', () => {
     expect(shapeOf(toolNamed('learn')!.parameters)).toBe('{"topic": string, "subjects"?: string | string[] | null}');
-    expect(shapeOf(toolNamed('search')!.parameters)).toBe('{"query": string, "topic"?: string | null, "limit"?: integer | null}');
+    expect(shapeOf(toolNamed('search')!.parameters)).toBe('{"query": string, "topic"?: string | null, "topics"?: string[] | null, "tags"?: string[] | null, "type"?: string | null, "status"?: string | null, "limit"?: integer | null}');
     expect(shapeOf(toolNamed('forget')!.parameters)).toBe('{"topic": string, "slug": string}');
     expect(shapeOf(toolNamed('revise')!.parameters)).toBe('{"topic": string, "slug": string, "text": string, "description"?: string | null, "tags"?: string[] | null, "force"?: boolean | null}');
     expect(shapeOf(toolNamed('remember')!.parameters)).toBe(

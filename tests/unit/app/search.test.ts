@@ -168,16 +168,16 @@ describe('the search tool call', () => {
   test('bad arguments are an error result the model can read', async () => {
     const r = await toolCall(await open(root), 'search', { q: 'x' });
     expect(r).toEqual({
-      text: 'Invalid arguments for `search`: unknown argument "q". Expected {"query": string, "topic"?: string | null, "limit"?: integer | null}.\n',
+      text: 'Invalid arguments for `search`: unknown argument "q". Expected {"query": string, "topic"?: string | null, "topics"?: string[] | null, "tags"?: string[] | null, "type"?: string | null, "status"?: string | null, "limit"?: integer | null}.\n',
       isError: true,
       problems: [],
     });
     expect((await toolCall(await open(root), 'search', { query: 'tag' })).text).toBe(text(await search(await open(root), args('tag'))));
   });
 
-  test('its schema is fixed: query required, topic and limit optional', () => {
+  test('its schema is fixed: query required, topic, topics, tags, type, status and limit optional', () => {
     expect(SEARCH_PARAMETERS.required).toEqual(['query']);
-    expect(Object.keys(SEARCH_PARAMETERS.properties)).toEqual(['query', 'topic', 'limit']);
+    expect(Object.keys(SEARCH_PARAMETERS.properties)).toEqual(['query', 'topic', 'topics', 'tags', 'type', 'status', 'limit']);
   });
 });
 
@@ -308,5 +308,60 @@ describe('search in a long-lived front end (kb mcp)', () => {
     const second = await search(await openWith(root, cache), args('release'));
     expect(statusOf(second)).not.toContain('kept');
     expect(renderSearch(second)).toBe(renderSearch(first));
+  });
+});
+
+describe('search: a set of topics and filters', () => {
+  const root = tempWorkspace(
+    'kb-search-facets-',
+    {
+      'a/one.md': '---\ntags: [release, team/ops]\ntype: note\nstatus: draft\n---\nThe release train.\n',
+      'a/two.md': 'The release notes. #release\n',
+      'b/three.md': '---\ntags: release\nstatus: done\n---\nA release retrospective.\n',
+      'c/four.md': 'The release of c.\n',
+    },
+    '[kb.topic.a]\nsubjects = "a"\n[kb.topic.b]\nsubjects = "b"\n[kb.topic.c]\nsubjects = "c"\n',
+  );
+  const found = (o: SearchOutcome) => o.results.map((r) => `${r.topic}:${r.slug}`).sort();
+
+  test('topics: each named once, in the order named; topic joins them', async () => {
+    const kb = await open(root);
+    const r = await search(kb, args('release', { topics: ['b', 'a', 'b'] }));
+    expect(found(r)).toEqual(['a:one', 'a:two', 'b:three']);
+    expect(r.topics).toEqual(['b', 'a']);
+    expect(r.where).toBeUndefined();
+    const one = await search(kb, args('release', { topic: 'c', topics: ['c'] }));
+    expect(one.where).toBe('c');
+    expect(one.topics).toBeUndefined();
+    expect((await search(kb, args('release', { topics: ['a', 'zz'] }))).unknownTopic?.topic).toBe('zz');
+  });
+
+  test('filters from the index: tags (every one, nested too), type, status; total counts only what they hold', async () => {
+    const kb = await open(root);
+    expect(found(await search(kb, args('release', { tags: ['release'] })))).toEqual(['a:one', 'a:two', 'b:three']);
+    expect(found(await search(kb, args('release', { tags: ['release', 'team'] })))).toEqual(['a:one']);
+    const st = await search(kb, args('release', { status: 'Done' }));
+    expect(found(st)).toEqual(['b:three']);
+    expect(st.total).toBe(1);
+    expect(st.filters).toEqual({ status: 'Done' });
+    expect(found(await search(kb, args('release', { type: 'note', topics: ['b'] })))).toEqual([]);
+    // Read again from the cache: the same.
+    const again = await open(root);
+    expect(found(await search(again, args('release', { tags: ['team/ops'] })))).toEqual(['a:one']);
+  });
+
+  test('recall takes a set of topics too', async () => {
+    const kb = await open(root);
+    const r = await recall(kb, 'release', { topics: ['b', 'c'] });
+    expect(r.items.map((i) => i.topic).sort()).toEqual(['b', 'c']);
+    expect((await recall(kb, 'release', { topics: ['nope'] })).error).toBe('unknown topic "nope"');
+  });
+
+  test('the tool validates topics, tags, type and status', () => {
+    expect(validateSearchArgs({ query: 'x', topics: ['a'], tags: ['b'], type: 't', status: 's' })).toEqual({ ok: true, args: { query: 'x', topics: ['a'], tags: ['b'], type: 't', status: 's', limit: 10 } });
+    expect(validateSearchArgs({ query: 'x', topics: [], tags: [] })).toEqual({ ok: true, args: { query: 'x', limit: 10 } });
+    expect(validateSearchArgs({ query: 'x', tags: ['#'] }).ok).toBe(false);
+    expect(validateSearchArgs({ query: 'x', topics: Array.from({ length: 65 }, () => 'a') }).ok).toBe(false);
+    expect(validateSearchArgs({ query: 'x', status: 's'.repeat(101) }).ok).toBe(false);
   });
 });

@@ -239,7 +239,8 @@ describe('echoed input: every site escapes as quoted() does (issue 20, item 11)'
   };
 
   test('search head and notes, recall notes, write outcomes', () => {
-    clean(renderSearchHead(H, H, 2, 1));
+    clean(renderSearchHead(H, { where: H }, 2, 1));
+    clean(renderSearchHead(H, { topics: [H, 't'], filters: { tags: [H, 'a'], type: H, status: H } }, 2, 1));
     clean(renderSearchNotes({ unknown: [H], corrected: [[H, [H]]], beyondLimit: 0 }).join('\n'));
     clean(renderPartialNote({ names: ['"h"'], tokens: 10, call: { topic: 't', subjects: [H] } }));
     clean(renderRecallLeftOut([{ topic: H, slug: H, tokens: 5 }], 100).join('\n'));

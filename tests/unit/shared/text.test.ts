@@ -1,6 +1,6 @@
 import { describe, test, expect } from 'bun:test';
 import fc from 'fast-check';
-import { charWidth, countText, fitColumns, splitOutsideBraces, typeName } from '../../../src/shared/text.ts';
+import { charWidth, compareCodeUnits, compareNatural, countText, naturallySorted, fitColumns, splitOutsideBraces, typeName } from '../../../src/shared/text.ts';
 
 describe('splitOutsideBraces', () => {
   test('cuts at separators outside braces; parts untrimmed, n separators give n + 1 parts', () => {
@@ -89,5 +89,60 @@ describe('fitting a line to a terminal', () => {
       expect(width(fit)).toBeLessThan(columns);
       expect(fit === s || (fit.endsWith('…') && s.startsWith(fit.slice(0, -1)))).toBe(true);
     }
+  });
+});
+
+describe('compareNatural', () => {
+  const sorted = (xs: string[]) => [...xs].sort(compareNatural);
+  test('numbers by value: 4.2.1, 4.2.2, 4.2.10', () => {
+    expect(sorted(['4.2.10', '4.2.2', '4.2.1'])).toEqual(['4.2.1', '4.2.2', '4.2.10']);
+    expect(sorted(['ch10', 'ch9', 'ch1', 'ch01', 'ch'])).toEqual(['ch', 'ch1', 'ch01', 'ch9', 'ch10']);
+    expect(sorted(['v2/a', 'v10/a', 'v1/b', 'v1/a', 'v1x'])).toEqual(['v1/a', 'v1/b', 'v1x', 'v2/a', 'v10/a']);
+  });
+  test('without digits, code-unit order', () => {
+    expect(sorted(['a_c', 'a/b', 'a-b', 'a', 'B'])).toEqual(['B', 'a', 'a-b', 'a/b', 'a_c']);
+  });
+  test('a number longer than any integer compares by its digits', () => {
+    const big = '9'.repeat(400);
+    expect(compareNatural(`x${big}`, `x1${big}`)).toBe(-1);
+    expect(compareNatural(`x${big}0`, `x${big}`)).toBe(1);
+  });
+  test('a total order: antisymmetric, transitive, 0 only for equal strings; folders stay together', () => {
+    const s = fc.stringMatching(/^[0-9a/._-]{0,8}$/);
+    fc.assert(
+      fc.property(s, s, s, (a, b, c) => {
+        expect(Math.sign(compareNatural(a, b)) + Math.sign(compareNatural(b, a))).toBe(0);
+        expect(compareNatural(a, b) === 0).toBe(a === b);
+        if (compareNatural(a, b) <= 0 && compareNatural(b, c) <= 0) expect(compareNatural(a, c)).toBeLessThanOrEqual(0);
+      }),
+    );
+    fc.assert(
+      fc.property(fc.array(s, { maxLength: 30 }), fc.stringMatching(/^[0-9a._-]{0,3}\/$/), (xs, folder) => {
+        const order = sorted(xs.map((x, i) => (i % 2 === 0 ? folder + x : x)));
+        const at = order.flatMap((x, i) => (x.startsWith(folder) ? [i] : []));
+        if (at.length > 0) expect(at[at.length - 1] - at[0]).toBe(at.length - 1);
+      }),
+    );
+  });
+  test('agrees with code-unit order where no two digits meet', () => {
+    expect(compareNatural('a1', 'a-')).toBe(compareCodeUnits('a1', 'a-'));
+  });
+});
+
+describe('naturallySorted', () => {
+  test('the order of compareNatural, by keys; the same array when already in it', () => {
+    const s = fc.stringMatching(/^[0-9a/._-]{0,8}$/);
+    const digits = fc.stringMatching(/^[019a/]{0,6}$/);
+    fc.assert(
+      fc.property(fc.array(fc.oneof(s, digits), { maxLength: 40 }), (xs) => {
+        const codeUnits = [...xs].sort();
+        const items = codeUnits.map((x) => ({ x }));
+        const got = naturallySorted(items, (i) => i.x).map((i) => i.x);
+        expect(got).toEqual([...xs].sort(compareNatural));
+      }),
+      { numRuns: 2000 },
+    );
+    const items = ['a1', 'a2', 'b'].map((x) => ({ x }));
+    expect(naturallySorted(items, (i) => i.x)).toBe(items);
   });
 });
