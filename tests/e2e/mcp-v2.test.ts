@@ -95,7 +95,7 @@ describe('kb mcp with the SDK v2 client, protocol 2026-07-28 (pinned)', () => {
     const titled = resources.find((r) => r.uri === 'kb://project/titled');
     expect(titled).toEqual({ uri: 'kb://project/titled', name: 'project/titled', title: 'The Titled One', description: 'Subject "titled" of topic project (General Project Knowledge)', mimeType: 'text/markdown', size: TITLED.length, annotations: { lastModified: expect.any(String) } });
     const { resourceTemplates } = await c.client.listResourceTemplates();
-    expect(resourceTemplates.map((t) => t.uriTemplate)).toEqual(['kb://{topic}/{+slug}']);
+    expect(resourceTemplates.map((t) => t.uriTemplate)).toEqual(['kb://{topic}/{+slug}', 'kb://{topic}/{+slug}{?lines}']);
     const { contents } = await c.client.readResource({ uri: 'kb://project/code-quality' });
     expect(contents).toEqual([{ uri: 'kb://project/code-quality', mimeType: 'text/markdown', text: cli('learn', 'project', 'code-quality').out }]);
     expect(await codeOf(c.client.readResource({ uri: 'kb://project/nope' }))).toBe(-32602);

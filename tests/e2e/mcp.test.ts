@@ -173,7 +173,7 @@ describe('kb mcp (dist/kb, SDK client over stdio)', () => {
       mimeType: 'text/markdown',
     });
     const { resourceTemplates } = await c.client.listResourceTemplates();
-    expect(resourceTemplates.map((t) => t.uriTemplate)).toEqual(['kb://{topic}/{+slug}']);
+    expect(resourceTemplates.map((t) => t.uriTemplate)).toEqual(['kb://{topic}/{+slug}', 'kb://{topic}/{+slug}{?lines}']);
   });
 
   test('resources/read: the formatted content, as kb learn TOPIC SLUG prints it; hidden by exact URI', async () => {
