@@ -6,6 +6,7 @@
 import { CONTROL } from '../../shared/controls.ts';
 import { forEachTermAt, forEachTermOf, isWordChar, termOf } from './tokenize.ts';
 import { hasHeadings, headingsIn, headTitleOf } from '../content/title.ts';
+import { markupOnly } from '../content/markup.ts';
 
 const utf8 = new TextEncoder();
 
@@ -219,7 +220,8 @@ const BOUND_CAP = 2 ** 21 - 1;
 /** One line of `text` around the query's matched terms (index terms), at
  *  most SNIPPET_CHARS characters, white space collapsed, control
  *  characters dropped; '' when no line holds a matched term (a slug or
- *  description match): then the first line with words. */
+ *  description match): then the first line with words. Never a line of
+ *  markup alone (content/markup.ts: a shortcode, an Org keyword). */
 export function snippetOf(text: string, matched: ReadonlySet<string>): string {
   // A term is nearly always the start of the words it stands for (suffixes
   // are what stemming strips): a line holding none of them as a substring
@@ -256,8 +258,8 @@ export function snippetOf(text: string, matched: ReadonlySet<string>): string {
     const start = text.lastIndexOf('\n', p) + 1;
     lineEnd = text.indexOf('\n', p);
     if (lineEnd < 0) lineEnd = text.length;
-    if (lineEnd - start > 10_000) {
-      finder.lastIndex = lineEnd; // minified: not a snippet
+    if (lineEnd - start > 10_000 || markupOnly(text.slice(start, lineEnd))) {
+      finder.lastIndex = lineEnd; // minified, or markup only: not a snippet
       continue;
     }
     starts.push(start);
@@ -300,7 +302,7 @@ export function snippetOf(text: string, matched: ReadonlySet<string>): string {
     if (end < 0) end = text.length;
     const line = text.slice(start, end);
     start = end + 1;
-    if (line.length <= 10_000 && /[\p{L}\p{N}]/u.test(line) && !/^\s*(---|\.\.\.)\s*$/.test(line)) return clip(line, 0);
+    if (line.length <= 10_000 && /[\p{L}\p{N}]/u.test(line) && !/^\s*(---|\.\.\.)\s*$/.test(line) && !markupOnly(line)) return clip(line, 0);
     if (end === text.length) break;
   }
   return clip('', 0);
@@ -319,7 +321,7 @@ function snippetByLines(text: string, matched: ReadonlySet<string>): string {
     if (end < 0) end = text.length;
     const line = text.slice(start, end);
     start = end + 1;
-    if (line.length > 10_000) continue; // minified: not a snippet
+    if (line.length > 10_000 || markupOnly(line)) continue; // minified, or markup only: not a snippet
     if (fallback === '' && /[\p{L}\p{N}]/u.test(line) && !/^\s*(---|\.\.\.)\s*$/.test(line)) fallback = line;
     const lower = line.toLowerCase();
     if (!needles.some((t) => lower.includes(t))) {
