@@ -231,7 +231,8 @@ async function loadWindow(ctx: LoadContext, item: Extract<LoadItem, { kind: 'sub
   const next = end < bytes.length ? callFrom(ctx, item.slug, end) : undefined;
   const window = as === 'bytes' ? bytes.subarray(start, end) : bodyText(bytes.subarray(start, end));
   const lines: [number, number] = [lineAt(bytes, start), lineAt(bytes, Math.max(start, end - 1))];
-  await emit({ kind: 'window', slug: item.slug, fenceTag: fenceTag(item.subject.ext), body: window, from: start, to: end, total: bytes.length, lines, budget, ...(next !== undefined ? { next } : {}) });
+  const shape = item.note === undefined ? { fenceTag: fenceTag(item.subject.ext) } : { fenceTag: undefined, note: item.note };
+  await emit({ kind: 'window', slug: item.slug, ...shape, body: window, from: start, to: end, total: bytes.length, lines, budget, ...(next !== undefined ? { next } : {}) });
   if (next === undefined) return estimateTokensOfBytes(bytes, start, end) + BLOCK_TOKENS;
   const rest = restOf(view, call.patterns, item.slug, 1);
   if (rest.count > 0) await emit({ kind: 'left-after', count: rest.count, tokens: rest.tokens, slug: item.slug });

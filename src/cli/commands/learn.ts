@@ -10,6 +10,7 @@ import { UsageError } from '../../shared/errors.ts';
 import { debug, warn } from '../../shared/log.ts';
 import { formatProblem } from '../../shared/problem.ts';
 import { MAX_TOKENS_ARG } from '../budget.ts';
+import { HTML_ARG } from '../html-flag.ts';
 import type { Command } from '../command.ts';
 import { Output, print } from '../output.ts';
 import { openKnowledgeBase } from '../workspace.ts';
@@ -20,6 +21,7 @@ const command: Command = {
     pattern: { type: 'positional', required: false, description: 'Subject slugs or glob patterns (any number); none lists the topic' },
     args: { type: 'string', valueHint: 'json', description: 'The tool-call arguments as JSON, or - to read them from stdin' },
     ...MAX_TOKENS_ARG,
+    ...HTML_ARG,
   },
   help: {
     usage: ['TOPIC [PATTERN...]', '--args <json>'],

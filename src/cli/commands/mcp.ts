@@ -16,6 +16,7 @@ import type { WorkspaceOptions } from '../../app/knowledge-base.ts';
 import { listedNames, PROMPT_LIST_ENV } from '../../app/prompt-names.ts';
 import { noArguments } from '../argv.ts';
 import { MAX_TOKENS_ARG } from '../budget.ts';
+import { HTML_ARG } from '../html-flag.ts';
 import type { Command } from '../command.ts';
 import { workspaceOptions } from '../workspace.ts';
 import { enableProgress } from '../../shared/progress.ts';
@@ -38,6 +39,7 @@ export function mcpCommand(serve: Serve): Command {
       write: { type: 'string', valueHint: 'topic', description: 'Serve the remember, revise and forget tools for this topic (repeatable; writing is off by default)' },
       list: { type: 'string', valueHint: 'topic', description: `The knowledge prompt also lists this topic's subjects with their descriptions (repeatable; default: ${PROMPT_LIST_ENV})` },
       ...MAX_TOKENS_ARG,
+      ...HTML_ARG,
       ...NO_CACHE_ARG,
     },
     help: {

@@ -14,6 +14,7 @@ import { UsageError } from '../../shared/errors.ts';
 import { debug, warn } from '../../shared/log.ts';
 import { formatProblem } from '../../shared/problem.ts';
 import { MAX_TOKENS_ARG } from '../budget.ts';
+import { HTML_ARG } from '../html-flag.ts';
 import { NO_CACHE_ARG } from '../cache-flag.ts';
 import type { Command } from '../command.ts';
 import { print } from '../output.ts';
@@ -27,6 +28,7 @@ const command: Command = {
     format: { type: 'enum', options: ['text', 'json'], default: 'text', description: 'text (what the model sees) or json' },
     args: { type: 'string', valueHint: 'json', description: 'The search tool-call arguments as JSON, or - to read them from stdin' },
     ...MAX_TOKENS_ARG,
+    ...HTML_ARG,
     ...NO_CACHE_ARG,
   },
   help: {

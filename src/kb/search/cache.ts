@@ -19,8 +19,9 @@ import { MAX_WALK_ENTRIES } from '../fs/walk.ts';
 import { MAX_TITLE, NFIELDS, NO_TOKENS, SearchIndex } from './engine.ts';
 import { MAX_TERM } from './tokenize.ts';
 
-/** Bump when the file's layout or the tokenizer changes. */
-export const FORMAT_VERSION = 6;
+/** Bump when the file's layout, the tokenizer or the text indexed changes
+ *  (7: an HTML page's text, content/html.ts, instead of its markup). */
+export const FORMAT_VERSION = 7;
 const MAGIC = 0x4b425331; // "KBS1"
 
 /** A cache file larger than this is not read (a hostile or broken one). */

@@ -35,6 +35,7 @@ import { linkKind, notice, throughLinks, type Notice, type WalkTrace } from '../
 import { openTopic, type TopicSpec } from '../index/view.ts';
 import { cacheFile, readCache, writeCache, type CacheEntry, type Trace } from './cache.ts';
 import { SNIPPET_BYTES } from './snippet.ts';
+import { htmlText, isHtmlExt } from '../content/html.ts';
 import { checkCached } from './trust.ts';
 import { IndexBuilder, KIND_SKIPPED, KIND_TEXT, MAX_TITLE, type DocFields, type DocMeta, type SearchIndex } from './engine.ts';
 import { startProgress, type Progress } from '../../shared/progress.ts';
@@ -433,8 +434,9 @@ async function rebuild(
         named = firstString(parsed.data.title, parsed.data.name);
       }
     }
-    const text = decoder.decode(bytes);
     const ext = c.path.slice(c.path.lastIndexOf('.') + 1).toLowerCase();
+    // An HTML page is searched by its text (content/html.ts).
+    const text = isHtmlExt(ext) ? htmlText(decoder.decode(bytes)) : decoder.decode(bytes);
     // The document's own title and man-page summary, by the rules of
     // content/title.ts (the head the listing probes, no other read).
     const head = probeBytes(bytes, c.path);
