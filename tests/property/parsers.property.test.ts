@@ -278,6 +278,9 @@ linear('an HTML page as text (content/html.ts htmlText)', (t: string) => htmlTex
   ['headings', fill('<h1>a')],
   ['an unclosed title', fill('a', '<title>')],
   ['spaces', fill(' ', '<p>', 'x')],
+  ['runs of white space between tags', fill(' \n\t\u00a0 <b>')],
+  ['single spaces between words', fill('a ')],
+  ['white space in `<pre>`', fill(' \n', '<pre>')],
 ], 4 * KiB, 1 * MiB);
 
 linear("an HTML page's head (content/html-head.ts compactHtml)", (b: Uint8Array) => compactHtml(b, 0, b.length, new Uint8Array(8 * KiB)), [
