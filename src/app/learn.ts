@@ -23,7 +23,7 @@ import { BLOCK_TOKENS, BYTES_PER_TOKEN_ESTIMATE, tokensText } from './budget.ts'
 import { fitWords, titleWatch, topicListing } from './listing.ts';
 import type { LearnArgs } from './args.ts';
 import type { KnowledgeBase } from './knowledge-base.ts';
-import { directoryNotes, directoryNotices, replacedProblem, skillOf } from './topics.ts';
+import { directoryNotes, directoryNotices, emptyTextProblem, replacedProblem, skillOf } from './topics.ts';
 import { trimEndChars } from '../shared/text.ts';
 
 /** Where a learn call's events go. */
@@ -173,6 +173,7 @@ async function loadSubjects(ctx: LoadContext): Promise<number> {
       break;
     }
     if (item.replaced) await ctx.emit({ kind: 'problem', problem: replacedProblem(topic.id, item.slug) });
+    if (item.note !== undefined && item.content.body.length === 0) await ctx.emit({ kind: 'problem', problem: emptyTextProblem(topic.id, item.slug) });
     if (start > 0 || tokens > budget) {
       // One subject larger than the budget (or a later window of one).
       loaded++;

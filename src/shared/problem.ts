@@ -56,6 +56,7 @@ export type ProblemCode =
   | 'near-miss'
   | 'prompt-list'
   | 'ignored'
+  | 'html-text'
   | 'recall'
   | 'search-cache'
   | 'search-stale'

@@ -136,6 +136,16 @@ export function cases(runner: Runner): void {
       expect(run(runner, root, ['learn', 'site', 'functions/images/Brightness', '--html', 'text']).out).toBe(run(runner, root, ['learn', 'site', 'functions/images/Brightness']).out);
     });
 
+    test('a page without text outside its markup: the model and the user are told, the page as written is one flag away', () => {
+      const app = fixture({ 'd/app.html': '<html><head><script>render(document.body)</script></head><body><div id="app"></div></body></html>\n' }, '[kb.topic.d]\nsubjects = "d"\n');
+      const r = run(runner, app, ['learn', 'd', 'app', '--html', 'text']);
+      expect(r).toMatchObject({ code: 0, out: '[HTML page shown as text: it has no text outside its tags, styles and scripts; kb --html raw (or KB_HTML=raw) shows it as written]\n' });
+      expect(r.err).toBe('warning: learn d: HTML page "app" has no text outside its tags, styles and scripts; shown as text it is empty (--html raw or KB_HTML=raw shows it as written)\n');
+      const raw = run(runner, app, ['learn', 'd', 'app']);
+      expect(raw).toMatchObject({ code: 0, err: '' });
+      expect(raw.out).toContain('render(document.body)');
+    });
+
     test('a view that is neither raw nor text is a usage error', () => {
       const flag = run(runner, root, ['learn', 'gitdocs', 'git-add', '--html', 'plain']);
       expect(flag).toMatchObject({ code: 2, out: '' });

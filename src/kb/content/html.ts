@@ -41,15 +41,16 @@ export type HtmlView = 'raw' | 'text';
 /** The line before an HTML page shown as text: what the model got and
  *  how to get the page as written. `learnRaw`: `learn` shows pages as
  *  written (recall, which always shows the text, then points to it). */
-export function textViewNote(learnRaw: boolean): string {
-  return learnRaw
-    ? '[HTML page shown as text: tags, styles and scripts left out; the learn tool loads it as written]\n'
-    : '[HTML page shown as text: tags, styles and scripts left out; kb --html raw (or KB_HTML=raw) shows it as written]\n';
+export function textViewNote(learnRaw: boolean, empty = false): string {
+  const what = empty ? 'it has no text outside its tags, styles and scripts' : 'tags, styles and scripts left out';
+  return learnRaw ? `[HTML page shown as text: ${what}; the learn tool loads it as written]\n` : `[HTML page shown as text: ${what}; kb --html raw (or KB_HTML=raw) shows it as written]\n`;
 }
 
-/** A page's body in the text view: the note, then its text. */
+/** A page's body in the text view: the note, then its text (a page
+ *  without text: a note that says so, and nothing after it). */
 export function htmlTextView(body: Body, learnRaw = false): Formatted {
-  return { head: textViewNote(learnRaw), body: htmlText(bodyText(body)), tail: '' };
+  const text = htmlText(bodyText(body));
+  return { head: textViewNote(learnRaw, text === ''), body: text, tail: '' };
 }
 
 /** Elements left out with their content, found by their end tag alone
