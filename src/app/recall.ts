@@ -12,6 +12,7 @@ import { htmlText, isHtmlExt, textViewNote, type HtmlView } from '../kb/content/
 import { estimateTokens } from '../kb/content/tokens.ts';
 import { readBody } from '../kb/fs/read.ts';
 import { scoreText, sectionsOf } from '../kb/search/snippet.ts';
+import { extOf } from '../kb/index/slug.ts';
 import { queryTerms } from '../kb/search/tokenize.ts';
 import type { RecallLeftOut, RecalledSubject, RecalledTopic } from '../answer/search.ts';
 import { jsonQuoted } from '../shared/controls.ts';
@@ -153,7 +154,7 @@ function readCandidates(found: readonly Found[], html: HtmlView): Candidate[] {
     const read = readBody(f.abs, 'text');
     if (read.kind !== 'text') continue;
     let body = read.body as string;
-    const ext = f.path.includes('.') ? f.path.slice(f.path.lastIndexOf('.') + 1).toLowerCase() : '';
+    const ext = extOf(f.path);
     if (isHtmlExt(ext)) {
       const note = textViewNote(html === 'raw');
       body = htmlText(body);

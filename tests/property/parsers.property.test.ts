@@ -23,6 +23,7 @@ import { decodeEntities } from '../../src/kb/content/entities.ts';
 import { htmlText } from '../../src/kb/content/html.ts';
 import { compactHtml, HTML_HEAD_BYTES } from '../../src/kb/content/html-head.ts';
 import { markupOnly } from '../../src/kb/content/markup.ts';
+import { HEAD_CHARS, sniffMarkup } from '../../src/kb/content/sniff.ts';
 import { parseFrontmatter, simpleFields, type YamlModule } from '../../src/kb/content/frontmatter.ts';
 import { cleanTitle, headingsIn, headTitleOf, informativeTitle, looseName, type TitleFormat } from '../../src/kb/content/title.ts';
 import { estimateTokens, estimateTokensOfBytes } from '../../src/kb/content/tokens.ts';
@@ -171,6 +172,9 @@ linear('sections (kb/search/snippet.ts sectionsOf)', ([t, ext]: [string, string]
   ['reStructuredText: adornments', (n) => [fill('===\n')(n), 'rst']],
   ['reStructuredText: titles', (n) => [fill('a\n===\n\n')(n), 'rst']],
   ['plain text: blank lines', (n) => [fill('a\n\n')(n), 'txt']],
+  ['a .txt file in reStructuredText: titles', (n) => [fill('a\n===\n\n', '.. _x:\n\n')(n), 'txt']],
+  ['a .txt file in AsciiDoc: sections of spaces', (n) => [fill(' ', '== a', 'x')(n), 'txt']],
+  ['an extensionless file in Markdown: a heading of spaces', (n) => [fill(' ', '# a\n\n[a](b)\n# a', 'x')(n), '']],
   ['plain text: one line', (n) => [fill('a ')(n), 'txt']],
 ], 4 * KiB, 1 * MiB);
 
@@ -305,7 +309,29 @@ linear('character references (content/entities.ts decodeEntities)', (t: string) 
   ['almost references', fill('&#;&#x;&ampx')],
 ], 4 * KiB, 4 * MiB);
 
+linear('the markup of a head (content/sniff.ts sniffMarkup)', (t: string) => sniffMarkup(t), [
+  ['targets without an end', fill('.. _a')],
+  ['directives', fill('.. a:: ')],
+  ['substitutions without a bar', fill('x', '.. |')],
+  ['adornments under titles', fill('a\n===\n')],
+  ['overlines', fill('===\na\n===\n')],
+  ['section titles of `=`', fill('=', '== ')],
+  ['block attributes', fill('[a', '[')],
+  ['inline macros without a bracket', fill('ab:c')],
+  ['inline macros without an end', fill('ab:c[')],
+  ['links without an end', fill('[a](')],
+  ['`](` alone', fill('](')],
+  ['fences', fill('\n```')],
+  ['lines of spaces', fill(' ', '', '\n')],
+], 128, HEAD_CHARS);
+
 linear('markup lines (content/markup.ts markupOnly)', (t: string) => markupOnly(t), [
+  ['a target', fill('a', '.. _')],
+  ['a directive name', fill('a', '.. ', '::')],
+  ['a substitution', fill('a', '.. |', '|')],
+  ['a block attribute', fill('a', '[', ']')],
+  ['a block macro', fill('a', '', '::x[]')],
+  ['a block macro without a bracket', fill('a', '', '::x]')],
   ['openers', fill('{{<')],
   ['closers', fill('>}}')],
   ['braces', fill('{')],

@@ -14,9 +14,15 @@
 //   `#+TITLE: ...`, `#+begin_src`;
 // - drawer and field lines: `:PROPERTIES:`, `:END:`, `:CUSTOM_ID: x` (Org),
 //   and of the same form AsciiDoc's attribute entries (`:toc: left`) and
-//   reStructuredText's field lists (`:Author: ...`).
+//   reStructuredText's field lists (`:Author: ...`);
+// - block markup of reStructuredText and AsciiDoc (sniff.ts `blockMarkup`):
+//   targets and directives (`.. _cache-design:`, `.. note::`), block
+//   attribute lines (`[verse]`, `[[id]]`) and block macros
+//   (`include::x[]`, `ifdef::x[]`).
 //
 // One pass over the line, no regular expression.
+
+import { blockMarkup } from './sniff.ts';
 
 /** Whether `line` is markup only (see above): no letter or digit outside
  *  template tags, or an Org keyword line, or a drawer or field line. */
@@ -27,6 +33,7 @@ export function markupOnly(line: string): boolean {
   const c = line.charCodeAt(s);
   if (c === 0x23 && line.charCodeAt(s + 1) === 0x2b && isLetter(line.charCodeAt(s + 2))) return true; // #+
   if (c === 0x3a && isField(line, s)) return true;
+  if ((c === 0x2e || c === 0x5b || isLetter(c)) && blockMarkup(line, s)) return true;
   return line.includes('{') || line.includes('}') ? templateOnly(line) : false;
 }
 

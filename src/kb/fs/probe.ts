@@ -162,11 +162,14 @@ export function decodeTitle(bytes: Uint8Array | undefined, format: TitleFormat |
 function isPlainTitle(b: Uint8Array): boolean {
   const n = b.length;
   if (n === 0 || n > 1024 || b[0] === 0x20 || b[n - 1] === 0x20 || b[0] === 0x3a || (b[0] === 0x23 && b[1] === 0x2b)) return false;
+  // Block markup (content/sniff.ts `blockMarkup`): `..` first, `[...]`, `::`.
+  if ((b[0] === 0x2e && b[1] === 0x2e) || (b[0] === 0x5b && b[n - 1] === 0x5d)) return false;
   for (let i = 0; i < n; i++) {
     const c = b[i];
     if (c < 0x20 || c > 0x7e || c === 0x7b || c === 0x7d) return false;
     if (c === 0x20 && b[i + 1] === 0x20) return false;
     if (c === 0x5b && b[i + 1] === 0x5b) return false; // `[[`
+    if (c === 0x3a && b[i + 1] === 0x3a) return false; // `::`
     if (c === 0x28 && i > 0 && b[i - 1] === 0x5d) return false; // `](`
   }
   return true;

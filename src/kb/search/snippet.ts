@@ -6,6 +6,7 @@
 import { CONTROL } from '../../shared/controls.ts';
 import { forEachTermAt, forEachTermOf, isWordChar, termOf } from './tokenize.ts';
 import { hasHeadings, headingsIn, headTitleOf } from '../content/title.ts';
+import { markupExt } from '../content/sniff.ts';
 import { markupOnly } from '../content/markup.ts';
 
 const utf8 = new TextEncoder();
@@ -372,7 +373,9 @@ const BLOCK_CHARS = 2000;
  *  from each heading to the next; otherwise blank-line-separated blocks
  *  joined up to about BLOCK_CHARS characters. Together they cover the
  *  text. */
-export function sectionsOf(text: string, ext: string): Section[] {
+export function sectionsOf(text: string, given: string): Section[] {
+  // A `.txt` or extensionless file: the markup of its head (content/sniff.ts).
+  const ext = markupExt(given, text);
   if (hasHeadings(ext)) {
     const out: Section[] = [];
     const heads = headingsIn(text, ext);

@@ -36,6 +36,8 @@ import { openTopic, type TopicSpec } from '../index/view.ts';
 import { cacheFile, readCache, writeCache, type CacheEntry, type Trace } from './cache.ts';
 import { SNIPPET_BYTES } from './snippet.ts';
 import { htmlText, isHtmlExt } from '../content/html.ts';
+import { markupExt } from '../content/sniff.ts';
+import { extOf } from '../index/slug.ts';
 import { checkCached } from './trust.ts';
 import { IndexBuilder, KIND_SKIPPED, KIND_TEXT, MAX_TITLE, type DocFields, type DocMeta, type SearchIndex } from './engine.ts';
 import { startProgress, type Progress } from '../../shared/progress.ts';
@@ -443,7 +445,9 @@ async function rebuild(
     const title = titleOf(named, head.title);
     // A man page's summary is its description, as in listings.
     if (about === null && head.summary !== undefined) about = head.summary;
-    const fields: DocFields = [c.slug, about ?? '', `${titles}\n${headingsOf(text, ext)}`, text, title ?? ''];
+    // A `.txt` or extensionless file written in Markdown has its headings
+    // too (content/sniff.ts: told from its head).
+    const fields: DocFields = [c.slug, about ?? '', `${titles}\n${headingsOf(text, markupExt(extOf(c.path), text))}`, text, title ?? ''];
     // The token estimate a result shows is taken here only for a file
     // longer than a snippet reads (SNIPPET_BYTES: a search never reads it
     // whole to count it); a search estimates the others from the text it
