@@ -42,6 +42,12 @@ export type Sniffed = 'rst' | 'adoc' | 'md';
 /** Extensions (lower case) whose markup is told from the head. */
 const SNIFFED = new Set(['txt', 'text', '']);
 
+/** Whether the markup of a file with extension `ext` (lower case) is told
+ *  from its head. */
+export function sniffable(ext: string): boolean {
+  return SNIFFED.has(ext);
+}
+
 /** The extension `ext` (lower case) stands for, for a file whose text is
  *  `text`: the markup its head is written in, for a `.txt`, `.text` or
  *  extensionless file; else `ext` itself. */
@@ -52,13 +58,17 @@ export function markupExt(ext: string, text: string): string {
 
 /** The markup `text`'s head is written in (see the top of this file), or
  *  undefined. `bare`: an extensionless file. */
-export function sniffMarkup(whole: string, bare = false): Sniffed | undefined {
-  if (bare && whole.startsWith('#!')) return undefined;
-  // Every search below stays within the head.
-  const text = whole.length > HEAD_CHARS ? whole.slice(0, HEAD_CHARS) : whole;
-  const n = text.length;
+export function sniffMarkup(text: string, bare = false): Sniffed | undefined {
+  if (bare && text.startsWith('#!')) return undefined;
+  // The head, read in place (a slice of a long text cost more than the
+  // scan). A search for `](` or `[` may run past it, once: what it finds
+  // there is past every line read.
+  const n = Math.min(text.length, HEAD_CHARS);
   // The next `](` at or after the line being read (-1: none).
   let link = text.indexOf('](');
+  // The next `[` (an inline macro's is looked for only in a line that has
+  // one: most have none).
+  let bracket = text.indexOf('[');
   let rst = 0;
   let adoc = 0;
   let md = 0;
@@ -75,7 +85,7 @@ export function sniffMarkup(whole: string, bare = false): Sniffed | undefined {
   let first = true;
   for (let start = 0; start < n; ) {
     let end = text.indexOf('\n', start);
-    if (end < 0) end = n;
+    if (end < 0 || end > n) end = n;
     let e = end;
     while (e > start && isSpace(text.charCodeAt(e - 1))) e--;
     if (heading && e === start) md++;
@@ -98,7 +108,8 @@ export function sniffMarkup(whole: string, bare = false): Sniffed | undefined {
       } else if (isLetter(c) && blockMacro(text, start, e)) {
         adoc++;
       }
-      if (inlineMacro(text, start, e)) attributes++;
+      if (bracket >= 0 && bracket < start) bracket = text.indexOf('[', start);
+      if (bracket >= start && bracket < e && inlineMacro(text, start, e)) attributes++;
       const under = adornment(text, start, e);
       if (under !== 0 && prevEnd > prevStart && !adornment(text, prevStart, prevEnd) && e - start >= prevEnd - prevStart) {
         // A title under an overline alike, or underlined.

@@ -36,7 +36,7 @@ import { openTopic, type TopicSpec } from '../index/view.ts';
 import { cacheFile, readCache, writeCache, type CacheEntry, type Trace } from './cache.ts';
 import { SNIPPET_BYTES } from './snippet.ts';
 import { htmlText, isHtmlExt } from '../content/html.ts';
-import { markupExt } from '../content/sniff.ts';
+import { markupExt, sniffable } from '../content/sniff.ts';
 import { extOf } from '../index/slug.ts';
 import { checkCached } from './trust.ts';
 import { IndexBuilder, KIND_SKIPPED, KIND_TEXT, MAX_TITLE, type DocFields, type DocMeta, type SearchIndex } from './engine.ts';
@@ -445,9 +445,7 @@ async function rebuild(
     const title = titleOf(named, head.title);
     // A man page's summary is its description, as in listings.
     if (about === null && head.summary !== undefined) about = head.summary;
-    // A `.txt` or extensionless file written in Markdown has its headings
-    // too (content/sniff.ts: told from its head).
-    const fields: DocFields = [c.slug, about ?? '', `${titles}\n${headingsOf(text, markupExt(extOf(c.path), text))}`, text, title ?? ''];
+    const fields: DocFields = [c.slug, about ?? '', `${titles}\n${headingsOf(text, headingsExt(c.path, ext, text))}`, text, title ?? ''];
     // The token estimate a result shows is taken here only for a file
     // longer than a snippet reads (SNIPPET_BYTES: a search never reads it
     // whole to count it); a search estimates the others from the text it
@@ -538,6 +536,17 @@ export function titleOf(front: string | undefined, head: string | undefined): st
 
 function boundTitle(t: string): string {
   return t.length > MAX_TITLE ? `${t.slice(0, MAX_TITLE - 1)}…` : t;
+}
+
+/** The extension whose headings `headingsOf` reads in the file at `path`
+ *  (its extension `ext`, as indexFile takes it): a `.txt` or extensionless
+ *  file written in Markdown has them too (content/sniff.ts, told from its
+ *  head), looked for only when the text holds a `#` (without one it has no
+ *  heading to read, and the head is not scanned: most files). */
+function headingsExt(path: string, ext: string, text: string): string {
+  if (MD_EXTS.has(ext)) return ext;
+  const own = extOf(path);
+  return sniffable(own) && text.includes('#') ? markupExt(own, text) : ext;
 }
 
 const MD_EXTS = new Set(['md', 'markdown', 'mdx', 'mdown', 'mkd']);
