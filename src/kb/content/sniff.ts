@@ -130,12 +130,16 @@ export function sniffMarkup(text: string, bare = false): Sniffed | undefined {
     prevEnd = e;
     start = end + 1;
   }
-  if (heading) md++;
+  return verdict(rst, adoc, heading ? md + 1 : md, underlined, attributes);
+}
+
+/** The markup with the most signs (see the top of this file). */
+function verdict(rst: number, adoc: number, md: number, underlined: number, attributes: number): Sniffed | undefined {
   // Block attribute lines and inline macros are AsciiDoc's only beside
   // other signs (an INI file's `[section]` lines look the same).
-  if (adoc > 0 || underlined > 0) adoc += attributes;
-  if (rst > 0 && rst >= adoc && rst >= md) return 'rst';
-  if (adoc > 0 && adoc >= md) return 'adoc';
+  const a = adoc > 0 || underlined > 0 ? adoc + attributes : adoc;
+  if (rst > 0 && rst >= a && rst >= md) return 'rst';
+  if (a > 0 && a >= md) return 'adoc';
   if (md > 0) return 'md';
   return underlined > 0 ? 'rst' : undefined;
 }
