@@ -107,8 +107,10 @@ export type LearnEvent =
    *  content alone: one exact subject, found). */
   | { kind: 'subject'; slug: string; content: Formatted; skill?: SkillFiles; raw: boolean }
   /** A window of a subject larger than the budget: bytes `from`-`to` of
-   *  `total` (lines `lines`), and the call for the next window, if any. */
-  | { kind: 'window'; slug: string; fenceTag: string | undefined; body: Body; from: number; to: number; total: number; lines: [number, number]; budget: number; next?: LearnCall; range?: LinesShown }
+   *  `total` (lines `lines`), and the call for the next window, if any;
+   *  `range`: the lines asked for; `note`: the line before it (an HTML
+   *  page shown as text). */
+  | { kind: 'window'; slug: string; fenceTag: string | undefined; body: Body; from: number; to: number; total: number; lines: [number, number]; budget: number; next?: LearnCall; range?: LinesShown; note?: string }
   /** Why something asked for was not returned (or was read otherwise). */
   | { kind: 'note'; topic: string; note: Note }
   /** Subjects left out to stay within the budget, from the first of them

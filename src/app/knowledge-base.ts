@@ -13,6 +13,7 @@ import { TOPIC_FIELD_DEFS } from '../config/fields.ts';
 import { loadConfig, type LoadOptions } from '../config/load.ts';
 import type { Config, Topic } from '../config/types.ts';
 import { compilePatterns, type CompiledPattern } from '../glob/index.ts';
+import type { HtmlView } from '../kb/content/html.ts';
 import type { Probe, StatJobHandle } from '../kb/fs/probe.ts';
 import { MAX_WALK_ENTRIES } from '../kb/fs/walk.ts';
 import type { IndexCache } from '../kb/index/cache.ts';
@@ -40,6 +41,9 @@ export interface WorkspaceOptions extends LoadOptions {
   maxTokens?: number;
   /** Use the search index cache (default); false: `--no-cache`. */
   searchCache?: boolean;
+  /** How loaded HTML pages are shown (`--html`, KB_HTML): as written
+   *  (default) or as text (kb/content/html.ts). */
+  html?: HtmlView;
 }
 
 /** Problems that make a configuration unusable for anything but `kb check`. */
@@ -122,6 +126,8 @@ export class KnowledgeBase {
     /** What render/'s text costs: each operation that fits an answer to
      *  the budget loads its answer's. */
     readonly costs: Costs,
+    /** How loaded HTML pages are shown (WorkspaceOptions.html). */
+    readonly html: HtmlView = 'raw',
   ) {}
 
   /** Loads the workspace's configuration and compiles every topic's
@@ -139,7 +145,7 @@ export class KnowledgeBase {
     // is finite: only then is that code loaded.
     const preloads = Number.isFinite(maxTokens) && some(config.topics, (t) => t.enable && (learned.get(t)?.length ?? 0) > 0);
     const cutter = preloads ? await preloadCutter(opts.costs) : undefined;
-    return new KnowledgeBase(config, learned, opts.probe, walkLimit(options.env), maxTokens, opts.cache, searchCache, cutter, opts.costs);
+    return new KnowledgeBase(config, learned, opts.probe, walkLimit(options.env), maxTokens, opts.cache, searchCache, cutter, opts.costs, options.html);
   }
 
   /** Starts a stat of every file (kb/fs/probe.ts StatJobHandle), shared
@@ -191,7 +197,7 @@ export class KnowledgeBase {
   view(topic: Topic, probeAll = false, titles?: TitleWatch): TopicView {
     let view = this.views.get(topic);
     if (view === undefined) {
-      view = openTopic(topic, { learned: this.learned.get(topic) ?? [], probe: this.probe, probeAll, maxEntries: this.walk.limit, cache: this.cache, ...(titles !== undefined ? { titles } : {}) });
+      view = openTopic(topic, { learned: this.learned.get(topic) ?? [], probe: this.probe, probeAll, maxEntries: this.walk.limit, cache: this.cache, html: this.html, ...(titles !== undefined ? { titles } : {}) });
       this.views.set(topic, view);
       if (this.cut === undefined && !this.cutting && view.learned.length > 0) this.cutPreloaded();
     }

@@ -26,7 +26,7 @@ import { BLOCK_TOKENS, BYTES_PER_TOKEN_ESTIMATE, tokensText } from './budget.ts'
 import { fitWords, titleWatch, topicListing } from './listing.ts';
 import type { LearnArgs } from './args.ts';
 import type { KnowledgeBase } from './knowledge-base.ts';
-import { directoryNotes, directoryNotices, replacedProblem, skillOf } from './topics.ts';
+import { directoryNotes, directoryNotices, emptyTextProblem, replacedProblem, skillOf } from './topics.ts';
 import { trimEndChars } from '../shared/text.ts';
 
 /** Where a learn call's events go. */
@@ -195,6 +195,7 @@ async function loadSubjects(ctx: LoadContext): Promise<number> {
       break;
     }
     if (item.replaced) await ctx.emit({ kind: 'problem', problem: replacedProblem(topic.id, item.slug) });
+    if (item.note !== undefined && item.content.body.length === 0) await ctx.emit({ kind: 'problem', problem: emptyTextProblem(topic.id, item.slug) });
     if (start > 0 || tokens > budget) {
       // One subject larger than the budget (or a later window of one).
       loaded++;
@@ -291,7 +292,8 @@ async function loadWindow(ctx: LoadContext, item: Extract<LoadItem, { kind: 'sub
   const window = as === 'bytes' ? bytes.subarray(start, end) : bodyText(bytes.subarray(start, end));
   const lines: [number, number] = [lineAt(bytes, start), lineAt(bytes, Math.max(start, end - 1))];
   const range = lined?.range;
-  await emit({ kind: 'window', slug: item.slug, fenceTag: fenceTag(item.subject.ext), body: window, from: start, to: end, total: bytes.length, lines, budget, ...(next !== undefined ? { next } : {}), ...(range !== undefined ? { range } : {}) });
+  const shape = item.note === undefined ? { fenceTag: fenceTag(item.subject.ext) } : { fenceTag: undefined, note: item.note };
+  await emit({ kind: 'window', slug: item.slug, ...shape, body: window, from: start, to: end, total: bytes.length, lines, budget, ...(next !== undefined ? { next } : {}), ...(range !== undefined ? { range } : {}) });
   if (next === undefined) return estimateTokensOfBytes(bytes, start, end) + BLOCK_TOKENS;
   const rest = restOf(view, call.patterns, item.slug, 1);
   if (rest.count > 0) await emit({ kind: 'left-after', count: rest.count, tokens: rest.tokens, slug: item.slug });

@@ -7,10 +7,12 @@
 
 import type { RecallCosts } from '../answer/cost.ts';
 import type { OperationOptions } from '../shared/pace.ts';
-import { formatContent } from '../kb/content/format.ts';
+import { formatContent, type Formatted } from '../kb/content/format.ts';
+import { htmlText, isHtmlExt, textViewNote, type HtmlView } from '../kb/content/html.ts';
 import { estimateTokens } from '../kb/content/tokens.ts';
 import { readBody } from '../kb/fs/read.ts';
 import { scoreText, sectionsOf } from '../kb/search/snippet.ts';
+import { extOf } from '../kb/index/slug.ts';
 import { queryTerms } from '../kb/search/tokenize.ts';
 import type { RecallLeftOut, RecalledSubject, RecalledTopic } from '../answer/search.ts';
 import { jsonQuoted } from '../shared/controls.ts';
@@ -72,7 +74,11 @@ export interface RecallOutcome {
 interface Candidate {
   f: Found;
   body: string;
+  /** Its format (an HTML page's text is read as Markdown: its headings
+   *  are `#` lines). */
   ext: string;
+  /** An HTML page, shown as text: the line that says so. */
+  note?: string;
   /** Its block's tokens, whole. */
   whole: number;
   partial?: Partial;
@@ -99,7 +105,7 @@ export async function recall(kb: KnowledgeBase, text: string, opts: RecallOption
   const costs = await kb.costs.recall();
   const budget = kb.maxTokens;
   const best = ranked.found[0]?.score ?? 0;
-  const candidates = readCandidates(ranked.found.filter((f) => f.score >= best * RECALL_MIN_SHARE).slice(0, RECALL_CANDIDATES));
+  const candidates = readCandidates(ranked.found.filter((f) => f.score >= best * RECALL_MIN_SHARE).slice(0, RECALL_CANDIDATES), kb.html);
   // In configuration order of the topics, each topic's subjects best first.
   const ordered = (kept: readonly Candidate[]): RecalledTopic[] =>
     topics
@@ -139,17 +145,30 @@ function queryOf(text: string, problems: Problem[]): string {
 }
 
 /** The candidates that can be read (one changed since it was indexed is
- *  left out: the next search indexes it again). */
-function readCandidates(found: readonly Found[]): Candidate[] {
+ *  left out: the next search indexes it again). An HTML page is recalled
+ *  as its text (content/html.ts), whatever view `learn` gives (`html`),
+ *  with a line that says so. */
+function readCandidates(found: readonly Found[], html: HtmlView): Candidate[] {
   const out: Candidate[] = [];
   for (const f of found) {
     const read = readBody(f.abs, 'text');
     if (read.kind !== 'text') continue;
-    const body = read.body as string;
-    const ext = f.path.includes('.') ? f.path.slice(f.path.lastIndexOf('.') + 1).toLowerCase() : '';
+    let body = read.body as string;
+    const ext = extOf(f.path);
+    if (isHtmlExt(ext)) {
+      const note = textViewNote(html === 'raw');
+      body = htmlText(body);
+      out.push({ f, body, ext: 'md', note, whole: estimateTokens(note) + estimateTokens(body) + BLOCK_TOKENS });
+      continue;
+    }
     out.push({ f, body, ext, whole: estimateTokens(body) + BLOCK_TOKENS });
   }
   return out;
+}
+
+/** A candidate's content (or the text of some of its sections) as shown. */
+function shown(c: Candidate, text: string): Formatted {
+  return c.note === undefined ? formatContent(c.ext, text) : { head: c.note, body: text, tail: '' };
 }
 
 /** How recalled subjects are packed (app/fit.ts): each costs its block (a
@@ -189,11 +208,11 @@ function partialOf(c: Candidate, matched: ReadonlySet<string>, costs: RecallCost
   const picked = within - NOTE_TOKENS > 50 ? pickSections(c.body, c.ext, c.f.index, matched, within - NOTE_TOKENS) : undefined;
   if (picked === undefined) return undefined;
   const partial = { names: picked.names, tokens: c.whole, call: { topic: c.f.topic.id, subjects: [c.f.slug] } };
-  return { content: { slug: c.f.slug, content: formatContent(c.ext, picked.text), partial }, tokens: picked.tokens + costs.partialNote(partial), names: picked.names };
+  return { content: { slug: c.f.slug, content: shown(c, picked.text), partial }, tokens: picked.tokens + (c.note === undefined ? 0 : estimateTokens(c.note)) + costs.partialNote(partial), names: picked.names };
 }
 
 function subjectOf(c: Candidate): RecalledSubject {
-  return c.partial?.content ?? { slug: c.f.slug, content: formatContent(c.ext, c.body) };
+  return c.partial?.content ?? { slug: c.f.slug, content: shown(c, c.body) };
 }
 
 function leftOutOf(c: Candidate): RecallLeftOut {

@@ -16,7 +16,7 @@ import { kindOf } from '../kb/index/view.ts';
 import type { OperationOptions } from '../shared/pace.ts';
 import type { Problem } from '../shared/problem.ts';
 import type { KnowledgeBase } from './knowledge-base.ts';
-import { replacedProblem, skillOf } from './topics.ts';
+import { emptyTextProblem, replacedProblem, skillOf } from './topics.ts';
 
 /** One subject of an enabled topic, and what it says it is (`about`:
  *  its description, title or name as written; undefined: nothing). */
@@ -116,6 +116,7 @@ export function read(kb: KnowledgeBase, topicId: string, slug: string, opts: Ope
   const item = loadExact(view, slug, 'text');
   if (item?.kind === 'subject') {
     const problems = item.replaced ? [replacedProblem(topic.id, item.slug)] : [];
+    if (item.note !== undefined && item.content.body.length === 0) problems.push(emptyTextProblem(topic.id, item.slug));
     const skill = skillOf(kb, topic, item.subject);
     return { kind: 'text', content: item.content, ...(skill !== undefined ? { skill } : {}), mimeType: mimeTypeOf(item.subject.ext), problems };
   }

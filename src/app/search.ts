@@ -11,6 +11,7 @@ import { informativeTitle } from '../kb/content/title.ts';
 import { disabledTest } from '../kb/index/disabled.ts';
 import { estimateTokensOfBody, estimateTokensOfBytes } from '../kb/content/tokens.ts';
 import { readBody, readSubjectHead } from '../kb/fs/read.ts';
+import { htmlText, isHtmlExt, textViewNote, type HtmlView } from '../kb/content/html.ts';
 import { KIND_TEXT, planQuery, type SearchIndex } from '../kb/search/engine.ts';
 import { passagesOf, SNIPPET_BYTES } from '../kb/search/snippet.ts';
 import { isSpaceless, queryTerms, snippetTerms, unknownWords } from '../kb/search/tokenize.ts';
@@ -321,7 +322,7 @@ export async function search(kb: KnowledgeBase, args: SearchArgs, opts: Operatio
     ...(filter !== undefined ? { filters: filter } : {}),
   };
   const frame = costs.frame(args.query, scope, ranked.total, Math.min(ranked.total, args.limit));
-  const read = readResults(ranked, args.limit, problems);
+  const read = readResults(ranked, args.limit, problems, kb.html);
   const outcome = (results: SearchResult[], cut: number): SearchOutcome => ({
     query: args.query,
     ...scope,
@@ -349,17 +350,21 @@ export async function search(kb: KnowledgeBase, args: SearchArgs, opts: Operatio
 
 /** The first `limit` results of `ranked` that can be read, each with its
  *  snippet, and how many subjects matched, those that could not be read
- *  (changed since they were indexed) taken off with a warning. */
-function readResults(ranked: Ranked, limit: number, problems: Problem[]): { results: SearchResult[]; total: number } {
+ *  (changed since they were indexed) taken off with a warning. An HTML
+ *  page's snippet comes from its text, and its tokens are those `learn`
+ *  gives in view `html` (content/html.ts). */
+function readResults(ranked: Ranked, limit: number, problems: Problem[], html: HtmlView): { results: SearchResult[]; total: number } {
   const results: SearchResult[] = [];
   let total = ranked.total;
   for (let i = 0; i < ranked.found.length && results.length < limit; i++) {
     const f = ranked.found[i];
+    const page = isHtmlExt(f.path.slice(f.path.lastIndexOf('.') + 1));
     // A snippet comes from the file's first SNIPPET_BYTES. The index counts
     // the tokens of a longer file (kb/search/topic.ts); should it have no
-    // count, the file is read whole to count them.
+    // count (or be a page shown as text), the file is read whole to count
+    // them.
     let read = readSubjectHead(f.abs, SNIPPET_BYTES);
-    if (read.kind === 'text' && !read.whole && f.tokens === undefined) {
+    if (read.kind === 'text' && !read.whole && (f.tokens === undefined || (page && html === 'text'))) {
       const all = readBody(f.abs, 'text');
       read = all.kind === 'text' ? { kind: 'text', text: all.body as string, whole: true } : all;
     }
@@ -369,13 +374,16 @@ function readResults(ranked: Ranked, limit: number, problems: Problem[]): { resu
       problems.push(warning('search-stale', `topic "${f.topic.id}": subject "${f.slug}" could not be read for its snippet (${read.kind === 'error' ? read.message : 'now binary'}); left out`));
       continue;
     }
-    const text = read.text;
+    const text = page ? htmlText(read.text) : read.text;
     // From the index for a file longer than a snippet reads (counted when
     // it was indexed, the same file by its size and time), else counted
     // here: on the bytes just read, where they are exactly the text's UTF-8
     // (the same number, counted faster than on the text; the read's buffer,
     // used before the next read), else on the text.
-    const tokens = f.tokens ?? (read.utf8 !== undefined ? estimateTokensOfBytes(read.utf8) : estimateTokensOfBody(text));
+    const tokens =
+      page && html === 'text'
+        ? estimateTokensOfBody(textViewNote(false)) + estimateTokensOfBody(text)
+        : (f.tokens ?? (read.utf8 !== undefined ? estimateTokensOfBytes(read.utf8) : estimateTokensOfBody(read.text)));
     const passages = passagesOf(text, snippetTerms(ranked.matched.get(f.topic) ?? NONE));
     results.push({
       topic: f.topic.id,
@@ -387,7 +395,7 @@ function readResults(ranked: Ranked, limit: number, problems: Problem[]): { resu
       passages,
       tokens,
       score: Math.round(f.score * 1000) / 1000,
-      ...timesIn(text),
+      ...timesIn(read.text),
     });
   }
   return { results, total };

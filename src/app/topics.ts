@@ -104,6 +104,12 @@ export function replacedProblem(topicId: string, slug: string): Problem {
   return warning('invalid-utf8', `subject "${slug}" of topic "${topicId}" has byte sequences that are invalid in its encoding; they were replaced with U+FFFD`);
 }
 
+/** An HTML page shown as text has none: the model's text says so (its
+ *  note), and so does this, for the user, who may want it as written. */
+export function emptyTextProblem(topicId: string, slug: string): Problem {
+  return warning('html-text', `learn ${topicId}: HTML page "${slug}" has no text outside its tags, styles and scripts; shown as text it is empty (--html raw or KB_HTML=raw shows it as written)`);
+}
+
 /** A loaded skill's SKILL.md is followed, wherever it is loaded (learn,
  *  the prompt, an MCP resource), by its directory (workspace-relative) and
  *  bundled files: those, or undefined for any other subject. */

@@ -9,6 +9,7 @@ import { ConfigError, UsageError } from '../shared/errors.ts';
 import { debug, isVerbose, warn } from '../shared/log.ts';
 import { formatProblem, type Problem } from '../shared/problem.ts';
 import { maxTokensOf } from './budget.ts';
+import { htmlViewOf } from './html-flag.ts';
 import type { RunContext } from './command.ts';
 import { homeDirectory } from './home.ts';
 
@@ -23,6 +24,7 @@ export async function workspaceOptions(ctx: RunContext): Promise<WorkspaceOption
     home: await homeDirectory(ctx.env),
     maxTokens: maxTokensOf(ctx),
     searchCache: ctx.flags['no-cache'] !== true,
+    html: htmlViewOf(ctx),
   };
 }
 

@@ -147,10 +147,10 @@ function renderLinesNote(slug: string, from: number, to: number, lines: [number,
 /** A window of a subject's body: the bytes as they are (so the windows put
  *  together are the file), in a fence for a fenced format, in a
  *  `<subject>` block. */
-export function windowBlock(prefix: string, slug: string, fenceTag: string | undefined, window: Body): Formatted {
+export function windowBlock(prefix: string, slug: string, fenceTag: string | undefined, window: Body, note = ''): Formatted {
   const endsWithNewline = window.length > 0 && (typeof window === 'string' ? window.endsWith('\n') : window[window.length - 1] === 0x0a);
   const nl = endsWithNewline || window.length === 0 ? '' : '\n';
-  if (fenceTag === undefined) return { head: `${prefix}<subject ${quoted(slug)}>\n`, body: window, tail: `${nl}</subject>` };
+  if (fenceTag === undefined) return { head: `${prefix}<subject ${quoted(slug)}>\n${note}`, body: window, tail: `${nl}</subject>` };
   const run = longestBacktickRun(window);
   const fence = run < 3 ? '```' : '`'.repeat(run + 1);
   return { head: `${prefix}<subject ${quoted(slug)}>\n${fence}${fenceTag}\n`, body: window, tail: `${nl}${fence}\n</subject>` };
@@ -195,7 +195,7 @@ export function learnText(write: (chunk: Chunk) => void): (e: LearnEvent) => voi
         return;
       }
       case 'window': {
-        block(windowBlock(blocks > 0 ? '\n\n' : '', e.slug, e.fenceTag, e.body));
+        block(windowBlock(blocks > 0 ? '\n\n' : '', e.slug, e.fenceTag, e.body, e.note));
         windowed = true;
         tail.push(renderWindowNote(e.slug, e.from, e.to, e.total, e.lines, countText(e.budget), e.next === undefined ? undefined : jsonQuoted(e.next), e.range));
         return;

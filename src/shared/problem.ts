@@ -58,6 +58,7 @@ export type ProblemCode =
   | 'lines'
   | 'prompt-list'
   | 'ignored'
+  | 'html-text'
   | 'recall'
   | 'search-cache'
   | 'search-stale'

@@ -19,6 +19,8 @@ import * as large from '../e2e/large.cases.ts';
 import * as lines from '../e2e/lines.cases.ts';
 import * as memory from '../e2e/memory.cases.ts';
 import * as memoryFolders from '../e2e/memory-folders.cases.ts';
+import * as html from '../e2e/html.cases.ts';
+import * as markup from '../e2e/markup.cases.ts';
 import * as search from '../e2e/search.cases.ts';
 import * as sites from '../e2e/sites.cases.ts';
 import * as titles from '../e2e/titles.cases.ts';
@@ -44,6 +46,8 @@ memoryFolders.cases(DENO_RUNNER);
 init.cases(DENO_RUNNER);
 vault.cases(DENO_RUNNER);
 exporting.cases(DENO_RUNNER);
+html.cases(DENO_RUNNER);
+markup.cases(DENO_RUNNER);
 
 describe('kb mcp under deno (same sources)', () => {
   test('initialize, call, read, stop', async () => {

@@ -19,13 +19,18 @@ import { parseJson } from '../../src/config/json.ts';
 import { parseSimpleToml } from '../../src/config/toml-fast.ts';
 import { topicIdFrom } from '../../src/config/topic-id.ts';
 import { formatContent } from '../../src/kb/content/format.ts';
+import { decodeEntities } from '../../src/kb/content/entities.ts';
+import { htmlText } from '../../src/kb/content/html.ts';
+import { compactHtml, HTML_HEAD_BYTES } from '../../src/kb/content/html-head.ts';
+import { markupOnly } from '../../src/kb/content/markup.ts';
+import { HEAD_CHARS, sniffMarkup } from '../../src/kb/content/sniff.ts';
 import { parseFrontmatter, simpleFields, type YamlModule } from '../../src/kb/content/frontmatter.ts';
 import { cleanTitle, headingsIn, headTitleOf, informativeTitle, looseName, type TitleFormat } from '../../src/kb/content/title.ts';
 import { estimateTokens, estimateTokensOfBytes } from '../../src/kb/content/tokens.ts';
 import { lineAt, windowEnd } from '../../src/kb/content/window.ts';
 import { decodeText } from '../../src/kb/fs/decode.ts';
 import { IgnoreRules } from '../../src/kb/fs/ignore.ts';
-import { frontmatterSpan } from '../../src/kb/fs/probe.ts';
+import { frontmatterSpan, probeBytes } from '../../src/kb/fs/probe.ts';
 import { scoreText, sectionsOf, snippetOf } from '../../src/kb/search/snippet.ts';
 import { queryTerms, terms } from '../../src/kb/search/tokenize.ts';
 import { headingsOf } from '../../src/kb/search/topic.ts';
@@ -104,6 +109,12 @@ const TITLE_SHAPES: Record<TitleFormat, [string, (n: number) => string][]> = {
     ['unclosed `<h1>`', fill('<h1>')],
     ['entities', fill('&#x', '<title>', '</title>')],
     ['`<`', fill('<')],
+    ['NAME headings', fill('<h2>NAME</h2>')],
+    ['a NAME section of spaces', fill(' ', '<h2>NAME</h2><p>a', '- b')],
+    ['a NAME section of tags', fill('<b>', '<h2>NAME</h2><p>a ')],
+    ['NAME headings full of tags', fill('<a>', '<h2>')],
+    ['`<h` without a level', fill('<h')],
+    ['dashes as references', fill(' &#x', '<h2>NAME</h2><p>a')],
   ],
   text: [
     ['header fields of spaces', fill(' ', 'Title:', 'x')],
@@ -162,6 +173,9 @@ linear('sections (kb/search/snippet.ts sectionsOf)', ([t, ext]: [string, string]
   ['reStructuredText: adornments', (n) => [fill('===\n')(n), 'rst']],
   ['reStructuredText: titles', (n) => [fill('a\n===\n\n')(n), 'rst']],
   ['plain text: blank lines', (n) => [fill('a\n\n')(n), 'txt']],
+  ['a .txt file in reStructuredText: titles', (n) => [fill('a\n===\n\n', '.. _x:\n\n')(n), 'txt']],
+  ['a .txt file in AsciiDoc: sections of spaces', (n) => [fill(' ', '== a', 'x')(n), 'txt']],
+  ['an extensionless file in Markdown: a heading of spaces', (n) => [fill(' ', '# a\n\n[a](b)\n# a', 'x')(n), '']],
   ['plain text: one line', (n) => [fill('a ')(n), 'txt']],
 ], 4 * KiB, 1 * MiB);
 
@@ -251,6 +265,89 @@ linear('fences of a code subject (content/format.ts formatContent)', (t: string)
   ['backticks', fill('`')],
   ['runs of backticks', fill('`` ')],
 ], 4 * KiB, 4 * MiB);
+
+// --- HTML pages: their text (search, recall, the text view), their heads
+// (the probe reads up to 256 KiB of a page for its title and summary), and
+// character references. ---
+
+linear('an HTML page as text (content/html.ts htmlText)', (t: string) => htmlText(t), [
+  ['unclosed tags', fill('<a ')],
+  ['`<a` without `>`', fill('<a')],
+  ['`<` alone', fill('< ')],
+  ['`</`', fill('</')],
+  ['an unclosed quote', fill('x', '<p title="')],
+  ['many attributes', fill(' a=b', '<p', '>')],
+  ['nested lists', fill('<ul><li>a')],
+  ['list items', fill('<li>a')],
+  ['definitions', fill('<dt>a<dd>b')],
+  ['table cells', fill('<td>a')],
+  ['nested `<pre>`', fill('<pre>`')],
+  ['backticks in `<pre>`', fill('`', '<pre>')],
+  ['unclosed comments', fill('<!--')],
+  ['a script of almost-closing tags', fill('</scrip', '<script>')],
+  ['unclosed scripts', fill('<script>')],
+  ['nested navigation', fill('<nav><div>')],
+  ['navigation by role', fill('<div>', '<div role="navigation">')],
+  ['references', fill('&#x1;&amp')],
+  ['headings', fill('<h1>a')],
+  ['an unclosed title', fill('a', '<title>')],
+  ['spaces', fill(' ', '<p>', 'x')],
+  ['runs of white space between tags', fill(' \n\t\u00a0 <b>')],
+  ['single spaces between words', fill('a ')],
+  ['white space in `<pre>`', fill(' \n', '<pre>')],
+], 4 * KiB, 1 * MiB);
+
+linear("an HTML page's head (content/html-head.ts compactHtml)", (b: Uint8Array) => compactHtml(b, 0, b.length, new Uint8Array(8 * KiB)), [
+  ['unclosed comments', (n) => enc.encode(fill('<!--')(n))],
+  ['comments', (n) => enc.encode(fill('<!---->')(n))],
+  ['a comment of dashes', (n) => enc.encode(fill('-', '<!--')(n))],
+  ['a style of almost-closing tags', (n) => enc.encode(fill('</styl', '<style>')(n))],
+  ['unclosed scripts', (n) => enc.encode(fill('<script>')(n))],
+  ['`<`', (n) => enc.encode(fill('<')(n))],
+], 4 * KiB, HTML_HEAD_BYTES);
+
+linear('an HTML page probed (kb/fs/probe.ts probeBytes)', (b: Uint8Array) => probeBytes(b, 'a.html'), [
+  ['a style sheet, then NAME sections', (n) => enc.encode(fill('<h2>NAME</h2><p>a - b', `<title>t</title><style>${'x'.repeat(9000)}</style>`)(n))],
+  ['comments', (n) => enc.encode(fill('<!-- -->', '<title>t</title>')(n))],
+], 16 * KiB, HTML_HEAD_BYTES);
+
+linear('character references (content/entities.ts decodeEntities)', (t: string) => decodeEntities(t), [
+  ['ampersands', fill('&')],
+  ['numbers without an end', fill('1', '&#')],
+  ['names without an end', fill('a', '&')],
+  ['references', fill('&amp;&#65;&#x41;')],
+  ['almost references', fill('&#;&#x;&ampx')],
+], 4 * KiB, 4 * MiB);
+
+linear('the markup of a head (content/sniff.ts sniffMarkup)', (t: string) => sniffMarkup(t), [
+  ['targets without an end', fill('.. _a')],
+  ['directives', fill('.. a:: ')],
+  ['substitutions without a bar', fill('x', '.. |')],
+  ['adornments under titles', fill('a\n===\n')],
+  ['overlines', fill('===\na\n===\n')],
+  ['section titles of `=`', fill('=', '== ')],
+  ['block attributes', fill('[a', '[')],
+  ['inline macros without a bracket', fill('ab:c')],
+  ['inline macros without an end', fill('ab:c[')],
+  ['links without an end', fill('[a](')],
+  ['`](` alone', fill('](')],
+  ['fences', fill('\n```')],
+  ['lines of spaces', fill(' ', '', '\n')],
+], 128, HEAD_CHARS);
+
+linear('markup lines (content/markup.ts markupOnly)', (t: string) => markupOnly(t), [
+  ['a target', fill('a', '.. _')],
+  ['a directive name', fill('a', '.. ', '::')],
+  ['a substitution', fill('a', '.. |', '|')],
+  ['a block attribute', fill('a', '[', ']')],
+  ['a block macro', fill('a', '', '::x[]')],
+  ['a block macro without a bracket', fill('a', '', '::x]')],
+  ['openers', fill('{{<')],
+  ['closers', fill('>}}')],
+  ['braces', fill('{')],
+  ['tags', fill('{% a %}')],
+  ['a field name', fill('a', ':')],
+], 4 * KiB, 1 * MiB);
 
 // --- Ignore files: a 256 KiB .gitignore, and what its rules are tested on. ---
 

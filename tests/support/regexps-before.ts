@@ -5,6 +5,8 @@
 
 import { titleFormat, type Heading } from '../../src/kb/content/title.ts';
 import { NEEDS_YAML } from '../../src/kb/content/frontmatter.ts';
+import { decodeEntities } from '../../src/kb/content/entities.ts';
+import { markupOnly } from '../../src/kb/content/markup.ts';
 
 /** content/title.ts `headingsIn`, as it was. */
 export function headingsInBefore(text: string, ext: string): Heading[] {
@@ -111,23 +113,21 @@ export function headingsOfBefore(text: string): string {
   return out.join('\n');
 }
 
-const ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", nbsp: ' ', mdash: '—', ndash: '–', hellip: '…' };
-
-/** content/title.ts `cleanTitle`, as it was. */
+/** content/title.ts `cleanTitle`, as it was, with the rules added since
+ *  (not the regular expressions' part): character references decoded by
+ *  content/entities.ts (HTML's table and rules, where a handful of names
+ *  were), and markup alone (content/markup.ts) no title. */
 export function cleanTitleBefore(raw: string, format: string | undefined): string {
   let s = raw;
   if (format === 'html') {
-    s = s.replace(/<[^>]*>/g, '').replace(/&(#x[0-9a-f]+|#[0-9]+|[a-z]+);/gi, (m, e: string) => {
-      if (e[0] !== '#') return ENTITIES[e.toLowerCase()] ?? m;
-      const code = e[1] === 'x' || e[1] === 'X' ? parseInt(e.slice(2), 16) : parseInt(e.slice(1), 10);
-      return code > 0 && code <= 0x10ffff ? String.fromCodePoint(code) : m;
-    });
+    s = decodeEntities(s.replace(/<[^>]*>/g, ''));
   } else if (format === 'md' && s.includes('](')) {
     s = s.replace(/!?\[([^\]]*)\]\([^)]*\)/g, '$1');
   } else if (format === 'adoc' && s.includes('[[')) {
     s = s.replace(/\[\[[^\]]*\]\]/g, ' ');
   }
-  return s.replace(/\s+/g, ' ').trim();
+  s = s.replace(/\s+/g, ' ').trim();
+  return markupOnly(s) ? '' : s;
 }
 
 /** content/frontmatter.ts `simpleFields`, as it was. */

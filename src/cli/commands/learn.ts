@@ -3,6 +3,7 @@
 // `--args JSON` / `--args -`. The model-facing text (result or error) is
 // streamed to stdout, subjects as the bytes of their files.
 import { MAX_TOKENS_ARG } from '../budget.ts';
+import { HTML_ARG } from '../html-flag.ts';
 import { toolCommand } from './tool.ts';
 
 export default toolCommand({
@@ -11,6 +12,7 @@ export default toolCommand({
     topic: { type: 'positional', required: false, valueHint: 'topic', description: 'Topic ID or title (unless --args gives the call)' },
     pattern: { type: 'positional', required: false, valueHint: 'slug', description: 'Subject slugs or glob patterns (any number); none lists the topic' },
     ...MAX_TOKENS_ARG,
+    ...HTML_ARG,
   },
   gives: { topic: { param: 'topic' }, pattern: { param: 'subjects', rest: 'list', optional: true } },
   positionals: 'TOPIC or PATTERN arguments',

@@ -16,6 +16,7 @@ import type { WorkspaceOptions } from '../../app/knowledge-base.ts';
 import { listedNames, PROMPT_LIST_ENV } from '../../app/prompt-names.ts';
 import { noArguments } from '../argv.ts';
 import { MAX_TOKENS_ARG } from '../budget.ts';
+import { HTML_ARG } from '../html-flag.ts';
 import type { Command } from '../command.ts';
 import { workspaceOptions } from '../workspace.ts';
 import { enableProgress } from '../../shared/progress.ts';
@@ -54,6 +55,7 @@ export function mcpCommand(serve: Serve): Command {
       write: { type: 'string', valueHint: 'topic', description: 'Serve the tools that write (kb --help names them) for this topic (repeatable; writing is off by default)' },
       list: { type: 'string', valueHint: 'topic', description: `The knowledge prompt also lists this topic's subjects with their descriptions (repeatable; default: ${PROMPT_LIST_ENV})` },
       ...MAX_TOKENS_ARG,
+      ...HTML_ARG,
       ...NO_CACHE_ARG,
       http: { type: 'string', valueHint: '[host:]port', description: 'Serve over HTTP (Streamable HTTP, endpoint /mcp) instead of stdio; the host defaults to 127.0.0.1' },
       'token-file': { type: 'string', valueHint: 'file', description: 'With --http: clients must send this bearer token (default: KB_MCP_TOKEN)' },

@@ -3,6 +3,7 @@ import { prompt } from '../../app/prompt.ts';
 import { listedNames, PROMPT_LIST_ENV } from '../../app/prompt-names.ts';
 import { renderPrompt } from '../../render/prompt.ts';
 import { MAX_TOKENS_ARG } from '../budget.ts';
+import { HTML_ARG } from '../html-flag.ts';
 import type { Command } from '../command.ts';
 import { print } from '../output.ts';
 import { noArguments } from '../argv.ts';
@@ -11,6 +12,7 @@ import { openKnowledgeBase, report } from '../workspace.ts';
 const command: Command = {
   args: {
     ...MAX_TOKENS_ARG,
+    ...HTML_ARG,
     list: { type: 'string', valueHint: 'topic', description: `Also list this topic's subjects with their descriptions, within the budget (repeatable; default: ${PROMPT_LIST_ENV}, comma-separated)` },
   },
   help: {

@@ -10,6 +10,7 @@ import { UsageError } from '../../shared/errors.ts';
 import { debug, warn } from '../../shared/log.ts';
 import { formatProblem } from '../../shared/problem.ts';
 import { MAX_TOKENS_ARG } from '../budget.ts';
+import { HTML_ARG } from '../html-flag.ts';
 import { NO_CACHE_ARG } from '../cache-flag.ts';
 import type { Command } from '../command.ts';
 import { print } from '../output.ts';
@@ -21,6 +22,7 @@ const command: Command = {
     topic: { type: 'string', alias: 't', valueHint: 'topic', description: 'Recall from this topic (ID or title) only (repeatable: these topics)' },
     format: { type: 'enum', options: ['text', 'json'], default: 'text', description: 'text (the <knowledge> block) or json (the block and what is in it)' },
     ...MAX_TOKENS_ARG,
+    ...HTML_ARG,
     ...NO_CACHE_ARG,
   },
   help: {

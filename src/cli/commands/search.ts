@@ -5,6 +5,7 @@
 import { SEARCH_DEFAULT_LIMIT, SEARCH_MAX_LIMIT } from '../../app/args.ts';
 import { debug } from '../../shared/log.ts';
 import { MAX_TOKENS_ARG } from '../budget.ts';
+import { HTML_ARG } from '../html-flag.ts';
 import { NO_CACHE_ARG } from '../cache-flag.ts';
 import { toolCommand } from './tool.ts';
 
@@ -18,6 +19,7 @@ export default toolCommand({
     status: { type: 'string', valueHint: 'status', description: 'Only subjects whose frontmatter status is this' },
     limit: { type: 'string', alias: 'n', valueHint: 'n', description: `Results at most (default ${SEARCH_DEFAULT_LIMIT}, at most ${SEARCH_MAX_LIMIT})` },
     ...MAX_TOKENS_ARG,
+    ...HTML_ARG,
     ...NO_CACHE_ARG,
   },
   gives: { query: { param: 'query', rest: 'words' }, topic: { param: 'topics' }, tag: { param: 'tags' }, type: { param: 'type' }, status: { param: 'status' }, limit: { param: 'limit' } },

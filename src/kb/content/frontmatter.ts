@@ -10,6 +10,7 @@
 // goes to the package.
 
 import { yamlTooDeepAt } from '../../shared/yaml-depth.ts';
+import { markupOnly } from './markup.ts';
 
 /** The parts of the `yaml` package kb uses. */
 export interface YamlModule {
@@ -166,10 +167,11 @@ function placed(text: string, error: { message: string; pos: [number, number] })
 }
 
 /** A description field's value as a description: a non-empty string
- *  (anything else is none). */
+ *  that is not markup alone (markup.ts: a shortcode); anything else is
+ *  none. */
 export function descriptionValue(value: unknown): string | undefined {
   if (typeof value !== 'string') return undefined;
-  return value.trim() === '' ? undefined : value;
+  return value.trim() === '' || markupOnly(value) ? undefined : value;
 }
 
 /** When a subject was written, as its frontmatter says (`created`,

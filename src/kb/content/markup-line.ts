@@ -19,11 +19,14 @@
 // - AsciiDoc block macros and attribute lines (`image::x.png[]`,
 //   `include::x.adoc[]`, `ifdef::x[]`, `[source,rust]`, `[[anchor]]`);
 // - include directives of mdBook and its kin (`{{#include ../x.rs}}`);
+// - template tags, Org keywords and drawers, field lines (content/markup.ts);
 // - a line with no letter or digit at all (rules, underlines, table
 //   borders): nothing to read.
 //
 // Frontmatter (`frontmatterEnd`) is markup too: a block at the start of the
 // file, so it is told from the text, not the line.
+
+import { markupOnly } from './markup.ts';
 
 /** A letter or a digit, in any script. */
 const WORDY = /[\p{L}\p{N}]/u;
@@ -52,9 +55,12 @@ export function isMarkupIn(text: string, start: number, end: number): boolean {
   if (s === e) return false;
   const first = text.charCodeAt(s);
   const last = text.charCodeAt(e - 1);
-  // ` ~ < [ ! . { first, or ] > last: else prose.
-  if (first !== 0x60 && first !== 0x7e && first !== 0x3c && first !== 0x5b && first !== 0x21 && first !== 0x2e && first !== 0x7b && last !== 0x5d && last !== 0x3e) return false;
-  return markupTrimmed(s === 0 && e === text.length ? text : text.slice(s, e));
+  // ` ~ < [ ! . { # : first, or ] > last: else prose.
+  if (first !== 0x60 && first !== 0x7e && first !== 0x3c && first !== 0x5b && first !== 0x21 && first !== 0x2e && first !== 0x7b && first !== 0x23 && first !== 0x3a && last !== 0x5d && last !== 0x3e) return false;
+  const t = s === 0 && e === text.length ? text : text.slice(s, e);
+  // The site generators' and editors' markup (content/markup.ts:
+  // shortcodes, Org keywords and drawers, field lines) joins it here.
+  return markupTrimmed(t) || markupOnly(t);
 }
 
 /** `isMarkupLine` of a line without white space at either end. */

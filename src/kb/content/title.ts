@@ -29,9 +29,14 @@
 //      comments) only by header fields or an underlined heading.
 //    Other extensions (code, data) have no title but frontmatter's.
 // 3. The man-page convention (Markdown, reStructuredText, AsciiDoc, plain
-//    text): a `NAME` section whose first line reads `name - summary` gives
-//    the summary, which serves as the description (the title of such a page,
-//    `git-add(1)`, only repeats the slug).
+//    text, HTML): a `NAME` section whose first line reads `name - summary`
+//    gives the summary, which serves as the description (the title of such
+//    a page, `git-add(1)`, only repeats the slug). In HTML, a heading
+//    (`<h1>`-`<h6>`) whose text is `NAME`, then the text up to the end of
+//    its paragraph or section (as Asciidoctor, AsciiDoc, groff and mandoc
+//    write man pages as HTML), its dash also a character reference.
+// Never a title: a line of markup alone (markup.ts: a shortcode, an Org
+// keyword).
 //
 // A listing shows a title where the subject has no description and the
 // title says more than the slug (`informativeTitle`). Section headings of
@@ -39,7 +44,12 @@
 // shows.
 //
 // The head scan works on bytes (every marker is ASCII) and allocates
-// nothing but its result: it runs on every subject a listing probes.
+// nothing but its result: it runs on every subject a listing probes. An
+// HTML page's head is read without its comments, scripts and style sheets
+// (html-head.ts).
+
+import { decodeEntities } from './entities.ts';
+import { markupOnly } from './markup.ts';
 
 /** Document formats that have titles. */
 export type TitleFormat = 'md' | 'rst' | 'adoc' | 'org' | 'html' | 'text' | 'plain';
@@ -212,7 +222,8 @@ export function scanHead(bytes: Uint8Array, from: number, n: number, format: Tit
       if (!headerTitle(bytes, from, n)) openingTitle(bytes, from, n, format);
       break;
   }
-  if (format !== 'html' && format !== 'org') manSummary(bytes, from, n);
+  if (format === 'html') htmlManSummary(bytes, from, n);
+  else if (format !== 'org') manSummary(bytes, from, n);
   return found.titleStart < 0 && found.summaryStart < 0 ? undefined : found;
 }
 
@@ -692,6 +703,123 @@ function manSummary(b: Uint8Array, from: number, n: number): void {
   }
 }
 
+/** The man-page convention in an HTML head: a heading whose text is
+ *  `NAME` (tags inside it aside), then `name - summary` before the end of
+ *  its paragraph or section (`</p>`, `</div>`, `</section>`, `</dd>`, the
+ *  next heading), within MAN_BYTES: the summary. Each heading is looked at
+ *  once. */
+function htmlManSummary(b: Uint8Array, from: number, n: number): void {
+  let at = from;
+  for (;;) {
+    const h = indexOfFolded(b, at, n, '<h');
+    if (h < 0) return;
+    const d = b[h + 2];
+    if (d < 0x31 || d > 0x36 || !endsTagName(b[h + 3])) {
+      at = h + 2;
+      continue;
+    }
+    const gt = b.indexOf(GT, h + 3);
+    if (gt < 0 || gt >= n) return;
+    const close = indexOfFolded(b, gt + 1, n, '</h');
+    if (close < 0) return;
+    if (isNameText(b, gt + 1, close)) {
+      const s = b.indexOf(GT, close);
+      if (s >= 0 && s < n) htmlNameLine(b, s + 1, sectionEnd(b, s + 1, Math.min(n, s + 1 + MAN_BYTES)));
+      return;
+    }
+    at = close + 3;
+  }
+}
+
+function endsTagName(c: number): boolean {
+  return c === GT || c === SP || c === TAB || c === NL || c === CR || c === 0x0c || c === SLASH;
+}
+
+/** Whether the text of [s, e), tags and white space aside, is `NAME`. */
+function isNameText(b: Uint8Array, s: number, e: number): boolean {
+  let k = 0;
+  for (let i = s; i < e; i++) {
+    const c = b[i];
+    if (c === LT) {
+      const gt = b.indexOf(GT, i);
+      if (gt < 0 || gt >= e) return false;
+      i = gt;
+    } else if (c !== SP && c !== TAB && c !== NL && c !== CR) {
+      if (k >= 4 || c !== 'NAME'.charCodeAt(k)) return false;
+      k++;
+    }
+  }
+  return k === 4;
+}
+
+/** Where the paragraph or section that starts at `s` ends: the first
+ *  `</p`, `</div`, `</section`, `</dd` or `<h1`-`<h6` from `s`, else `e`. */
+function sectionEnd(b: Uint8Array, s: number, e: number): number {
+  for (let i = b.indexOf(LT, s); i >= 0 && i < e; i = b.indexOf(LT, i + 1)) {
+    const c = b[i + 1];
+    if ((c | 0x20) === 0x68 && b[i + 2] >= 0x31 && b[i + 2] <= 0x36) return i;
+    if (c !== SLASH) continue;
+    for (const name of ['p', 'div', 'section', 'dd']) {
+      if (startsWithFolded(b, i + 2, e, name) && endsTagName(b[i + 2 + name.length])) return i;
+    }
+  }
+  return e;
+}
+
+/** The dashes of `name - summary` written as character references. */
+const DASH_REFERENCES = ['&minus;', '&mdash;', '&ndash;', '&#8722;', '&#8212;', '&#8211;', '&#x2212;', '&#x2014;', '&#x2013;'];
+
+/** The length of a dash at `b[d]` (`-`, `\-`, an en, em or minus sign, as
+ *  UTF-8 or as a reference) followed by white space, else 0. */
+function dashAt(b: Uint8Array, d: number, e: number): number {
+  let len = 0;
+  if (b[d] === DASH) len = 1;
+  else if (b[d] === 0x5c && b[d + 1] === DASH) len = 2;
+  else if ((b[d] === 0xe2 && b[d + 1] === 0x80 && (b[d + 2] === 0x93 || b[d + 2] === 0x94)) || (b[d] === 0xe2 && b[d + 1] === 0x88 && b[d + 2] === 0x92)) len = 3;
+  else if (b[d] === 0x26) {
+    for (const r of DASH_REFERENCES) {
+      if (startsWithFolded(b, d, e, r)) {
+        len = r.length;
+        break;
+      }
+    }
+  }
+  const c = b[d + len];
+  return len > 0 && d + len < e && (c === SP || c === TAB || c === NL || c === CR) ? len : 0;
+}
+
+/** `name - summary` in the HTML of [s, e), tags aside: the summary's span
+ *  (its tags and references are cleaned with the title's rules). */
+function htmlNameLine(b: Uint8Array, s: number, e: number): void {
+  let named = false;
+  for (let i = s; i < e; i++) {
+    const c = b[i];
+    if (c === LT) {
+      const gt = b.indexOf(GT, i);
+      if (gt < 0 || gt >= e) return;
+      i = gt;
+      continue;
+    }
+    const blank = c === SP || c === TAB || c === NL || c === CR;
+    if (!blank) {
+      named = true;
+      continue;
+    }
+    if (!named) continue;
+    const len = dashAt(b, i + 1, e);
+    if (len === 0) continue;
+    let ss = i + 1 + len;
+    while (ss < e && (b[ss] === SP || b[ss] === TAB || b[ss] === NL || b[ss] === CR)) ss++;
+    let se = e;
+    while (se > ss && (b[se - 1] === SP || b[se - 1] === TAB || b[se - 1] === NL || b[se - 1] === CR)) se--;
+    if (se > ss) {
+      found.summaryStart = ss;
+      found.summaryEnd = se;
+    }
+    return;
+  }
+}
+
 /** `name - summary` (also `name, other - summary`, `\-`, en or em dash):
  *  the summary's span. */
 function nameLine(b: Uint8Array, s: number, e: number): void {
@@ -713,31 +841,25 @@ function nameLine(b: Uint8Array, s: number, e: number): void {
   }
 }
 
-const ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", nbsp: ' ', mdash: '—', ndash: '–', hellip: '…' };
-
 /** A raw title span's text (decoded) as a title: white space collapsed and
- *  trimmed; HTML's tags dropped and entities decoded; Markdown's links
- *  and images kept as their text. '' when nothing is left. Each step is
- *  one pass in time linear in the text (a title can be a whole 8 KiB head
- *  of `[a` or `<a`, which a regular expression searched again from every
- *  bracket: tests/property/parsers.property.test.ts). */
+ *  trimmed; HTML's tags dropped and character references decoded
+ *  (entities.ts); Markdown's links and images kept as their text. '' when
+ *  nothing is left, or only markup (markup.ts: a shortcode, an Org
+ *  keyword). Each step is one pass in time linear in the text (a title can
+ *  be a whole 8 KiB head of `[a` or `<a`, which a regular expression
+ *  searched again from every bracket: tests/property/parsers.property.test.ts). */
 export function cleanTitle(raw: string, format: TitleFormat | undefined): string {
   let s = raw;
   if (format === 'html') {
     if (s.includes('<')) s = dropTags(s);
-    if (s.includes('&')) s = s.replace(/&(#x[0-9a-f]+|#[0-9]+|[a-z]+);/gi, entity);
+    if (s.includes('&')) s = decodeEntities(s);
   } else if (format === 'md' && s.includes('](')) {
     s = linkTexts(s);
   } else if (format === 'adoc' && s.includes('[[')) {
     s = dropAnchors(s);
   }
-  return s.replace(/\s+/g, ' ').trim();
-}
-
-function entity(m: string, e: string): string {
-  if (e[0] !== '#') return ENTITIES[e.toLowerCase()] ?? m;
-  const code = e[1] === 'x' || e[1] === 'X' ? parseInt(e.slice(2), 16) : parseInt(e.slice(1), 10);
-  return code > 0 && code <= 0x10ffff ? String.fromCodePoint(code) : m;
+  s = s.replace(/\s+/g, ' ').trim();
+  return markupOnly(s) ? '' : s;
 }
 
 /** `s` without its tags: each `<` up to the next `>` dropped (what
@@ -801,7 +923,7 @@ function dropAnchors(s: string): string {
  *  document's own (`head`). */
 export function subjectTitle(fields: { title?: unknown; name?: unknown } | undefined, head: string | undefined): string | undefined {
   if (fields === undefined) return head;
-  for (const v of [fields.title, fields.name]) if (typeof v === 'string' && v.trim() !== '') return v.replace(/\s+/g, ' ').trim();
+  for (const v of [fields.title, fields.name]) if (typeof v === 'string' && v.trim() !== '' && !markupOnly(v)) return v.replace(/\s+/g, ' ').trim();
   return head;
 }
 

@@ -20,6 +20,7 @@
 // is never touched.
 
 import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
+import { compactHtml, HTML_HEAD_BYTES, htmlDrops } from '../content/html-head.ts';
 import { cleanTitle, scanHead, titleFormatOfPath, type TitleFormat } from '../content/title.ts';
 import { map } from '../../shared/arrays.ts';
 
@@ -155,15 +156,20 @@ export function decodeTitle(bytes: Uint8Array | undefined, format: TitleFormat |
 
 /** Whether title bytes are already what `cleanTitle` makes of them
  *  (outside HTML): printable ASCII, not empty, spaces single and not at
- *  either end, no Markdown link (`](`) or AsciiDoc anchor (`[[`). */
+ *  either end, no Markdown link (`](`) or AsciiDoc anchor (`[[`), nothing
+ *  that may be markup alone (content/markup.ts: `:` or `#+` first, a `{`
+ *  or `}`). */
 function isPlainTitle(b: Uint8Array): boolean {
   const n = b.length;
-  if (n === 0 || n > 1024 || b[0] === 0x20 || b[n - 1] === 0x20) return false;
+  if (n === 0 || n > 1024 || b[0] === 0x20 || b[n - 1] === 0x20 || b[0] === 0x3a || (b[0] === 0x23 && b[1] === 0x2b)) return false;
+  // Block markup (content/sniff.ts `blockMarkup`): `..` first, `[...]`, `::`.
+  if ((b[0] === 0x2e && b[1] === 0x2e) || (b[0] === 0x5b && b[n - 1] === 0x5d)) return false;
   for (let i = 0; i < n; i++) {
     const c = b[i];
-    if (c < 0x20 || c > 0x7e) return false;
+    if (c < 0x20 || c > 0x7e || c === 0x7b || c === 0x7d) return false;
     if (c === 0x20 && b[i + 1] === 0x20) return false;
     if (c === 0x5b && b[i + 1] === 0x5b) return false; // `[[`
+    if (c === 0x3a && b[i + 1] === 0x3a) return false; // `::`
     if (c === 0x28 && i > 0 && b[i - 1] === 0x5d) return false; // `](`
   }
   return true;
@@ -292,12 +298,23 @@ function decodeRaw(r: ProbeResult | RawHead, abs: string): ProbeResult {
   return textResult(r.front instanceof Uint8Array ? decodeFront(r.front) : r.front, decodeTitle(r.title, format), decodeTitle(r.summary, format), r.titlesSkipped);
 }
 
+/** The rest of a file's first HTML_HEAD_BYTES, for an HTML page's head
+ *  (content/html-head.ts): the bytes from the start, and how many. */
+type MoreBytes = () => { bytes: Uint8Array; n: number };
+
+/** An HTML page's head without what html-head.ts leaves out, written here
+ *  (the spans of a RawHead point into it until the next probe). */
+const htmlHead = new Uint8Array(PROBE_BYTES);
+
 /** What a text file's first `n` bytes (of `head`, at most PROBE_BYTES)
  *  tell, as `probeRaw` returns it; `path` (its extension) names the
- *  format. `titles` false: the head is not searched for a title. */
-function examineHead(head: Uint8Array, n: number, path: string, titles = true): ProbeResult | RawHead {
+ *  format. `titles` false: the head is not searched for a title. `more`:
+ *  the file's first HTML_HEAD_BYTES, for an HTML page whose head holds
+ *  what is left out of it (read only then). */
+function examineHead(head: Uint8Array, n: number, path: string, titles = true, more?: MoreBytes): ProbeResult | RawHead {
   if (isBinaryHead(head, n)) return PROBED.binary;
-  const span = frontmatterSpan(head, n, n < PROBE_BYTES);
+  const whole = n < PROBE_BYTES;
+  let span = frontmatterSpan(head, n, whole);
   if (span === UNCLOSED) return UNCLOSED_RESULT; // the head is all frontmatter
   if (!titles) {
     // Not even the format is looked up: a file of a format without titles
@@ -316,6 +333,11 @@ function examineHead(head: Uint8Array, n: number, path: string, titles = true): 
       const nl = head.indexOf(0x0a, span[1]);
       from = nl < 0 || nl >= n ? n : nl + 1;
     }
+    if (format === 'html' && htmlDrops(head, from, n)) {
+      const all = whole || more === undefined ? { bytes: head, n } : more();
+      n = compactHtml(all.bytes, from, all.n, htmlHead);
+      head = htmlHead;
+    }
     spans = scanHead(head, from, n, format);
   }
   if (spans === undefined) return span === undefined ? PROBED.text : headOf(head.subarray(span[0], span[1]), undefined, undefined);
@@ -332,7 +354,7 @@ function examineHead(head: Uint8Array, n: number, path: string, titles = true): 
  *  name) gives the format by its extension. Looks at the first PROBE_BYTES
  *  bytes only. */
 export function probeBytes(bytes: Uint8Array, path: string): ProbeResult {
-  return decodeRaw(examineHead(bytes, Math.min(bytes.length, PROBE_BYTES), path), path);
+  return decodeRaw(examineHead(bytes, Math.min(bytes.length, PROBE_BYTES), path, true, () => ({ bytes, n: Math.min(bytes.length, HTML_HEAD_BYTES) })), path);
 }
 
 function headOf(front: Uint8Array | undefined, title: Uint8Array | undefined, summary: Uint8Array | undefined): RawHead {
@@ -369,6 +391,17 @@ export function lastProbedSize(): number {
   return probedSize;
 }
 
+/** Read once an HTML page's head holds what is left out of it. */
+let more: Uint8Array | undefined;
+
+/** The first HTML_HEAD_BYTES of the file open at `fd`, whose first `n`
+ *  bytes are in `head` and which is read that far. */
+function readMore(fd: number, n: number): { bytes: Uint8Array; n: number } {
+  more ??= new Uint8Array(HTML_HEAD_BYTES);
+  more.set(head.subarray(0, n), 0);
+  return { bytes: more, n: n + readFully(fd, more, n) };
+}
+
 /** `probeFile` without decoding: PROBED.text, .binary or .error,
  *  UNCLOSED_RESULT, TITLES_SKIPPED, or the head's frontmatter, title and
  *  summary as bytes (a RawHead, valid until the next probe). `titles`
@@ -389,7 +422,7 @@ export function probeRaw(abs: string, titles = true): ProbeResult | RawHead {
     // (Were a read ever cut short by a signal, the file would be judged on
     // fewer bytes; loading it reads fully and still finds it binary.)
     const n = readSync(fd, head, 0, PROBE_BYTES, null);
-    const found = examineHead(head, n, abs, titles);
+    const found = examineHead(head, n, abs, titles, () => readMore(fd, n));
     if (found !== PROBED.binary) probedSize = n < PROBE_BYTES ? n : sizeOf(fd);
     return found;
   } catch {

@@ -4,6 +4,7 @@
 
 import type { CompiledPattern } from '../../glob/index.ts';
 import { formatContent } from '../content/format.ts';
+import { htmlTextView, isHtmlExt } from '../content/html.ts';
 import { PROBED } from '../fs/probe.ts';
 import { readBody } from '../fs/read.ts';
 import { findIgnored } from './ignored.ts';
@@ -42,6 +43,11 @@ function load(view: TopicView, match: Match, as: ReadAs): LoadItem | undefined {
   if (result.kind === 'text') {
     // Not recorded as probed: nothing probes a subject once it is loaded,
     // and a glob over a whole topic loads thousands.
+    if (view.html === 'text' && isHtmlExt(subject.ext)) {
+      // An HTML page in the text view: its windows are cut from the text.
+      const content = htmlTextView(result.body);
+      return { kind: 'subject', slug: subject.slug, subject, content, body: content.body, replaced: result.replaced, exact, note: content.head };
+    }
     return {
       kind: 'subject',
       slug: subject.slug,

@@ -120,12 +120,16 @@ export type LoadItem =
       subject: Subject;
       /** formatted by extension */
       content: Formatted;
-      /** the body as read, before formatting (windows are cut from it) */
+      /** the body as read, before formatting (windows are cut from it);
+       *  an HTML page's text in the text view */
       body: Body;
       /** invalid input was replaced */
       replaced: boolean;
       /** Some pattern named it exactly (Match.exact). */
       exact: boolean;
+      /** An HTML page in the text view: the line before its text (and
+       *  before each window of it), saying so. */
+      note?: string;
     }
   /** A continuation (`@from:...`) named a subject the patterns do not
    *  select (any more). */

@@ -14,6 +14,7 @@
 // it neither counts as pre-loaded nor as learnable.
 
 import type { CompiledPattern } from '../../glob/index.ts';
+import type { HtmlView } from '../content/html.ts';
 import { probeHere, type Probe, type ProbeKind, type ProbeResult } from '../fs/probe.ts';
 import type { WalkTrace } from '../fs/walk.ts';
 import type { IndexCache } from './cache.ts';
@@ -52,6 +53,8 @@ export interface OpenOptions {
   /** Filled with the directories and ignore files the walk went through
    *  (a cache revalidates against them: kb/search/). */
   trace?: WalkTrace;
+  /** How loaded HTML pages are shown (default: as written). */
+  html?: HtmlView;
   /** With `probeAll`: told of each file the walk finds and of each
    *  result that holds frontmatter, a title or a summary (no other
    *  describes its subject), until it answers that titles can no longer
@@ -95,6 +98,9 @@ export interface TopicView {
    *  no visible subject says anything about itself, and a listing asks
    *  no subject what it says (describe.ts). */
   walkedPlain?: boolean;
+  /** How loaded HTML pages are shown (load.ts): as written, or as text
+   *  (content/html.ts). */
+  html: HtmlView;
 }
 
 /** Walks the topic's subjects directory and resolves its `learned`
@@ -119,6 +125,7 @@ export function openTopic(topic: TopicSpec, opts: OpenOptions = {}): TopicView {
     learnedPatterns: perPattern,
     probe,
     probed: kept ?? new Map(),
+    html: opts.html ?? 'raw',
   };
   // (The probing goes on meanwhile: the walk's results are taken last.)
   walk?.settle(view, kept, subjects);

@@ -20,8 +20,10 @@ import { MAX_FACET, MAX_TAGS } from '../content/facets.ts';
 import { MAX_TITLE, NFIELDS, NO_TOKENS, SearchIndex } from './engine.ts';
 import { MAX_TERM } from './tokenize.ts';
 
-/** Bump when the file's layout or the tokenizer changes. */
-export const FORMAT_VERSION = 7;
+/** Bump when the file's layout, the tokenizer or the text indexed changes
+ *  (7: facets of tags, type and status; 8: an HTML page's text,
+ *  content/html.ts, instead of its markup). */
+export const FORMAT_VERSION = 8;
 const MAGIC = 0x4b425331; // "KBS1"
 
 /** A cache file larger than this is not read (a hostile or broken one). */

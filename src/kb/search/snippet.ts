@@ -10,6 +10,7 @@ import { CONTROL } from '../../shared/controls.ts';
 import { forEachTermAt, forEachTermOf, isSpaceless, isWordChar, SPACELESS_CHAR, termOf } from './tokenize.ts';
 import { hasHeadings, headingsIn, headTitleOf } from '../content/title.ts';
 import { frontmatterEnd, isMarkupIn, isMarkupLine, isTextLine } from '../content/markup-line.ts';
+import { markupExt } from '../content/sniff.ts';
 
 const utf8 = new TextEncoder();
 
@@ -582,7 +583,9 @@ const BLOCK_CHARS = 2000;
  *  from each heading to the next; otherwise blank-line-separated blocks
  *  joined up to about BLOCK_CHARS characters. Together they cover the
  *  text. */
-export function sectionsOf(text: string, ext: string): Section[] {
+export function sectionsOf(text: string, given: string): Section[] {
+  // A `.txt` or extensionless file: the markup of its head (content/sniff.ts).
+  const ext = markupExt(given, text);
   if (hasHeadings(ext)) {
     const out: Section[] = [];
     const heads = headingsIn(text, ext);

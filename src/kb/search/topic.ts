@@ -36,6 +36,9 @@ import { linkKind, notice, throughLinks, type Notice, type WalkTrace } from '../
 import { openTopic, type TopicSpec } from '../index/view.ts';
 import { cacheFile, readCache, writeCache, type CacheEntry, type Trace } from './cache.ts';
 import { SNIPPET_BYTES } from './snippet.ts';
+import { htmlText, isHtmlExt } from '../content/html.ts';
+import { markupExt, sniffable } from '../content/sniff.ts';
+import { extOf } from '../index/slug.ts';
 import { checkCached } from './trust.ts';
 import { IndexBuilder, KIND_SKIPPED, KIND_TEXT, MAX_TITLE, type DocFields, type DocMeta, type SearchIndex } from './engine.ts';
 import { startProgress, type Progress } from '../../shared/progress.ts';
@@ -524,8 +527,9 @@ class FileIndexer {
         fields = parsed.data;
       }
     }
-    const text = decoder.decode(bytes);
     const ext = c.path.slice(c.path.lastIndexOf('.') + 1).toLowerCase();
+    // An HTML page is searched by its text (content/html.ts).
+    const text = isHtmlExt(ext) ? htmlText(decoder.decode(bytes)) : decoder.decode(bytes);
     // Its tags, type and status, kept for filters (content/facets.ts).
     const facets = encodeFacets(facetsOf(fields, text, MD_EXTS.has(ext)));
     // The document's own title and man-page summary, by the rules of
@@ -534,7 +538,7 @@ class FileIndexer {
     const title = titleOf(named, head.title);
     // A man page's summary is its description, as in listings.
     if (about === null && head.summary !== undefined) about = head.summary;
-    const docFields: DocFields = [c.slug, about ?? '', `${titles}\n${headingsOf(text, ext)}`, text, title ?? ''];
+    const docFields: DocFields = [c.slug, about ?? '', `${titles}\n${headingsOf(text, headingsExt(c.path, ext, text))}`, text, title ?? ''];
     // The token estimate a result shows is taken here only for a file
     // longer than a snippet reads (SNIPPET_BYTES: a search never reads it
     // whole to count it); a search estimates the others from the text it
@@ -589,6 +593,17 @@ export function titleOf(front: string | undefined, head: string | undefined): st
 
 function boundTitle(t: string): string {
   return t.length > MAX_TITLE ? `${t.slice(0, MAX_TITLE - 1)}…` : t;
+}
+
+/** The extension whose headings `headingsOf` reads in the file at `path`
+ *  (its extension `ext`, as indexFile takes it): a `.txt` or extensionless
+ *  file written in Markdown has them too (content/sniff.ts, told from its
+ *  head), looked for only when the text holds a `#` (without one it has no
+ *  heading to read, and the head is not scanned: most files). */
+function headingsExt(path: string, ext: string, text: string): string {
+  if (MD_EXTS.has(ext)) return ext;
+  const own = extOf(path);
+  return sniffable(own) && text.includes('#') ? markupExt(own, text) : ext;
 }
 
 const MD_EXTS = new Set(['md', 'markdown', 'mdx', 'mdown', 'mkd']);

@@ -9,6 +9,13 @@ import { readerThread } from '../../../src/kb/fs/probe-thread.ts';
 import { makeTempDir } from '../../support/temp.ts';
 
 const enc = new TextEncoder();
+
+/** An HTML man page as Asciidoctor writes one: a style sheet of about
+ *  `style` bytes in its head, then its header, NAME and text. */
+function asciidoctorPage(name: string, purpose: string, style: number): string {
+  const rule = 'html{font-family:sans-serif;-webkit-user-select:none;user-select:none}\n';
+  return `<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta charset="UTF-8">\n<meta name="generator" content="Asciidoctor 2.0.26">\n<title>${name}(1)</title>\n<style>\n${rule.repeat(Math.ceil(style / rule.length))}</style>\n</head>\n<body class="manpage">\n<div id="header">\n<h1>${name}(1) Manual Page</h1>\n<h2 id="_name">NAME</h2>\n<div class="sectionbody">\n<p>${name} - ${purpose}</p>\n</div>\n</div>\n<div id="content">\n<p>Text.</p>\n</div>\n</body>\n</html>\n`;
+}
 const titleOf = (text: string, ext: string) => headTitleOf(enc.encode(text), ext).title;
 const summaryOf = (text: string, ext: string) => headTitleOf(enc.encode(text), ext).summary;
 
@@ -81,6 +88,32 @@ describe('the man-page convention', () => {
     expect(summaryOf('# NAME\n\nkb \\- a knowledge base\n', 'md')).toBe('a knowledge base');
     expect(summaryOf('== NAME\n\ntool — does things\n', 'txt')).toBe('does things');
     expect(summaryOf('# Title\n\nNAME is a word here - not a heading\n', 'md')).toBeUndefined();
+  });
+
+  test('HTML: a heading whose text is NAME, then `name - summary` in its paragraph or section', () => {
+    // Asciidoctor; AsciiDoc (a line break after the dash); mandoc (an
+    // anchor in the heading, a numeric dash, no paragraph); groff.
+    expect(summaryOf('<h1>git-add(1) Manual Page</h1>\n<h2 id="_name">NAME</h2>\n<div class="sectionbody">\n<p>git-add - Add file contents to the index</p>\n</div>', 'html')).toBe('Add file contents to the index');
+    expect(summaryOf('<h2>NAME</h2>\n<div class="sectionbody">\n<p>git-add -\n   Add file contents to the index\n</p>\n</div>', 'html')).toBe('Add file contents to the index');
+    expect(summaryOf('<section class="Sh"><h1 class="Sh" id="NAME"><a class="permalink" href="#NAME">NAME</a></h1>\n<code class="Nm">ls</code> &#x2014;\n  <span class="Nd">list directory contents</span>\n</section>', 'html')).toBe('list directory contents');
+    expect(summaryOf('<h2>NAME<a name="NAME"></a></h2>\n<p style="margin-left:11%">ls &minus; list &amp; sort</p>', 'html')).toBe('list & sort');
+    // Not NAME, no dash, or past the end of the section.
+    expect(summaryOf('<h2>Names</h2><p>a - b</p>', 'html')).toBeUndefined();
+    expect(summaryOf('<h2>NAME</h2><p>just words</p><p>a - b</p>', 'html')).toBeUndefined();
+    expect(summaryOf('<p>NAME</p><p>a - b</p>', 'html')).toBeUndefined();
+    expect(summaryOf('<h2>NAME</h2><p>a-b - </p>', 'html')).toBeUndefined();
+  });
+});
+
+describe('markup alone is never a title', () => {
+  test('a shortcode or an Org macro as the heading or the keyword\'s value; frontmatter of markup alone', () => {
+    expect(titleOf('# {{< param "title" >}}\n\ntext\n', 'md')).toBeUndefined();
+    expect(titleOf('# {{% include "x.md" %}}\n', 'md')).toBeUndefined();
+    expect(titleOf('# Install {{< badge "new" >}}\n', 'md')).toBe('Install {{< badge "new" >}}');
+    expect(titleOf('#+TITLE: {{{title}}}\n', 'org')).toBeUndefined();
+    expect(titleOf('#+TITLE: :PROPERTIES:\n', 'org')).toBeUndefined();
+    expect(subjectTitle({ title: '{{< param "title" >}}' }, 'Heading')).toBe('Heading');
+    expect(subjectTitle({ title: '{{< x >}}', name: 'Name' }, 'Heading')).toBe('Name');
   });
 });
 
@@ -182,6 +215,13 @@ describe('the probe reads titles from the head it reads anyway', () => {
     ['u.md', '\ufeff# With BOM\n', 'With BOM', undefined],
     ['x.py', '# comment\n', undefined, undefined],
     ['open.md', '---\ntitle: never closed\n# Heading\n', undefined, undefined],
+    // An Asciidoctor man page: its NAME section past a 29 KB style sheet.
+    ['git-add.html', asciidoctorPage('git-add', 'Add file contents to the index', 29_000), 'git-add(1)', 'Add file contents to the index'],
+    ['small.html', asciidoctorPage('small', 'A page shorter than the head', 2_000), 'small(1)', 'A page shorter than the head'],
+    // Its text past the first 256 KiB: only what the head holds.
+    ['far.html', asciidoctorPage('far', 'Never seen', 300_000), 'far(1)', undefined],
+    // Comments and scripts before the body.
+    ['commented.html', `<title>C</title><!--${'x'.repeat(9000)}--><script>${'y'.repeat(9000)}</script><h2>NAME</h2><p>c - commented page</p>`, 'C', 'commented page'],
   ];
   for (const [name, text] of files) writeFileSync(join(dir, name), text);
 
