@@ -45,17 +45,6 @@ export const RULE5_ALLOW = [
   { from: ['cli', 'mcp'], to: 'config/types.ts', typeOnly: true },
 ];
 
-// ---------------------------------------------------------------------------
-// Allow-list: the exceptions to rule 9's second half (app/ imports nothing
-// from render/). Paths are relative to src/; `from` ending in `/` is a
-// folder. The tool registry pairs each operation with the text of its
-// answer (a tool's result is the model's text).
-// ---------------------------------------------------------------------------
-export const RULE9_ALLOW = [
-  { from: 'app/tools.ts' },
-  { from: 'app/tools/' },
-];
-
 /** Node modules that do I/O: render/ imports none of them (rule 4). Matched
  *  with or without `node:`, and with any subpath (`fs/promises`). */
 export const IO_MODULES = ['fs', 'child_process', 'net', 'http', 'https', 'worker_threads'];
@@ -442,7 +431,7 @@ function edgeRules(from, to, imp) {
   if (f === 'app' && (g === 'cli' || g === 'mcp')) {
     broken.push(`rule 9: app/ must not import from ${g}/`);
   }
-  if (f === 'app' && g === 'render' && !RULE9_ALLOW.some((a) => (a.from.endsWith('/') ? from.startsWith(a.from) : from === a.from))) {
+  if (f === 'app' && g === 'render') {
     broken.push('rule 9: app/ must not import from render/');
   }
   // Rule 11: answer/ is types only, over kb/'s and shared/'s.

@@ -19,9 +19,11 @@
 //   message where sqlite3 (Debian's package) is missing;
 // - quality on each labelled set whose folder is given (--quality-corpus
 //   NAME=DIR, NAME one of scripts/lib/search-quality.mjs SETS: jp-docs,
-//   git-docs): recall@5 and MRR@10 of kb, SQLite FTS5 bm25() and a grep
-//   baseline. A set whose folder is not given is named, with the
-//   repository and commit it was labelled on. --quality-only skips speed.
+//   git-docs, peps, django-docs, man-pages, vue-zh, react-ja): recall@5
+//   and MRR@10 of kb, SQLite FTS5 bm25() with the `porter unicode61` and
+//   the `trigram` tokenizers, and a grep baseline. A set whose folder is
+//   not given is named, with the repository and commit it was labelled
+//   on. --quality-only skips speed.
 //
 //   npm run bench:search [-- --subjects N --dir DIR --kb PATH --json FILE
 //                            --corpus DIR --long-files N --no-long]
@@ -36,7 +38,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ensureWorkspace, prng } from './lib/bench-workspace.mjs';
 import { ensureLongCorpus } from './lib/long-corpus.mjs';
-import { corpusWords, isFolder, loadSet, measure, SETS } from './lib/search-quality.mjs';
+import { corpusWords, goalWords, isFolder, loadSet, measure, meetsGoal, SETS } from './lib/search-quality.mjs';
 
 const REPO = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const argv = process.argv.slice(2);
@@ -65,7 +67,7 @@ for (let i = 0; i < argv.length; i++) {
 
 /** Quality on every labelled set whose folder was given: [lines, ok]. */
 function quality() {
-  const lines = ['', 'quality (recall@5 / MRR@10; goal: kb at least 0.08 recall@5 above FTS5 on every set)'];
+  const lines = ['', 'quality (recall@5 / MRR@10; goal: kb at least 0.08 recall@5 above FTS5 bm25, or on a set in a language written without spaces at least 0.8 and at least FTS5 trigram)'];
   const results = {};
   let ok = true;
   for (const s of SETS) {
@@ -73,17 +75,17 @@ function quality() {
     const dir = opt.corpora.get(s.name);
     if (dir === undefined || !isFolder(dir)) {
       const why = dir === undefined ? 'not given' : `${dir} is not a folder`;
-      lines.push(`  ${s.name}: skipped, its folder ${why}: pass --quality-corpus ${s.name}=DIR, DIR ${corpusWords(set)}`);
+      lines.push(`  ${s.name}: skipped, its folder ${why}: pass --quality-corpus ${s.name}=DIR, DIR ${corpusWords(set)} (goal: ${goalWords(s)})`);
       continue;
     }
     const r = measure({ kb: opt.kb, docs: dir, questions: set.questions });
     const f = (m) => (m === undefined ? 'n/a' : `${m.recallAt5.toFixed(2)} / ${m.mrr.toFixed(2)}`);
-    const pass = r.fts5 !== undefined && r.kb.recallAt5 - r.fts5.recallAt5 >= 0.08;
+    const pass = meetsGoal(s, r);
     ok &&= pass;
     lines.push(
-      `  ${s.name} (${set.questions.length} questions, ${r.subjects} subjects): kb ${f(r.kb)}   FTS5 ${f(r.fts5)}   grep ${f(r.grep)}   ${pass ? 'PASS' : 'FAIL'}${r.fts5Problem ? ` (${r.fts5Problem})` : ''}`,
+      `  ${s.name} (${set.questions.length} questions, ${r.subjects} subjects): kb ${f(r.kb)}   FTS5 ${f(r.fts5)}   FTS5 trigram ${f(r.fts5tri)}   grep ${f(r.grep)}   ${pass ? 'PASS' : 'FAIL'}${r.fts5Problem ? ` (${r.fts5Problem})` : ''}`,
     );
-    results[s.name] = { questions: set.questions.length, subjects: r.subjects, kb: r.kb, fts5: r.fts5, grep: r.grep };
+    results[s.name] = { questions: set.questions.length, subjects: r.subjects, kb: r.kb, fts5: r.fts5, fts5tri: r.fts5tri, grep: r.grep };
   }
   return { lines, ok, results };
 }

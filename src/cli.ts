@@ -4,19 +4,25 @@
 // The entry module composes the program: the command table (each command
 // imported only when it runs), the MCP server for `kb mcp` (the CLI and the
 // MCP front end never import each other), and the reader thread's URL.
-import type { CommandTable } from './cli/command.ts';
+import type { Command, CommandEntry, CommandTable } from './cli/command.ts';
 import { main } from './cli/main.ts';
+
+/** A tool's command (cli/commands/tool.ts): the command of the tool of
+ *  that name in the registry (app/tools.ts), which says what it does. */
+function tool(load: () => Promise<{ default: Command }>): CommandEntry {
+  return { tool: true, load: async () => (await load()).default };
+}
 
 const COMMANDS: CommandTable = {
   init: { description: 'Make this directory a workspace, with a topic for each folder given', load: async () => (await import('./cli/commands/init.ts')).default },
   prompt: { description: 'Print the <knowledge> system-prompt section', load: async () => (await import('./cli/commands/prompt.ts')).default },
-  schema: { description: 'Print a tool definition as JSON (learn, search, remember, revise, forget)', load: async () => (await import('./cli/commands/schema.ts')).default },
-  learn: { description: 'Run the learn tool: list a topic, or load subjects', load: async () => (await import('./cli/commands/learn.ts')).default },
-  search: { description: 'Search the subjects by what they say, best first', load: async () => (await import('./cli/commands/search.ts')).default },
+  schema: { description: 'Print a tool definition as JSON (the learn tool, or the one --tool names)', load: async () => (await import('./cli/commands/schema.ts')).default },
+  learn: tool(() => import('./cli/commands/learn.ts')),
+  search: tool(() => import('./cli/commands/search.ts')),
   recall: { description: 'Print the subjects most relevant to a text, packed within a token budget', load: async () => (await import('./cli/commands/recall.ts')).default },
-  remember: { description: 'Write a new subject to a topic (never a duplicate)', load: async () => (await import('./cli/commands/remember.ts')).default },
-  revise: { description: 'Replace a subject\'s text, keeping its slug and its earlier text', load: async () => (await import('./cli/commands/revise.ts')).default },
-  forget: { description: 'Remove a subject from a topic (git keeps its history)', load: async () => (await import('./cli/commands/forget.ts')).default },
+  remember: tool(() => import('./cli/commands/remember.ts')),
+  revise: tool(() => import('./cli/commands/revise.ts')),
+  forget: tool(() => import('./cli/commands/forget.ts')),
   check: { description: 'Validate the knowledge-base configuration and files', load: async () => (await import('./cli/commands/check.ts')).default },
   list: { description: 'Show every topic and its subjects, for people', load: async () => (await import('./cli/commands/list.ts')).default },
   mcp: {

@@ -1,6 +1,6 @@
 // Search quality on a real folder: kb search, a grep baseline and SQLite
-// FTS5 bm25() ranked on the same subjects, scored against a labelled
-// question set (recall@5, MRR over the top 10). Used by
+// FTS5 bm25() (two tokenizers) ranked on the same subjects, scored against
+// a labelled question set (recall@5, MRR over the top 10). Used by
 // scripts/search-quality.mjs (one set, verbose per question) and
 // scripts/search-bench.mjs (every set whose folder is given).
 //
@@ -10,10 +10,16 @@
 // lists (no hidden, ignored, bundled or binary files):
 // - grep: by how many of the question's words (lower-cased, function words
 //   dropped, as kb drops them) a subject contains as case-insensitive
-//   substrings, ties broken by how often they occur, then by path;
+//   substrings, ties broken by how often they occur, then by path; a run of
+//   a script written without spaces (Han, Kana, Hangul, Thai) counts as its
+//   overlapping character pairs (a count of shared character bigrams);
 // - FTS5: one row per subject (its slug and its text), the `porter
 //   unicode61` tokenizer (stemming, as kb stems), the question's words
-//   (function words dropped) OR-ed, ranked by bm25() (the `sqlite3` shell).
+//   (function words dropped) OR-ed, ranked by bm25() (the `sqlite3` shell);
+// - FTS5 trigram: the same rows with the `trigram` tokenizer (any substring
+//   of three characters or more), the question's words of three characters
+//   or more OR-ed, each run of a script without spaces as its overlapping
+//   three-character pieces, ranked by bm25().
 
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
@@ -27,7 +33,28 @@ export const REPO = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 export const SETS = [
   { name: 'jp-docs', file: join(REPO, 'scripts/search-quality.json') },
   { name: 'git-docs', file: join(REPO, 'scripts/search-quality-git.json') },
+  { name: 'peps', file: join(REPO, 'scripts/search-quality-peps.json') },
+  { name: 'django-docs', file: join(REPO, 'scripts/search-quality-django.json') },
+  { name: 'man-pages', file: join(REPO, 'scripts/search-quality-man.json') },
+  { name: 'vue-zh', file: join(REPO, 'scripts/search-quality-vue-zh.json'), goal: 'spaceless' },
+  { name: 'react-ja', file: join(REPO, 'scripts/search-quality-react-ja.json'), goal: 'spaceless' },
 ];
+
+/** Whether kb meets a set's goal: on questions in a language written
+ *  without spaces, recall@5 at least 0.8 and at least FTS5 trigram's; on
+ *  the others, recall@5 at least 0.08 above FTS5 bm25's. */
+export function meetsGoal(set, r) {
+  if (set.goal === 'spaceless') return r.fts5tri !== undefined && r.kb.recallAt5 >= 0.8 && r.kb.recallAt5 >= r.fts5tri.recallAt5;
+  return r.fts5 !== undefined && r.kb.recallAt5 - r.fts5.recallAt5 >= 0.08;
+}
+
+/** A set's goal, in words. */
+export function goalWords(set) {
+  return set.goal === 'spaceless' ? 'recall@5 at least 0.8 and at least FTS5 trigram' : 'recall@5 at least 0.08 above FTS5 bm25';
+}
+
+/** The engines measured beside kb, in the order reports show them. */
+export const ENGINES = ['kb', 'fts5', 'fts5tri', 'grep'];
 
 /** Where a set's folder comes from, in words. */
 export function corpusWords(set) {
@@ -51,6 +78,32 @@ const STOP = new Set(
 );
 
 const wordsOf = (q) => [...new Set(q.toLowerCase().split(/[^\p{L}\p{N}]+/u).filter((w) => w !== '' && !STOP.has(w)))];
+
+/** Runs of the scripts written without spaces, and the rest. */
+const SPACELESS = /([\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}\p{Script=Thai}\u30fc]+)/u;
+
+/** The pieces of `n` characters of each run of a script without spaces in
+ *  `words` (a shorter run as it is, when `short`), the other words as they
+ *  are (those shorter than `min` dropped). */
+function piecesOf(words, n, short, min = 1) {
+  const out = new Set();
+  for (const w of words) {
+    for (const part of w.split(SPACELESS)) {
+      if (part === '') continue;
+      if (!SPACELESS.test(part)) {
+        if (part.length >= min && !STOP.has(part)) out.add(part);
+        continue;
+      }
+      const cs = [...part];
+      if (cs.length < n) {
+        if (short) out.add(part);
+        continue;
+      }
+      for (let i = 0; i + n <= cs.length; i++) out.add(cs.slice(i, i + n).join(''));
+    }
+  }
+  return [...out];
+}
 
 /** recall@5 and MRR over the top 10 of `rankings` (per question). */
 export function metrics(questions, rankings, only = () => true) {
@@ -129,7 +182,7 @@ export function measure({ kb, docs, questions }) {
 
     // --- grep --------------------------------------------------------------
     const grepRankings = questions.map((q) => {
-      const words = wordsOf(q.q);
+      const words = piecesOf(wordsOf(q.q), 2, true);
       const scored = [];
       for (const [slug, { text }] of files) {
         let has = 0;
@@ -148,23 +201,26 @@ export function measure({ kb, docs, questions }) {
       return scored.slice(0, 10).map((s) => s.slug);
     });
 
-    // --- SQLite FTS5 bm25() ---------------------------------------------------
-    const fts = fts5Rankings(ws, files, questions);
+    // --- SQLite FTS5 bm25(), two tokenizers ---------------------------------------
+    const fts = fts5Rankings(ws, files, questions, 'porter unicode61', wordsOf);
+    const tri = fts5Rankings(ws, files, questions, 'trigram', (q) => piecesOf(wordsOf(q), 3, false, 3));
 
     const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
     const typo = (q) => !q.typo;
     return {
       subjects: files.size,
       bytes: [...files.values()].reduce((n, f) => n + f.text.length, 0),
-      rankings: { kb: kbRankings, grep: grepRankings, fts5: fts.rankings },
+      rankings: { kb: kbRankings, grep: grepRankings, fts5: fts.rankings, fts5tri: tri.rankings },
       kb: metrics(questions, kbRankings),
       grep: metrics(questions, grepRankings),
       fts5: fts.rankings === undefined ? undefined : metrics(questions, fts.rankings),
-      fts5Problem: fts.problem,
+      fts5tri: tri.rankings === undefined ? undefined : metrics(questions, tri.rankings),
+      fts5Problem: fts.problem ?? tri.problem,
       withoutTypos: {
         kb: metrics(questions, kbRankings, typo),
         grep: metrics(questions, grepRankings, typo),
         fts5: fts.rankings === undefined ? undefined : metrics(questions, fts.rankings, typo),
+        fts5tri: tri.rankings === undefined ? undefined : metrics(questions, tri.rankings, typo),
       },
       buildMs: cold,
       firstSearchMs: first,
@@ -178,10 +234,11 @@ export function measure({ kb, docs, questions }) {
 
 const sqlString = (s) => `'${s.replaceAll("'", "''")}'`;
 
-/** The top 10 per question from an FTS5 index of `files`, by bm25(). */
-function fts5Rankings(ws, files, questions) {
+/** The top 10 per question from an FTS5 index of `files` made with
+ *  `tokenizer`, by bm25(), the words `wordsFor` gives a question OR-ed. */
+function fts5Rankings(ws, files, questions, tokenizer, wordsFor) {
   const sql = [
-    "CREATE VIRTUAL TABLE docs USING fts5(slug, body, tokenize = 'porter unicode61');",
+    `CREATE VIRTUAL TABLE docs USING fts5(slug, body, tokenize = '${tokenizer}');`,
     'BEGIN;',
     ...[...files].map(([slug, { abs }]) => `INSERT INTO docs VALUES (${sqlString(slug)}, CAST(readfile(${sqlString(abs)}) AS TEXT));`),
     'COMMIT;',
@@ -189,15 +246,16 @@ function fts5Rankings(ws, files, questions) {
     '.separator "\\t"',
   ];
   questions.forEach((q, i) => {
-    const words = wordsOf(q.q);
+    const words = wordsFor(q.q);
     sql.push(`SELECT 'Q', ${i};`);
     if (words.length === 0) return;
     const match = words.map((w) => `"${w.replaceAll('"', '""')}"`).join(' OR ');
     sql.push(`SELECT slug FROM docs WHERE docs MATCH ${sqlString(match)} ORDER BY bm25(docs) LIMIT 10;`);
   });
-  const file = join(ws, 'fts5.sql');
+  const name = tokenizer.replace(/\W+/g, '-');
+  const file = join(ws, `fts5-${name}.sql`);
   writeFileSync(file, `${sql.join('\n')}\n`);
-  const r = spawnSync('sqlite3', [join(ws, 'fts5.db'), `.read ${file}`], { encoding: 'utf8', maxBuffer: 1 << 26 });
+  const r = spawnSync('sqlite3', [join(ws, `fts5-${name}.db`), `.read ${file}`], { encoding: 'utf8', maxBuffer: 1 << 26 });
   if (r.error !== undefined || r.status !== 0) return { problem: `sqlite3 could not run (${r.error?.message ?? r.stderr.trim()}); FTS5 not measured` };
   const rankings = questions.map(() => []);
   let at = -1;

@@ -17,7 +17,7 @@ export type TopicNote = { kind: 'no-directory'; why: string } | { kind: 'walk-li
 
 /** A listed subject: its slug, and its description when it has one; or a
  *  folder collapsed to fit the budget. */
-export type Listed = { slug: string; description?: string; folder?: undefined } | { folder: string; subjects: number; tokens: string };
+export type Listed = { slug: string; description?: string; folder?: undefined } | { folder: string; subjects: number; tokens: number };
 
 /** How a listing was made to fit its budget. */
 export interface ListingFit {
@@ -27,8 +27,8 @@ export interface ListingFit {
   collapsed?: boolean;
   /** Subjects not listed at all (a flat topic too large even so). */
   omitted?: number;
-  /** The budget, for the note. */
-  budget?: string;
+  /** The budget (tokens), for the note. */
+  budget?: number;
 }
 
 /** A topic's (or a folder's) listing, fitted: what render/learn.ts

@@ -1,6 +1,7 @@
 // What a search found and what a recall packed, as data (app/search.ts,
 // app/recall.ts); render/search.ts writes them.
 import type { Formatted } from '../kb/content/format.ts';
+import type { IndexStatus } from '../kb/search/topic.ts';
 import type { LearnCall } from './learn.ts';
 import type { TopicLabel } from './topic.ts';
 
@@ -35,6 +36,17 @@ export interface SearchFound {
   corrected: [string, string[]][];
   /** The call named an unknown topic: the error, nothing else. */
   unknownTopic?: { topic: string; valid: readonly TopicLabel[] };
+}
+
+/** How one topic's index was had (for --verbose and the bench). */
+export interface IndexReport {
+  topic: string;
+  status: IndexStatus;
+  subjects: number;
+  read: number;
+  ms: number;
+  /** Of `ms`: reading the cache, revalidating, building. */
+  times: { load: number; check: number; build: number };
 }
 
 /** The note after a subject that came as some of its sections. */

@@ -12,8 +12,6 @@ export interface LearnArgs {
   subjects: string[] | null;
 }
 
-export type ArgsResult = { ok: true; args: LearnArgs } | { ok: false; problem: string };
-
 /** Bounds on a search query: characters, and distinct terms looked up. */
 export const QUERY_LIMITS = { chars: 4096, terms: 64 } as const;
 
@@ -39,18 +37,22 @@ export const LIMITS = {
 
 /** A tool call's arguments as JSON text (`kb learn --args`, `kb search
  *  --args`...), parsed within the bounds every tool's input has: at most
- *  LIMITS.jsonBytes, and a short reason when it is not JSON. */
-export function parseToolJson(json: string): { ok: true; value: unknown } | { ok: false; problem: string } {
+ *  `limit` bytes (the tool's `argsBytes`), and a short reason when it is
+ *  not JSON. */
+export function parseToolJson(json: string, limit: number = LIMITS.jsonBytes): { ok: true; value: unknown } | { ok: false; problem: string } {
   // Cheap test first: a UTF-8 byte is at most one UTF-16 code unit.
-  if (json.length > LIMITS.jsonBytes || utf8Length(json) > LIMITS.jsonBytes) {
-    return { ok: false, problem: `the arguments are larger than ${LIMITS.jsonBytes} bytes` };
-  }
+  if (json.length > limit || utf8Length(json) > limit) return { ok: false, problem: tooLargeProblem(limit) };
   try {
     return { ok: true, value: JSON.parse(json) };
   } catch (e) {
     const why = e instanceof RangeError ? 'nested too deeply' : (e as Error).message;
     return { ok: false, problem: `the arguments are not valid JSON (${why.length > 200 ? `${why.slice(0, 200)}…` : why})` };
   }
+}
+
+/** Arguments past a tool's limit (`limit` bytes). */
+export function tooLargeProblem(limit: number): string {
+  return `the arguments are larger than ${limit} bytes`;
 }
 
 export function patternCountProblem(has: string, n: number): string {

@@ -26,6 +26,7 @@ import { learnedPatternProblem } from './topics.ts';
 import { abouts } from '../kb/index/describe.ts';
 import { comparedText, MIN_COMPARED_TERMS, nearPairs, ownText, PAIR_CANDIDATES, PAIR_MAX_BYTES, templateLines, textTerms, type NearPair, type NearPairs } from '../kb/write/similar.ts';
 import { countText } from '../shared/text.ts';
+import { skillProblems } from '../kb/index/skill-rules.ts';
 
 export type { CheckSummary } from '../answer/check.ts';
 
@@ -367,11 +368,6 @@ function boundsSaid(topic: Topic, found: NearPairs, unread: number, compared: nu
 
 const MIB = (bytes: number) => `${bytes / 1048576} MiB`;
 
-/** The Agent Skills specification's rules for `name`: 1-64 characters of
- *  a-z, 0-9 and `-`, no leading, trailing or doubled hyphen. */
-const SKILL_NAME = /^(?!-)(?!.*--)[a-z0-9-]{1,64}(?<!-)$/;
-const MAX_SKILL_DESCRIPTION = 1024;
-
 /** Frontmatter that cannot be read (no description, a warning), and
  *  skills that break the Agent Skills specification (warnings). Loads the
  *  YAML parser only when some frontmatter needs it. */
@@ -406,20 +402,12 @@ async function checkFrontmatter(config: Config, topic: Topic, view: TopicView): 
   return out;
 }
 
-/** A skill's frontmatter against the Agent Skills specification. Fields
- *  that clients add (when_to_use, allowed-tools, license, metadata...) are
- *  fine. */
+/** A skill's frontmatter against the Agent Skills specification
+ *  (kb/index/skill-rules.ts): name, description, compatibility, metadata.
+ *  Other fields (when_to_use, allowed-tools, license...) are fine. */
 function checkSkill(s: Subject, fields: Record<string, unknown>, warn: (message: string) => void): void {
   const dir = s.skill!.dir.slice(s.skill!.dir.lastIndexOf('/') + 1);
-  const name = fields.name;
-  if (typeof name !== 'string' || name === '') warn(`skill "${s.slug}" has no name (a string, the directory's name)`);
-  else if (!SKILL_NAME.test(name)) warn(`skill "${s.slug}": name ${jsonQuoted(name)} must be 1-64 characters of a-z, 0-9 and -, with no leading, trailing or doubled hyphen`);
-  else if (name !== dir) warn(`skill "${s.slug}": name ${jsonQuoted(name)} differs from its directory's name ${jsonQuoted(dir)}`);
-  const description = fields.description;
-  if (typeof description !== 'string' || description.trim() === '') warn(`skill "${s.slug}" has no description (a string of 1-${MAX_SKILL_DESCRIPTION} characters)`);
-  else if (Array.from(description).length > MAX_SKILL_DESCRIPTION) {
-    warn(`skill "${s.slug}": description is ${Array.from(description).length} characters; at most ${MAX_SKILL_DESCRIPTION}`);
-  }
+  for (const problem of skillProblems(s.slug, fields, dir)) warn(problem);
 }
 
 /** `a`, `a and b`, `a, b and c`, each quoted with backquotes. */

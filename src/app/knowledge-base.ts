@@ -16,7 +16,7 @@ import { compilePatterns, type CompiledPattern } from '../glob/index.ts';
 import type { Probe, StatJobHandle } from '../kb/fs/probe.ts';
 import { MAX_WALK_ENTRIES } from '../kb/fs/walk.ts';
 import type { IndexCache } from '../kb/index/cache.ts';
-import { hasLearnable, listable } from '../kb/index/listing.ts';
+import { hasLearnable, listableFrom } from '../kb/index/listing.ts';
 import { openTopic, type TitleWatch, type TopicView } from '../kb/index/view.ts';
 import type { Costs } from '../answer/cost.ts';
 import { warning, type Problem } from '../shared/problem.ts';
@@ -238,9 +238,11 @@ export class KnowledgeBase {
     return noticeProblems(this.view(topic));
   }
 
-  /** The slugs a learn listing of `topic` shows. */
-  listableSlugs(topic: Topic): string[] {
-    return listable(this.view(topic)).map((s) => s.slug);
+  /** Up to `limit` slugs of `topic` starting with `prefix`, in slug order:
+   *  those a learn listing shows, or (`preloaded`) every visible text
+   *  subject. Probes only those it looks at (shell completion). */
+  slugsFrom(topic: Topic, prefix: string, limit: number, preloaded = false): string[] {
+    return listableFrom(this.view(topic), prefix, limit, preloaded).map((s) => s.slug);
   }
 
   /** Every topic field as a `--cfg` key: `kb.topic.<id>.<field>`. */

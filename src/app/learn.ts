@@ -287,9 +287,3 @@ function bodyBytes(body: Body): Uint8Array {
 function sliceBody(body: Body, start: number): Uint8Array {
   return bodyBytes(body).subarray(start);
 }
-
-/** The reader thread's probe (kb/fs/probe-thread.ts), for a front end that
- *  lists large topics to plug in (`KnowledgeBase.open(…, { probe })`). Here,
- *  beside the one operation that wants it, so that no other command loads
- *  it. */
-export { readerThread, type ReaderThread } from '../kb/fs/probe-thread.ts';

@@ -15,7 +15,7 @@ import { describedAny, descriptions, resultDescribes } from '../kb/index/describ
 import { listable, listableUnder } from '../kb/index/listing.ts';
 import type { Subject } from '../kb/index/types.ts';
 import { kindOf, type TitleWatch, type TopicView } from '../kb/index/view.ts';
-import { BYTES_PER_TOKEN_ESTIMATE, tokensText } from './budget.ts';
+import { BYTES_PER_TOKEN_ESTIMATE } from './budget.ts';
 import { fit as fitRows, fitAll, type FitCosts } from './fit.ts';
 import { directoryNotes } from './topics.ts';
 
@@ -399,8 +399,8 @@ class ListingFitter {
   private readonly bounds: RunBounds;
   /** Every subject's own line, in order. */
   private readonly all: number[];
-  /** The budget as the notes say it. */
-  private readonly b: string;
+  /** The budget, as the notes give it. */
+  private readonly b: number;
   private readonly frames = new Map<string, { tally: TokenTally; tokens: number }>();
   private over: boolean | undefined;
   private anyShown = true;
@@ -413,7 +413,7 @@ class ListingFitter {
     this.lines = new ListingLines(of.subjects, costs);
     this.bounds = new RunBounds(this.lines);
     this.all = Array.from({ length: of.subjects.length }, (_, i) => i);
-    this.b = Number.isFinite(budget) ? tokensText(budget) : '';
+    this.b = budget;
   }
 
   /** The frame: the listing without its lines. Weighing a way of listing
@@ -665,7 +665,7 @@ function collapse(subjects: readonly Subject[], runs: FolderRuns, depth: number)
   const out: (number | Listed)[] = [];
   let current: { folder: string; subjects: number; bytes: number } | undefined;
   const flush = () => {
-    if (current) out.push({ folder: current.folder, subjects: current.subjects, tokens: tokensText(Math.ceil(current.bytes / BYTES_PER_TOKEN_ESTIMATE)) });
+    if (current) out.push({ folder: current.folder, subjects: current.subjects, tokens: Math.ceil(current.bytes / BYTES_PER_TOKEN_ESTIMATE) });
     current = undefined;
   };
   for (let r = 0; r < runs.count; r++) {

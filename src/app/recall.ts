@@ -18,7 +18,7 @@ import { warning, type Problem } from '../shared/problem.ts';
 import { BLOCK_TOKENS, tokensText } from './budget.ts';
 import type { KnowledgeBase } from './knowledge-base.ts';
 import { fit, type FitCosts } from './fit.ts';
-import { QUERY_LIMITS, rank, type Found, type IndexReport, type Ranked } from './search.ts';
+import { lookedUp, QUERY_LIMITS, rank, type Found, type IndexReport, type Ranked } from './search.ts';
 
 export interface RecallOptions extends OperationOptions {
   /** A topic ID or title; undefined: every enabled topic. */
@@ -132,7 +132,8 @@ function queryOf(text: string, problems: Problem[]): string {
     problems.push(warning('recall', `recall: only the first ${QUERY_LIMITS.chars} of ${query.length} characters of the text were used to search`));
     query = query.slice(0, QUERY_LIMITS.chars);
   }
-  if (queryTerms(query).length > QUERY_LIMITS.terms) {
+  const all = queryTerms(query);
+  if (lookedUp(all).length < all.length) {
     problems.push(warning('recall', `recall: only the first ${QUERY_LIMITS.terms} distinct words of the text were used to search`));
   }
   return query;

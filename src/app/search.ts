@@ -12,9 +12,9 @@ import { estimateTokensOfBody, estimateTokensOfBytes } from '../kb/content/token
 import { readBody, readSubjectHead } from '../kb/fs/read.ts';
 import { KIND_TEXT, planQuery, type SearchIndex } from '../kb/search/engine.ts';
 import { SNIPPET_BYTES, snippetOf } from '../kb/search/snippet.ts';
-import { queryTerms } from '../kb/search/tokenize.ts';
-import { linkedCheck, topicIndex, type IndexStatus, type TopicIndex } from '../kb/search/topic.ts';
-import type { SearchFound, SearchResult } from '../answer/search.ts';
+import { isSpaceless, queryTerms, snippetTerms, unknownWords } from '../kb/search/tokenize.ts';
+import { linkedCheck, topicIndex, type TopicIndex } from '../kb/search/topic.ts';
+import type { IndexReport, SearchFound, SearchResult } from '../answer/search.ts';
 import { paceOf, type OperationOptions, type Pace } from '../shared/pace.ts';
 import { warning, type Problem } from '../shared/problem.ts';
 import { QUERY_LIMITS } from './args.ts';
@@ -32,16 +32,7 @@ export interface SearchArgs {
 
 export { QUERY_LIMITS } from './args.ts';
 
-/** How one topic's index was had (for --verbose and the bench). */
-export interface IndexReport {
-  topic: string;
-  status: IndexStatus;
-  subjects: number;
-  read: number;
-  ms: number;
-  /** Of `ms`: reading the cache, revalidating, building. */
-  times: { load: number; check: number; build: number };
-}
+export type { IndexReport } from '../answer/search.ts';
 
 /** A subject found, ranked. */
 export interface Found {
@@ -81,13 +72,27 @@ function topicsOf(kb: KnowledgeBase, name: string | undefined): Topic[] | undefi
   return t === undefined ? undefined : [t];
 }
 
+/** The terms of a query that are looked up: those of its first
+ *  QUERY_LIMITS.terms distinct words, where a character or pair of
+ *  characters of text written without spaces counts a quarter (a word of
+ *  such text, about two characters, is about four of them). */
+export function lookedUp(terms: readonly string[]): string[] {
+  let words = 0;
+  let n = 0;
+  for (; n < terms.length; n++) {
+    words += isSpaceless(terms[n].charCodeAt(0)) ? 0.25 : 1;
+    if (words > QUERY_LIMITS.terms) break;
+  }
+  return n === terms.length ? [...terms] : terms.slice(0, n);
+}
+
 /** The `top` subjects matching `query` in `topics`, best first, and how
  *  many matched. The topics are ranked as one collection (engine.ts
  *  planQuery): a score means the same in every topic, and a word is
  *  unknown (or looked up with typos) only when no searched topic has it. */
 export async function rank(kb: KnowledgeBase, topics: readonly Topic[], query: string, top: number, opts: OperationOptions = {}): Promise<Ranked> {
   const words = new Map<string, string>();
-  const terms = queryTerms(query, words).slice(0, QUERY_LIMITS.terms);
+  const terms = lookedUp(queryTerms(query, words));
   const got: Awaited<ReturnType<typeof topicIndex>>[] = [];
   try {
     return await rankIn(kb, topics, terms, words, top, got, paceOf(opts.signal));
@@ -199,7 +204,7 @@ async function rankIn(
     }
   }
   found.sort((a, b) => b.score - a.score || (a.topic.id < b.topic.id ? -1 : a.topic.id > b.topic.id ? 1 : a.slug < b.slug ? -1 : a.slug > b.slug ? 1 : 0));
-  const unknown = plan.unknown.map((u) => words.get(u) ?? u);
+  const unknown = unknownWords(terms, plan.unknown, words);
   return { found, total, matched, unknown, corrected: [...plan.corrected].map(([q, s]) => [words.get(q) ?? q, s]), indexes, problems };
 }
 
@@ -246,6 +251,8 @@ export interface SearchOutcome extends SearchFound {
   problems: Problem[];
   indexes: IndexReport[];
 }
+
+const NONE: ReadonlySet<string> = new Set();
 
 /** Runs one search. An unknown topic is an error result; no match is
  *  not (the text says so). The results are fitted to the budget with
@@ -324,7 +331,7 @@ function readResults(ranked: Ranked, limit: number, problems: Problem[]): { resu
       slug: f.slug,
       ...(f.title !== undefined ? { title: f.title } : {}),
       ...(f.description !== undefined ? { description: f.description } : {}),
-      snippet: snippetOf(text, ranked.matched.get(f.topic) ?? new Set()),
+      snippet: snippetOf(text, snippetTerms(ranked.matched.get(f.topic) ?? NONE)),
       tokens,
       score: Math.round(f.score * 1000) / 1000,
       ...timesIn(text),

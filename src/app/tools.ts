@@ -2,31 +2,32 @@
 // (app/tools/<name>.ts) exporting its definition (the JSON Schema of its
 // arguments, which every provider format and MCP carry), its argument
 // validation (checked against that schema: app/tools/validate.ts) and its
-// run function. `kb schema --tool`, the CLI's `--args`, MCP `tools/list`
-// and `tools/call` all go through this list: adding a tool is one module
-// here, plus its tests.
+// run function, which returns the tool's outcome as data (answer/tool.ts;
+// render/forms.ts writes it). `kb schema --tool`, the CLI's tool commands,
+// MCP `tools/list` and `tools/call` all go through this list.
 //
 // Describing the tools loads none of their operations: a run function
 // imports its operation (app/learn.ts, app/search.ts, app/memory.ts,
 // app/revise.ts) when
 // it runs.
+import type { EventOf, OutcomeOf, ToolName } from '../answer/tool.ts';
 import type { ToolDefinition } from '../shared/tool.ts';
-import { renderBadToolArguments } from '../render/tools.ts';
-import { shownLabel } from '../render/topic.ts';
 import type { KnowledgeBase } from './knowledge-base.ts';
 import { forget } from './tools/forget.ts';
 import { learn } from './tools/learn.ts';
 import { remember } from './tools/remember.ts';
 import { revise } from './tools/revise.ts';
 import { search } from './tools/search.ts';
-import type { AnyTool, RunContext, ToolOutput, ToolTopic } from './tools/tool.ts';
+import type { AnyTool, RunContext, ToolSink, ToolTopic } from './tools/tool.ts';
+import type { Refused } from './tools/validate.ts';
 import { find, map } from '../shared/arrays.ts';
 
 export type { JsonSchema, JsonSchemaObject, JsonType, ToolAnnotations, ToolDefinition } from '../shared/tool.ts';
-export type { AnyTool, RunContext, Tool, ToolOutput, ToolTopic } from './tools/tool.ts';
+export type { AnyTool, RunContext, Tool, ToolSink, ToolTopic } from './tools/tool.ts';
+export type { Parsed, Refused } from './tools/validate.ts';
 export { LEARN_ANNOTATIONS, LEARN_NO_TOPICS_DESCRIPTION, LEARN_PARAMETERS, LEARN_TOOL_NAME, learnDescription } from './tools/learn.ts';
 export { SEARCH_DEFAULT_LIMIT, SEARCH_MAX_LIMIT, SEARCH_PARAMETERS, SEARCH_TOOL_NAME, searchDescription } from './tools/search.ts';
-export { REMEMBER_LIMITS, REMEMBER_MAX_BYTES, REMEMBER_PARAMETERS, REMEMBER_TOOL_NAME } from './tools/remember.ts';
+export { REMEMBER_LIMITS, REMEMBER_MAX_BYTES, REMEMBER_PARAMETERS, REMEMBER_TOOL_NAME, WRITE_ARGS_BYTES } from './tools/remember.ts';
 export { REVISE_PARAMETERS, REVISE_TOOL_NAME } from './tools/revise.ts';
 export { FORGET_PARAMETERS, FORGET_TOOL_NAME } from './tools/forget.ts';
 
@@ -35,7 +36,7 @@ export const TOOLS: readonly AnyTool[] = [learn, search, remember, revise, forge
 
 /** The tools' names, in order (the docs' tool list is checked against
  *  it). */
-export const TOOL_NAMES: readonly string[] = map(TOOLS, (t) => t.name);
+export const TOOL_NAMES: readonly ToolName[] = map(TOOLS, (t) => t.name);
 
 /** The tool of that name, if any. */
 export function toolNamed(name: string): AnyTool | undefined {
@@ -64,7 +65,7 @@ export function definitionOf(tool: AnyTool, topics: readonly ToolTopic[]): ToolD
 
 /** The topics `tool`'s description names in `kb`. */
 export function topicsFor(kb: KnowledgeBase, tool: AnyTool, writable?: ReadonlySet<string>): ToolTopic[] {
-  return tool.access === 'read' ? map(kb.learnableTopics(), (t) => shownLabel(t)) : kb.writableTopics(writable);
+  return tool.access === 'read' ? kb.learnableTopics() : kb.writableTopics(writable);
 }
 
 /** `tool`'s definition in `kb` (MCP `tools/list`: always one). */
@@ -79,24 +80,21 @@ export function schemaDefinition(kb: KnowledgeBase, tool: AnyTool, writable?: Re
   return tool.access === 'read' && topics.length === 0 ? undefined : definitionOf(tool, topics);
 }
 
-/** The answer to a malformed call of `tool`. */
-export function badArguments(tool: AnyTool, problem: string): string {
-  return renderBadToolArguments(tool.name, problem, tool.parameters);
+/** Whether a call's result is its refusal (the arguments did not fit). */
+export function isRefused(r: OutcomeOf<ToolName> | Refused): r is Refused {
+  return (r as Partial<Refused>).ok === false;
 }
 
 /**
  * A whole tool call, arguments exactly as a model sent them (MCP
- * `tools/call`): checked against the tool's schema (bad arguments are an
- * error result the model can read), then run. Returns whether the result
- * is an error.
+ * `tools/call`, `--args`): checked against the tool's schema, then run.
+ * Returns the outcome, or the refusal when the arguments do not fit (an
+ * error result the model can read).
  */
-export async function runTool(kb: KnowledgeBase, tool: AnyTool, value: unknown, out: ToolOutput, ctx: RunContext): Promise<boolean> {
+export async function runTool(kb: KnowledgeBase, tool: AnyTool, value: unknown, sink: ToolSink<EventOf<ToolName>>, ctx: RunContext): Promise<OutcomeOf<ToolName> | Refused> {
   const parsed = tool.validate(value);
-  if (!parsed.ok) {
-    out.write(badArguments(tool, parsed.problem));
-    return true;
-  }
-  return tool.run(kb, parsed.args, out, ctx);
+  if (!parsed.ok) return parsed;
+  return tool.run(kb, parsed.args, sink, ctx);
 }
 
 // The definitions as functions of their topics (tests, the formats'

@@ -36,12 +36,17 @@ export interface Command {
 }
 
 export interface CommandEntry {
-  description: string;
+  /** One line for `kb --help`; a tool's command has its tool's own
+   *  (`summary`, app/tools.ts), read when help is shown. */
+  description?: string;
+  /** The command runs the tool of its name (cli/commands/tool.ts). */
+  tool?: true;
   /** Left out of `kb --help` and the "unknown command" list (internal). */
   hidden?: boolean;
   load: () => Promise<Command>;
 }
 
 /** Names and one-line descriptions, so that `kb --help` lists the
- *  commands without importing any of them. */
+ *  commands without importing any of them (the registry of tools, for the
+ *  tools' lines, only then). */
 export type CommandTable = Readonly<Record<string, CommandEntry>>;

@@ -12,7 +12,7 @@ import type { ArgsDef } from 'citty';
 import { renderHelp, type HelpRow } from '../render/help.ts';
 import { VERSION } from '../shared/version.ts';
 import { aliasesOf, type ArgDef } from './argv.ts';
-import type { Command, CommandTable } from './command.ts';
+import type { Command, CommandEntry, CommandTable } from './command.ts';
 import { GLOBAL_ARGS } from './globals.ts';
 
 const DESCRIPTION = 'A file-based knowledge base for LLM assistants';
@@ -51,13 +51,21 @@ function examples(list: readonly (readonly [string, string])[]): HelpRow[] {
   return list.map(([label, description]) => ({ label, description }));
 }
 
-export function rootHelp(commands: CommandTable): string {
-  const visible = Object.entries(commands).filter(([, c]) => !c.hidden);
+/** What a command does, in one line: its tool's summary for a tool's
+ *  command (the registry is loaded for it). */
+export async function descriptionOf(name: string, entry: CommandEntry): Promise<string> {
+  if (!entry.tool) return entry.description ?? '';
+  const { toolNamed } = await import('../app/tools.ts');
+  return toolNamed(name)?.summary ?? entry.description ?? '';
+}
+
+export async function rootHelp(commands: CommandTable): Promise<string> {
+  const visible = await Promise.all(Object.entries(commands).filter(([, c]) => !c.hidden).map(async ([name, c]) => [name, await descriptionOf(name, c)] as const));
   return renderHelp({
     title: `${DESCRIPTION} (kb v${VERSION})`,
     usage: ['kb [OPTIONS] COMMAND [ARGUMENTS...]'],
     sections: [
-      { heading: 'COMMANDS', rows: visible.map(([name, c]) => ({ label: name, description: c.description })) },
+      { heading: 'COMMANDS', rows: visible.map(([name, description]) => ({ label: name, description })) },
       { heading: 'OPTIONS', rows: [...optionRows(GLOBAL_ARGS), optionRow('version', { type: 'boolean', description: 'Print the version, the commit it was built from and the target' })] },
     ],
     examples: examples([

@@ -46,8 +46,8 @@ export async function main(argv: readonly string[], commands: CommandTable, read
     if (at === -1) {
       const { flags } = parseArgv(argv, { ...GLOBAL_ARGS, version: { type: 'boolean' } } as ArgsDef, where);
       if (flags.version) { print(`${versionLine()}\n`); return 0; }
-      if (flags.help) { print((await help()).rootHelp(commands)); return 0; }
-      process.stderr.write((await help()).rootHelp(commands));
+      if (flags.help) { print(await (await help()).rootHelp(commands)); return 0; }
+      process.stderr.write(await (await help()).rootHelp(commands));
       throw new UsageError('no command given');
     }
     const name = argv[at];
@@ -65,7 +65,8 @@ export async function main(argv: readonly string[], commands: CommandTable, read
     // After `--` every word is an argument, `--help` included.
     const options = rest.includes('--') ? rest.slice(0, rest.indexOf('--')) : rest;
     if (options.includes('--help') || options.includes('-h')) {
-      print((await help()).commandHelp(name, entry.description, cmd));
+      const pages = await help();
+      print(pages.commandHelp(name, await pages.descriptionOf(name, entry), cmd));
       return 0;
     }
     const { flags, positionals } = parseArgv(rest, defs, where);

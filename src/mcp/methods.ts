@@ -13,16 +13,19 @@ import { MODERN_CAPABILITIES } from './modern.ts';
 import { PROTOCOL_VERSIONS, SUPPORTED_VERSIONS, type Revision } from './revisions.ts';
 import { type KbSession, RequestError } from './session.ts';
 
-const INSTRUCTIONS =
-  'A file-based knowledge base of topics and subjects. The `knowledge` prompt is the system-prompt section that lists the topics; ' +
-  'the `learn` tool lists a topic (topic only) or loads subjects by slug or glob; the `search` tool finds subjects by what they say; ' +
-  'every listed subject is also a kb://<topic>/<slug> resource.';
-
-const WRITE_INSTRUCTIONS = 'The `remember` tool saves a new subject to a writable topic (never a duplicate); `revise` replaces a subject\'s text when a fact changed (its earlier text is kept); `forget` removes one.';
-
-/** The instructions of `initialize` and `server/discover`. */
-function instructionsOf(session: KbSession): string {
-  return session.writes ? `${INSTRUCTIONS} ${WRITE_INSTRUCTIONS}` : INSTRUCTIONS;
+/** What the server tells a client about itself (`initialize`): the
+ *  prompt, the resources, and what each tool it serves does, in the
+ *  tool's own words (app/tools.ts `instruction`): the read tools, then,
+ *  with `--write`, the write tools. */
+export function instructions(tools: readonly { name: string; access: 'read' | 'write'; instruction: string }[]): string {
+  const each = (access: 'read' | 'write') => tools.filter((t) => t.access === access).map((t) => `the \`${t.name}\` tool ${t.instruction}`);
+  const read = each('read');
+  const write = each('write');
+  const text =
+    'A file-based knowledge base of topics and subjects. The `knowledge` prompt is the system-prompt section that lists the topics; ' +
+    `${read.map((s) => `${s}; `).join('')}every listed subject is also a kb://<topic>/<slug> resource.`;
+  // The first write sentence opens a sentence: `The`, not `the`.
+  return write.length === 0 ? text : `${text} T${write.join('; ').slice(1)}.`;
 }
 
 export { PROTOCOL_VERSIONS };
@@ -32,7 +35,15 @@ export function negotiate(asked: string): string {
   return PROTOCOL_VERSIONS.includes(asked) ? asked : PROTOCOL_VERSIONS[0];
 }
 
-const CAPABILITIES = { tools: { listChanged: false }, prompts: { listChanged: false }, resources: { listChanged: false, subscribe: false } };
+/** What kb serves. `extensions` (SEP-2133) holds the Skills extension
+ *  (mcp/skills.ts; its settings: none, no `resources/directory/read`): the
+ *  older revisions' capabilities are open to fields they do not name. */
+const CAPABILITIES = {
+  tools: { listChanged: false },
+  prompts: { listChanged: false },
+  resources: { listChanged: false, subscribe: false },
+  extensions: { 'io.modelcontextprotocol/skills': {} },
+};
 
 export type Params = Record<string, unknown>;
 
@@ -102,7 +113,7 @@ export const METHODS: Readonly<Record<string, Method>> = {
         protocolVersion: session.protocol,
         capabilities: CAPABILITIES,
         serverInfo: { name: 'kb', version: VERSION },
-        instructions: instructionsOf(session),
+        instructions: instructions(session.served()),
       };
     },
   },
@@ -118,11 +129,17 @@ export const METHODS: Readonly<Record<string, Method>> = {
   },
   'resources/list': { params: PAGINATED, handle: (session, p, _signal, ctx) => session.resources(typeof p.cursor === 'string' ? p.cursor : undefined, ctx?.revision.modern === true) },
   'resources/templates/list': { params: PAGINATED, handle: (session, p) => onePage('resources/templates/list', p) ?? { resourceTemplates: session.resourceTemplates() } },
-  'resources/read': { params: { type: 'object', properties: { uri: { type: 'string' } }, required: ['uri'] }, handle: (session, p, signal) => session.readResource(p.uri as string, signal) },
+  'resources/read': {
+    params: { type: 'object', properties: { uri: { type: 'string' } }, required: ['uri'] },
+    handle: async (session, p, signal) => ((p.uri as string).startsWith('skill://') ? (await skills()).readSkillResource(session, p.uri as string) : session.readResource(p.uri as string, signal)),
+  },
+  // The Skills extension (mcp/skills.ts), loaded when first asked.
+  'skills/list': { params: PAGINATED, handle: async (session, p, signal) => (await skills()).listSkills(session, typeof p.cursor === 'string' ? p.cursor : undefined, signal) },
+  'skills/get': { params: { type: 'object', properties: { uri: { type: 'string' } }, required: ['uri'] }, handle: async (session, p, signal) => (await skills()).getSkill(session, p.uri as string, signal) },
   // 2026-07-28: what kb speaks and serves, without a handshake.
   'server/discover': {
     era: 'modern',
-    handle: (session) => ({ supportedVersions: SUPPORTED_VERSIONS, capabilities: MODERN_CAPABILITIES, instructions: instructionsOf(session) }),
+    handle: (session) => ({ supportedVersions: SUPPORTED_VERSIONS, capabilities: MODERN_CAPABILITIES, instructions: instructions(session.served()) }),
   },
   'subscriptions/listen': {
     era: 'modern',
@@ -155,6 +172,12 @@ export const METHODS: Readonly<Record<string, Method>> = {
   },
 };
 
+let skillsModule: Promise<typeof import('./skills.ts')> | undefined;
+
+/** The Skills extension's module, imported once. */
+function skills(): Promise<typeof import('./skills.ts')> {
+  return (skillsModule ??= import('./skills.ts'));
+}
 
 /** The method of that name, if kb serves it (in `revision`, when given:
  *  a method of the other era is not served). */

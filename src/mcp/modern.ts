@@ -24,13 +24,15 @@ export const SERVER_INFO = {
 
 /** The capabilities kb declares under 2026-07-28: resource list changes
  *  and per-resource updates on a `subscriptions/listen` stream (kb
- *  watches its topics' files), and completions. The tool and prompt lists
+ *  watches its topics' files), completions, and the Skills extension
+ *  (mcp/skills.ts), as under the older revisions. The tool and prompt lists
  *  send no change notification. */
 export const MODERN_CAPABILITIES = {
   tools: { listChanged: false },
   prompts: { listChanged: false },
   resources: { listChanged: true, subscribe: true },
   completions: {},
+  extensions: { 'io.modelcontextprotocol/skills': {} },
 };
 
 const HOUR = 60 * 60 * 1000;

@@ -9,8 +9,9 @@ import { LIMITS, patternsProblem } from '../app/args.ts';
 import { IndexCache, KnowledgeBase, type WorkspaceOptions } from '../app/knowledge-base.ts';
 import { prompt } from '../app/prompt.ts';
 import { read, subjects } from '../app/resources.ts';
-import { runTool, servedTools, toolDefinition, toolNamed } from '../app/tools.ts';
+import { isRefused, runTool, servedTools, toolDefinition, toolNamed, type AnyTool } from '../app/tools.ts';
 import { COSTS } from '../render/costs.ts';
+import { formsOf } from '../render/forms.ts';
 import { toolInFormat } from '../render/providers.ts';
 import { oneLine } from '../render/learn.ts';
 import { renderPrompt } from '../render/prompt.ts';
@@ -116,8 +117,8 @@ export class KbSession {
   /** The `resources/list` cursors this server issues. */
   private readonly cursors = new Cursors();
 
-  /** The topics the remember and forget tools may write (`kb mcp --write`);
-   *  none: the tools are not served. */
+  /** The topics the write tools may write (`kb mcp --write`); none: the
+   *  tools are not served. */
   /** `listed`: the topics the `knowledge` prompt lists by default (`kb
    *  mcp --list`, KB_PROMPT_LIST). */
   constructor(
@@ -126,13 +127,13 @@ export class KbSession {
     private readonly listed: { names: readonly string[]; from: string } = { names: [], from: '--list' },
   ) {}
 
-  /** Whether the remember and forget tools are served. */
-  get writes(): boolean {
-    return this.writable.size > 0;
+  /** The tools served, in order (app/tools.ts). */
+  served(): AnyTool[] {
+    return servedTools(this.writable);
   }
 
   /** A warning on stderr, the first time it is seen. */
-  private note(problem: Problem): void {
+  note(problem: Problem): void {
     const message = formatProblem(problem);
     if (this.warned.has(message)) return;
     this.warned.add(message);
@@ -168,7 +169,7 @@ export class KbSession {
    *  an error. */
   async tools() {
     const kb = await this.open();
-    const tools = servedTools(this.writable).map((tool) => toolInFormat('mcp', toolDefinition(kb, tool, this.writable)));
+    const tools = this.served().map((tool) => toolInFormat('mcp', toolDefinition(kb, tool, this.writable)));
     this.noteTopics(kb);
     return tools;
   }
@@ -179,7 +180,7 @@ export class KbSession {
    *  arguments are as the client sent them (own "__proto__" keys included),
    *  checked by the rule `--args` applies. */
   async callTool(name: string, args: unknown, signal?: AbortSignal): Promise<{ content: { type: 'text'; text: string }[]; isError: boolean }> {
-    const served = servedTools(this.writable);
+    const served = this.served();
     const tool = served.find((t) => t.name === name);
     if (tool === undefined) {
       const hint = toolNamed(name)?.access === 'write' ? ' (writing is off: start the server with kb mcp --write TOPIC)' : '';
@@ -194,17 +195,21 @@ export class KbSession {
       return result(`The knowledge base cannot be used right now: ${err.message}\n`, true);
     }
     const out = new BoundedText(this.room);
-    const isError = await runTool(
+    const [text] = await Promise.all([formsOf(tool.name), tool.load()]);
+    const form = text.text((chunk) => out.add(chunk as string));
+    const outcome = await runTool(
       kb,
       tool,
       args ?? {},
-      { as: 'text', write: (chunk) => out.add(chunk as string), problem: (p) => this.note(p), full: () => out.cut },
+      { as: 'text', event: form.event, problem: (p) => this.note(p), full: () => out.cut },
       { source: 'model', writable: this.writable, ...(signal !== undefined ? { signal } : {}) },
     );
+    if (isRefused(outcome)) form.refused(outcome, tool);
+    else form.end(outcome);
     const c = this.cache;
     void debug(`kb mcp: topic indexes kept between requests: ${c.hits} reused, ${c.misses} walked; search indexes: ${c.keptHits} reused, ${c.keptMisses} read`);
     if (out.cut) this.noteCut('tools/call');
-    return result(out.text(tool.whenCut), isError);
+    return result(out.text(tool.whenCut), isRefused(outcome) || outcome.isError);
   }
 
   /** Set by the server before each request: names it in warnings. */

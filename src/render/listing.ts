@@ -48,7 +48,7 @@ const NOT_ONE_LINE = new RegExp(`\\s\\s|[^\\S ]|^\\s|\\s$|\\u0085|${CONTROL.sour
 /** One listing line's text: `slug`, `slug: description`, or
  *  `folder/ (N subjects, ~T tokens)`. */
 export function listedLine(s: Listed, chars = DESCRIPTION_CHARS): string {
-  if (s.folder !== undefined) return `${s.folder}/ (${s.subjects} subject${s.subjects === 1 ? '' : 's'}, ~${s.tokens} tokens)`;
+  if (s.folder !== undefined) return `${s.folder}/ (${s.subjects} subject${s.subjects === 1 ? '' : 's'}, ~${countText(s.tokens)} tokens)`;
   return s.description === undefined || chars === 0 ? s.slug : `${s.slug}: ${oneLine(s.description, chars)}`;
 }
 
@@ -75,7 +75,7 @@ export function renderListing(
   if (fit.omitted) notes.push(`${fit.omitted} more subject${fit.omitted === 1 ? ' is' : 's are'} not listed`);
   if (fit.collapsed) notes.push('folders marked `/` are summed up: list one with the pattern `folder/`');
   if (fit.descriptionChars !== undefined) notes.push(fit.descriptionChars === 0 ? 'descriptions are left out' : `descriptions are cut to ${fit.descriptionChars} characters`);
-  if (notes.length > 0) parts.push(`[To stay within the ${fit.budget ?? ''}-token budget, ${notes.join('; ')}.${fit.omitted ? ' Use a glob pattern to load or narrow them.' : ''}]`);
+  if (notes.length > 0) parts.push(`[To stay within the ${fit.budget !== undefined && Number.isFinite(fit.budget) ? countText(fit.budget) : ''}-token budget, ${notes.join('; ')}.${fit.omitted ? ' Use a glob pattern to load or narrow them.' : ''}]`);
   parts.push('Use the `learn` tool with the `subjects` argument to learn specific subjects.');
   if (learned.length > 0) {
     parts.push('## Already learned (in system prompt):');

@@ -1,9 +1,13 @@
-// The write tools' texts (remember, revise, forget): app/memory.ts and
+// The write tools' answers (remember, revise, forget): app/memory.ts and
 // app/revise.ts return what happened as data (`WriteOutcome`), and this is
-// the one place it becomes the model's (and the user's) text. Pure.
-import { escapeControls, quoted } from '../shared/controls.ts';
+// the one place it becomes the model's (and the user's) text, or JSON for
+// scripts (schemas/kb-remember-output.schema.json and its two siblings).
+// Pure.
+import { escapeControls, jsonDocument, quoted } from '../shared/controls.ts';
 import { renderUnknownTopic } from './learn.ts';
-import type { Source, WriteFailure, WriteOutcome, WriteTool } from '../answer/write.ts';
+import type { Similar, Source, WriteFailure, WriteOutcome, WriteTool } from '../answer/write.ts';
+import type { ToolForms, Write } from '../answer/tool.ts';
+import { refusedError, renderRefused, topicsJson } from './tools.ts';
 
 /** The text of a remember or forget call's outcome, one line. */
 export function renderWriteOutcome(o: WriteOutcome): string {
@@ -131,3 +135,57 @@ function renderKept(tool: WriteTool, f: WriteFailure & { kind: 'kept' }): string
       return `${what}: subject ${quoted(f.slug)} of topic ${quoted(f.topic)} is disabled; disabled subjects are never ${done} by kb.`;
   }
 }
+
+/** A similarity as JSON gives it: rounded to 3 decimals. */
+function similarJson(s: Similar): { slug: string; similarity: number } {
+  return { slug: s.slug, similarity: Math.round(s.similarity * 1000) / 1000 };
+}
+
+/** Why nothing was written, as data: the failure as the outcome has it,
+ *  without who asked (the text's business), similarities rounded. */
+export function failureJson(f: WriteFailure): Record<string, unknown> {
+  switch (f.kind) {
+    case 'unknown-topic':
+      return { kind: f.kind, topic: f.topic, topics: topicsJson(f.valid) };
+    case 'near-duplicate':
+      return { kind: f.kind, topic: f.topic, similar: similarJson(f.similar) };
+    case 'update':
+      return { kind: f.kind, topic: f.topic, similar: similarJson(f.similar), was: f.was, now: f.now };
+    case 'not-ours':
+      return { kind: f.kind, topic: f.topic, slug: f.slug };
+    case 'no-subject':
+      return { kind: f.kind, topic: f.topic, slug: f.slug, ...(f.aliasOf !== undefined ? { alias_of: f.aliasOf } : {}) };
+    default:
+      return { ...f };
+  }
+}
+
+/** A remember, revise or forget call's outcome as data, for scripts. */
+export function writeJson(o: WriteOutcome): Record<string, unknown> {
+  const out: Record<string, unknown> = { status: o.status };
+  if (o.topic !== undefined) out.topic = o.topic;
+  if (o.slug !== undefined) out.slug = o.slug;
+  if (o.path !== undefined) out.path = o.path;
+  if (o.existing !== undefined) out.existing = o.existing;
+  if (o.near !== undefined) out.similar = { ...similarJson(o.near), update: o.updateOf === true };
+  if (o.created !== undefined) out.created_folder = o.created;
+  if (o.checked !== undefined) out.duplicate_check = { compared: o.checked.compared, left_out: o.checked.left, limit_bytes: o.checked.limit };
+  if (o.history !== undefined) out.history = o.history;
+  if (o.emptied !== undefined) out.emptied = o.emptied;
+  if (o.failure !== undefined) out.error = failureJson(o.failure);
+  return out;
+}
+
+/** The write tools' two forms (render/forms.ts): an answer comes whole. */
+export const WRITE_FORMS: ToolForms<'remember' | 'revise' | 'forget'> = {
+  text: (write: Write) => ({
+    event: () => undefined,
+    end: (o) => write(renderWriteOutcome(o)),
+    refused: (r, tool) => write(renderRefused(r, tool)),
+  }),
+  json: (write: Write) => ({
+    event: () => undefined,
+    end: (o) => write(`${jsonDocument(writeJson(o))}\n`),
+    refused: (r) => write(`${jsonDocument({ status: 'error', error: refusedError(r) })}\n`),
+  }),
+};

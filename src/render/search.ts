@@ -1,14 +1,17 @@
 // Search results and recalled knowledge as text for a model, and search
-// results as JSON for scripts (docs/search-and-memory.md, "Search and recall"). Pure.
+// results as JSON for scripts (docs/search-and-memory.md, "Search and
+// recall"; schemas/kb-search-output.schema.json). Pure.
 
 import type { RecallCosts, SearchCosts } from '../answer/cost.ts';
 import type { PartialNote, RecallLeftOut, RecalledTopic, SearchFound, SearchResult } from '../answer/search.ts';
+import type { SearchAnswer, ToolForms, Write } from '../answer/tool.ts';
 import { formattedText } from '../kb/content/format.ts';
 import { estimateTokens } from '../kb/content/tokens.ts';
-import { escapeControls, jsonQuoted, quoted } from '../shared/controls.ts';
+import { escapeControls, jsonDocument, jsonQuoted, quoted } from '../shared/controls.ts';
 import { countText } from '../shared/text.ts';
 import { renderUnknownTopic, subjectBlock } from './learn.ts';
 import { headingOf } from './topic.ts';
+import { refusedJson, renderRefused, topicsJson } from './tools.ts';
 
 export interface ResultRow {
   topic: string;
@@ -102,8 +105,7 @@ export function whenOf(t: { created?: string; updated?: string }): string | unde
   return at === undefined ? undefined : `${t.created !== undefined ? 'created' : 'updated'} ${at.slice(0, 10)}`;
 }
 
-/** The bracketed lines after the results (also `kb search --format
- *  json`'s `notes`). */
+/** The bracketed lines after the results. */
 export function searchNotes(f: SearchFound): string[] {
   if (f.unknownTopic !== undefined) return [];
   const notes = renderSearchNotes({
@@ -126,6 +128,41 @@ export function renderSearch(f: SearchFound): string {
   if (notes.length > 0) parts.push(notes.join('\n'));
   return `${parts.join('\n\n')}\n`;
 }
+
+/** A search as data, for scripts (schemas/kb-search-output.schema.json):
+ *  what was asked, what was found, and what was left out, as values (the
+ *  text's notes are the model's). */
+export function searchJson(f: SearchAnswer): Record<string, unknown> {
+  const out: Record<string, unknown> = { query: f.query };
+  if (f.unknownTopic !== undefined) {
+    out.topic = f.unknownTopic.topic;
+    out.error = { kind: 'unknown-topic', topic: f.unknownTopic.topic, topics: topicsJson(f.unknownTopic.valid) };
+    return out;
+  }
+  if (f.where !== undefined) out.topic = f.where;
+  out.total = f.total;
+  out.results = f.results;
+  out.left_out = f.cut;
+  if (f.cut > 0) out.budget = f.budget;
+  out.beyond_limit = Math.max(0, f.total - f.results.length - f.cut);
+  out.unknown_words = f.unknown;
+  out.corrected = f.corrected.map(([word, also]) => ({ word, also }));
+  return out;
+}
+
+/** A search's two forms (render/forms.ts): its answer comes whole. */
+export const SEARCH_FORMS: ToolForms<'search'> = {
+  text: (write: Write) => ({
+    event: () => undefined,
+    end: (f) => write(renderSearch(f)),
+    refused: (r, tool) => write(renderRefused(r, tool)),
+  }),
+  json: (write: Write) => ({
+    event: () => undefined,
+    end: (f) => write(`${jsonDocument(searchJson(f))}\n`),
+    refused: (r) => write(`${jsonDocument(refusedJson(r))}\n`),
+  }),
+};
 
 /** What a search's text costs (answer/cost.ts): the line above the
  *  results and room for the notes below them; a result and the blank line

@@ -1,6 +1,9 @@
 // What every tool answers to a malformed call (bad arguments from the
-// model), the expected shape written from the tool's own schema. Pure.
+// model), the expected shape written from the tool's own schema; and what
+// the tools' JSON forms share. Pure.
+import type { TopicLabel } from '../answer/topic.ts';
 import type { JsonSchema, JsonSchemaObject } from '../shared/tool.ts';
+import type { Refusal, RefusingTool } from '../answer/tool.ts';
 
 /** A schema's type as the model reads it: `string`, `string[]`,
  *  `string | string[] | null`. */
@@ -24,4 +27,24 @@ export function shapeOf(schema: JsonSchemaObject): string {
 /** A malformed tool call: what is wrong, and the shape expected. */
 export function renderBadToolArguments(tool: string, problem: string, parameters: JsonSchemaObject): string {
   return `Invalid arguments for \`${tool}\`: ${problem}. Expected ${shapeOf(parameters)}.\n`;
+}
+
+/** A refused call's text (render/forms.ts). */
+export function renderRefused(r: Refusal, tool: RefusingTool): string {
+  return renderBadToolArguments(tool.name, r.problem, tool.parameters);
+}
+
+/** A refused call as data: the error every tool's JSON form gives it. */
+export function refusedError(r: Refusal): Record<string, unknown> {
+  return { kind: 'bad-arguments', problem: r.problem, ...(r.key !== undefined ? { parameter: r.key } : {}) };
+}
+
+/** A refused call's JSON, for a tool whose JSON has no status. */
+export function refusedJson(r: Refusal): Record<string, unknown> {
+  return { error: refusedError(r) };
+}
+
+/** Topics as JSON lists them: the ID, and the title when there is one. */
+export function topicsJson(topics: readonly TopicLabel[]): { id: string; title?: string }[] {
+  return topics.map((t) => (t.title === undefined ? { id: t.id } : { id: t.id, title: t.title }));
 }

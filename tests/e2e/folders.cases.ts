@@ -141,6 +141,22 @@ export function cases(runner: Runner): void {
       ]);
     });
 
+    test('kb check holds compatibility (1-500 characters) and metadata (strings to strings) to the specification too', () => {
+      const root = fixture(
+        {
+          'skills/ok/SKILL.md': '---\nname: ok\ndescription: Fine.\ncompatibility: Needs Python 3\nmetadata:\n  version: "1.0"\n---\n',
+          'skills/bad/SKILL.md': `---\nname: bad\ndescription: Not fine.\ncompatibility: ${'x'.repeat(501)}\nmetadata:\n  version: 1.0\n---\n`,
+        },
+        '[kb.topic.skills]\nsubjects = "skills"\n',
+      );
+      const r = run(runner, root, ['check']);
+      expect(r.out.trim().split('\n')).toEqual([
+        'warning: topic "skills": skill "bad": compatibility must be a string of 1-500 characters (skills/bad/SKILL.md)',
+        'warning: topic "skills": skill "bad": metadata must map strings to strings (skills/bad/SKILL.md)',
+        'ok: 1 topic, 2 subjects, 0 errors, 2 warnings',
+      ]);
+    });
+
     test.parity('descriptions come from frontmatter; malformed frontmatter is no description and a check warning', () => {
       const root = docsTree();
       const r = run(runner, root, ['learn', 'docs']);

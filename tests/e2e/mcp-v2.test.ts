@@ -65,7 +65,7 @@ describe('kb mcp with the SDK v2 client, protocol 2026-07-28 (pinned)', () => {
     expect(c.client.getProtocolEra()).toBe('modern');
     expect(c.client.getNegotiatedProtocolVersion()).toBe('2026-07-28');
     expect(c.client.getServerVersion()).toEqual({ name: 'kb', title: 'kb knowledge base', version: cli('--version').out.split(' ')[0], description: expect.stringContaining('knowledge base') });
-    expect(c.client.getServerCapabilities()).toEqual({ tools: { listChanged: false }, prompts: { listChanged: false }, resources: { listChanged: true, subscribe: true }, completions: {} });
+    expect(c.client.getServerCapabilities()).toEqual({ tools: { listChanged: false }, prompts: { listChanged: false }, resources: { listChanged: true, subscribe: true }, completions: {}, extensions: { 'io.modelcontextprotocol/skills': {} } });
     expect(c.client.getInstructions()).toContain('`remember` tool');
   });
 

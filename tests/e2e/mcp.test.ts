@@ -486,3 +486,27 @@ describe('kb mcp keeps what it probed while the topic is watched', () => {
     }
   });
 });
+
+describe('kb mcp searches text written without spaces as the command line does', () => {
+  test('tools/call search: a word inside Chinese and Japanese text, the same text as kb search', async () => {
+    const root = fixture(
+      {
+        'notes/auth.md': '# 认证\n\n本系统使用令牌进行用户认证。\n',
+        'notes/config.md': '設定ファイルで接続文字列を指定します。\n',
+        'notes/english.md': 'Nothing but English here.\n',
+      },
+      '[kb.topic.notes]\nsubjects = "notes"\n',
+    );
+    const c = await connect(root);
+    try {
+      for (const query of ['认证', '接続文字列', '认识']) {
+        const r = await c.client.callTool({ name: 'search', arguments: { query } });
+        expect(text(r)).toBe(run(BINARY, root, ['search', '--args', JSON.stringify({ query })]).out);
+      }
+      const found = await c.client.callTool({ name: 'search', arguments: { query: '认证' } });
+      expect(text(found)).toContain('1. notes: auth (~');
+    } finally {
+      await c.client.close();
+    }
+  });
+});

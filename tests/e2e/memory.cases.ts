@@ -70,7 +70,9 @@ export function cases(runner: Runner): void {
       const update = run(runner, root, ['remember', 'notes', 'The deploy window is Thursday 14:00-16:00 UTC.', '--format', 'json']);
       expect(update.code).toBe(1);
       expect(JSON.parse(update.out)).toMatchObject({ status: 'update', topic: 'notes', existing: { slug: 'deploy-window' } });
-      expect(JSON.parse(update.out).message).toContain('run kb revise notes deploy-window with your text');
+      // JSON is data (the reason, and what differs); the text says what to do.
+      expect(JSON.parse(update.out).error).toMatchObject({ kind: 'update', topic: 'notes', similar: { slug: 'deploy-window' }, was: ['Tuesday', '10:00', '12:00'], now: ['Thursday', '14:00', '16:00'] });
+      expect(run(runner, root, ['remember', 'notes', 'The deploy window is Thursday 14:00-16:00 UTC.']).out).toContain('run kb revise notes deploy-window with your text');
 
       const revised = run(runner, root, ['revise', 'notes', 'deploy-window', 'The', 'deploy', 'window', 'is', 'Thursday', '14:00-16:00', 'UTC.']);
       expect(revised).toMatchObject({ code: 0, err: '' });

@@ -44,7 +44,7 @@ describe('protocol 2026-07-28: no handshake', () => {
     const r = await s.modern(1, 'server/discover');
     expectModern(r);
     expect(r.result.supportedVersions).toEqual(['2026-07-28', '2025-11-25', '2025-06-18', '2025-03-26', '2024-11-05']);
-    expect(r.result.capabilities).toEqual({ tools: { listChanged: false }, prompts: { listChanged: false }, resources: { listChanged: true, subscribe: true }, completions: {} });
+    expect(r.result.capabilities).toEqual({ tools: { listChanged: false }, prompts: { listChanged: false }, resources: { listChanged: true, subscribe: true }, completions: {}, extensions: { 'io.modelcontextprotocol/skills': {} } });
     expect(r.result.instructions).toContain('`learn` tool');
     expect(r.result.instructions).toContain('`remember` tool');
     expect([r.result.ttlMs, r.result.cacheScope]).toEqual([3_600_000, 'public']);
@@ -241,7 +241,7 @@ describe('the stdio probe: server/discover first gets 2026-07-28; initialize get
     expect(probed).toEqual(plain);
     expect(plain.init.result.protocolVersion).toBe('2025-11-25');
     expect(plain.init.result.serverInfo).toEqual({ name: 'kb', version: expect.any(String) });
-    expect(plain.init.result.capabilities).toEqual({ tools: { listChanged: false }, prompts: { listChanged: false }, resources: { listChanged: false, subscribe: false } });
+    expect(plain.init.result.capabilities).toEqual({ tools: { listChanged: false }, prompts: { listChanged: false }, resources: { listChanged: false, subscribe: false }, extensions: { 'io.modelcontextprotocol/skills': {} } });
     const byId = new Map(plain.replies.map((m: Message) => [m.id, m]));
     expect(byId.get(4).result.resources[0]).toEqual({ uri: 'kb://t/a', name: 't/a', title: 'a', description: 'Release Process', mimeType: 'text/markdown' });
     expect(byId.get(4).result.resultType).toBeUndefined();

@@ -64,10 +64,15 @@ describe('hostile configuration text', () => {
     expect(prompt.out).toContain(`\n- t (**${SHOWN}**): first\\u2028- FORGED too\n- x\\u001b[2Jy\n`);
   });
 
-  test('the tool description names the topics escaped', () => {
+  test('every tool description names the topics escaped, the write tools\' too', () => {
     const tool = JSON.parse(run(root, ['schema']).out) as { description: string };
     expectClean(tool.description);
     expect(tool.description).toEndWith(`Available topics:\n- t (${SHOWN})\n- x\\u001b[2Jy`);
+    for (const name of ['remember', 'revise', 'forget']) {
+      const write = JSON.parse(run(root, ['schema', '--tool', name]).out) as { description: string };
+      expectClean(write.description);
+      expect(write.description).toEndWith(`Writable topics:\n- t (${SHOWN})\n- x\\u001b[2Jy`);
+    }
   });
 
   test('kb list, for a terminal', () => {

@@ -64,6 +64,48 @@ describe('kb __complete', () => {
     expect(complete(['learn', 'nope', ''])).toEqual([]);
   });
 
+  test('every command that takes a topic completes topic IDs: positionals, and flags whose value is a topic', () => {
+    for (const words of [['search', '-t', ''], ['search', '--topic='], ['recall', '-t', ''], ['remember', ''], ['revise', ''], ['forget', ''], ['prompt', '--list', ''], ['mcp', '--write', ''], ['mcp', '--list', ''], ['schema', '--tool', 'remember', '--write', '']]) {
+      const want = words[words.length - 1] === '--topic=' ? ['--topic=project', '--topic=skills'] : ['project', 'skills'];
+      expect([words, complete(words)]).toEqual([words, want]);
+    }
+    expect(complete(['forget', 's'])).toEqual(['skills']);
+    // A new subject's text, a search's words: nothing to offer.
+    expect(complete(['remember', 'project', ''])).toEqual([]);
+    expect(complete(['search', 'main'])).toEqual([]);
+  });
+
+  test('slugs after the topic of revise and forget: every visible subject, pre-loaded ones too (a write may change them); nothing after', () => {
+    const learned = ['--cfg', 'kb.topic.project.learned+=code-quality'];
+    expect(complete([...learned, 'learn', 'project', ''])).toEqual(['maintainers/jean', 'maintainers/ryan']);
+    for (const command of ['revise', 'forget']) {
+      expect(complete([...learned, command, 'project', ''])).toEqual(['code-quality', 'maintainers/jean', 'maintainers/ryan']);
+      expect(complete([command, 'project', 'maintainers/r'])).toEqual(['maintainers/ryan']);
+      expect(complete([command, 'skills', ''])).toEqual(['ast-grep']);
+      expect(complete([command, 'nope', ''])).toEqual([]);
+    }
+    expect(complete(['forget', 'project', 'code-quality', ''])).toEqual([]);
+  });
+
+  test('a large topic: slugs by prefix, at most 500, in slug order', () => {
+    const files: Record<string, string> = {};
+    for (let i = 0; i < 1500; i++) files[`.jp/kb/big/${i < 1000 ? 'a' : 'b'}/${String(i).padStart(4, '0')}.md`] = `# ${i}\n`;
+    const big = fixture(files, '[kb.topic.big]\nsubjects = ".jp/kb/big"\n');
+    const at = (words: string[]) => {
+      const r = run(BINARY, big, ['__complete', '--', ...words]);
+      expect({ err: r.err, code: r.code }).toEqual({ err: '', code: 0 });
+      return r.out === '' ? [] : r.out.replace(/\n$/, '').split('\n');
+    };
+    const all = at(['learn', 'big', '']);
+    expect(all).toHaveLength(500);
+    expect(all.slice(0, 2)).toEqual(['a/0000', 'a/0001']);
+    expect(all.at(-1)).toBe('a/0499');
+    expect(at(['learn', 'big', 'b/14'])).toEqual(Array.from({ length: 100 }, (_, i) => `b/${1400 + i}`));
+    expect(at(['forget', 'big', 'b/149'])).toEqual(Array.from({ length: 10 }, (_, i) => `b/${1490 + i}`));
+    expect(at(['-k', 'big/b/1499'])).toEqual(['big/b/1499']);
+    expect(at(['-k', ''])).toHaveLength(500);
+  });
+
   test('-k / --knowledge values: TOPIC/SLUG', () => {
     expect(complete(['-k', ''])).toEqual(['project/code-quality', 'project/maintainers/jean', 'project/maintainers/ryan', 'skills/ast-grep']);
     expect(complete(['prompt', '--knowledge', 'sk'])).toEqual(['skills/ast-grep']);

@@ -3,7 +3,7 @@
 // snippet, that scoring every line in turn does (the reference below, the
 // definition in the module's comment), whatever the text: case, letters
 // whose lower case is longer (U+0130), final sigma, long and minified
-// lines, fences, no match at all.
+// lines, fences, no match at all, runs of scripts written without spaces.
 import { describe, expect, test } from 'bun:test';
 import fc from 'fast-check';
 import { snippetOf } from '../../src/kb/search/snippet.ts';
@@ -85,7 +85,24 @@ const oddLine = fc.array(fc.oneof({ weight: 6, arbitrary: fc.constantFrom(...ODD
 const oddText = fc.array(oddLine, { maxLength: 12 }).map((ls) => ls.join('\n'));
 const oddTerms = fc.uniqueArray(fc.constantFrom('typeddict', 'typ', 'dict', 'dictdict', 'fstring', 'string', 'pep8', 'pep', '8', 'fly', 'xfly', 'copy', 'releasetag', 'tagreleas', 'releas', 'tag', 'ab', 'x', 'x\u1680y', 'key', 'k', '3.12', 'v3.12', 'é'), { minLength: 1, maxLength: 4 });
 
+// Runs of scripts written without spaces, whose terms are their characters
+// and pairs of characters: an occurrence of a needle is in up to three
+// terms (the pairs around it, the character), and runs can be long.
+const CJK_WORDS = ['认证', '用户认证', '本系统使用令牌进行用户认证', '認証', '設定ファイル', '接続文字列を指定', 'tar', '怎么解压tar文件', 'ภาษาไทย', '한국어', '，', '。', '時々', 'ｱｲｳ', 'ＡＢＣ', '的'.repeat(30), ' ', '\n'];
+const cjkText = fc.array(fc.oneof({ weight: 8, arbitrary: fc.constantFrom(...CJK_WORDS) }, { weight: 1, arbitrary: fc.string({ maxLength: 3 }) }), { maxLength: 24 }).map((ws) => ws.join(''));
+const cjkTerms = fc.uniqueArray(fc.constantFrom('认', '认证', '证', '用户', '户', '户认', '接続', '続', '文字', '文', 'tar', 'ภา', '한국', '々', '時々', 'abc', 'ｱｲ', '的', '的的', '設定'), { minLength: 1, maxLength: 5 });
+
 describe('snippetOf', () => {
+  test('is the best line, scored line by line, in text written without spaces', () => {
+    fc.assert(
+      fc.property(cjkText, cjkTerms, (t, m) => {
+        const matched = new Set(m);
+        expect(snippetOf(t, matched)).toBe(reference(t, matched));
+      }),
+      { numRuns: RUNS },
+    );
+  });
+
   test('is the best line, scored line by line', () => {
     fc.assert(
       fc.property(text, terms, (t, m) => {

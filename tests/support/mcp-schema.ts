@@ -46,6 +46,13 @@ const RESULT_OF: Record<string, string> = {
   'subscriptions/listen': 'SubscriptionsListenResult',
 };
 
+/** The result type of each method of the Skills extension, in its own
+ *  schema (tests/data/mcp-skills-schema), the same under every revision. */
+const SKILLS_RESULT_OF: Record<string, string> = {
+  'skills/list': 'ListSkillsResult',
+  'skills/get': 'GetSkillResult',
+};
+
 /** The type of each notification kb sends (2026-07-28). */
 const NOTIFICATION_OF: Record<string, string> = {
   'notifications/subscriptions/acknowledged': 'SubscriptionsAcknowledgedNotification',
@@ -57,6 +64,20 @@ const NOTIFICATION_OF: Record<string, string> = {
 const isLate = (v: McpVersion) => v === '2025-11-25' || v === MODERN;
 
 const DIR = join(import.meta.dir, '../data/mcp-schema');
+
+let skillsAjv: Ajv | undefined;
+
+/** The validator of one type of the Skills extension's schema. */
+export function skillsValidatorOf(type: string): ValidateFunction {
+  if (skillsAjv === undefined) {
+    skillsAjv = new Ajv({ strict: false, allErrors: true });
+    for (const [name, re] of Object.entries(FORMATS)) skillsAjv.addFormat(name, re);
+    skillsAjv.addSchema(JSON.parse(readFileSync(join(DIR, '../mcp-skills-schema/schema.json'), 'utf8')), 'skills');
+  }
+  const v = skillsAjv.getSchema(`skills#/definitions/${type}`);
+  if (v === undefined) throw new Error(`the Skills extension's schema has no type ${type}`);
+  return v;
+}
 
 /** The string formats the schemas use, as their RFCs define them (closely
  *  enough for a test): a URI has a scheme and no white space; `byte` is
@@ -212,6 +233,8 @@ export class ReplyChecker {
     const envelope = problemsOf(validatorOf(version, isLate(version) ? 'JSONRPCResultResponse' : 'JSONRPCResponse'), m);
     if (envelope !== undefined) return envelope;
     if (method === undefined) return `a result for id ${key}, which no request sent is waiting for`;
+    const skills = SKILLS_RESULT_OF[method];
+    if (skills !== undefined) return problemsOf(skillsValidatorOf(skills), m.result) ?? '';
     const type = RESULT_OF[method];
     if (type === undefined) return `a result for ${method}, a method kb does not serve`;
     if (method === 'initialize' && typeof m.result?.protocolVersion === 'string') {

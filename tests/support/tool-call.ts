@@ -1,8 +1,9 @@
 // A whole tool call, arguments exactly as a model sends them, its text
-// joined: what `kb mcp` answers (app/tools.ts runTool, without the cap on
-// one result).
+// joined: what `kb mcp` answers (app/tools.ts runTool, the text form of
+// render/forms.ts, without the cap on one result).
 import type { KnowledgeBase } from '../../src/app/knowledge-base.ts';
-import { runTool, toolNamed, type RunContext } from '../../src/app/tools.ts';
+import { isRefused, runTool, toolNamed, type RunContext } from '../../src/app/tools.ts';
+import { formsOf } from '../../src/render/forms.ts';
 import type { Problem } from '../../src/shared/problem.ts';
 
 export interface CallResult {
@@ -11,8 +12,9 @@ export interface CallResult {
   problems: Problem[];
 }
 
-/** A call of the tool `name`. */
-export async function toolCall(kb: KnowledgeBase, name: string, value: unknown, ctx: RunContext = { source: 'model' }): Promise<CallResult> {
+/** A call of the tool `name`, in the form `format` (the model's text by
+ *  default). */
+export async function toolCall(kb: KnowledgeBase, name: string, value: unknown, ctx: RunContext = { source: 'model' }, format: 'text' | 'json' = 'text'): Promise<CallResult> {
   const tool = toolNamed(name);
   if (tool === undefined) throw new Error(`no tool ${name}`);
   const parts: string[] = [];
@@ -20,8 +22,11 @@ export async function toolCall(kb: KnowledgeBase, name: string, value: unknown, 
   const write = (chunk: string | Uint8Array) => {
     if (chunk.length > 0) parts.push(chunk as string);
   };
-  const isError = await runTool(kb, tool, value, { as: 'text', write, problem: (p) => void problems.push(p) }, ctx);
-  return { text: parts.join(''), isError, problems };
+  const form = (await formsOf(tool.name))[format](write);
+  const outcome = await runTool(kb, tool, value, { as: 'text', event: form.event, problem: (p) => void problems.push(p) }, ctx);
+  if (isRefused(outcome)) form.refused(outcome, tool);
+  else form.end(outcome);
+  return { text: parts.join(''), isError: isRefused(outcome) || outcome.isError, problems };
 }
 
 /** A learn call. */

@@ -463,7 +463,7 @@ describe('kb learn --args accepts what each format sends', () => {
           expect((r as { problem: string }).problem).toStartWith('unknown argument');
         } else if (obj.topic === '') {
           // Schema-valid but names no topic: an error result, as for any unknown topic.
-          expect(r).toEqual({ ok: false, problem: '"topic" must not be empty' });
+          expect(r).toMatchObject({ ok: false, problem: '"topic" must not be empty' });
         } else {
           expect([args, r.ok]).toEqual([args, true]);
         }

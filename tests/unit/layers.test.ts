@@ -69,7 +69,7 @@ const CLEAN: Record<string, string> = {
     "import { warning } from '../shared/problem.ts';",
     'export function prompt(): Section { return {}; }',
   ].join('\n'),
-  'src/app/tools/learn.ts': "const text = () => import('../../render/prompt.ts'); // allowed: a tool's text\n",
+  'src/app/tools/learn.ts': "const run = () => import('../prompt.ts');\n",
   'src/answer/prompt.ts': "import type { Body } from '../kb/content/body.ts';\nimport type { Problem } from '../shared/problem.ts';\nexport interface Section { body?: Body; problems?: Problem[] }\n",
   'src/config/types.ts': 'export interface KbConfig {}\nexport interface Options {}\nexport interface Layer {}\n',
   'src/config/fields.ts': "import type { KbConfig } from './types.ts';\nexport const FIELDS = [];\n",
@@ -282,7 +282,7 @@ describe('check-layers: each rule is detected', () => {
     ]);
   });
 
-  test('rule 9: app/ imports nothing from render/, but for the tool registry', () => {
+  test('rule 9: app/ imports nothing from render/, the tool registry included, even lazily or for a type', () => {
     expect(
       violations({
         'src/app/check.ts': "import { renderResult } from '../render/search.ts';\nimport type { Row } from '../render/list.ts';\n",
@@ -295,6 +295,8 @@ describe('check-layers: each rule is detected', () => {
     ).toEqual([
       'layers: src/app/check.ts -> src/render/list.ts: rule 9: app/ must not import from render/',
       'layers: src/app/check.ts -> src/render/search.ts: rule 9: app/ must not import from render/',
+      'layers: src/app/tools.ts -> src/render/tools.ts: rule 9: app/ must not import from render/',
+      'layers: src/app/tools/search.ts -> src/render/search.ts: rule 9: app/ must not import from render/',
     ]);
   });
 

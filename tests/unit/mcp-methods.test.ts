@@ -4,10 +4,14 @@ import { describe, expect, test } from 'bun:test';
 import { INVALID_PARAMS, METHOD_NOT_FOUND } from '../../src/mcp/jsonrpc.ts';
 import { METHODS, paramsProblem } from '../../src/mcp/server.ts';
 import { KbSession } from '../../src/mcp/session.ts';
-import { ALL_VERSIONS, MODERN, validatorOf } from '../support/mcp-schema.ts';
+import { ALL_VERSIONS, MODERN, skillsValidatorOf, validatorOf } from '../support/mcp-schema.ts';
 import { makeTempDir, tempWorkspace } from '../support/temp.ts';
 
-const root = tempWorkspace('kb-methods-', { 'notes/a.md': '---\ndescription: A note\n---\nAbout releases.\n' }, '[kb.topic.notes]\nsubjects = "notes"\n');
+const root = tempWorkspace(
+  'kb-methods-',
+  { 'notes/a.md': '---\ndescription: A note\n---\nAbout releases.\n', 'notes/review/SKILL.md': '---\nname: review\ndescription: Review a change\n---\nRead the diff.\n' },
+  '[kb.topic.notes]\nsubjects = "notes"\n',
+);
 const options = { cwd: root, cfg: [], knowledge: [], env: {}, home: makeTempDir('kb-methods-home-') };
 
 /** Valid params for each method, and a key of its answer. */
@@ -21,6 +25,8 @@ const CALLS: Record<string, [Record<string, unknown>, string]> = {
   'resources/list': [{}, 'resources'],
   'resources/templates/list': [{}, 'resourceTemplates'],
   'resources/read': [{ uri: 'kb://notes/a' }, 'contents'],
+  'skills/list': [{}, 'skills'],
+  'skills/get': [{ uri: 'skill://notes/review/SKILL.md' }, 'skill'],
   'server/discover': [{}, 'supportedVersions'],
   'completion/complete': [{ ref: { type: 'ref/resource', uri: 'kb://{topic}/{+slug}' }, argument: { name: 'slug', value: '' }, context: { arguments: { topic: 'notes' } } }, 'completion'],
   // Answered by the dispatcher (subscriptions.ts), not by the table.
@@ -91,6 +97,9 @@ describe('METHODS', () => {
     'completion/complete': 'CompleteRequest',
     'subscriptions/listen': 'SubscriptionsListenRequest',
   };
+  // The Skills extension's methods, against its own schema (the same
+  // under every revision: tests/data/mcp-skills-schema).
+  const SKILLS_REQUEST_TYPE: Record<string, string> = { 'skills/list': 'ListSkillsRequest', 'skills/get': 'GetSkillRequest' };
   const SAMPLES: unknown[] = ['kb://notes/a', 1, 2.5, true, null, [], {}, ['x']];
   for (const version of ALL_VERSIONS) {
     test(`${version}: each method's params are checked as the official schema has them`, () => {
@@ -98,7 +107,7 @@ describe('METHODS', () => {
       const modern = version === MODERN;
       for (const [name, method] of Object.entries(METHODS)) {
         if (method.params === undefined || (method.era !== undefined && method.era !== (modern ? 'modern' : 'legacy'))) continue;
-        const official = validatorOf(version, REQUEST_TYPE[name]);
+        const official = SKILLS_REQUEST_TYPE[name] !== undefined ? skillsValidatorOf(SKILLS_REQUEST_TYPE[name]) : validatorOf(version, REQUEST_TYPE[name]);
         const base = modern ? { ...CALLS[name][0], _meta: META } : CALLS[name][0];
         const judge = (params: Record<string, unknown>, what: string, lenient = false) => {
           const theirs = official({ jsonrpc: '2.0', id: 1, method: name, params }) as boolean;
@@ -125,5 +134,27 @@ describe('METHODS', () => {
     await expect(METHODS['tools/call'].handle(session, { name: 'remember', arguments: {} }) as Promise<unknown>).rejects.toThrow(
       'unknown tool "remember" (writing is off: start the server with kb mcp --write TOPIC); the tools are "learn", "search"',
     );
+  });
+});
+
+describe('initialize: the instructions come from the registry', () => {
+  const instructionsOf = async (writable: Set<string>) =>
+    ((await METHODS.initialize.handle(new KbSession(options, writable), CALLS.initialize[0])) as { instructions: string }).instructions;
+
+  test('each tool served says what it does, in its own words; the write tools only with --write', async () => {
+    const { TOOLS, servedTools } = await import('../../src/app/tools.ts');
+    const reading = await instructionsOf(new Set());
+    const writing = await instructionsOf(new Set(['notes']));
+    for (const tool of TOOLS) {
+      const sentence = `the \`${tool.name}\` tool ${tool.instruction}`.toLowerCase();
+      expect([tool.name, reading.toLowerCase().includes(sentence)]).toEqual([tool.name, servedTools(new Set()).includes(tool)]);
+      expect([tool.name, writing.toLowerCase().includes(sentence)]).toEqual([tool.name, true]);
+    }
+    expect(reading).toBe(
+      'A file-based knowledge base of topics and subjects. The `knowledge` prompt is the system-prompt section that lists the topics; ' +
+        'the `learn` tool lists a topic (topic only) or loads subjects by slug or glob; the `search` tool finds subjects by what they say; every listed subject is also a kb://<topic>/<slug> resource.',
+    );
+    expect(writing).toStartWith(`${reading} The \`remember\` tool saves a new subject`);
+    expect(writing).toEndWith('.');
   });
 });

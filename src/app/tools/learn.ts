@@ -1,12 +1,14 @@
 // The learn tool (the RFD's): list a topic, or load subjects by slug or
 // glob. Its parameters are the RFD's schema, fixed text included, and never
 // change with the configuration; its description names the topics that
-// can be learned (docs/learn.md, "The tool"). The operation is app/learn.ts; its
-// events become the model's text in render/learn.ts.
+// can be learned (docs/learn.md, "The tool"). The operation is app/learn.ts;
+// its events stream to the caller, and render/learn.ts writes them.
 import type { JsonSchemaObject } from '../../shared/tool.ts';
-import { LIMITS, parseToolJson, patternCountProblem, patternsProblem, type ArgsResult, type LearnArgs } from '../args.ts';
+import { LIMITS, parseToolJson, patternCountProblem, patternsProblem, type LearnArgs } from '../args.ts';
 import { topicLines, type Tool, type ToolTopic } from './tool.ts';
-import { checkArgs, type Rules } from './validate.ts';
+import { checkArgs, type Parsed, type Rules } from './validate.ts';
+
+export type ArgsResult = Parsed<LearnArgs>;
 
 export const LEARN_TOOL_NAME = 'learn';
 
@@ -50,13 +52,13 @@ export function learnDescription(topics: readonly ToolTopic[]): string {
 const RULES: Rules = {
   topic: {
     check: (topic: string) => {
-      if (topic.length === 0) return { problem: '"topic" must not be empty' };
-      if (topic.length > LIMITS.topicLength) return { problem: `"topic" is ${topic.length} characters long; at most ${LIMITS.topicLength} are accepted` };
+      if (topic.length === 0) return { says: 'must not be empty' };
+      if (topic.length > LIMITS.topicLength) return { says: `is ${topic.length} characters long; at most ${LIMITS.topicLength} are accepted` };
       return { value: topic };
     },
   },
   subjects: {
-    count: (n) => (n > LIMITS.patterns ? patternCountProblem('"subjects" has', n) : undefined),
+    count: (n) => (n > LIMITS.patterns ? patternCountProblem('has', n) : undefined),
     check: (subjects: string | string[]) => {
       const patterns = typeof subjects === 'string' ? [subjects] : subjects;
       // An empty list asks for nothing in particular: the listing.
@@ -81,28 +83,31 @@ export function parseLearnArgs(json: string): ArgsResult {
   return parsed.ok ? validateLearnArgs(parsed.value) : parsed;
 }
 
-export const learn: Tool<LearnArgs> = {
+export const learn: Tool<'learn', LearnArgs> = {
   name: LEARN_TOOL_NAME,
   title: 'Learn',
+  summary: 'Run the learn tool: list a topic, or load subjects',
+  instruction: 'lists a topic (topic only) or loads subjects by slug or glob',
+  argsBytes: LIMITS.jsonBytes,
   parameters: LEARN_PARAMETERS,
   annotations: LEARN_ANNOTATIONS,
   nullDescriptions: LEARN_NULL_DESCRIPTIONS,
   access: 'read',
   describe: (topics) => (topics.length > 0 ? learnDescription(topics) : LEARN_NO_TOPICS_DESCRIPTION),
   validate: validateLearnArgs,
-  async run(kb, args, out, ctx) {
-    // The call and its text are loaded only when a call runs (not for
-    // the tool's definition: `kb schema`, `tools/list`).
-    const [{ learn: run }, { learnText }] = await Promise.all([import('../learn.ts'), import('../../render/learn.ts')]);
-    // The output's own `write`, bound, rather than a closure that calls it:
-    // one call less for the engine to compile into each of the three
-    // writes of a subject's block, on a load of thousands.
-    const text = learnText(out.write.bind(out));
-    return run(kb, args, {
-      as: out.as,
-      event: (e) => (e.kind === 'problem' ? out.problem(e.problem) : text(e)),
-      ...(out.full !== undefined ? { full: () => out.full!() } : {}),
+  load: () => import('../learn.ts'),
+  async run(kb, args, sink, ctx) {
+    // The call is loaded only when a call runs (not for the tool's
+    // definition: `kb schema`, `tools/list`).
+    const { learn: run } = await import('../learn.ts');
+    // The sink's own `event`, bound, rather than a closure that calls it.
+    const event = sink.event.bind(sink);
+    const isError = await run(kb, args, {
+      as: sink.as,
+      event: (e) => (e.kind === 'problem' ? sink.problem(e.problem) : event(e)),
+      ...(sink.full !== undefined ? { full: () => sink.full!() } : {}),
     }, ctx.signal !== undefined ? { signal: ctx.signal } : {});
+    return { topic: kb.resolveTopic(args.topic)?.id ?? args.topic, isError };
   },
   whenCut: 'What followed was not loaded; ask for fewer subjects at a time.',
 };

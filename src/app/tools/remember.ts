@@ -1,7 +1,7 @@
 // The remember tool: a new subject in a writable topic (docs/search-and-memory.md,
 // "Remembering"), served over MCP only for the topics `kb mcp --write`
 // names. Fixed schema; the description names the writable topics. The
-// operation is app/memory.ts; render/memory.ts writes its answer.
+// operation is app/memory.ts; render/memory.ts writes its outcome.
 import { badSlug } from '../../kb/write/given.ts';
 import { jsonQuoted } from '../../shared/controls.ts';
 import { utf8Length } from '../../shared/text.ts';
@@ -36,6 +36,11 @@ const REMEMBER_NULL_DESCRIPTIONS = {
   force: 'Write even when a subject says nearly the same, or looks like an older version of this one (never when an identical one exists). Use null for false.',
 } as const;
 
+/** The most a write call's arguments hold as JSON: a text of
+ *  REMEMBER_MAX_BYTES, each byte escaped at worst as two characters, and
+ *  room for the rest. */
+export const WRITE_ARGS_BYTES = REMEMBER_MAX_BYTES * 2 + 65536;
+
 /** The writable topics, as the write tools' descriptions name them. */
 export function writableLines(topics: readonly ToolTopic[]): string {
   return topics.length > 0 ? `Writable topics:\n${topicLines(topics)}` : 'No topic is writable at the moment.';
@@ -43,14 +48,14 @@ export function writableLines(topics: readonly ToolTopic[]): string {
 
 const RULES: Rules = {
   topic: {
-    check: (topic: string) => (topic.length > 1024 ? { problem: `"topic" is ${topic.length} characters long; at most 1024 are accepted` } : { value: topic }),
+    check: (topic: string) => (topic.length > 1024 ? { says: `is ${topic.length} characters long; at most 1024 are accepted` } : { value: topic }),
   },
   text: {
     check: (text: string) => {
-      if (text.trim() === '') return { problem: '"text" must not be empty' };
+      if (text.trim() === '') return { says: 'must not be empty' };
       const bytes = utf8Length(text);
-      if (bytes > REMEMBER_MAX_BYTES) return { problem: `"text" is ${bytes} bytes long; at most ${REMEMBER_MAX_BYTES} are accepted` };
-      if (text.includes('\0')) return { problem: '"text" holds a NUL character (a text subject cannot)' };
+      if (bytes > REMEMBER_MAX_BYTES) return { says: `is ${bytes} bytes long; at most ${REMEMBER_MAX_BYTES} are accepted` };
+      if (text.includes('\0')) return { says: 'holds a NUL character (a text subject cannot)' };
       return { value: text };
     },
   },
@@ -58,14 +63,14 @@ const RULES: Rules = {
     check: (slug: string) => {
       const s = slug.replace(/\.md$/i, '');
       const bad = badSlug(s);
-      return bad ? { problem: `"slug" ${jsonQuoted(slug.length > 80 ? `${slug.slice(0, 80)}…` : slug)} cannot name a new subject: ${bad}` } : { value: s };
+      return bad ? { says: `${jsonQuoted(slug.length > 80 ? `${slug.slice(0, 80)}…` : slug)} cannot name a new subject: ${bad}` } : { value: s };
     },
   },
   description: {
     check: (description: string) => {
       const d = description.replace(/\s+/g, ' ').trim();
-      if (d === '') return { problem: '"description" must not be empty' };
-      if (d.length > REMEMBER_LIMITS.description) return { problem: `"description" is ${d.length} characters long; at most ${REMEMBER_LIMITS.description}` };
+      if (d === '') return { says: 'must not be empty' };
+      if (d.length > REMEMBER_LIMITS.description) return { says: `is ${d.length} characters long; at most ${REMEMBER_LIMITS.description}` };
       return { value: d };
     },
   },
@@ -91,9 +96,12 @@ export function validateRememberArgs(value: unknown): Parsed<RememberArgs> {
   return { ok: true, args };
 }
 
-export const remember: Tool<RememberArgs> = {
+export const remember: Tool<'remember', RememberArgs> = {
   name: REMEMBER_TOOL_NAME,
   title: 'Remember',
+  summary: 'Write a new subject to a topic (never a duplicate)',
+  instruction: 'saves a new subject to a writable topic (never a duplicate)',
+  argsBytes: WRITE_ARGS_BYTES,
   parameters: REMEMBER_PARAMETERS,
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   nullDescriptions: REMEMBER_NULL_DESCRIPTIONS,
@@ -104,12 +112,12 @@ export const remember: Tool<RememberArgs> = {
     'then revise that subject if yours replaces it, or pass force: true only if yours says something new.\n\n' +
     writableLines(topics),
   validate: validateRememberArgs,
-  async run(kb, args, out, ctx) {
-    const [{ remember: run }, { renderWriteOutcome }] = await Promise.all([import('../memory.ts'), import('../../render/memory.ts')]);
+  load: () => import('../memory.ts'),
+  async run(kb, args, sink, ctx) {
+    const { remember: run } = await import('../memory.ts');
     const done = await run(kb, args, { source: ctx.source, ...(ctx.writable !== undefined ? { writable: ctx.writable } : {}) });
-    for (const p of done.problems) await out.problem(p);
-    out.write(renderWriteOutcome(done));
-    return done.isError;
+    for (const p of done.problems) await sink.problem(p);
+    return done;
   },
   whenCut: 'What followed was not shown; ask for fewer results.',
 };

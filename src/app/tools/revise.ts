@@ -3,12 +3,12 @@
 // "Revising"), served over MCP only for the topics `kb mcp --write`
 // names. Destructive (it replaces a file), so a client can ask before
 // running it; remember stays a tool that only adds. The operation is
-// app/revise.ts; render/memory.ts writes its answer.
+// app/revise.ts; render/memory.ts writes its outcome.
 import { utf8Length } from '../../shared/text.ts';
 import type { JsonSchemaObject } from '../../shared/tool.ts';
 import { REMEMBER_LIMITS, REMEMBER_MAX_BYTES } from '../args.ts';
 import type { ReviseArgs } from '../revise.ts';
-import { writableLines } from './remember.ts';
+import { WRITE_ARGS_BYTES, writableLines } from './remember.ts';
 import type { Tool } from './tool.ts';
 import { checkArgs, type Parsed, type Rules } from './validate.ts';
 
@@ -34,27 +34,27 @@ const REVISE_NULL_DESCRIPTIONS = {
   force: 'Revise a subject that kb did not write (a file someone wrote by hand). Use null for false.',
 } as const;
 
-const bounded = (key: string) => ({
-  check: (v: string) => (v.length > 1024 ? { problem: `"${key}" is longer than 1024 characters` } : v === '' ? { problem: `"${key}" must not be empty` } : { value: v }),
-});
+const bounded = {
+  check: (v: string) => (v.length > 1024 ? { says: 'is longer than 1024 characters' } : v === '' ? { says: 'must not be empty' } : { value: v }),
+};
 
 const RULES: Rules = {
-  topic: bounded('topic'),
-  slug: bounded('slug'),
+  topic: bounded,
+  slug: bounded,
   text: {
     check: (text: string) => {
-      if (text.trim() === '') return { problem: '"text" must not be empty' };
+      if (text.trim() === '') return { says: 'must not be empty' };
       const bytes = utf8Length(text);
-      if (bytes > REMEMBER_MAX_BYTES) return { problem: `"text" is ${bytes} bytes long; at most ${REMEMBER_MAX_BYTES} are accepted` };
-      if (text.includes('\0')) return { problem: '"text" holds a NUL character (a text subject cannot)' };
+      if (bytes > REMEMBER_MAX_BYTES) return { says: `is ${bytes} bytes long; at most ${REMEMBER_MAX_BYTES} are accepted` };
+      if (text.includes('\0')) return { says: 'holds a NUL character (a text subject cannot)' };
       return { value: text };
     },
   },
   description: {
     check: (description: string) => {
       const d = description.replace(/\s+/g, ' ').trim();
-      if (d === '') return { problem: '"description" must not be empty' };
-      if (d.length > REMEMBER_LIMITS.description) return { problem: `"description" is ${d.length} characters long; at most ${REMEMBER_LIMITS.description}` };
+      if (d === '') return { says: 'must not be empty' };
+      if (d.length > REMEMBER_LIMITS.description) return { says: `is ${d.length} characters long; at most ${REMEMBER_LIMITS.description}` };
       return { value: d };
     },
   },
@@ -80,9 +80,12 @@ export function validateReviseArgs(value: unknown): Parsed<ReviseArgs> {
   return { ok: true, args };
 }
 
-export const revise: Tool<ReviseArgs> = {
+export const revise: Tool<'revise', ReviseArgs> = {
   name: REVISE_TOOL_NAME,
   title: 'Revise',
+  summary: 'Replace a subject\'s text, keeping its slug and its earlier text',
+  instruction: 'replaces a subject\'s text when a fact changed (its earlier text is kept)',
+  argsBytes: WRITE_ARGS_BYTES,
   parameters: REVISE_PARAMETERS,
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
   nullDescriptions: REVISE_NULL_DESCRIPTIONS,
@@ -92,12 +95,12 @@ export const revise: Tool<ReviseArgs> = {
     'Give the whole new text. The earlier text is kept in a hidden history file beside the subject. A subject that kb did not write is revised only with force: true.\n\n' +
     writableLines(topics),
   validate: validateReviseArgs,
-  async run(kb, args, out, ctx) {
-    const [{ revise: run }, { renderWriteOutcome }] = await Promise.all([import('../revise.ts'), import('../../render/memory.ts')]);
+  load: () => import('../revise.ts'),
+  async run(kb, args, sink, ctx) {
+    const { revise: run } = await import('../revise.ts');
     const done = await run(kb, args, { source: ctx.source, ...(ctx.writable !== undefined ? { writable: ctx.writable } : {}) });
-    for (const p of done.problems) await out.problem(p);
-    out.write(renderWriteOutcome(done));
-    return done.isError;
+    for (const p of done.problems) await sink.problem(p);
+    return done;
   },
   whenCut: 'What followed was not shown; ask for fewer results.',
 };

@@ -1,9 +1,9 @@
 // The search tool (kb's own, beside learn): subjects ranked by what they
 // say, with a fixed schema; its description names the topics (docs/search-and-memory.md,
 // "Search and recall"). The operation is app/search.ts; render/search.ts
-// writes its text.
+// writes its outcome.
 import type { JsonSchemaObject } from '../../shared/tool.ts';
-import { parseToolJson, QUERY_LIMITS, SEARCH_DEFAULT_LIMIT, SEARCH_MAX_LIMIT } from '../args.ts';
+import { LIMITS, parseToolJson, QUERY_LIMITS, SEARCH_DEFAULT_LIMIT, SEARCH_MAX_LIMIT } from '../args.ts';
 import type { SearchArgs } from '../search.ts';
 import { LEARN_ANNOTATIONS } from './learn.ts';
 import { topicLines, type Tool, type ToolTopic } from './tool.ts';
@@ -50,13 +50,13 @@ export function searchDescription(topics: readonly ToolTopic[]): string {
 const RULES: Rules = {
   query: {
     check: (query: string) => {
-      if (query.trim() === '') return { problem: '"query" must not be empty' };
-      if (query.length > QUERY_LIMITS.chars) return { problem: `"query" is ${query.length} characters long; at most ${QUERY_LIMITS.chars} are accepted` };
+      if (query.trim() === '') return { says: 'must not be empty' };
+      if (query.length > QUERY_LIMITS.chars) return { says: `is ${query.length} characters long; at most ${QUERY_LIMITS.chars} are accepted` };
       return { value: query };
     },
   },
   topic: {
-    check: (topic: string) => (topic.length > 1024 ? { problem: `"topic" is ${topic.length} characters long; at most 1024 are accepted` } : { value: topic }),
+    check: (topic: string) => (topic.length > 1024 ? { says: `is ${topic.length} characters long; at most 1024 are accepted` } : { value: topic }),
   },
 };
 
@@ -76,23 +76,26 @@ export function parseSearchArgs(json: string): SearchArgsResult {
   return parsed.ok ? validateSearchArgs(parsed.value) : parsed;
 }
 
-export const search: Tool<SearchArgs> = {
+export const search: Tool<'search', SearchArgs> = {
   name: SEARCH_TOOL_NAME,
   title: 'Search',
+  summary: 'Search the subjects by what they say, best first',
+  instruction: 'finds subjects by what they say',
+  argsBytes: LIMITS.jsonBytes,
   parameters: SEARCH_PARAMETERS,
   annotations: LEARN_ANNOTATIONS,
   nullDescriptions: SEARCH_NULL_DESCRIPTIONS,
   access: 'read',
   describe: searchDescription,
   validate: validateSearchArgs,
-  async run(kb, args, out, ctx) {
-    const [{ search: run }, { renderSearch }] = await Promise.all([import('../search.ts'), import('../../render/search.ts')]);
+  load: () => import('../search.ts'),
+  async run(kb, args, sink, ctx) {
+    const { search: run } = await import('../search.ts');
     // Bounded by the budget (app/search.ts), far below the cap on one
     // MCP result.
     const found = await run(kb, args, ctx.signal !== undefined ? { signal: ctx.signal } : {});
-    for (const p of found.problems) await out.problem(p);
-    out.write(renderSearch(found));
-    return found.isError;
+    for (const p of found.problems) await sink.problem(p);
+    return found;
   },
   whenCut: 'What followed was not shown; ask for fewer results.',
 };

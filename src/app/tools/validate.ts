@@ -18,12 +18,38 @@ import { actual, expected, hasType, shownKey, typesOf } from '../../shared/json-
 import type { JsonSchemaObject } from '../../shared/tool.ts';
 import { typeName } from '../../shared/text.ts';
 
-export type Parsed<T> = { ok: true; args: T } | { ok: false; problem: string };
+export type Parsed<T> = { ok: true; args: T } | Refused;
+
+/** A call refused: the first problem with its arguments, the sentence the
+ *  model reads. When it is about one parameter, `key` names it and `says`
+ *  is what is said of it (`problem` is `"key" says`), so that a front end
+ *  can name the parameter its own way (the command line's `TEXT`,
+ *  `--tag`). */
+export interface Refused {
+  ok: false;
+  problem: string;
+  key?: string;
+  says?: string;
+}
+
+/** A refusal about the whole call. */
+export function refused(problem: string): Refused {
+  return { ok: false, problem };
+}
+
+/** A refusal about the parameter `key`: `"key" says`. */
+export function refusedAt(key: string, says: string): Refused {
+  return { ok: false, problem: `"${key}" ${says}`, key, says };
+}
+
+/** What a rule finds wrong: a sentence of its own (`problem`), or what is
+ *  wrong with its parameter (`says`, after the parameter's name). */
+export type RuleProblem = { problem: string } | { says: string };
 
 /** What a tool checks beyond the schema, for one parameter. */
 export interface Rule {
-  /** Arrays: before the items are looked at, the problem with their
-   *  number (or undefined). */
+  /** Arrays: before the items are looked at, what is wrong with their
+   *  number, said of the parameter (or undefined). */
   count?(n: number): string | undefined;
   /** Arrays: how one item is named in a problem (default `"key"[i]`). */
   item?(i: number): string;
@@ -32,7 +58,7 @@ export interface Rule {
   each?(item: never, i: number): string | undefined;
   /** The value, once its shape is right: the problem, or the value kept
    *  (normalised). */
-  check?(value: never): { problem: string } | { value: unknown };
+  check?(value: never): RuleProblem | { value: unknown };
 }
 
 export type Rules = Readonly<Record<string, Rule>>;
@@ -45,7 +71,7 @@ export type Rules = Readonly<Record<string, Rule>>;
  * problem.
  */
 export function checkArgs(schema: JsonSchemaObject, value: unknown, rules: Rules = {}): Parsed<Record<string, unknown>> {
-  const bad = (problem: string): Parsed<never> => ({ ok: false, problem });
+  const bad = refused;
   if (typeName(value) !== 'object') return bad(`the arguments must be a JSON object, not ${typeName(value)}`);
   const obj = value as Record<string, unknown>;
   if (schema.additionalProperties === false) {
@@ -61,21 +87,21 @@ export function checkArgs(schema: JsonSchemaObject, value: unknown, rules: Rules
     const v = Object.hasOwn(obj, key) ? obj[key] : undefined;
     const isRequired = required.includes(key);
     if (v === undefined) {
-      if (isRequired) return bad(`"${key}" is required`);
+      if (isRequired) return refusedAt(key, 'is required');
       continue;
     }
     if (v === null && !isRequired) continue; // null: absent
     const types = typesOf(s);
     const t = types.find((x) => hasType(x, v));
-    if (t === undefined) return bad(`"${key}" must be ${expected(s, !isRequired)}, not ${actual(s, v)}`);
+    if (t === undefined) return refusedAt(key, `must be ${expected(s, !isRequired)}, not ${actual(s, v)}`);
     const rule = rules[key] ?? {};
     if (typeof v === 'number' && s.minimum !== undefined && s.maximum !== undefined && (v < s.minimum || v > s.maximum)) {
-      return bad(`"${key}" must be between ${s.minimum} and ${s.maximum}, not ${v}`);
+      return refusedAt(key, `must be between ${s.minimum} and ${s.maximum}, not ${v}`);
     }
     if (Array.isArray(v)) {
-      if (s.maxItems !== undefined && v.length > s.maxItems) return bad(`"${key}" has ${v.length} items; at most ${s.maxItems}`);
+      if (s.maxItems !== undefined && v.length > s.maxItems) return refusedAt(key, `has ${v.length} items; at most ${s.maxItems}`);
       const many = rule.count?.(v.length);
-      if (many !== undefined) return bad(many);
+      if (many !== undefined) return refusedAt(key, many);
       const items = s.items;
       for (let i = 0; i < v.length; i++) {
         if (items !== undefined && !typesOf(items).some((x) => hasType(x, v[i]))) {
@@ -91,6 +117,7 @@ export function checkArgs(schema: JsonSchemaObject, value: unknown, rules: Rules
     }
     const checked = rule.check(v as never);
     if ('problem' in checked) return bad(checked.problem);
+    if ('says' in checked) return refusedAt(key, checked.says);
     if (checked.value !== undefined) args[key] = checked.value;
   }
   return { ok: true, args };

@@ -112,14 +112,34 @@ function flagNames(defs: ArgsDef, short: boolean): string[] {
   return out;
 }
 
-/** `topic/slug` for -k. */
-function knowledgeValues(kb: KnowledgeBase): string[] {
+/** Slugs offered for one word, at most: completion runs on every TAB, so
+ *  a topic of any size is read by prefix (kb/index/listing.ts
+ *  `listableFrom`), and typing more narrows it. */
+export const MAX_SLUGS = 500;
+
+/** `topic/slug` for -k: the topics `current` may still name, each with its
+ *  slugs that start with the rest of it. */
+function knowledgeValues(kb: KnowledgeBase, current: string): string[] {
   const out: string[] = [];
   for (const topic of kb.topics) {
     if (!topic.enable) continue;
-    for (const slug of kb.listableSlugs(topic)) out.push(`${topic.id}/${slug}`);
+    const head = `${topic.id}/`;
+    if (!head.startsWith(current) && !current.startsWith(head)) continue;
+    const prefix = current.startsWith(head) ? current.slice(head.length) : '';
+    for (const slug of kb.slugsFrom(topic, prefix, MAX_SLUGS - out.length)) out.push(`${head}${slug}`);
+    if (out.length >= MAX_SLUGS) break;
   }
   return out;
+}
+
+/** The enabled topics' IDs. */
+function topicIds(kb: KnowledgeBase): string[] {
+  return kb.topics.filter((t) => t.enable).map((t) => t.id);
+}
+
+/** The positional arguments of `defs`, in order. */
+function positionalDefs(defs: ArgsDef): [string, ArgDef & { valueHint?: string }][] {
+  return (Object.entries(defs) as [string, ArgDef & { valueHint?: string }][]).filter(([, d]) => d.type === 'positional');
 }
 
 /** The candidates for `words` (the last one is being completed). */
@@ -141,37 +161,50 @@ async function unfiltered(line: Line, current: string, sources: Sources): Promis
     const defs = { ...((line.command && (await sources.args(line.command))) || {}), ...GLOBAL_ARGS };
     const flag = findFlag(defs, current.slice(2, eq));
     if (!flag || !takesValue(flag.def)) return [];
-    const values = await flagValues({ ...line, pending: flag }, sources);
+    const values = await flagValues({ ...line, pending: flag }, current.slice(eq + 1), sources);
     const prefix = current.slice(0, eq + 1);
     return values.filter((v) => !v.startsWith(':')).map((v) => prefix + v);
   }
-  if (line.pending) return flagValues(line, sources);
+  if (line.pending) return flagValues(line, current, sources);
   if (!line.literal && current.startsWith('-')) {
     const commandArgs = line.command ? await sources.args(line.command) : undefined;
     const defs: ArgsDef = line.command ? { ...(commandArgs ?? {}), ...GLOBAL_ARGS } : { ...GLOBAL_ARGS, version: { type: 'boolean' } };
     return flagNames(defs, current === '-');
   }
   if (line.command === undefined) return sources.commands.filter((c) => !c.hidden).map((c) => c.name);
-  switch (line.command) {
-    case 'completion':
-      return line.positionals.length === 0 ? [...SHELLS] : [];
-    case 'init':
-      return [':dirs'];
-    case 'learn': {
-      const kb = await sources.knowledge(line);
-      if (!kb) return [];
-      if (line.positionals.length === 0) return kb.topics.filter((t) => t.enable).map((t) => t.id);
-      const topic = kb.resolveTopic(line.positionals[0]);
-      if (!topic) return [];
-      const typed = new Set(line.positionals.slice(1));
-      return kb.listableSlugs(topic).filter((slug) => !typed.has(slug));
-    }
-    default:
-      return [];
-  }
+  return positionalValues(line, current, sources);
 }
 
-async function flagValues(line: Line, sources: Sources): Promise<string[]> {
+/**
+ * The values of the positional being completed, from what its definition
+ * says it is (`valueHint`, as --help reads the same definition): `topic`,
+ * a topic ID; `slug`, a subject as learn lists it (those typed already
+ * left out), and `subject`, any visible one (what a write may revise or
+ * remove), both of the topic the `topic` positional names; `dir`, a
+ * directory; `shell`, a shell. A command takes any number of slugs (learn's
+ * patterns) and directories (kb init's folders), one of the others.
+ */
+async function positionalValues(line: Line, current: string, sources: Sources): Promise<string[]> {
+  const defs = positionalDefs((await sources.args(line.command!)) ?? {});
+  if (defs.length === 0) return [];
+  const at = Math.min(line.positionals.length, defs.length - 1);
+  const hint = defs[at][1].valueHint;
+  // Past the last positional, only the kinds a command takes many of.
+  if (line.positionals.length > at && hint !== 'dir' && hint !== 'slug') return [];
+  if (hint === 'dir') return [':dirs'];
+  if (hint === 'shell') return [...SHELLS];
+  if (hint !== 'topic' && hint !== 'slug' && hint !== 'subject') return [];
+  const kb = await sources.knowledge(line);
+  if (!kb) return [];
+  if (hint === 'topic') return topicIds(kb);
+  const named = defs.findIndex(([, d]) => d.valueHint === 'topic');
+  const topic = named >= 0 && named < line.positionals.length ? kb.resolveTopic(line.positionals[named]) : undefined;
+  if (!topic?.enable) return [];
+  const typed = new Set(line.positionals.slice(at));
+  return kb.slugsFrom(topic, current, MAX_SLUGS + typed.size, hint === 'subject').filter((slug) => !typed.has(slug));
+}
+
+async function flagValues(line: Line, current: string, sources: Sources): Promise<string[]> {
   const { name, def } = line.pending!;
   if (def.options) return [...def.options];
   switch (name) {
@@ -181,11 +214,13 @@ async function flagValues(line: Line, sources: Sources): Promise<string[]> {
       return [':files', ...((await sources.knowledge(line))?.configKeys() ?? [])];
     case 'knowledge': {
       const kb = await sources.knowledge(line);
-      return kb ? knowledgeValues(kb) : [];
+      return kb ? knowledgeValues(kb, current) : [];
     }
-    default:
-      return [];
   }
+  // A flag whose value is a topic (`-t`, `--write`, `--list`).
+  if ((def as { valueHint?: string }).valueHint !== 'topic') return [];
+  const kb = await sources.knowledge(line);
+  return kb ? topicIds(kb) : [];
 }
 
 /** `~` and `~/...` in the home directory (the command's HOME, as every

@@ -11,7 +11,7 @@ const SHELLS = Object.keys(SCRIPTS) as Shell[];
 
 const command: Command = {
   args: {
-    shell: { type: 'positional', required: true, description: `The shell: ${SHELLS.join(', ')}` },
+    shell: { type: 'positional', required: true, valueHint: 'shell', description: `The shell: ${SHELLS.join(', ')}` },
   },
   help: {
     examples: [

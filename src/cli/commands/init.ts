@@ -16,7 +16,7 @@ import { homeDirectory } from '../home.ts';
 
 const command: Command = {
   args: {
-    dir: { type: 'positional', required: false, description: 'A folder of text files to make a topic of, inside the workspace (repeatable; default: a notes topic at .jp/kb/notes)' },
+    dir: { type: 'positional', required: false, valueHint: 'dir', description: 'A folder of text files to make a topic of, inside the workspace (repeatable; default: a notes topic at .jp/kb/notes)' },
     'dry-run': { type: 'boolean', description: 'Print the configuration kb init would add; write nothing' },
   },
   help: {

@@ -22,7 +22,7 @@ import { enableProgress } from '../../shared/progress.ts';
 import { NO_CACHE_ARG } from '../cache-flag.ts';
 
 /** What the server offers beyond reading: the topics `--write` names (IDs
- *  or titles), which the remember, revise and forget tools may write. */
+ *  or titles), which the write tools may write. */
 export interface ServeOptions {
   write: string[];
   /** The topics the `knowledge` prompt lists (`--list`, else
@@ -35,7 +35,7 @@ export type Serve = (options: WorkspaceOptions, serve: ServeOptions) => Promise<
 export function mcpCommand(serve: Serve): Command {
   return {
     args: {
-      write: { type: 'string', valueHint: 'topic', description: 'Serve the remember, revise and forget tools for this topic (repeatable; writing is off by default)' },
+      write: { type: 'string', valueHint: 'topic', description: 'Serve the tools that write (kb --help names them) for this topic (repeatable; writing is off by default)' },
       list: { type: 'string', valueHint: 'topic', description: `The knowledge prompt also lists this topic's subjects with their descriptions (repeatable; default: ${PROMPT_LIST_ENV})` },
       ...MAX_TOKENS_ARG,
       ...NO_CACHE_ARG,

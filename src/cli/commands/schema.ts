@@ -1,9 +1,9 @@
 // kb schema: the learn tool definition, or nothing when no topic has a
-// subject left to learn (docs/learn.md, "The tool"). `--format` picks the provider's tool
-// format (src/render/providers.ts); `generic` is the RFD's. `--tool search`
-// prints the search tool instead (docs/search-and-memory.md, "Search and recall"); `--tool
-// remember|revise|forget` the write tools, for the topics `--write` names (every
-// enabled topic by default; docs/search-and-memory.md, "Remembering").
+// subject left to learn (docs/learn.md, "The tool"). `--format` picks the
+// provider's tool format (src/render/providers.ts); `generic` is the RFD's.
+// `--tool NAME` prints another tool of the registry (app/tools.ts) instead:
+// a tool that writes, for the topics `--write` names (every enabled topic
+// by default; docs/search-and-memory.md, "Remembering").
 import { schemaDefinition, TOOL_NAMES, TOOLS, toolNamed } from '../../app/tools.ts';
 import { SCHEMA_FORMATS, toolInFormat, type SchemaFormat } from '../../render/providers.ts';
 import { noArguments } from '../argv.ts';
@@ -11,7 +11,13 @@ import type { Command } from '../command.ts';
 import { print } from '../output.ts';
 import { openKnowledgeBase, writeTopics } from '../workspace.ts';
 import { UsageError } from '../../shared/errors.ts';
-import { map } from '../../shared/arrays.ts';
+import { filter, map } from '../../shared/arrays.ts';
+
+/** The tools that write, which `--write` goes with. */
+const WRITE_TOOLS = map(
+  filter(TOOLS, (t) => t.access === 'write'),
+  (t) => t.name,
+);
 
 const command: Command = {
   args: {
@@ -22,7 +28,7 @@ const command: Command = {
       description: 'Tool format: generic (the RFD\'s), openai (strict function tool), anthropic, gemini (function declaration), mcp (tools/list entry)',
     },
     tool: { type: 'enum', options: [...TOOL_NAMES], default: 'learn', description: `Which tool: ${either(map(TOOL_NAMES, (n) => (n === 'learn' ? "learn (the RFD's)" : n)))}` },
-    write: { type: 'string', valueHint: 'topic', description: 'With --tool remember, revise or forget: a topic the tool may write (repeatable; default: every enabled topic)' },
+    write: { type: 'string', valueHint: 'topic', description: `With --tool ${either(WRITE_TOOLS)}: a topic the tool may write (repeatable; default: every enabled topic)` },
   },
   help: {
     examples: [
@@ -38,9 +44,7 @@ const command: Command = {
     const kb = await openKnowledgeBase(ctx);
     const which = toolNamed((ctx.flags.tool as string | undefined) ?? 'learn')!;
     const named = (ctx.flags.write as string[] | undefined) ?? [];
-    if (named.length > 0 && which.access !== 'write') {
-      throw new UsageError(`--write goes with ${either(TOOLS.filter((t) => t.access === 'write').map((t) => `--tool ${t.name}`))}`, '--write');
-    }
+    if (named.length > 0 && which.access !== 'write') throw new UsageError(`--write goes with ${either(map(WRITE_TOOLS, (n) => `--tool ${n}`))}`, '--write');
     const ids = named.length > 0 ? writeTopics(kb, named) : undefined;
     const tool = schemaDefinition(kb, which, ids);
     if (tool) print(`${JSON.stringify(toolInFormat(format, tool), null, 2)}\n`);

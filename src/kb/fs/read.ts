@@ -103,7 +103,7 @@ const BINARY: NotRead = Object.freeze({ kind: 'binary' });
  *  to `read` with `arg`; any failure is an error result, and the file is
  *  closed. (`read` and `arg` rather than a closure: a load of thousands of
  *  subjects allocates nothing here per file.) */
-function withRegularFile<A, R>(abs: string, read: (fd: number, st: Stats, arg: A) => R, arg: A): R | { kind: 'error'; message: string } {
+export function withRegularFile<A, R>(abs: string, read: (fd: number, st: Stats, arg: A) => R, arg: A): R | { kind: 'error'; message: string } {
   let fd: number;
   try {
     fd = openSync(abs, OPEN_FLAGS);

@@ -58,6 +58,13 @@ export function cleanIndex(index: SubjectIndex): SubjectIndex {
   return { ...index, subjects, notices };
 }
 
+/** Whether `cleanIndex` leaves a subject of this name out: anything that
+ *  lists or serves a topic's files by another road (a skill's files over
+ *  MCP) leaves out the same files. */
+export function leftOutByName(s: Subject): boolean {
+  return CONTROL.test(s.path) || undecodable(s) || s.slug.length > MAX_PATTERN_LENGTH;
+}
+
 /** A control character (CONTROL) or U+FFFD. */
 const SUSPECT = new RegExp(`${CONTROL.source.slice(0, -1)}\\uFFFD]`);
 

@@ -81,3 +81,27 @@ export function hasLearnable(view: TopicView): boolean {
     (s) => !view.disabled.has(s.slug) && !view.learnedSlugs.has(s.slug) && kindOf(view, s) === 'text',
   );
 }
+
+/** Up to `limit` subjects whose slugs start with `prefix`, in slug order:
+ *  those `learn` lists, or with `preloaded`, the pre-loaded ones too (every
+ *  visible text subject: what a write may revise or remove). Probes only
+ *  the subjects it looks at, a batch of `limit` at a time: shell
+ *  completion asks on every TAB, in topics of any size. */
+export function listableFrom(view: TopicView, prefix: string, limit: number, preloaded = false): Subject[] {
+  const all = view.index.subjects;
+  const out: Subject[] = [];
+  let batch: Subject[] = [];
+  const flush = () => {
+    probeUnknown(view, batch);
+    for (const s of batch) if (out.length < limit && kindOf(view, s) === 'text') out.push(s);
+    batch = [];
+  };
+  for (let i = slugLowerBound(all, prefix); i < all.length && out.length < limit && all[i].slug.startsWith(prefix); i++) {
+    const s = all[i];
+    if (s.hidden || view.disabled.has(s.slug) || (!preloaded && view.learnedSlugs.has(s.slug))) continue;
+    batch.push(s);
+    if (batch.length >= limit - out.length) flush();
+  }
+  flush();
+  return out;
+}

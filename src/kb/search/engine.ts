@@ -24,12 +24,15 @@ import type { Pace } from '../../shared/pace.ts';
 export const FIELDS = ['slug', 'description', 'headings', 'body', 'title'] as const;
 export const NFIELDS = FIELDS.length;
 
-/** Field weights, and BM25's k1 and b (chosen on the labelled query set,
- *  docs/search-and-memory.md "Search and recall"). */
+/** Field weights, and BM25's k1 and b. The weights were chosen on the
+ *  labelled query sets (docs/search-and-memory.md "Search and recall");
+ *  k1 and b were fitted on the PEPs' set and checked on the others
+ *  ("Ranking on the words people use"): long documents had been held
+ *  back by their length (b 0.75). */
 export const TUNING = {
   weights: [1.5, 1.5, 1.5, 1, 1.5],
-  k1: 1.2,
-  b: 0.75,
+  k1: 1.6,
+  b: 0.5,
   prefix: 0.4,
   fuzzy: 0.6,
 };
@@ -100,10 +103,16 @@ class U32List {
   }
 }
 
+/** The bytes of `v`'s varint (at most five: v < 2^32). */
+const varintBytes = (v: number): number => (v < 0x80 ? 1 : v < 0x4000 ? 2 : v < 0x200000 ? 3 : v < 0x10000000 ? 4 : 5);
+
 /** A growable byte list. */
 class ByteList {
-  a = new Uint8Array(1 << 16);
+  a: Uint8Array;
   n = 0;
+  constructor(size = 1 << 16) {
+    this.a = new Uint8Array(size);
+  }
   room(k: number): void {
     if (this.n + k <= this.a.length) return;
     let len = this.a.length * 2;
@@ -117,7 +126,7 @@ class ByteList {
     this.a[this.n++] = v;
   }
   varint(v: number): void {
-    this.room(5);
+    this.room(varintBytes(v));
     while (v >= 0x80) {
       this.a[this.n++] = (v & 0x7f) | 0x80;
       v >>>= 7;
@@ -270,12 +279,14 @@ export class IndexBuilder {
     const rank = new Uint32Array(nt);
     for (let r = 0; r < nt; r++) rank[order[r]] = r;
     // Counting sort of the postings by term rank; each term's postings stay
-    // in document order.
+    // in document order. (The lists are read in place, and the postings
+    // written into one buffer of their exact size: a copy of each, and a
+    // buffer doubled as it grows, were most of a large build's peak
+    // memory.)
     const np = this.pTerm.n;
     const df = new Uint32Array(nt);
-    const pTerm = this.pTerm.toArray();
-    this.pTerm.clear();
-    for (let i = 0; i < np; i++) df[rank[pTerm[i]]]++;
+    const pTerm = this.pTerm;
+    for (let i = 0; i < np; i++) df[rank[pTerm.get(i)]]++;
     const at = new Uint32Array(nt + 1);
     for (let r = 0; r < nt; r++) at[r + 1] = at[r] + df[r];
     const fill = at.slice(0, nt);
@@ -285,13 +296,26 @@ export class IndexBuilder {
     const ends = this.ends.toArray();
     for (let i = 0; i < np; i++) {
       while (i >= ends[doc]) doc++;
-      const r = rank[pTerm[i]];
+      const r = rank[pTerm.get(i)];
       const k = fill[r]++;
       sDoc[k] = doc;
       sTf[k] = this.pTf.get(i);
     }
+    this.pTerm.clear();
     this.pTf.clear();
-    const post = new ByteList();
+    // The postings' size: a delta's varint, the mask, a byte per field.
+    let size = 0;
+    for (let r = 0; r < nt; r++) {
+      let prev = 0;
+      for (let k = at[r]; k < at[r + 1]; k++) {
+        const gap = sDoc[k] - prev;
+        prev = sDoc[k];
+        size += varintBytes(gap) + 1;
+        const v = sTf[k];
+        for (let f = 0; f < NFIELDS; f++) if (tfIn(v, f) > 0) size++;
+      }
+    }
+    const post = new ByteList(Math.max(size, 1));
     const postStarts = new Uint32Array(nt + 1);
     for (let r = 0; r < nt; r++) {
       postStarts[r] = post.n;
@@ -310,7 +334,7 @@ export class IndexBuilder {
     const sorted = order.map((i) => this.words[i]);
     const termStarts = new Uint32Array(nt + 1);
     for (let r = 0; r < nt; r++) termStarts[r + 1] = termStarts[r] + sorted[r].length;
-    return new SearchIndex(this.docs, this.lens.toArray(), sorted.join(''), termStarts, df, postStarts, post.a.slice(0, post.n));
+    return new SearchIndex(this.docs, this.lens.toArray(), sorted.join(''), termStarts, df, postStarts, post.n === post.a.length ? post.a : post.a.slice(0, post.n));
   }
 
 }

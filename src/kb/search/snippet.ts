@@ -4,7 +4,7 @@
 // every format that has them, else blank-line-separated blocks). Pure.
 
 import { CONTROL } from '../../shared/controls.ts';
-import { forEachTermAt, forEachTermOf, isWordChar, termOf } from './tokenize.ts';
+import { forEachTermAt, forEachTermOf, isSpaceless, isWordChar, SPACELESS_CHAR, termOf } from './tokenize.ts';
 import { hasHeadings, headingsIn, headTitleOf } from '../content/title.ts';
 
 const utf8 = new TextEncoder();
@@ -68,6 +68,8 @@ interface Needles {
   finder: RegExp;
   inLower: boolean;
   yTerm: boolean;
+  /** Some term is one character of a script written without spaces. */
+  chars: boolean;
 }
 const needlesOf = new WeakMap<ReadonlySet<string>, Needles>();
 
@@ -87,6 +89,7 @@ function needlesFor(matched: ReadonlySet<string>): Needles {
       // stem: a word of five or six letters ending in `ies` stands for its
       // first two or three and a `y` (`flies`: `fly`, `copies`: `copy`).
       yTerm: all.some((t) => (t.length === 3 || t.length === 4) && t.endsWith('y')),
+      chars: all.some((t) => t.length === 1 && isSpaceless(t.charCodeAt(0))),
     };
     needlesOf.set(matched, n);
   }
@@ -163,9 +166,19 @@ function lowerOf(line: string, lower: string | undefined, start: number): string
  *   lacks (`flies`: `fly`), when a matched term may be one (`yTerm`): at
  *   most one an `ies`, two with a camelCase split;
  * - or the term of two words joined by a hyphen (`f-strings`: `fstring`):
- *   at most one a hyphen between two word characters.
+ *   at most one a hyphen between two word characters;
+ * - and, in a line with a script written without spaces, whose terms are
+ *   its characters and pairs of characters, where a matched term is one
+ *   such character (`chars`), an occurrence of a needle is in at most
+ *   three terms (the pair before it, the pair at it, the character); a
+ *   pair is otherwise a needle of its own.
  */
-function termsAtMost(line: string, lower: string | undefined, start: number, occurrences: number, yTerm: boolean): number {
+function termsAtMost(line: string, lower: string | undefined, start: number, occurrences: number, yTerm: boolean, chars: boolean): number {
+  const n = termsAtMostSpaced(line, lower, start, occurrences, yTerm);
+  return chars && SPACELESS_CHAR.test(line) ? 3 * n : n;
+}
+
+function termsAtMostSpaced(line: string, lower: string | undefined, start: number, occurrences: number, yTerm: boolean): number {
   let l: string | undefined;
   let ies = 0;
   if (yTerm && IES.test(line)) {
@@ -229,7 +242,7 @@ export function snippetOf(text: string, matched: ReadonlySet<string>): string {
   // lower-casing keeps every offset: it does but for U+0130, whose lower
   // case is two code units.
   if (text.includes('\u0130') || text.length >= START_BITS) return snippetByLines(text, matched);
-  const { minimal, finder, inLower, yTerm } = needlesFor(matched);
+  const { minimal, finder, inLower, yTerm, chars } = needlesFor(matched);
   if (minimal === undefined) return snippetByLines(text, matched);
   const lower = inLower ? text.toLowerCase() : undefined;
   // Only the first SNIPPET_LINES lines are looked at.
@@ -274,7 +287,7 @@ export function snippetOf(text: string, matched: ReadonlySet<string>): string {
   // then only the words that can hold a matched term (`scoreAround`).
   const keys = new Float64Array(starts.length);
   for (let i = 0; i < starts.length; i++) {
-    const bound = termsAtMost(text.slice(starts[i], ends[i]), lower, starts[i], counts[i], yTerm);
+    const bound = termsAtMost(text.slice(starts[i], ends[i]), lower, starts[i], counts[i], yTerm, chars);
     keys[i] = (BOUND_CAP - Math.min(bound, BOUND_CAP)) * START_BITS + i;
   }
   const order = keys.sort();

@@ -6,7 +6,8 @@
 //   does not count.
 // - Near duplicates and updates: the cosine of the two texts' term
 //   vectors (the search index's terms: lower-cased words, function words
-//   dropped, light suffix stripping), each term weighted 1 + ln(count),
+//   dropped, light suffix stripping; text without spaces as its
+//   characters and pairs of characters), each term weighted 1 + ln(count),
 //   of at least NEAR_THRESHOLD (calibrated on paraphrase pairs written
 //   about a real docs folder: scripts/dedup-calibration.ts), then what
 //   differs: values, names, new words, the order of the words (facts.ts;

@@ -28,7 +28,7 @@ describe('parseLearnArgs', () => {
 
   test('hostile sizes are bounded', () => {
     const many = JSON.stringify({ topic: 't', subjects: Array.from({ length: LIMITS.patterns + 1 }, (_, i) => `p${i}`) });
-    expect(parseLearnArgs(many)).toEqual({ ok: false, problem: `"subjects" has ${LIMITS.patterns + 1} patterns; at most ${LIMITS.patterns} are accepted` });
+    expect(parseLearnArgs(many)).toMatchObject({ ok: false, problem: `"subjects" has ${LIMITS.patterns + 1} patterns; at most ${LIMITS.patterns} are accepted` });
     const long = JSON.stringify({ topic: 't', subjects: 'a'.repeat(LIMITS.patternLength + 1) });
     expect(parseLearnArgs(long).ok).toBe(false);
     const deep = '['.repeat(100000) + ']'.repeat(100000);

@@ -5,7 +5,7 @@
 import { describe, expect, test } from 'bun:test';
 import fc from 'fast-check';
 import { depthsOf, fitListing as fitOf, fitListingOf as fitOfAsked, folderRuns, type FittedListing, type ListingDescriptions } from '../../../src/app/listing.ts';
-import { BYTES_PER_TOKEN_ESTIMATE, tokensText } from '../../../src/app/budget.ts';
+import { BYTES_PER_TOKEN_ESTIMATE } from '../../../src/app/budget.ts';
 import { estimateTokens } from '../../../src/kb/content/tokens.ts';
 import type { Subject } from '../../../src/kb/index/types.ts';
 import { LISTING_COSTS, listedLine, renderListing } from '../../../src/render/listing.ts';
@@ -43,7 +43,7 @@ function referenceFit(
   const listed: Listed[] = subjects.map((s, i) => (about[i] === undefined ? { slug: s.slug } : { slug: s.slug, description: about[i] }));
   const render = (items: readonly Listed[], fit?: ListingFit) => renderListing(topic, items, learned, fit, folder, topicNotes);
   if (!Number.isFinite(budget)) return { items: listed };
-  const b = tokensText(budget);
+  const b = budget;
   const frame = (fit: ListingFit) => estimateTokens(render([], fit));
   // A line's estimate is made once per description length, however many
   // ways of fitting weigh it (a subject's line stays the same object when
@@ -142,7 +142,7 @@ function collapseRef(subjects: readonly Subject[], listed: readonly Listed[], de
   const out: Listed[] = [];
   let current: { folder: string; subjects: number; bytes: number } | undefined;
   const flush = () => {
-    if (current) out.push({ folder: current.folder, subjects: current.subjects, tokens: tokensText(Math.ceil(current.bytes / BYTES_PER_TOKEN_ESTIMATE)) });
+    if (current) out.push({ folder: current.folder, subjects: current.subjects, tokens: Math.ceil(current.bytes / BYTES_PER_TOKEN_ESTIMATE) });
     current = undefined;
   };
   for (let i = 0; i < subjects.length; i++) {

@@ -128,6 +128,23 @@ describe('validation agrees with the schema', () => {
     expect(checkArgs(schema, { a: 'x', b: null, n: null, f: null, l: null })).toEqual({ ok: true, args: { a: 'x' } });
   });
 
+  test('a refusal about one parameter names it apart (a front end names it its own way); one about the call does not', () => {
+    const remember = toolNamed('remember')!;
+    expect(remember.validate({ topic: 'notes', text: ' ' })).toEqual({ ok: false, problem: '"text" must not be empty', key: 'text', says: 'must not be empty' });
+    expect(remember.validate({ topic: 'notes' })).toEqual({ ok: false, problem: '"text" is required', key: 'text', says: 'is required' });
+    expect(remember.validate({ topic: 'notes', text: 'x', tags: Array(21).fill('t') })).toMatchObject({ key: 'tags', says: 'has 21 items; at most 20' });
+    expect(remember.validate({ topic: 'notes', text: 'x', slug: '../up' })).toMatchObject({ key: 'slug', problem: expect.stringMatching(/^"slug" "\.\.\/up" cannot name a new subject: /) });
+    expect(remember.validate({ topic: 'notes', text: 'x', tags: [''] })).toEqual({ ok: false, problem: 'tag "" must be 1-64 printable characters' });
+    expect(remember.validate([])).toEqual({ ok: false, problem: 'the arguments must be a JSON object, not array' });
+    expect(toolNamed('learn')!.validate({ topic: 't', subjects: Array(1001).fill('p') })).toMatchObject({ key: 'subjects', says: 'has 1001 patterns; at most 1000 are accepted' });
+    for (const tool of TOOLS) {
+      for (const v of shapes(tool.parameters)) {
+        const r = tool.validate(v);
+        if (!r.ok && r.key !== undefined) expect(r.problem).toBe(`"${r.key}" ${r.says}`);
+      }
+    }
+  });
+
   test('the expected shape of a malformed call is written from the schema', () => {
     expect(shapeOf(toolNamed('learn')!.parameters)).toBe('{"topic": string, "subjects"?: string | string[] | null}');
     expect(shapeOf(toolNamed('search')!.parameters)).toBe('{"query": string, "topic"?: string | null, "limit"?: integer | null}');

@@ -161,7 +161,7 @@ describe('the search tool call', () => {
     [{ query: 'x', limit: 2.5 }, '"limit" must be an integer or null, not 2.5'],
     [{ query: 'x', topic: 1 }, '"topic" must be a string or null, not number'],
     [{ query: 'x', subjects: 'a' }, 'unknown argument "subjects"'],
-  ])('%j is refused', (value, problem) => expect(validateSearchArgs(value)).toEqual({ ok: false, problem }));
+  ])('%j is refused', (value, problem) => expect(validateSearchArgs(value)).toMatchObject({ ok: false, problem }));
 
   test('bad arguments are an error result the model can read', async () => {
     const r = await toolCall(await open(root), 'search', { q: 'x' });

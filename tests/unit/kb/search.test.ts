@@ -8,7 +8,7 @@ import { cacheDir, cacheFile, hash128, readCache, writeCache } from '../../../sr
 import { estimateTokens } from '../../../src/kb/content/tokens.ts';
 import { IndexBuilder, KIND_SKIPPED, KIND_TEXT, planQuery, type DocMeta, type SearchIndex } from '../../../src/kb/search/engine.ts';
 import { minimalNeedles, scoreText, sectionsOf, snippetOf, SNIPPET_BYTES } from '../../../src/kb/search/snippet.ts';
-import { forEachTermAt, forEachTermOf, forEachWord, queryTerms, stem, terms, wordAt } from '../../../src/kb/search/tokenize.ts';
+import { forEachTermAt, forEachTermOf, forEachWord, isSpaceless, isWordChar, queryTerms, snippetTerms, SPACELESS_CHAR, stem, terms, unknownWords, wordAt } from '../../../src/kb/search/tokenize.ts';
 import { topicIndex } from '../../../src/kb/search/topic.ts';
 import { makeTempDir } from '../../support/temp.ts';
 
@@ -64,7 +64,7 @@ describe('words', () => {
   });
 
   test('the word holding a position is the word forEachWord finds there', () => {
-    const char = fc.constantFrom('a', 'Z', '0', '7', '.', '-', ' ', 'é', '\u1680', '\u2014', '東', '\ud83d', '\ude00', '_');
+    const char = fc.constantFrom('a', 'Z', '0', '7', '.', '-', ' ', 'é', '\u1680', '\u2014', '東', '\ud83d', '\ude00', '_', 'ア', 'ー', '・', '，', '々', 'ｱ', 'Ａ', '한', 'ภ', '\u0e31');
     fc.assert(
       fc.property(fc.array(char, { maxLength: 24 }).map((cs) => cs.join('').toLowerCase()), (lower) => {
         const words: [number, number][] = [];
@@ -81,7 +81,7 @@ describe('words', () => {
   });
 
   test("the terms of some words only: all of forEachTermOf's for those words, in order, none for the others", () => {
-    const piece = fc.constantFrom('TypedDict', 'f-strings', 'pep-0008', 'x-y-z', 'flies', 'HTTPServer', 'v1.2', '3.12.', 'a', 'Wörd', '-', ' ', '.', '\u1680', '2D');
+    const piece = fc.constantFrom('TypedDict', 'f-strings', 'pep-0008', 'x-y-z', 'flies', 'HTTPServer', 'v1.2', '3.12.', 'a', 'Wörd', '-', ' ', '.', '\u1680', '2D', '用户认证', '解压', 'tar', '，', '接続', 'ภาษา', '認-証');
     fc.assert(
       fc.property(fc.array(piece, { maxLength: 10 }).map((ps) => ps.join('')), fc.array(fc.nat(), { maxLength: 6 }), (text, picks) => {
         const lower = text.toLowerCase();
@@ -95,8 +95,10 @@ describe('words', () => {
         const at = spans.reverse().flat();
         const want: unknown[] = [];
         forEachTermOf(text, lower, (t, a, b, main) => {
-          // A term is a word's when it ends where the word does.
-          if (chosen.some(([, e]) => e === b)) want.push([t, a, b, main]);
+          // A term is a word's when it ends where the word does (a joined
+          // term starts before it), or lies within it (a character or pair
+          // of characters of a run without spaces).
+          if (chosen.some(([s, e]) => e === b || (a >= s && b <= e))) want.push([t, a, b, main]);
         });
         const got: unknown[] = [];
         forEachTermAt(text, lower, at, (t, a, b, main) => got.push([t, a, b, main]));
@@ -104,6 +106,59 @@ describe('words', () => {
       }),
       { numRuns: 2000 },
     );
+  });
+
+  test('a run of a script written without spaces: its characters and its pairs of characters, each a word\'s own term', () => {
+    const all = (t: string) => {
+      const out: [string, number, number, boolean][] = [];
+      forEachTermOf(t, t.toLowerCase(), (x, a, b, main) => out.push([x, a, b, main]));
+      return out;
+    };
+    expect(all('用户认证')).toEqual([
+      ['用', 0, 1, true],
+      ['用户', 0, 2, true],
+      ['户', 1, 2, true],
+      ['户认', 1, 3, true],
+      ['认', 2, 3, true],
+      ['认证', 2, 4, true],
+      ['证', 3, 4, true],
+    ]);
+    // A Latin word inside a run is a word of its own, found whole.
+    expect(queryTerms('怎么解压tar文件')).toEqual(['怎', '怎么', '么', '么解', '解', '解压', '压', 'tar', '文', '文件', '件']);
+    expect(terms('本系统使用令牌进行用户认证')).toContain('认证');
+    expect(terms('設定ファイルで接続文字列を指定します')).toEqual(expect.arrayContaining(['接続', '文字', '字列', 'ファ', 'イル']));
+    // Full-width and CJK punctuation ends a word; 々 belongs to one; full-width
+    // letters and digits make words as other letters do (their own, not
+    // ASCII's: a term is the start of its word's text, which snippets
+    // rely on); the katakana middle dot splits.
+    expect(queryTerms('认证，令牌（注）')).toEqual(['认', '认证', '证', '令', '令牌', '牌', '注']);
+    expect(queryTerms('時々')).toEqual(['時', '時々', '々']);
+    expect(queryTerms('ＡＢＣ１２３（Ｖ３）')).toEqual(['ａｂｃ１２３', 'ｖ３']);
+    expect(queryTerms('データ・ベース')).toEqual(['デ', 'デー', 'ー', 'ータ', 'タ', 'ベ', 'ベー', 'ース', 'ス']);
+    // Thai and Hangul the same way; a hyphen never joins such a run.
+    expect(queryTerms('ภาษา')).toEqual(['ภ', 'ภา', 'า', 'าษ', 'ษ', 'ษา']);
+    expect(queryTerms('한국어')).toEqual(['한', '한국', '국', '국어', '어']);
+    expect(queryTerms('認-証 tar-文件')).toEqual(['認', '証', 'tar', '文', '文件', '件']);
+  });
+
+  test('which characters are of a script written without spaces: the pattern and the function agree on every code unit', () => {
+    for (let c = 0; c < 0x10000; c++) {
+      const ch = String.fromCharCode(c);
+      expect([c, isWordChar(c) && isSpaceless(c)]).toEqual([c, isWordChar(c) && SPACELESS_CHAR.test(ch)]);
+      // Every such character is a word character (a run is read by the one test).
+      if (isSpaceless(c)) expect([c, isWordChar(c)]).toEqual([c, true]);
+    }
+  });
+
+  test('a run of a script without spaces is named as unknown once, and only when none of its pairs matched', () => {
+    const words = new Map<string, string>();
+    const q = queryTerms('认识 认证 xyzzy', words);
+    // 认 and 证 matched (认证 is in the index), 识 and 认识 did not, nor xyzzy.
+    expect(unknownWords(q, ['识', '认识', 'xyzz'], words)).toEqual(['认识', 'xyzzy']);
+    expect(unknownWords(q, ['xyzz'], words)).toEqual(['xyzzy']);
+    const one = new Map<string, string>();
+    expect(unknownWords(queryTerms('令', one), [], one)).toEqual([]);
+    expect(unknownWords(queryTerms('令', one), ['令'], one)).toEqual(['令']);
   });
 
   test('a query of function words only keeps them', () => {
@@ -161,6 +216,19 @@ describe('the index', () => {
     b.add(meta('b'), ['b', '', '', 'release']);
     const i = b.finish();
     expect(i.query(['releas'], { exclude: (d) => i.docs[d].slug === 'a' }).hits.map((h) => i.docs[h.doc].slug)).toEqual(['b']);
+  });
+
+  test('words inside runs of Chinese and Japanese text are found, and a Latin word inside one', () => {
+    const i = build([
+      ['auth', '本系统使用令牌进行用户认证。'],
+      ['config', '設定ファイルで接続文字列を指定します。'],
+      ['tar', '用 tar -xf 解压 tar 文件。'],
+      ['other', 'Nothing here but English words about tar balls and files.'],
+    ]);
+    expect(ranked(i, '认证')).toEqual(['auth']);
+    expect(ranked(i, '接続文字列')[0]).toBe('config');
+    expect(ranked(i, '怎么解压tar文件')[0]).toBe('tar');
+    expect(ranked(i, '令牌')).toEqual(['auth']);
   });
 
   test('carrying documents over gives the same index as building them again', () => {
@@ -286,6 +354,24 @@ describe('snippets and sections', () => {
     expect(s.length).toBeLessThanOrEqual(202);
     expect(s).toContain('release');
     expect(s.startsWith('…') && s.endsWith('…')).toBe(true);
+  });
+
+  test('a line of Chinese or Japanese text holding the query\'s pairs of characters is the snippet', () => {
+    const text = '# 概要\n\n本文档说明系统。\n本系统使用令牌进行用户认证。\n其他内容。\n';
+    expect(snippetOf(text, new Set(queryTerms('用户认证')))).toBe('本系统使用令牌进行用户认证。');
+    const ja = 'はじめに\n設定ファイルで接続文字列を指定します。\n';
+    expect(snippetOf(ja, new Set(queryTerms('接続文字列')))).toBe('設定ファイルで接続文字列を指定します。');
+  });
+
+  test('a snippet looks for the pairs of characters a search matched, and for characters only where no pair matched', () => {
+    const matched = new Set(['认', '认证', '证', '的', 'tar']);
+    expect([...snippetTerms(matched)]).toEqual(['认证', 'tar']);
+    expect(snippetTerms(matched)).toBe(snippetTerms(matched));
+    const chars = new Set(['认', '证', 'tar']);
+    expect(snippetTerms(chars)).toBe(chars);
+    const text = '的的的的认的证的的\n认证在这一行\n';
+    expect(snippetOf(text, snippetTerms(matched))).toBe('认证在这一行');
+    expect(snippetOf(text, snippetTerms(chars))).toBe('的的的的认的证的的');
   });
 
   test('the needles looked for: none that holds another (the lines found are the same)', () => {

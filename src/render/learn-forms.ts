@@ -1,0 +1,136 @@
+// The learn tool's two forms (render/forms.ts): the model's text
+// (render/learn.ts `learnText`, streamed), and JSON for scripts
+// (schemas/kb-learn-output.schema.json), streamed too: each subject is
+// written as its event comes, so a load of thousands never holds more
+// than one subject's text. The object's other members (notes, what was
+// left out, the topic) follow the subjects. Pure.
+import { bodyText } from '../kb/content/body.ts';
+import type { LearnEvent, Listing, Note } from '../answer/learn.ts';
+import { escapeText, jsonDocument } from '../shared/controls.ts';
+import type { Form, LearnOutcome, ToolForms, Write } from '../answer/tool.ts';
+import { learnText } from './learn.ts';
+import { refusedJson, renderRefused, topicsJson } from './tools.ts';
+
+/** `value` as JSON inside the document, indented to `depth` levels. */
+function nested(value: unknown, depth: number): string {
+  return jsonDocument(value).replace(/\n/g, `\n${'  '.repeat(depth)}`);
+}
+
+/** A JSON string, every character a terminal or a model must not see
+ *  raw escaped (as `jsonDocument` does). */
+function str(s: string): string {
+  return escapeText(JSON.stringify(s));
+}
+
+/** A listing as data: the topic's own words, the subjects (and folders
+ *  summed up), the pre-loaded ones, and how it was fitted. */
+function listingJson(l: Listing): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  if (l.topic.title !== undefined) out.title = l.topic.title;
+  if (l.topic.introduction !== undefined) out.introduction = l.topic.introduction;
+  if (l.topic.description !== undefined) out.description = l.topic.description;
+  if (l.folder !== undefined) out.folder = l.folder;
+  out.subjects = l.items;
+  out.learned = l.learned;
+  if (l.fit !== undefined) {
+    const { descriptionChars, collapsed, omitted, budget } = l.fit;
+    out.fit = {
+      ...(descriptionChars !== undefined ? { description_chars: descriptionChars } : {}),
+      ...(collapsed !== undefined ? { collapsed } : {}),
+      ...(omitted !== undefined ? { omitted } : {}),
+      ...(budget !== undefined && Number.isFinite(budget) ? { budget } : {}),
+    };
+  }
+  return out;
+}
+
+/** A note as data: as the call's events hold it. */
+function noteJson(n: Note): Record<string, unknown> {
+  return { ...n };
+}
+
+/** What follows the subjects, gathered as the events come. */
+interface After {
+  notes: Record<string, unknown>[];
+  leftOut?: Record<string, unknown>;
+  leftAfter?: Record<string, unknown>;
+  topicNotes?: readonly unknown[];
+  listing?: Record<string, unknown>;
+  error?: Record<string, unknown>;
+}
+
+/** A learn call's events and outcome as one JSON object, written as they
+ *  come. */
+export function learnJson(write: Write): Form<LearnEvent, LearnOutcome> {
+  let subjects = 0;
+  const after: After = { notes: [] };
+  /** One subject (or window) in the `subjects` array. */
+  const entry = (slug: string, content: string, more: Record<string, unknown>) => {
+    write(subjects++ === 0 ? '{\n  "subjects": [\n    {\n' : ',\n    {\n');
+    write(`      "slug": ${str(slug)},\n      "content": `);
+    write(str(content));
+    for (const [k, v] of Object.entries(more)) write(`,\n      ${JSON.stringify(k)}: ${nested(v, 3)}`);
+    write('\n    }');
+  };
+  return {
+    event(e) {
+      switch (e.kind) {
+        case 'unknown-topic':
+          after.error = { kind: 'unknown-topic', topic: e.topic, topics: topicsJson(e.valid) };
+          return;
+        case 'listing':
+          after.listing = listingJson(e);
+          after.topicNotes = e.topicNotes;
+          return;
+        case 'subject':
+          entry(e.slug, bodyText(e.content.body), e.skill === undefined ? {} : { skill: e.skill });
+          return;
+        case 'window': {
+          const window = { from: e.from, to: e.to, total: e.total, lines: e.lines, ...(e.next !== undefined ? { next: e.next } : {}) };
+          entry(e.slug, bodyText(e.body), { window });
+          return;
+        }
+        case 'note':
+          after.notes.push(noteJson(e.note));
+          return;
+        case 'left-out':
+          after.leftOut = { count: e.count, tokens: e.tokens, budget: e.budget, next: e.call };
+          return;
+        case 'left-after':
+          after.leftAfter = { count: e.count, tokens: e.tokens, slug: e.slug };
+          return;
+        case 'end':
+          after.topicNotes = e.topicNotes;
+          return;
+        case 'problem':
+          return;
+      }
+    },
+    end(o) {
+      const rest: Record<string, unknown> = {};
+      if (subjects === 0) rest.topic = o.topic;
+      if (after.error !== undefined) rest.error = after.error;
+      if (after.listing !== undefined) rest.listing = after.listing;
+      if (after.listing === undefined && after.error === undefined) {
+        if (subjects === 0) rest.subjects = [];
+        rest.notes = after.notes;
+        if (after.leftOut !== undefined) rest.left_out = after.leftOut;
+        if (after.leftAfter !== undefined) rest.left_after = after.leftAfter;
+      }
+      if (after.topicNotes !== undefined && after.topicNotes.length > 0) rest.topic_notes = after.topicNotes;
+      if (subjects === 0) {
+        write(`${jsonDocument(rest)}\n`);
+        return;
+      }
+      write('\n  ]');
+      for (const [k, v] of Object.entries(rest)) write(`,\n  ${JSON.stringify(k)}: ${nested(v, 1)}`);
+      write(`,\n  "topic": ${str(o.topic)}\n}\n`);
+    },
+    refused: (r) => write(`${jsonDocument(refusedJson(r))}\n`),
+  };
+}
+
+export const LEARN_FORMS: ToolForms<'learn'> = {
+  text: (write: Write) => ({ event: learnText(write), end: () => undefined, refused: (r, tool) => write(renderRefused(r, tool)) }),
+  json: learnJson,
+};
