@@ -9,7 +9,7 @@
 //         e2e cases under `deno run src/cli.ts`), and the integrations that
 //         install or drive whole programs: the npm package, the npm route
 //         (a local registry), the release for this machine, pre-commit, the
-//         recipes.
+//         recipes, the MCP conformance suite (through an HTTP bridge).
 //
 // `node scripts/test.mjs [unit] [e2e] [slow] [-- bun test options]`; no tier
 // named means all. dist/kb is built once, before the first tier that runs
@@ -44,7 +44,7 @@ export const TIERS = {
   },
   slow: {
     build: true,
-    paths: ['tests/property', 'tests/parity', 'tests/hardening/large.test.ts', 'tests/hardening/export-large.test.ts', 'tests/integrations/package.test.ts', 'tests/integrations/npm-route.test.ts', 'tests/integrations/release.test.ts', 'tests/integrations/pre-commit.test.ts', 'tests/integrations/recipes.test.ts', 'tests/integrations/mcp-http-conformance.test.ts'],
+    paths: ['tests/property', 'tests/parity', 'tests/hardening/large.test.ts', 'tests/hardening/export-large.test.ts', 'tests/integrations/package.test.ts', 'tests/integrations/npm-route.test.ts', 'tests/integrations/release.test.ts', 'tests/integrations/pre-commit.test.ts', 'tests/integrations/recipes.test.ts', 'tests/integrations/mcp-http-conformance.test.ts', 'tests/integrations/mcp-conformance.test.ts'],
   },
 };
 

@@ -69,8 +69,17 @@ export interface Form<E, O> {
   refused(r: Refusal, tool: RefusingTool): void;
 }
 
-/** A tool's two forms, each made for one call. */
+/** One call's answer gathered as one value: the object the JSON form
+ *  writes, as data (MCP's `structuredContent`), once the call ended or was
+ *  refused. */
+export interface DataForm<E, O> extends Form<E, O> {
+  value(): Record<string, unknown>;
+}
+
+/** A tool's forms, each made for one call: the text, the JSON, and the
+ *  JSON's value (the same object, not written). */
 export interface ToolForms<N extends ToolName> {
   text(write: Write): Form<EventOf<N>, OutcomeOf<N>>;
   json(write: Write): Form<EventOf<N>, OutcomeOf<N>>;
+  data(): DataForm<EventOf<N>, OutcomeOf<N>>;
 }

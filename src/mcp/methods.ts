@@ -10,7 +10,7 @@ import { VERSION } from '../shared/version.ts';
 import type { CompleteRef } from './complete.ts';
 import { INVALID_PARAMS, METHOD_NOT_FOUND } from './jsonrpc.ts';
 import { MODERN_CAPABILITIES } from './modern.ts';
-import { PROTOCOL_VERSIONS, SUPPORTED_VERSIONS, type Revision } from './revisions.ts';
+import { hasStructuredResults, PROTOCOL_VERSIONS, SUPPORTED_VERSIONS, type Revision } from './revisions.ts';
 import { type KbSession, RequestError } from './session.ts';
 
 /** What the server tells a client about itself (`initialize`): the
@@ -117,10 +117,10 @@ export const METHODS: Readonly<Record<string, Method>> = {
       };
     },
   },
-  'tools/list': { params: PAGINATED, handle: async (session, p) => onePage('tools/list', p) ?? { tools: await session.tools() } },
+  'tools/list': { params: PAGINATED, handle: async (session, p, _signal, ctx) => onePage('tools/list', p) ?? { tools: await session.tools(hasStructuredResults(ctx?.revision)) } },
   'tools/call': {
     params: { type: 'object', properties: { name: { type: 'string' }, arguments: { type: 'object' } }, required: ['name'] },
-    handle: (session, p, signal) => session.callTool(p.name as string, p.arguments, signal),
+    handle: (session, p, signal, ctx) => session.callTool(p.name as string, p.arguments, signal, hasStructuredResults(ctx?.revision)),
   },
   'prompts/list': { params: PAGINATED, handle: (session, p) => onePage('prompts/list', p) ?? { prompts: session.prompts() } },
   'prompts/get': {

@@ -92,3 +92,14 @@ export function revisionOf(params: Record<string, unknown>, agreed: string | und
 export function isProblem(r: Revision | RevisionProblem): r is RevisionProblem {
   return 'code' in r;
 }
+
+/** The first version whose tools declare an `outputSchema` and return
+ *  `structuredContent`. */
+const STRUCTURED_FROM = '2025-06-18';
+
+/** Whether tool results carry their data (`structuredContent`) and tools
+ *  their `outputSchema` under `revision`: 2025-06-18 and later. A request
+ *  with no version (before `initialize`) is answered as kb always did. */
+export function hasStructuredResults(revision: Revision | undefined): boolean {
+  return revision !== undefined && (revision.modern || (revision.version !== undefined && revision.version >= STRUCTURED_FROM));
+}

@@ -11,7 +11,7 @@ import { prompt } from '../app/prompt.ts';
 import { read, readLines, subjects } from '../app/resources.ts';
 import { isRefused, runTool, servedTools, toolDefinition, toolNamed, type AnyTool } from '../app/tools.ts';
 import { COSTS } from '../render/costs.ts';
-import { formsOf } from '../render/forms.ts';
+import { type DataForm, type Form, formsOf } from '../render/forms.ts';
 import { toolInFormat } from '../render/providers.ts';
 import { linesText, oneLine } from '../render/learn.ts';
 import { renderPrompt } from '../render/prompt.ts';
@@ -54,6 +54,32 @@ const ONE_RESULT: Room = { limit: RESULT_LIMIT };
  *  of a batch whose earlier replies took `used` bytes. */
 export function roomFor(used: number | undefined): Room {
   return used === undefined ? ONE_RESULT : { limit: Math.max(0, BATCH_LIMIT - used), batchUsed: used };
+}
+
+/** A `tools/call` result: the model's text, and, from 2025-06-18 on, the
+ *  same outcome as data. */
+export interface ToolResult {
+  content: { type: 'text'; text: string }[];
+  structuredContent?: Record<string, unknown>;
+  isError: boolean;
+}
+
+/** One form that writes to two: the text and the data of one call. */
+function both<E, O>(a: Form<E, O>, b: DataForm<E, O>): Form<E, O> {
+  return {
+    event: (e) => {
+      a.event(e);
+      b.event(e);
+    },
+    end: (o) => {
+      a.end(o);
+      b.end(o);
+    },
+    refused: (r, tool) => {
+      a.refused(r, tool);
+      b.refused(r, tool);
+    },
+  };
 }
 
 /** Text up to a number of UTF-8 bytes: what goes past it is dropped. */
@@ -196,9 +222,13 @@ export class KbSession {
    *  it. Always listed (MCP clients fetch the list once): with nothing to
    *  learn, the descriptions say so and calls answer with the listing or
    *  an error. */
-  async tools() {
+  async tools(structured = false) {
     const kb = await this.open();
-    const tools = this.served().map((tool) => toolInFormat('mcp', toolDefinition(kb, tool, this.writable)));
+    const schemas = structured ? (await import('../render/output-schemas.ts')).OUTPUT_SCHEMAS : undefined;
+    const tools = this.served().map((tool) => {
+      const listed = toolInFormat('mcp', toolDefinition(kb, tool, this.writable));
+      return schemas === undefined ? listed : { ...listed, outputSchema: schemas[tool.name] };
+    });
     this.noteTopics(kb);
     return tools;
   }
@@ -207,8 +237,10 @@ export class KbSession {
    *  result's limit; errors (bad arguments, unknown topic, nothing loaded,
    *  unusable configuration) are `isError` results the model can read. The
    *  arguments are as the client sent them (own "__proto__" keys included),
-   *  checked by the rule `--args` applies. */
-  async callTool(name: string, args: unknown, signal?: AbortSignal): Promise<{ content: { type: 'text'; text: string }[]; isError: boolean }> {
+   *  checked by the rule `--args` applies. `structured` (2025-06-18 and
+   *  later): the outcome as data too, in `structuredContent` (what
+   *  `kb <tool> --format json` prints, its tool's `outputSchema`). */
+  async callTool(name: string, args: unknown, signal?: AbortSignal, structured = false): Promise<ToolResult> {
     const served = this.served();
     const tool = served.find((t) => t.name === name);
     if (tool === undefined) {
@@ -224,8 +256,10 @@ export class KbSession {
       return result(`The knowledge base cannot be used right now: ${err.message}\n`, true);
     }
     const out = new BoundedText(this.room);
-    const [text] = await Promise.all([formsOf(tool.name), tool.load()]);
-    const form = text.text((chunk) => out.add(chunk as string));
+    const [forms] = await Promise.all([formsOf(tool.name), tool.load()]);
+    const text = forms.text((chunk) => out.add(chunk as string));
+    const data = structured ? forms.data() : undefined;
+    const form = data === undefined ? text : both(text, data);
     const outcome = await runTool(
       kb,
       tool,
@@ -238,7 +272,22 @@ export class KbSession {
     const c = this.cache;
     void debug(`kb mcp: topic indexes kept between requests: ${c.hits} reused, ${c.misses} walked; search indexes: ${c.keptHits} reused, ${c.keptMisses} read`);
     if (out.cut) this.noteCut('tools/call');
-    return result(out.text(tool.whenCut), isRefused(outcome) || outcome.isError);
+    const isError = isRefused(outcome) || outcome.isError;
+    if (data === undefined) return result(out.text(tool.whenCut), isError);
+    if (!out.cut) return { content: [{ type: 'text', text: out.text(tool.whenCut) }], structuredContent: data.value(), isError };
+    return this.withoutData(out.text(tool.whenCut));
+  }
+
+  /** A result whose text was cut: the call stopped there, so its data
+   *  would miss what followed, unsaid. The data (`structuredContent`)
+   *  is left out and the result is an error, since a client holds the
+   *  data of a successful call to its tool's `outputSchema`: the model
+   *  reads why, and so does stderr. The data is as large as the text, so
+   *  it stays within the same bound. */
+  private withoutData(text: string): ToolResult {
+    const why = '[The structured result (structuredContent) was left out: the result was cut. Ask for less.]';
+    void warn(`kb mcp: the structured result of request ${this.request} (tools/call) was left out: its text was cut; the model was told`);
+    return { content: [{ type: 'text', text: `${text}${why}\n` }], isError: true };
   }
 
   /** Set by the server before each request: names it in warnings. */

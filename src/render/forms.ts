@@ -7,7 +7,7 @@
 // first asks for them.
 import type { ToolForms, ToolName } from '../answer/tool.ts';
 
-export type { Form, Refusal, RefusingTool, ToolForms, Write } from '../answer/tool.ts';
+export type { DataForm, Form, Refusal, RefusingTool, ToolForms, Write } from '../answer/tool.ts';
 
 /** The forms a front end may ask for. */
 export const FORMATS = ['text', 'json'] as const;

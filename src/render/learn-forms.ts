@@ -7,7 +7,7 @@
 import { bodyText } from '../kb/content/body.ts';
 import type { LearnEvent, Listing, Note } from '../answer/learn.ts';
 import { escapeText, jsonDocument } from '../shared/controls.ts';
-import type { Form, LearnOutcome, ToolForms, Write } from '../answer/tool.ts';
+import type { DataForm, Form, LearnOutcome, ToolForms, Write } from '../answer/tool.ts';
 import { learnText } from './learn.ts';
 import { refusedJson, renderRefused, topicsJson } from './tools.ts';
 
@@ -59,65 +59,80 @@ interface After {
   error?: Record<string, unknown>;
 }
 
+/** Takes an event that is not a subject into `after`; false for a
+ *  subject or a window (the caller writes those). */
+function gather(after: After, e: LearnEvent): boolean {
+  switch (e.kind) {
+    case 'unknown-topic':
+      after.error = { kind: 'unknown-topic', topic: e.topic, topics: topicsJson(e.valid) };
+      return true;
+    case 'listing':
+      after.listing = listingJson(e);
+      after.topicNotes = e.topicNotes;
+      return true;
+    case 'subject':
+    case 'window':
+      return false;
+    case 'note':
+      after.notes.push(noteJson(e.note));
+      return true;
+    case 'left-out':
+      after.leftOut = { count: e.count, tokens: e.tokens, budget: e.budget, next: e.call };
+      return true;
+    case 'left-after':
+      after.leftAfter = { count: e.count, tokens: e.tokens, slug: e.slug };
+      return true;
+    case 'end':
+      after.topicNotes = e.topicNotes;
+      return true;
+    case 'problem':
+      return true;
+  }
+}
+
+/** A subject or a window as its entry holds it, beside its slug and
+ *  content (undefined: not one). */
+function subjectOf(e: LearnEvent): { slug: string; content: string; more: Record<string, unknown> } | undefined {
+  if (e.kind === 'subject') return { slug: e.slug, content: bodyText(e.content.body), more: e.skill === undefined ? {} : { skill: e.skill } };
+  if (e.kind !== 'window') return undefined;
+  const window = { from: e.from, to: e.to, total: e.total, lines: e.lines, ...(e.next !== undefined ? { next: e.next } : {}), ...(e.range !== undefined ? { range: e.range } : {}) };
+  return { slug: e.slug, content: bodyText(e.body), more: { window } };
+}
+
+/** The members that follow the subjects (`topic` first when there were
+ *  none), in the order the JSON form writes them. */
+function restOf(after: After, subjects: number, topic: string): Record<string, unknown> {
+  const rest: Record<string, unknown> = {};
+  if (subjects === 0) rest.topic = topic;
+  if (after.error !== undefined) rest.error = after.error;
+  if (after.listing !== undefined) rest.listing = after.listing;
+  if (after.listing === undefined && after.error === undefined) {
+    if (subjects === 0) rest.subjects = [];
+    rest.notes = after.notes;
+    if (after.leftOut !== undefined) rest.left_out = after.leftOut;
+    if (after.leftAfter !== undefined) rest.left_after = after.leftAfter;
+  }
+  if (after.topicNotes !== undefined && after.topicNotes.length > 0) rest.topic_notes = after.topicNotes;
+  return rest;
+}
+
 /** A learn call's events and outcome as one JSON object, written as they
  *  come. */
 export function learnJson(write: Write): Form<LearnEvent, LearnOutcome> {
   let subjects = 0;
   const after: After = { notes: [] };
-  /** One subject (or window) in the `subjects` array. */
-  const entry = (slug: string, content: string, more: Record<string, unknown>) => {
-    write(subjects++ === 0 ? '{\n  "subjects": [\n    {\n' : ',\n    {\n');
-    write(`      "slug": ${str(slug)},\n      "content": `);
-    write(str(content));
-    for (const [k, v] of Object.entries(more)) write(`,\n      ${JSON.stringify(k)}: ${nested(v, 3)}`);
-    write('\n    }');
-  };
   return {
     event(e) {
-      switch (e.kind) {
-        case 'unknown-topic':
-          after.error = { kind: 'unknown-topic', topic: e.topic, topics: topicsJson(e.valid) };
-          return;
-        case 'listing':
-          after.listing = listingJson(e);
-          after.topicNotes = e.topicNotes;
-          return;
-        case 'subject':
-          entry(e.slug, bodyText(e.content.body), e.skill === undefined ? {} : { skill: e.skill });
-          return;
-        case 'window': {
-          const window = { from: e.from, to: e.to, total: e.total, lines: e.lines, ...(e.next !== undefined ? { next: e.next } : {}), ...(e.range !== undefined ? { range: e.range } : {}) };
-          entry(e.slug, bodyText(e.body), { window });
-          return;
-        }
-        case 'note':
-          after.notes.push(noteJson(e.note));
-          return;
-        case 'left-out':
-          after.leftOut = { count: e.count, tokens: e.tokens, budget: e.budget, next: e.call };
-          return;
-        case 'left-after':
-          after.leftAfter = { count: e.count, tokens: e.tokens, slug: e.slug };
-          return;
-        case 'end':
-          after.topicNotes = e.topicNotes;
-          return;
-        case 'problem':
-          return;
-      }
+      const one = gather(after, e) ? undefined : subjectOf(e);
+      if (one === undefined) return;
+      write(subjects++ === 0 ? '{\n  "subjects": [\n    {\n' : ',\n    {\n');
+      write(`      "slug": ${str(one.slug)},\n      "content": `);
+      write(str(one.content));
+      for (const [k, v] of Object.entries(one.more)) write(`,\n      ${JSON.stringify(k)}: ${nested(v, 3)}`);
+      write('\n    }');
     },
     end(o) {
-      const rest: Record<string, unknown> = {};
-      if (subjects === 0) rest.topic = o.topic;
-      if (after.error !== undefined) rest.error = after.error;
-      if (after.listing !== undefined) rest.listing = after.listing;
-      if (after.listing === undefined && after.error === undefined) {
-        if (subjects === 0) rest.subjects = [];
-        rest.notes = after.notes;
-        if (after.leftOut !== undefined) rest.left_out = after.leftOut;
-        if (after.leftAfter !== undefined) rest.left_after = after.leftAfter;
-      }
-      if (after.topicNotes !== undefined && after.topicNotes.length > 0) rest.topic_notes = after.topicNotes;
+      const rest = restOf(after, subjects, o.topic);
       if (subjects === 0) {
         write(`${jsonDocument(rest)}\n`);
         return;
@@ -130,7 +145,27 @@ export function learnJson(write: Write): Form<LearnEvent, LearnOutcome> {
   };
 }
 
+/** The same object as `learnJson` writes, as data (nothing written: the
+ *  subjects' texts are the strings read, not copies). */
+export function learnData(): DataForm<LearnEvent, LearnOutcome> {
+  const subjects: Record<string, unknown>[] = [];
+  const after: After = { notes: [] };
+  let value: Record<string, unknown> = {};
+  return {
+    event(e) {
+      const one = gather(after, e) ? undefined : subjectOf(e);
+      if (one !== undefined) subjects.push({ slug: one.slug, content: one.content, ...one.more });
+    },
+    end(o) {
+      value = subjects.length === 0 ? restOf(after, 0, o.topic) : { subjects, ...restOf(after, subjects.length, o.topic), topic: o.topic };
+    },
+    refused: (r) => void (value = refusedJson(r)),
+    value: () => value,
+  };
+}
+
 export const LEARN_FORMS: ToolForms<'learn'> = {
   text: (write: Write) => ({ event: learnText(write), end: () => undefined, refused: (r, tool) => write(renderRefused(r, tool)) }),
   json: learnJson,
+  data: learnData,
 };

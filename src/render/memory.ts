@@ -7,7 +7,7 @@ import { escapeControls, jsonDocument, quoted } from '../shared/controls.ts';
 import { renderUnknownTopic } from './learn.ts';
 import type { Similar, Source, WriteFailure, WriteOutcome, WriteTool } from '../answer/write.ts';
 import type { ToolForms, Write } from '../answer/tool.ts';
-import { refusedError, renderRefused, topicsJson } from './tools.ts';
+import { refusedError, renderRefused, topicsJson, wholeData } from './tools.ts';
 
 /** The text of a remember or forget call's outcome, one line. */
 export function renderWriteOutcome(o: WriteOutcome): string {
@@ -188,4 +188,5 @@ export const WRITE_FORMS: ToolForms<'remember' | 'revise' | 'forget'> = {
     end: (o) => write(`${jsonDocument(writeJson(o))}\n`),
     refused: (r) => write(`${jsonDocument({ status: 'error', error: refusedError(r) })}\n`),
   }),
+  data: () => wholeData(writeJson, (r) => ({ status: 'error', error: refusedError(r) })),
 };

@@ -12,7 +12,7 @@ import { escapeControls, jsonDocument, jsonQuoted, quoted } from '../shared/cont
 import { countText } from '../shared/text.ts';
 import { renderUnknownTopic, subjectBlock } from './learn.ts';
 import { headingOf } from './topic.ts';
-import { refusedJson, renderRefused, topicsJson } from './tools.ts';
+import { refusedJson, renderRefused, topicsJson, wholeData } from './tools.ts';
 
 export interface ResultRow {
   topic: string;
@@ -191,6 +191,7 @@ export const SEARCH_FORMS: ToolForms<'search'> = {
     end: (f) => write(`${jsonDocument(searchJson(f))}\n`),
     refused: (r) => write(`${jsonDocument(refusedJson(r))}\n`),
   }),
+  data: () => wholeData(searchJson, refusedJson),
 };
 
 /** What a search's text costs (answer/cost.ts): the line above the

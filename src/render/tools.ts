@@ -3,7 +3,7 @@
 // the tools' JSON forms share. Pure.
 import type { TopicLabel } from '../answer/topic.ts';
 import type { JsonSchema, JsonSchemaObject } from '../shared/tool.ts';
-import type { Refusal, RefusingTool } from '../answer/tool.ts';
+import type { DataForm, Refusal, RefusingTool } from '../answer/tool.ts';
 
 /** A schema's type as the model reads it: `string`, `string[]`,
  *  `string | string[] | null`. */
@@ -42,6 +42,18 @@ export function refusedError(r: Refusal): Record<string, unknown> {
 /** A refused call's JSON, for a tool whose JSON has no status. */
 export function refusedJson(r: Refusal): Record<string, unknown> {
   return { error: refusedError(r) };
+}
+
+/** The data form of a tool whose answer comes whole: the value its JSON
+ *  form writes, of the outcome or of the refusal. */
+export function wholeData<O>(ofOutcome: (o: O) => Record<string, unknown>, ofRefusal: (r: Refusal) => Record<string, unknown>): DataForm<never, O> {
+  let value: Record<string, unknown> = {};
+  return {
+    event: () => undefined,
+    end: (o) => void (value = ofOutcome(o)),
+    refused: (r) => void (value = ofRefusal(r)),
+    value: () => value,
+  };
 }
 
 /** Topics as JSON lists them: the ID, and the title when there is one. */

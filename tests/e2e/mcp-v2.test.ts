@@ -72,11 +72,16 @@ describe('kb mcp with the SDK v2 client, protocol 2026-07-28 (pinned)', () => {
   test('tools: listed in their order, as `kb schema --format mcp` prints them; called as the CLI answers', async () => {
     const { tools } = await c.client.listTools();
     expect(tools.map((t) => t.name)).toEqual(['learn', 'search', 'remember', 'revise', 'forget']);
-    expect(tools[0]).toEqual(JSON.parse(cli('schema', '--format', 'mcp').out));
+    const { outputSchema, ...learnTool } = tools[0];
+    expect(learnTool).toEqual(JSON.parse(cli('schema', '--format', 'mcp').out));
+    expect(outputSchema).toEqual(expect.objectContaining({ type: 'object', title: 'kb learn output' }));
+    // The SDK holds structuredContent to each tool's outputSchema itself.
     const learn = await c.client.callTool({ name: 'learn', arguments: { topic: 'project', subjects: ['**'] } });
     expect(textOf(learn)).toBe(cli('learn', 'project', '**').out);
+    expect(learn.structuredContent).toEqual(JSON.parse(cli('learn', 'project', '**', '--format', 'json').out));
     const search = await c.client.callTool({ name: 'search', arguments: { query: 'maintainers' } });
     expect(textOf(search)).toBe(cli('search', '--args', '{"query":"maintainers"}').out);
+    expect(search.structuredContent).toEqual(JSON.parse(cli('search', '--args', '{"query":"maintainers"}', '--format', 'json').out));
     const bad = await c.client.callTool({ name: 'learn', arguments: { topic: 'nope' } });
     expect(bad.isError).toBe(true);
   });

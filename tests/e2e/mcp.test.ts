@@ -57,7 +57,12 @@ describe('kb mcp (dist/kb, SDK client over stdio)', () => {
 
   test('tools/list: the learn tool with the RFD schema and the search tool, as `kb schema --format mcp` prints them', async () => {
     const { tools } = await c.client.listTools();
-    expect(tools).toEqual([JSON.parse(cli('schema', '--format', 'mcp').out), JSON.parse(cli('schema', '--tool', 'search', '--format', 'mcp').out)]);
+    // 2025-11-25 (the SDK's): each also declares its outputSchema (mcp-structured.test.ts).
+    const listed = tools.map(({ outputSchema, ...rest }) => {
+      expect(outputSchema).toEqual(expect.objectContaining({ type: 'object', title: `kb ${rest.name} output` }));
+      return rest;
+    });
+    expect(listed).toEqual([JSON.parse(cli('schema', '--format', 'mcp').out), JSON.parse(cli('schema', '--tool', 'search', '--format', 'mcp').out)]);
     expect(tools.map((t) => t.name)).toEqual(['learn', 'search']);
     expect(tools[0].inputSchema).toEqual(JSON.parse(cli('schema').out).parameters);
   });

@@ -8,6 +8,9 @@ import type { Problem } from '../../src/shared/problem.ts';
 
 export interface CallResult {
   text: string;
+  /** With `json`: the same call's data form, fed the same events (what
+   *  MCP returns as structuredContent). */
+  data?: Record<string, unknown>;
   isError: boolean;
   problems: Problem[];
 }
@@ -22,11 +25,19 @@ export async function toolCall(kb: KnowledgeBase, name: string, value: unknown, 
   const write = (chunk: string | Uint8Array) => {
     if (chunk.length > 0) parts.push(chunk as string);
   };
-  const form = (await formsOf(tool.name))[format](write);
-  const outcome = await runTool(kb, tool, value, { as: 'text', event: form.event, problem: (p) => void problems.push(p) }, ctx);
-  if (isRefused(outcome)) form.refused(outcome, tool);
-  else form.end(outcome);
-  return { text: parts.join(''), isError: isRefused(outcome) || outcome.isError, problems };
+  const forms = await formsOf(tool.name);
+  const form = forms[format](write);
+  const data = format === 'json' ? forms.data() : undefined;
+  const event = (e: never) => {
+    form.event(e);
+    data?.event(e);
+  };
+  const outcome = await runTool(kb, tool, value, { as: 'text', event, problem: (p) => void problems.push(p) }, ctx);
+  for (const f of data === undefined ? [form] : [form, data]) {
+    if (isRefused(outcome)) f.refused(outcome, tool);
+    else f.end(outcome);
+  }
+  return { text: parts.join(''), ...(data !== undefined ? { data: data.value() } : {}), isError: isRefused(outcome) || outcome.isError, problems };
 }
 
 /** A learn call. */

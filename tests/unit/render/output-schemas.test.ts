@@ -124,6 +124,8 @@ describe('real outputs are valid', () => {
       const value = typeof args === 'string' ? JSON.parse(args) : args;
       const r = await toolCall(kb, name, value, { source: 'model', writable: new Set(['notes', 'skills', 'fresh']) }, 'json');
       const json = JSON.parse(r.text);
+      // The data form (MCP structuredContent) is the same object.
+      expect([name, args, r.data]).toEqual([name, args, json]);
       const validate = validators[name];
       const ok = validate(json);
       expect([name, args, ok ? [] : validate.errors]).toEqual([name, args, []]);
