@@ -54,7 +54,10 @@ export async function topicListing(topic: Topic, view: TopicView, walkLimit: num
   const learned = folder === undefined ? view.learned.filter((m) => kindOf(view, m.subject) !== 'binary').map((m) => m.subject.slug) : [];
   // A folder's listing looks at the folder's subjects only: its cost grows
   // with the folder, not with the topic.
-  const available = inSiteOrder(view, folder === undefined ? listable(view) : listableUnder(view, folder));
+  const inSlugOrder = folder === undefined ? listable(view) : listableUnder(view, folder);
+  const available = inSiteOrder(view, inSlugOrder);
+  // A site's own order wins over natural order (docs/guide/knowledge-base.md, "Docs sites").
+  const sited = available !== inSlugOrder;
   if (folder !== undefined && available.length === 0) return undefined;
   const topicNotes = directoryNotes(view, walkLimit);
   const about: ListingDescriptions = {
@@ -68,7 +71,7 @@ export async function topicListing(topic: Topic, view: TopicView, walkLimit: num
   // natural order. Only the lines shown are sorted: a listing of 10,000
   // subjects shows a few hundred, and sorting them all took 30-50 ms of
   // CPU in a one-shot command.
-  const items = naturallySorted(fitted.items as Listed[], lineName);
+  const items = sited ? (fitted.items as Listed[]) : naturallySorted(fitted.items as Listed[], lineName);
   return { ...fitted, items, topic, learned, topicNotes, subjects: available.length, ...(folder !== undefined ? { folder } : {}) };
 }
 

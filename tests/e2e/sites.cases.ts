@@ -114,6 +114,13 @@ export function cases(runner: Runner): void {
       expect(folder.out).toContain('- api/index: API reference\n- api/widgets\n- api/config\n');
     });
 
+    test.parity('a weight wins over natural order: step10 (weight 1) before step2 (weight 2); without weights, step2 before step10', () => {
+      const weighted = fixture({ 'd/step2.md': page('weight: 2'), 'd/step10.md': page('weight: 1') }, '[kb.topic.docs]\nsubjects = "d"\n');
+      expect(run(runner, weighted, ['learn', 'docs']).out).toContain('- step10\n- step2\n');
+      const plain = fixture({ 'd/step2.md': 'Two.\n', 'd/step10.md': 'Ten.\n' }, '[kb.topic.docs]\nsubjects = "d"\n');
+      expect(run(runner, plain, ['learn', 'docs']).out).toContain('- step2\n- step10\n');
+    });
+
     test.parity("a MkDocs site lists its pages in its nav's order, a section where its first page is, from the docs folder or the site's", () => {
       const root = mkdocsSite();
       const docs = run(runner, root, ['learn', 'docs']);
