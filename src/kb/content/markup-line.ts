@@ -20,6 +20,8 @@
 //   `include::x.adoc[]`, `ifdef::x[]`, `[source,rust]`, `[[anchor]]`);
 // - include directives of mdBook and its kin (`{{#include ../x.rs}}`);
 // - template tags, Org keywords and drawers, field lines (content/markup.ts);
+// - attributes alone (`src="x.png"`, `filter="Brightness" >}}`): the inside of
+//   a tag or shortcode written over several lines;
 // - a line with no letter or digit at all (rules, underlines, table
 //   borders): nothing to read.
 //
@@ -55,8 +57,8 @@ export function isMarkupIn(text: string, start: number, end: number): boolean {
   if (s === e) return false;
   const first = text.charCodeAt(s);
   const last = text.charCodeAt(e - 1);
-  // ` ~ < [ ! . { # : first, or ] > last: else prose.
-  if (first !== 0x60 && first !== 0x7e && first !== 0x3c && first !== 0x5b && first !== 0x21 && first !== 0x2e && first !== 0x7b && first !== 0x23 && first !== 0x3a && last !== 0x5d && last !== 0x3e) return false;
+  // ` ~ < [ ! . { # : first, or ] > " ' } last: else prose.
+  if (first !== 0x60 && first !== 0x7e && first !== 0x3c && first !== 0x5b && first !== 0x21 && first !== 0x2e && first !== 0x7b && first !== 0x23 && first !== 0x3a && last !== 0x5d && last !== 0x3e && last !== 0x22 && last !== 0x27 && last !== 0x7d) return false;
   const t = s === 0 && e === text.length ? text : text.slice(s, e);
   // The site generators' and editors' markup (content/markup.ts:
   // shortcodes, Org keywords and drawers, field lines) joins it here.
@@ -80,8 +82,38 @@ function markupTrimmed(t: string): boolean {
     case 0x7b: // {
       return t.startsWith('{{#') && t.endsWith('}}');
     default:
-      return t.endsWith('-->') || blockMacro(t);
+      return t.endsWith('-->') || blockMacro(t) || attributesOnly(t);
   }
+}
+
+/** Whether `t` is attributes alone, `name="value"` or `name='value'`
+ *  pairs and nothing else (a tag's `>`, `/>` or a shortcode's `>}}` may
+ *  close them): the inside of a tag or shortcode written over several
+ *  lines (`<img` / `src="x.png"` / `alt="y">`). One pass. */
+function attributesOnly(t: string): boolean {
+  let i = 0;
+  let pairs = 0;
+  while (i < t.length) {
+    const nameStart = i;
+    while (i < t.length && isNameChar(t.charCodeAt(i))) i++;
+    if (i === nameStart || t.charCodeAt(i) !== 0x3d) break; // =
+    const quote = t.charCodeAt(i + 1);
+    if (quote !== 0x22 && quote !== 0x27) return false;
+    const close = t.indexOf(quote === 0x22 ? '"' : "'", i + 2);
+    if (close < 0) return false;
+    pairs++;
+    i = close + 1;
+    while (i < t.length && isBlank(t.charCodeAt(i))) i++;
+  }
+  if (pairs === 0) return false;
+  const rest = t.slice(i);
+  return rest === '' || rest === '>' || rest === '/>' || rest === '>}}' || rest === '%}}';
+}
+
+/** A character of an attribute's name (HTML's, roughly: letters, digits,
+ *  `-`, `_`, `:`, `.`). */
+function isNameChar(c: number): boolean {
+  return (c >= 0x61 && c <= 0x7a) || (c >= 0x41 && c <= 0x5a) || (c >= 0x30 && c <= 0x39) || c === 0x2d || c === 0x5f || c === 0x3a || c === 0x2e;
 }
 
 function isBlank(c: number): boolean {

@@ -29,6 +29,11 @@ describe('a line of markup alone', () => {
     ['an AsciiDoc include', 'include::partial$intro.adoc[]'],
     ['an AsciiDoc block attribute line', '[source,rust]'],
     ['an AsciiDoc anchor', '[[ownership-rules]]'],
+    ['a tag\'s attributes on a line of their own', '  src="images/examples/zion.jpg"'],
+    ['attributes closing a shortcode', 'filter="Brightness" alt=\'A canyon\' >}}'],
+    ['a Hugo shortcode', '{{< figure src="x.png" >}}'],
+    ['an Org keyword line', '#+OPTIONS: H:3 num:nil toc:t'],
+    ['an Org property drawer', ':PROPERTIES:'],
   ])('%s', (_what, line) => {
     expect(isMarkupLine(line)).toBe(true);
     expect(isTextLine(line)).toBe(false);
@@ -46,6 +51,8 @@ describe('a line of markup alone', () => {
     ['a Go template expression (code shown)', '{{ .Title }}'],
     ['a table row', '| owner | one at a time |'],
     ['prose about a fence', 'Use ``` to open a code block.'],
+    ['prose that quotes', 'The filter is called "Brightness"'],
+    ['prose ending in a quoted word', 'Set it with name="value"; then run it again "now"'],
   ])('not %s', (_what, line) => {
     expect(isMarkupLine(line)).toBe(false);
     expect(isTextLine(line)).toBe(true);
