@@ -49,7 +49,7 @@ const MISS_HINT = object(
   [],
 );
 
-const REASONS = ['prefix', 'slash', 'extension', 'dot', 'case', 'file-name', 'skill-file', 'unicode', 'title', 'alias', 'wikilink'];
+const REASONS = ['prefix', 'slash', 'extension', 'dot', 'case', 'file-name', 'skill-file', 'index-page', 'unicode', 'title', 'alias', 'wikilink'];
 
 const NOTE = {
   description: 'Why something asked for was not returned, or was read otherwise.',
@@ -61,6 +61,8 @@ const NOTE = {
     kind('unreadable', { slug: string(), message: string() }, ['slug', 'message']),
     kind('from-missing', { slug: string() }, ['slug'], 'A continuation from a subject the patterns no longer select.'),
     kind('lines-past-end', { slug: string(), asked: string('The range as asked: `120-160`, `120-`, `120`.'), lines: integer('The lines the subject has.') }, ['slug', 'asked', 'lines'], 'Lines asked for (`slug:120-160`) of a subject that has fewer: nothing loaded.'),
+    kind('shared-slug', { slug: string(), path: string('The file loaded, as the subject index names it.'), others: strings('The names (`slug.ext`) that load the other files of that slug.'), more: integer('Other files not named.') }, ['slug', 'path', 'others', 'more'], 'A subject named exactly whose slug other files share: the document was loaded (docs/guide/knowledge-base.md, "Same-slug files").'),
+    kind('shared-slugs', { subjects: integer(), names: strings('The names (`slug.ext`) that load the other files.'), more: integer() }, ['subjects', 'names', 'more'], 'Subjects a glob loaded whose slugs other files share.'),
     kind('read-as', { pattern: string(), slug: string(), reasons: { type: 'array', items: { enum: REASONS } }, prefix: string(), section: string() }, ['pattern', 'slug', 'reasons'], 'A pattern that matched nothing as written, read as this slug.'),
     kind('folder', { pattern: string(), folder: string(), slugs: strings(), more: integer(), nested: { type: 'boolean' } }, ['pattern', 'folder', 'slugs', 'more', 'nested'], 'A pattern naming a folder: its subjects (`more` past the first 50).'),
     kind('split', { pattern: string(), parts: strings(), json: { const: true } }, ['pattern', 'parts'], 'One string holding a list, read as its parts.'),
@@ -75,7 +77,7 @@ const TOPIC_NOTE = {
 const LISTED = {
   oneOf: [
     object({ slug: string(), description: string() }, ['slug'], 'A subject.'),
-    object({ folder: string(), subjects: integer(), tokens: integer() }, ['folder', 'subjects', 'tokens'], 'A folder summed up to fit the budget.'),
+    object({ folder: string(), subjects: integer(), tokens: integer(), description: string('What the folder\'s index page says it is.') }, ['folder', 'subjects', 'tokens'], 'A folder summed up to fit the budget.'),
   ],
 };
 

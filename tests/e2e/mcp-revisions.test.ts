@@ -158,7 +158,7 @@ for (const [sdk, version, connect] of RUNS) {
     test('resources: listed, the template, and a subject read as kb learn prints it', async () => {
       const uris = (await c.listResources()).resources.map((r) => r.uri);
       expect(uris).toContain('kb://project/code-quality');
-      expect((await c.listTemplates()).resourceTemplates.map((t) => t.uriTemplate)).toEqual(['kb://{topic}/{+slug}']);
+      expect((await c.listTemplates()).resourceTemplates.map((t) => t.uriTemplate)).toEqual(['kb://{topic}/{+slug}', 'kb://{topic}/{+slug}{?lines}']);
       expect((await c.readResource('kb://project/code-quality')).contents[0].text).toBe(cli('learn', 'project', 'code-quality').out);
     });
 
