@@ -222,7 +222,11 @@ describe('memory is bounded whatever the client does (item 4)', () => {
     expect(s.err).toContain('warning: kb mcp: the result of request 9 (prompts/get) was cut at 0 B, what was left of the limit of 4.0 MiB for the replies of one batch; the model was told');
   }, 90_000);
 
-  test('200 pipelined 1 MiB loads with stdout unread for 3 s: the server stops reading; every reply arrives once read; peak RSS <= 150 MiB', async () => {
+  // From 2025-06-18 on a reply holds a loaded subject twice, as the model's
+  // text and as structuredContent (its data): 200 such 1 MiB loads peaked
+  // at 206-222 MiB on the binary, and 600 at 223 MiB (bounded: it does not
+  // grow with the loads); under 2025-03-26, below 150 MiB.
+  test('200 pipelined 1 MiB loads with stdout unread for 3 s: the server stops reading; every reply arrives once read; peak RSS <= 256 MiB', async () => {
     const s = new Mcp(root, { measure: true, read: false });
     const N = 200;
     s.send(INIT, INITIALIZED);
@@ -235,7 +239,7 @@ describe('memory is bounded whatever the client does (item 4)', () => {
     expect(s.replies.map((r) => r.msg.id)).toEqual(Array.from({ length: N + 1 }, (_, i) => i));
     expect(s.replies.every((r) => r.msg.result !== undefined)).toBe(true);
     expect(s.err).toBe('');
-    expect(s.peak()).toBeLessThan(PEAK_LIMIT);
+    expect(s.peak()).toBeLessThan(256 * MiB);
   }, 90_000);
 });
 
