@@ -159,6 +159,38 @@ async function rankIn(
   // file), but for what the watcher cannot see (what the topic's symbolic
   // links lead to: `linkedCheck`, a stat per file there). The events of
   // changes made before this search are in first.
+  await readIndexes(kb, topics, got, indexes, problems, pace);
+  const ready = pace?.();
+  if (ready !== undefined) await ready;
+  const opts = { prefix: true, fuzzy: true, top };
+  const plan = planQuery(
+    got.map((g) => g.index),
+    terms,
+    opts,
+  );
+  for (let t = 0; t < topics.length; t++) {
+    // Each topic ranked in a turn of its own (a cancelled search ranks no
+    // further topic).
+    const next = pace?.();
+    if (next !== undefined) await next;
+    const topic = topics[t];
+    const { index } = got[t];
+    const asked = { ...opts, exclude: excluded(topic, index, filter) };
+    // Given a pace, ranked in steps too (a term's postings, a block of
+    // documents): a cancelled search stops ranking there.
+    const r = pace === undefined ? index.run(plan, asked) : await index.runPaced(plan, asked, pace);
+    total += r.total;
+    matched.set(topic, r.matched);
+    total -= collectHits(kb, topic, got[t], r.hits, found, problems);
+  }
+  found.sort((a, b) => b.score - a.score || (a.topic.id < b.topic.id ? -1 : a.topic.id > b.topic.id ? 1 : a.slug < b.slug ? -1 : a.slug > b.slug ? 1 : 0));
+  const unknown = unknownWords(terms, plan.unknown, words);
+  return { found, total, matched, unknown, corrected: [...plan.corrected].map(([q, s]) => [words.get(q) ?? q, s]), indexes, problems };
+}
+
+/** Each topic's index, into `got` (kept by a long-lived front end, read
+ *  from the cache, or built), with its report and problems. */
+async function readIndexes(kb: KnowledgeBase, topics: readonly Topic[], got: TopicIndex[], indexes: IndexReport[], problems: Problem[], pace?: Pace): Promise<void> {
   const resident = kb.resident;
   if (resident !== undefined) await resident.settle();
   for (const topic of topics) {
@@ -184,61 +216,45 @@ async function rankIn(
     if (g.cacheProblem !== undefined) problems.push(warning('search-cache', `topic "${topic.id}": ${g.cacheProblem}`));
     for (const n of g.notices ?? []) if (usedNotice(n)) problems.push(warning(n.code, `topic "${topic.id}": ${n.message}`));
   }
-  const ready = pace?.();
-  if (ready !== undefined) await ready;
-  const opts = { prefix: true, fuzzy: true, top };
-  const plan = planQuery(
-    got.map((g) => g.index),
-    terms,
-    opts,
-  );
-  for (let t = 0; t < topics.length; t++) {
-    // Each topic ranked in a turn of its own (a cancelled search ranks no
-    // further topic).
-    const next = pace?.();
-    if (next !== undefined) await next;
-    const topic = topics[t];
-    const { index, vet, file } = got[t];
-    const asked = { ...opts, exclude: excluded(topic, index, filter) };
-    // Given a pace, ranked in steps too (a term's postings, a block of
-    // documents): a cancelled search stops ranking there.
-    const r = pace === undefined ? index.run(plan, asked) : await index.runPaced(plan, asked, pace);
-    total += r.total;
-    matched.set(topic, r.matched);
-    for (const h of r.hits) {
-      const d = h.doc;
-      if (index.kinds[d] !== KIND_TEXT) continue;
-      // A path from the cache that the topic's ignore files leave out.
-      const vetoed = vet?.(h.doc);
-      if (vetoed !== undefined) {
-        // The index is not kept either: the next search reads the topic
-        // again.
-        kb.resident?.forget(topic.subjectsDir, residentKey(topic));
-        total--;
-        problems.push(warning('search-cache', `topic "${topic.id}": the search cache ${file} was not used for one result (${vetoed}); it is left out, and the cache removed`));
-        continue;
-      }
-      const slug = index.slugOf(d);
-      const path = index.pathOf(d);
-      const description = index.descriptionOf(d);
-      const tokens = index.tokensOf(d);
-      found.push({
-        topic,
-        index,
-        doc: d,
-        slug,
-        path,
-        abs: `${topic.subjectsDir}/${path}`,
-        ...titleField(index.titleOf(d), slug),
-        ...(description !== null ? { description } : {}),
-        ...(tokens !== undefined ? { tokens } : {}),
-        score: h.score,
-      });
+}
+
+/** Adds the text subjects among `hits` of `topic` (its index `g`) to
+ *  `found`; returns how many a path check left out (each said in
+ *  `problems`). */
+function collectHits(kb: KnowledgeBase, topic: Topic, g: TopicIndex, hits: readonly { doc: number; score: number }[], found: Found[], problems: Problem[]): number {
+  const { index, vet, file } = g;
+  let vetoedCount = 0;
+  for (const h of hits) {
+    const d = h.doc;
+    if (index.kinds[d] !== KIND_TEXT) continue;
+    // A path from the cache that the topic's ignore files leave out.
+    const vetoed = vet?.(h.doc);
+    if (vetoed !== undefined) {
+      // The index is not kept either: the next search reads the topic
+      // again.
+      kb.resident?.forget(topic.subjectsDir, residentKey(topic));
+      vetoedCount++;
+      problems.push(warning('search-cache', `topic "${topic.id}": the search cache ${file} was not used for one result (${vetoed}); it is left out, and the cache removed`));
+      continue;
     }
+    const slug = index.slugOf(d);
+    const path = index.pathOf(d);
+    const description = index.descriptionOf(d);
+    const tokens = index.tokensOf(d);
+    found.push({
+      topic,
+      index,
+      doc: d,
+      slug,
+      path,
+      abs: `${topic.subjectsDir}/${path}`,
+      ...titleField(index.titleOf(d), slug),
+      ...(description !== null ? { description } : {}),
+      ...(tokens !== undefined ? { tokens } : {}),
+      score: h.score,
+    });
   }
-  found.sort((a, b) => b.score - a.score || (a.topic.id < b.topic.id ? -1 : a.topic.id > b.topic.id ? 1 : a.slug < b.slug ? -1 : a.slug > b.slug ? 1 : 0));
-  const unknown = unknownWords(terms, plan.unknown, words);
-  return { found, total, matched, unknown, corrected: [...plan.corrected].map(([q, s]) => [words.get(q) ?? q, s]), indexes, problems };
+  return vetoedCount;
 }
 
 /** What a topic's ranking leaves out: its disabled subjects, and those a
