@@ -46,10 +46,9 @@ export function writableLines(topics: readonly ToolTopic[]): string {
   return topics.length > 0 ? `Writable topics:\n${topicLines(topics)}` : 'No topic is writable at the moment.';
 }
 
-const RULES: Rules = {
-  topic: {
-    check: (topic: string) => (topic.length > 1024 ? { says: `is ${topic.length} characters long; at most 1024 are accepted` } : { value: topic }),
-  },
+/** The rules of what a write call says (its text, description and tags),
+ *  the same for remember and revise (tools/revise.ts). */
+export const WRITE_RULES: Rules = {
   text: {
     check: (text: string) => {
       if (text.trim() === '') return { says: 'must not be empty' };
@@ -57,13 +56,6 @@ const RULES: Rules = {
       if (bytes > REMEMBER_MAX_BYTES) return { says: `is ${bytes} bytes long; at most ${REMEMBER_MAX_BYTES} are accepted` };
       if (text.includes('\0')) return { says: 'holds a NUL character (a text subject cannot)' };
       return { value: text };
-    },
-  },
-  slug: {
-    check: (slug: string) => {
-      const s = slug.replace(/\.md$/i, '');
-      const bad = badSlug(s);
-      return bad ? { says: `${jsonQuoted(slug.length > 80 ? `${slug.slice(0, 80)}…` : slug)} cannot name a new subject: ${bad}` } : { value: s };
     },
   },
   description: {
@@ -82,6 +74,20 @@ const RULES: Rules = {
     },
     check: (tags: string[]) => ({ value: [...new Set(tags.map((t) => t.trim()))] }),
   },
+};
+
+const RULES: Rules = {
+  topic: {
+    check: (topic: string) => (topic.length > 1024 ? { says: `is ${topic.length} characters long; at most 1024 are accepted` } : { value: topic }),
+  },
+  slug: {
+    check: (slug: string) => {
+      const s = slug.replace(/\.md$/i, '');
+      const bad = badSlug(s);
+      return bad ? { says: `${jsonQuoted(slug.length > 80 ? `${slug.slice(0, 80)}…` : slug)} cannot name a new subject: ${bad}` } : { value: s };
+    },
+  },
+  ...WRITE_RULES,
 };
 
 /** A remember call's arguments (untrusted: a model's, or the command

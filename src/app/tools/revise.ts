@@ -4,11 +4,10 @@
 // names. Destructive (it replaces a file), so a client can ask before
 // running it; remember stays a tool that only adds. The operation is
 // app/revise.ts; render/memory.ts writes its outcome.
-import { utf8Length } from '../../shared/text.ts';
 import type { JsonSchemaObject } from '../../shared/tool.ts';
-import { REMEMBER_LIMITS, REMEMBER_MAX_BYTES } from '../args.ts';
+import { REMEMBER_LIMITS } from '../args.ts';
 import type { ReviseArgs } from '../revise.ts';
-import { WRITE_ARGS_BYTES, writableLines } from './remember.ts';
+import { WRITE_ARGS_BYTES, WRITE_RULES, writableLines } from './remember.ts';
 import type { Tool } from './tool.ts';
 import { checkArgs, type Parsed, type Rules } from './validate.ts';
 
@@ -38,35 +37,7 @@ const bounded = {
   check: (v: string) => (v.length > 1024 ? { says: 'is longer than 1024 characters' } : v === '' ? { says: 'must not be empty' } : { value: v }),
 };
 
-const RULES: Rules = {
-  topic: bounded,
-  slug: bounded,
-  text: {
-    check: (text: string) => {
-      if (text.trim() === '') return { says: 'must not be empty' };
-      const bytes = utf8Length(text);
-      if (bytes > REMEMBER_MAX_BYTES) return { says: `is ${bytes} bytes long; at most ${REMEMBER_MAX_BYTES} are accepted` };
-      if (text.includes('\0')) return { says: 'holds a NUL character (a text subject cannot)' };
-      return { value: text };
-    },
-  },
-  description: {
-    check: (description: string) => {
-      const d = description.replace(/\s+/g, ' ').trim();
-      if (d === '') return { says: 'must not be empty' };
-      if (d.length > REMEMBER_LIMITS.description) return { says: `is ${d.length} characters long; at most ${REMEMBER_LIMITS.description}` };
-      return { value: d };
-    },
-  },
-  tags: {
-    item: () => 'every tag',
-    each: (t: string) => {
-      const tag = t.trim();
-      return tag === '' || tag.length > REMEMBER_LIMITS.tag || /[\p{Cc}]/u.test(tag) ? `tag ${JSON.stringify(t.slice(0, 80))} must be 1-${REMEMBER_LIMITS.tag} printable characters` : undefined;
-    },
-    check: (tags: string[]) => ({ value: [...new Set(tags.map((t) => t.trim()))] }),
-  },
-};
+const RULES: Rules = { topic: bounded, slug: bounded, ...WRITE_RULES };
 
 /** A revise call's arguments (untrusted: a model's, or the command
  *  line's). */
