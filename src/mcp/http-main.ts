@@ -11,17 +11,7 @@ import { printError } from '../shared/stdio.ts';
 import { HttpTransportServer, type HttpOptions } from './http.ts';
 import { isLoopback, parseListen, tokenProblem } from './http-rules.ts';
 import { KbSession, SessionShared } from './session.ts';
-
-/** The flags as given (cli/commands/mcp.ts). */
-export interface HttpFlags {
-  listen: string;
-  tokenEnv: string | undefined;
-  tokenFile: string | undefined;
-  insecure: boolean;
-  allowOrigins: string[];
-  timeout: string | undefined;
-  idle: string | undefined;
-}
+import type { HttpFlags } from '../shared/serve-options.ts';
 
 /** The flags checked: where to listen, the token, the limits of time.
  *  A non-loopback address without a token is refused unless --insecure. */

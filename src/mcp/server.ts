@@ -42,7 +42,7 @@ import { Dispatcher } from './dispatch.ts';
 import { KbSession } from './session.ts';
 import { StdioTransport } from './stdio.ts';
 import type { Transport } from './transport.ts';
-import type { HttpFlags } from './http-main.ts';
+import type { ServeOptions } from '../shared/serve-options.ts';
 
 export { METHODS, paramsProblem } from './methods.ts';
 
@@ -58,7 +58,7 @@ const MAX_UNREAD = MiB;
 /** Replies the client has not read (pings, errors): reading stops past it. */
 const MAX_UNREAD_REPLIES = 64;
 
-export async function serve(options: WorkspaceOptions, serving: { write: readonly string[]; list?: { names: string[]; from: string }; http?: HttpFlags } = { write: [] }): Promise<number> {
+export async function serve(options: WorkspaceOptions, serving: ServeOptions = { write: [] }): Promise<number> {
   // Library code must not reach stdout through console.log either.
   console.log = console.info = console.debug = console.error;
   // Over HTTP (http-main.ts: loaded only then).

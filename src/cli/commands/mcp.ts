@@ -20,30 +20,9 @@ import { HTML_ARG } from '../html-flag.ts';
 import type { Command } from '../command.ts';
 import { workspaceOptions } from '../workspace.ts';
 import { enableProgress } from '../../shared/progress.ts';
+import type { HttpFlags, ServeOptions } from '../../shared/serve-options.ts';
 import { NO_CACHE_ARG } from '../cache-flag.ts';
 import { UsageError } from '../../shared/errors.ts';
-
-/** What the server offers beyond reading: the topics `--write` names (IDs
- *  or titles), which the write tools may write. */
-export interface ServeOptions {
-  write: string[];
-  /** The topics the `knowledge` prompt lists (`--list`, else
-   *  KB_PROMPT_LIST). */
-  list?: { names: string[]; from: string };
-  /** `--http [HOST:]PORT` and its options, as given (the server checks them). */
-  http?: HttpFlags;
-}
-
-export interface HttpFlags {
-  listen: string;
-  /** KB_MCP_TOKEN, or the --token-file's path. */
-  tokenEnv: string | undefined;
-  tokenFile: string | undefined;
-  insecure: boolean;
-  allowOrigins: string[];
-  timeout: string | undefined;
-  idle: string | undefined;
-}
 
 const HTTP_ONLY = ['token-file', 'insecure', 'allow-origin', 'timeout', 'idle'] as const;
 
