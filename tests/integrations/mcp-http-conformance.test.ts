@@ -1,113 +1,34 @@
-// The official MCP conformance suite (@modelcontextprotocol/conformance,
-// pinned) directly against `kb mcp --http` (dist/kb), with no bridge: the
-// suite drives Streamable HTTP servers, and kb is one. Its server scenarios
-// speak the legacy revisions (2025-06-18, 2025-11-25, with sessions) through
-// the SDK 1.x client; it has none for 2026-07-28 yet (the SDK 2.x e2e tests,
-// tests/e2e/mcp-http.test.ts, cover that revision).
-//
-// Every scenario that applies to kb passes. The others test the suite's own
-// reference server (its fixture tools, prompts and resources, `test_*` and
-// `test://...`) or capabilities kb does not declare under the legacy
-// revisions; each is held to kb's own answer, and listed in the suite's
-// baseline (tests/data/conformance-baseline.yml), so that a change either
-// way is seen. The suite needs fs.globSync: it runs under Bun.
+// The official MCP conformance suite directly against `kb mcp --http`
+// (dist/kb), with no bridge: the suite drives Streamable HTTP servers, and
+// kb is one (tests/support/conformance.ts says which scenarios apply and
+// what kb answers to the others). The SDK 2.x e2e tests,
+// tests/e2e/mcp-http.test.ts, cover 2026-07-28, which the suite does not.
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
-import { spawn } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { BIN, fixture, isolatedEnv, REPO, RFD_CONFIG, RFD_FILES } from '../e2e/harness.ts';
+import { REFUSED, runConformance, suiteTests, type SuiteRun } from '../support/conformance.ts';
 import { type HttpServer, startHttp } from '../support/mcp-http.ts';
-
-const SUITE = join(REPO, 'node_modules/@modelcontextprotocol/conformance/dist/index.js');
-const BUN = join(REPO, 'node_modules/.bin/bun');
-const BASELINE = join(REPO, 'tests/data/conformance-baseline.yml');
-
-/** The scenarios that apply to kb: each passes. */
-const APPLICABLE = ['server-initialize', 'ping', 'tools-list', 'resources-list', 'prompts-list', 'server-sse-multiple-streams', 'dns-rebinding-protection'];
-
-/** The others, each with what kb answers (its error message). */
-const NOT_APPLICABLE: Record<string, RegExp> = {
-  'logging-set-level': /^MCP error -32601: method not found: logging\/setLevel$/,
-  'completion-complete': /^MCP error -32601: method not found: completion\/complete$/,
-  'resources-subscribe': /^MCP error -32601: method not found: resources\/subscribe$/,
-  'resources-unsubscribe': /^MCP error -32601: method not found: resources\/subscribe$/,
-  'tools-call-with-logging': /^MCP error -32601: method not found: logging\/setLevel$/,
-  'resources-read-text': /^MCP error -32602: not a knowledge-base URI: test:\/\/static-text /,
-  'resources-read-binary': /^MCP error -32602: not a knowledge-base URI: test:\/\/static-binary /,
-  'resources-templates-read': /^MCP error -32602: not a knowledge-base URI: test:\/\/template\/123\/data /,
-};
-for (const s of ['simple-text', 'image', 'audio', 'embedded-resource', 'mixed-content', 'error', 'with-progress', 'sampling', 'elicitation']) NOT_APPLICABLE[`tools-call-${s}`] = /^MCP error -32602: unknown tool "test_[a-z_0-9]+"; the tools are "learn", "search"$/;
-for (const s of ['elicitation-sep1034-defaults', 'elicitation-sep1330-enums']) NOT_APPLICABLE[s] = /^MCP error -32602: unknown tool "test_elicitation_sep\d+_[a-z]+"; the tools are "learn", "search"$/;
-for (const s of ['simple', 'with-args', 'embedded-resource', 'with-image']) NOT_APPLICABLE[`prompts-get-${s}`] = /^MCP error -32602: unknown prompt "test_[a-z_]+"; the only prompt is "knowledge"$/;
+import { BIN, fixture, isolatedEnv, RFD_CONFIG, RFD_FILES } from '../e2e/harness.ts';
 
 /** What kb says on stderr during the run: where it listens, and one line
- *  for each request of a method it does not serve (Nothing silent). */
-const STDERR = [/^kb mcp: serving the workspace on http:\/\/127\.0\.0\.1:\d+\/mcp \(no token\)$/, /^warning: kb mcp: line \d+: method not found: (logging\/setLevel|resources\/subscribe|completion\/complete)$/];
-
-interface Check {
-  id: string;
-  status: string;
-  errorMessage?: string;
-}
+ *  for each request of a method it does not serve. */
+const STDERR = [/^kb mcp: serving the workspace on http:\/\/127\.0\.0\.1:\d+\/mcp \(no token\)$/, REFUSED];
 
 describe('the MCP conformance suite against kb mcp --http', () => {
   let server: HttpServer;
-  const out = mkdtempSync(join(tmpdir(), 'kb-conformance-http-'));
-  const results = new Map<string, Check[]>();
-  let run: { status: number | null; stdout: string };
+  let run: SuiteRun;
 
   beforeAll(async () => {
     const root = fixture(RFD_FILES, RFD_CONFIG);
     server = await startHttp([BIN], root, [], isolatedEnv(root));
-    run = await runSuite(['server', '--url', server.url, '--expected-failures', BASELINE, '-o', out]);
-    for (const dir of readdirSync(out)) {
-      const scenario = dir.replace(/^server-(?!initialize|sse)/, '').replace(/-\d{4}-\d\d-\d\dT.*$/, '');
-      results.set(scenario, JSON.parse(readFileSync(join(out, dir, 'checks.json'), 'utf8')) as Check[]);
-    }
+    run = await runConformance(server.url);
   }, 300_000);
   afterAll(async () => {
     expect(await server?.stop()).toBe(0);
-    rmSync(out, { recursive: true, force: true });
   });
 
-  test('the suite ran every active scenario, and its baseline holds (exit 0)', () => {
-    expect({ status: run.status, tail: run.stdout.split('\n').slice(-4).join('\n') }).toEqual({ status: 0, tail: expect.any(String) });
-    expect([...results.keys()].sort()).toEqual([...APPLICABLE, ...Object.keys(NOT_APPLICABLE)].sort());
-  });
-
-  test('every scenario that applies to kb passes, every check of it', () => {
-    for (const scenario of APPLICABLE) {
-      const checks = results.get(scenario) ?? [];
-      expect({ scenario, checks: checks.length > 0, failed: checks.filter((c) => c.status !== 'SUCCESS' && c.status !== 'INFO') }).toEqual({ scenario, checks: true, failed: [] });
-    }
-  });
-
-  test("the others fail on the suite's fixtures and on capabilities kb does not declare, with kb's own answer", () => {
-    for (const [scenario, answer] of Object.entries(NOT_APPLICABLE)) {
-      const failed = (results.get(scenario) ?? []).filter((c) => c.status === 'FAILURE');
-      expect({ scenario, n: failed.length }).toEqual({ scenario, n: 1 });
-      expect({ scenario, message: failed[0].errorMessage?.replace(/^Failed: /, '') }).toEqual({ scenario, message: expect.stringMatching(answer) });
-    }
-  });
+  suiteTests(() => run);
 
   test('kb said on stderr where it listens and what it refused, and nothing else', () => {
     const lines = server.stderr().split('\n').filter((l) => l !== '');
     expect(lines.filter((l) => !STDERR.some((re) => re.test(l)))).toEqual([]);
   });
 });
-
-/** The suite's run (its exit status and output), bounded in time. */
-function runSuite(args: string[]): Promise<{ status: number | null; stdout: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(BUN, [SUITE, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (stdout += d.toString()));
-    const timer = setTimeout(() => child.kill('SIGKILL'), 240_000);
-    child.on('close', (status) => {
-      clearTimeout(timer);
-      resolve({ status, stdout });
-    });
-  });
-}
