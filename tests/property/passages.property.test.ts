@@ -10,6 +10,7 @@ import fc from 'fast-check';
 import { frontmatterEnd, isTextLine } from '../../src/kb/content/markup-line.ts';
 import { PASSAGE_CHARS, PASSAGE_LINES, PASSAGES, passagesOf } from '../../src/kb/search/snippet.ts';
 import { CONTROL } from '../../src/shared/controls.ts';
+import { bestOfPair } from '../support/growth.ts';
 
 const RUNS = Number(process.env.KB_PROPERTY_RUNS ?? 2000);
 
@@ -71,27 +72,11 @@ const TEXTS: [string, (n: number) => string][] = [
   }],
 ];
 
-function best(f: (t: string) => void, small: string, large: string, runs = 5): [number, number] {
-  f(small);
-  f(large);
-  let a = Infinity;
-  let b = Infinity;
-  for (let i = 0; i < runs; i++) {
-    let t = performance.now();
-    f(small);
-    a = Math.min(a, performance.now() - t);
-    t = performance.now();
-    f(large);
-    b = Math.min(b, performance.now() - t);
-  }
-  return [a, b];
-}
-
 describe('the window picker takes time linear in the text', () => {
   const matched = new Set(['owner', 'borrow']);
   for (const [name, make] of TEXTS) {
     test(name, () => {
-      const [a, b] = best((t) => passagesOf(t, matched), make(SMALL), make(LARGE));
+      const [a, b] = bestOfPair((t) => passagesOf(t, matched), make(SMALL), make(LARGE));
       // Eight times the text: about eight times the time; a quadratic
       // picker takes sixty-four. Small times are noise: a floor of 5 ms.
       expect(b / Math.max(a, 5)).toBeLessThan(20);

@@ -12,6 +12,7 @@ import { describe, expect, test } from 'bun:test';
 import { IndexBuilder, KIND_TEXT } from '../../src/kb/search/engine.ts';
 import { scoreText, snippetOf } from '../../src/kb/search/snippet.ts';
 import { forEachTermOf, queryTerms, unknownWords } from '../../src/kb/search/tokenize.ts';
+import { bestOfPair } from '../support/growth.ts';
 
 const SMALL = 1 << 17;
 const LARGE = 1 << 20;
@@ -64,31 +65,13 @@ const STEPS: [string, (text: string) => void][] = [
   ],
 ];
 
-/** The least of a few runs' milliseconds of `f(small)` and of `f(large)`,
- *  taken in turn (after a run of each: compiled, the heap grown). */
-function best(f: (t: string) => void, small: string, large: string, runs = 5): [number, number] {
-  f(small);
-  f(large);
-  let a = Infinity;
-  let b = Infinity;
-  for (let i = 0; i < runs; i++) {
-    let t = performance.now();
-    f(small);
-    a = Math.min(a, performance.now() - t);
-    t = performance.now();
-    f(large);
-    b = Math.min(b, performance.now() - t);
-  }
-  return [a, b];
-}
-
 describe('text without spaces is read in linear time', () => {
   for (const [name, make] of TEXTS) {
     const small = make(SMALL);
     const large = make(LARGE);
     for (const [step, run] of STEPS) {
       test(`${step}: ${name}`, () => {
-        const [a, b] = best(run, small, large);
+        const [a, b] = bestOfPair(run, small, large);
         // Eight times the text: about eight times the time; a quadratic
         // step takes sixty-four. Small times are noise: a floor of 5 ms.
         expect(b / Math.max(a, 5)).toBeLessThan(20);

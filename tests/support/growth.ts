@@ -36,6 +36,24 @@ export interface GrowthOptions {
   batches?: number;
 }
 
+/** The least of a few runs' milliseconds of `f(small)` and of `f(large)`,
+ *  taken in turn (after a run of each: compiled, the heap grown). */
+export function bestOfPair<T>(f: (t: T) => void, small: T, large: T, runs = 5): [number, number] {
+  f(small);
+  f(large);
+  let a = Infinity;
+  let b = Infinity;
+  for (let i = 0; i < runs; i++) {
+    let t = performance.now();
+    f(small);
+    a = Math.min(a, performance.now() - t);
+    t = performance.now();
+    f(large);
+    b = Math.min(b, performance.now() - t);
+  }
+  return [a, b];
+}
+
 /** The median time of one call of `run(input)`, in ms. */
 export function timePerCall(run: () => unknown, batches = 5): number {
   const times: number[] = [];
