@@ -153,12 +153,6 @@ async function rankIn(
   const indexes: IndexReport[] = [];
   const problems: Problem[] = [];
   let total = 0;
-  // A long-lived front end keeps each topic's index from one search to
-  // the next while its file watcher tells of no change in the topic: then
-  // the index is neither read from the cache nor revalidated (a stat per
-  // file), but for what the watcher cannot see (what the topic's symbolic
-  // links lead to: `linkedCheck`, a stat per file there). The events of
-  // changes made before this search are in first.
   await readIndexes(kb, topics, got, indexes, problems, pace);
   const ready = pace?.();
   if (ready !== undefined) await ready;
@@ -191,6 +185,12 @@ async function rankIn(
 /** Each topic's index, into `got` (kept by a long-lived front end, read
  *  from the cache, or built), with its report and problems. */
 async function readIndexes(kb: KnowledgeBase, topics: readonly Topic[], got: TopicIndex[], indexes: IndexReport[], problems: Problem[], pace?: Pace): Promise<void> {
+  // A long-lived front end keeps each topic's index from one search to
+  // the next while its file watcher tells of no change in the topic: then
+  // the index is neither read from the cache nor revalidated (a stat per
+  // file), but for what the watcher cannot see (what the topic's symbolic
+  // links lead to: `linkedCheck`, a stat per file there). The events of
+  // changes made before this search are in first.
   const resident = kb.resident;
   if (resident !== undefined) await resident.settle();
   for (const topic of topics) {
