@@ -149,15 +149,20 @@ function bunTest(args, baseEnv) {
     if (process.stdout.isTTY && env.NO_COLOR === undefined) env.FORCE_COLOR = '1';
     const child = spawn(bin('bun'), ['test', ...args], { cwd: REPO, stdio: ['inherit', 'pipe', 'pipe'], env });
     const counts = { pass: 0, fail: 0, skip: 0 };
+    const failed = [];
     const scan = (stream, out) => {
       let rest = '';
       stream.on('data', (chunk) => {
         out.write(chunk);
         const lines = (rest + chunk.toString('utf8')).split('\n');
         rest = lines.pop();
-        for (const line of lines) {
-          const m = /^\s*(\d+) (pass|fail|skip)\s*$/.exec(line.replace(/\x1b\[[0-9;]*m/g, ''));
+        for (const raw of lines) {
+          const line = raw.replace(/\x1b\[[0-9;]*m/g, '');
+          const m = /^\s*(\d+) (pass|fail|skip)\s*$/.exec(line);
           if (m) counts[m[2]] = Number(m[1]);
+          // bun names each failed test twice (where it fails, and again in
+          // its summary); the runner keeps each name once.
+          else if (line.startsWith('(fail) ') && !failed.includes(line)) failed.push(line);
         }
       });
     };
@@ -165,9 +170,9 @@ function bunTest(args, baseEnv) {
     scan(child.stderr, process.stderr);
     child.on('error', (err) => {
       console.error(`test: cannot run bun (${err.message})`);
-      done({ code: 1, counts });
+      done({ code: 1, counts, failed });
     });
-    child.on('close', (code, signal) => done({ code: code ?? (signal ? 1 : 0), counts }));
+    child.on('close', (code, signal) => done({ code: code ?? (signal ? 1 : 0), counts, failed }));
   });
 }
 
@@ -206,6 +211,7 @@ async function runTiers(chosen, files, extra, scratch) {
   let built = false;
   const total = { pass: 0, fail: 0, skip: 0 };
   const times = [];
+  const failures = [];
   let status = 0;
   for (const tier of chosen) {
     const { build, paths } = TIERS[tier];
@@ -219,7 +225,7 @@ async function runTiers(chosen, files, extra, scratch) {
     // bun test does not take its default timeout from bunfig.toml when it
     // is given files (it stays 5 s): the one set there is passed here, so
     // that a test spawning deno many times passes on a busy machine too.
-    const { code, counts } = await bunTest(['--timeout', String(BUN_TIMEOUT_MS), ...tierTests.map((f) => `./${f}`), ...extra], env);
+    const { code, counts, failed } = await bunTest(['--timeout', String(BUN_TIMEOUT_MS), ...tierTests.map((f) => `./${f}`), ...extra], env);
     const seconds = (performance.now() - started) / 1000;
     times.push(`${tier} ${seconds.toFixed(1)} s`);
     const leaked = leakedCache(scratch);
@@ -227,13 +233,17 @@ async function runTiers(chosen, files, extra, scratch) {
       // Each of these would be in the user's cache outside this runner.
       console.error(`test: ${tier}: a test ran kb on the tests' HOME, not a home of its own (isolatedEnv in tests/e2e/harness.ts); kb wrote its search cache there:\n${leaked.map((l) => `  $HOME/${l}`).join('\n')}`);
       counts.fail += 1;
+      failed.push('(fail) a test wrote the search cache in the tests\' HOME');
       rmSync(join(scratch, '.cache', 'kb'), { recursive: true, force: true });
     }
     for (const k of Object.keys(total)) total[k] += counts[k];
+    for (const f of failed) failures.push(`${tier}: ${f}`);
     console.error(`test: ${tier}: ${counts.pass} passed, ${counts.fail} failed, ${counts.skip} skipped in ${seconds.toFixed(1)} s`);
     if (code !== 0) status = code;
     else if (leaked.length > 0) status = 1;
   }
+  // The failures again, last, where a log cut to its end still shows them.
+  if (failures.length > 0) console.error(`\ntest: failed:\n${failures.map((f) => `  ${f}`).join('\n')}`);
   console.log(`tests: ${total.pass} passed, ${total.fail} failed, ${total.skip} skipped (${times.join(', ')})`);
   return status;
 }
