@@ -55,7 +55,7 @@ export async function topicListing(topic: Topic, view: TopicView, walkLimit: num
   // A folder's listing looks at the folder's subjects only: its cost grows
   // with the folder, not with the topic.
   const inSlugOrder = folder === undefined ? listable(view) : listableUnder(view, folder);
-  const available = inSiteOrder(view, inSlugOrder);
+  const available = inSiteOrder(view, inSlugOrder, true);
   // A site's own order wins over natural order (docs/guide/knowledge-base.md, "Docs sites").
   const sited = available !== inSlugOrder;
   if (folder !== undefined && available.length === 0) return undefined;

@@ -462,7 +462,7 @@ class Near {
   /** `name` as a folder of listable subjects, or undefined. */
   folder(name: string): Rescue | undefined {
     if (name === '' || name.endsWith('/')) return undefined;
-    const below = inSiteOrder(this.view, listableUnder(this.view, name));
+    const below = inSiteOrder(this.view, listableUnder(this.view, name), true);
     if (below.length === 0) return undefined;
     const depth = name.split('/').length + 1;
     const slugs = below.slice(0, MAX_FOLDER_LISTING).map((s) => s.slug);

@@ -10,13 +10,17 @@ import { probeUnknown, type TopicView } from './view.ts';
 
 /** `subjects` (in slug order) in the order their site gives them: a
  *  MkDocs nav's (mkdocs.ts), else their front matter's (order.ts); the
- *  very array where no subject says anything about itself (the walk
- *  knows: no subject is asked) or none has a place. Those not
- *  probed yet are probed (a listing has probed all). */
-export function inSiteOrder(view: TopicView, subjects: readonly Subject[]): readonly Subject[] {
+ *  very array where no subject gives itself a place (when the walk
+ *  knows, no subject is asked). Those not probed yet are probed (a
+ *  listing has probed all). `visibleOnly`: no subject in `subjects` is
+ *  hidden. */
+export function inSiteOrder(view: TopicView, subjects: readonly Subject[], visibleOnly = false): readonly Subject[] {
   const nav = navOf(view);
   if (nav !== undefined) return siteOrder(subjects, (s) => nav.get(s.path), 'first');
-  if (view.walkedPlain === true && !subjects.some((s) => s.hidden)) return subjects;
+  // The walk saw every visible subject's front matter, and none gave a
+  // place (`visibleOnly`: the caller passes no hidden subject; a listing
+  // of thousands is spared a pass).
+  if (view.walkedUnplaced === true && (visibleOnly || !subjects.some((s) => s.hidden))) return subjects;
   probeUnknown(view, subjects);
   const probed = view.probed;
   return siteOrder(subjects, frontPlaces((s) => probed.get(s.slug)));

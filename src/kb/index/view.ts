@@ -20,6 +20,7 @@ import type { WalkTrace } from '../fs/walk.ts';
 import type { IndexCache } from './cache.ts';
 import { cleanIndex } from './clean.ts';
 import { disabledSlugs } from './disabled.ts';
+import { placeIn } from './order.ts';
 import { resolvePatterns } from './resolve.ts';
 import { indexSubjects, type FileFound } from './subjects.ts';
 import type { Match, PatternResult, Subject, SubjectIndex } from './types.ts';
@@ -98,6 +99,11 @@ export interface TopicView {
    *  no visible subject says anything about itself, and a listing asks
    *  no subject what it says (describe.ts). */
   walkedPlain?: boolean;
+  /** Set with `walkedNonText`, when no verdict of the walk holds front
+   *  matter that gives its subject a place in its site's order (order.ts
+   *  `placeIn`): a listing then keeps slug order without looking a
+   *  verdict up per subject (site-order.ts). */
+  walkedUnplaced?: boolean;
   /** How loaded HTML pages are shown (load.ts): as written, or as text
    *  (content/html.ts). */
   html: HtmlView;
@@ -163,8 +169,10 @@ function probingWalk(probe: Probe, watch: TitleWatch | undefined): { found: File
   let files = 0;
   let renamed = false;
   let taken = 0;
-  // Whether every result so far says nothing about its subject.
+  // Whether every result so far says nothing about its subject, and
+  // whether none gives its subject a place (order.ts).
   let plain = true;
+  let unplaced = true;
   let skipping = false;
   const skip = () => {
     skipping = true;
@@ -187,6 +195,7 @@ function probingWalk(probe: Probe, watch: TitleWatch | undefined): { found: File
     // Only a result with frontmatter, a title or a summary can describe.
     if (r.front != null || r.title !== undefined || r.summary !== undefined) {
       plain = false;
+      if (unplaced && typeof r.front === 'string' && placeIn(r.front) !== undefined) unplaced = false;
       if (watch !== undefined && !watching) {
         watching = true;
         for (let k = 0; k < due && !skipping; k++) if (watchFound(k)) skip();
@@ -219,7 +228,7 @@ function probingWalk(probe: Probe, watch: TitleWatch | undefined): { found: File
       // slug), each found under its own slug: every result is its
       // subject's.
       const own = kept === undefined && subjects === files && !renamed;
-      keepVerdicts(view, kept, { slugs, results, nonText, plain }, own);
+      keepVerdicts(view, kept, { slugs, results, nonText, plain, unplaced }, own);
     },
   };
 }
@@ -227,12 +236,13 @@ function probingWalk(probe: Probe, watch: TitleWatch | undefined): { found: File
 /** Gives `view` the verdicts of its walk (`own`: each file found is its
  *  own subject, under its own slug, and nothing was kept from earlier
  *  requests). */
-function keepVerdicts(view: TopicView, kept: Map<string, ProbeResult> | undefined, walk: { slugs: string[]; results: ProbeResult[]; nonText: string[]; plain: boolean }, own: boolean): void {
-  const { slugs, results, nonText, plain } = walk;
+function keepVerdicts(view: TopicView, kept: Map<string, ProbeResult> | undefined, walk: { slugs: string[]; results: ProbeResult[]; nonText: string[]; plain: boolean; unplaced: boolean }, own: boolean): void {
+  const { slugs, results, nonText, plain, unplaced } = walk;
   if (own) {
     probedLater(view, slugs, results);
     view.walkedNonText = nonText;
     if (plain) view.walkedPlain = true;
+    if (unplaced) view.walkedUnplaced = true;
     return;
   }
   const fresh = bySlug(slugs, results);
@@ -247,6 +257,7 @@ function keepVerdicts(view: TopicView, kept: Map<string, ProbeResult> | undefine
     if (shared.length === 0) {
       view.walkedNonText = nonText;
       if (plain) view.walkedPlain = true;
+      if (unplaced) view.walkedUnplaced = true;
     }
   } else {
     for (const slug of shared) cache.delete(slug);

@@ -1,6 +1,6 @@
 import { describe, test, expect } from 'bun:test';
 import fc from 'fast-check';
-import { charWidth, compareCodeUnits, compareNatural, countText, naturallySorted, fitColumns, splitOutsideBraces, typeName } from '../../../src/shared/text.ts';
+import { charWidth, compareCodeUnits, compareNatural, countText, naturalKey, naturallySorted, fitColumns, splitOutsideBraces, typeName } from '../../../src/shared/text.ts';
 
 describe('splitOutsideBraces', () => {
   test('cuts at separators outside braces; parts untrimmed, n separators give n + 1 parts', () => {
@@ -144,5 +144,25 @@ describe('naturallySorted', () => {
     );
     const items = ['a1', 'a2', 'b'].map((x) => ({ x }));
     expect(naturallySorted(items, (i) => i.x)).toBe(items);
+  });
+});
+
+describe('naturalKey', () => {
+  test('orders as compareNatural does, in code-unit order', () => {
+    const s = fc.stringMatching(/^[0-9a/._-]{0,10}$/);
+    const zeros = fc.stringMatching(/^[0a/]{0,6}$/);
+    const long = fc.tuple(fc.stringMatching(/^[a-]{0,2}$/), fc.integer({ min: 0, max: 30 }), fc.stringMatching(/^[1-9]{0,3}$/)).map(([p, z, d]) => `${p}${'0'.repeat(z)}${d}`);
+    fc.assert(
+      fc.property(fc.oneof(s, zeros, long), fc.oneof(s, zeros, long), (a, b) => {
+        const ka = naturalKey(a);
+        const kb = naturalKey(b);
+        expect(Math.sign(compareCodeUnits(ka, kb))).toBe(Math.sign(compareNatural(a, b)));
+      }),
+      { numRuns: 5000 },
+    );
+    // Runs of nine digits and more, of one length and not.
+    expect(compareCodeUnits(naturalKey('a123456789'), naturalKey('a1234567890'))).toBe(-1);
+    expect(compareCodeUnits(naturalKey('a999999999b'), naturalKey('a1000000000'))).toBe(-1);
+    expect(compareCodeUnits(naturalKey('a99'), naturalKey('a100'))).toBe(-1);
   });
 });
