@@ -84,7 +84,7 @@ export async function learn(kb: KnowledgeBase, args: LearnArgs, sink: LearnSink,
     // A folder's listing probes only the folder's files (listableUnder).
     const view = kb.view(topic, folder === undefined, titles);
     await noteDirectory(topic, view);
-    const listing = await topicListing(topic, view, kb.walkLimit, kb.maxTokens, costs, folder);
+    const listing = await topicListing(topic, view, kb.walkLimit, kb.maxTokens, costs, folder, titles);
     if (listing !== undefined) {
       const { items, learned, topicNotes } = listing;
       await emit({ kind: 'listing', topic, items, learned, ...(listing.fit !== undefined ? { fit: listing.fit } : {}), ...(folder !== undefined ? { folder } : {}), topicNotes });

@@ -16,6 +16,7 @@ import { listable, listableUnder } from '../kb/index/listing.ts';
 import { inSiteOrder } from '../kb/index/site-order.ts';
 import { indexRank } from '../kb/index/order.ts';
 import type { Subject } from '../kb/index/types.ts';
+import { findBySlug } from '../kb/index/resolve.ts';
 import { kindOf, type TitleWatch, type TopicView } from '../kb/index/view.ts';
 import { BYTES_PER_TOKEN_ESTIMATE } from './budget.ts';
 import { fit as fitRows, fitAll, type FitCosts } from './fit.ts';
@@ -49,7 +50,7 @@ export interface TopicListing extends FittedListing {
 /** The listing of `topic` (or of its folder `folder`) within `budget`
  *  tokens; undefined when the folder holds no listable subject. The learn
  *  tool and the prompt's listings (`kb prompt --list`) both use it. */
-export async function topicListing(topic: Topic, view: TopicView, walkLimit: number, budget: number, costs: ListingCosts, folder?: string): Promise<TopicListing | undefined> {
+export async function topicListing(topic: Topic, view: TopicView, walkLimit: number, budget: number, costs: ListingCosts, folder?: string, watch?: TitleWatch): Promise<TopicListing | undefined> {
   // Binaries matched by a learned glob were never pre-loaded: not named.
   const learned = folder === undefined ? view.learned.filter((m) => kindOf(view, m.subject) !== 'binary').map((m) => m.subject.slug) : [];
   // A folder's listing looks at the folder's subjects only: its cost grows
@@ -62,7 +63,7 @@ export async function topicListing(topic: Topic, view: TopicView, walkLimit: num
   const topicNotes = directoryNotes(view, walkLimit);
   const about: ListingDescriptions = {
     all: () => descriptions(view, available),
-    any: () => describedAny(view, available),
+    any: () => (walkDescribed(view, watch) ? Promise.resolve(true) : describedAny(view, available)),
     some: (at) => descriptions(view, at.map((i) => available[i])),
   };
   const fitted = await fitListingOf({ topic, subjects: available, learned, ...(folder !== undefined ? { folder } : {}), topicNotes }, about, budget, costs);
@@ -73,6 +74,18 @@ export async function topicListing(topic: Topic, view: TopicView, walkLimit: num
   // CPU in a one-shot command.
   const items = sited ? (fitted.items as Listed[]) : naturallySorted(fitted.items as Listed[], lineName);
   return { ...fitted, items, topic, learned, topicNotes, subjects: available.length, ...(folder !== undefined ? { folder } : {}) };
+}
+
+/** Whether the walk of `view`, watched by `watch` (the whole topic's
+ *  listing), found a subject the listing lists that says something about
+ *  itself: then no verdict is looked up per subject to learn that some
+ *  does. (Not where a slug is shared: its verdict may be another file's.) */
+function walkDescribed(view: TopicView, watch: TitleWatch | undefined): boolean {
+  const slug = watch?.firstDescribed?.();
+  if (slug === undefined || view.learnedSlugs.has(slug) || view.disabled.has(slug) || view.index.shared?.has(slug) === true) return false;
+  // (A file found before its folder was known to be a skill's is one of
+  // its bundled files: hidden.)
+  return findBySlug(view.index.subjects, slug)?.hidden === false;
 }
 
 /** A listing line's name, as it sorts: a subject's slug, a folder's
@@ -94,6 +107,7 @@ export function titleWatch(budget: number, disabled: ReadonlySet<string>, costs:
   let used = 0;
   let over = false;
   let described = false;
+  let first: string | undefined;
   // What the names cost at least: a line in a folder, its bullet and its
   // folder (an estimate only grows with the text), the same for all the
   // subjects found one after the other in one folder; a line at the top,
@@ -129,6 +143,7 @@ export function titleWatch(budget: number, disabled: ReadonlySet<string>, costs:
     probed(slug, result) {
       if (described || disabled.has(slug)) return over && described;
       described = resultDescribes(result, slug);
+      if (described) first = slug;
       if (described && !over) {
         for (let i = 0; i < waiting.length && used <= budget; i++) top(waiting[i]);
         waiting.length = 0;
@@ -136,6 +151,7 @@ export function titleWatch(budget: number, disabled: ReadonlySet<string>, costs:
       }
       return over && described;
     },
+    firstDescribed: () => first,
   };
 }
 
@@ -469,7 +485,10 @@ class ListingFitter {
   ) {
     this.lines = new ListingLines(of.subjects, costs);
     this.bounds = new RunBounds(this.lines);
-    this.all = Array.from({ length: of.subjects.length }, (_, i) => i);
+    // (A loop: a callback per subject costs more in code run once.)
+    const all = new Array<number>(of.subjects.length);
+    for (let i = 0; i < all.length; i++) all[i] = i;
+    this.all = all;
     this.b = budget;
   }
 

@@ -71,6 +71,10 @@ export interface TitleWatch {
   found(slug: string, folder?: string): boolean;
   /** `result`: one that holds frontmatter, a title or a summary. */
   probed(slug: string, result: ProbeResult): boolean;
+  /** The first slug whose result (`probed`) describes its subject
+   *  (describe.ts `resultDescribes`), disabled ones aside; undefined while
+   *  none has. */
+  firstDescribed?(): string | undefined;
 }
 
 export interface TopicView {

@@ -14,14 +14,17 @@ import { openTopic, READER_THREAD_URL, topic, tree } from '../kb/view-fixture.ts
 
 const BINARY = '\0\x01binary';
 
-async function listings(spec: Record<string, string>, budget: number): Promise<{ watched: string; plain: string; skipped: boolean }> {
-  const t = topic(tree(spec));
+async function listings(spec: Record<string, string>, budget: number, learned: string[] = [], disabled: string[] = []): Promise<{ watched: string; plain: string; skipped: boolean }> {
+  const t = topic(tree(spec), learned, disabled);
   const render = (l: Awaited<ReturnType<typeof topicListing>>) => (l === undefined ? '' : renderListing(t, l.items, l.learned, l.fit, l.folder, l.topicNotes));
   const thread = readerThread(READER_THREAD_URL);
   try {
-    const view = openTopic(t, { probe: thread, probeAll: true, titles: titleWatch(budget, new Set(), LISTING_COSTS) });
+    const watch = titleWatch(budget, new Set(disabled), LISTING_COSTS);
+    const view = openTopic(t, { probe: thread, probeAll: true, titles: watch });
     const skipped = [...view.probed.values()].some((r) => r.titlesSkipped);
-    const watched = render(await topicListing(t, view, 100_000, budget, LISTING_COSTS));
+    // As `kb learn` lists a topic: the watch told whether the walk found a
+    // subject described.
+    const watched = render(await topicListing(t, view, 100_000, budget, LISTING_COSTS, undefined, watch));
     const plain = render(await topicListing(t, openTopic(t, { probeAll: true }), 100_000, budget, LISTING_COSTS));
     return { watched, plain, skipped };
   } finally {
@@ -47,6 +50,42 @@ describe('a listing whose probe skipped titles', () => {
     expect(skipped).toBe(true);
     expect(watched).toBe(plain);
     expect(plain).toContain('z-4: Zebra crossing 4');
+  });
+});
+
+describe('a listing over its budget where the walk found a described file that is not listed', () => {
+  // The names alone are over the budget: the listing says it left the
+  // descriptions out only when a subject it lists has one.
+  const plainNames = (): Record<string, string> => {
+    const spec: Record<string, string> = {};
+    for (let i = 0; i < 1500; i++) spec[`d${String(i).padStart(4, '0')}/n${i}.md`] = 'no title here\n';
+    return spec;
+  };
+  const cases: [string, Record<string, string>, string[], string[]][] = [
+    ['none is described', {}, [], []],
+    ['a learned subject', { 'a.md': '# Apples and pears\n' }, ['a'], []],
+    ['a disabled subject', { 'a.md': '# Apples and pears\n' }, [], ['a']],
+    ['a disabled skill', { 'sk/SKILL.md': '# Apples and pears\n' }, [], ['sk']],
+    ['a skill\'s bundled file, found before its SKILL.md', { 'sk/README.md': '# Apples and pears\n', 'sk/SKILL.md': 'no title here\n' }, [], []],
+    ['a binary file', { 'a.md': '# Apples and pears\n\0\x01' }, [], []],
+  ];
+  for (const [name, extra, learned, disabled] of cases) {
+    test(name, async () => {
+      const { watched, plain } = await listings({ ...plainNames(), ...extra }, 2000, learned, disabled);
+      expect(watched).toBe(plain);
+      expect(plain).not.toContain('descriptions are left out');
+    });
+  }
+  test('a slug two files share: as the file it loads says', async () => {
+    for (const [md, txt] of [['no title here\n', '# Apples and pears\n'], ['# Apples and pears\n', 'no title here\n']]) {
+      const { watched, plain } = await listings({ ...plainNames(), 'a.md': md, 'a.txt': txt }, 2000);
+      expect(watched).toBe(plain);
+    }
+  });
+  test('a listed subject described: descriptions left out', async () => {
+    const { watched, plain } = await listings({ ...plainNames(), 'z.md': '# Apples and pears\n' }, 2000);
+    expect(watched).toBe(plain);
+    expect(plain).toContain('descriptions are left out');
   });
 });
 

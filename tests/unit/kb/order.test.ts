@@ -2,6 +2,10 @@ import { describe, expect, test } from 'bun:test';
 import type { ProbeResult } from '../../../src/kb/fs/probe.ts';
 import { frontPlaces, indexRank, placeIn, siteOrder } from '../../../src/kb/index/order.ts';
 import type { Subject } from '../../../src/kb/index/types.ts';
+import { readerThread } from '../../../src/kb/fs/probe-thread.ts';
+import { listable } from '../../../src/kb/index/listing.ts';
+import { inSiteOrder } from '../../../src/kb/index/site-order.ts';
+import { openTopic, READER_THREAD_URL, topic, tree } from './view-fixture.ts';
 
 const subject = (slug: string): Subject => ({ path: `${slug}.md`, abs: `/t/${slug}.md`, slug, hidden: false, ext: 'md', size: 1 });
 
@@ -77,5 +81,29 @@ describe('siteOrder: subjects in their site order, within their folder', () => {
 
   test('index page names, in order of precedence', () => {
     expect(['_index', 'index', 'README', 'readme', 'Index', 'intro'].map(indexRank)).toEqual([0, 1, 2, 2, 1, -1]);
+  });
+});
+
+describe('inSiteOrder on a view whose walk probed every subject', () => {
+  /** The listable slugs of a tree in the order a listing shows them. */
+  function shown(spec: Record<string, string>): string[] {
+    const t = topic(tree(spec));
+    const thread = readerThread(READER_THREAD_URL);
+    try {
+      const view = openTopic(t, { probe: thread, probeAll: true });
+      return inSiteOrder(view, listable(view), true).map((s) => s.slug);
+    } finally {
+      thread.close();
+    }
+  }
+  test('a page that gives itself a place, among many that say nothing: the site order', () => {
+    const spec: Record<string, string> = {};
+    for (let i = 0; i < 300; i++) spec[`p${String(i).padStart(3, '0')}.md`] = `# Page ${i}\n`;
+    spec['z.md'] = '---\nweight: 1\n---\n# Zed\n';
+    expect(shown(spec).slice(0, 2)).toEqual(['z', 'p000']);
+  });
+  test('pages with front matter that gives no place: slug order', () => {
+    const spec: Record<string, string> = { 'b.md': '---\ntitle: B\n---\n', 'a.md': '---\ntitle: A\n---\n', 'c.md': '# C\n' };
+    expect(shown(spec)).toEqual(['a', 'b', 'c']);
   });
 });
