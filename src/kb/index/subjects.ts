@@ -11,7 +11,8 @@ import { IgnoreRules } from '../fs/ignore.ts';
 import { notice, type Notice } from '../fs/walk.ts';
 import type { Alias, SharedSlug, SkillInfo, Subject, SubjectIndex } from './types.ts';
 import { precedes } from './precedence.ts';
-import { describePath } from './slug.ts';
+import { describePath, slugLowerBound } from './slug.ts';
+import { codeUnitOrder } from '../../shared/arrays.ts';
 import { statSize, walkFiles, type WalkDir, type WalkOptions } from '../fs/walk.ts';
 
 /** A subject of the index. `size` is stat'ed on first access (a getter on
@@ -102,9 +103,8 @@ export const SKILL_FILE = 'SKILL.md';
  *  Files left out by `.gitignore`, `.kbignore` or the built-in defaults
  *  (kb/fs/ignore.ts) are not subjects at all. */
 export function indexSubjects(dir: string, found?: FileFound, opts: WalkOptions = {}): SubjectIndex {
-  let bySlug = new Map<string, IndexedSubject | IndexedSubject[]>();
-  // The slugs, each once, as found (sorted below).
-  let slugs: string[] = [];
+  // Every file, as found (sorted by slug below).
+  const all: IndexedSubject[] = [];
   // Directories holding SKILL.md, relative ('' never: a SKILL.md at the
   // root of a topic is an ordinary subject).
   let skillDirs: Set<string> | undefined;
@@ -144,37 +144,37 @@ export function indexSubjects(dir: string, found?: FileFound, opts: WalkOptions 
         const skill = name === SKILL_FILE && d.rel !== '';
         found(abs, skill ? slugPrefix.slice(0, -1) : s.slug, s.hidden || (inSkill && !skill), s);
       }
-      add(bySlug, slugs, s);
+      all.push(s);
     },
     { ...opts, rules },
   );
   const aliases = new Map<string, Alias>();
-  if (skillDirs !== undefined) ({ bySlug, slugs } = withSkills(bySlug, skillDirs, aliases));
-  // The slugs in code-unit order (the built-in string sort, as
-  // compareCodeUnits, without a comparator call per comparison).
-  slugs.sort();
+  // Skills change slugs (and hidden-ness).
+  if (skillDirs !== undefined) gatherSkills(all, skillDirs, aliases);
   const notices: Notice[] = walked.notices;
   noteRules(rules, notices);
   const shared = new Map<string, SharedSlug>();
-  const subjects = winners(slugs, bySlug, aliases, notices, shared);
+  const subjects = winners(inSlugOrder(all), aliases, notices, shared);
   // An alias that is some subject's slug names that subject.
-  for (const name of aliases.keys()) if (bySlug.has(name)) aliases.delete(name);
+  for (const name of aliases.keys()) {
+    const at = slugLowerBound(subjects, name);
+    if (at < subjects.length && subjects[at].slug === name) aliases.delete(name);
+  }
   const index: SubjectIndex = { dir, subjects, notices, ignored: rules.ignored, aliases, links: walked.links };
   if (shared.size > 0) index.shared = shared;
   return index;
 }
 
-/** The files indexed again once skills are found: skills change slugs
- *  (and hidden-ness). */
-function withSkills(bySlug: Map<string, IndexedSubject | IndexedSubject[]>, skillDirs: Set<string>, aliases: Map<string, Alias>): { bySlug: Map<string, IndexedSubject | IndexedSubject[]>; slugs: string[] } {
-  const all: IndexedSubject[] = [];
-  for (const v of bySlug.values()) if (Array.isArray(v)) all.push(...v);
-  else all.push(v);
-  gatherSkills(all, skillDirs, aliases);
-  const again = new Map<string, IndexedSubject | IndexedSubject[]>();
-  const slugs: string[] = [];
-  for (const s of all) add(again, slugs, s);
-  return { bySlug: again, slugs };
+/** `files` by slug in code-unit order (shared/arrays.ts codeUnitOrder),
+ *  the files of a slug in the order they were found. */
+function inSlugOrder(files: readonly IndexedSubject[]): IndexedSubject[] {
+  const n = files.length;
+  const keys: string[] = new Array(n);
+  for (let i = 0; i < n; i++) keys[i] = files[i].slug;
+  const order = codeUnitOrder(keys);
+  const out: IndexedSubject[] = new Array(n);
+  for (let i = 0; i < n; i++) out[i] = files[order[i]];
+  return out;
 }
 
 /** Notices for the ignore files the walk could not read, and for the
@@ -199,26 +199,29 @@ function noteRules(rules: IgnoreRules, notices: Notice[]): void {
  *  that comes first of the files that share it (precedence.ts: the
  *  document); every file of a shared slug gets an alias, its slug plus its
  *  extension, and each shared slug one notice and an entry in `shared`. */
-function winners(slugs: readonly string[], bySlug: Map<string, IndexedSubject | IndexedSubject[]>, aliases: Map<string, Alias>, notices: Notice[], shared: Map<string, SharedSlug>): Subject[] {
-  const subjects: Subject[] = new Array(slugs.length);
-  for (let i = 0; i < slugs.length; i++) {
-    const entry = bySlug.get(slugs[i])!;
-    if (!Array.isArray(entry)) {
-      subjects[i] = entry;
+function winners(files: readonly IndexedSubject[], aliases: Map<string, Alias>, notices: Notice[], shared: Map<string, SharedSlug>): Subject[] {
+  const subjects: Subject[] = [];
+  for (let i = 0; i < files.length; ) {
+    const slug = files[i].slug;
+    let end = i + 1;
+    while (end < files.length && files[end].slug === slug) end++;
+    if (end === i + 1) {
+      subjects.push(files[i++]);
       continue;
     }
     // Best first; a strict order, so the result does not depend on the
     // walk's order.
-    const files = entry.slice().sort((a, b) => (precedes(a, b) ? -1 : precedes(b, a) ? 1 : 0));
-    const winner = files[0];
-    subjects[i] = winner;
+    const group = files.slice(i, end).sort((a, b) => (precedes(a, b) ? -1 : precedes(b, a) ? 1 : 0));
+    i = end;
+    const winner = group[0];
+    subjects.push(winner);
     // Every file of the group stays loadable by its slug plus its
     // extension as written (`listing-01-01/Cargo.toml`).
-    for (const s of files) {
+    for (const s of group) {
       const alias = withExtension(s);
       if (alias !== s.slug && !aliases.has(alias)) aliases.set(alias, { subject: s.renamed(alias), of: s.slug });
     }
-    const others = files.slice(1).map((s) => ({ name: withExtension(s), path: s.path }));
+    const others = group.slice(1).map((s) => ({ name: withExtension(s), path: s.path }));
     shared.set(winner.slug, { path: winner.path, others });
     notices.push(notice('slug-collision', winner.path, sharedMessage(winner.slug, winner.path, others)));
   }
@@ -230,17 +233,6 @@ function winners(slugs: readonly string[], bySlug: Map<string, IndexedSubject | 
 function sharedMessage(slug: string, path: string, others: SharedSlug['others']): string {
   const names = others.map((o) => `"${o.name}"`).join(', ');
   return `slug "${slug}" is shared by ${others.length + 1} files: it loads ${path}; ${names} load${others.length === 1 ? 's the other' : ' the others'}`;
-}
-
-/** Files by slug: one, or several that collide; `slugs` gets each slug
- *  once. */
-function add(bySlug: Map<string, IndexedSubject | IndexedSubject[]>, slugs: string[], s: IndexedSubject): void {
-  const seen = bySlug.get(s.slug);
-  if (seen === undefined) {
-    bySlug.set(s.slug, s);
-    slugs.push(s.slug);
-  } else if (Array.isArray(seen)) seen.push(s);
-  else bySlug.set(s.slug, [seen, s]);
 }
 
 /** `rel` is one of `dirs` or below one. */
