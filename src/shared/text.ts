@@ -1,5 +1,7 @@
 // Small text utilities shared by every layer.
 
+import { codeUnitOrder } from './arrays.ts';
+
 /** `512 B`, `1.0 GiB`, `16 MiB`: a size in bytes for people. */
 export function humanSize(n: number): string {
   if (n < 1024) return `${n} B`;
@@ -105,8 +107,7 @@ function sortedGroup<T>(items: T[], keys: readonly string[], from: number, to: n
   }
   if (!moved) return out;
   out ??= items.slice();
-  const at = Array.from({ length: natural.length }, (_, k) => k);
-  at.sort((x, y) => (natural[x] < natural[y] ? -1 : natural[x] > natural[y] ? 1 : 0));
+  const at = codeUnitOrder(natural);
   for (let k = 0; k < at.length; k++) out[from + k] = items[from + at[k]];
   return out;
 }
@@ -121,7 +122,9 @@ const DIGIT_RUNS = /[0-9]+/g;
  * character that is no digit, a run compares as its first digit did
  * (every digit is on the same side of it); against another run, by
  * value, then by leading zeros, as compareDigitRuns; runs of one value
- * and zeros are as long, so what follows them compares in step.
+ * and zeros are as long, so what follows them compares in step. A count
+ * is written in base 32,768 plus one, so that a key holds no NUL when `s`
+ * holds none (arrays.ts codeUnitOrder sorts such keys).
  */
 export function naturalKey(s: string): string {
   return s.replace(DIGIT_RUNS, encodeRun);
@@ -131,8 +134,13 @@ function encodeRun(run: string): string {
   let z = 0;
   while (z < run.length - 1 && run.charCodeAt(z) === 0x30) z++;
   const count = run.length - z;
-  const head = count < 9 ? String.fromCharCode(0x30 + count) : `9${String.fromCharCode(count >>> 16, count & 0xffff)}`;
-  return `${head}${z === 0 ? run : run.slice(z)}${String.fromCharCode(z >>> 16, z & 0xffff)}`;
+  const head = count < 9 ? String.fromCharCode(0x30 + count) : `9${countUnits(count)}`;
+  return `${head}${z === 0 ? run : run.slice(z)}${countUnits(z)}`;
+}
+
+/** A count below 2^30 as two code units, in its order, neither a NUL. */
+function countUnits(n: number): string {
+  return String.fromCharCode(1 + (n >>> 15), 1 + (n & 0x7fff));
 }
 
 function isDigit(c: number): boolean {

@@ -4,11 +4,12 @@
 // applied, and said; every other pattern keeps the `ignore` package's
 // verdicts.
 import { describe, expect, test } from 'bun:test';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import ignore from 'ignore';
 import { IgnoreRules, innerGlobstars } from '../../../src/kb/fs/ignore.ts';
+import { indexSubjects } from '../../../src/kb/index/subjects.ts';
 
 /** IgnoreRules over one directory whose .gitignore holds `text`; the
  *  verdict for a path relative to it (directories end with `/`). */
@@ -75,5 +76,32 @@ describe('patterns with several ** segments between others', () => {
     expect(skip('x/y/z')).toBe(false);
     expect(skip('keep.md')).toBe(true);
     expect(performance.now() - t).toBeLessThan(1000);
+  });
+});
+
+describe("kb's write lock", () => {
+  test('`.kb-lock` is never walked: a folder (a write running), a link to a folder, a file', () => {
+    const root = mkdtempSync(join(tmpdir(), 'kb-lock-walk-'));
+    const outside = mkdtempSync(join(tmpdir(), 'kb-lock-outside-'));
+    try {
+      writeFileSync(join(outside, 'x.md'), 'x\n');
+      for (const [topic, make] of [
+        ['dir', (p: string) => (mkdirSync(p), writeFileSync(join(p, 'owner.md'), 'o\n'))],
+        ['link', (p: string) => symlinkSync(outside, p)],
+        ['file', (p: string) => writeFileSync(p, 'not a lock\n')],
+      ] as const) {
+        const dir = join(root, topic);
+        mkdirSync(dir);
+        writeFileSync(join(dir, 'a.md'), 'A.\n');
+        make(join(dir, '.kb-lock'));
+        const index = indexSubjects(dir);
+        expect(index.subjects.map((s) => s.path)).toEqual(['a.md']);
+        expect(index.ignored).toEqual([]);
+        expect(index.links).toEqual([]);
+      }
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+      rmSync(outside, { recursive: true, force: true });
+    }
   });
 });

@@ -157,6 +157,8 @@ describe('naturalKey', () => {
         const ka = naturalKey(a);
         const kb = naturalKey(b);
         expect(Math.sign(compareCodeUnits(ka, kb))).toBe(Math.sign(compareNatural(a, b)));
+        // (Keys are sorted with a NUL after each: they hold none.)
+        expect(ka.includes('\0')).toBe(false);
       }),
       { numRuns: 5000 },
     );
