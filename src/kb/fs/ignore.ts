@@ -3,7 +3,8 @@
 // own directory, a deeper file overriding a shallower one, `.kbignore`
 // overriding `.gitignore` in the same directory), then built-in defaults:
 // `node_modules/` and package managers' lockfiles. The control files
-// themselves are never subjects.
+// themselves are never subjects, and kb's write lock (`.kb-lock`) is never
+// walked.
 //
 // An ignored directory is not walked at all (as in git, a file inside an
 // excluded directory cannot be re-included). Ignored entries are recorded
@@ -29,6 +30,11 @@
 import { closeSync, fstatSync, openSync } from 'node:fs';
 import ignore, { type Ignore } from 'ignore';
 import { OPEN_FLAGS, readFully } from './probe.ts';
+
+/** kb's write lock in a topic's folder (kb/write/lock.ts): kb's own,
+ *  never walked, whatever it is (a folder while a write runs; a file, a
+ *  link or a folder of files that is not kb's, which a write refuses). */
+export const LOCK_NAME = '.kb-lock';
 
 /** The control files, in the order their rules apply (later wins). */
 export const IGNORE_FILES = ['.gitignore', '.kbignore'] as const;
@@ -147,9 +153,10 @@ export class IgnoreRules {
   }
 
   /** Whether the entry `name` of directory `rel` is left out (and then
-   *  records why). Control files are always left out, unrecorded. */
+   *  records why). Control files and kb's lock are always left out,
+   *  unrecorded. */
   skip(rel: string, name: string, isDir: boolean): boolean {
-    if (!isDir && isControlFile(name)) return true;
+    if (isDir ? name === LOCK_NAME : isControlFile(name) || name === LOCK_NAME) return true;
     const sets = this.sets.size === 0 ? undefined : this.sets.get(rel === '' ? '' : rel + '/');
     if (sets !== undefined) {
       const path = (rel === '' ? '' : rel + '/') + name + (isDir ? '/' : '');

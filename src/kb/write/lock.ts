@@ -1,6 +1,6 @@
 // One writer at a time per topic, across processes (docs/guide/search-and-memory.md,
 // "Safe under concurrency and crashes"): a lock directory, `.kb-lock`, in
-// the topic's subjects directory (hidden: never a subject), made and
+// the topic's subjects directory (never walked: kb/fs/ignore.ts), made and
 // refreshed by proper-lockfile (imported only when a write runs). A lock
 // left by a killed process stops being refreshed and is taken over once
 // it is STALE_MS old. `kb init` takes the same lock in `.jp/`, for the
@@ -12,8 +12,9 @@
 
 import { lstatSync, readdirSync } from 'node:fs';
 import type { lock as Lock } from 'proper-lockfile';
+import { LOCK_NAME } from '../fs/ignore.ts';
 
-export const LOCK_NAME = '.kb-lock';
+export { LOCK_NAME };
 /** A lock not refreshed for this long belongs to a dead process. */
 export const STALE_MS = 10_000;
 /** How long a writer waits for a held lock, at most (beyond STALE_MS, so
