@@ -105,14 +105,16 @@ describe('readerThread', () => {
       const told: [number, ProbeResult, number][] = [];
       const feed = thread.feed((i, r, size) => void told.push([i, r, size]));
       // Added slowly enough for the thread to finish batches meanwhile:
-      // the taker hears of those before finish.
-      for (let i = 0; i < paths.length; i++) {
+      // the taker hears of those before finish. A feed looks at finished
+      // batches when it sends one (every 256 files), so the wait for the
+      // thread (a second, for a loaded machine) comes before the last 256.
+      const last = paths.length - 256;
+      for (let i = 0; i < last; i++) {
         feed.add(paths[i]);
         if (i % 64 === 63) await new Promise((r) => setTimeout(r, 5));
       }
-      // On a loaded machine the thread may not have run yet: give it up
-      // to 2 s (it is told of batches as they finish, not only at finish).
-      for (let waited = 0; told.length === 0 && waited < 2000; waited += 10) await new Promise((r) => setTimeout(r, 10));
+      await new Promise((r) => setTimeout(r, 1000));
+      for (let i = last; i < paths.length; i++) feed.add(paths[i]);
       const before = told.length;
       const results = feed.finish();
       expect(told.map(([i]) => i)).toEqual(paths.map((_, i) => i));
