@@ -1,6 +1,6 @@
 import { describe, test, expect } from 'bun:test';
 import fc from 'fast-check';
-import { charWidth, compareCodeUnits, compareNatural, countText, naturalKey, naturallySorted, fitColumns, splitOutsideBraces, typeName } from '../../../src/shared/text.ts';
+import { charWidth, compareCodeUnits, compareNatural, countText, naturalKey, naturalKeys, naturallySorted, fitColumns, splitOutsideBraces, typeName } from '../../../src/shared/text.ts';
 
 describe('splitOutsideBraces', () => {
   test('cuts at separators outside braces; parts untrimmed, n separators give n + 1 parts', () => {
@@ -166,5 +166,21 @@ describe('naturalKey', () => {
     expect(compareCodeUnits(naturalKey('a123456789'), naturalKey('a1234567890'))).toBe(-1);
     expect(compareCodeUnits(naturalKey('a999999999b'), naturalKey('a1000000000'))).toBe(-1);
     expect(compareCodeUnits(naturalKey('a99'), naturalKey('a100'))).toBe(-1);
+  });
+});
+
+describe('naturalKeys', () => {
+  test('each key as naturalKey makes it, whether the runs allow the passes over all or not', () => {
+    const s = fc.stringMatching(/^[0-9a/._-]{0,12}$/);
+    const runs = fc.array(fc.tuple(fc.stringMatching(/^[a-z/-]{0,2}$/), fc.integer({ min: 1, max: 99_999_999 })), { maxLength: 4 }).map((parts) => parts.map(([t, d]) => `${t}${d}`).join(''));
+    fc.assert(
+      fc.property(fc.array(fc.oneof(s, runs), { maxLength: 30 }), (keys) => {
+        expect(naturalKeys(keys)).toEqual(keys.map(naturalKey));
+      }),
+      { numRuns: 3000 },
+    );
+    // Every run length the passes take, a zero alone, and next to text.
+    const keys = ['0', 'a0b', '1', '12', '123', '1234', '12345', '123456', '1234567', '12345678', 'x9y10z', ''];
+    expect(naturalKeys(keys)).toEqual(keys.map(naturalKey));
   });
 });
