@@ -28,7 +28,8 @@
 //   and MRR@10 of kb, SQLite FTS5 bm25() with the `porter unicode61` and
 //   the `trigram` tokenizers, and a grep baseline. A set whose folder is
 //   not given is named, with the repository and commit it was labelled
-//   on. --quality-only skips speed.
+//   on. --quality-only skips speed; --reference-only runs only the speed
+//   reference (on both folders) and the long documents against sqlite3.
 //
 //   npm run bench:search [-- --subjects N --dir DIR --kb PATH --json FILE
 //                            --corpus DIR --long-files N --no-long]
@@ -61,12 +62,13 @@ for (let i = 0; i < argv.length; i++) {
   else if (a === '--long-files') opt.longFiles = Number(argv[++i]);
   else if (a === '--no-long') opt.long = false;
   else if (a === '--quality-only') opt.speed = false;
+  else if (a === '--reference-only') opt.referenceOnly = true;
   else if (a === '--quality-corpus' && /^[\w-]+=./.test(argv[i + 1] ?? '') && SETS.some((s) => argv[i + 1].startsWith(`${s.name}=`))) {
     const v = argv[++i];
     opt.corpora.set(v.slice(0, v.indexOf('=')), resolve(v.slice(v.indexOf('=') + 1)));
   } else {
     process.stderr.write(
-      `usage: node scripts/search-bench.mjs [--subjects N] [--dir DIR] [--kb PATH] [--queries N] [--json FILE] [--corpus DIR | --long-files N | --no-long] [--quality-only] [--quality-corpus NAME=DIR]... (NAME: ${SETS.map((s) => s.name).join(', ')})\n`,
+      `usage: node scripts/search-bench.mjs [--subjects N] [--dir DIR] [--kb PATH] [--queries N] [--json FILE] [--corpus DIR | --long-files N | --no-long] [--quality-only | --reference-only] [--quality-corpus NAME=DIR]... (NAME: ${SETS.map((s) => s.name).join(', ')})\n`,
     );
     process.exit(2);
   }
@@ -181,6 +183,7 @@ let referencePath;
 }
 
 // --- first search: no cache ---------------------------------------------------
+if (opt.referenceOnly) referenceOnly();
 const cold = [];
 const noCache = [];
 for (let i = 0; i < 3; i++) {
@@ -427,6 +430,17 @@ function longCorpusWords(dir) {
   return pool.length > 0 ? pool : [...seen.keys()].sort();
 }
 
+
+/** --reference-only: the speed reference on both folders, the long
+ *  documents against sqlite3, and nothing else; exits. */
+function referenceOnly() {
+  const lines = versusReference('bench', `${opt.subjects} subjects`, root, docs, (q) => ['search', '-t', 'docs', '--limit', '10', q], {}, queries.slice(0, 40));
+  if (opt.long) lines.push(...longDocuments());
+  rmSync(cacheHome, { recursive: true, force: true });
+  process.stdout.write(`${lines.join('\n')}\n`);
+  if (opt.json) writeFileSync(opt.json, `${JSON.stringify(report, null, 2)}\n`);
+  process.exit(Object.values(report.reference).every((r) => r.ratio <= TARGETS.vsReference) ? 0 : 1);
+}
 
 const q = quality();
 const ok = {

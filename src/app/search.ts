@@ -376,9 +376,9 @@ function readResults(ranked: Ranked, limit: number, problems: Problem[], html: H
     const f = ranked.found[i];
     const page = isHtmlExt(f.path.slice(f.path.lastIndexOf('.') + 1));
     // A snippet comes from the file's first SNIPPET_BYTES. The index counts
-    // the tokens of a longer file (kb/search/topic.ts); should it have no
-    // count (or be a page shown as text), the file is read whole to count
-    // them.
+    // every text file's tokens (kb/search/topic.ts); should it have no
+    // count (or be a page shown as text), a longer file is read whole to
+    // count them.
     let read = readSubjectHead(f.abs, SNIPPET_BYTES);
     if (read.kind === 'text' && !read.whole && (f.tokens === undefined || (page && html === 'text'))) {
       const all = readBody(f.abs, 'text');
@@ -391,11 +391,11 @@ function readResults(ranked: Ranked, limit: number, problems: Problem[], html: H
       continue;
     }
     const text = page ? htmlText(read.text) : read.text;
-    // From the index for a file longer than a snippet reads (counted when
-    // it was indexed, the same file by its size and time), else counted
-    // here: on the bytes just read, where they are exactly the text's UTF-8
-    // (the same number, counted faster than on the text; the read's buffer,
-    // used before the next read), else on the text.
+    // From the index (counted when the file was indexed, the same file by
+    // its size and time), else counted here: on the bytes just read, where
+    // they are exactly the text's UTF-8 (the same number, counted faster
+    // than on the text; the read's buffer, used before the next read),
+    // else on the text.
     const tokens =
       page && html === 'text'
         ? estimateTokensOfBody(textViewNote(false)) + estimateTokensOfBody(text)

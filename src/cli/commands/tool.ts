@@ -110,8 +110,9 @@ async function run(face: ToolFace, ctx: RunContext): Promise<number> {
     const outcome = await tool.run(kb, parsed.args, { as: 'bytes', event: form.event, problem: (p) => warn(formatProblem(p)) }, toolCtx);
     form.end(outcome);
     out.flush();
-    const { files, byThread, started: threaded } = thread.stats();
+    const { files, byThread, started: threaded, statsHere } = thread.stats();
     if (threaded) await debug(`reader thread: ${face.threadDid ?? 'probed'} ${byThread} of ${files} files`);
+    else if (statsHere !== undefined) await debug(`reader thread: not started, no core to spare (${statsHere}): ${files} files checked here`);
     await face.verbose?.(outcome, performance.now() - started);
     return outcome.isError || face.nothing?.(outcome) === true ? 1 : 0;
   } finally {

@@ -16,7 +16,7 @@
 // thread was measured slower, as the two threads and the engine's compiler
 // threads then compete for the two cores.)
 
-import { statSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import { titleFormatOfPath } from '../content/title.ts';
 import { decodeFront, decodeTitle, isRawHead, lastProbedSize, PROBED, probeFile, probeRaw, textResult, TITLES_SKIPPED, UNCLOSED_RESULT, type FeedTaker, type Probe, type ProbeFeed, type ProbeResult, type RawHead, type StatJobHandle } from './probe.ts';
 
@@ -290,6 +290,35 @@ export function statShare(paths: readonly string[], control: Int32Array, values:
  *  start pays only on a long list. */
 export const MIN_STAT_FILES = 1024;
 
+/**
+ * Why a stat job is left to the main thread although it is long: the
+ * machine has no core to spare (undefined: it has one). The thread's start
+ * costs about 10 ms of CPU (its engine, its code, about 1,700 page faults),
+ * which a share of the stats pays back only when it runs at once on a core
+ * of its own: searching the 10,000-subject bench, alternating, with the
+ * thread and without it, 68 against 81 ms at the fastest (a free core) but
+ * 99 against 94 ms p50 at load average 2.6 on 2 cores, and 107 against 100
+ * at 3.9. A one-minute load average of `cores - 0.5` or more is taken for
+ * no core to spare. From /proc/loadavg (`text`); where there is none, a
+ * core is taken to be free.
+ */
+export function busyFrom(text: string | undefined, cores: number): string | undefined {
+  const load = text === undefined ? NaN : Number.parseFloat(text);
+  return Number.isFinite(load) && load >= cores - 0.5 ? `load average ${load.toFixed(2)} on ${cores} cores` : undefined;
+}
+
+/** busyFrom on this machine now (a read of about 20 µs, made once per
+ *  long stat job while the thread is not started). */
+export function busyMachine(): string | undefined {
+  let text: string | undefined;
+  try {
+    text = readFileSync('/proc/loadavg', 'latin1');
+  } catch {
+    text = undefined; // not Linux: a core is taken to be free
+  }
+  return busyFrom(text, globalThis.navigator?.hardwareConcurrency ?? 2);
+}
+
 /** Files a thread stats at a time (a stat is cheaper than a probe). */
 const STAT_CHUNK = 64;
 
@@ -355,7 +384,7 @@ export interface ReaderThread extends Probe {
    *  reader thread starts on them in batches, and `finish` does the rest. */
   feed(take?: FeedTaker): ProbeFeed;
   /** Files probed so far, and how many of them the reader thread did. */
-  stats(): { files: number; byThread: number; started: boolean };
+  stats(): { files: number; byThread: number; started: boolean; /** Why a long stat job was left to the main thread. */ statsHere?: string };
   /** Lets the thread go (when it was started). */
   close(): void;
 }
@@ -454,6 +483,10 @@ interface ThreadState {
   sentPool: SharedArrayBuffer | undefined;
   files: number;
   byMain: number;
+  /** Why a long stat job was left to the main thread (busyMachine). */
+  busy: () => string | undefined;
+  /** That reason, once a job was left so. */
+  statsHere?: string;
 }
 
 /** The worker, started on first use; null where there is none (one CPU,
@@ -584,7 +617,10 @@ function statJob(state: ThreadState, paths: readonly string[], prefix: string): 
   const words = new Int32Array(control);
   const shared = new SharedArrayBuffer(16 * n);
   const values = new Float64Array(shared);
-  const posted = n >= MIN_STAT_FILES && post(state, { kind: 'stat', paths: paths.join(PATH_SEPARATOR), prefix, control, values: shared }, n);
+  // A long job goes to the reader thread, when a core is free to run it.
+  const busy = n >= MIN_STAT_FILES && state.worker === undefined ? state.busy() : undefined;
+  if (busy !== undefined) state.statsHere = busy;
+  const posted = n >= MIN_STAT_FILES && busy === undefined && post(state, { kind: 'stat', paths: paths.join(PATH_SEPARATOR), prefix, control, values: shared }, n);
   return {
     join() {
       state.byMain += statShare(paths, words, values, prefix);
@@ -632,8 +668,8 @@ function closeWorker(state: ThreadState): void {
  *  sources and the compiled binary), started lazily by the first job with
  *  at least `minFiles` files. With one CPU, or where workers are not
  *  available, every job runs on the main thread. */
-export function readerThread(url: string, minFiles = MIN_PARALLEL_FILES): ReaderThread {
-  const state: ThreadState = { url, minFiles, worker: undefined, started: false, sentPool: undefined, files: 0, byMain: 0 };
+export function readerThread(url: string, minFiles = MIN_PARALLEL_FILES, busy: () => string | undefined = busyMachine): ReaderThread {
+  const state: ThreadState = { url, minFiles, worker: undefined, started: false, sentPool: undefined, files: 0, byMain: 0, busy };
   return {
     probe(paths) {
       const batch = newBatch(paths);
@@ -643,7 +679,7 @@ export function readerThread(url: string, minFiles = MIN_PARALLEL_FILES): Reader
     },
     feed: (take) => probeFeed(state, take),
     stat: (paths, prefix = '') => statJob(state, paths, prefix),
-    stats: () => ({ files: state.files, byThread: state.files - state.byMain, started: state.started }),
+    stats: () => ({ files: state.files, byThread: state.files - state.byMain, started: state.started, ...(state.statsHere !== undefined ? { statsHere: state.statsHere } : {}) }),
     close: () => closeWorker(state),
   };
 }

@@ -22,8 +22,10 @@ import { MAX_TERM } from './tokenize.ts';
 
 /** Bump when the file's layout, the tokenizer or the text indexed changes
  *  (7: facets of tags, type and status; 8: an HTML page's text,
- *  content/html.ts, instead of its markup). */
-export const FORMAT_VERSION = 8;
+ *  content/html.ts, instead of its markup; 9: every text document's token
+ *  estimate, where 8 kept only those of files longer than a snippet
+ *  reads). */
+export const FORMAT_VERSION = 9;
 const MAGIC = 0x4b425331; // "KBS1"
 
 /** A cache file larger than this is not read (a hostile or broken one). */

@@ -1119,6 +1119,9 @@ class TopHits {
     for (let d = from; d < to; d++) {
       if (total[d] <= 0 || kinds[d] !== KIND_TEXT || (exclude?.(d) ?? false)) continue;
       this.count++;
+      // Below the worst of a full heap: not better, whatever its slug (no
+      // hit made for it: most documents of a broad query).
+      if (heap.length === top && (top === 0 || total[d] < heap[0].score)) continue;
       const h = { doc: d, score: total[d] };
       if (heap.length < top) {
         heap.push(h);

@@ -6,12 +6,13 @@ import { describe, test, expect } from 'bun:test';
 import { mkdirSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { PROBED, probeFile, probeKind, type ProbeResult } from '../../../src/kb/fs/probe.ts';
-import { batchBytes, batchMemory, DONE, frontPool, frontRegion, MIN_PARALLEL_FILES, MIN_STAT_FILES, PATH_SEPARATOR, probeResultOf, readerThread as startReaderThread, statFiles, statLater, type ProbeJob } from '../../../src/kb/fs/probe-thread.ts';
+import { batchBytes, batchMemory, DONE, frontPool, frontRegion, MIN_PARALLEL_FILES, MIN_STAT_FILES, PATH_SEPARATOR, probeResultOf, readerThread as startReaderThread, busyFrom, statFiles, statLater, type ProbeJob } from '../../../src/kb/fs/probe-thread.ts';
 import { makeTempDir } from '../../support/temp.ts';
 
 /** The reader thread's entry point, as the CLI's entry module names it. */
 const READER_THREAD_URL = new URL('../../../src/reader-thread.ts', import.meta.url).href;
-const readerThread = (minFiles?: number) => startReaderThread(READER_THREAD_URL, minFiles);
+/** A reader thread on a machine with a core to spare (`busy`: without). */
+const readerThread = (minFiles?: number, busy?: string) => startReaderThread(READER_THREAD_URL, minFiles, () => busy);
 
 /** The kinds of probe results, after checking each is the shared result of
  *  its kind. */
@@ -276,6 +277,28 @@ describe('stat jobs', () => {
     } finally {
       thread.close();
     }
+  });
+
+  test('with no core to spare, a long stat job is left to the main thread, which says why, with the same sizes and times', () => {
+    const { dir, names } = folder(MIN_STAT_FILES + 100);
+    const thread = readerThread(undefined, 'load average 3.00 on 2 cores');
+    try {
+      const values = thread.stat!(names, `${dir}/`).join();
+      expect([...values]).toEqual(expected(dir, names));
+      expect(thread.stats()).toEqual({ files: names.length, byThread: 0, started: false, statsHere: 'load average 3.00 on 2 cores' });
+    } finally {
+      thread.close();
+    }
+  });
+
+  test('no core to spare: a one-minute load average of the cores less a half, or more (from /proc/loadavg; none there: a core is free)', () => {
+    expect(busyFrom('1.49 0.80 0.50 2/300 1234\n', 2)).toBeUndefined();
+    expect(busyFrom('1.50 0.80 0.50 2/300 1234\n', 2)).toBe('load average 1.50 on 2 cores');
+    expect(busyFrom('7.50 6.00 5.00 9/300 1234\n', 8)).toBe('load average 7.50 on 8 cores');
+    expect(busyFrom('7.49 6.00 5.00 9/300 1234\n', 8)).toBeUndefined();
+    expect(busyFrom(undefined, 2)).toBeUndefined();
+    expect(busyFrom('', 2)).toBeUndefined();
+    expect(busyFrom('garbage', 2)).toBeUndefined();
   });
 });
 

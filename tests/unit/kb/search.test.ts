@@ -635,17 +635,17 @@ describe('a topic index stays fresh', () => {
     expect(await slugsFor(t, 'gamma')).toEqual({ status: 'hit', read: 0, slugs: ['sub/renamed'] });
   });
 
-  test("a document longer than a snippet reads has its token estimate counted when it is indexed, and carried over; a shorter one none", async () => {
+  test('every text document has its token estimate counted when it is indexed (a search counts none), carried over, and counted again when it changes', async () => {
     const body = 'Some words, 1234 and ünïcode: ok.\n'.repeat(Math.ceil((SNIPPET_BYTES + 1) / 30));
     expect(Buffer.byteLength(body)).toBeGreaterThan(SNIPPET_BYTES);
     const t = topic({ 'a.md': body, 'b.md': 'short' });
     const first = await topicIndex(t.spec, { cacheDir: t.cache });
-    expect(first.index.docs.map((d) => d.tokens)).toEqual([estimateTokens(body), undefined]);
-    writeFileSync(join(t.dir, 'b.md'), 'shorter now');
+    expect(first.index.docs.map((d) => d.tokens)).toEqual([estimateTokens(body), estimateTokens('short')]);
+    writeFileSync(join(t.dir, 'b.md'), 'shorter now, 12 words and ünïcode');
     utimesSync(join(t.dir, 'b.md'), new Date(), new Date(Date.now() + 5000));
     const again = await topicIndex(t.spec, { cacheDir: t.cache });
     expect(again.status).toBe('updated');
-    expect(again.index.docs.map((d) => d.tokens)).toEqual([estimateTokens(body), undefined]);
+    expect(again.index.docs.map((d) => d.tokens)).toEqual([estimateTokens(body), estimateTokens('shorter now, 12 words and ünïcode')]);
   });
 
   test('frontmatter only the YAML parser reads: its description indexed, in a build and in a patched update, the files after it intact', async () => {

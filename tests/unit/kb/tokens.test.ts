@@ -118,6 +118,12 @@ describe('estimateTokens', () => {
     expect(estimateTokensOfBytes(b, 6, 10)).toBe(estimateTokens('beta'));
   });
 
+  test('every slice of bytes, of odd or even length from an odd or even start, is estimated as its text', () => {
+    const text = 'a1 bb22, ccc333; dddd4444 -- e 5 ff 66 ggg';
+    const b = enc.encode(text);
+    for (let s = 0; s <= b.length; s++) for (let e = s; e <= b.length; e++) expect(estimateTokensOfBytes(b, s, e)).toBe(estimateTokens(text.slice(s, e)));
+  });
+
   test('characters outside ASCII count once each, whatever their length', () => {
     const cjk = '知識ベースは文脈を溢れさせない。';
     expect(estimateTokens(cjk)).toBeGreaterThan(8);
