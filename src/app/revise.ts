@@ -1,4 +1,4 @@
-// Revising a subject (docs/guide/search-and-memory.md, "Revising"): its text
+// Revising a subject (docs/guide/search-and-memory.md, "`kb revise TOPIC SLUG TEXT...`"): its text
 // replaced by a new version, its slug kept, its earlier text kept in a
 // hidden history file beside it (kb/write/history.ts). Shared by `kb
 // revise` (source `user`) and the MCP tool of the same name (source

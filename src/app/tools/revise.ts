@@ -1,6 +1,6 @@
 // The revise tool: replaces the text of a subject of a writable topic,
 // keeping its slug and its earlier text (docs/guide/search-and-memory.md,
-// "Revising"), served over MCP only for the topics `kb mcp --write`
+// "`kb revise TOPIC SLUG TEXT...`"), served over MCP only for the topics `kb mcp --write`
 // names. Destructive (it replaces a file), so a client can ask before
 // running it; remember stays a tool that only adds. The operation is
 // app/revise.ts; render/memory.ts writes its outcome.
