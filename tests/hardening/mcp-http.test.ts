@@ -24,10 +24,12 @@ afterAll(async () => {
 
 const AUTH = { authorization: `Bearer ${TOKEN}` };
 
-/** The server still answers, at once. */
+/** The server still answers, at once. (On a connection of its own: one
+ *  kept from an earlier call may be the one the server's 1 s idle limit
+ *  closes as it is reused.) */
 async function stillServes(): Promise<void> {
   const started = Date.now();
-  const r = await post(server.url, 99, 'tools/list', {}, AUTH);
+  const r = await post(server.url, 99, 'tools/list', {}, { ...AUTH, connection: 'close' });
   expect(r.status).toBe(200);
   expect(Date.now() - started).toBeLessThan(2000);
 }
@@ -89,7 +91,7 @@ describe('size', () => {
     await stillServes();
   }, 60_000);
 
-  test('a 64 MiB body, declared or chunked: 413 without reading it; memory stays bounded; the server serves on', async () => {
+  test('a 64 MiB body, declared or chunked: 413 (the rest of a chunked one read at most 8 MiB or 2 s further and dropped, so that the client gets the answer); memory stays bounded; the server serves on', async () => {
     const r = modernRequest(1, 'tools/list');
     const declared = await raw(server.port, `POST /mcp HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nAuthorization: Bearer ${TOKEN}\r\nContent-Length: ${64 * 1024 * 1024}\r\n\r\n${'x'.repeat(1024)}`);
     expect(statusOf(declared.text)).toBe(413);
