@@ -75,6 +75,9 @@ export interface OpenOptions {
    *  `kb mcp`), with what was probed while a watcher says nothing changed,
    *  else revalidated by directory times (kb/index/cache.ts). */
   cache?: IndexCache;
+  /** When the request being answered arrived (performance.now()): a
+   *  revalidation of `cache` begun since is as good as its own. */
+  since?: number;
 }
 
 
@@ -128,6 +131,8 @@ export class KnowledgeBase {
     readonly costs: Costs,
     /** How loaded HTML pages are shown (WorkspaceOptions.html). */
     readonly html: HtmlView = 'raw',
+    /** When the request arrived (OpenOptions.since). */
+    private readonly since?: number,
   ) {}
 
   /** Loads the workspace's configuration and compiles every topic's
@@ -145,7 +150,7 @@ export class KnowledgeBase {
     // is finite: only then is that code loaded.
     const preloads = Number.isFinite(maxTokens) && some(config.topics, (t) => t.enable && (learned.get(t)?.length ?? 0) > 0);
     const cutter = preloads ? await preloadCutter(opts.costs) : undefined;
-    return new KnowledgeBase(config, learned, opts.probe, walkLimit(options.env), maxTokens, opts.cache, searchCache, cutter, opts.costs, options.html);
+    return new KnowledgeBase(config, learned, opts.probe, walkLimit(options.env), maxTokens, opts.cache, searchCache, cutter, opts.costs, options.html, opts.since);
   }
 
   /** Starts a stat of every file (kb/fs/probe.ts StatJobHandle), shared
@@ -197,7 +202,7 @@ export class KnowledgeBase {
   view(topic: Topic, probeAll = false, titles?: TitleWatch): TopicView {
     let view = this.views.get(topic);
     if (view === undefined) {
-      view = openTopic(topic, { learned: this.learned.get(topic) ?? [], probe: this.probe, probeAll, maxEntries: this.walk.limit, cache: this.cache, html: this.html, ...(titles !== undefined ? { titles } : {}) });
+      view = openTopic(topic, { learned: this.learned.get(topic) ?? [], probe: this.probe, probeAll, maxEntries: this.walk.limit, cache: this.cache, since: this.since, html: this.html, ...(titles !== undefined ? { titles } : {}) });
       this.views.set(topic, view);
       if (this.cut === undefined && !this.cutting && view.learned.length > 0) this.cutPreloaded();
     }

@@ -199,7 +199,7 @@ export class KbSession {
   async open(knowledge: readonly string[] = []): Promise<KnowledgeBase> {
     let kb: KnowledgeBase;
     try {
-      kb = await KnowledgeBase.open({ ...this.options, knowledge: [...this.options.knowledge, ...knowledge] }, { cache: this.cache, costs: COSTS });
+      kb = await KnowledgeBase.open({ ...this.options, knowledge: [...this.options.knowledge, ...knowledge] }, { cache: this.cache, costs: COSTS, ...(this.since !== undefined ? { since: this.since } : {}) });
     } catch (err) {
       if (err instanceof KbError) throw new RequestError(knowledge.length > 0 ? INVALID_PARAMS : INTERNAL_ERROR, describe(err));
       throw err;
@@ -294,6 +294,10 @@ export class KbSession {
   request = '';
   /** Set by the server before each request: what its result may hold. */
   room: Room = ONE_RESULT;
+  /** Set by the server before each request: when it arrived
+   *  (performance.now()); a check of the kept indexes begun since is as
+   *  good as its own (kb/index/cache.ts `get`). */
+  since: number | undefined;
 
   private noteCut(method: string): void {
     const room = this.room;
