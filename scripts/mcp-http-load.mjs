@@ -4,8 +4,9 @@
 // connection of its own): of every 20 calls, 18 exact loads of a random
 // subject, one listing of the topic and one search (words of the slugs).
 // p50 and p99 per kind, errors, the server's peak RSS (Linux: VmHWM), and
-// the sockets the server holds afterwards, once the clients closed theirs
-// (the listening one only, when none is left open).
+// the TCP sockets the server holds afterwards, once the clients closed
+// theirs: the listening one (`listening`, 1) and any other (`socketsAfter`,
+// 0 when none is left open).
 //
 //   node scripts/mcp-http-load.mjs --workspace DIR --topic ID [--bin dist/kb] [--clients 32] [--calls 1000]
 //
@@ -60,29 +61,33 @@ function client(port) {
   return { call, close: () => agent.destroy() };
 }
 
+/** The TCP sockets the process holds: listening, and any other (a
+ *  connection, in whatever state). */
 function sockets(pid) {
-  // TCP only: a child's stdio pipes are UNIX sockets too.
-  const tcp = new Set();
+  // TCP only: a child's stdio pipes are UNIX sockets too. The tables list
+  // every socket of the network namespace; the process's own are those its
+  // descriptors name. State 0A is LISTEN.
+  const tcp = new Map();
   for (const table of ['tcp', 'tcp6']) {
     try {
       for (const line of readFileSync(`/proc/${pid}/net/${table}`, 'utf8').split('\n').slice(1)) {
-        const inode = line.trim().split(/\s+/)[9];
-        if (inode !== undefined) tcp.add(inode);
+        const f = line.trim().split(/\s+/);
+        if (f[9] !== undefined) tcp.set(f[9], f[3]);
       }
     } catch {
       // no such table
     }
   }
-  let n = 0;
+  const held = { listening: 0, other: 0 };
   for (const fd of readdirSync(`/proc/${pid}/fd`)) {
     try {
       const m = /^socket:\[(\d+)\]$/.exec(readlinkSync(`/proc/${pid}/fd/${fd}`));
-      if (m && tcp.has(m[1])) n++;
+      if (m && tcp.has(m[1])) held[tcp.get(m[1]) === '0A' ? 'listening' : 'other']++;
     } catch {
       // closed meanwhile
     }
   }
-  return n;
+  return held;
 }
 
 const pct = (xs, p) => xs[Math.min(xs.length - 1, Math.floor(xs.length * p))];
@@ -125,13 +130,14 @@ export async function mcpHttpLoad({ bin, workspace, topic, clients = 32, calls =
   const seconds = (performance.now() - started) / 1000;
   let peakKiB = null;
   let open = null;
+  let listening = null;
   try {
     peakKiB = Number(/VmHWM:\s+(\d+)/.exec(readFileSync(`/proc/${server.child.pid}/status`, 'utf8'))?.[1]);
     // The server closes a connection when it sees the client's end: up to
     // 5 s for it to see them all (a loaded machine is slow to).
     for (let waited = 0; waited < 5000; waited += 100) {
-      open = sockets(server.child.pid);
-      if (open <= 1) break;
+      ({ other: open, listening } = sockets(server.child.pid));
+      if (open === 0) break;
       await new Promise((r) => setTimeout(r, 100));
     }
   } catch {
@@ -144,7 +150,7 @@ export async function mcpHttpLoad({ bin, workspace, topic, clients = 32, calls =
     xs.sort((a, b) => a - b);
     stats[k] = { n: xs.length, p50: pct(xs, 0.5), p99: pct(xs, 0.99) };
   }
-  return { subjects: slugs.length, clients, calls, seconds, ...stats, errors: errors.length, firstErrors: errors.slice(0, 3), peakKiB, socketsAfter: open, exitCode: code };
+  return { subjects: slugs.length, clients, calls, seconds, ...stats, errors: errors.length, firstErrors: errors.slice(0, 3), peakKiB, socketsAfter: open, listening, exitCode: code };
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {

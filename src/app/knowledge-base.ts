@@ -75,6 +75,36 @@ export interface OpenOptions {
    *  `kb mcp`), with what was probed while a watcher says nothing changed,
    *  else revalidated by directory times (kb/index/cache.ts). */
   cache?: IndexCache;
+  /** When the request being answered arrived (performance.now()): a
+   *  revalidation of `cache`, or a load of the configuration by `configs`,
+   *  begun since is as good as its own. */
+  since?: number;
+  /** The configuration last loaded, shared (a long-lived front end's). */
+  configs?: ConfigShare;
+}
+
+/** The configuration a long-lived front end loaded last, and when its
+ *  loading began: a request that arrived before then takes it rather than
+ *  load it again (it holds every change made before the request arrived:
+ *  its files were read after). Requests that waited their turn together
+ *  so share one load. Every other request loads it anew. */
+export class ConfigShare {
+  private last: { key: string; began: number; config: Config } | undefined;
+  /** Loads taken from an earlier request's (for tests and --verbose). */
+  shared = 0;
+
+  async load(options: LoadOptions, since: number | undefined): Promise<Config> {
+    const key = JSON.stringify([options.cwd, options.workspace, options.cfg, options.knowledge]);
+    const last = this.last;
+    if (since !== undefined && last !== undefined && last.key === key && last.began >= since) {
+      this.shared++;
+      return last.config;
+    }
+    const began = performance.now();
+    const config = await loadConfig(options);
+    this.last = { key, began, config };
+    return config;
+  }
 }
 
 
@@ -128,6 +158,8 @@ export class KnowledgeBase {
     readonly costs: Costs,
     /** How loaded HTML pages are shown (WorkspaceOptions.html). */
     readonly html: HtmlView = 'raw',
+    /** When the request arrived (OpenOptions.since). */
+    private readonly since?: number,
   ) {}
 
   /** Loads the workspace's configuration and compiles every topic's
@@ -135,7 +167,7 @@ export class KnowledgeBase {
    *  any command (no workspace, a bad --cfg or -k); problems inside the
    *  configuration are in `problems` (see `fatal`). */
   static async open(options: WorkspaceOptions, opts: OpenOptions): Promise<KnowledgeBase> {
-    const config = await loadConfig(options);
+    const config = opts.configs === undefined ? await loadConfig(options) : await opts.configs.load(options, opts.since);
     const learned = new Map<Topic, CompiledPattern[]>();
     for (const topic of config.topics) learned.set(topic, await compilePatterns(topic.learned));
     const searchCache = options.searchCache === false ? undefined : cacheDir(options.env, options.home);
@@ -145,7 +177,7 @@ export class KnowledgeBase {
     // is finite: only then is that code loaded.
     const preloads = Number.isFinite(maxTokens) && some(config.topics, (t) => t.enable && (learned.get(t)?.length ?? 0) > 0);
     const cutter = preloads ? await preloadCutter(opts.costs) : undefined;
-    return new KnowledgeBase(config, learned, opts.probe, walkLimit(options.env), maxTokens, opts.cache, searchCache, cutter, opts.costs, options.html);
+    return new KnowledgeBase(config, learned, opts.probe, walkLimit(options.env), maxTokens, opts.cache, searchCache, cutter, opts.costs, options.html, opts.since);
   }
 
   /** Starts a stat of every file (kb/fs/probe.ts StatJobHandle), shared
@@ -197,7 +229,7 @@ export class KnowledgeBase {
   view(topic: Topic, probeAll = false, titles?: TitleWatch): TopicView {
     let view = this.views.get(topic);
     if (view === undefined) {
-      view = openTopic(topic, { learned: this.learned.get(topic) ?? [], probe: this.probe, probeAll, maxEntries: this.walk.limit, cache: this.cache, html: this.html, ...(titles !== undefined ? { titles } : {}) });
+      view = openTopic(topic, { learned: this.learned.get(topic) ?? [], probe: this.probe, probeAll, maxEntries: this.walk.limit, cache: this.cache, since: this.since, html: this.html, ...(titles !== undefined ? { titles } : {}) });
       this.views.set(topic, view);
       if (this.cut === undefined && !this.cutting && view.learned.length > 0) this.cutPreloaded();
     }

@@ -18,12 +18,12 @@ import { findExact } from '../kb/index/resolve.ts';
 import { mayBeGlob, withoutDotSlash } from '../glob/index.ts';
 import { fallbackSummary, ignoredSentence } from '../kb/index/sentences.ts';
 import { isRaw, loadOrder, loadPatterns, type LoadItem, type ReadAs } from '../kb/index/load.ts';
-import type { MissHint } from '../kb/index/types.ts';
+import type { MissHint, Notice } from '../kb/index/types.ts';
 import type { TopicView } from '../kb/index/view.ts';
 import type { LearnCall, LearnEvent, LinesShown, Note } from '../answer/learn.ts';
 import { warning, type Problem } from '../shared/problem.ts';
 import { BLOCK_TOKENS, BYTES_PER_TOKEN_ESTIMATE, tokensText } from './budget.ts';
-import { fitWords, titleWatch, topicListing } from './listing.ts';
+import { fitWords, titleWatch, topicListing, type TopicListing } from './listing.ts';
 import type { LearnArgs } from './args.ts';
 import type { KnowledgeBase } from './knowledge-base.ts';
 import { directoryNotes, directoryNotices, emptyTextProblem, replacedProblem, skillOf } from './topics.ts';
@@ -77,14 +77,8 @@ export async function learn(kb: KnowledgeBase, args: LearnArgs, sink: LearnSink,
   const folder = args.subjects === null ? undefined : folderOf(args.subjects);
   if (args.subjects === null || folder !== undefined) {
     await kb.settle();
-    // A whole topic's listing within a budget may find that it can show no
-    // title: the probe then stops searching heads for them.
-    const costs = await kb.costs.listing();
-    const titles = folder === undefined && Number.isFinite(kb.maxTokens) ? titleWatch(kb.maxTokens, new Set(topic.disabled), costs) : undefined;
-    // A folder's listing probes only the folder's files (listableUnder).
-    const view = kb.view(topic, folder === undefined, titles);
-    await noteDirectory(topic, view);
-    const listing = await topicListing(topic, view, kb.walkLimit, kb.maxTokens, costs, folder, titles);
+    const { listing, notices } = await listingOf(kb, topic, folder);
+    for (const n of notices) await problem(warning(n.code, `topic "${topic.id}": ${n.message}`));
     if (listing !== undefined) {
       const { items, learned, topicNotes } = listing;
       await emit({ kind: 'listing', topic, items, learned, ...(listing.fit !== undefined ? { fit: listing.fit } : {}), ...(folder !== undefined ? { folder } : {}), topicNotes });
@@ -114,6 +108,47 @@ export async function learn(kb: KnowledgeBase, args: LearnArgs, sink: LearnSink,
   // limit did not keep it from the model.
   await emit({ kind: 'end', topic: topic.id, topicNotes: raw && loaded > 0 ? [] : directoryNotes(view, kb.walkLimit), raw });
   return loaded === 0 && !fallbacks.some((f) => f.kind === 'folder');
+}
+
+/** A whole topic's listing kept by a long-lived front end (`kb mcp`):
+ *  what it was made of (`of`: the topic's configuration and the limits),
+ *  the listing, and the notices about the topic's directory. */
+interface KeptListing {
+  of: string;
+  listing: TopicListing | undefined;
+  notices: readonly Notice[];
+}
+
+/** The listing of `topic` (or of its `folder`), and the notices about its
+ *  directory. A long-lived front end keeps a whole topic's listing while
+ *  its file watcher tells of no change in the topic and the topic's
+ *  configuration is the same (kb/index/cache.ts `keep`; await
+ *  `kb.settle()` first): a listing of 10,000 subjects is made once, not on
+ *  every call. Not kept where the topic has symbolic links (what they
+ *  lead to is out of the watcher's sight), nor for a folder's listing. */
+async function listingOf(kb: KnowledgeBase, topic: Topic, folder: string | undefined): Promise<{ listing: TopicListing | undefined; notices: readonly Notice[] }> {
+  const resident = folder === undefined ? kb.resident : undefined;
+  const at = resident?.changes(topic.subjectsDir);
+  const key = `listing\0${topic.id}`;
+  const of = at === undefined ? '' : JSON.stringify([topic, kb.maxTokens, kb.walkLimit, kb.html]);
+  if (at !== undefined) {
+    const kept = resident!.kept(topic.subjectsDir, key) as KeptListing | undefined;
+    if (kept !== undefined && kept.of === of) return { listing: kept.listing === undefined ? undefined : { ...kept.listing, topic }, notices: kept.notices };
+  }
+  // A whole topic's listing within a budget may find that it can show no
+  // title: the probe then stops searching heads for them.
+  const costs = await kb.costs.listing();
+  const titles = folder === undefined && Number.isFinite(kb.maxTokens) ? titleWatch(kb.maxTokens, new Set(topic.disabled), costs) : undefined;
+  // A folder's listing probes only the folder's files (listableUnder).
+  const view = kb.view(topic, folder === undefined, titles);
+  const notices = directoryNotices(view);
+  const listing = await topicListing(topic, view, kb.walkLimit, kb.maxTokens, costs, folder, titles);
+  if (at !== undefined && view.index.links.length === 0) {
+    // Shared by the calls to come: frozen, so that none can change it.
+    if (listing !== undefined) for (const part of [listing.items, listing.learned, listing.topicNotes]) Object.freeze(part);
+    resident!.keep(topic.subjectsDir, key, at, { of, listing, notices: Object.freeze(notices) } satisfies KeptListing);
+  }
+  return { listing, notices };
 }
 
 /** A learn call with subjects, once its patterns are planned. */

@@ -49,6 +49,8 @@ interface To {
   reply: Reply;
   batch?: Batch;
   slot: number;
+  /** When its message arrived (performance.now()). */
+  at?: number;
   revision?: Revision;
   job?: () => Promise<void>;
 }
@@ -95,8 +97,9 @@ export class Dispatcher {
     }
     if (line.text.trim() === '') return;
     const msg = parseMessage(line.text);
-    if (msg.kind === 'batch') this.batch(msg.entries, line.bytes, lineNo, reply);
-    else this.take(msg, line.bytes, lineNo, { reply, slot: 0 });
+    const at = line.at ?? performance.now();
+    if (msg.kind === 'batch') this.batch(msg.entries, line.bytes, lineNo, reply, at);
+    else this.take(msg, line.bytes, lineNo, { reply, slot: 0, at });
   }
 
   /** An error reply. One to a message whose id could not be read has id
@@ -165,7 +168,7 @@ export class Dispatcher {
   /** A JSON-RPC batch: taken where the protocol agreed on has batches
    *  (2025-03-26); refused otherwise (before initialize, and in 2024-11-05
    *  and 2025-06-18 on, which have none). */
-  private batch(entries: string[], bytes: number, lineNo: number, reply: Reply): void {
+  private batch(entries: string[], bytes: number, lineNo: number, reply: Reply, at: number): void {
     let refusal: string | undefined;
     const protocol = this.session.protocol;
     if (!protocol || !BATCH_VERSIONS.has(protocol)) refusal = NO_BATCHES;
@@ -182,7 +185,7 @@ export class Dispatcher {
       const msg = parseMessage(text);
       // A batch inside a batch is not a message.
       const one: One = msg.kind === 'batch' ? { kind: 'invalid', code: INVALID_REQUEST, idText: 'null', message: 'invalid request: a message must be an object, not array' } : msg;
-      this.take(one, share, `${lineNo}, entry ${i + 1}`, { reply, batch, slot: i });
+      this.take(one, share, `${lineNo}, entry ${i + 1}`, { reply, batch, slot: i, at });
     });
   }
 
@@ -210,6 +213,7 @@ export class Dispatcher {
     const session = this.session;
     session.request = req.idText;
     session.room = roomFor(req.to.batch?.bytes);
+    session.since = req.to.at;
     if (req.to.job !== undefined) {
       await req.to.job();
       return undefined;

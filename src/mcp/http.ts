@@ -22,6 +22,7 @@ import type { Socket } from 'node:net';
 import { randomUUID } from 'node:crypto';
 import { debug, isVerbose, warn } from '../shared/log.ts';
 import { Dispatcher } from './dispatch.ts';
+import { type Lane, Lanes, laneOf } from './lanes.ts';
 import { accepts, bearerOf, headerMismatch, originAllowed, tokenMatches } from './http-rules.ts';
 import { META, MODERN_VERSIONS, PROTOCOL_VERSIONS, SUPPORTED_VERSIONS, UNSUPPORTED_PROTOCOL_VERSION } from './revisions.ts';
 import type { KbSession } from './session.ts';
@@ -76,7 +77,7 @@ export class HttpTransportServer {
   /** Dispatchers with an open `subscriptions/listen` stream. */
   private readonly listening = new Set<Dispatcher>();
   private stopping = false;
-  private readonly turns = new Turns();
+  private readonly lanes = new Lanes();
   private idleWaiters: (() => void)[] = [];
   private sweeper: ReturnType<typeof setInterval> | undefined;
 
@@ -177,7 +178,7 @@ export class HttpTransportServer {
     counted = true;
     this.inFlight++;
     this.perClient.set(client, (this.perClient.get(client) ?? 0) + 1);
-    void this.post(req, res);
+    void this.post(req, res, started);
   }
 
   private release(client: string): void {
@@ -192,7 +193,7 @@ export class HttpTransportServer {
     }
   }
 
-  private async post(req: IncomingMessage, res: ServerResponse): Promise<void> {
+  private async post(req: IncomingMessage, res: ServerResponse, started: number): Promise<void> {
     const type = (header(req, 'content-type') ?? '').split(';')[0].trim().toLowerCase();
     if (type !== 'application/json') return rpcError(res, 415, undefined, -32600, 'unsupported media type: the body must be application/json');
     const accept = accepts(header(req, 'accept'));
@@ -206,13 +207,13 @@ export class HttpTransportServer {
       return rpcError(res, 400, undefined, -32700, 'parse error: the body is not JSON');
     }
     const headerVersion = header(req, 'mcp-protocol-version');
-    if (modernVersion(msg) !== undefined || (headerVersion !== undefined && !PROTOCOL_VERSIONS.includes(headerVersion) && !isLegacySession(req))) return this.modern(req, res, msg, body, accept);
-    return this.legacy(req, res, msg, body);
+    if (modernVersion(msg) !== undefined || (headerVersion !== undefined && !PROTOCOL_VERSIONS.includes(headerVersion) && !isLegacySession(req))) return this.modern(req, res, msg, body, accept, started);
+    return this.legacy(req, res, msg, body, started);
   }
 
   /** A 2026-07-28 request: its headers checked, answered by a session of
    *  its own. */
-  private modern(req: IncomingMessage, res: ServerResponse, msg: unknown, body: string, accept: { json: boolean; sse: boolean }): void {
+  private modern(req: IncomingMessage, res: ServerResponse, msg: unknown, body: string, accept: { json: boolean; sse: boolean }, started: number): void {
     if (msg === null || typeof msg !== 'object' || Array.isArray(msg)) return rpcError(res, 400, undefined, -32600, 'invalid request: protocol 2026-07-28 takes one JSON-RPC request per POST');
     const m = msg as Json;
     const id = m.id;
@@ -248,24 +249,24 @@ export class HttpTransportServer {
     res.on('close', () => {
       if (!exchange.done) dispatcher.message({ text: `{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":${idText}}}`, bytes: 0 }, () => {});
     });
-    if (m.method === 'subscriptions/listen') dispatcher.message({ text: body, bytes: body.length }, (text) => exchange.reply(text));
-    else void this.inTurn(res, exchange, () => dispatcher.message({ text: body, bytes: body.length }, (text) => exchange.reply(text)));
+    if (m.method === 'subscriptions/listen') dispatcher.message({ text: body, bytes: body.length, at: started }, (text) => exchange.reply(text));
+    else void this.inTurn(laneOf(m.method, params), res, exchange, () => dispatcher.message({ text: body, bytes: body.length, at: started }, (text) => exchange.reply(text)));
   }
 
-  /** Runs a request when its turn comes: one at a time, in the order
-   *  read, as on stdio (requests share the caches, and two building one
-   *  search index at once would each hold it). A request whose client went
-   *  away meanwhile is not run. */
-  private async inTurn(res: ServerResponse, exchange: Exchange, run: () => void): Promise<void> {
-    await this.turns.enter();
-    if (res.destroyed || exchange.done) return this.turns.leave();
-    exchange.onDone = () => this.turns.leave();
+  /** Runs a request when its turn comes in its lane (lanes.ts): one at a
+   *  time in each lane, in the order read (two building one search index
+   *  at once would each hold it); a quick request never waits behind a
+   *  heavy one. A request whose client went away meanwhile is not run. */
+  private async inTurn(lane: Lane, res: ServerResponse, exchange: Exchange, run: () => void): Promise<void> {
+    await this.lanes.enter(lane);
+    if (res.destroyed || exchange.done) return this.lanes.leave(lane);
+    exchange.onDone = () => this.lanes.leave(lane);
     res.on('close', () => exchange.finished());
     run();
   }
 
   /** A request of the revisions before 2026-07-28: sessions. */
-  private legacy(req: IncomingMessage, res: ServerResponse, msg: unknown, body: string): void {
+  private legacy(req: IncomingMessage, res: ServerResponse, msg: unknown, body: string, started: number): void {
     const headerVersion = header(req, 'mcp-protocol-version');
     if (headerVersion !== undefined && !PROTOCOL_VERSIONS.includes(headerVersion)) return rpcError(res, 400, undefined, -32600, `bad request: unsupported MCP-Protocol-Version ${JSON.stringify(headerVersion.slice(0, 40))}`);
     const sid = header(req, 'mcp-session-id');
@@ -288,11 +289,11 @@ export class HttpTransportServer {
     const isRequest = Array.isArray(msg) ? msg.some((e) => e !== null && typeof e === 'object' && 'method' in e && 'id' in e) : msg !== null && typeof msg === 'object' && 'method' in msg && 'id' in msg;
     const exchange = new Exchange(res, false, false);
     const dispatcher = s.dispatcher;
-    if (isRequest) void this.inTurn(res, exchange, () => dispatcher.message({ text: body, bytes: body.length }, (text) => exchange.reply(text)));
+    if (isRequest) void this.inTurn(legacyLane(msg, dispatcher), res, exchange, () => dispatcher.message({ text: body, bytes: body.length, at: started }, (text) => exchange.reply(text)));
     else {
       // Notifications and responses: taken at once (a cancellation must
       // not wait behind what it cancels), accepted with no body.
-      dispatcher.message({ text: body, bytes: body.length }, (text) => exchange.reply(text));
+      dispatcher.message({ text: body, bytes: body.length, at: started }, (text) => exchange.reply(text));
       if (!exchange.done) {
         exchange.done = true;
         res.writeHead(202).end();
@@ -334,26 +335,6 @@ const WRITE_TIMEOUT_MS = 60_000;
 
 /** How often an open stream says it is alive (an SSE comment). */
 const KEEP_ALIVE_MS = 25_000;
-
-/** Turns, one at a time, in the order asked. */
-class Turns {
-  private busy = false;
-  private readonly waiting: (() => void)[] = [];
-
-  enter(): Promise<void> {
-    if (!this.busy) {
-      this.busy = true;
-      return Promise.resolve();
-    }
-    return new Promise((resolve) => this.waiting.push(resolve));
-  }
-
-  leave(): void {
-    const next = this.waiting.shift();
-    if (next) next();
-    else this.busy = false;
-  }
-}
 
 /** What the connection watch does as a request comes and goes. */
 const sockets = new WeakMap<object, { enter(): void; leave(): void }>();
@@ -529,6 +510,16 @@ function modernVersion(msg: unknown): string | undefined {
   if (meta === null || typeof meta !== 'object') return undefined;
   const v = (meta as Json)[META.protocolVersion];
   return typeof v === 'string' && !PROTOCOL_VERSIONS.includes(v) ? v : undefined;
+}
+
+/** A session's request goes in the quick lane when it is one quick
+ *  request and its session has nothing waiting or running (a session's
+ *  requests are answered in order: one behind its session's heavy request
+ *  would hold the quick lane meanwhile). */
+function legacyLane(msg: unknown, dispatcher: Dispatcher): Lane {
+  if (dispatcher.queue.busy || msg === null || typeof msg !== 'object' || Array.isArray(msg)) return 'heavy';
+  const m = msg as Json;
+  return typeof m.method === 'string' ? laneOf(m.method, m.params) : 'heavy';
 }
 
 function isLegacySession(req: IncomingMessage): boolean {

@@ -6,7 +6,7 @@
 import { Buffer } from 'node:buffer';
 import { createHmac, randomBytes } from 'node:crypto';
 import { LIMITS, patternsProblem } from '../app/args.ts';
-import { IndexCache, KnowledgeBase, type WorkspaceOptions } from '../app/knowledge-base.ts';
+import { ConfigShare, IndexCache, KnowledgeBase, type WorkspaceOptions } from '../app/knowledge-base.ts';
 import { prompt } from '../app/prompt.ts';
 import { read, readLines, subjects } from '../app/resources.ts';
 import { isRefused, runTool, servedTools, toolDefinition, toolNamed, type AnyTool } from '../app/tools.ts';
@@ -146,6 +146,9 @@ export class SessionShared {
   readonly cache = new IndexCache((line) => void debug(line));
   /** The `resources/list` cursors this server issues. */
   readonly cursors: Cursors;
+  /** The configuration last loaded, for the requests that arrived before
+   *  its loading began. */
+  readonly configs = new ConfigShare();
 
   /** `key`: what cursors are signed with; by default a key of this
    *  server's own (replicas given the same key take each other's). */
@@ -199,7 +202,7 @@ export class KbSession {
   async open(knowledge: readonly string[] = []): Promise<KnowledgeBase> {
     let kb: KnowledgeBase;
     try {
-      kb = await KnowledgeBase.open({ ...this.options, knowledge: [...this.options.knowledge, ...knowledge] }, { cache: this.cache, costs: COSTS });
+      kb = await KnowledgeBase.open({ ...this.options, knowledge: [...this.options.knowledge, ...knowledge] }, { cache: this.cache, configs: this.shared.configs, costs: COSTS, ...(this.since !== undefined ? { since: this.since } : {}) });
     } catch (err) {
       if (err instanceof KbError) throw new RequestError(knowledge.length > 0 ? INVALID_PARAMS : INTERNAL_ERROR, describe(err));
       throw err;
@@ -270,7 +273,7 @@ export class KbSession {
     if (isRefused(outcome)) form.refused(outcome, tool);
     else form.end(outcome);
     const c = this.cache;
-    void debug(`kb mcp: topic indexes kept between requests: ${c.hits} reused, ${c.misses} walked; search indexes: ${c.keptHits} reused, ${c.keptMisses} read`);
+    void debug(`kb mcp: topic indexes kept between requests: ${c.hits} reused, ${c.misses} walked (${c.sharedChecks} reused on a check begun after their request arrived); search indexes: ${c.keptHits} reused, ${c.keptMisses} read; configuration loads shared: ${this.shared.configs.shared}`);
     if (out.cut) this.noteCut('tools/call');
     const isError = isRefused(outcome) || outcome.isError;
     if (data === undefined) return result(out.text(tool.whenCut), isError);
@@ -294,6 +297,10 @@ export class KbSession {
   request = '';
   /** Set by the server before each request: what its result may hold. */
   room: Room = ONE_RESULT;
+  /** Set by the server before each request: when it arrived
+   *  (performance.now()); a check of the kept indexes begun since is as
+   *  good as its own (kb/index/cache.ts `get`). */
+  since: number | undefined;
 
   private noteCut(method: string): void {
     const room = this.room;

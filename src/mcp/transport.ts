@@ -8,7 +8,10 @@
 // each message a `Reply` of its own, and its own protocol version.
 /** A message as read: its text, or only its head when it was too large
  *  to be read (its size, to answer it). */
-export type Line = { text: string; bytes: number; tooLarge?: undefined } | { tooLarge: true; head: string; bytes: number };
+export type Line = ({ text: string; bytes: number; tooLarge?: undefined } | { tooLarge: true; head: string; bytes: number }) & {
+  /** When it arrived (performance.now()), if before it is handed over. */
+  at?: number;
+};
 
 /** Where the replies to one message go: a whole JSON-RPC message (or
  *  batch), ending in a newline. */

@@ -22,7 +22,19 @@ export const FORMS: { readonly [N in ToolName]: () => Promise<ToolForms<N>> } = 
   forget: async () => (await import('./memory.ts')).WRITE_FORMS,
 };
 
+/** Each tool's forms once asked for: a long-lived server asks on every
+ *  call, and a dynamic import of a module already loaded still costs about
+ *  50 us. */
+const asked = new Map<ToolName, Promise<ToolForms<ToolName>>>();
+
 /** The forms of the tool `name` (a front end holds any tool). */
 export function formsOf(name: ToolName): Promise<ToolForms<ToolName>> {
-  return FORMS[name]() as Promise<ToolForms<ToolName>>;
+  let forms = asked.get(name);
+  if (forms === undefined) {
+    forms = FORMS[name]() as Promise<ToolForms<ToolName>>;
+    asked.set(name, forms);
+    // One that failed is asked for again next time.
+    forms.catch(() => asked.delete(name));
+  }
+  return forms;
 }

@@ -226,3 +226,30 @@ describe('kb mcp --http: operation', () => {
     }
   }, 60_000);
 });
+
+describe('kb mcp --http: order (the quick and the heavy lane)', () => {
+  test('an exact learn sent while a search builds its index is answered before the search', async () => {
+    // 8,000 subjects of prose: the first search builds the topic's index
+    // (hundreds of ms, more on a loaded machine); an exact learn takes a
+    // few ms.
+    const words = 'release build deploy review merge branch commit tag note plan test docs ship fix'.split(' ');
+    const files: Record<string, string> = {};
+    for (let i = 0; i < 8000; i++) files[`big/d${i % 40}/s${i}.md`] = `# Subject ${i}\n\n${Array.from({ length: 60 }, (_, k) => words[(i * 7 + k * 3) % words.length]).join(' ')}\n`;
+    const root = fixture(files, '[kb.topic.big]\nsubjects = "big"\n');
+    const server = await startHttp([BIN], root, [], env(root, { KB_MCP_TOKEN: TOKEN }));
+    try {
+      const order: string[] = [];
+      const search = post(server.url, 1, 'tools/call', { name: 'search', arguments: { query: 'release review' } }, auth.headers).then((r) => (order.push('search'), r));
+      // The search has started (it was read first, and the heavy lane was free).
+      await new Promise((r) => setTimeout(r, 30));
+      const learn = await post(server.url, 2, 'tools/call', { name: 'learn', arguments: { topic: 'big', subjects: ['d7/s7'] } }, auth.headers);
+      order.push('learn');
+      expect(learn.json.result.content[0].text).toContain('Subject 7');
+      const found = await search;
+      expect(found.json.result.isError).toBe(false);
+      expect(order).toEqual(['learn', 'search']);
+    } finally {
+      await server.stop();
+    }
+  }, 60_000);
+});

@@ -6,7 +6,7 @@
 // stops as asked.
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
-import { closeSync, existsSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync, writeFileSync, writeSync } from 'node:fs';
+import { closeSync, existsSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { isolatedEnv as env } from '../e2e/harness.ts';
@@ -280,10 +280,13 @@ describe('the knowledge prompt argument has the limits of learn (item 6)', () =>
 });
 
 /** A topic of `n` empty files: listing it walks them all (a slow request:
- *  ~0.1 s for 10,000 on a slow machine), with a short reply. */
+ *  ~0.1 s for 10,000 on a slow machine), with a short reply. One of them is
+ *  a symbolic link, so that every listing is made afresh (a server keeps
+ *  the listing of a topic without links while it is unchanged). */
 function wideWorkspace(n: number): string {
   const root = workspace({});
   for (let i = 0; i < n; i++) writeFileSync(join(root, 't', `f${i}.md`), '');
+  symlinkSync('f0.md', join(root, 't', 'linked.md'));
   return root;
 }
 

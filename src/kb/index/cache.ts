@@ -375,6 +375,9 @@ interface Entry {
   missing: string[];
   /** Each symbolic link met, and what it led to (`linkKind`). */
   links: [string, number][];
+  /** When (performance.now()) the last check of its stamps that found
+   *  them unchanged began; -Infinity before any. */
+  checkedAt: number;
 }
 
 /** Subject indexes by subjects directory: watched, else stamped. */
@@ -388,6 +391,8 @@ export class IndexCache {
   private closed = false;
   hits = 0;
   misses = 0;
+  /** Hits that took a check begun after their request arrived (`get`). */
+  sharedChecks = 0;
   /** Told of each file event of a watched topic, after the cache took
    *  it (`kb mcp`'s subscriptions: mcp/subscriptions.ts; over HTTP, one
    *  per listening request). */
@@ -457,19 +462,20 @@ export class IndexCache {
 
   /** The cached index of `dir`, if nothing it depends on changed: none of
    *  its directories' times, and (while watched) no event that adds,
-   *  removes or renames something. */
-  get(dir: string): SubjectIndex | undefined {
+   *  removes or renames something.
+   *
+   *  `since` (performance.now()): when the request asking arrived. A check
+   *  of the directories' times that began after it sees every change made
+   *  before the request, as a check of its own would: such a check is
+   *  taken for it (requests that waited their turn together share one
+   *  round of stats: a topic of 400 directories costs 2 ms a round). The
+   *  events and the topic folder's identity are looked at every time. */
+  get(dir: string, since?: number): SubjectIndex | undefined {
     this.checkRoot(dir);
     const e = this.entries.get(dir);
     const w = this.watches.get(dir);
     const watched = w !== undefined && !w.failed;
-    if (
-      e !== undefined &&
-      !(watched && (w.stale || w.index !== e.index)) &&
-      e.missing.every((p) => stampOf(p) === undefined) &&
-      e.stamps.every(unchanged) &&
-      e.links.every(([p, kind]) => linkKind(p) === kind)
-    ) {
+    if (e !== undefined && !(watched && (w.stale || w.index !== e.index)) && this.current(e, since)) {
       this.hits++;
       return e.index;
     }
@@ -478,6 +484,19 @@ export class IndexCache {
     this.misses++;
     if (e !== undefined) this.entries.delete(dir);
     return undefined;
+  }
+
+  /** Whether `e`'s directories, ignore files and links are as stamped:
+   *  checked now, unless a check that found them so began after `since`. */
+  private current(e: Entry, since: number | undefined): boolean {
+    if (since !== undefined && e.checkedAt >= since) {
+      this.sharedChecks++;
+      return true;
+    }
+    const began = performance.now();
+    if (!(e.missing.every((p) => stampOf(p) === undefined) && e.stamps.every(unchanged) && e.links.every(([p, kind]) => linkKind(p) === kind))) return false;
+    e.checkedAt = began;
+    return true;
   }
 
   /** Called before `dir` is walked: starts watching it (once; a watcher
@@ -642,7 +661,7 @@ export class IndexCache {
     // A bound on memory: a workspace has a handful of topics.
     if (this.entries.size >= MAX_TOPICS) this.entries.clear();
     const links = trace.links.map((p): [string, number] => [p, linkKind(p)]);
-    this.entries.set(dir, { index, stamps, missing, links });
+    this.entries.set(dir, { index, stamps, missing, links, checkedAt: -Infinity });
   }
 
   /** Without recursive watching: a watcher on each directory the walk went

@@ -49,6 +49,9 @@ export interface OpenOptions {
   probeAll?: boolean;
   /** Indexes kept between calls (a long-lived front end's). */
   cache?: IndexCache;
+  /** When the request arrived (performance.now()), for `cache` (see
+   *  IndexCache.get). */
+  since?: number;
   /** The most directory entries the walk reads (fs/walk.ts). */
   maxEntries?: number;
   /** Filled with the directories and ignore files the walk went through
@@ -145,7 +148,7 @@ export function openTopic(topic: TopicSpec, opts: OpenOptions = {}): TopicView {
 /** The topic's index: the cache's, or a walk's (`found` told of each
  *  file), with how many subjects that walk found (undefined: cached). */
 function indexOf(topic: TopicSpec, opts: OpenOptions, found: FileFound | undefined): { index: SubjectIndex; subjects?: number } {
-  const cached = opts.cache?.get(topic.subjectsDir);
+  const cached = opts.cache?.get(topic.subjectsDir, opts.since);
   if (cached !== undefined) return { index: cached };
   // What the walk went through: the cache revalidates against it. Its
   // watcher starts first, so that a change during the walk is seen.
