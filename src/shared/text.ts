@@ -1,6 +1,6 @@
 // Small text utilities shared by every layer.
 
-import { codeUnitOrder } from './arrays.ts';
+import { inCodeUnitOrder } from './arrays.ts';
 
 /** `512 B`, `1.0 GiB`, `16 MiB`: a size in bytes for people. */
 export function humanSize(n: number): string {
@@ -64,7 +64,7 @@ export function compareNatural(a: string, b: string): number {
  *  (compareNatural): the same array when nothing moves. Each key is asked
  *  for once; the keys are compared as their natural keys (naturalKeys),
  *  by the engine's own string comparison and sort (shared/arrays.ts
- *  codeUnitOrder). A comparator sort of a 3,000-subject listing's 2,300
+ *  inCodeUnitOrder). A comparator sort of a 3,000-subject listing's 2,300
  *  lines took 3 to 4 ms in a one-shot command, its natural keys made one
  *  by one 2 to 3 ms; made for all the lines at once, well under 1 ms.
  *  Keys hold no NUL (names and slugs cannot). */
@@ -76,11 +76,7 @@ export function naturallySorted<T>(items: T[], key: (item: T) => string): T[] {
   const natural = naturalKeys(keys);
   let moved = false;
   for (let i = 1; i < n && !moved; i++) if (natural[i - 1] > natural[i]) moved = true;
-  if (!moved) return items;
-  const order = codeUnitOrder(natural);
-  const out = new Array<T>(n);
-  for (let i = 0; i < n; i++) out[i] = items[order[i]];
-  return out;
+  return moved ? inCodeUnitOrder(items, natural) : items;
 }
 
 // A run of exactly so many digits, and its natural key (naturalKey: the
@@ -127,7 +123,7 @@ const DIGIT_RUNS = /[0-9]+/g;
  * value, then by leading zeros, as compareDigitRuns; runs of one value
  * and zeros are as long, so what follows them compares in step. A count
  * is written in base 32,768 plus one, so that a key holds no NUL when `s`
- * holds none (arrays.ts codeUnitOrder sorts such keys).
+ * holds none (arrays.ts inCodeUnitOrder sorts such keys).
  */
 export function naturalKey(s: string): string {
   return s.replace(DIGIT_RUNS, encodeRun);

@@ -12,7 +12,7 @@
 import { lstatSync, readdirSync, readlinkSync, realpathSync, statSync, type Dirent, type Stats } from 'node:fs';
 import { resolve, sep } from 'node:path';
 import type { Problem } from '../../shared/problem.ts';
-import { codeUnitOrder } from '../../shared/arrays.ts';
+import { inCodeUnitOrder } from '../../shared/arrays.ts';
 import { countText } from '../../shared/text.ts';
 import { describeFsError as describe, errorCode as codeOf } from './fserror.ts';
 import type { IgnoreRules } from './ignore.ts';
@@ -505,15 +505,11 @@ class Walker {
 }
 
 /** A directory's entries in name order (code units, as compareCodeUnits;
- *  shared/arrays.ts codeUnitOrder). */
+ *  shared/arrays.ts inCodeUnitOrder). */
 export function byName<T extends { readonly name: string }>(entries: readonly T[]): T[] {
-  const n = entries.length;
-  const keys: string[] = new Array(n);
-  for (let i = 0; i < n; i++) keys[i] = entries[i].name;
-  const order = codeUnitOrder(keys);
-  const out: T[] = new Array(n);
-  for (let i = 0; i < n; i++) out[i] = entries[order[i]];
-  return out;
+  const keys: string[] = new Array(entries.length);
+  for (let i = 0; i < entries.length; i++) keys[i] = entries[i].name;
+  return inCodeUnitOrder(entries, keys);
 }
 
 /** Whether the directory `real` is `frame` or one of its ancestors. */

@@ -12,7 +12,7 @@ import { notice, type Notice } from '../fs/walk.ts';
 import type { Alias, SharedSlug, SkillInfo, Subject, SubjectIndex } from './types.ts';
 import { precedes } from './precedence.ts';
 import { describePath, slugLowerBound } from './slug.ts';
-import { codeUnitOrder } from '../../shared/arrays.ts';
+import { inCodeUnitOrder } from '../../shared/arrays.ts';
 import { statSize, walkFiles, type WalkDir, type WalkOptions } from '../fs/walk.ts';
 
 /** A subject of the index. `size` is stat'ed on first access (a getter on
@@ -165,16 +165,12 @@ export function indexSubjects(dir: string, found?: FileFound, opts: WalkOptions 
   return index;
 }
 
-/** `files` by slug in code-unit order (shared/arrays.ts codeUnitOrder),
+/** `files` by slug in code-unit order (shared/arrays.ts inCodeUnitOrder),
  *  the files of a slug in the order they were found. */
 function inSlugOrder(files: readonly IndexedSubject[]): IndexedSubject[] {
-  const n = files.length;
-  const keys: string[] = new Array(n);
-  for (let i = 0; i < n; i++) keys[i] = files[i].slug;
-  const order = codeUnitOrder(keys);
-  const out: IndexedSubject[] = new Array(n);
-  for (let i = 0; i < n; i++) out[i] = files[order[i]];
-  return out;
+  const keys: string[] = new Array(files.length);
+  for (let i = 0; i < files.length; i++) keys[i] = files[i].slug;
+  return inCodeUnitOrder(files, keys);
 }
 
 /** Notices for the ignore files the walk could not read, and for the
