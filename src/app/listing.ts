@@ -12,7 +12,7 @@ import type { Listed, ListingFit, ListingTopic, TopicNote } from '../answer/lear
 import type { Topic } from '../config/types.ts';
 import { TokenTally } from '../kb/content/tokens.ts';
 import { describedAny, descriptions, resultDescribes } from '../kb/index/describe.ts';
-import { listable, listableUnder } from '../kb/index/listing.ts';
+import { isListableCheap, listable, listableUnder } from '../kb/index/listing.ts';
 import { inSiteOrder } from '../kb/index/site-order.ts';
 import { indexRank } from '../kb/index/order.ts';
 import type { Subject } from '../kb/index/types.ts';
@@ -82,10 +82,11 @@ export async function topicListing(topic: Topic, view: TopicView, walkLimit: num
  *  does. (Not where a slug is shared: its verdict may be another file's.) */
 function walkDescribed(view: TopicView, watch: TitleWatch | undefined): boolean {
   const slug = watch?.firstDescribed?.();
-  if (slug === undefined || view.learnedSlugs.has(slug) || view.disabled.has(slug) || view.index.shared?.has(slug) === true) return false;
+  if (slug === undefined || view.index.shared?.has(slug) === true) return false;
   // (A file found before its folder was known to be a skill's is one of
   // its bundled files: hidden.)
-  return findBySlug(view.index.subjects, slug)?.hidden === false;
+  const s = findBySlug(view.index.subjects, slug);
+  return s !== undefined && isListableCheap(view, s);
 }
 
 /** A listing line's name, as it sorts: a subject's slug, a folder's

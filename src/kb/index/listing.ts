@@ -7,7 +7,9 @@ import type { Subject } from './types.ts';
 import { kindOf, probeUnknown, type TopicView } from './view.ts';
 import { some } from '../../shared/arrays.ts';
 
-function isListableCheap(view: TopicView, s: Subject): boolean {
+/** Whether `learn` lists `s`, its verdict aside (readable text): not
+ *  hidden, disabled or pre-loaded. */
+export function isListableCheap(view: TopicView, s: Subject): boolean {
   return !s.hidden && !view.disabled.has(s.slug) && !view.learnedSlugs.has(s.slug);
 }
 
