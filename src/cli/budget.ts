@@ -1,8 +1,8 @@
 // `--max-tokens N` (learn, mcp, prompt) and `KB_MAX_TOKENS`: the token
 // budget (app/budget.ts).
 import { DEFAULT_MAX_TOKENS, MAX_TOKENS_ENV, parseBudget } from '../app/budget.ts';
-import { UsageError } from '../shared/errors.ts';
 import type { RunContext } from './command.ts';
+import { settingOf } from './setting.ts';
 
 export const MAX_TOKENS_ARG = {
   'max-tokens': {
@@ -15,17 +15,8 @@ export const MAX_TOKENS_ARG = {
 /** The budget the command line or the environment sets: the flag, then
  *  KB_MAX_TOKENS, then the default. A malformed one is a usage error. */
 export function maxTokensOf(ctx: RunContext): number {
-  const flag = ctx.flags['max-tokens'];
-  if (typeof flag === 'string') {
-    const b = parseBudget(flag);
-    if (!b.ok) throw new UsageError(`invalid --max-tokens: ${b.problem}`, '--max-tokens');
-    return b.tokens;
-  }
-  const env = ctx.env[MAX_TOKENS_ENV];
-  if (env !== undefined && env !== '') {
-    const b = parseBudget(env);
-    if (!b.ok) throw new UsageError(`invalid ${MAX_TOKENS_ENV}: ${b.problem}`, MAX_TOKENS_ENV);
-    return b.tokens;
-  }
-  return DEFAULT_MAX_TOKENS;
+  return settingOf<number>(ctx, 'max-tokens', MAX_TOKENS_ENV, (t) => {
+    const b = parseBudget(t);
+    return b.ok ? b.tokens : b;
+  }, DEFAULT_MAX_TOKENS);
 }

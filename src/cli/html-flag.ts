@@ -1,8 +1,8 @@
 // `--html raw|text` (learn, prompt, search, recall, mcp) and KB_HTML: how
 // loaded HTML pages are shown (app/html-view.ts).
 import { HTML_ENV, parseHtmlView, type HtmlView } from '../app/html-view.ts';
-import { UsageError } from '../shared/errors.ts';
 import type { RunContext } from './command.ts';
+import { settingOf } from './setting.ts';
 
 export const HTML_ARG = {
   html: {
@@ -15,17 +15,8 @@ export const HTML_ARG = {
 /** The view the command line or the environment sets: the flag, then
  *  KB_HTML, then raw. A malformed one is a usage error. */
 export function htmlViewOf(ctx: RunContext): HtmlView {
-  const flag = ctx.flags.html;
-  if (typeof flag === 'string') {
-    const v = parseHtmlView(flag);
-    if (!v.ok) throw new UsageError(`invalid --html: ${v.problem}`, '--html');
-    return v.view;
-  }
-  const env = ctx.env[HTML_ENV];
-  if (env !== undefined && env !== '') {
-    const v = parseHtmlView(env);
-    if (!v.ok) throw new UsageError(`invalid ${HTML_ENV}: ${v.problem}`, HTML_ENV);
-    return v.view;
-  }
-  return 'raw';
+  return settingOf<HtmlView>(ctx, 'html', HTML_ENV, (t) => {
+    const v = parseHtmlView(t);
+    return v.ok ? v.view : v;
+  }, 'raw');
 }
