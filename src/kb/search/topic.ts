@@ -379,11 +379,32 @@ async function rebuild(
   // The same documents in the same order, a few of them changed: only
   // those are indexed, and patched into the old index (SearchIndex.patched:
   // the same index, without decoding and encoding every posting again).
+  const job: Reading = { candidates, keep, stats, files, progress, pace };
   const index =
     old !== undefined && changed !== undefined && reuse === undefined && changed.size * PATCH_SHARE <= candidates.length
-      ? await patchedIndex(candidates, old, keep, stats, files, progress, pace)
-      : await builtIndex(candidates, old, oldOf, keep, stats, files, progress, pace);
+      ? await patchedIndex(job, old)
+      : await builtIndex(job, old, oldOf);
   return { index, trace, read: files.read, notices: files.unreadable };
+}
+
+/** What a rebuild reads: the candidates, the old documents kept, the
+ *  candidates' stats, and how it reports and paces itself. */
+interface Reading {
+  candidates: readonly Candidate[];
+  keep: ReadonlySet<number>;
+  stats: readonly (Stat | undefined)[];
+  files: FileIndexer;
+  progress?: Progress;
+  pace?: Pace;
+}
+
+/** Reads candidate `i` into `into`, after a turn when paced: a promise
+ *  only when something must be waited for. */
+function readCandidate(job: Reading, into: IndexBuilder, i: number): Promise<void> | undefined {
+  job.progress?.tick(i, job.candidates.length);
+  const read = () => job.files.index(into, job.candidates[i], job.stats[i] ?? { size: -1, mtime: NaN });
+  const turn = job.pace?.();
+  return turn === undefined ? read() : turn.then(read);
 }
 
 /** Which old documents are carried over (decided first: one pass over the
@@ -416,24 +437,13 @@ function carriedOver(
 
 /** The old index with the candidates not kept read again and patched in
  *  (the same documents in the same order). */
-async function patchedIndex(
-  candidates: readonly Candidate[],
-  old: CacheEntry,
-  keep: ReadonlySet<number>,
-  stats: readonly (Stat | undefined)[],
-  files: FileIndexer,
-  progress?: Progress,
-  pace?: Pace,
-): Promise<SearchIndex> {
+async function patchedIndex(job: Reading, old: CacheEntry): Promise<SearchIndex> {
   const fresh = new IndexBuilder();
   const at: number[] = [];
-  for (let i = 0; i < candidates.length; i++) {
-    if (keep.has(i)) continue;
+  for (let i = 0; i < job.candidates.length; i++) {
+    if (job.keep.has(i)) continue;
     at.push(i);
-    progress?.tick(i, candidates.length);
-    const turn = pace?.();
-    if (turn !== undefined) await turn;
-    const wait = files.index(fresh, candidates[i], stats[i] ?? { size: -1, mtime: NaN });
+    const wait = readCandidate(job, fresh, i);
     if (wait !== undefined) await wait;
   }
   return old.index.patched(at, fresh.finish());
@@ -441,16 +451,8 @@ async function patchedIndex(
 
 /** A new index of the candidates: the kept ones carried over from `old`
  *  (their counted terms, without reading them), the others read. */
-async function builtIndex(
-  candidates: readonly Candidate[],
-  old: CacheEntry | undefined,
-  oldOf: (i: number) => number | undefined,
-  keep: ReadonlySet<number>,
-  stats: readonly (Stat | undefined)[],
-  files: FileIndexer,
-  progress?: Progress,
-  pace?: Pace,
-): Promise<SearchIndex> {
+async function builtIndex(job: Reading, old: CacheEntry | undefined, oldOf: (i: number) => number | undefined): Promise<SearchIndex> {
+  const { candidates, keep } = job;
   const builder = new IndexBuilder();
   const carried = old === undefined || keep.size === 0 ? new Map() : old.index.uninvert((d) => keep.has(d));
   for (let i = 0; i < candidates.length; i++) {
@@ -466,10 +468,7 @@ async function builtIndex(
       else builder.addCounted(meta, counted.lens, counted.terms, counted.packed, old!.index);
       continue;
     }
-    progress?.tick(i, candidates.length);
-    const turn = pace?.();
-    if (turn !== undefined) await turn;
-    const wait = files.index(builder, c, stats[i] ?? { size: -1, mtime: NaN });
+    const wait = readCandidate(job, builder, i);
     if (wait !== undefined) await wait;
   }
   return builder.finish();
