@@ -483,7 +483,8 @@ function windowAt(text: string, hit: Hit, skip: number): { start: number; lines:
     const share = down && up && lines.length < PASSAGE_LINES - 1 ? Math.floor(room / 2) : room;
     if (below) {
       const s = after + 1;
-      const e = s > text.length ? -1 : text.indexOf('\n', s) < 0 ? text.length : text.indexOf('\n', s);
+      const nl = s > text.length ? -1 : text.indexOf('\n', s);
+      const e = s > text.length ? -1 : nl < 0 ? text.length : nl;
       const l = e < 0 ? undefined : fitted(text.slice(s, e), share, false);
       if (l === undefined) down = false;
       else {
