@@ -853,13 +853,29 @@ export function cleanTitle(raw: string, format: TitleFormat | undefined): string
   if (format === 'html') {
     if (s.includes('<')) s = dropTags(s);
     if (s.includes('&')) s = decodeEntities(s);
-  } else if (format === 'md' && s.includes('](')) {
-    s = linkTexts(s);
+  } else if (format === 'md') {
+    if (s.includes('](')) s = linkTexts(s);
+    if (s.includes('{')) s = withoutAttributes(s);
   } else if (format === 'adoc' && s.includes('[[')) {
     s = dropAnchors(s);
   }
   s = s.replace(/\s+/g, ' ').trim();
   return markupOnly(s) ? '' : s;
+}
+
+/** A Markdown heading without the attribute block that ends it
+ *  (`## Usage {#usage}`, `{#id .class}`, `{.unnumbered}`: Pandoc,
+ *  kramdown, Hugo and VitePress give a heading its anchor so): a `{`
+ *  after white space, then `#` or `.`, up to the closing `}` at the end,
+ *  with no other brace between. */
+function withoutAttributes(s: string): string {
+  const t = s.trimEnd();
+  if (t.charCodeAt(t.length - 1) !== 0x7d /* } */) return s;
+  const open = t.lastIndexOf('{');
+  const next = t.charCodeAt(open + 1);
+  if (open <= 0 || (next !== 0x23 /* # */ && next !== 0x2e /* . */) || t.indexOf('}', open) !== t.length - 1) return s;
+  const before = t.charCodeAt(open - 1);
+  return before === 0x20 || before === 0x09 ? t.slice(0, open) : s;
 }
 
 /** `s` without its tags: each `<` up to the next `>` dropped (what

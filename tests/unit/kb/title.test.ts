@@ -48,6 +48,17 @@ describe('Markdown titles', () => {
     expect(titleOf('## Part\n\n### Sub\n\ntext\n', 'md')).toBe('Part');
   });
 
+  test("a heading's attribute block is not part of its title (Pandoc, kramdown, Hugo, VitePress)", () => {
+    expect(titleOf('# 组件注册 {#component-registration}\n', 'md')).toBe('组件注册');
+    expect(titleOf('# Usage {#usage .wide}\n', 'md')).toBe('Usage');
+    expect(titleOf('# Appendix {.unnumbered}\n', 'md')).toBe('Appendix');
+    expect(titleOf('## Part {#part}\n\n### Sub\n\ntext\n', 'md')).toBe('Part');
+    // Braces that are no attribute block stay.
+    expect(titleOf('# Sets {a, b}\n', 'md')).toBe('Sets {a, b}');
+    expect(titleOf('# Template{#x}\n', 'md')).toBe('Template{#x}');
+    expect(titleOf('# A {#b} c\n', 'md')).toBe('A {#b} c');
+  });
+
   test('frontmatter is skipped; links keep their text', () => {
     expect(headTitleOf(enc.encode('---\ntitle: x\n---\n# After [the link](x.md)\n'), 'md', 17).title).toBe('After the link');
   });
