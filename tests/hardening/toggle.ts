@@ -24,6 +24,14 @@ for (let i = 0; Date.now() < deadline; i++) {
   // Leave the link in place a little longer every other round.
   if (i % 2 === 0) for (let k = 0; k < 2000; k++);
   quietly(() => unlinkSync(folder));
-  quietly(() => renameSync(aside, folder));
+  try {
+    renameSync(aside, folder);
+  } catch {
+    // A writer made the folder again while it was away: that one goes
+    // aside under a name of its own (what it holds stays in the topic),
+    // and the folder comes back; else both stay, and no link is made again.
+    quietly(() => renameSync(folder, join(dirname(folder), `.${basename(folder)}-made-${i}`)));
+    quietly(() => renameSync(aside, folder));
+  }
   quietly(() => mkdirSync(folder));
 }
