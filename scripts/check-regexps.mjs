@@ -55,7 +55,6 @@ export const DYNAMIC = [
   { file: 'src/glob/pattern.ts', call: 'new RegExp(source)', bounded: 'run only on globs that backtrack linearly' },
   { file: 'src/kb/search/snippet.ts', call: "new RegExp((minimal ?? []).map((t) => (inLower ? t.replace(/[.*+?^${}()|[\\]\\\\/]/g, '\\\\$&') : anyCase(t))).join('|') || '[^\\\\s\\\\S]', 'g')", bounded: 'literal needles of a query' },
   ...[
-    ['src/kb/index/clean.ts', 'new RegExp(`${CONTROL.source.slice(0, -1)}\\\\uFFFD]`)', (C) => new RegExp(`${C.source.slice(0, -1)}\\uFFFD]`)],
     ['src/app/init-draft.ts', "new RegExp(CONTROL.source, 'g')", (C) => new RegExp(C.source, 'g')],
     ['src/kb/search/snippet.ts', "new RegExp(CONTROL.source, 'g')", (C) => new RegExp(C.source, 'g')],
     ['src/kb/search/trust.ts', "new RegExp(CONTROL.source.replace('\\\\u0000-\\\\u001f', '\\\\u0000-\\\\u0009\\\\u000b-\\\\u001f'))", (C) => new RegExp(C.source.replace('\\u0000-\\u001f', '\\u0000-\\u0009\\u000b-\\u001f'))],

@@ -29,6 +29,12 @@ export const CONTROL = new RegExp(`[${CLASS}]`);
 let controlAll: RegExp | undefined;
 let inText: RegExp | undefined;
 let inTextAll: RegExp | undefined;
+let suspectName: RegExp | undefined;
+
+/** A control character (CONTROL) or U+FFFD, which a name that is not
+ *  UTF-8 holds in place of its bytes: what marks a file name that
+ *  kb/index/clean.ts must look at. */
+export const SUSPECT_NAME = (): RegExp => (suspectName ??= new RegExp(`[${CLASS}\\ufffd]`));
 
 const CONTROL_ALL = (): RegExp => (controlAll ??= new RegExp(`[${CLASS}]`, 'g'));
 

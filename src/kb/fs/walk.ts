@@ -14,6 +14,7 @@ import { resolve, sep } from 'node:path';
 import type { Problem } from '../../shared/problem.ts';
 import { inCodeUnitOrder } from '../../shared/arrays.ts';
 import { countText } from '../../shared/text.ts';
+import { SUSPECT_NAME } from '../../shared/controls.ts';
 import { describeFsError as describe, errorCode as codeOf } from './fserror.ts';
 import type { IgnoreRules } from './ignore.ts';
 
@@ -154,6 +155,17 @@ export interface WalkOutcome {
   notices: Notice[];
   /** Every symbolic link followed, in walk order. */
   links: FollowedLink[];
+  /** Some name the walk read holds a control character or U+FFFD
+   *  (SUSPECT_NAME): kb/index/clean.ts looks at every path then, and at
+   *  none when no name does. */
+  oddNames?: true;
+}
+
+/** Whether a name of `entries` holds a control character or U+FFFD. */
+function oddNames(entries: readonly Dirent[]): boolean {
+  const names: string[] = new Array(entries.length);
+  for (let i = 0; i < entries.length; i++) names[i] = entries[i].name;
+  return SUSPECT_NAME().test(names.join(''));
 }
 
 function linkTarget(abs: string): string {
@@ -373,6 +385,9 @@ class Walker {
       return undefined;
     }
     if (entries.length > 1) entries = byName(entries);
+    // The names, as read (flat strings), tested together: cheaper than
+    // testing the paths made of them later.
+    if (this.out.oddNames === undefined && entries.length > 0 && oddNames(entries)) this.out.oddNames = true;
     let stop = false;
     if (entries.length > this.entriesLeft) {
       entries.length = this.entriesLeft;

@@ -3,7 +3,7 @@
 // notice, and every notice is made printable on one line.
 
 import { MAX_PATTERN_LENGTH } from '../../glob/index.ts';
-import { CONTROL, controlWord, escapeControls } from '../../shared/controls.ts';
+import { CONTROL, SUSPECT_NAME, controlWord, escapeControls } from '../../shared/controls.ts';
 import { notice, type Notice } from '../fs/walk.ts';
 import type { Subject, SubjectIndex } from './types.ts';
 import { map } from '../../shared/arrays.ts';
@@ -20,21 +20,24 @@ export function cleanIndex(index: SubjectIndex): SubjectIndex {
     CONTROL.test(n.message) || CONTROL.test(n.where) ? { ...n, where: escapeControls(n.where), message: escapeControls(n.message) } : n,
   );
   // In the common case no name holds a control character or U+FFFD (what
-  // undecodable() looks for), and none is long: one test of all the names
-  // joined (a test per name cost about 1 ms for 3,000), and a test per
-  // name only when that one finds something.
+  // undecodable() looks for), and none is long. The walk tells when no
+  // name it read holds one (`plainNames`: it tested the names as read,
+  // before any path was made of them); else one test of all the paths
+  // joined (a test per path cost about 1 ms for 3,000), and a test per
+  // path only when that one finds something.
   const all = index.subjects;
-  const paths: string[] = new Array(all.length);
   let suspect = false;
   for (let i = 0; i < all.length; i++) {
-    const s = all[i];
-    if (s.slug.length > MAX_PATTERN_LENGTH) {
+    if (all[i].slug.length > MAX_PATTERN_LENGTH) {
       suspect = true;
       break;
     }
-    paths[i] = s.path;
   }
-  if (!suspect && SUSPECT.test(paths.join(''))) suspect = all.some((s) => CONTROL.test(s.path) || undecodable(s));
+  if (!suspect && index.plainNames !== true) {
+    const paths: string[] = new Array(all.length);
+    for (let i = 0; i < all.length; i++) paths[i] = all[i].path;
+    if (SUSPECT_NAME().test(paths.join(''))) suspect = all.some((s) => CONTROL.test(s.path) || undecodable(s));
+  }
   if (!suspect) return { ...index, notices };
   const subjects: Subject[] = [];
   for (const s of index.subjects) {
@@ -64,9 +67,6 @@ export function cleanIndex(index: SubjectIndex): SubjectIndex {
 export function leftOutByName(s: Subject): boolean {
   return CONTROL.test(s.path) || undecodable(s) || s.slug.length > MAX_PATTERN_LENGTH;
 }
-
-/** A control character (CONTROL) or U+FFFD. */
-const SUSPECT = new RegExp(`${CONTROL.source.slice(0, -1)}\\uFFFD]`);
 
 /** A name whose bytes are not UTF-8 reaches kb with U+FFFD in place of
  *  them, so the path no longer names the file: it cannot be stat'ed. (Only

@@ -162,6 +162,7 @@ export function indexSubjects(dir: string, found?: FileFound, opts: WalkOptions 
   }
   const index: SubjectIndex = { dir, subjects, notices, ignored: rules.ignored, aliases, links: walked.links };
   if (shared.size > 0) index.shared = shared;
+  if (walked.oddNames === undefined) index.plainNames = true;
   return index;
 }
 

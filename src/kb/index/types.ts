@@ -75,6 +75,10 @@ export interface SubjectIndex {
   links: FollowedLink[];
   /** The slugs several files share, by slug; absent when none. */
   shared?: ReadonlyMap<string, SharedSlug>;
+  /** The walk that made it read no name holding a control character or
+   *  U+FFFD (kb/fs/walk.ts `oddNames`): clean.ts need not look at the
+   *  paths for one. */
+  plainNames?: true;
 }
 
 /** A slug several files share: the file it loads, and the others, in

@@ -55,6 +55,13 @@ describe('cleanIndex', () => {
     expect(cleanIndex(index(subjects, [])).subjects).toBe(subjects);
   });
 
+  test('an index whose walk read plain names only is not searched for control characters; a long slug is still left out', () => {
+    const subjects = [subject('a.md'), subject('bad\nname.md')];
+    expect(cleanIndex({ ...index(subjects, []), plainNames: true }).subjects).toBe(subjects);
+    const long = 'y'.repeat(MAX_PATTERN_LENGTH + 1);
+    expect(cleanIndex({ ...index([subject('a.md'), subject(`${long}.md`)], []), plainNames: true }).subjects.map((s) => s.slug)).toEqual(['a']);
+  });
+
   test('a long slug after many short ones is left out', () => {
     const long = 'y'.repeat(MAX_PATTERN_LENGTH + 1);
     const subjects = Array.from({ length: 500 }, (_, i) => subject(`n${i}.md`));

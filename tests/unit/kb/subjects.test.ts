@@ -20,6 +20,17 @@ function tree(spec: Record<string, string | { link: string }>): string {
 }
 
 describe('indexSubjects', () => {
+  test('tells whether every name it read is plain (no control character, no U+FFFD), so that cleaning looks at no path', () => {
+    expect(indexSubjects(tree({ 'a.md': 'a', 'x/y/b.md': 'b' })).plainNames).toBe(true);
+    // A name deep down, a folder's name, a name read through a link, an
+    // ignored name: each makes the walk say so.
+    expect(indexSubjects(tree({ 'a.md': 'a', 'x/y/b\u202e.md': 'b' })).plainNames).toBeUndefined();
+    expect(indexSubjects(tree({ 'a.md': 'a', 'x\n/b.md': 'b' })).plainNames).toBeUndefined();
+    expect(indexSubjects(tree({ 'a\uFFFD.md': 'a' })).plainNames).toBeUndefined();
+    const outside = tree({ 'odd\u0007.md': 'x' });
+    expect(indexSubjects(tree({ 'a.md': 'a', 'l': { link: outside } })).plainNames).toBeUndefined();
+  });
+
   test("each subject's folder is its slug's folder part, one string per folder (hidden folders and skills too)", () => {
     const dir = tree({
       'a.md': 'a',
