@@ -208,11 +208,17 @@ export async function fitListingOf(of: ListingOf, about: ListingDescriptions, bu
 function indexPages(subjects: readonly Subject[]): number[] {
   const out: number[] = [];
   for (let i = 0; i < subjects.length; i++) {
-    const slug = subjects[i].slug;
-    // Index pages' names end in x, X, e or E: most slugs are passed over
-    // without a slice.
-    const last = slug.charCodeAt(slug.length - 1) | 0x20;
-    if (last !== 0x78 && last !== 0x65) continue;
+    const s = subjects[i];
+    const slug = s.slug;
+    // Index pages' names are 5 or 6 characters long: most subjects are
+    // passed over by the lengths of their slug and folder, their text
+    // unread (a slug the walk made of its folder and name is read here
+    // first, at a cost, when at all).
+    if (s.folder !== undefined) {
+      const name = slug.length - s.folder.length;
+      if ((name === 5 || name === 6) && s.folder.length > 0 && indexRank(slug.slice(s.folder.length)) >= 0) out.push(i);
+      continue;
+    }
     const slash = slug.lastIndexOf('/');
     if (slash > 0 && indexRank(slug.slice(slash + 1)) >= 0) out.push(i);
   }
