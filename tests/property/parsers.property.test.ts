@@ -463,3 +463,19 @@ linear('a folder name as a topic ID (config/topic-id.ts)', (s: string) => topicI
   ['underscores', fill('_', 'a', 'b')],
   ['dashes and spaces', fill('- ', 'a', 'b')],
 ], 256, 64 * KiB);
+
+// --- The measure itself: it finds work that grows faster than linearly. ---
+
+describe('the growth measure (tests/support/growth.ts)', () => {
+  test('finds a quadratic scan, and passes a linear one', () => {
+    const quadratic = (t: string) => {
+      let n = 0;
+      for (let i = 0; i < t.length; i++) n += t.lastIndexOf('x', i) === -1 ? 1 : 0;
+      return n;
+    };
+    const found = superlinearStep(fill('a'), quadratic, { from: 1 * KiB, to: 64 * KiB });
+    expect(found).toBeDefined();
+    expect(found!.ratio).toBeGreaterThan(10);
+    expect(said(superlinearStep(fill('a'), (t: string) => t.indexOf('x'), { from: 4 * KiB, to: 1 * MiB }))).toBe('linear');
+  }, 120_000);
+});

@@ -11,8 +11,8 @@
 // faster than linearly is over it every time. The ladder stops at its first
 // failure, before the input gets large enough to hang.
 //
-// A step over the bound is measured four more times, each time keeping the
-// fastest figure of either size: the other work of a shared machine only
+// A step over the bound is measured up to seven more times, spread over
+// about two seconds, each time keeping the fastest figure of either size: the other work of a shared machine only
 // ever adds time, so the fastest figures are the parser's own (one 0.2 ms
 // call caught by a collection can look 12 times slower than the one
 // before).
@@ -72,6 +72,14 @@ export function timePerCall(run: () => unknown, batches = 5): number {
   return times[Math.floor(times.length / 2)];
 }
 
+/** Measurements of a step over the bound, at most (superlinearStep). */
+const ATTEMPTS = 8;
+
+/** Waits `ms` milliseconds (the timing properties are synchronous). */
+function pause(ms: number): void {
+  Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
+}
+
 /** The first step at which `run(make(n))` grew faster than linearly, or
  *  undefined: it grew linearly all the way to `to`. */
 export function superlinearStep(make: (n: number) => unknown, run: (input: any) => unknown, opts: GrowthOptions): Superlinear | undefined {
@@ -85,8 +93,13 @@ export function superlinearStep(make: (n: number) => unknown, run: (input: any) 
     const next = make(n * 4);
     run(next);
     let after = Infinity;
-    for (let attempt = 0; attempt < 5 && after / before > 4 * slack; attempt++) {
-      if (attempt > 0) before = Math.min(before, timePerCall(() => run(input), batches));
+    for (let attempt = 0; attempt < ATTEMPTS && after / before > 4 * slack; attempt++) {
+      if (attempt > 0) {
+        // A busy moment of a shared machine can last longer than a
+        // measurement: the attempts are spread over about two seconds.
+        pause(Math.min(400, 25 * 2 ** attempt));
+        before = Math.min(before, timePerCall(() => run(input), batches));
+      }
       after = Math.min(after, timePerCall(() => run(next), batches));
     }
     if (after / before > 4 * slack) return { from: n, to: n * 4, before, after, ratio: after / before };
