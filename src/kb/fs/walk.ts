@@ -161,13 +161,6 @@ export interface WalkOutcome {
   oddNames?: true;
 }
 
-/** Whether a name of `entries` holds a control character or U+FFFD. */
-function oddNames(entries: readonly Dirent[]): boolean {
-  const names: string[] = new Array(entries.length);
-  for (let i = 0; i < entries.length; i++) names[i] = entries[i].name;
-  return SUSPECT_NAME().test(names.join(''));
-}
-
 function linkTarget(abs: string): string {
   try {
     return readlinkSync(abs);
@@ -384,10 +377,15 @@ class Walker {
       }
       return undefined;
     }
-    if (entries.length > 1) entries = byName(entries);
-    // The names, as read (flat strings), tested together: cheaper than
-    // testing the paths made of them later.
-    if (this.out.oddNames === undefined && entries.length > 0 && oddNames(entries)) this.out.oddNames = true;
+    if (entries.length > 0) {
+      // In name order (byName); the names, as read (flat strings), are
+      // tested together first: cheaper than testing the paths made of
+      // them later (`oddNames`).
+      const names: string[] = new Array(entries.length);
+      for (let i = 0; i < entries.length; i++) names[i] = entries[i].name;
+      if (this.out.oddNames === undefined && SUSPECT_NAME().test(names.join(''))) this.out.oddNames = true;
+      if (entries.length > 1) entries = inCodeUnitOrder(entries, names);
+    }
     let stop = false;
     if (entries.length > this.entriesLeft) {
       entries.length = this.entriesLeft;
