@@ -18,6 +18,7 @@
 
 import { readFileSync, statSync } from 'node:fs';
 import { titleFormatOfPath } from '../content/title.ts';
+import { withinDir } from './within.ts';
 import { decodeFront, decodeTitle, isRawHead, lastProbedSize, PROBED, probeFile, probeRaw, textResult, TITLES_SKIPPED, UNCLOSED_RESULT, type FeedTaker, type Probe, type ProbeFeed, type ProbeResult, type RawHead, type StatJobHandle } from './probe.ts';
 
 // --- The protocol the two threads share (probe-worker.ts imports it) -----
@@ -333,8 +334,19 @@ export function statLater(paths: readonly string[], prefix = ''): StatJobHandle 
  *  path. */
 export function statFiles(paths: readonly string[], prefix = ''): Float64Array {
   const values = new Float64Array(2 * paths.length);
-  for (let i = 0; i < paths.length; i++) statInto(prefix + paths[i], values, i);
+  const each = (base: string): void => {
+    for (let i = 0; i < paths.length; i++) statInto(base + paths[i], values, i);
+  };
+  // Relative to the folder they are in, when they all are (within.ts).
+  if (isFolderPrefix(prefix)) withinDir(prefix, each);
+  else each(prefix);
   return unshifted(values);
+}
+
+/** Whether `prefix` is an absolute folder's path with its separator (the
+ *  paths after it are then relative to that folder). */
+function isFolderPrefix(prefix: string): boolean {
+  return prefix.length > 1 && prefix.startsWith('/') && prefix.endsWith('/');
 }
 
 /** A stat job's values as `statFiles` returns them: sizes plus one back
@@ -623,7 +635,9 @@ function statJob(state: ThreadState, paths: readonly string[], prefix: string): 
   const posted = n >= MIN_STAT_FILES && busy === undefined && post(state, { kind: 'stat', paths: paths.join(PATH_SEPARATOR), prefix, control, values: shared }, n);
   return {
     join() {
-      state.byMain += statShare(paths, words, values, prefix);
+      // This thread's share relative to the folder (within.ts); the
+      // reader thread's by absolute path.
+      state.byMain += isFolderPrefix(prefix) ? withinDir(prefix, (base) => statShare(paths, words, values, base)) : statShare(paths, words, values, prefix);
       if (posted) awaitStats(paths, prefix, words, values);
       state.files += n;
       return unshifted(values);

@@ -32,6 +32,7 @@ import { resolve, sep } from 'node:path';
 import { CONTROL, escapeControls } from '../../shared/controls.ts';
 import { DEFAULT_FILES, IGNORE_FILES, IgnoreRules } from '../fs/ignore.ts';
 import type { CacheEntry } from './cache.ts';
+import { withinDir } from '../fs/within.ts';
 
 /** A control character but the newline (CONTROL's class, the newline
  *  taken out). */
@@ -191,11 +192,18 @@ function tracedControls(entry: CacheEntry, place: Place, dirs: ReadonlySet<strin
 /** Why the index is not trusted when an ignore file is on disk in a
  *  listed directory but not listed (undefined: none is). */
 function unlistedControl(place: Place, dirs: ReadonlySet<string>, controls: Controls): string | undefined {
+  // By paths relative to the subjects directory (fs/within.ts): each
+  // directory's is clean (tracedDirs).
+  return withinDir(place.root, (base) => unlistedControlAt(base === '' ? '' : place.prefix, dirs, controls));
+}
+
+/** unlistedControl, each path after `base` ('': relative). */
+function unlistedControlAt(base: string, dirs: ReadonlySet<string>, controls: Controls): string | undefined {
   for (const rel of dirs) {
     const listed = controls.get(rel);
     for (const name of IGNORE_FILES) {
       if (listed?.some((e) => e.name === name)) continue;
-      const path = rel === '' ? place.prefix + name : place.prefix + rel + sep + name;
+      const path = rel === '' ? base + name : base + rel + sep + name;
       let there = false;
       try {
         there = lstatSync(path, { throwIfNoEntry: false }) !== undefined;
