@@ -252,7 +252,9 @@ function sameTree(trace: Trace, root?: string): boolean {
  *  and the rest of it. */
 function sameTreeAt(trace: Trace, prefix: string, base: string): boolean {
   const near = (abs: string): string => (prefix === '' || base === prefix ? abs : abs.startsWith(prefix) ? base + abs.slice(prefix.length) : abs === prefix.slice(0, -1) ? '.' : abs);
-  for (const [dir, mtime, ino] of trace.dirs) {
+  const dirs = trace.dirs;
+  for (let i = 0; i < dirs.length; i++) {
+    const [dir, mtime, ino] = dirs[i];
     const st = statOf(near(dir));
     if (st === undefined || st.mtime !== mtime || (ino !== undefined && st.ino !== ino)) return false;
   }
