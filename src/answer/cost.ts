@@ -39,6 +39,11 @@ export interface SearchCosts {
   row(r: SearchResult, n: number): number;
   /** The whole text. */
   whole(f: SearchFound): number;
+  /** Whether `f` (every result, none cut) surely fits `budget` whole and
+   *  by its frame and rows' costs (`frame` the frame's cost), by a bound
+   *  on the estimates taken from its text's length alone: then it is not
+   *  weighed. */
+  surelyWithin(f: SearchFound, frame: number, budget: number): boolean;
 }
 
 /** A recall's costs (render/search.ts). */

@@ -7,7 +7,7 @@ import type { PartialNote, RecallLeftOut, RecalledTopic, SearchFound, SearchResu
 import type { Passage } from '../kb/search/snippet.ts';
 import type { SearchAnswer, ToolForms, Write } from '../answer/tool.ts';
 import { formattedText } from '../kb/content/format.ts';
-import { estimateTokens } from '../kb/content/tokens.ts';
+import { estimateTokens, tokensAtMost } from '../kb/content/tokens.ts';
 import { escapeControls, jsonDocument, jsonQuoted, quoted } from '../shared/controls.ts';
 import { countText } from '../shared/text.ts';
 import { renderUnknownTopic, subjectBlock } from './learn.ts';
@@ -201,6 +201,13 @@ export const SEARCH_COSTS: SearchCosts = {
   frame: (query, where, total, shown) => estimateTokens(renderSearchHead(query, where, total, shown)) + 60,
   row: (r, n) => estimateTokens(renderResult(n, resultRow(r))) + 1,
   whole: (f) => estimateTokens(renderSearch(f)),
+  // The text holds the rows' texts (and the head's, which `frame`
+  // counts), so it bounds the whole and the rows' sum at once: each row
+  // adds at most a half for rounding and one for its separator.
+  surelyWithin: (f, frame, budget) => {
+    const rows = f.results.length;
+    return frame + tokensAtMost(renderSearch(f).length) + 1.5 * rows <= budget;
+  },
 };
 
 // ---------------------------------------------------------------------------

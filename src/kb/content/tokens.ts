@@ -105,6 +105,16 @@ function countBytes(bytes: Uint8Array, start: number, end: number): number {
   return tally();
 }
 
+/** The most tokens `estimateTokens` gives a text of `units` UTF-16 code
+ *  units (or `estimateTokensOfBytes` one of as many bytes): each unit is
+ *  counted in one class at most, and weighs at most W_DIGITS (a digit
+ *  starting a group; a letter starting a word weighs W_WORD + W_LETTER,
+ *  less), and the sum is rounded to the nearest. An answer whose text is
+ *  surely within a budget by this bound is not weighed (app/search.ts). */
+export function tokensAtMost(units: number): number {
+  return Math.max(W_DIGITS, W_WORD + W_LETTER, W_PUNCT, W_NON_ASCII) * units + 0.5;
+}
+
 /** The estimated tokens of a string: the same as of its UTF-8 bytes (a
  *  character outside ASCII counts once, whatever its length). */
 export function estimateTokens(text: string): number {

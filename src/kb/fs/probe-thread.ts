@@ -18,6 +18,7 @@
 
 import { readFileSync, statSync } from 'node:fs';
 import { titleFormatOfPath } from '../content/title.ts';
+import { withinDir } from './within.ts';
 import { decodeFront, decodeTitle, isRawHead, lastProbedSize, PROBED, probeFile, probeRaw, textResult, TITLES_SKIPPED, UNCLOSED_RESULT, type FeedTaker, type Probe, type ProbeFeed, type ProbeResult, type RawHead, type StatJobHandle } from './probe.ts';
 
 // --- The protocol the two threads share (probe-worker.ts imports it) -----
@@ -333,8 +334,33 @@ export function statLater(paths: readonly string[], prefix = ''): StatJobHandle 
  *  path. */
 export function statFiles(paths: readonly string[], prefix = ''): Float64Array {
   const values = new Float64Array(2 * paths.length);
-  for (let i = 0; i < paths.length; i++) statInto(prefix + paths[i], values, i);
-  return unshifted(values);
+  // Each file's values as this function returns them, at once (not a
+  // shared job's, then turned: a second loop over them all).
+  const each = (base: string): void => {
+    for (let i = 0; i < paths.length; i++) {
+      let st;
+      try {
+        st = statSync(base + paths[i], { throwIfNoEntry: false });
+      } catch {
+        st = undefined;
+      }
+      if (st === undefined) values[2 * i] = -1;
+      else {
+        values[2 * i] = st.size;
+        values[2 * i + 1] = st.mtimeMs;
+      }
+    }
+  };
+  // Relative to the folder they are in, when they all are (within.ts).
+  if (isFolderPrefix(prefix)) withinDir(prefix, each);
+  else each(prefix);
+  return values;
+}
+
+/** Whether `prefix` is an absolute folder's path with its separator (the
+ *  paths after it are then relative to that folder). */
+function isFolderPrefix(prefix: string): boolean {
+  return prefix.length > 1 && prefix.startsWith('/') && prefix.endsWith('/');
 }
 
 /** A stat job's values as `statFiles` returns them: sizes plus one back
@@ -613,18 +639,34 @@ function probeFeed(state: ThreadState, take?: FeedTaker): ProbeFeed {
  *  meanwhile). */
 function statJob(state: ThreadState, paths: readonly string[], prefix: string): StatJobHandle {
   const n = paths.length;
-  const control = new SharedArrayBuffer(CONTROL_WORDS * 4);
-  const words = new Int32Array(control);
-  const shared = new SharedArrayBuffer(16 * n);
-  const values = new Float64Array(shared);
   // A long job goes to the reader thread, when a core is free to run it.
   const busy = n >= MIN_STAT_FILES && state.worker === undefined ? state.busy() : undefined;
   if (busy !== undefined) state.statsHere = busy;
-  const posted = n >= MIN_STAT_FILES && busy === undefined && post(state, { kind: 'stat', paths: paths.join(PATH_SEPARATOR), prefix, control, values: shared }, n);
+  const shares = n >= MIN_STAT_FILES && busy === undefined;
+  const control = new SharedArrayBuffer(shares ? CONTROL_WORDS * 4 : 0);
+  const words = new Int32Array(control);
+  const shared = new SharedArrayBuffer(shares ? 16 * n : 0);
+  const values = new Float64Array(shared);
+  const posted = shares && post(state, { kind: 'stat', paths: paths.join(PATH_SEPARATOR), prefix, control, values: shared }, n);
+  // Not shared: the stats made here at once, in one loop (no chunks taken
+  // from a shared counter, no values turned after).
+  if (!posted) {
+    return {
+      join() {
+        const out = statFiles(paths, prefix);
+        state.byMain += n;
+        state.files += n;
+        return out;
+      },
+      cancel() {},
+    };
+  }
   return {
     join() {
-      state.byMain += statShare(paths, words, values, prefix);
-      if (posted) awaitStats(paths, prefix, words, values);
+      // This thread's share relative to the folder (within.ts); the
+      // reader thread's by absolute path.
+      state.byMain += isFolderPrefix(prefix) ? withinDir(prefix, (base) => statShare(paths, words, values, base)) : statShare(paths, words, values, prefix);
+      awaitStats(paths, prefix, words, values);
       state.files += n;
       return unshifted(values);
     },

@@ -3,6 +3,11 @@
 // by the job's atomic counter, so the two never probe one file twice.
 
 import { batchMemory, frontRegion, PATH_SEPARATOR, probeShare, statShare, type ProbeJob, type StatJob } from './probe-thread.ts';
+import { inWorker } from './within.ts';
+
+// This thread's stats go by absolute path: it must not move the process's
+// working directory (within.ts).
+inWorker();
 
 /** The frontmatter pool of the last job that carried one (a job without
  *  one uses it). */

@@ -408,7 +408,12 @@ export function planQuery(indexes: readonly SearchIndex[], queryTerms: readonly 
     }
     return n;
   };
-  const idfOf = (df: number): number => Math.log(1 + (texts - df + 0.5) / (df + 0.5));
+  // A term is in a text document at most (a cache file's frequencies are
+  // not checked one by one when it is read: cache.ts).
+  const idfOf = (df: number): number => {
+    const n = Math.min(df, texts);
+    return Math.log(1 + (texts - n + 0.5) / (n + 0.5));
+  };
   const plan: QueryPlan = { terms: [], texts, avg, unknown: [], corrected: new Map() };
   /** Most frequent first, then in term order (what a stable sort by df of
    *  terms found in term order gives). */
@@ -499,6 +504,11 @@ export interface DocColumns {
  *  match's). */
 const SLUGS_ONE_BY_ONE = 512;
 
+/** Per field, the average length of a text document. */
+function avgOf(sums: readonly number[], texts: number): number[] {
+  return sums.map((v) => (texts === 0 ? 1 : Math.max(1, v / texts)));
+}
+
 const utf8 = new TextDecoder();
 const utf8KeepingMarks = new TextDecoder('utf-8', { ignoreBOM: true });
 
@@ -539,6 +549,9 @@ export class SearchIndex {
      *  '' for none), decoded on the first `facetsOf`: only a search with
      *  a filter asks. Without it, the documents' own (`DocMeta.facets`). */
     private facetBytes?: Uint8Array,
+    /** The text documents' count and their fields' summed lengths, as the
+     *  cache holds them (else counted here from `lens`). */
+    counted?: { texts: number; sums: number[] },
   ) {
     if (Array.isArray(docs)) {
       const n = docs.length;
@@ -563,6 +576,12 @@ export class SearchIndex {
       this.kinds = docs.kinds;
       this.paths = docs.paths;
     }
+    if (counted !== undefined) {
+      this.sums = counted.sums;
+      this.texts = counted.texts;
+      this.avg = avgOf(counted.sums, counted.texts);
+      return;
+    }
     const n = this.count;
     const kinds = this.kinds;
     // Once per search, before the loop is compiled (its speed is the
@@ -585,7 +604,7 @@ export class SearchIndex {
       s4 += lens[at + 4];
     }
     this.sums = [s0, s1, s2, s3, s4];
-    this.avg = this.sums.map((v) => (texts === 0 ? 1 : Math.max(1, v / texts)));
+    this.avg = avgOf(this.sums, texts);
     this.texts = texts;
   }
 
@@ -603,14 +622,24 @@ export class SearchIndex {
     let s = slugs[d];
     if (s === undefined) {
       if (this.slugsDecoded >= SLUGS_ONE_BY_ONE) {
-        // cache.ts counted the lines: as many as documents.
-        this.slugs = slugs = this.count === 0 ? [] : utf8.decode(cols.slugBytes).split('\n');
-        return slugs[d];
+        // As many lines as documents, unless the file is corrupt: then
+        // one by one still (each within the section).
+        const all = this.count === 0 ? [] : utf8.decode(cols.slugBytes).split('\n');
+        if (all.length === this.count) {
+          this.slugs = slugs = all;
+          return slugs[d];
+        }
+        this.slugsDecoded = -Infinity;
       }
       this.slugsDecoded++;
       // As the section decoded whole: a byte order mark is dropped at its
       // start only.
-      s = slugs[d] = (d === 0 ? utf8 : utf8KeepingMarks).decode(cols.slugBytes.subarray(cols.slugStarts[d], cols.slugStarts[d + 1] - 1));
+      // Offsets clamped: a cache file's are checked at their ends only
+      // (cache.ts), so a corrupt one gives a wrong slug at worst.
+      const bytes = cols.slugBytes;
+      const from = Math.min(cols.slugStarts[d], bytes.length);
+      const to = Math.min(Math.max(cols.slugStarts[d + 1] - 1, from), bytes.length);
+      s = slugs[d] = (d === 0 ? utf8 : utf8KeepingMarks).decode(bytes.subarray(from, to));
     }
     return s;
   }
@@ -682,6 +711,13 @@ export class SearchIndex {
 
   get termCount(): number {
     return this.df.length;
+  }
+
+  /** Term `i`'s document frequency, at most the text documents' count (a
+   *  term is in those only; a cache file's frequencies are not checked one
+   *  by one when it is read: cache.ts). */
+  dfAt(i: number): number {
+    return Math.min(this.df[i], this.texts);
   }
 
   term(i: number): string {
@@ -767,7 +803,7 @@ export class SearchIndex {
   idf(t: string): number {
     const i = this.find(t);
     if (i < 0) return 0;
-    const df = this.df[i];
+    const df = this.dfAt(i);
     return Math.log(1 + (this.texts - df + 0.5) / (df + 0.5));
   }
 

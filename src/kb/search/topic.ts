@@ -28,6 +28,7 @@ import { descriptionValue, loadYaml, NEEDS_YAML, parseFrontmatter, simpleFields,
 import { decodeFront, frontmatterSpan, probeBytes, PROBE_BYTES } from '../fs/probe.ts';
 import type { StatJobHandle } from '../fs/probe.ts';
 import { statLater } from '../fs/probe-thread.ts';
+import { withinDir } from '../fs/within.ts';
 import { subjectTitle } from '../content/title.ts';
 import { encodeFacets, facetsOf } from '../content/facets.ts';
 import { estimateTokensOfBytes } from '../content/tokens.ts';
@@ -173,7 +174,7 @@ async function indexTopic(
   let vet: TopicIndex['vet'];
   // A cached index names only what the walk would index (trust.ts), or
   // it is not used.
-  const sameFiles = old !== undefined && sameTree(old.trace);
+  const sameFiles = old !== undefined && sameTree(old.trace, topic.subjectsDir);
   const verdict = sameFiles ? checkCached(old!, topic.subjectsDir) : {};
   let changed = old !== undefined && sameFiles && verdict.why === undefined ? changedDocs(old.index, pending!.join()) : undefined;
   if (changed === undefined) pending?.cancel();
@@ -241,13 +242,24 @@ function absOf(topic: TopicSpec, path: string): string {
 
 /** No directory, ignore file or link's target changed since `trace` was
  *  taken. */
-function sameTree(trace: Trace): boolean {
-  for (const [dir, mtime, ino] of trace.dirs) {
-    const st = statOf(dir);
+function sameTree(trace: Trace, root?: string): boolean {
+  if (root === undefined) return sameTreeAt(trace, '', '');
+  // Those below the subjects directory by paths relative to it (within.ts).
+  return withinDir(root, (base) => sameTreeAt(trace, root.endsWith('/') ? root : `${root}/`, base));
+}
+
+/** sameTree, a path starting with `prefix` (none: '') stat'ed as `base`
+ *  and the rest of it. */
+function sameTreeAt(trace: Trace, prefix: string, base: string): boolean {
+  const near = (abs: string): string => (prefix === '' || base === prefix ? abs : abs.startsWith(prefix) ? base + abs.slice(prefix.length) : abs === prefix.slice(0, -1) ? '.' : abs);
+  const dirs = trace.dirs;
+  for (let i = 0; i < dirs.length; i++) {
+    const [dir, mtime, ino] = dirs[i];
+    const st = statOf(near(dir));
     if (st === undefined || st.mtime !== mtime || (ino !== undefined && st.ino !== ino)) return false;
   }
   for (const [path, size, mtime] of trace.controls) {
-    const st = statOf(path);
+    const st = statOf(near(path));
     if (st === undefined || st.size !== size || st.mtime !== mtime) return false;
   }
   for (const [path, kind] of trace.links ?? []) if (linkKind(path) !== kind) return false;

@@ -32,6 +32,7 @@ import { resolve, sep } from 'node:path';
 import { CONTROL, escapeControls } from '../../shared/controls.ts';
 import { DEFAULT_FILES, IGNORE_FILES, IgnoreRules } from '../fs/ignore.ts';
 import type { CacheEntry } from './cache.ts';
+import { withinDir } from '../fs/within.ts';
 
 /** A control character but the newline (CONTROL's class, the newline
  *  taken out). */
@@ -82,10 +83,14 @@ function shown(path: string): string {
   return JSON.stringify(p.length > 80 ? `${p.slice(0, 80)}...` : p);
 }
 
-/** A relative path of non-empty segments, none `.` or `..`. */
-function clean(rel: string): boolean {
-  for (const seg of rel.split('/')) if (seg === '' || seg === '.' || seg === '..') return false;
-  return true;
+/** A relative path of non-empty segments, none `.` or `..`. By
+ *  searches for fixed strings, making no array (a warm search checks
+ *  every directory of the topic this way). */
+export function clean(rel: string): boolean {
+  if (rel === '' || rel === '.' || rel === '..') return false;
+  if (rel.charCodeAt(0) === 47 || rel.charCodeAt(rel.length - 1) === 47 || rel.includes('//')) return false;
+  if (rel.startsWith('./') || rel.startsWith('../') || rel.endsWith('/.') || rel.endsWith('/..')) return false;
+  return !rel.includes('/./') && !rel.includes('/../');
 }
 
 function parentOf(rel: string): string {
@@ -191,11 +196,18 @@ function tracedControls(entry: CacheEntry, place: Place, dirs: ReadonlySet<strin
 /** Why the index is not trusted when an ignore file is on disk in a
  *  listed directory but not listed (undefined: none is). */
 function unlistedControl(place: Place, dirs: ReadonlySet<string>, controls: Controls): string | undefined {
+  // By paths relative to the subjects directory (fs/within.ts): each
+  // directory's is clean (tracedDirs).
+  return withinDir(place.root, (base) => unlistedControlAt(base === '' ? '' : place.prefix, dirs, controls));
+}
+
+/** unlistedControl, each path after `base` ('': relative). */
+function unlistedControlAt(base: string, dirs: ReadonlySet<string>, controls: Controls): string | undefined {
   for (const rel of dirs) {
     const listed = controls.get(rel);
     for (const name of IGNORE_FILES) {
       if (listed?.some((e) => e.name === name)) continue;
-      const path = rel === '' ? place.prefix + name : place.prefix + rel + sep + name;
+      const path = rel === '' ? base + name : base + rel + sep + name;
       let there = false;
       try {
         there = lstatSync(path, { throwIfNoEntry: false }) !== undefined;
@@ -212,6 +224,13 @@ function unlistedControl(place: Place, dirs: ReadonlySet<string>, controls: Cont
  *  applies them), or why a listed directory is one they leave out. */
 function replayedRules(place: Place, dirs: ReadonlySet<string>, controls: Controls): IgnoreRules | string {
   const rules = new IgnoreRules();
+  // No ignore file: only the built-in rules, which look at a directory's
+  // name alone (fs/ignore.ts `skip`), so no order is needed and no rule
+  // set is entered.
+  if (controls.size === 0) {
+    for (const rel of dirs) if (rel !== '' && rules.skip(parentOf(rel), nameOf(rel), true)) return `it lists the directory ${shown(rel)}, which the topic ignores`;
+    return rules;
+  }
   const byDepth = [...dirs].map((rel): [number, string] => [depth(rel), rel]).sort((a, b) => a[0] - b[0]);
   for (const [, rel] of byDepth) {
     const parent = rel === '' ? null : parentOf(rel);

@@ -1,7 +1,8 @@
 // An index read from the search cache keeps its documents by column
 // (engine.ts DocColumns): each document's slug, path, title, description,
 // token estimate, kind, size and time read back as written, one at a time
-// or all at once, and a slugs section of another length is a corrupt cache.
+// or all at once, and slug starts that do not span the slugs section are a
+// corrupt cache.
 import { describe, expect, test } from 'bun:test';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -89,6 +90,26 @@ describe('an index read from the cache, by column', () => {
     }
   });
 
+  test('document frequencies above the text documents\' count (a forged file): ranked still, every score finite', () => {
+    const file = join(dir, 'df.idx');
+    writeCache(file, { index, trace }, '/subjects');
+    const bytes = readFileSync(file);
+    const headLen = bytes.readUInt32LE(8);
+    const header = JSON.parse(bytes.subarray(12, 12 + headLen).toString('utf8'));
+    const pad8 = (n: number) => (n + 7) & ~7;
+    let at = pad8(12 + headLen);
+    for (let i = 0; i < 3; i++) at += pad8(header.sections[i]);
+    // Section 3: a frequency a term, each made far too large.
+    for (let t = 0; t < header.terms; t++) bytes.writeUInt32LE(0xfffffff0, at + 4 * t);
+    writeFileSync(file, bytes);
+    const r = readCache(file, '/subjects');
+    if (r.kind !== 'hit') throw new Error(r.kind);
+    const got = r.entry.index.query(queryTerms('shared word3 wrd3'), { prefix: true, fuzzy: true, top: 20 });
+    expect(got.hits.length).toBeGreaterThan(0);
+    for (const h of got.hits) expect(Number.isFinite(h.score)).toBe(true);
+    expect(Number.isFinite(r.entry.index.idf('shared'))).toBe(true);
+  });
+
   test('a byte order mark starting the slugs is dropped, one at a time as all at once (the section decoded whole)', () => {
     const b = new IndexBuilder();
     for (const slug of ['\ufeffa', '\ufeffb', 'c']) b.add({ path: `${slug.slice(-1)}.md`, slug, size: 1, mtime: 1, kind: KIND_TEXT, description: null }, [slug, '', '', 'x']);
@@ -105,7 +126,7 @@ describe('an index read from the cache, by column', () => {
     expect(read.docs).toEqual([]);
   });
 
-  test('a slugs section of one line more or fewer is a corrupt cache', () => {
+  test('slug starts whose ends are not the slugs section\'s are a corrupt cache; a line more or fewer within gives slugs from the section still', () => {
     const small = built(3);
     const file = join(dir, 'forged.idx');
     writeCache(file, { index: small, trace }, '/subjects');
@@ -114,14 +135,27 @@ describe('an index read from the cache, by column', () => {
     // The slugs section (the paths differ: `.md`).
     const at = good.indexOf(slugs);
     expect(at).toBeGreaterThan(0);
-    const more = Buffer.from(good);
-    more[at + 2] = 0x0a;
-    const fewer = Buffer.from(good);
-    fewer[at + small.docs[0].slug.length] = 0x78;
-    for (const bytes of [more, fewer]) {
-      writeFileSync(file, bytes);
+    // The slug starts: the last section, n + 1 numbers padded to 8 bytes.
+    const startsAt = good.length - ((4 * 4 + 7) & ~7);
+    expect(Array.from(new Uint32Array(good.buffer.slice(good.byteOffset + startsAt, good.byteOffset + startsAt + 16)))).toEqual([0, Buffer.byteLength(small.docs[0].slug) + 1, Buffer.byteLength(small.docs[0].slug) + Buffer.byteLength(small.docs[1].slug) + 2, slugs.length + 1]);
+    for (const [k, v] of [[0, 1], [3, slugs.length + 2], [3, slugs.length]]) {
+      const forged = Buffer.from(good);
+      forged.writeUInt32LE(v, startsAt + 4 * k);
+      writeFileSync(file, forged);
       expect(readCache(file, '/subjects')).toEqual({ kind: 'corrupt', why: 'bad document lists' });
     }
+    // Starts in between out of order or past the section: each slug is
+    // some of the section's bytes still (wrong at worst, as a corrupt
+    // offset anywhere in the file).
+    const wild = Buffer.from(good);
+    wild.writeUInt32LE(0xffffffff, startsAt + 4);
+    wild[at + 2] = 0x0a;
+    writeFileSync(file, wild);
+    const w = readCache(file, '/subjects');
+    if (w.kind !== 'hit') throw new Error(w.kind);
+    expect(wild.subarray(at, at + slugs.length).toString('utf8')).toContain(w.entry.index.slugOf(0));
+    expect(w.entry.index.slugOf(1)).toBe('');
+    expect(w.entry.index.slugOf(2)).toBe(small.docs[2].slug);
     // Bytes that are not UTF-8 in a slug: read, as the text decoder makes them.
     const odd = Buffer.from(good);
     odd[at + 1] = 0xff;

@@ -3,7 +3,11 @@
 import { describe, expect, test } from 'bun:test';
 import fc from 'fast-check';
 import { CONTROL } from '../../../src/shared/controls.ts';
-import { badNameAt } from '../../../src/kb/search/trust.ts';
+import { badNameAt, checkCached, clean } from '../../../src/kb/search/trust.ts';
+import { mkdirSync, realpathSync, statSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { IndexBuilder, KIND_TEXT } from '../../../src/kb/search/engine.ts';
+import { makeTempDir } from '../../support/temp.ts';
 
 /** The rule as one regular expression (the check before it was made
  *  faster): an empty path or segment, a segment starting with `.`, or a
@@ -52,5 +56,42 @@ describe('the names a cached index holds', () => {
       }),
       { numRuns: 5000, seed: 19 },
     );
+  });
+});
+
+describe('clean: a relative path of non-empty segments, none `.` or `..`', () => {
+  test('agrees with the path cut into its segments', () => {
+    const bySegments = (rel: string) => rel.split('/').every((seg) => seg !== '' && seg !== '.' && seg !== '..');
+    for (const rel of ['', '.', '..', 'a', 'a/b', '/a', 'a/', 'a//b', './a', '../a', 'a/.', 'a/..', 'a/./b', 'a/../b', '.a', 'a/.b', '..a/b..', 'a/...']) {
+      expect({ rel, clean: clean(rel) }).toEqual({ rel, clean: bySegments(rel) });
+    }
+    fc.assert(
+      fc.property(fc.string({ unit: fc.constantFrom('a', '.', '/', 'é'), maxLength: 12 }), (rel) => {
+        expect(clean(rel)).toBe(bySegments(rel));
+      }),
+      { numRuns: 5000 },
+    );
+  });
+});
+
+describe('a cached index listing a directory the built-in rules leave out', () => {
+  test('is not used, with no ignore file in the topic as with one', () => {
+    for (const withControl of [false, true]) {
+      const root = realpathSync(makeTempDir('kb-trust-dirs-'));
+      mkdirSync(join(root, 'node_modules'));
+      mkdirSync(join(root, 'docs'));
+      if (withControl) writeFileSync(join(root, '.kbignore'), 'nothing-here\n');
+      const b = new IndexBuilder();
+      for (const path of ['docs/a.md', 'node_modules/b.md']) b.add({ path, slug: path.slice(0, -3), size: 1, mtime: 1, kind: KIND_TEXT, description: null }, [path, '', '', 'word']);
+      const trace = {
+        dirs: [root, join(root, 'docs'), join(root, 'node_modules')].map((p): [string, number] => [p, statSync(p).mtimeMs]),
+        controls: withControl ? [[join(root, '.kbignore'), 13, statSync(join(root, '.kbignore')).mtimeMs] as [string, number, number]] : [],
+      };
+      expect(checkCached({ index: b.finish(), trace }, root).why).toBe('it lists the directory "node_modules", which the topic ignores');
+      // Without it, the same index is used.
+      const ok = new IndexBuilder();
+      ok.add({ path: 'docs/a.md', slug: 'docs/a', size: 1, mtime: 1, kind: KIND_TEXT, description: null }, ['docs/a.md', '', '', 'word']);
+      expect(checkCached({ index: ok.finish(), trace: { ...trace, dirs: trace.dirs.slice(0, 2) } }, root).why).toBeUndefined();
+    }
   });
 });

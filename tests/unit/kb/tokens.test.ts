@@ -5,7 +5,7 @@
 import { describe, expect, test } from 'bun:test';
 import fc from 'fast-check';
 import { encode } from 'gpt-tokenizer/encoding/o200k_base';
-import { estimateTokens, estimateTokensOfBody, estimateTokensOfBytes, TokenTally } from '../../../src/kb/content/tokens.ts';
+import { estimateTokens, estimateTokensOfBody, estimateTokensOfBytes, TokenTally, tokensAtMost } from '../../../src/kb/content/tokens.ts';
 
 const enc = new TextEncoder();
 
@@ -200,5 +200,21 @@ describe('TokenTally: an estimate from the counts of parts', () => {
     for (const text of [PROSE, '', ' ', 'a', '- as-in-73/as-promise-164/be-node-5256', '😀\udc00\ud800x']) {
       expect(new TokenTally().add(text).tokens()).toBe(estimateTokens(text));
     }
+  });
+});
+
+describe('tokensAtMost', () => {
+  test('no text is estimated above the bound of its length, the worst cases included', () => {
+    const worst = ['1', '1.1.1.1', '1 1 1 1', 'a.a.a', '.....', '😀😀', 'ééé', '1a1a1a', '1\u00e91'];
+    for (const text of worst) expect(estimateTokens(text)).toBeLessThanOrEqual(tokensAtMost(text.length));
+    // A lone digit between others is the dearest unit: the bound is tight.
+    expect(tokensAtMost('1.1.1.1'.length) - estimateTokens('1.1.1.1')).toBeLessThan(4);
+    fc.assert(
+      fc.property(fc.string({ unit: fc.constantFrom('1', '9', 'a', 'Z', '.', '-', ' ', '\n', 'é', '😀', '中') , maxLength: 200 }), (text) => {
+        expect(estimateTokens(text)).toBeLessThanOrEqual(tokensAtMost(text.length));
+        expect(estimateTokensOfBytes(enc.encode(text))).toBeLessThanOrEqual(tokensAtMost(enc.encode(text).length));
+      }),
+      { numRuns: 2000 },
+    );
   });
 });
