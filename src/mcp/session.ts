@@ -273,7 +273,7 @@ export class KbSession {
     if (isRefused(outcome)) form.refused(outcome, tool);
     else form.end(outcome);
     const c = this.cache;
-    void debug(`kb mcp: topic indexes kept between requests: ${c.hits} reused, ${c.misses} walked (${c.sharedChecks} reused on a check begun after their request arrived); search indexes: ${c.keptHits} reused, ${c.keptMisses} read; configuration loads shared: ${this.shared.configs.shared}`);
+    void debug(`kb mcp: topic indexes kept between requests: ${c.hits} reused, ${c.misses} walked (${c.sharedChecks} reused on a check begun after their request arrived, ${c.watchedChecks} on the file events told since); search indexes: ${c.keptHits} reused, ${c.keptMisses} read; configuration loads shared: ${this.shared.configs.shared}`);
     if (out.cut) this.noteCut('tools/call');
     const isError = isRefused(outcome) || outcome.isError;
     if (data === undefined) return result(out.text(tool.whenCut), isError);
