@@ -260,8 +260,8 @@ export class HttpTransportServer {
   private async inTurn(lane: Lane, res: ServerResponse, exchange: Exchange, run: () => void): Promise<void> {
     // A request that waits its turn has the file events told meanwhile:
     // its check of the topics then stats only what the watchers cannot
-    // see (kb/index/cache.ts `sync`).
-    if (this.lanes.occupied(lane)) void this.root.cache.sync();
+    // see (kb/index/cache.ts `syncSoon`).
+    if (this.lanes.occupied(lane)) this.root.cache.syncSoon();
     await this.lanes.enter(lane);
     if (res.destroyed || exchange.done) return this.lanes.leave(lane);
     exchange.onDone = () => this.lanes.leave(lane);

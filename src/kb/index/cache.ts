@@ -42,7 +42,7 @@
 // topic folder is still the one watched (its device and inode), and
 // watches the new one when it is not.
 
-import { mkdtempSync, rmSync, statSync, unlinkSync, watch, writeFileSync, type FSWatcher } from 'node:fs';
+import { closeSync, mkdtempSync, openSync, rmSync, statSync, watch, writeSync, type FSWatcher } from 'node:fs';
 import { join, sep } from 'node:path';
 import type { ProbeResult } from '../fs/probe.ts';
 import { linkKind, throughLinks, type WalkTrace } from '../fs/walk.ts';
@@ -97,6 +97,9 @@ function identity(dir: string): string {
  *  with an event this recent is probed again on every request. */
 const RACY_MS = 2000;
 
+/** The least time between two event barriers asked for by `syncSoon`. */
+const SYNC_EVERY_MS = 5;
+
 /** The most directories watched one by one, over all topics of a process
  *  (where recursive watching is not available): each is an inotify watch
  *  or a descriptor. */
@@ -127,23 +130,36 @@ function delivered<A extends unknown[]>(handle: (...args: A) => void): (...args:
 }
 
 /**
- * A barrier for file events: a file kb writes, when asked, in a private
- * folder it watches (made in the system's temporary folder). Bun watches
- * every path of a process with one inotify descriptor, read by one thread,
- * and hands the events on in the order the kernel queued them; a change the
- * client made before it sent a request was queued before the barrier's
- * file, written after the request arrived. So once the barrier's event has
- * come, every earlier event has been handled: a listing sees an edit made
- * just before it, however late the watcher thread runs, with no fixed wait.
- * (Runtimes that watch each path apart give no such order: there kb waits
- * SETTLE_MS, as before.) At most two files are in the folder, which is
- * removed when the cache closes.
+ * A barrier for file events: a file kb writes a byte to, when asked, in a
+ * private folder it watches (made in the system's temporary folder). Bun
+ * watches every path of a process with one inotify descriptor, read by one
+ * thread, and hands the events on in the order the kernel queued them; a
+ * change the client made before it sent a request was queued before the
+ * barrier's write, made after the request arrived. So once the barrier's
+ * event has come, every earlier event has been handled: a listing sees an
+ * edit made just before it, however late the watcher thread runs, with no
+ * fixed wait. (Runtimes that watch each path apart give no such order:
+ * there kb waits SETTLE_MS, as before.)
+ *
+ * A write is one system call to a file kept open (making and removing a
+ * file each time cost 15 times as much). The runtime folds a file's events
+ * that come within about a millisecond into one, so the barrier writes to
+ * BARRIER_FILES files in turn, each at most once in FOLD_MS; one write at
+ * a time, a pass asked for meanwhile following it, so that an event is
+ * always that of the write waited for. A write whose event did not come in
+ * time could still be told late: its file is replaced by a new one. The
+ * folder is removed when the cache closes.
  */
 class Barrier {
   private n = 0;
-  private last: string | undefined;
-  private readonly waiting = new Map<string, () => void>();
+  private turn = 0;
+  private readonly files: { name: string; fd: number; at: number }[] = [];
   private watcher: FSWatcher | undefined;
+  /** The pass under way (its event awaited), and the one asked for after it. */
+  private current: Promise<boolean> | undefined;
+  private next: Promise<boolean> | undefined;
+  /** The file whose event is awaited, and what its event does. */
+  private awaited: { name: string; told: () => void } | undefined;
 
   private constructor(private readonly dir: string) {}
 
@@ -154,8 +170,9 @@ class Barrier {
     try {
       dir = mkdtempSync(join(tmp, 'kb-events-'));
       const b = new Barrier(dir);
-      b.watcher = watch(dir, { persistent: false }, delivered((_type: string, name: string | Buffer | null) => b.told(name == null ? '' : String(name))));
+      b.watcher = watch(dir, { persistent: false }, delivered((type: string, name: string | Buffer | null) => b.event(type, name == null ? '' : String(name))));
       b.watcher.on('error', () => b.close());
+      for (let i = 0; i < BARRIER_FILES; i++) b.files.push(b.newFile());
       return b;
     } catch {
       if (dir !== undefined) rmSync(dir, { recursive: true, force: true });
@@ -163,24 +180,55 @@ class Barrier {
     }
   }
 
-  private told(name: string): void {
-    const done = this.waiting.get(name);
-    if (done === undefined) return;
-    this.waiting.delete(name);
-    done();
+  private newFile(): { name: string; fd: number; at: number } {
+    const name = `b${++this.n}`;
+    return { name, fd: openSync(join(this.dir, name), 'w'), at: performance.now() };
   }
 
-  /** Writes a new file and resolves once its event has come (true), or
+  private event(type: string, name: string): void {
+    const a = this.awaited;
+    if (a === undefined || type !== 'change' || name !== a.name) return;
+    this.awaited = undefined;
+    a.told();
+  }
+
+  /** Writes to a file and resolves once its event has come (true), or
    *  after BARRIER_MAX_MS (false). */
   pass(): Promise<boolean> {
-    if (this.watcher === undefined) return Promise.resolve(false);
-    const name = `b${++this.n}`;
+    if (this.current !== undefined) {
+      this.next ??= this.current.then(() => {
+        this.next = undefined;
+        return this.pass();
+      });
+      return this.next;
+    }
+    const pass = this.write();
+    this.current = pass;
+    void pass.then(() => {
+      if (this.current === pass) this.current = undefined;
+    });
+    return pass;
+  }
+
+  private async write(): Promise<boolean> {
+    const slot = this.turn++ % BARRIER_FILES;
+    const wait = this.files[slot].at + FOLD_MS - performance.now();
+    if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+    const file = this.files[slot];
+    if (this.watcher === undefined || file === undefined) return false;
     return new Promise((resolve) => {
       const timer = setTimeout(() => {
-        this.waiting.delete(name);
+        this.awaited = undefined;
+        try {
+          closeSync(file.fd);
+          rmSync(join(this.dir, file.name), { force: true });
+          this.files[slot] = this.newFile();
+        } catch {
+          this.close();
+        }
         resolve(false);
       }, BARRIER_MAX_MS);
-      this.waiting.set(name, () => {
+      const told = () => {
         clearTimeout(timer);
         // The events read with the barrier's are handed on as tasks of
         // their own, each watcher's apart: the barrier's may come first.
@@ -188,23 +236,16 @@ class Barrier {
         // made just before the barrier was told after it 6 times in 1,500
         // without this turn, never in 1,500 with it).
         setImmediate(() => resolve(true));
-      });
+      };
+      this.awaited = { name: file.name, told };
       try {
-        writeFileSync(join(this.dir, name), '');
+        file.at = performance.now();
+        writeSync(file.fd, ONE_BYTE, 0, 1, 0);
       } catch {
-        this.waiting.delete(name);
+        this.awaited = undefined;
         clearTimeout(timer);
         resolve(false);
-        return;
       }
-      if (this.last !== undefined) {
-        try {
-          unlinkSync(join(this.dir, this.last));
-        } catch {
-          // gone already
-        }
-      }
-      this.last = name;
     });
   }
 
@@ -215,11 +256,25 @@ class Barrier {
       // closed already
     }
     this.watcher = undefined;
-    for (const done of this.waiting.values()) done();
-    this.waiting.clear();
+    for (const f of this.files.splice(0)) {
+      try {
+        closeSync(f.fd);
+      } catch {
+        // closed already
+      }
+    }
+    this.awaited?.told();
+    this.awaited = undefined;
     rmSync(this.dir, { recursive: true, force: true });
   }
 }
+
+/** The barrier's files, written in turn, and the least time between two
+ *  writes to one (the runtime folds events closer than about 1 ms). */
+const BARRIER_FILES = 8;
+const FOLD_MS = 20;
+
+const ONE_BYTE = new Uint8Array(1);
 
 /** The most topics kept: a workspace has a handful. */
 const MAX_TOPICS = 64;
@@ -530,42 +585,47 @@ export class IndexCache {
   /** When (performance.now()) the last event barrier that passed began:
    *  every event of a change made before then has been told. */
   private syncedAt = -Infinity;
-  /** The barrier being passed (`sync`), and the one asked for after it. */
-  private syncing: Promise<void> | undefined;
-  private resync: Promise<void> | undefined;
   /** Revalidations that stat'ed only what the watchers cannot see. */
   watchedChecks = 0;
 
   /** Passes an event barrier now, without waiting for it: requests that
    *  arrived before it, once it has passed, check only what the watchers
    *  cannot see (`get`), rather than stat every directory of the topic.
-   *  A front end calls it when a request arrives that will wait its turn
-   *  (on its own it would wait for the barrier as long as the stats
-   *  take). One barrier at a time; one asked for meanwhile follows it.
-   *  Nothing where there is no barrier (then every check stats). Resolves
+   *  A front end asks for it (`syncSoon`) when a request arrives that
+   *  will wait its turn (on its own it would wait for the barrier as long
+   *  as the stats take). Nothing where there is no barrier (then every check stats). Resolves
    *  once the barrier passed (or could not be). */
   sync(): Promise<void> {
     if (this.watches.size === 0 || this.closed) return Promise.resolve();
-    if (this.syncing !== undefined) {
-      // The barrier being passed began before this was asked: another follows it.
-      this.resync ??= this.syncing.then(() => {
-        this.resync = undefined;
-        return this.sync();
-      });
-      return this.resync;
-    }
-    const pass = this.passBarrier().catch(() => {});
-    this.syncing = pass.then(() => {
-      this.syncing = undefined;
-    });
-    return this.syncing;
+    const began = performance.now();
+    this.syncBegan = began;
+    return this.passBarrier(began);
   }
 
-  private async passBarrier(): Promise<void> {
+  /** When the last `sync` was asked for (performance.now()), and the
+   *  timer of the next (`syncSoon`). */
+  private syncBegan = -Infinity;
+  private syncTimer: ReturnType<typeof setTimeout> | undefined;
+
+  /** `sync`, within SYNC_EVERY_MS: at most one barrier in that time,
+   *  however many requests ask (a barrier writes a file and removes one:
+   *  one per request cost more than the stats it saved). A request that
+   *  waits longer than that for its turn checks only what the watchers
+   *  cannot see. */
+  syncSoon(): void {
+    if (this.syncTimer !== undefined || this.watches.size === 0 || this.closed) return;
+    const wait = Math.max(0, this.syncBegan + SYNC_EVERY_MS - performance.now());
+    this.syncTimer = setTimeout(() => {
+      this.syncTimer = undefined;
+      void this.sync();
+    }, wait);
+  }
+
+  /** Passes the barrier (one begun after `began`, if one is under way):
+   *  every event of a change made before `began` has then been told. */
+  private async passBarrier(began: number): Promise<void> {
     const barrier = await this.openBarrier();
-    if (barrier === undefined) return;
-    const began = performance.now();
-    if (await barrier.pass()) this.syncedAt = Math.max(this.syncedAt, began);
+    if (barrier !== undefined && (await barrier.pass())) this.syncedAt = Math.max(this.syncedAt, began);
   }
 
   /** Called before `dir` is walked: starts watching it (once; a watcher
@@ -773,6 +833,8 @@ export class IndexCache {
   /** Closes every watcher (at shutdown); nothing is watched afterwards. */
   close(): void {
     this.closed = true;
+    clearTimeout(this.syncTimer);
+    this.syncTimer = undefined;
     this.dropAll();
     this.entries.clear();
     this.barrier?.close();
