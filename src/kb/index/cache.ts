@@ -167,15 +167,18 @@ class Barrier {
    *  cannot be made or watched. */
   static open(tmp: string): Barrier | undefined {
     let dir: string | undefined;
+    let b: Barrier | undefined;
     try {
       dir = mkdtempSync(join(tmp, 'kb-events-'));
-      const b = new Barrier(dir);
-      b.watcher = watch(dir, { persistent: false }, delivered((type: string, name: string | Buffer | null) => b.event(type, name == null ? '' : String(name))));
-      b.watcher.on('error', () => b.close());
-      for (let i = 0; i < BARRIER_FILES; i++) b.files.push(b.newFile());
-      return b;
+      const barrier = new Barrier(dir);
+      b = barrier;
+      barrier.watcher = watch(dir, { persistent: false }, delivered((type: string, name: string | Buffer | null) => barrier.event(type, name == null ? '' : String(name))));
+      barrier.watcher.on('error', () => barrier.close());
+      for (let i = 0; i < BARRIER_FILES; i++) barrier.files.push(barrier.newFile());
+      return barrier;
     } catch {
-      if (dir !== undefined) rmSync(dir, { recursive: true, force: true });
+      if (b !== undefined) b.close();
+      else if (dir !== undefined) rmSync(dir, { recursive: true, force: true });
       return undefined;
     }
   }
