@@ -144,22 +144,19 @@ function delivered<A extends unknown[]>(handle: (...args: A) => void): (...args:
  * A write opens a file, writes a byte and closes it (15 µs; making and
  * removing a file each time cost 122). The runtime folds a file's events
  * that come within about a millisecond into one, so the barrier writes to
- * BARRIER_FILES files in turn, each at most once in FOLD_MS; one write at
- * a time, a pass asked for meanwhile following it, so that an event is
- * always that of the write waited for. A write whose event did not come in
- * time could still be told late: its file is replaced by a new one. The
- * folder is removed when the cache closes.
+ * BARRIER_FILES files in turn, each at most once in FOLD_MS and never
+ * while a pass waits on it, so that a file's event is always that of the
+ * write waited for; passes on different files go on side by side. A write
+ * whose event did not come in time could still be told late: its file is
+ * replaced by a new one. The folder is removed when the cache closes.
  */
 class Barrier {
   private n = 0;
   private turn = 0;
-  private readonly files: { name: string; at: number }[] = [];
+  private readonly files: BarrierFile[] = [];
   private watcher: FSWatcher | undefined;
-  /** The pass under way (its event awaited), and the one asked for after it. */
-  private current: Promise<boolean> | undefined;
-  private next: Promise<boolean> | undefined;
-  /** The file whose event is awaited, and what its event does. */
-  private awaited: { name: string; told: () => void } | undefined;
+  /** What the event of each file written does, until it comes. */
+  private readonly awaited = new Map<string, () => void>();
 
   private constructor(private readonly dir: string) {}
 
@@ -183,49 +180,62 @@ class Barrier {
     }
   }
 
-  private newFile(): { name: string; at: number } {
+  private newFile(): BarrierFile {
     const name = `b${++this.n}`;
     closeSync(openSync(join(this.dir, name), 'w'));
-    return { name, at: performance.now() };
+    return { name, at: performance.now(), busy: false };
   }
 
   private event(type: string, name: string): void {
-    const a = this.awaited;
-    if (a === undefined || type !== 'change' || name !== a.name) return;
-    this.awaited = undefined;
-    a.told();
+    const told = type === 'change' ? this.awaited.get(name) : undefined;
+    if (told === undefined) return;
+    this.awaited.delete(name);
+    told();
   }
 
   /** Writes to a file and resolves once its event has come (true), or
    *  after BARRIER_MAX_MS (false). */
-  pass(): Promise<boolean> {
-    if (this.current !== undefined) {
-      this.next ??= this.current.then(() => {
-        this.next = undefined;
-        return this.pass();
-      });
-      return this.next;
-    }
-    const pass = this.write();
-    this.current = pass;
-    void pass.then(() => {
-      if (this.current === pass) this.current = undefined;
-    });
-    return pass;
+  async pass(): Promise<boolean> {
+    const file = await this.take();
+    if (file === undefined) return false;
+    const ok = await this.write(file);
+    file.busy = false;
+    return ok;
   }
 
-  private async write(): Promise<boolean> {
-    const slot = this.turn++ % BARRIER_FILES;
-    const wait = this.files[slot].at + FOLD_MS - performance.now();
-    if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
-    const file = this.files[slot];
-    if (this.watcher === undefined || file === undefined) return false;
+  /** A file no pass is waiting on, once its last write is FOLD_MS old;
+   *  undefined once closed. */
+  private async take(): Promise<BarrierFile | undefined> {
+    for (;;) {
+      if (this.watcher === undefined) return undefined;
+      let file: BarrierFile | undefined;
+      for (let k = 0; k < this.files.length && file === undefined; k++) {
+        const f = this.files[this.turn++ % this.files.length];
+        if (!f.busy) file = f;
+      }
+      // Every file waited on (a starved machine): wait for one.
+      if (file === undefined) {
+        await new Promise((resolve) => setTimeout(resolve, FOLD_MS));
+        continue;
+      }
+      file.busy = true;
+      const wait = file.at + FOLD_MS - performance.now();
+      if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+      return file;
+    }
+  }
+
+  private write(file: BarrierFile): Promise<boolean> {
+    if (this.watcher === undefined) return Promise.resolve(false);
     return new Promise((resolve) => {
       const timer = setTimeout(() => {
-        this.awaited = undefined;
+        // Its event may still come: the file is not written again.
+        this.awaited.delete(file.name);
         try {
           rmSync(join(this.dir, file.name), { force: true });
-          this.files[slot] = this.newFile();
+          const fresh = this.newFile();
+          file.name = fresh.name;
+          file.at = fresh.at;
         } catch {
           this.close();
         }
@@ -240,7 +250,7 @@ class Barrier {
         // without this turn, never in 1,500 with it).
         setImmediate(() => resolve(true));
       };
-      this.awaited = { name: file.name, told };
+      this.awaited.set(file.name, told);
       try {
         file.at = performance.now();
         // Opened for the write alone: a server holds no descriptor for
@@ -252,7 +262,7 @@ class Barrier {
           closeSync(fd);
         }
       } catch {
-        this.awaited = undefined;
+        this.awaited.delete(file.name);
         clearTimeout(timer);
         resolve(false);
       }
@@ -267,18 +277,27 @@ class Barrier {
     }
     this.watcher = undefined;
     this.files.length = 0;
-    this.awaited?.told();
-    this.awaited = undefined;
+    const told = [...this.awaited.values()];
+    this.awaited.clear();
+    for (const t of told) t();
     rmSync(this.dir, { recursive: true, force: true });
   }
 }
 
 /** The barrier's files, written in turn, and the least time between two
  *  writes to one (the runtime folds events closer than about 1 ms). */
-const BARRIER_FILES = 8;
+const BARRIER_FILES = 32;
 const FOLD_MS = 20;
 
 const ONE_BYTE = new Uint8Array(1);
+
+/** One of a barrier's files: its name, when it was last written
+ *  (performance.now()), and whether a pass waits on it. */
+interface BarrierFile {
+  name: string;
+  at: number;
+  busy: boolean;
+}
 
 /** The most topics kept: a workspace has a handful. */
 const MAX_TOPICS = 64;
