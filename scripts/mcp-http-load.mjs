@@ -10,6 +10,11 @@
 //
 //   node scripts/mcp-http-load.mjs --workspace DIR --topic ID [--bin dist/kb] [--clients 32] [--calls 1000]
 //
+// KB_LOAD_ONLY=exact (or listing, search) makes every call of that kind.
+// `serverCpuMs`: the CPU time (user and system) the server used while the
+// clients ran (Linux); `clientCpuMs`: the clients' own (this process),
+// on the same machine.
+//
 // The benchmark runs it on its 10,000-subject workspace (npm run bench;
 // alone: npm run bench -- --http-only).
 import { spawn } from 'node:child_process';
@@ -90,6 +95,17 @@ function sockets(pid) {
   return held;
 }
 
+/** The CPU time (user + system, ms) the process has used so far (Linux);
+ *  null elsewhere. */
+function cpuMs(pid) {
+  try {
+    const f = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    return ((Number(f[11]) + Number(f[12])) * 1000) / 100;
+  } catch {
+    return null;
+  }
+}
+
 const pct = (xs, p) => xs[Math.min(xs.length - 1, Math.floor(xs.length * p))];
 
 export async function mcpHttpLoad({ bin, workspace, topic, clients = 32, calls = 1000 }) {
@@ -107,6 +123,9 @@ export async function mcpHttpLoad({ bin, workspace, topic, clients = 32, calls =
   const words = [...new Set(slugs.flatMap((s) => s.split(/[^a-z]+/)).filter((w) => w.length >= 3))].sort();
   const times = { exact: [], listing: [], search: [] };
   const errors = [];
+  const only = process.env.KB_LOAD_ONLY;
+  const cpuBefore = cpuMs(server.child.pid);
+  const clientBefore = process.cpuUsage();
   const started = performance.now();
   await Promise.all(
     Array.from({ length: clients }, async (_, c) => {
@@ -114,7 +133,7 @@ export async function mcpHttpLoad({ bin, workspace, topic, clients = 32, calls =
       let seed = c + 1;
       const rnd = (n) => (seed = (seed * 1103515245 + 12345) % 2147483648) % n;
       for (let i = 0; i < calls; i++) {
-        const kind = i % 20 === 5 ? 'listing' : i % 20 === 15 ? 'search' : 'exact';
+        const kind = only ?? (i % 20 === 5 ? 'listing' : i % 20 === 15 ? 'search' : 'exact');
         const args = kind === 'exact' ? { name: 'learn', arguments: { topic, subjects: [slugs[rnd(slugs.length)]] } } : kind === 'listing' ? { name: 'learn', arguments: { topic } } : { name: 'search', arguments: { query: `${words[rnd(words.length)]} ${words[rnd(words.length)]}`, topic } };
         const t0 = performance.now();
         try {
@@ -128,6 +147,10 @@ export async function mcpHttpLoad({ bin, workspace, topic, clients = 32, calls =
     }),
   );
   const seconds = (performance.now() - started) / 1000;
+  const cpuAfter = cpuMs(server.child.pid);
+  const clientCpu = process.cpuUsage(clientBefore);
+  const clientCpuMs = (clientCpu.user + clientCpu.system) / 1000;
+  const serverCpuMs = cpuBefore === null || cpuAfter === null ? null : cpuAfter - cpuBefore;
   let peakKiB = null;
   let open = null;
   let listening = null;
@@ -150,7 +173,7 @@ export async function mcpHttpLoad({ bin, workspace, topic, clients = 32, calls =
     xs.sort((a, b) => a - b);
     stats[k] = { n: xs.length, p50: pct(xs, 0.5), p99: pct(xs, 0.99) };
   }
-  return { subjects: slugs.length, clients, calls, seconds, ...stats, errors: errors.length, firstErrors: errors.slice(0, 3), peakKiB, socketsAfter: open, listening, exitCode: code };
+  return { subjects: slugs.length, clients, calls, seconds, ...stats, serverCpuMs, clientCpuMs, errors: errors.length, firstErrors: errors.slice(0, 3), peakKiB, socketsAfter: open, listening, exitCode: code };
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {

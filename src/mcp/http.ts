@@ -258,6 +258,10 @@ export class HttpTransportServer {
    *  at once would each hold it); a quick request never waits behind a
    *  heavy one. A request whose client went away meanwhile is not run. */
   private async inTurn(lane: Lane, res: ServerResponse, exchange: Exchange, run: () => void): Promise<void> {
+    // A request that waits its turn has the file events told meanwhile:
+    // its check of the topics then stats only what the watchers cannot
+    // see (kb/index/cache.ts `syncSoon`).
+    if (this.lanes.occupied(lane)) this.root.cache.syncSoon();
     await this.lanes.enter(lane);
     if (res.destroyed || exchange.done) return this.lanes.leave(lane);
     exchange.onDone = () => this.lanes.leave(lane);

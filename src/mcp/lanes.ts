@@ -50,6 +50,11 @@ class Turns {
     return this.waiting.length;
   }
 
+  /** A request runs: one entering now waits. */
+  get taken(): boolean {
+    return this.busy;
+  }
+
   enter(): Promise<void> {
     if (!this.busy) {
       this.busy = true;
@@ -77,6 +82,11 @@ export class Lanes {
   /** The request that ran in `lane` is done: the next goes. */
   leave(lane: Lane): void {
     this.turns[lane].leave();
+  }
+
+  /** Whether a request entering `lane` now would wait. */
+  occupied(lane: Lane): boolean {
+    return this.turns[lane].taken;
   }
 
   /** Requests waiting in `lane` (for tests and --verbose). */

@@ -83,6 +83,11 @@ export function parseLearnArgs(json: string): ArgsResult {
   return parsed.ok ? validateLearnArgs(parsed.value) : parsed;
 }
 
+/** The call's module, imported once (an import() of a module already
+ *  loaded still costs tens of microseconds: a server pays it per call). */
+let loaded: Promise<typeof import('../learn.ts')> | undefined;
+const operation = () => (loaded ??= import('../learn.ts'));
+
 export const learn: Tool<'learn', LearnArgs> = {
   name: LEARN_TOOL_NAME,
   title: 'Learn',
@@ -95,11 +100,11 @@ export const learn: Tool<'learn', LearnArgs> = {
   access: 'read',
   describe: (topics) => (topics.length > 0 ? learnDescription(topics) : LEARN_NO_TOPICS_DESCRIPTION),
   validate: validateLearnArgs,
-  load: () => import('../learn.ts'),
+  load: () => operation(),
   async run(kb, args, sink, ctx) {
     // The call is loaded only when a call runs (not for the tool's
     // definition: `kb schema`, `tools/list`).
-    const { learn: run } = await import('../learn.ts');
+    const { learn: run } = await operation();
     // The sink's own `event`, bound, rather than a closure that calls it.
     const event = sink.event.bind(sink);
     const isError = await run(kb, args, {

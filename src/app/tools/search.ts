@@ -132,6 +132,11 @@ export function parseSearchArgs(json: string): SearchArgsResult {
   return parsed.ok ? validateSearchArgs(parsed.value) : parsed;
 }
 
+/** The call's module, imported once (an import() of a module already
+ *  loaded still costs tens of microseconds: a server pays it per call). */
+let loaded: Promise<typeof import('../search.ts')> | undefined;
+const operation = () => (loaded ??= import('../search.ts'));
+
 export const search: Tool<'search', SearchArgs> = {
   name: SEARCH_TOOL_NAME,
   title: 'Search',
@@ -144,9 +149,9 @@ export const search: Tool<'search', SearchArgs> = {
   access: 'read',
   describe: searchDescription,
   validate: validateSearchArgs,
-  load: () => import('../search.ts'),
+  load: () => operation(),
   async run(kb, args, sink, ctx) {
-    const { search: run } = await import('../search.ts');
+    const { search: run } = await operation();
     // Bounded by the budget (app/search.ts), far below the cap on one
     // MCP result.
     const found = await run(kb, args, ctx.signal !== undefined ? { signal: ctx.signal } : {});

@@ -42,8 +42,8 @@
 // topic folder is still the one watched (its device and inode), and
 // watches the new one when it is not.
 
-import { mkdtempSync, rmSync, statSync, unlinkSync, watch, writeFileSync, type FSWatcher } from 'node:fs';
-import { join } from 'node:path';
+import { closeSync, mkdtempSync, openSync, rmSync, statSync, watch, writeSync, type FSWatcher } from 'node:fs';
+import { join, sep } from 'node:path';
 import type { ProbeResult } from '../fs/probe.ts';
 import { linkKind, throughLinks, type WalkTrace } from '../fs/walk.ts';
 import { forgetSize } from './subjects.ts';
@@ -97,6 +97,9 @@ function identity(dir: string): string {
  *  with an event this recent is probed again on every request. */
 const RACY_MS = 2000;
 
+/** The least time between two event barriers asked for by `syncSoon`. */
+const SYNC_EVERY_MS = 5;
+
 /** The most directories watched one by one, over all topics of a process
  *  (where recursive watching is not available): each is an inotify watch
  *  or a descriptor. */
@@ -127,23 +130,33 @@ function delivered<A extends unknown[]>(handle: (...args: A) => void): (...args:
 }
 
 /**
- * A barrier for file events: a file kb writes, when asked, in a private
- * folder it watches (made in the system's temporary folder). Bun watches
- * every path of a process with one inotify descriptor, read by one thread,
- * and hands the events on in the order the kernel queued them; a change the
- * client made before it sent a request was queued before the barrier's
- * file, written after the request arrived. So once the barrier's event has
- * come, every earlier event has been handled: a listing sees an edit made
- * just before it, however late the watcher thread runs, with no fixed wait.
- * (Runtimes that watch each path apart give no such order: there kb waits
- * SETTLE_MS, as before.) At most two files are in the folder, which is
- * removed when the cache closes.
+ * A barrier for file events: a file kb writes a byte to, when asked, in a
+ * private folder it watches (made in the system's temporary folder). Bun
+ * watches every path of a process with one inotify descriptor, read by one
+ * thread, and hands the events on in the order the kernel queued them; a
+ * change the client made before it sent a request was queued before the
+ * barrier's write, made after the request arrived. So once the barrier's
+ * event has come, every earlier event has been handled: a listing sees an
+ * edit made just before it, however late the watcher thread runs, with no
+ * fixed wait. (Runtimes that watch each path apart give no such order:
+ * there kb waits SETTLE_MS, as before.)
+ *
+ * A write opens a file, writes a byte and closes it (15 µs; making and
+ * removing a file each time cost 122). The runtime folds a file's events
+ * that come within about a millisecond into one, so the barrier writes to
+ * BARRIER_FILES files in turn, each at most once in FOLD_MS and never
+ * while a pass waits on it, so that a file's event is always that of the
+ * write waited for; passes on different files go on side by side. A write
+ * whose event did not come in time could still be told late: its file is
+ * replaced by a new one. The folder is removed when the cache closes.
  */
 class Barrier {
   private n = 0;
-  private last: string | undefined;
-  private readonly waiting = new Map<string, () => void>();
+  private turn = 0;
+  private readonly files: BarrierFile[] = [];
   private watcher: FSWatcher | undefined;
+  /** What the event of each file written does, until it comes. */
+  private readonly awaited = new Map<string, () => void>();
 
   private constructor(private readonly dir: string) {}
 
@@ -151,55 +164,108 @@ class Barrier {
    *  cannot be made or watched. */
   static open(tmp: string): Barrier | undefined {
     let dir: string | undefined;
+    let b: Barrier | undefined;
     try {
       dir = mkdtempSync(join(tmp, 'kb-events-'));
-      const b = new Barrier(dir);
-      b.watcher = watch(dir, { persistent: false }, delivered((_type: string, name: string | Buffer | null) => b.told(name == null ? '' : String(name))));
-      b.watcher.on('error', () => b.close());
-      return b;
+      const barrier = new Barrier(dir);
+      b = barrier;
+      barrier.watcher = watch(dir, { persistent: false }, delivered((type: string, name: string | Buffer | null) => barrier.event(type, name == null ? '' : String(name))));
+      barrier.watcher.on('error', () => barrier.close());
+      for (let i = 0; i < BARRIER_FILES; i++) barrier.files.push(barrier.newFile());
+      return barrier;
     } catch {
-      if (dir !== undefined) rmSync(dir, { recursive: true, force: true });
+      if (b !== undefined) b.close();
+      else if (dir !== undefined) rmSync(dir, { recursive: true, force: true });
       return undefined;
     }
   }
 
-  private told(name: string): void {
-    const done = this.waiting.get(name);
-    if (done === undefined) return;
-    this.waiting.delete(name);
-    done();
+  private newFile(): BarrierFile {
+    const name = `b${++this.n}`;
+    closeSync(openSync(join(this.dir, name), 'w'));
+    return { name, at: performance.now(), busy: false };
   }
 
-  /** Writes a new file and resolves once its event has come (true), or
+  private event(type: string, name: string): void {
+    const told = type === 'change' ? this.awaited.get(name) : undefined;
+    if (told === undefined) return;
+    this.awaited.delete(name);
+    told();
+  }
+
+  /** Writes to a file and resolves once its event has come (true), or
    *  after BARRIER_MAX_MS (false). */
-  pass(): Promise<boolean> {
+  async pass(): Promise<boolean> {
+    const file = await this.take();
+    if (file === undefined) return false;
+    const ok = await this.write(file);
+    file.busy = false;
+    return ok;
+  }
+
+  /** A file no pass is waiting on, once its last write is FOLD_MS old;
+   *  undefined once closed. */
+  private async take(): Promise<BarrierFile | undefined> {
+    for (;;) {
+      if (this.watcher === undefined) return undefined;
+      let file: BarrierFile | undefined;
+      for (let k = 0; k < this.files.length && file === undefined; k++) {
+        const f = this.files[this.turn++ % this.files.length];
+        if (!f.busy) file = f;
+      }
+      // Every file waited on (a starved machine): wait for one.
+      if (file === undefined) {
+        await new Promise((resolve) => setTimeout(resolve, FOLD_MS));
+        continue;
+      }
+      file.busy = true;
+      const wait = file.at + FOLD_MS - performance.now();
+      if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+      return file;
+    }
+  }
+
+  private write(file: BarrierFile): Promise<boolean> {
     if (this.watcher === undefined) return Promise.resolve(false);
-    const name = `b${++this.n}`;
     return new Promise((resolve) => {
       const timer = setTimeout(() => {
-        this.waiting.delete(name);
+        // Its event may still come: the file is not written again.
+        this.awaited.delete(file.name);
+        try {
+          rmSync(join(this.dir, file.name), { force: true });
+          const fresh = this.newFile();
+          file.name = fresh.name;
+          file.at = fresh.at;
+        } catch {
+          this.close();
+        }
         resolve(false);
       }, BARRIER_MAX_MS);
-      this.waiting.set(name, () => {
+      const told = () => {
         clearTimeout(timer);
-        resolve(true);
-      });
+        // The events read with the barrier's are handed on as tasks of
+        // their own, each watcher's apart: the barrier's may come first.
+        // One turn of the event loop later they have all come (a change
+        // made just before the barrier was told after it 6 times in 1,500
+        // without this turn, never in 1,500 with it).
+        setImmediate(() => resolve(true));
+      };
+      this.awaited.set(file.name, told);
       try {
-        writeFileSync(join(this.dir, name), '');
+        file.at = performance.now();
+        // Opened for the write alone: a server holds no descriptor for
+        // it. 'r+' neither makes nor truncates it: one event, the write's.
+        const fd = openSync(join(this.dir, file.name), 'r+');
+        try {
+          writeSync(fd, ONE_BYTE, 0, 1, 0);
+        } finally {
+          closeSync(fd);
+        }
       } catch {
-        this.waiting.delete(name);
+        this.awaited.delete(file.name);
         clearTimeout(timer);
         resolve(false);
-        return;
       }
-      if (this.last !== undefined) {
-        try {
-          unlinkSync(join(this.dir, this.last));
-        } catch {
-          // gone already
-        }
-      }
-      this.last = name;
     });
   }
 
@@ -210,10 +276,27 @@ class Barrier {
       // closed already
     }
     this.watcher = undefined;
-    for (const done of this.waiting.values()) done();
-    this.waiting.clear();
+    this.files.length = 0;
+    const told = [...this.awaited.values()];
+    this.awaited.clear();
+    for (const t of told) t();
     rmSync(this.dir, { recursive: true, force: true });
   }
+}
+
+/** The barrier's files, written in turn, and the least time between two
+ *  writes to one (the runtime folds events closer than about 1 ms). */
+const BARRIER_FILES = 32;
+const FOLD_MS = 20;
+
+const ONE_BYTE = new Uint8Array(1);
+
+/** One of a barrier's files: its name, when it was last written
+ *  (performance.now()), and whether a pass waits on it. */
+interface BarrierFile {
+  name: string;
+  at: number;
+  busy: boolean;
 }
 
 /** The most topics kept: a workspace has a handful. */
@@ -373,6 +456,10 @@ interface Entry {
   index: SubjectIndex;
   stamps: Stamp[];
   missing: string[];
+  /** Of `stamps` and `missing`, those out of the watcher's sight: outside
+   *  the subjects directory (an ignore file above it), or reached through
+   *  a symbolic link. */
+  unseen: { stamps: Stamp[]; missing: string[] };
   /** Each symbolic link met, and what it led to (`linkKind`). */
   links: [string, number][];
   /** When (performance.now()) the last check of its stamps that found
@@ -436,7 +523,11 @@ export class IndexCache {
     if (this.watches.size === 0) return;
     const barrier = await this.openBarrier();
     if (barrier !== undefined) {
-      if (await barrier.pass()) return;
+      const began = performance.now();
+      if (await barrier.pass()) {
+        this.syncedAt = Math.max(this.syncedAt, began);
+        return;
+      }
       this.log(`kb mcp: file events are late (the barrier's did not come within ${BARRIER_MAX_MS} ms): this listing may miss a change made just before it`);
       return;
     }
@@ -475,7 +566,7 @@ export class IndexCache {
     const e = this.entries.get(dir);
     const w = this.watches.get(dir);
     const watched = w !== undefined && !w.failed;
-    if (e !== undefined && !(watched && (w.stale || w.index !== e.index)) && this.current(e, since)) {
+    if (e !== undefined && !(watched && (w.stale || w.index !== e.index)) && this.current(e, since, watched && this.seen(w, since))) {
       this.hits++;
       return e.index;
     }
@@ -487,16 +578,77 @@ export class IndexCache {
   }
 
   /** Whether `e`'s directories, ignore files and links are as stamped:
-   *  checked now, unless a check that found them so began after `since`. */
-  private current(e: Entry, since: number | undefined): boolean {
+   *  checked now, unless a check that found them so began after `since`.
+   *  `seen`: every event of a change made before the request arrived has
+   *  been told (`seen`), so what the watcher sees needs no stat: only what
+   *  is out of its sight is checked then. */
+  private current(e: Entry, since: number | undefined, seen: boolean): boolean {
     if (since !== undefined && e.checkedAt >= since) {
       this.sharedChecks++;
       return true;
     }
     const began = performance.now();
-    if (!(e.missing.every((p) => stampOf(p) === undefined) && e.stamps.every(unchanged) && e.links.every(([p, kind]) => linkKind(p) === kind))) return false;
-    e.checkedAt = began;
+    const { stamps, missing } = seen ? e.unseen : e;
+    if (!(missing.every((p) => stampOf(p) === undefined) && stamps.every(unchanged) && e.links.every(([p, kind]) => linkKind(p) === kind))) return false;
+    if (seen) this.watchedChecks++;
+    else e.checkedAt = began;
     return true;
+  }
+
+  /** Whether `w`'s events tell of every change made before `since`
+   *  (performance.now()): it is watched recursively, an event barrier
+   *  begun after `since` has passed (`sync`), and no event came in the
+   *  last two seconds (RACY_MS: the runtime folds a file's events that
+   *  come close together, so a change just after one told of may go
+   *  untold). */
+  private seen(w: TopicWatch, since: number | undefined): boolean {
+    return since !== undefined && this.syncedAt >= since && !this.noRecursive && Date.now() - w.lastEvent >= RACY_MS;
+  }
+
+  /** When (performance.now()) the last event barrier that passed began:
+   *  every event of a change made before then has been told. */
+  private syncedAt = -Infinity;
+  /** Revalidations that stat'ed only what the watchers cannot see. */
+  watchedChecks = 0;
+
+  /** Passes an event barrier now, without waiting for it: requests that
+   *  arrived before it, once it has passed, check only what the watchers
+   *  cannot see (`get`), rather than stat every directory of the topic.
+   *  A front end asks for it (`syncSoon`) when a request arrives that
+   *  will wait its turn (on its own it would wait for the barrier as long
+   *  as the stats take). Nothing where there is no barrier (then every check stats). Resolves
+   *  once the barrier passed (or could not be). */
+  sync(): Promise<void> {
+    if (this.watches.size === 0 || this.closed) return Promise.resolve();
+    const began = performance.now();
+    this.syncBegan = began;
+    return this.passBarrier(began);
+  }
+
+  /** When the last `sync` was asked for (performance.now()), and the
+   *  timer of the next (`syncSoon`). */
+  private syncBegan = -Infinity;
+  private syncTimer: ReturnType<typeof setTimeout> | undefined;
+
+  /** `sync`, within SYNC_EVERY_MS: at most one barrier in that time,
+   *  however many requests ask (a barrier writes a file and removes one:
+   *  one per request cost more than the stats it saved). A request that
+   *  waits longer than that for its turn checks only what the watchers
+   *  cannot see. */
+  syncSoon(): void {
+    if (this.syncTimer !== undefined || this.watches.size === 0 || this.closed) return;
+    const wait = Math.max(0, this.syncBegan + SYNC_EVERY_MS - performance.now());
+    this.syncTimer = setTimeout(() => {
+      this.syncTimer = undefined;
+      void this.sync();
+    }, wait);
+  }
+
+  /** Passes the barrier (one begun after `began`, if one is under way):
+   *  every event of a change made before `began` has then been told. */
+  private async passBarrier(began: number): Promise<void> {
+    const barrier = await this.openBarrier();
+    if (barrier !== undefined && (await barrier.pass())) this.syncedAt = Math.max(this.syncedAt, began);
   }
 
   /** Called before `dir` is walked: starts watching it (once; a watcher
@@ -661,7 +813,8 @@ export class IndexCache {
     // A bound on memory: a workspace has a handful of topics.
     if (this.entries.size >= MAX_TOPICS) this.entries.clear();
     const links = trace.links.map((p): [string, number] => [p, linkKind(p)]);
-    this.entries.set(dir, { index, stamps, missing, links, checkedAt: -Infinity });
+    const unseen = outOfSight(dir, trace.links);
+    this.entries.set(dir, { index, stamps, missing, unseen: { stamps: stamps.filter((s) => unseen(s.path)), missing: missing.filter(unseen) }, links, checkedAt: -Infinity });
   }
 
   /** Without recursive watching: a watcher on each directory the walk went
@@ -703,11 +856,21 @@ export class IndexCache {
   /** Closes every watcher (at shutdown); nothing is watched afterwards. */
   close(): void {
     this.closed = true;
+    clearTimeout(this.syncTimer);
+    this.syncTimer = undefined;
     this.dropAll();
     this.entries.clear();
     this.barrier?.close();
     this.barrier = null;
   }
+}
+
+/** Whether a path the walk went through is out of the sight of `dir`'s
+ *  watcher: outside `dir` (an ignore file above it), or reached through
+ *  one of `links`. */
+function outOfSight(dir: string, links: readonly string[]): (path: string) => boolean {
+  const through = throughLinks(links);
+  return (path) => !(path === dir || path.startsWith(dir.endsWith(sep) ? dir : dir + sep)) || through(path);
 }
 
 function reason(err: unknown): string {
