@@ -44,27 +44,48 @@ export type SubjectRead =
 /** Every visible subject of every enabled topic: hidden, disabled, binary
  *  and unreadable ones are never listed; pre-loaded ones are. Each with
  *  what it says it is (kb/index/describe.ts `summaries`: its description,
- *  title or name). */
+ *  title or name), unless `about` is false: then `describeSubjects` adds
+ *  it to those a caller shows (a page), and only to them. */
 export async function subjects(kb: KnowledgeBase, opts: { details?: boolean; about?: boolean } = {}): Promise<SubjectEntry[]> {
   const out: SubjectEntry[] = [];
   for (const topic of kb.topics) {
     if (!topic.enable) continue;
     const view = kb.view(topic);
-    const shown: Subject[] = [];
     for (const s of view.index.subjects) {
       if (s.hidden || view.disabled.has(s.slug) || kindOf(view, s) !== 'text') continue;
-      shown.push(s);
-    }
-    const about = opts.about === false ? [] : await summaries(view, shown);
-    const titled = opts.details === true ? await titles(view, shown) : [];
-    shown.forEach((s, i) => {
       const entry: SubjectEntry = { topic, slug: s.slug, mimeType: mimeTypeOf(s.ext) };
-      if (about[i] !== undefined) entry.about = about[i]!;
-      if (opts.details === true) withDetails(entry, s, titled[i]);
+      subjectOf.set(entry, s);
       out.push(entry);
-    });
+    }
   }
+  if (opts.about !== false) await describeSubjects(kb, out, opts);
   return out;
+}
+
+/** The subject of each entry `subjects` made. */
+const subjectOf = new WeakMap<SubjectEntry, Subject>();
+
+/** Adds to `entries` (made by `subjects`, in its order: all of them, or a
+ *  page) what each says it is and, with `details`, its title, size and
+ *  time of last change. A page of a topic of 10,000 subjects asks for its
+ *  own details only: each costs a stat. */
+export async function describeSubjects(kb: KnowledgeBase, entries: readonly SubjectEntry[], opts: { details?: boolean } = {}): Promise<void> {
+  for (let i = 0; i < entries.length; ) {
+    // The entries of one topic are next to each other.
+    const topic = entries[i].topic;
+    let end = i;
+    while (end < entries.length && entries[end].topic === topic) end++;
+    const group = entries.slice(i, end);
+    const shown = group.map((e) => subjectOf.get(e)!);
+    const view = kb.view(topic);
+    const about = await summaries(view, shown);
+    const titled = opts.details === true ? await titles(view, shown) : [];
+    group.forEach((entry, k) => {
+      if (about[k] !== undefined) entry.about = about[k]!;
+      if (opts.details === true) withDetails(entry, shown[k], titled[k]);
+    });
+    i = end;
+  }
 }
 
 /** A subject's title, size and time of its last change (one stat). */

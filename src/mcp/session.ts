@@ -8,7 +8,7 @@ import { createHmac, randomBytes } from 'node:crypto';
 import { LIMITS, patternsProblem } from '../app/args.ts';
 import { ConfigShare, IndexCache, KnowledgeBase, type WorkspaceOptions } from '../app/knowledge-base.ts';
 import { prompt } from '../app/prompt.ts';
-import { read, readLines, subjects } from '../app/resources.ts';
+import { describeSubjects, read, readLines, subjects } from '../app/resources.ts';
 import { isRefused, runTool, servedTools, toolDefinition, toolNamed, type AnyTool } from '../app/tools.ts';
 import { COSTS } from '../render/costs.ts';
 import { type DataForm, type Form, formsOf } from '../render/forms.ts';
@@ -366,7 +366,8 @@ export class KbSession {
   async resources(cursor?: string, details = false) {
     const kb = await this.open();
     this.noteTopics(kb);
-    const all = await subjects(kb, { details });
+    // What each says, and its details, are asked for the page alone.
+    const all = await subjects(kb, { about: false });
     let from = 0;
     if (cursor !== undefined) {
       const after = this.cursors.parse(cursor);
@@ -384,6 +385,7 @@ export class KbSession {
       if (from < 0) from = all.length;
     }
     const page = all.slice(from, from + RESOURCES_PAGE);
+    await describeSubjects(kb, page, { details });
     const resources = page.map(({ topic, slug, mimeType, about, title, size, modified }) => ({
       uri: subjectUri(topic.id, slug),
       name: `${topic.id}/${slug}`,

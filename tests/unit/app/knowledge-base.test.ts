@@ -18,7 +18,7 @@ import { check } from '../../../src/app/check.ts';
 import { list } from '../../../src/app/list.ts';
 import { prompt as promptSection } from '../../../src/app/prompt.ts';
 import { renderPrompt } from '../../../src/render/prompt.ts';
-import { read, subjects } from '../../../src/app/resources.ts';
+import { describeSubjects, read, subjects } from '../../../src/app/resources.ts';
 import { resourceText } from '../../../src/render/subject.ts';
 import { COSTS } from '../../../src/render/costs.ts';
 import { probeFile, PROBED, type Probe } from '../../../src/kb/fs/probe.ts';
@@ -700,6 +700,20 @@ describe('subjects(), read(topic, slug)', () => {
       ['skills', 'cargo', 'text/markdown'],
       ['skills', 'notes', 'text/plain'],
     ]);
+  });
+
+  test('describeSubjects(): a page of subjects() is described alone, as subjects() describes it', async () => {
+    const whole = await subjects(await open(mcp), { details: true });
+    const kb = await open(mcp);
+    const all = await subjects(kb, { about: false });
+    expect(all.every((e) => e.about === undefined && e.title === undefined && e.size === undefined)).toBe(true);
+    // A page across two topics.
+    const page = all.slice(1, 4);
+    await describeSubjects(kb, page, { details: true });
+    const strip = ({ topic, ...rest }: (typeof all)[number]) => ({ topic: topic.id, ...rest, modified: rest.modified === undefined ? undefined : 'set' });
+    expect(page.map(strip)).toEqual(whole.slice(1, 4).map(strip));
+    expect(page.some((e) => e.size !== undefined)).toBe(true);
+    expect([...all.slice(0, 1), ...all.slice(4)].every((e) => e.about === undefined && e.size === undefined)).toBe(true);
   });
 
   test('subjects(): pre-loaded subjects are included', async () => {
