@@ -381,10 +381,9 @@ class Walker {
       // In name order (byName); the names, as read (flat strings), are
       // tested together first: cheaper than testing the paths made of
       // them later (`oddNames`).
-      const names: string[] = new Array(entries.length);
-      for (let i = 0; i < entries.length; i++) names[i] = entries[i].name;
+      const names = namesOf(entries);
       if (this.out.oddNames === undefined && SUSPECT_NAME().test(names.join(''))) this.out.oddNames = true;
-      if (entries.length > 1) entries = inCodeUnitOrder(entries, names);
+      if (entries.length > 1) entries = byName(entries, names);
     }
     let stop = false;
     if (entries.length > this.entriesLeft) {
@@ -518,11 +517,17 @@ class Walker {
 }
 
 /** A directory's entries in name order (code units, as compareCodeUnits;
- *  shared/arrays.ts inCodeUnitOrder). */
-export function byName<T extends { readonly name: string }>(entries: readonly T[]): T[] {
-  const keys: string[] = new Array(entries.length);
-  for (let i = 0; i < entries.length; i++) keys[i] = entries[i].name;
-  return inCodeUnitOrder(entries, keys);
+ *  shared/arrays.ts inCodeUnitOrder). `names`, the entries' names in
+ *  their order (namesOf), are sorted with them. */
+export function byName<T extends { readonly name: string }>(entries: readonly T[], names: string[] = namesOf(entries)): T[] {
+  return inCodeUnitOrder(entries, names);
+}
+
+/** The names of `entries`, in their order. */
+function namesOf(entries: readonly { readonly name: string }[]): string[] {
+  const names: string[] = new Array(entries.length);
+  for (let i = 0; i < entries.length; i++) names[i] = entries[i].name;
+  return names;
 }
 
 /** Whether the directory `real` is `frame` or one of its ancestors. */
