@@ -16,9 +16,9 @@
 // thread was measured slower, as the two threads and the engine's compiler
 // threads then compete for the two cores.)
 
-import { readFileSync, statSync } from 'node:fs';
+import { readFileSync, statSync, type Stats } from 'node:fs';
 import { titleFormatOfPath } from '../content/title.ts';
-import { withinDir } from './within.ts';
+import { withinPrefix } from './within.ts';
 import { decodeFront, decodeTitle, isRawHead, lastProbedSize, PROBED, probeFile, probeRaw, textResult, TITLES_SKIPPED, UNCLOSED_RESULT, type FeedTaker, type Probe, type ProbeFeed, type ProbeResult, type RawHead, type StatJobHandle } from './probe.ts';
 
 // --- The protocol the two threads share (probe-worker.ts imports it) -----
@@ -255,14 +255,18 @@ export const STAT_GONE = -1;
 /** ... and for a file not done yet. */
 export const STAT_PENDING = 0;
 
+/** A file's stat; undefined when it is not there or cannot be stat'ed. */
+function statOrNone(path: string): Stats | undefined {
+  try {
+    return statSync(path, { throwIfNoEntry: false });
+  } catch {
+    return undefined;
+  }
+}
+
 /** One file's size and mtime into `values` (see StatJob). */
 function statInto(path: string, values: Float64Array, i: number): void {
-  let st;
-  try {
-    st = statSync(path, { throwIfNoEntry: false });
-  } catch {
-    st = undefined;
-  }
+  const st = statOrNone(path);
   if (st === undefined) values[2 * i] = STAT_GONE;
   else {
     values[2 * i + 1] = st.mtimeMs;
@@ -338,12 +342,7 @@ export function statFiles(paths: readonly string[], prefix = ''): Float64Array {
   // shared job's, then turned: a second loop over them all).
   const each = (base: string): void => {
     for (let i = 0; i < paths.length; i++) {
-      let st;
-      try {
-        st = statSync(base + paths[i], { throwIfNoEntry: false });
-      } catch {
-        st = undefined;
-      }
+      const st = statOrNone(base + paths[i]);
       if (st === undefined) values[2 * i] = -1;
       else {
         values[2 * i] = st.size;
@@ -352,15 +351,8 @@ export function statFiles(paths: readonly string[], prefix = ''): Float64Array {
     }
   };
   // Relative to the folder they are in, when they all are (within.ts).
-  if (isFolderPrefix(prefix)) withinDir(prefix, each);
-  else each(prefix);
+  withinPrefix(prefix, each);
   return values;
-}
-
-/** Whether `prefix` is an absolute folder's path with its separator (the
- *  paths after it are then relative to that folder). */
-function isFolderPrefix(prefix: string): boolean {
-  return prefix.length > 1 && prefix.startsWith('/') && prefix.endsWith('/');
 }
 
 /** A stat job's values as `statFiles` returns them: sizes plus one back
@@ -665,7 +657,7 @@ function statJob(state: ThreadState, paths: readonly string[], prefix: string): 
     join() {
       // This thread's share relative to the folder (within.ts); the
       // reader thread's by absolute path.
-      state.byMain += isFolderPrefix(prefix) ? withinDir(prefix, (base) => statShare(paths, words, values, base)) : statShare(paths, words, values, prefix);
+      state.byMain += withinPrefix(prefix, (base) => statShare(paths, words, values, base));
       awaitStats(paths, prefix, words, values);
       state.files += n;
       return unshifted(values);

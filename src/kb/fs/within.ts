@@ -42,6 +42,13 @@ export function withinDir<T>(dir: string, f: (base: string) => T): T {
   }
 }
 
+/** `f(prefix)`, `prefix` going before relative paths: within the folder
+ *  (`withinDir`) where `prefix` is an absolute folder's path with its
+ *  separator, else as it is (a prefix of '' or of names). */
+export function withinPrefix<T>(prefix: string, f: (base: string) => T): T {
+  return prefix.length > 1 && prefix.startsWith('/') && prefix.endsWith('/') ? withinDir(prefix, f) : f(prefix);
+}
+
 /** Moves the working directory to `dir`; returns the one to go back to,
  *  or undefined (not moved). */
 function enter(dir: string): string | undefined {

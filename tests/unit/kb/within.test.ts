@@ -4,9 +4,21 @@
 import { describe, test, expect } from 'bun:test';
 import { mkdirSync, realpathSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { withinDir } from '../../../src/kb/fs/within.ts';
+import { withinDir, withinPrefix } from '../../../src/kb/fs/within.ts';
 import { statFiles } from '../../../src/kb/fs/probe-thread.ts';
 import { makeTempDir } from '../../support/temp.ts';
+
+describe('withinPrefix', () => {
+  test('moves only for an absolute folder with its separator; a prefix of names or none is used as it is', () => {
+    const dir = realpathSync(makeTempDir('kb-within-'));
+    const before = process.cwd();
+    expect(withinPrefix(`${dir}/`, (base) => [base, process.cwd()])).toEqual(['', dir]);
+    expect(withinPrefix('', (base) => [base, process.cwd()])).toEqual(['', before]);
+    expect(withinPrefix(`${dir}/a-`, (base) => [base, process.cwd()])).toEqual([`${dir}/a-`, before]);
+    expect(withinPrefix('rel/', (base) => [base, process.cwd()])).toEqual(['rel/', before]);
+    expect(process.cwd()).toBe(before);
+  });
+});
 
 describe('withinDir', () => {
   test('runs in the folder, with no base, and comes back', () => {
