@@ -521,13 +521,9 @@ export class IndexCache {
    *  write whose event comes later shows in the listing after. */
   async settle(): Promise<void> {
     if (this.watches.size === 0) return;
-    const barrier = await this.openBarrier();
-    if (barrier !== undefined) {
-      const began = performance.now();
-      if (await barrier.pass()) {
-        this.syncedAt = Math.max(this.syncedAt, began);
-        return;
-      }
+    const passed = await this.passBarrier(performance.now());
+    if (passed === true) return;
+    if (passed === false) {
       this.log(`kb mcp: file events are late (the barrier's did not come within ${BARRIER_MAX_MS} ms): this listing may miss a change made just before it`);
       return;
     }
@@ -618,11 +614,11 @@ export class IndexCache {
    *  will wait its turn (on its own it would wait for the barrier as long
    *  as the stats take). Nothing where there is no barrier (then every check stats). Resolves
    *  once the barrier passed (or could not be). */
-  sync(): Promise<void> {
-    if (this.watches.size === 0 || this.closed) return Promise.resolve();
+  async sync(): Promise<void> {
+    if (this.watches.size === 0 || this.closed) return;
     const began = performance.now();
     this.syncBegan = began;
-    return this.passBarrier(began);
+    await this.passBarrier(began);
   }
 
   /** When the last `sync` was asked for (performance.now()), and the
@@ -631,8 +627,9 @@ export class IndexCache {
   private syncTimer: ReturnType<typeof setTimeout> | undefined;
 
   /** `sync`, within SYNC_EVERY_MS: at most one barrier in that time,
-   *  however many requests ask (a barrier writes a file and removes one:
-   *  one per request cost more than the stats it saved). A request that
+   *  however many requests ask (a barrier writes a byte to a file and
+   *  waits for its event: one per request cost more than the stats it
+   *  saved). A request that
    *  waits longer than that for its turn checks only what the watchers
    *  cannot see. */
   syncSoon(): void {
@@ -645,10 +642,15 @@ export class IndexCache {
   }
 
   /** Passes the barrier (one begun after `began`, if one is under way):
-   *  every event of a change made before `began` has then been told. */
-  private async passBarrier(began: number): Promise<void> {
+   *  every event of a change made before `began` has then been told.
+   *  Whether it passed (false: its event was late), undefined where there
+   *  is no barrier. */
+  private async passBarrier(began: number): Promise<boolean | undefined> {
     const barrier = await this.openBarrier();
-    if (barrier !== undefined && (await barrier.pass())) this.syncedAt = Math.max(this.syncedAt, began);
+    if (barrier === undefined) return undefined;
+    const passed = await barrier.pass();
+    if (passed) this.syncedAt = Math.max(this.syncedAt, began);
+    return passed;
   }
 
   /** Called before `dir` is walked: starts watching it (once; a watcher
