@@ -6,7 +6,8 @@
 // the workspace, `learned` patterns and `disabled` slugs that match nothing,
 // binary or non-UTF-8 files. Errors fail the check, warnings alone do not.
 import { startProgress, type Progress } from '../shared/progress.ts';
-import { realpathSync } from 'node:fs';
+import {  } from 'node:fs';
+import { realpathSteady } from '../shared/realpath.ts';
 import { isAbsolute, relative, sep } from 'node:path';
 import type { Config, Topic } from '../config/types.ts';
 import { loadYaml, NEEDS_YAML, parseFrontmatter, simpleFields, type YamlModule } from '../kb/content/frontmatter.ts';
@@ -435,7 +436,7 @@ function list(items: string[]): string {
 /** The workspace root's real path (links resolved), or the root. */
 function realRoot(root: string): string {
   try {
-    return realpathSync(root);
+    return realpathSteady(root);
   } catch {
     return root;
   }

@@ -28,7 +28,8 @@
 // out of the workspace, and folders are created inside it only.
 //
 // It returns plain data; the front end renders it (render/init.ts).
-import { lstatSync, mkdirSync, readdirSync, readFileSync, realpathSync, statSync, type Stats } from 'node:fs';
+import { lstatSync, mkdirSync, readdirSync, readFileSync, statSync, type Stats } from 'node:fs';
+import { realpathSteady } from '../shared/realpath.ts';
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { KB_KEY, TOPIC_KEY, isTable } from '../config/fields.ts';
 import { MAX_CONFIG_BYTES, locateConfigFile, readConfigBytes } from '../config/files.ts';
@@ -160,7 +161,7 @@ function lstatOf(path: string): Stats | undefined {
 
 function realOf(path: string): string | undefined {
   try {
-    return realpathSync(path);
+    return realpathSteady(path);
   } catch {
     return undefined;
   }

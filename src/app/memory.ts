@@ -12,7 +12,8 @@
 
 import type { Topic } from '../config/types.ts';
 import { bodyText } from '../kb/content/body.ts';
-import { realpathSync, statSync } from 'node:fs';
+import { statSync } from 'node:fs';
+import { realpathSteady } from '../shared/realpath.ts';
 import { readBody } from '../kb/fs/read.ts';
 import type { Subject } from '../kb/index/types.ts';
 import { openTopic, type TopicView } from '../kb/index/view.ts';
@@ -254,7 +255,7 @@ export function openSubjects(kb: KnowledgeBase, topic: Topic): { ok: true; dir: 
   // The folder opened decides, wherever its path led a moment before.
   let root = kb.config.root;
   try {
-    root = realpathSync(root);
+    root = realpathSteady(root);
   } catch {
     // Compared as configured.
   }

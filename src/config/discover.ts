@@ -1,6 +1,7 @@
 // Where the workspace is and which configuration files apply to it.
 
-import { readdirSync, readFileSync, realpathSync, statSync } from 'node:fs';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { realpathSteady } from '../shared/realpath.ts';
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { ConfigError } from '../shared/errors.ts';
 
@@ -153,7 +154,7 @@ function userDirs(dataDir: string, id: string): { name: string; path: string; mt
 function workspaceById(dataDir: string, id: string): string | undefined {
   for (const dir of userDirs(dataDir, id).sort((a, b) => b.mtime - a.mtime)) {
     try {
-      return realpathSync(join(dir.path, 'storage'));
+      return realpathSteady(join(dir.path, 'storage'));
     } catch {
       // No link: try the next.
     }

@@ -4,7 +4,8 @@
 // extended files. Problems become diagnostics; only `kb` and the directives
 // are read, every other top-level key belongs to another tool.
 
-import { closeSync, constants, fstatSync, openSync, readSync, realpathSync, statSync } from 'node:fs';
+import { closeSync, constants, fstatSync, openSync, readSync, statSync } from 'node:fs';
+import { realpathSteady } from '../shared/realpath.ts';
 import { basename, dirname, join, resolve } from 'node:path';
 import type { Problem } from './types.ts';
 import { deepPosition, depthMessage, tooDeep } from './depth.ts';
@@ -364,7 +365,7 @@ function locatedExists(path: string): boolean {
 
 function realPath(path: string): string {
   try {
-    return realpathSync(path);
+    return realpathSteady(path);
   } catch {
     return resolve(path);
   }

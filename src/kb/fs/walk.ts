@@ -9,7 +9,8 @@
 // directories below a followed link) cost a `stat`; file sizes are stat'ed
 // lazily, on first access.
 
-import { lstatSync, readdirSync, readlinkSync, realpathSync, statSync, type Dirent, type Stats } from 'node:fs';
+import { lstatSync, readdirSync, readlinkSync, statSync, type Dirent, type Stats } from 'node:fs';
+import { realpathSteady } from '../../shared/realpath.ts';
 import { resolve, sep } from 'node:path';
 import type { Problem } from '../../shared/problem.ts';
 import { inCodeUnitOrder } from '../../shared/arrays.ts';
@@ -130,7 +131,7 @@ export interface FollowedLink {
 export function realTarget(link: FollowedLink): string {
   if (link.real !== undefined) return link.real;
   try {
-    return realpathSync(link.abs);
+    return realpathSteady(link.abs);
   } catch {
     return '';
   }
@@ -270,7 +271,7 @@ function openRoot(dir: string, visit: FileVisitor, opts: WalkOptions): Walker | 
   if (!rootStat.isDirectory()) return fail(notice('not-a-directory', '', `subjects path is not a directory: ${dir}`));
   let rootReal = root;
   try {
-    rootReal = realpathSync(root);
+    rootReal = realpathSteady(root);
   } catch {
     // Keep the resolved path; loop detection still works below it.
   }
@@ -493,7 +494,7 @@ class Walker {
     }
     let real: string;
     try {
-      real = realpathSync(abs);
+      real = realpathSteady(abs);
     } catch (err) {
       notices.push(entryProblem(err, rel));
       return;

@@ -14,7 +14,8 @@
 // window to the moment between the check and the link, and cannot close
 // it.
 
-import { closeSync, constants, fstatSync, mkdirSync, openSync, readlinkSync, realpathSync, statSync, type Stats } from 'node:fs';
+import { closeSync, constants, fstatSync, mkdirSync, openSync, readlinkSync, statSync, type Stats } from 'node:fs';
+import { realpathSteady } from '../../shared/realpath.ts';
 import { sep } from 'node:path';
 
 /** An open folder. */
@@ -70,7 +71,7 @@ export function openDir(path: string): Opened {
     } catch {
       // No /proc here.
     }
-    const real = realpathSync(path);
+    const real = realpathSteady(path);
     if (!same(statSync(real), st)) {
       closeSync(fd);
       return { ok: false, code: 'ECHANGED' };

@@ -4,7 +4,8 @@
 // through a symbolic link; `forget` removes the folders it emptied, up to
 // (never including) the topic's directory.
 
-import { lstatSync, mkdirSync, realpathSync, rmdirSync } from 'node:fs';
+import { lstatSync, mkdirSync, rmdirSync } from 'node:fs';
+import { realpathSteady } from '../../shared/realpath.ts';
 import { isAbsolute, relative, sep } from 'node:path';
 
 function code(err: unknown): string {
@@ -68,7 +69,7 @@ export function removeEmptyFolders(root: string, rel: string): string[] {
     const abs = `${root}/${folder}`;
     try {
       // Reached through a link: what the link points at is never touched.
-      if (realpathSync(abs) !== abs.split('/').join(sep)) break;
+      if (realpathSteady(abs) !== abs.split('/').join(sep)) break;
       rmdirSync(abs);
     } catch {
       break; // not empty (or gone, or not ours): the folders above are not empty either

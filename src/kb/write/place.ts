@@ -5,7 +5,8 @@
 // built-in defaults, exactly as the walk applies them), never inside an
 // Agent Skill's folder (the file would be a bundled file, never listed).
 
-import { lstatSync, readdirSync, readlinkSync, realpathSync } from 'node:fs';
+import { lstatSync, readdirSync, readlinkSync } from 'node:fs';
+import { realpathSteady } from '../../shared/realpath.ts';
 import { isAbsolute, relative, sep } from 'node:path';
 import { IgnoreRules } from '../fs/ignore.ts';
 import { isInside } from './dir.ts';
@@ -32,8 +33,8 @@ export function outsideWorkspace(root: string, subjectsDir: string): Outside | u
   let realRoot: string;
   let real: string;
   try {
-    realRoot = realpathSync(root);
-    real = realpathSync(subjectsDir);
+    realRoot = realpathSteady(root);
+    real = realpathSteady(subjectsDir);
   } catch {
     return undefined;
   }
@@ -46,7 +47,7 @@ export function outsideWorkspace(root: string, subjectsDir: string): Outside | u
       const at = `${root}${sep}${parts.slice(0, i).join(sep)}`;
       try {
         if (!lstatSync(at).isSymbolicLink()) continue;
-        const to = realpathSync(at);
+        const to = realpathSteady(at);
         if (!isInside(realRoot, to)) return { link: parts.slice(0, i).join('/'), to: readlinkSync(at), real };
       } catch {
         break;
@@ -65,7 +66,7 @@ export function outsideWorkspace(root: string, subjectsDir: string): Outside | u
 export function placeNew(subjectsDir: string, rel: string): Placement {
   let root: string;
   try {
-    root = realpathSync(subjectsDir);
+    root = realpathSteady(subjectsDir);
   } catch (err) {
     return { ok: false, why: `the subjects directory cannot be used (${(err as NodeJS.ErrnoException).code ?? String(err)})` };
   }
@@ -105,7 +106,7 @@ export function placeNew(subjectsDir: string, rel: string): Placement {
       else if (st.isSymbolicLink()) {
         let real: string;
         try {
-          real = realpathSync(next);
+          real = realpathSteady(next);
         } catch {
           return { ok: false, why: `"${name}" is a broken symbolic link` };
         }
