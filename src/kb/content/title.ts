@@ -11,7 +11,10 @@
 //      line), outside fenced code; without one, a heading of any level that
 //      opens the document (`## What Is Ownership?` as its first line),
 //      unless another heading of its level follows it at once (an empty
-//      section: an outline or a template, `## Added` then `## Changed`).
+//      section: an outline or a template, `## Added` then `## Changed`),
+//      or follows later in the head while it shares no word with the
+//      file's name (a note's first section: `## Prerequisites` in
+//      `Analytics.md`; mdOpener).
 //    - reStructuredText (rst, rest): RFC 2822-style header fields at the
 //      top (`Title: ...`, as PEPs have them, continuation lines folded);
 //      else the document title: a heading over- and underlined, or
@@ -190,9 +193,11 @@ function setTitle(s: number, e: number): boolean {
  * (a shared object, overwritten by the next scan), or undefined when the
  * head holds neither. The spans' text is raw: `cleanTitle` makes it a title.
  * `quick` false: every rule is run, even on a head that `untitled` tells
- * has no title (the same answer: its tests compare them).
+ * has no title (the same answer: its tests compare them). `name`: the
+ * file's name (or path), which a Markdown section heading that opens the
+ * document must share a word with to be its title (mdOpener).
  */
-export function scanHead(bytes: Uint8Array, from: number, n: number, format: TitleFormat, quick = true): HeadSpans | undefined {
+export function scanHead(bytes: Uint8Array, from: number, n: number, format: TitleFormat, quick = true, name?: string): HeadSpans | undefined {
   found.titleStart = found.titleEnd = found.summaryStart = found.summaryEnd = -1;
   if (from >= n) return undefined;
   if (quick && untitled(bytes, from, n, format)) {
@@ -203,7 +208,7 @@ export function scanHead(bytes: Uint8Array, from: number, n: number, format: Tit
   }
   switch (format) {
     case 'md':
-      mdTitle(bytes, from, n);
+      mdTitle(bytes, from, n, name === undefined ? undefined : name.slice(Math.max(name.lastIndexOf('/'), name.lastIndexOf('\\')) + 1));
       break;
     case 'rst':
     case 'plain':
@@ -324,9 +329,9 @@ function fenceAt(b: Uint8Array, s: number, e: number): number {
   return k - i >= 3 ? (c << 8) | (k - i) : 0;
 }
 
-function mdTitle(b: Uint8Array, from: number, n: number): void {
+function mdTitle(b: Uint8Array, from: number, n: number, name: string | undefined): void {
   if (mdLevelOne(b, from, n)) return;
-  mdOpener(b, from, n);
+  mdOpener(b, from, n, name);
 }
 
 const NONE = Number.MAX_SAFE_INTEGER;
@@ -449,8 +454,14 @@ function setextAbove(b: Uint8Array, from: number, ls: number): boolean {
 
 /** A heading of any level that opens the document (its first content,
  *  after HTML comments, HTML-only lines and MDX imports): ATX, or a line
- *  over a setext underline. */
-function mdOpener(b: Uint8Array, from: number, n: number): void {
+ *  over a setext underline. An ATX heading is no title when it heads an
+ *  empty section (another heading of its level or above follows at once:
+ *  an outline, a template), nor when such a heading follows later in the
+ *  head and it shares no word with the file's name `name` (a section of
+ *  a note: `## Prerequisites` then `## Enable analytics` in `Analytics.md`,
+ *  where `## Separating Modules into Different Files` then `## Summary`
+ *  names `ch07-05-separating-modules-into-different-files.md`). */
+function mdOpener(b: Uint8Array, from: number, n: number, name: string | undefined): void {
   const L = cursor.reset(b, from, n);
   let comment = false; // inside an HTML comment
   while (L.advance()) {
@@ -477,12 +488,15 @@ function mdOpener(b: Uint8Array, from: number, n: number): void {
       const te = atx.e;
       // A heading followed at once by another of its level or above heads
       // an empty section (an outline, a template): not a title.
+      let more = false; // the head goes on after it
       while (L.advance()) {
         if (isBlank(b, L.s, L.e)) continue;
         const next = b[skipSpace(b, L.s, L.e)] === HASH ? atxLevel(b, L.s, L.e) : 0;
         if (next > 0 && next <= level) return;
+        more = true;
         break;
       }
+      if (more && level > 1 && headingLater(L, level) && !sharesWord(utf8.decode(b.subarray(ts, te)), name)) return;
       setTitle(ts, te);
       return;
     }
@@ -492,6 +506,59 @@ function mdOpener(b: Uint8Array, from: number, n: number): void {
     return;
   }
 }
+
+/** Whether an ATX heading of level `level` or above starts a line of the
+ *  rest of the head, from the line `L` is on, outside fenced code. */
+function headingLater(L: Lines, level: number): boolean {
+  const b = L.b;
+  let fence = 0; // the open fence (char << 8 | length), 0: none
+  do {
+    const { s, e } = L;
+    const f = fenceAt(b, s, e);
+    if (fence !== 0) {
+      if (f >> 8 === fence >> 8 && (f & 0xff) >= (fence & 0xff) && isBlank(b, s + (f & 0xff) + (skipSpace(b, s, e) - s), e)) fence = 0;
+      continue;
+    }
+    if (f !== 0) {
+      fence = f;
+      continue;
+    }
+    if (b[skipSpace(b, s, e)] !== HASH) continue;
+    const at = atxLevel(b, s, e);
+    if (at > 0 && at <= level && atx.e > atx.s) return true;
+  } while (L.advance());
+  return false;
+}
+
+/** Whether `heading` and the file name `name` (its extension dropped)
+ *  share a word: three letters or digits or more, compared case aside; in
+ *  a script written without spaces (a run holding a letter beyond ASCII),
+ *  two characters in a row. Never with no name. Time linear in both. */
+export function sharesWord(heading: string, name: string | undefined): boolean {
+  if (name === undefined) return false;
+  const dot = name.lastIndexOf('.');
+  const words = new Set(wordsOf(dot > 0 ? name.slice(0, dot) : name));
+  for (const w of wordsOf(heading)) if (words.has(w)) return true;
+  return false;
+}
+
+/** The words of `s` for sharesWord. */
+function wordsOf(s: string): string[] {
+  const out: string[] = [];
+  for (const run of s.normalize('NFKC').toLowerCase().match(WORD_RUNS) ?? []) {
+    if (!NON_ASCII.test(run)) {
+      if (run.length >= 3) out.push(run);
+      continue;
+    }
+    const chars = [...run];
+    if (chars.length === 1) out.push(run);
+    for (let i = 0; i + 1 < chars.length; i++) out.push(chars[i] + chars[i + 1]);
+  }
+  return out;
+}
+
+const WORD_RUNS = /[\p{L}\p{N}]+/gu;
+const NON_ASCII = /[^\x00-\x7f]/;
 
 function isSetextUnderline(b: Uint8Array, s: number, e: number, c: number): boolean {
   let i = s;
@@ -1026,13 +1093,13 @@ function looseEqual(a: string, ae: number, b: string, bs: number, be: number): b
 
 /** The title and man-page summary of a whole text (or its head) in format
  *  `format`, frontmatter excluded (`from`: where the text after it
- *  starts, in bytes). For callers that hold a file's bytes (the search
- *  index): the same rules as the probe. */
-export function headTitleOf(bytes: Uint8Array, ext: string, from = 0): { title?: string; summary?: string } {
+ *  starts, in bytes), of the file `name` (scanHead) when known. For
+ *  callers that hold a file's bytes: the same rules as the probe. */
+export function headTitleOf(bytes: Uint8Array, ext: string, from = 0, name?: string): { title?: string; summary?: string } {
   const format = titleFormat(ext.toLowerCase());
   if (format === undefined) return {};
   const n = Math.min(bytes.length, 8192);
-  const spans = scanHead(bytes, from, n, format);
+  const spans = scanHead(bytes, from, n, format, true, name);
   if (spans === undefined) return {};
   const out: { title?: string; summary?: string } = {};
   if (spans.titleStart >= 0) {

@@ -338,7 +338,7 @@ function examineHead(head: Uint8Array, n: number, path: string, titles = true, m
       n = compactHtml(all.bytes, from, all.n, htmlHead);
       head = htmlHead;
     }
-    spans = scanHead(head, from, n, format);
+    spans = scanHead(head, from, n, format, true, path);
   }
   if (spans === undefined) return span === undefined ? PROBED.text : headOf(head.subarray(span[0], span[1]), undefined, undefined);
   return headOf(

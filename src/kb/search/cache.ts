@@ -25,8 +25,10 @@ import { MAX_TERM } from './tokenize.ts';
  *  content/html.ts, instead of its markup; 9: every text document's token
  *  estimate, where 8 kept only those of files longer than a snippet
  *  reads; 10: where each slug starts, the postings' count and the fields'
- *  summed lengths, so that reading it loops over no column). */
-export const FORMAT_VERSION = 10;
+ *  summed lengths, so that reading it loops over no column; 11: a
+ *  Markdown section heading that opens a note is its title only when it
+ *  names the file, content/title.ts mdOpener). */
+export const FORMAT_VERSION = 11;
 const MAGIC = 0x4b425331; // "KBS1"
 
 /** A cache file larger than this is not read (a hostile or broken one). */

@@ -48,6 +48,37 @@ describe('Markdown titles', () => {
     expect(titleOf('## Part\n\n### Sub\n\ntext\n', 'md')).toBe('Part');
   });
 
+  test('an opening section heading is no title unless it names the file: another of its level or above later in the head, and no word shared with the name', () => {
+    const of = (text: string, name?: string) => headTitleOf(enc.encode(text), 'md', 0, name).title;
+    // A note's first section (Obsidian's help, a vault's notes).
+    expect(of('## Prerequisites\n\nYou need [[Custom domains]].\n\n## Enable analytics\n\nText.\n', 'Analytics.md')).toBeUndefined();
+    expect(of('---\nrating: 7\n---\n## Trips\n\n![[Trips.base]]\n\n## Places\n', 'References/Kyoto.md')).toBeUndefined();
+    expect(of('### Sub\n\ntext\n\n## Upper\n', 'notes.md')).toBeUndefined();
+    // A chapter's title with a section of its level later: it names the file.
+    expect(of('## Separating Modules into Different Files\n\nText.\n\n## Summary\n', 'src/ch07-05-separating-modules-into-different-files.md')).toBe('Separating Modules into Different Files');
+    expect(of('## Concise Control Flow with `if let`\n\nText.\n\n## Summary\n', 'C:\\book\\ch06-03-if-let.md')).toBe('Concise Control Flow with `if let`');
+    // Scripts without spaces: two characters in a row shared.
+    expect(of('## 同步安全\n\n文字\n\n## 元数据\n', '同步安全和隐私.md')).toBe('同步安全');
+    expect(of('## 端到端加密\n\n文字\n\n## 元数据\n', '同步安全和隐私.md')).toBeUndefined();
+    // Short words (`a`, `to`, `of`) are not shared words; headings in fenced code do not count.
+    expect(of('## A Guide to It\n\ntext\n\n## Next\n', 'a-to-of.md')).toBeUndefined();
+    expect(of('## Part\n\n```md\n## not a heading\n```\n\ntext\n', 'zzz.md')).toBe('Part');
+    expect(of('## Part\n\n~~~~\n## not one\n~~~\n## still code\n~~~~\n', 'zzz.md')).toBe('Part');
+    // No section after it: the opening heading is the title, whatever the name.
+    expect(of('## What Is Ownership?\n\nText.\n\n### The Stack\n', 'x.md')).toBe('What Is Ownership?');
+    // Without a name, such a heading is no title.
+    expect(of('## Separating Modules\n\nText.\n\n## Summary\n')).toBeUndefined();
+  });
+
+  test('the probe applies the rule with the file\'s own name', () => {
+    const dir = makeTempDir('kb-title-');
+    writeFileSync(join(dir, 'Analytics.md'), '## Prerequisites\n\nText.\n\n## Enable analytics\n');
+    writeFileSync(join(dir, 'analytics-prerequisites.md'), '## Prerequisites\n\nText.\n\n## Enable analytics\n');
+    expect(probeFile(join(dir, 'Analytics.md')).title).toBeUndefined();
+    expect(probeFile(join(dir, 'analytics-prerequisites.md')).title).toBe('Prerequisites');
+    expect(probeBytes(enc.encode('## Prerequisites\n\nText.\n\n## Enable\n'), 'x/Analytics.md').title).toBeUndefined();
+  });
+
   test("a heading's attribute block is not part of its title (Pandoc, kramdown, Hugo, VitePress)", () => {
     expect(titleOf('# 组件注册 {#component-registration}\n', 'md')).toBe('组件注册');
     expect(titleOf('# Usage {#usage .wide}\n', 'md')).toBe('Usage');
