@@ -75,8 +75,8 @@ introduction = "Org-mode is a powerful system for organizing your complex life w
 
 const WORG_KBIGNORE = `# Written by kb init: the files of the site around these documents (style
 # sheets, scripts, templates, build and server configuration, fragments
-# that pages include), left out of the topic. Delete a rule to make its
-# files subjects again; \`kb list --ignored\` shows what is left out.
+# that pages include, SVG images), left out of the topic. Delete a rule to
+# make its files subjects again; \`kb list --ignored\` shows what is left out.
 
 # style sheets (1 file: style/worg.css)
 *.css

@@ -26,7 +26,11 @@
 //   its front matter that its pages are neither rendered nor listed (Hugo's
 //   headless bundle: `headless: true`, or `render: never` and `list: never`
 //   under `build`, `_build` or `cascade`): its files are included by other
-//   pages.
+//   pages;
+// - SVG images (`*.svg`), anywhere: icons and figures, pictures whose text
+//   is drawing commands (a notes vault's `Attachments/icons/`), where the
+//   other images are binary and never subjects. A folder of them alone (an
+//   icon set) is no documents folder, and keeps them.
 //
 // Hidden files are never listed anyway, and a skill's files belong to it:
 // neither is counted. The survey reads the walk's names, and the first
@@ -38,7 +42,7 @@ import type { SubjectIndex } from './types.ts';
 import { CONTROL } from '../../shared/controls.ts';
 
 /** A kind of site file, as the .kbignore names it. */
-export type SiteKind = 'style sheets' | 'scripts' | 'templates' | 'build and server configuration' | 'fragments included by other pages';
+export type SiteKind = 'style sheets' | 'scripts' | 'templates' | 'build and server configuration' | 'fragments included by other pages' | 'SVG images';
 
 /** The files of one kind to leave out: the patterns that name them, how
  *  many there are, and the first (a path from the folder). */
@@ -158,7 +162,7 @@ export function surveySite(index: SubjectIndex): SiteSurvey {
   return { prose, text, groups, partial };
 }
 
-const ORDER: readonly SiteKind[] = ['style sheets', 'scripts', 'templates', 'build and server configuration', 'fragments included by other pages'];
+const ORDER: readonly SiteKind[] = ['style sheets', 'scripts', 'templates', 'build and server configuration', 'fragments included by other pages', 'SVG images'];
 
 /** The site kind of a file that is not prose, by its extension and where
  *  it is; undefined for the rest (data, code, media). */
@@ -166,6 +170,7 @@ function kindOf(f: Found): SiteKind | undefined {
   if (STYLE.has(f.ext)) return 'style sheets';
   if (SCRIPT.has(f.ext)) return 'scripts';
   if (TEMPLATE.has(f.ext)) return 'templates';
+  if (f.ext === 'svg') return 'SVG images';
   if (!f.path.includes('/') && (SHELL.has(f.ext) || CONFIG_EXT.has(f.ext) || CONFIG_NAMES.has(f.path))) return 'build and server configuration';
   return undefined;
 }
@@ -297,8 +302,8 @@ export function kbignoreText(survey: SiteSurvey, limit?: string): string {
   const lines = [
     '# Written by kb init: the files of the site around these documents (style',
     '# sheets, scripts, templates, build and server configuration, fragments',
-    '# that pages include), left out of the topic. Delete a rule to make its',
-    '# files subjects again; `kb list --ignored` shows what is left out.',
+    '# that pages include, SVG images), left out of the topic. Delete a rule to',
+    '# make its files subjects again; `kb list --ignored` shows what is left out.',
   ];
   if (survey.partial) lines.push(`# (Seen: the folder's first ${limit ?? 'entries'}, where the walk stopped.)`);
   for (const g of survey.groups) {

@@ -86,6 +86,20 @@ describe('surveySite', () => {
     ]);
   });
 
+  test('a notes vault: its SVG icons are left out like its other images; an icon set keeps its own', () => {
+    const found = rules({
+      ...many(40, (i) => `Notes/n-${i}.md`, '# Note\n'),
+      ...many(12, (i) => `Attachments/icons/lucide-${i}.svg`, '<svg xmlns="http://www.w3.org/2000/svg"><path d="M1 2"/></svg>\n'),
+      ...many(5, (i) => `Attachments/p-${i}.png`, '\0PNG'),
+      'publish.css': 'a {}',
+    });
+    expect(found).toEqual([
+      ['style sheets', ['*.css']],
+      ['SVG images', ['*.svg']],
+    ]);
+    expect(rules({ 'README.md': '# Icons\n', ...many(30, (i) => `icons/i-${i}.svg`, '<svg/>\n') })).toEqual([]);
+  });
+
   test('HTML man pages with their style sheet: the style sheet only', () => {
     expect(rules({ ...many(20, (i) => `git-${i}.html`, '<title>git</title>'), 'docbook-xsl.css': 'a {}' })).toEqual([['style sheets', ['*.css']]]);
   });
@@ -122,8 +136,8 @@ describe('surveySite', () => {
       [
         '# Written by kb init: the files of the site around these documents (style',
         '# sheets, scripts, templates, build and server configuration, fragments',
-        '# that pages include), left out of the topic. Delete a rule to make its',
-        '# files subjects again; `kb list --ignored` shows what is left out.',
+        '# that pages include, SVG images), left out of the topic. Delete a rule to',
+        '# make its files subjects again; `kb list --ignored` shows what is left out.',
         '',
         '# style sheets (2 files, such as b.css)',
         '*.css',
