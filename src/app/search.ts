@@ -12,6 +12,7 @@ import { disabledTest } from '../kb/index/disabled.ts';
 import { estimateTokensOfBody, estimateTokensOfBytes } from '../kb/content/tokens.ts';
 import { readBody, readSubjectHead } from '../kb/fs/read.ts';
 import { htmlText, isHtmlExt, textViewNote, type HtmlView } from '../kb/content/html.ts';
+import { isRoff, roffText } from '../kb/content/roff.ts';
 import { KIND_TEXT, planQuery, type SearchIndex } from '../kb/search/engine.ts';
 import { passagesOf, SNIPPET_BYTES } from '../kb/search/snippet.ts';
 import { isSpaceless, queryTerms, snippetTerms, unknownWords } from '../kb/search/tokenize.ts';
@@ -379,7 +380,8 @@ function readResults(ranked: Ranked, limit: number, problems: Problem[], html: H
   let total = ranked.total;
   for (let i = 0; i < ranked.found.length && results.length < limit; i++) {
     const f = ranked.found[i];
-    const page = isHtmlExt(f.path.slice(f.path.lastIndexOf('.') + 1));
+    const ext = f.path.slice(f.path.lastIndexOf('.') + 1).toLowerCase();
+    const page = isHtmlExt(ext);
     // A snippet comes from the file's first SNIPPET_BYTES. The index counts
     // every text file's tokens (kb/search/topic.ts); should it have no
     // count (or be a page shown as text), a longer file is read whole to
@@ -395,7 +397,7 @@ function readResults(ranked: Ranked, limit: number, problems: Problem[], html: H
       problems.push(warning('search-stale', `topic "${f.topic.id}": subject "${f.slug}" could not be read for its snippet (${read.kind === 'error' ? read.message : 'now binary'}); left out`));
       continue;
     }
-    const text = page ? htmlText(read.text) : read.text;
+    const text = page ? htmlText(read.text) : isRoff(read.text, ext) ? roffText(read.text) : read.text;
     // From the index (counted when the file was indexed, the same file by
     // its size and time), else counted here: on the bytes just read, where
     // they are exactly the text's UTF-8 (the same number, counted faster

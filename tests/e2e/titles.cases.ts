@@ -96,6 +96,29 @@ export function cases(runner: Runner): void {
       expect(r.err).toBe('');
     });
 
+    test.parity("a manual page's source: its NAME line's summary in a listing; searched and shown as the text it prints, at the file's line numbers", () => {
+      const licence = Array.from({ length: 30 }, (_, i) => `.\\" Permission is granted to copy this manual, line ${i}.\n`).join('');
+      const dir = fixture(
+        {
+          'man/man2/close.2': `${licence}.TH CLOSE 2 2021-03-22 "Linux" "Linux Programmer's Manual"\n.SH NAME\nclose \\- close a file descriptor\n.SH DESCRIPTION\n.BR close ()\ncloses a file descriptor; see \\fBfcntl\\fP(2) for the \\fIclose-on-exec\\fP flag.\n.PP\nIt returns zero.\n`,
+          'man/man3/printf.3': '.TH PRINTF 3\n.SH NAME\nprintf, fprintf,\nvsnprintf \\- formatted output conversion\n.SH SYNOPSIS\n.B #include <stdio.h>\n',
+          'man/man2/_exit.2': '.so man2/exit.2\n',
+          'man/notes.1': 'Plain notes.\n.NET is not a request here.\n',
+        },
+        '[kb.topic.man]\nsubjects = "man"\n',
+      );
+      const list = run(runner, dir, ['learn', 'man']);
+      expect(list.code).toBe(0);
+      expect(list.out).toContain('\n- man2/_exit\n- man2/close: close a file descriptor\n- man3/printf: formatted output conversion\n- notes\n');
+      const found = run(runner, dir, ['search', 'fcntl', 'permission']);
+      expect(found.code).toBe(0);
+      // The licence in comments is not searched; the page is, by its words.
+      expect(found.out).toContain('1 subject matches');
+      expect(found.out).toContain('> 35: close()\n   > 36: closes a file descriptor; see fcntl(2) for the close-on-exec flag.');
+      expect(found.out).not.toContain('\\f');
+      expect(run(runner, dir, ['search', 'NET']).out).toContain('notes');
+    });
+
     test('kb list shows the same titles', () => {
       const r = run(runner, formats(), ['list']);
       expect(r.code).toBe(0);

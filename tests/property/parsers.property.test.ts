@@ -21,6 +21,7 @@ import { topicIdFrom } from '../../src/config/topic-id.ts';
 import { formatContent } from '../../src/kb/content/format.ts';
 import { decodeEntities } from '../../src/kb/content/entities.ts';
 import { htmlText } from '../../src/kb/content/html.ts';
+import { roffText } from '../../src/kb/content/roff.ts';
 import { compactHtml, HTML_HEAD_BYTES } from '../../src/kb/content/html-head.ts';
 import { markupOnly } from '../../src/kb/content/markup.ts';
 import { HEAD_CHARS, sniffMarkup } from '../../src/kb/content/sniff.ts';
@@ -126,8 +127,16 @@ const TITLE_SHAPES: Record<TitleFormat, [string, (n: number) => string][]> = {
     ['`NAME` then spaces', fill(' ', 'NAME\n\nx', '- y')],
     ['lines of `-`', fill('-\n', 'a\n')],
   ],
+  roff: [
+    ['comment lines', fill('.\\"\n')],
+    ['`.SH NAME` lines', fill('.SH NAME\n')],
+    ['requests after `.SH NAME`', fill('.PP\n', '.SH NAME\n')],
+    ['a NAME line of spaces', fill(' ', '.SH NAME\na', '\\- b')],
+    ['dots', fill('.')],
+    ['`.Nd` of spaces', fill(' ', '.Nd ', 'x')],
+  ],
 };
-const EXT: Record<TitleFormat, string> = { md: 'md', rst: 'rst', adoc: 'adoc', org: 'org', html: 'html', text: 'txt', plain: '' };
+const EXT: Record<TitleFormat, string> = { md: 'md', rst: 'rst', adoc: 'adoc', org: 'org', html: 'html', text: 'txt', plain: '', roff: '2' };
 
 for (const format of Object.keys(TITLE_SHAPES) as TitleFormat[]) {
   linear(`a ${format} head's title (content/title.ts headTitleOf)`, (b: Uint8Array) => headTitleOf(b, EXT[format]), TITLE_SHAPES[format].map(([n, make]) => [n, (k: number) => enc.encode(make(k))]), 128, 8 * KiB);
@@ -142,6 +151,9 @@ linear('a title cleaned (content/title.ts cleanTitle)', ([s, f]: [string, TitleF
   ['HTML `<a`', (n) => [fill('<a')(n), 'html']],
   ['HTML `&a`', (n) => [fill('&a')(n), 'html']],
   ['AsciiDoc `[[a`', (n) => [fill('[[a')(n), 'adoc']],
+  ['roff `\\[` unclosed', (n) => [fill('\\[a')(n), 'roff']],
+  ['roff `\\f[` unclosed', (n) => [fill('\\f[')(n), 'roff']],
+  ['roff escapes', (n) => [fill('\\fB\\(aq\\-')(n), 'roff']],
   ['spaces', (n) => [fill(' ', 'a', 'b')(n), 'md']],
 ], 1 * KiB, 1 * MiB);
 
@@ -305,6 +317,17 @@ linear("an HTML page's head (content/html-head.ts compactHtml)", (b: Uint8Array)
   ['unclosed scripts', (n) => enc.encode(fill('<script>')(n))],
   ['`<`', (n) => enc.encode(fill('<')(n))],
 ], 4 * KiB, HTML_HEAD_BYTES);
+
+linear('a manual page as text (content/roff.ts roffText)', (t: string) => roffText(t), [
+  ['comment lines', fill('.\\" c\n')],
+  ['a quote never closed', fill(' a', '.BI "')],
+  ['doubled quotes', fill('""', '.B "')],
+  ['arguments of spaces', fill(' ', '.BR a', 'b')],
+  ['unclosed `\\[`', fill('\\[a')],
+  ['fonts', fill('\\fB')],
+  ['request lines', fill('.PP\n')],
+  ['CR-only lines', fill('.B a\r')],
+], 1 * KiB, 1 * MiB);
 
 linear('an HTML page probed (kb/fs/probe.ts probeBytes)', (b: Uint8Array) => probeBytes(b, 'a.html'), [
   ['a style sheet, then NAME sections', (n) => enc.encode(fill('<h2>NAME</h2><p>a - b', `<title>t</title><style>${'x'.repeat(9000)}</style>`)(n))],

@@ -53,9 +53,10 @@
 
 import { decodeEntities } from './entities.ts';
 import { markupOnly } from './markup.ts';
+import { unroff } from './roff.ts';
 
 /** Document formats that have titles. */
-export type TitleFormat = 'md' | 'rst' | 'adoc' | 'org' | 'html' | 'text' | 'plain';
+export type TitleFormat = 'md' | 'rst' | 'adoc' | 'org' | 'html' | 'text' | 'plain' | 'roff';
 
 const FORMATS: ReadonlyMap<string, TitleFormat> = new Map([
   ['md', 'md'],
@@ -76,6 +77,19 @@ const FORMATS: ReadonlyMap<string, TitleFormat> = new Map([
   ['txt', 'text'],
   ['text', 'text'],
   ['', 'plain'],
+  // Manual pages' sources (man and mdoc macros), by section.
+  ['1', 'roff'],
+  ['2', 'roff'],
+  ['3', 'roff'],
+  ['4', 'roff'],
+  ['5', 'roff'],
+  ['6', 'roff'],
+  ['7', 'roff'],
+  ['8', 'roff'],
+  ['9', 'roff'],
+  ['man', 'roff'],
+  ['mdoc', 'roff'],
+  ['roff', 'roff'],
 ] as [string, TitleFormat][]);
 
 /** The title format of a lower-case extension (without the dot), if any. */
@@ -200,6 +214,11 @@ function setTitle(s: number, e: number): boolean {
 export function scanHead(bytes: Uint8Array, from: number, n: number, format: TitleFormat, quick = true, name?: string): HeadSpans | undefined {
   found.titleStart = found.titleEnd = found.summaryStart = found.summaryEnd = -1;
   if (from >= n) return undefined;
+  if (format === 'roff') {
+    // A manual page's title is its name, which the slug says already.
+    roffSummary(bytes, from, n);
+    return found.summaryStart < 0 ? undefined : found;
+  }
   if (quick && untitled(bytes, from, n, format)) {
     // No title: only a man page's summary may be there, after a `NAME`.
     if (format === 'html' || format === 'org' || !within(bytes, 0x4e, from, Math.min(n, from + MAN_BYTES))) return undefined;
@@ -746,6 +765,11 @@ function htmlElement(b: Uint8Array, from: number, n: number, open: string): bool
  *  section, near the top. */
 const MAN_BYTES = 2048;
 
+const DOT = 0x2e;
+const QUOTE = 0x22;
+const APOSTROPHE = 0x27;
+
+
 /** The man-page convention: a `NAME` heading (`NAME` over an underline,
  *  `# NAME`, `== NAME`) near the top, then a line `name - summary`: the
  *  summary. Found by jumping from one `N` to the next. */
@@ -767,6 +791,61 @@ function manSummary(b: Uint8Array, from: number, n: number): void {
       return;
     }
     return;
+  }
+}
+
+/** A manual page's source (roff, with the man or the mdoc macros): the
+ *  summary of its NAME section, `.SH NAME` (or `.Sh`, the name quoted or
+ *  not) then `name \- summary` (nameLine) on one of its first lines (the
+ *  names may fill some; requests between, `.PP` or mdoc's `.Nm close`,
+ *  passed over), or mdoc's
+ *  `.Nd summary`. The copyright comments before it (`.\"`, often 2 KiB
+ *  and more) are passed by the runtime's search for the next `.`; each
+ *  line is looked at once. */
+function roffSummary(b: Uint8Array, from: number, n: number): void {
+  for (let i = b.indexOf(DOT, from); i >= 0 && i < n; i = b.indexOf(DOT, i + 1)) {
+    if (i > from && b[i - 1] !== NL) continue;
+    if (isRequest(b, i, n, 'Nd')) return setSummary(b, i + 3, n);
+    if (!isRequest(b, i, n, 'SH') && !isRequest(b, i, n, 'Sh')) continue;
+    let k = skipSpace(b, i + 3, n);
+    if (b[k] === QUOTE) k++;
+    if (!startsWith(b, k, n, 'NAME')) continue;
+    const L = cursor.reset(b, i, n);
+    L.advance();
+    let lines = 0;
+    while (L.advance() && lines++ < 8) {
+      const { s, e } = L;
+      if (isBlank(b, s, e)) continue;
+      if (b[s] === DOT || b[s] === APOSTROPHE) {
+        if (isRequest(b, s, e, 'Nd')) return setSummary(b, s + 3, e);
+        if (isRequest(b, s, e, 'SH') || isRequest(b, s, e, 'Sh')) return;
+        continue;
+      }
+      // The names may fill lines before the one with the dash.
+      nameLine(b, s, e);
+      if (found.summaryStart >= 0) return;
+    }
+    return;
+  }
+}
+
+/** Whether a roff request `.name` (two letters) starts at `i`, followed by
+ *  a space, a tab or the line's end. */
+function isRequest(b: Uint8Array, i: number, e: number, name: string): boolean {
+  if (i + 3 > e || b[i + 1] !== name.charCodeAt(0) || b[i + 2] !== name.charCodeAt(1)) return false;
+  const c = b[i + 3];
+  return i + 3 === e || c === SP || c === TAB || c === NL || c === CR;
+}
+
+/** The summary: the text of the line from `s` (mdoc's `.Nd` argument). */
+function setSummary(b: Uint8Array, s: number, n: number): void {
+  let e = b.indexOf(NL, s);
+  if (e < 0 || e > n) e = n;
+  const ss = skipSpace(b, s, e);
+  const se = trimBack(b, ss, e);
+  if (se > ss) {
+    found.summaryStart = ss;
+    found.summaryEnd = se;
   }
 }
 
@@ -925,6 +1004,8 @@ export function cleanTitle(raw: string, format: TitleFormat | undefined): string
     if (s.includes('{')) s = withoutAttributes(s);
   } else if (format === 'adoc' && s.includes('[[')) {
     s = dropAnchors(s);
+  } else if (format === 'roff' && s.includes('\\')) {
+    s = unroff(s);
   }
   s = s.replace(/\s+/g, ' ').trim();
   return markupOnly(s) ? '' : s;
@@ -1138,8 +1219,8 @@ export function hasHeadings(ext: string): boolean {
 /** The headings of a text of format `ext` (lower-case extension), in
  *  order: Markdown ATX and setext headings (outside fenced code),
  *  reStructuredText underlined (and overlined) titles, AsciiDoc `==`
- *  (and `#`) section titles, Org `*` headings, HTML `<h1>`-`<h6>`. None for
- *  other formats. Levels follow the markup (reStructuredText's by order of
+ *  (and `#`) section titles, Org `*` headings, HTML `<h1>`-`<h6>`, a
+ *  manual page's `.SH` and `.SS`. None for other formats. Levels follow the markup (reStructuredText's by order of
  *  appearance of each adornment style). */
 export function headingsIn(text: string, ext: string): Heading[] {
   const format = titleFormat(ext);
@@ -1154,6 +1235,7 @@ export function headingsIn(text: string, ext: string): Heading[] {
   if (format === 'md') mdHeadings(lines, push);
   else if (format === 'rst') rstHeadings(lines, push);
   else if (format === 'adoc') adocHeadings(lines, push);
+  else if (format === 'roff') roffHeadings(lines, push);
   else orgHeadings(lines, push);
   out.sort((a, b) => a.start - b.start);
   return out;
@@ -1266,6 +1348,21 @@ function adocHeadings(lines: readonly Line[], push: PushHeading): void {
 }
 
 /** Org's `*` headings. */
+/** A manual page's sections: `.SH NAME` and `.SS Sub` (mdoc's `.Sh`,
+ *  `.Ss`), the name quoted or not; one without a name on its line is
+ *  passed over. */
+function roffHeadings(lines: readonly Line[], push: PushHeading): void {
+  for (let i = 0; i < lines.length; i++) {
+    const t = lines[i].text;
+    if (t.charCodeAt(0) !== DOT || (t.charCodeAt(1) | 0x20) !== 0x73) continue;
+    const kind = t.charCodeAt(2) | 0x20;
+    if ((kind !== 0x68 && kind !== 0x73) || (t.length > 3 && t[3] !== ' ' && t[3] !== '\t')) continue;
+    let name = t.slice(3).trim();
+    if (name.length >= 2 && name.startsWith('"') && name.endsWith('"')) name = name.slice(1, -1);
+    if (name !== '') push(i, kind === 0x68 ? 1 : 2, name);
+  }
+}
+
 function orgHeadings(lines: readonly Line[], push: PushHeading): void {
   for (let i = 0; i < lines.length; i++) {
     const m = /^(\*+)[ \t]+(\S.*)$/.exec(lines[i].text);

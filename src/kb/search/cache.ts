@@ -27,7 +27,8 @@ import { MAX_TERM } from './tokenize.ts';
  *  reads; 10: where each slug starts, the postings' count and the fields'
  *  summed lengths, so that reading it loops over no column; 11: a
  *  Markdown section heading that opens a note is its title only when it
- *  names the file, content/title.ts mdOpener). */
+ *  names the file, content/title.ts mdOpener; a manual page's summary, and
+ *  its source indexed as the text it prints, content/roff.ts). */
 export const FORMAT_VERSION = 11;
 const MAGIC = 0x4b425331; // "KBS1"
 

@@ -37,6 +37,7 @@ import { linkKind, notice, throughLinks, type Notice, type WalkTrace } from '../
 import { openTopic, type TopicSpec } from '../index/view.ts';
 import { cacheFile, readCache, writeCache, type CacheEntry, type Trace } from './cache.ts';
 import { htmlText, isHtmlExt } from '../content/html.ts';
+import { isRoff, roffText } from '../content/roff.ts';
 import { markupExt, sniffable } from '../content/sniff.ts';
 import { extOf } from '../index/slug.ts';
 import { checkCached } from './trust.ts';
@@ -538,8 +539,10 @@ class FileIndexer {
       }
     }
     const ext = c.path.slice(c.path.lastIndexOf('.') + 1).toLowerCase();
-    // An HTML page is searched by its text (content/html.ts).
-    const text = isHtmlExt(ext) ? htmlText(decoder.decode(bytes)) : decoder.decode(bytes);
+    // An HTML page is searched by its text (content/html.ts), a manual
+    // page's source by what it prints (content/roff.ts).
+    const decoded = decoder.decode(bytes);
+    const text = isHtmlExt(ext) ? htmlText(decoded) : isRoff(decoded, ext) ? roffText(decoded) : decoded;
     // Its tags, type and status, kept for filters (content/facets.ts).
     const facets = encodeFacets(facetsOf(fields, text, MD_EXTS.has(ext)));
     // The document's own title and man-page summary, by the rules of
