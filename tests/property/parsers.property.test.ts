@@ -98,6 +98,9 @@ const TITLE_SHAPES: Record<TitleFormat, [string, (n: number) => string][]> = {
     ['attribute lines', fill(':a:\n')],
     ['comment lines', fill('//\n')],
     ['underlines', fill('====\n', 'a\n')],
+    ['block attribute lines', fill('[a]\n')],
+    ['a description of spaces', fill(' ', ':description:', 'x')],
+    ['header attribute lines under the title', fill(':a: b\n', '= T\n')],
   ],
   org: [
     ['`#+` lines', fill('#+\n')],

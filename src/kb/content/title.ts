@@ -21,8 +21,9 @@
 //      underlined, that opens the document (after comments, directives and
 //      field lists).
 //    - AsciiDoc (adoc, asciidoc, asc): `= Title` opening the document
-//      (after comments and attribute lines), or its two-line form (`Title`
-//      over a `===` line).
+//      (after comments, attribute lines and block attribute lines,
+//      `[id="x"]`), or its two-line form (`Title` over a `===` line); its
+//      `:description:` header attribute is its summary (a description).
 //    - Org (org): the `#+TITLE:` keyword.
 //    - HTML (html, htm, xhtml): `<title>`, else the first `<h1>`.
 //    - Plain text (txt, text), whose format the text tells: header fields
@@ -247,7 +248,7 @@ export function scanHead(bytes: Uint8Array, from: number, n: number, format: Tit
       break;
   }
   if (format === 'html') htmlManSummary(bytes, from, n);
-  else if (format !== 'org') manSummary(bytes, from, n);
+  else if (format !== 'org' && found.summaryStart < 0) manSummary(bytes, from, n);
   return found.titleStart < 0 && found.summaryStart < 0 ? undefined : found;
 }
 
@@ -689,7 +690,13 @@ function openingTitle(b: Uint8Array, from: number, n: number, format: 'rst' | 'a
       continue;
     }
     if (b[s] === SLASH && b[s + 1] === SLASH) continue;
-    if (b[s] === COLON && e - s > 2 && b.indexOf(COLON, s + 2) > s + 1 && b.indexOf(COLON, s + 2) < e) continue;
+    if (b[s] === COLON && e - s > 2 && b.indexOf(COLON, s + 2) > s + 1 && b.indexOf(COLON, s + 2) < e) {
+      if (format === 'adoc') adocDescription(b, s, e);
+      continue;
+    }
+    // AsciiDoc: a block attribute line over the title (`[id="x"]`, as
+    // modular docs write them; `[[anchor]]`, `[role=x]`).
+    if (format === 'adoc' && b[s] === 0x5b && b[trimBack(b, s, e) - 1] === 0x5d) continue;
     // The first content line.
     if (lenient && (b[s] === EQ || b[s] === HASH) && e - s > 2 && b[s + 1] === SP) {
       const ts = skipSpace(b, s + 2, e);
@@ -698,7 +705,11 @@ function openingTitle(b: Uint8Array, from: number, n: number, format: 'rst' | 'a
         atxLevel(b, s, e);
         te = atx.e;
       }
-      return te > ts ? setTitle(ts, te) : false;
+      if (te <= ts) return false;
+      setTitle(ts, te);
+      // The header's attribute lines under the title, to its first blank line.
+      if (format === 'adoc') while (L.advance() && !isBlank(b, L.s, L.e)) if (b[L.s] === COLON) adocDescription(b, L.s, L.e);
+      return true;
     }
     const first = { s, e };
     if (!L.advance()) return false;
@@ -719,6 +730,19 @@ function openingTitle(b: Uint8Array, from: number, n: number, format: 'rst' | 'a
     return false;
   }
   return false;
+}
+
+/** An AsciiDoc header attribute line `:description: text` at [s, e): its
+ *  text is the summary (the page's description, as Asciidoctor and Antora
+ *  write it into a page's meta description), unless one was found. */
+function adocDescription(b: Uint8Array, s: number, e: number): void {
+  if (found.summaryStart >= 0 || !startsWith(b, s, e, ':description:')) return;
+  const ts = skipSpace(b, s + 13, e);
+  const te = trimBack(b, ts, e);
+  if (te > ts) {
+    found.summaryStart = ts;
+    found.summaryEnd = te;
+  }
 }
 
 function orgTitle(b: Uint8Array, from: number, n: number): void {

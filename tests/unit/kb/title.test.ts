@@ -117,6 +117,19 @@ describe('AsciiDoc titles', () => {
     expect(titleOf('GIT URLS[[URLS]]\n================\n', 'adoc')).toBe('GIT URLS');
   });
 
+  test('modular docs (Antora): block attribute lines over the title; the :description: attribute, over or under it, is the description', () => {
+    const page = ':_content-type: CONCEPT\n:description: Configuring user namespace provisioning\n:navtitle: Namespaces\n\n[id="configuring-user-namespace"]\n= Configuring user {orch-namespace} provisioning\n\nFor each user...\n';
+    expect(headTitleOf(enc.encode(page), 'adoc')).toEqual({ title: 'Configuring user {orch-namespace} provisioning', summary: 'Configuring user namespace provisioning' });
+    expect(headTitleOf(enc.encode('= Git User Manual\nA. Author\n:description: A guide to Git.\n:toc:\n\nText.\n'), 'adoc')).toEqual({ title: 'Git User Manual', summary: 'A guide to Git.' });
+    expect(titleOf('[[top]]\n[role="wide"]\n= Anchored\n', 'adoc')).toBe('Anchored');
+    // Past the header (after its first blank line), an attribute is no description.
+    expect(headTitleOf(enc.encode('= Title\n\n:description: not in the header\n'), 'adoc')).toEqual({ title: 'Title' });
+    // A NAME section does not replace it.
+    expect(summaryOf(':description: Explicit.\n= x(1)\n\nNAME\n----\nx - from the NAME line\n', 'adoc')).toBe('Explicit.');
+    // Elsewhere a `[x]` line is content.
+    expect(titleOf('[draft]\nTitle\n=====\n', 'rst')).toBeUndefined();
+  });
+
   test('a section underline (-, ^) opening an included fragment is no title', () => {
     expect(titleOf('SECURITY\n--------\ntext\n', 'adoc')).toBeUndefined();
     expect(titleOf('Description\n^^^^^^^^^^^\n', 'adoc')).toBeUndefined();
