@@ -439,8 +439,9 @@ const LINGER_MS = 2_000;
 /**
  * Ends the connection of a request whose body was refused while its
  * client still sends it: the reply has gone out, and what follows is read
- * and dropped until the body ends, LINGER_BYTES more arrive or LINGER_MS
- * pass, then the connection is closed (as web servers' lingering close).
+ * and dropped until the body ends (the connection is closed then) or
+ * LINGER_BYTES more arrive (then nothing more is read) and LINGER_MS pass
+ * (then it is closed), as web servers' lingering close.
  * Closed at once, with bytes unread, the connection is reset, and a client
  * still writing loses the reply it had not read yet: a 64 MiB chunked body
  * got no answer about one time in three. (No `Connection: close` header:
@@ -485,7 +486,12 @@ function readBody(req: IncomingMessage, res: ServerResponse, timeout: number): P
     req.on('data', (chunk: Buffer) => {
       if (lingering) {
         size += chunk.length;
-        if (size > limit + LINGER_BYTES) req.socket.destroy();
+        // Past LINGER_BYTES, nothing more is read: the client's writes
+        // wait (the connection's window fills) while it reads the reply,
+        // and the timer closes the connection (closed now, with bytes
+        // unread, it was reset before a client behind on its reading had
+        // read the reply: 413 lost under load).
+        if (size > limit + LINGER_BYTES) req.pause();
         return;
       }
       if (settled) return;
