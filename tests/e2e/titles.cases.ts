@@ -81,18 +81,20 @@ export function cases(runner: Runner): void {
       expect(r.err).toBe('');
     });
 
-    test.parity("a note's first section heading is not its title; a chapter's opening heading that names its file is, sections after it or not", () => {
+    test.parity("a note's first section heading is not its title, of any level; a chapter's opening heading that names its file is, sections after it or not", () => {
       const dir = fixture(
         {
           'notes/Analytics.md': '## Prerequisites\n\nYou need [[Custom domains]].\n\n## Enable analytics\n\nSteps.\n',
           'notes/ch07-05-separating-modules-into-different-files.md': '## Separating Modules into Different Files\n\nText.\n\n## Summary\n\nDone.\n',
           'notes/Daily.md': '## Notes\n\nA day.\n',
+          'notes/Quadratic Form.md': '# Definition\n\nA form.\n\n# Example\n\nx.\n',
+          'notes/Red-Black Tree.md': '# Red-Black Tree\n\nA tree.\n\n# Operations\n\nInsert.\n',
         },
         '[kb.topic.notes]\nsubjects = "notes"\n',
       );
       const r = run(runner, dir, ['learn', 'notes']);
       expect(r.code).toBe(0);
-      expect(r.out).toContain('\n- Analytics\n- Daily: Notes\n- ch07-05-separating-modules-into-different-files: Separating Modules into Different Files\n');
+      expect(r.out).toContain('\n- Analytics\n- Daily: Notes\n- Quadratic Form\n- Red-Black Tree\n- ch07-05-separating-modules-into-different-files: Separating Modules into Different Files\n');
       expect(r.err).toBe('');
     });
 

@@ -8,7 +8,9 @@
 //    text after the frontmatter:
 //    - Markdown / MDX (md, markdown, mdx, mdown, mkd, mkdn): the first
 //      level-1 heading, ATX (`# Title`) or setext (`Title` over a `===`
-//      line), outside fenced code; without one, a heading of any level that
+//      line), outside fenced code, unless it heads a section of a note
+//      (another `#` heading later, and no word shared with the file's
+//      name: sectionOfNote); without one, a heading of any level that
 //      opens the document (`## What Is Ownership?` as its first line),
 //      unless another heading of its level follows it at once (an empty
 //      section: an outline or a template, `## Added` then `## Changed`),
@@ -350,7 +352,7 @@ function fenceAt(b: Uint8Array, s: number, e: number): number {
 }
 
 function mdTitle(b: Uint8Array, from: number, n: number, name: string | undefined): void {
-  if (mdLevelOne(b, from, n)) return;
+  if (mdLevelOne(b, from, n, name)) return;
   mdOpener(b, from, n, name);
 }
 
@@ -370,7 +372,7 @@ function nextByte(b: Uint8Array, c: number, at: number, n: number): number {
  * them at the start of a line, and is never looked at line by line. Fences
  * are followed only up to a candidate heading, and only then.
  */
-function mdLevelOne(b: Uint8Array, from: number, n: number): boolean {
+function mdLevelOne(b: Uint8Array, from: number, n: number, name: string | undefined): boolean {
   fenceState.fence = 0;
   fenceState.fenced = from;
   let ph = nextByte(b, HASH, from, n);
@@ -402,7 +404,12 @@ function mdLevelOne(b: Uint8Array, from: number, n: number): boolean {
       if (c === HASH ? atxLevel(b, ls, e) === 1 && atx.e > atx.s : isSetextUnderline(b, ls, e, EQ) && ls > from) {
         fencesTo(b, from, n, ls);
         if (fenceState.fence === 0) {
-          if (c === HASH) return setTitle(atx.s, atx.e);
+          if (c === HASH) {
+            // (The search below moves `atx`: its span is taken first.)
+            const ts = atx.s;
+            const te = atx.e;
+            return sectionOfNote(b, le + 1, n, ts, te, 1, name) || setTitle(ts, te);
+          }
           if (setextAbove(b, from, ls)) return true;
         }
       }
@@ -525,6 +532,17 @@ function mdOpener(b: Uint8Array, from: number, n: number, name: string | undefin
     if (L.advance() && (b[skipSpace(b, L.s, L.e)] === DASH || b[skipSpace(b, L.s, L.e)] === EQ) && isSetextUnderline(b, L.s, L.e, b[skipSpace(b, L.s, L.e)])) setTitle(i, te);
     return;
   }
+}
+
+/** Whether the heading [ts, te) of level `level`, whose line ends before
+ *  `next`, heads a section of a note rather than naming it: an ATX heading
+ *  of its level or above follows in the rest of the head, and it shares
+ *  no word with the file's name `name` (a note of `# Definition`, then
+ *  `# Example`: `Quadratic Form.md`). The file then has no title: true
+ *  (the head's title is decided). */
+function sectionOfNote(b: Uint8Array, next: number, n: number, ts: number, te: number, level: number, name: string | undefined): boolean {
+  const L = cursor.reset(b, next, n);
+  return L.advance() && headingLater(L, level) && !sharesWord(utf8.decode(b.subarray(ts, te)), name);
 }
 
 /** Whether an ATX heading of level `level` or above starts a line of the

@@ -68,6 +68,11 @@ describe('Markdown titles', () => {
     expect(of('## What Is Ownership?\n\nText.\n\n### The Stack\n', 'x.md')).toBe('What Is Ownership?');
     // Without a name, such a heading is no title.
     expect(of('## Separating Modules\n\nText.\n\n## Summary\n')).toBeUndefined();
+    // Level 1 too: a note of `#` sections (an Obsidian vault's), where a book's `# Title` has none after it.
+    expect(of('# Definition\n\nA form.\n\n# Example\n', 'Math/Quadratic Form.md')).toBeUndefined();
+    expect(of('Intro.\n\n# Definition\n\nA.\n\n# Example\n', 'Form.md')).toBeUndefined();
+    expect(of('# Red-Black Tree\n\nA tree.\n\n# Operations\n', 'Red-Black Tree.md')).toBe('Red-Black Tree');
+    expect(of('# Title\n\ntext\n\n## Sub\n\n```\n# not a heading\n```\n', 'x.md')).toBe('Title');
   });
 
   test('the probe applies the rule with the file\'s own name', () => {
