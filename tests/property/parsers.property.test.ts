@@ -154,6 +154,8 @@ linear('a title cleaned (content/title.ts cleanTitle)', ([s, f]: [string, TitleF
   ['HTML `<a`', (n) => [fill('<a')(n), 'html']],
   ['HTML `&a`', (n) => [fill('&a')(n), 'html']],
   ['AsciiDoc `[[a`', (n) => [fill('[[a')(n), 'adoc']],
+  ['template expressions', (n) => [fill('{{ a }} ')(n), 'html']],
+  ['template expressions never closed', (n) => [fill('{{ a ')(n), 'html']],
   ['roff `\\[` unclosed', (n) => [fill('\\[a')(n), 'roff']],
   ['roff `\\f[` unclosed', (n) => [fill('\\f[')(n), 'roff']],
   ['roff escapes', (n) => [fill('\\fB\\(aq\\-')(n), 'roff']],

@@ -42,7 +42,7 @@
 //    its paragraph or section (as Asciidoctor, AsciiDoc, groff and mandoc
 //    write man pages as HTML), its dash also a character reference.
 // Never a title: a line of markup alone (markup.ts: a shortcode, an Org
-// keyword).
+// keyword), nor template expressions alone (`{{ docstitle }}`).
 //
 // A listing shows a title where the subject has no description and the
 // title says more than the slug (`informativeTitle`). Section headings of
@@ -1050,8 +1050,13 @@ export function cleanTitle(raw: string, format: TitleFormat | undefined): string
     s = unroff(s);
   }
   s = s.replace(/\s+/g, ' ').trim();
-  return markupOnly(s) ? '' : s;
+  return markupOnly(s) || EXPRESSIONS_ONLY.test(s) ? '' : s;
 }
+
+/** A title that is template expressions alone (`{{ docstitle }}`, `{{
+ *  .Title }}{{ suffix }}`): a template's page, not its title. (A line of a
+ *  page holding one is often code shown: markup.ts keeps those.) */
+const EXPRESSIONS_ONLY = /^(?:\{\{[^{}]*\}\} ?)+$/;
 
 /** A Markdown heading without the attribute block that ends it
  *  (`## Usage {#usage}`, `{#id .class}`, `{.unnumbered}`: Pandoc,

@@ -84,6 +84,12 @@ describe('Markdown titles', () => {
     expect(probeBytes(enc.encode('## Prerequisites\n\nText.\n\n## Enable\n'), 'x/Analytics.md').title).toBeUndefined();
   });
 
+  test("a site template's title of template expressions alone is none; one with words keeps them", () => {
+    expect(titleOf('<html><head><title>{{ docstitle|e }}{{ titlesuffix }}</title></head></html>\n', 'html')).toBeUndefined();
+    expect(titleOf('# {{ .Title }}\n', 'md')).toBeUndefined();
+    expect(titleOf('# Using {{ .Title }} in templates\n', 'md')).toBe('Using {{ .Title }} in templates');
+  });
+
   test("a heading's attribute block is not part of its title (Pandoc, kramdown, Hugo, VitePress)", () => {
     expect(titleOf('# 组件注册 {#component-registration}\n', 'md')).toBe('组件注册');
     expect(titleOf('# Usage {#usage .wide}\n', 'md')).toBe('Usage');
