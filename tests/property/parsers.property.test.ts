@@ -84,6 +84,9 @@ const TITLE_SHAPES: Record<TitleFormat, [string, (n: number) => string][]> = {
     ['CR-only lines', fill('# a\r')],
     ['`import` lines', fill('import a\n')],
     ['spaces and a `#` at the end', fill(' ', '', '#')],
+    ['a title, then `#x` lines', fill('#x\n', '# T\n')],
+    ['a title, then fenced headings', fill('```\n# a\n', '# T\n')],
+    ['a section heading, then `#` in prose', fill('a # b ', '## S\n\ntext\n')],
   ],
   rst: [
     ['header fields of spaces', fill(' ', 'Title:', 'x')],

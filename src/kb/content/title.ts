@@ -523,7 +523,7 @@ function mdOpener(b: Uint8Array, from: number, n: number, name: string | undefin
         more = true;
         break;
       }
-      if (more && level > 1 && headingLater(L, level) && !sharesWord(utf8.decode(b.subarray(ts, te)), name)) return;
+      if (more && level > 1 && headingAfter(b, L.s, n, level) && !sharesWord(utf8.decode(b.subarray(ts, te)), name)) return;
       setTitle(ts, te);
       return;
     }
@@ -541,30 +541,34 @@ function mdOpener(b: Uint8Array, from: number, n: number, name: string | undefin
  *  `# Example`: `Quadratic Form.md`). The file then has no title: true
  *  (the head's title is decided). */
 function sectionOfNote(b: Uint8Array, next: number, n: number, ts: number, te: number, level: number, name: string | undefined): boolean {
-  const L = cursor.reset(b, next, n);
-  return L.advance() && headingLater(L, level) && !sharesWord(utf8.decode(b.subarray(ts, te)), name);
+  return next < n && headingAfter(b, next, n, level) && !sharesWord(utf8.decode(b.subarray(ts, te)), name);
 }
 
-/** Whether an ATX heading of level `level` or above starts a line of the
- *  rest of the head, from the line `L` is on, outside fenced code. */
-function headingLater(L: Lines, level: number): boolean {
-  const b = L.b;
-  let fence = 0; // the open fence (char << 8 | length), 0: none
-  do {
-    const { s, e } = L;
-    const f = fenceAt(b, s, e);
-    if (fence !== 0) {
-      if (f >> 8 === fence >> 8 && (f & 0xff) >= (fence & 0xff) && isBlank(b, s + (f & 0xff) + (skipSpace(b, s, e) - s), e)) fence = 0;
+/** Whether an ATX heading of level `level` or above starts a line of
+ *  b[from, n) (`from` a line's start), outside fenced code. Jumps from one
+ *  `#` to the next (the runtime's byte search), and follows the fences only
+ *  up to a heading found (mdLevelOne's way): a head of prose is not read
+ *  line by line. Moves `atx` and the fence state. */
+function headingAfter(b: Uint8Array, from: number, n: number, level: number): boolean {
+  fenceState.fence = 0;
+  fenceState.fenced = from;
+  for (let i = nextByte(b, HASH, from, n); i !== NONE; ) {
+    let ls = i;
+    while (ls > from && b[ls - 1] === SP && i - ls < 3) ls--;
+    if (ls !== from && b[ls - 1] !== NL) {
+      i = nextByte(b, HASH, i + 1, n);
       continue;
     }
-    if (f !== 0) {
-      fence = f;
-      continue;
+    let le = b.indexOf(NL, i);
+    if (le < 0 || le >= n) le = n;
+    const e = le > i && b[le - 1] === CR ? le - 1 : le;
+    const at = atxLevel(b, ls, e);
+    if (at > 0 && at <= level && atx.e > atx.s) {
+      fencesTo(b, from, n, ls);
+      if (fenceState.fence === 0) return true;
     }
-    if (b[skipSpace(b, s, e)] !== HASH) continue;
-    const at = atxLevel(b, s, e);
-    if (at > 0 && at <= level && atx.e > atx.s) return true;
-  } while (L.advance());
+    i = nextByte(b, HASH, le + 1, n);
+  }
   return false;
 }
 
