@@ -9,14 +9,14 @@
 //    - Markdown / MDX (md, markdown, mdx, mdown, mkd, mkdn): the first
 //      level-1 heading, ATX (`# Title`) or setext (`Title` over a `===`
 //      line), outside fenced code, unless it heads a section of a note
-//      (another `#` heading later, and no word shared with the file's
-//      name: sectionOfNote); without one, a heading of any level that
+//      (the next heading is another `#` one, and no word is shared with
+//      the file's name: sectionOfNote); without one, a heading of any level that
 //      opens the document (`## What Is Ownership?` as its first line),
 //      unless another heading of its level follows it at once (an empty
 //      section: an outline or a template, `## Added` then `## Changed`),
-//      or follows later in the head while it shares no word with the
-//      file's name (a note's first section: `## Prerequisites` in
-//      `Analytics.md`; mdOpener).
+//      or is the next heading later in the head while it shares no word
+//      with the file's name (a note's first section: `## Prerequisites`
+//      in `Analytics.md`; mdOpener).
 //    - reStructuredText (rst, rest): RFC 2822-style header fields at the
 //      top (`Title: ...`, as PEPs have them, continuation lines folded);
 //      else the document title: a heading over- and underlined, or
@@ -483,11 +483,11 @@ function setextAbove(b: Uint8Array, from: number, ls: number): boolean {
  *  after HTML comments, HTML-only lines and MDX imports): ATX, or a line
  *  over a setext underline. An ATX heading is no title when it heads an
  *  empty section (another heading of its level or above follows at once:
- *  an outline, a template), nor when such a heading follows later in the
- *  head and it shares no word with the file's name `name` (a section of
- *  a note: `## Prerequisites` then `## Enable analytics` in `Analytics.md`,
- *  where `## Separating Modules into Different Files` then `## Summary`
- *  names `ch07-05-separating-modules-into-different-files.md`). */
+ *  an outline, a template), nor when such a heading is the next one later
+ *  in the head and it shares no word with the file's name `name` (a
+ *  section of a note: `## Prerequisites` then `## Enable analytics` in
+ *  `Analytics.md`, where `## Separating Modules into Different Files`
+ *  then `## Summary` names `ch07-05-separating-modules-into-different-files.md`). */
 function mdOpener(b: Uint8Array, from: number, n: number, name: string | undefined): void {
   const L = cursor.reset(b, from, n);
   let comment = false; // inside an HTML comment
@@ -535,8 +535,8 @@ function mdOpener(b: Uint8Array, from: number, n: number, name: string | undefin
 }
 
 /** Whether the heading [ts, te) of level `level`, whose line ends before
- *  `next`, heads a section of a note rather than naming it: an ATX heading
- *  of its level or above follows in the rest of the head, and it shares
+ *  `next`, heads a section of a note rather than naming it: the next ATX
+ *  heading in the rest of the head is of its level or above, and it shares
  *  no word with the file's name `name` (a note of `# Definition`, then
  *  `# Example`: `Quadratic Form.md`). The file then has no title: true
  *  (the head's title is decided). */
@@ -544,8 +544,11 @@ function sectionOfNote(b: Uint8Array, next: number, n: number, ts: number, te: n
   return next < n && headingAfter(b, next, n, level) && !sharesWord(utf8.decode(b.subarray(ts, te)), name);
 }
 
-/** Whether an ATX heading of level `level` or above starts a line of
- *  b[from, n) (`from` a line's start), outside fenced code. Jumps from one
+/** Whether the first ATX heading of b[from, n) (`from` a line's start),
+ *  outside fenced code, is of level `level` or above: the heading before
+ *  it heads a section beside it, where a deeper one would be a part of it
+ *  (`## Redirecting Errors to Standard Error`, then `### Checking Where
+ *  Errors Are Written`: a chapter's title and its parts). Jumps from one
  *  `#` to the next (the runtime's byte search), and follows the fences only
  *  up to a heading found (mdLevelOne's way): a head of prose is not read
  *  line by line. Moves `atx` and the fence state. */
@@ -563,9 +566,9 @@ function headingAfter(b: Uint8Array, from: number, n: number, level: number): bo
     if (le < 0 || le >= n) le = n;
     const e = le > i && b[le - 1] === CR ? le - 1 : le;
     const at = atxLevel(b, ls, e);
-    if (at > 0 && at <= level && atx.e > atx.s) {
+    if (at > 0 && atx.e > atx.s) {
       fencesTo(b, from, n, ls);
-      if (fenceState.fence === 0) return true;
+      if (fenceState.fence === 0) return at <= level;
     }
     i = nextByte(b, HASH, le + 1, n);
   }

@@ -64,6 +64,9 @@ describe('Markdown titles', () => {
     expect(of('## A Guide to It\n\ntext\n\n## Next\n', 'a-to-of.md')).toBeUndefined();
     expect(of('## Part\n\n```md\n## not a heading\n```\n\ntext\n', 'zzz.md')).toBe('Part');
     expect(of('## Part\n\n~~~~\n## not one\n~~~\n## still code\n~~~~\n', 'zzz.md')).toBe('Part');
+    // The next heading a part of it: a chapter's title, whatever the name.
+    expect(of('## Redirecting Errors to Standard Error\n\nText.\n\n### Checking Where Errors Are Written\n\n### Printing\n\n## Summary\n', 'ch12-06-writing-to-stderr-instead-of-stdout.md')).toBe('Redirecting Errors to Standard Error');
+    expect(of('# Red-Black Tree\n\n## Colours\n\n# Operations\n', 'trees.md')).toBe('Red-Black Tree');
     // No section after it: the opening heading is the title, whatever the name.
     expect(of('## What Is Ownership?\n\nText.\n\n### The Stack\n', 'x.md')).toBe('What Is Ownership?');
     // Without a name, such a heading is no title.
