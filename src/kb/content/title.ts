@@ -1057,13 +1057,30 @@ export function cleanTitle(raw: string, format: TitleFormat | undefined): string
     s = unroff(s);
   }
   s = s.replace(/\s+/g, ' ').trim();
-  return markupOnly(s) || EXPRESSIONS_ONLY.test(s) ? '' : s;
+  return markupOnly(s) || expressionsOnly(s) ? '' : s;
 }
 
-/** A title that is template expressions alone (`{{ docstitle }}`, `{{
- *  .Title }}{{ suffix }}`): a template's page, not its title. (A line of a
- *  page holding one is often code shown: markup.ts keeps those.) */
-const EXPRESSIONS_ONLY = /^(?:\{\{[^{}]*\}\} ?)+$/;
+/** Whether a title is template expressions alone (`{{ docstitle }}`, `{{
+ *  .Title }} {{ suffix }}`, no brace inside one): a template's page, not
+ *  its title. (A line of a page holding one is often code shown:
+ *  markup.ts keeps those.) One pass: a regular expression of the same
+ *  shape took time quadratic in a title of thousands. */
+function expressionsOnly(s: string): boolean {
+  let i = 0;
+  if (s.length === 0) return false;
+  while (i < s.length) {
+    if (s.charCodeAt(i) !== 0x7b || s.charCodeAt(i + 1) !== 0x7b) return false;
+    const close = s.indexOf('}}', i + 2);
+    if (close < 0) return false;
+    for (let k = i + 2; k < close; k++) {
+      const c = s.charCodeAt(k);
+      if (c === 0x7b || c === 0x7d) return false;
+    }
+    i = close + 2;
+    if (s.charCodeAt(i) === 0x20) i++;
+  }
+  return true;
+}
 
 /** A Markdown heading without the attribute block that ends it
  *  (`## Usage {#usage}`, `{#id .class}`, `{.unnumbered}`: Pandoc,
