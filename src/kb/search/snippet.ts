@@ -309,6 +309,15 @@ function candidatesOf(text: string, within: string, finder: RegExp, skip: number
   return c;
 }
 
+/** How many line ends `text` has from `from` up to `to`. */
+function lineEndsIn(text: string, from: number, to: number): number {
+  if (to <= from) return 0;
+  // One native search for them all (a loop of `indexOf`, a call per line,
+  // took about 30 µs a 25 KB document in a one-shot process).
+  return text.slice(from, to).match(LINE_ENDS)?.length ?? 0;
+}
+const LINE_ENDS = /\n/g;
+
 /**
  * The best line of the candidates, first: the first of those with the most
  * distinct matched terms, then the most terms (lineScore). Each line has a
@@ -445,7 +454,7 @@ export function passagesOf(text: string, matched: ReadonlySet<string>): Passage[
   let line = 1;
   let at = 0;
   for (const w of windows) {
-    for (let q = text.indexOf('\n', at); q >= 0 && q < w.start; q = text.indexOf('\n', q + 1)) line++;
+    line += lineEndsIn(text, at, w.start);
     at = w.start;
     const p = { line, text: w.lines.join('\n') };
     if (w.best) out.unshift(p);
