@@ -10,8 +10,8 @@ import { formattedText } from '../kb/content/format.ts';
 import { estimateTokens, tokensAtMost } from '../kb/content/tokens.ts';
 import { escapeControls, jsonDocument, jsonQuoted, quoted } from '../shared/controls.ts';
 import { countText } from '../shared/text.ts';
-import { renderUnknownTopic, subjectBlock } from './learn.ts';
-import { headingOf } from './topic.ts';
+import { subjectBlock } from './subject.ts';
+import { headingOf, renderUnknownTopic } from './topic.ts';
 import { refusedJson, renderRefused, topicsJson, wholeData } from './tools.ts';
 
 export interface ResultRow {

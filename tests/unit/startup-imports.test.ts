@@ -107,6 +107,12 @@ describe('start-up imports', () => {
     });
   }
 
+  test("a search's rendering, loaded when a search runs, does not load learn's (render/learn.ts and what it brings)", () => {
+    const loaded = reach(['src/render/search.ts'], staticEdges);
+    const found = ['src/render/learn.ts', 'src/render/listing.ts', 'src/kb/index/sentences.ts'].flatMap((m) => named(loaded, m).map((chain) => chain.join(' -> ')));
+    expect(found).toEqual([]);
+  });
+
   test('the graph is seen: kb schema loads the configuration and the walk', () => {
     const loaded = loadedBy('schema');
     for (const m of ['src/cli/main.ts', 'src/app/knowledge-base.ts', 'src/config/load.ts', 'src/kb/fs/walk.ts', 'src/app/tools.ts']) expect(loaded.has(m)).toBe(true);
