@@ -29,8 +29,6 @@ import { cacheDir } from '../kb/search/where.ts';
 import { noticeProblems, resolveTopic } from './topics.ts';
 import { filter, find, some } from '../shared/arrays.ts';
 
-export { IndexCache } from '../kb/index/cache.ts';
-
 /** What search keeps between requests, and how it knows it still holds
  *  (kb/index/cache.ts IndexCache). */
 export type Resident = Pick<IndexCache, 'settle' | 'changes' | 'keep' | 'kept' | 'forget'>;

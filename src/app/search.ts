@@ -238,24 +238,43 @@ function collectHits(kb: KnowledgeBase, topic: Topic, g: TopicIndex, hits: reado
       problems.push(warning('search-cache', `topic "${topic.id}": the search cache ${file} was not used for one result (${vetoed}); it is left out, and the cache removed`));
       continue;
     }
-    const slug = index.slugOf(d);
-    const path = index.pathOf(d);
-    const description = index.descriptionOf(d);
-    const tokens = index.tokensOf(d);
-    found.push({
-      topic,
-      index,
-      doc: d,
-      slug,
-      path,
-      abs: `${topic.subjectsDir}/${path}`,
-      ...titleField(index.titleOf(d), slug),
-      ...(description !== null ? { description } : {}),
-      ...(tokens !== undefined ? { tokens } : {}),
-      score: h.score,
-    });
+    found.push(new Hit(topic, index, d, h.score));
   }
   return vetoedCount;
+}
+
+/** A subject found: its title and description are read from the index
+ *  when first asked (a search ranks a few more than it shows, and a title
+ *  is decoded and compared with the slug: about 20 µs a result in a
+ *  one-shot process). */
+class Hit implements Found {
+  readonly slug: string;
+  readonly path: string;
+  readonly abs: string;
+  readonly tokens?: number;
+  #title?: { value?: string };
+  #description?: { value?: string };
+  constructor(
+    readonly topic: Topic,
+    readonly index: SearchIndex,
+    readonly doc: number,
+    readonly score: number,
+  ) {
+    this.slug = index.slugOf(doc);
+    this.path = index.pathOf(doc);
+    this.abs = `${topic.subjectsDir}/${this.path}`;
+    this.tokens = index.tokensOf(doc);
+  }
+
+  get title(): string | undefined {
+    this.#title ??= { value: informativeTitle(this.index.titleOf(this.doc), this.slug) };
+    return this.#title.value;
+  }
+
+  get description(): string | undefined {
+    this.#description ??= { value: this.index.descriptionOf(this.doc) ?? undefined };
+    return this.#description.value;
+  }
 }
 
 /** What a topic's ranking leaves out: its disabled subjects, and those a
@@ -279,13 +298,6 @@ const RESIDENT_POSTINGS = 64 * 1024 * 1024;
  *  file it was read from. */
 function residentKey(topic: Topic): string {
   return `search\0${topic.id}`;
-}
-
-/** `{ title }` where the title says more than the slug (as listings show
- *  it), else nothing. */
-function titleField(title: string | undefined, slug: string): { title?: string } {
-  const t = informativeTitle(title, slug);
-  return t === undefined ? {} : { title: t };
 }
 
 /** The path of the document of a slug in `index`: the documents by slug
@@ -357,13 +369,15 @@ export async function search(kb: KnowledgeBase, args: SearchArgs, opts: Operatio
   // whole text is surely within the budget by its length: then every
   // result is kept, as weighing them would keep them (the estimates' loops
   // took about 2 ms of a search of long documents).
-  const { kept, left } = costs.surelyWithin(outcome(read.results, 0), frame, budget)
-    ? { kept: read.results, left: [] }
-    : fit(read.results, budget, {
-        frame,
-        row: (r, before) => costs.row(r, before.length + 1),
-        whole: (shown, cut) => costs.whole(outcome(shown as SearchResult[], cut.length)),
-      });
+  const whole = outcome(read.results, 0);
+  // Measured by its text: the same answer is given (its text, rendered
+  // once, is what render/search.ts gives for it again).
+  if (costs.surelyWithin(whole, frame, budget)) return whole;
+  const { kept, left } = fit(read.results, budget, {
+    frame,
+    row: (r, before) => costs.row(r, before.length + 1),
+    whole: (shown, cut) => costs.whole(outcome(shown as SearchResult[], cut.length)),
+  });
   if (left.length > 0) {
     problems.push(warning('budget', `search: ${left.length} result${left.length === 1 ? '' : 's'} left out to stay within ${tokensText(budget)} tokens; the model was told`));
   }

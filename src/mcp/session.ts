@@ -6,7 +6,8 @@
 import { Buffer } from 'node:buffer';
 import { createHmac, randomBytes } from 'node:crypto';
 import { LIMITS, patternsProblem } from '../app/args.ts';
-import { ConfigShare, IndexCache, KnowledgeBase, type WorkspaceOptions } from '../app/knowledge-base.ts';
+import { ConfigShare, KnowledgeBase, type WorkspaceOptions } from '../app/knowledge-base.ts';
+import { IndexCache } from '../app/resident.ts';
 import { prompt } from '../app/prompt.ts';
 import { describeSubjects, read, readLines, subjects } from '../app/resources.ts';
 import { isRefused, runTool, servedTools, toolDefinition, toolNamed, type AnyTool } from '../app/tools.ts';

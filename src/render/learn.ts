@@ -14,10 +14,10 @@ import { rawContent, subjectBlock } from './subject.ts';
 
 export { MAX_BUNDLED_SHOWN, renderSkillFiles, SKILL_FILES_CLOSE, SKILL_FILES_OPEN } from './skill-files.ts';
 export { rawContent, subjectBlock } from './subject.ts';
+export { renderUnknownTopic } from './topic.ts';
+import { renderUnknownTopic } from './topic.ts';
 export { DESCRIPTION_CHARS, LISTING_COSTS, listedLine, oneLine, renderListing, renderTopicNote } from './listing.ts';
 import { bullets, renderListing, renderTopicNote } from './listing.ts';
-import type { TopicLabel } from '../answer/topic.ts';
-import { labelOf } from './topic.ts';
 
 /** One line telling the model why something was not returned. */
 export function renderNote(n: Note, topicId: string): string {
@@ -154,12 +154,6 @@ export function windowBlock(prefix: string, slug: string, fenceTag: string | und
   const run = longestBacktickRun(window);
   const fence = run < 3 ? '```' : '`'.repeat(run + 1);
   return { head: `${prefix}<subject ${quoted(slug)}>\n${fence}${fenceTag}\n`, body: window, tail: `${nl}${fence}\n</subject>` };
-}
-
-/** An unknown topic; the error lists the valid ones. */
-export function renderUnknownTopic(topic: string, valid: readonly TopicLabel[]): string {
-  const list = valid.length > 0 ? valid.map(labelOf).join(', ') : '(none)';
-  return `Unknown topic ${quoted(topic)}. Valid topics: ${list}.\n`;
 }
 
 // ---------------------------------------------------------------------------

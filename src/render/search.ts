@@ -10,8 +10,8 @@ import { formattedText } from '../kb/content/format.ts';
 import { estimateTokens, tokensAtMost } from '../kb/content/tokens.ts';
 import { escapeControls, jsonDocument, jsonQuoted, quoted } from '../shared/controls.ts';
 import { countText } from '../shared/text.ts';
-import { renderUnknownTopic, subjectBlock } from './learn.ts';
-import { headingOf } from './topic.ts';
+import { subjectBlock } from './subject.ts';
+import { headingOf, renderUnknownTopic } from './topic.ts';
 import { refusedJson, renderRefused, topicsJson, wholeData } from './tools.ts';
 
 export interface ResultRow {
@@ -148,6 +148,19 @@ export function searchNotes(f: SearchFound): string[] {
 /** A search's text for the model: the head line, the numbered results,
  *  the notes; or the unknown topic's error. */
 export function renderSearch(f: SearchFound): string {
+  // An answer is not changed once made: the text measured for the budget
+  // (SEARCH_COSTS) is the text written (about 0.4 ms of a search of long
+  // documents).
+  let text = rendered.get(f);
+  if (text === undefined) {
+    text = renderSearchOnce(f);
+    rendered.set(f, text);
+  }
+  return text;
+}
+const rendered = new WeakMap<SearchFound, string>();
+
+function renderSearchOnce(f: SearchFound): string {
   if (f.unknownTopic !== undefined) return renderUnknownTopic(f.unknownTopic.topic, f.unknownTopic.valid);
   const parts = [renderSearchHead(f.query, f, f.total, f.results.length + f.cut)];
   if (f.results.length > 0) parts.push(f.results.map((r, i) => renderResult(i + 1, resultRow(r))).join('\n\n'));

@@ -5,7 +5,7 @@
 // its lines, but nothing else that could drive a terminal or forge markup.
 
 import type { TopicLabel } from '../answer/topic.ts';
-import { escapeControls, escapeText } from '../shared/controls.ts';
+import { escapeControls, escapeText, quoted } from '../shared/controls.ts';
 
 /** The title, else the ID, as configured: for `quoted` (which escapes). */
 export function headingOf(t: TopicLabel): string {
@@ -40,4 +40,10 @@ export function topicLine(t: TopicLabel): string {
   if (t.title) line += ` (**${escapeControls(t.title)}**)`;
   if (t.introduction) line += `: ${escapeControls(t.introduction)}`;
   return line;
+}
+
+/** An unknown topic; the error lists the valid ones. */
+export function renderUnknownTopic(topic: string, valid: readonly TopicLabel[]): string {
+  const list = valid.length > 0 ? valid.map(labelOf).join(', ') : '(none)';
+  return `Unknown topic ${quoted(topic)}. Valid topics: ${list}.\n`;
 }

@@ -74,9 +74,14 @@ const LOADING = ['src/kb/index/load.ts', 'src/kb/fs/read.ts', 'src/kb/fs/decode.
  *  HOME instead of os.homedir() where it can (cli/home.ts). */
 const RUNTIME = ['pkg:node:buffer', 'pkg:node:os'];
 
+/** What a long-lived front end keeps between requests (its file
+ *  watchers): `kb mcp` only (app/resident.ts). */
+const RESIDENT = ['src/kb/index/cache.ts'];
+
 const DEFERRED: Record<string, string[]> = {
-  schema: [...LEARN_TEXT, ...SEARCH, ...WRITE, ...FORMATS, ...READING, ...RUNTIME, 'src/app/prompt.ts', 'src/render/subject.ts'],
-  prompt: [...LEARN_TEXT, ...SEARCH, ...WRITE, ...FORMATS, ...LOADING, ...RUNTIME, 'src/app/prompt-list.ts', 'src/app/tools.ts'],
+  schema: [...LEARN_TEXT, ...SEARCH, ...WRITE, ...FORMATS, ...READING, ...RUNTIME, ...RESIDENT, 'src/app/prompt.ts', 'src/render/subject.ts'],
+  prompt: [...LEARN_TEXT, ...SEARCH, ...WRITE, ...FORMATS, ...LOADING, ...RUNTIME, ...RESIDENT, 'src/app/prompt-list.ts', 'src/app/tools.ts'],
+  search: [...LEARN_TEXT, ...WRITE, ...RESIDENT],
 };
 
 describe('start-up imports', () => {
@@ -101,6 +106,12 @@ describe('start-up imports', () => {
       expect(users).toEqual([]);
     });
   }
+
+  test("a search's rendering, loaded when a search runs, does not load learn's (render/learn.ts and what it brings)", () => {
+    const loaded = reach(['src/render/search.ts'], staticEdges);
+    const found = ['src/render/learn.ts', 'src/render/listing.ts', 'src/kb/index/sentences.ts'].flatMap((m) => named(loaded, m).map((chain) => chain.join(' -> ')));
+    expect(found).toEqual([]);
+  });
 
   test('the graph is seen: kb schema loads the configuration and the walk', () => {
     const loaded = loadedBy('schema');

@@ -5,7 +5,8 @@
 import { describe, expect, test } from 'bun:test';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { IndexCache, KnowledgeBase } from '../../../src/app/knowledge-base.ts';
+import { KnowledgeBase } from '../../../src/app/knowledge-base.ts';
+import { IndexCache } from '../../../src/app/resident.ts';
 import { learn } from '../../../src/app/learn.ts';
 import { learnText } from '../../../src/render/learn.ts';
 import { makeTempDir, tempWorkspace } from '../../support/temp.ts';

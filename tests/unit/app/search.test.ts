@@ -5,7 +5,8 @@
 import { describe, expect, test } from 'bun:test';
 import { existsSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { IndexCache, KnowledgeBase, type WorkspaceOptions } from '../../../src/app/knowledge-base.ts';
+import { KnowledgeBase, type WorkspaceOptions } from '../../../src/app/knowledge-base.ts';
+import { IndexCache } from '../../../src/app/resident.ts';
 import { recall } from '../../../src/app/recall.ts';
 import { search, type SearchArgs, type SearchOutcome } from '../../../src/app/search.ts';
 import { validateSearchArgs } from '../../../src/app/tools/search.ts';

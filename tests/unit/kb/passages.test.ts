@@ -74,3 +74,32 @@ describe('passages', () => {
     expect(passagesOf(`${'x'.repeat(20_000)}\n\nthe owner\n`, new Set(['owner']))).toEqual([{ line: 3, text: 'the owner' }]);
   });
 });
+
+describe('passages: the first 20,000 lines', () => {
+  // Lines past the 20,000th are not looked at (bounded work on a huge
+  // file); their line ends are counted when a match is past 20,000
+  // characters, a block at a time.
+  const term = new Set(['owner']);
+  const at = (lines: number, pad: string) => `Intro words.\n${`${pad}\n`.repeat(lines - 2)}The owner is here.\n${`${pad}\n`.repeat(5)}`;
+
+  test('a match on line 20,000 is found, with its number; one on line 20,001 is not', () => {
+    for (const pad of ['', 'x', 'some words of a line of prose']) {
+      const found = passagesOf(at(20_000, pad), term)[0];
+      expect(found.text).toContain('The owner is here.');
+      expect(found.line).toBe(pad === '' ? 20_000 : 19_999);
+      const past = passagesOf(at(20_001, pad), term)[0];
+      expect(past.line).toBe(1);
+      expect(past.text).not.toContain('owner');
+    }
+  });
+
+  test('the first match past them ends the search, wherever the others are', () => {
+    const text = `The owner first.\n${'\n'.repeat(19_999)}The owner again, far.\nAnd the owner, owner, owner: the best line.\n`;
+    expect(passagesOf(text, term)[0]).toEqual({ line: 1, text: 'The owner first.' });
+  });
+
+  test('a text of fewer than 20,000 line ends is looked at whole, however long', () => {
+    const long = 'word '.repeat(12_000);
+    expect(passagesOf(`${long}\nIntro.\n${long}\nThe owner is here.\n`, term)[0]).toEqual({ line: 4, text: 'The owner is here.' });
+  });
+});
