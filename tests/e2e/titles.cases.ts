@@ -121,17 +121,19 @@ export function cases(runner: Runner): void {
       expect(run(runner, dir, ['search', 'NET']).out).toContain('notes');
     });
 
-    test.parity("modular AsciiDoc (Antora): the title under its block attribute line, the :description: attribute as the description", () => {
+    test.parity("modular AsciiDoc (Antora): the title under its block attribute line, the :description: attribute as the description; a book's section file: its section title", () => {
       const dir = fixture(
         {
           'modules/pages/namespaces.adoc': ':_content-type: CONCEPT\n:description: Configuring user namespace provisioning\n:keywords: namespace\n\n[id="configuring-namespaces"]\n= Configuring namespaces\n\nFor each user...\n',
           'modules/pages/proxy.adoc': '[id="proxy"]\n= Configuring a proxy\n\nText.\n',
+          // A book's section file (Pro Git's): its section title.
+          'modules/pages/nutshell.asc': '[[_git_branches_overview]]\n=== Branches in a Nutshell\n\nText.\n\n==== Creating a New Branch\n\nMore.\n',
         },
         '[kb.topic.che]\nsubjects = "modules"\n',
       );
       const r = run(runner, dir, ['learn', 'che']);
       expect(r.code).toBe(0);
-      expect(r.out).toContain('\n- pages/namespaces: Configuring user namespace provisioning\n- pages/proxy: Configuring a proxy\n');
+      expect(r.out).toContain('\n- pages/namespaces: Configuring user namespace provisioning\n- pages/nutshell: Branches in a Nutshell\n- pages/proxy: Configuring a proxy\n');
     });
 
     test('kb list shows the same titles', () => {

@@ -102,6 +102,8 @@ const TITLE_SHAPES: Record<TitleFormat, [string, (n: number) => string][]> = {
     ['comment lines', fill('//\n')],
     ['underlines', fill('====\n', 'a\n')],
     ['block attribute lines', fill('[a]\n')],
+    ['a section title, then section titles', fill('== a\n', '== T\n\ntext\n')],
+    ['a section title, then block delimiters', fill('----\n', '=== T\n')],
     ['a description of spaces', fill(' ', ':description:', 'x')],
     ['header attribute lines under the title', fill(':a: b\n', '= T\n')],
   ],

@@ -24,7 +24,9 @@
 //      field lists).
 //    - AsciiDoc (adoc, asciidoc, asc): `= Title` opening the document
 //      (after comments, attribute lines and block attribute lines,
-//      `[id="x"]`), or its two-line form (`Title` over a `===` line); its
+//      `[id="x"]`), or its two-line form (`Title` over a `===` line), or
+//      a section title opening it (`=== Title`: a book's section file)
+//      unless it heads a section beside others (adocSectionNext); its
 //      `:description:` header attribute is its summary (a description).
 //    - Org (org): the `#+TITLE:` keyword.
 //    - HTML (html, htm, xhtml): `<title>`, else the first `<h1>`.
@@ -228,16 +230,17 @@ export function scanHead(bytes: Uint8Array, from: number, n: number, format: Tit
     manSummary(bytes, from, n);
     return found.summaryStart < 0 ? undefined : found;
   }
+  const base = name === undefined ? undefined : name.slice(Math.max(name.lastIndexOf('/'), name.lastIndexOf('\\')) + 1);
   switch (format) {
     case 'md':
-      mdTitle(bytes, from, n, name === undefined ? undefined : name.slice(Math.max(name.lastIndexOf('/'), name.lastIndexOf('\\')) + 1));
+      mdTitle(bytes, from, n, base);
       break;
     case 'rst':
     case 'plain':
       if (!headerTitle(bytes, from, n)) openingTitle(bytes, from, n, format);
       break;
     case 'adoc':
-      openingTitle(bytes, from, n, format);
+      openingTitle(bytes, from, n, format, base);
       break;
     case 'org':
       orgTitle(bytes, from, n);
@@ -692,7 +695,7 @@ function headerTitle(b: Uint8Array, from: number, n: number): boolean {
  *  blank lines, reStructuredText comments and directives (`.. `, with
  *  their indented lines), field lists (`:name: value`), AsciiDoc comments
  *  (`//`) and attribute entries (`:name: value`). */
-function openingTitle(b: Uint8Array, from: number, n: number, format: 'rst' | 'adoc' | 'text' | 'plain'): boolean {
+function openingTitle(b: Uint8Array, from: number, n: number, format: 'rst' | 'adoc' | 'text' | 'plain', name?: string): boolean {
   const lenient = format === 'adoc' || format === 'text';
   const L = cursor.reset(b, from, n);
   let inBlock = false; // an explicit markup block (.. x) and its indented lines
@@ -722,7 +725,20 @@ function openingTitle(b: Uint8Array, from: number, n: number, format: 'rst' | 'a
     // AsciiDoc: a block attribute line over the title (`[id="x"]`, as
     // modular docs write them; `[[anchor]]`, `[role=x]`).
     if (format === 'adoc' && b[s] === 0x5b && b[trimBack(b, s, e) - 1] === 0x5d) continue;
-    // The first content line.
+    // The first content line. In AsciiDoc, a section title (`== Title`,
+    // `=== Title`: an included fragment, a book's section) is one too,
+    // unless it heads a section beside others (adocSection).
+    if (format === 'adoc' && b[s] === EQ && b[s + 1] === EQ) {
+      let k = s;
+      while (k < e && b[k] === EQ) k++;
+      const level = k - s;
+      if (level > 6 || b[k] !== SP) return false;
+      const ts = skipSpace(b, k, e);
+      const te = trimBack(b, ts, e);
+      if (te <= ts) return false;
+      if (L.advance() && adocSectionNext(L, level) && !sharesWord(utf8.decode(b.subarray(ts, te)), name)) return false;
+      return setTitle(ts, te);
+    }
     if (lenient && (b[s] === EQ || b[s] === HASH) && e - s > 2 && b[s + 1] === SP) {
       const ts = skipSpace(b, s + 2, e);
       let te = trimBack(b, ts, e);
@@ -754,6 +770,34 @@ function openingTitle(b: Uint8Array, from: number, n: number, format: 'rst' | 'a
     }
     return false;
   }
+  return false;
+}
+
+/** Whether the first AsciiDoc section title from the line `L` is on
+ *  (`==` to `======` and a space), outside delimited blocks (a line of four
+ *  or more `-`, `.`, `=`, `*`, `_`, `+` or `/` opens and closes one), is of
+ *  `level` or above: the title before it heads a section beside it, where
+ *  a deeper one would be a part of it. Line by line, once. */
+function adocSectionNext(L: Lines, level: number): boolean {
+  const b = L.b;
+  let block = 0; // the delimiter's character while inside a block
+  do {
+    const { s, e } = L;
+    const c = b[s];
+    const end = trimBack(b, s, e);
+    if (end - s >= 4 && (c === DASH || c === DOT || c === EQ || c === STAR || c === 0x5f || c === PLUS || c === SLASH)) {
+      let k = s;
+      while (k < end && b[k] === c) k++;
+      if (k === end) {
+        block = block === 0 ? c : block === c ? 0 : block;
+        continue;
+      }
+    }
+    if (block !== 0 || c !== EQ) continue;
+    let k = s;
+    while (k < e && b[k] === EQ) k++;
+    if (k - s <= 6 && b[k] === SP && skipSpace(b, k, e) < e) return k - s <= level;
+  } while (L.advance());
   return false;
 }
 

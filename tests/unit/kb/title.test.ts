@@ -144,6 +144,19 @@ describe('AsciiDoc titles', () => {
     expect(titleOf('[draft]\nTitle\n=====\n', 'rst')).toBeUndefined();
   });
 
+  test("a book's section file opening with `== Title` or `=== Title`: its title, unless it heads a section beside others and names nothing of the file", () => {
+    const of = (text: string, name?: string) => headTitleOf(enc.encode(text), 'asc', 0, name).title;
+    expect(of('[[_git_branches_overview]]\n=== Branches in a Nutshell\n\nText.\n\n==== Creating a New Branch\n', 'sections/nutshell.asc')).toBe('Branches in a Nutshell');
+    expect(of('=== Rerere\n\nText.\n', 'rerere.asc')).toBe('Rerere');
+    expect(of('== Prerequisites\n\ntext\n\n== Install\n', 'setup.adoc')).toBeUndefined();
+    expect(of('== Setup steps\n\ntext\n\n== Install\n', 'setup.adoc')).toBe('Setup steps');
+    // A delimited block's lines are no section titles.
+    expect(of('== Part\n\n----\n== not a title\n----\n\n=== Sub\n', 'x.adoc')).toBe('Part');
+    expect(of('== Part\n\n====\nAn example.\n====\n\n== Other\n', 'x.adoc')).toBeUndefined();
+    // The document's own title stays the title.
+    expect(of('= Doc\n\n== Sec\n\n== Sec 2\n', 'x.adoc')).toBe('Doc');
+  });
+
   test('a section underline (-, ^) opening an included fragment is no title', () => {
     expect(titleOf('SECURITY\n--------\ntext\n', 'adoc')).toBeUndefined();
     expect(titleOf('Description\n^^^^^^^^^^^\n', 'adoc')).toBeUndefined();
