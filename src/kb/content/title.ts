@@ -206,6 +206,17 @@ function setTitle(s: number, e: number): boolean {
   return true;
 }
 
+/** The summary is [s, e) with its white space trimmed, when anything is
+ *  left. */
+function setSummary(b: Uint8Array, s: number, e: number): void {
+  const ss = skipSpace(b, s, e);
+  const se = trimBack(b, ss, e);
+  if (se > ss) {
+    found.summaryStart = ss;
+    found.summaryEnd = se;
+  }
+}
+
 /**
  * Scans a text file's head `bytes[from, n)` (`from`: after the frontmatter)
  * for the title and man-page summary of format `format`. Returns the spans
@@ -526,7 +537,7 @@ function mdOpener(b: Uint8Array, from: number, n: number, name: string | undefin
         more = true;
         break;
       }
-      if (more && level > 1 && headingAfter(b, L.s, n, level) && !sharesWord(utf8.decode(b.subarray(ts, te)), name)) return;
+      if (more && level > 1 && sectionOfNote(b, L.s, n, ts, te, level, name)) return;
       setTitle(ts, te);
       return;
     }
@@ -544,7 +555,13 @@ function mdOpener(b: Uint8Array, from: number, n: number, name: string | undefin
  *  `# Example`: `Quadratic Form.md`). The file then has no title: true
  *  (the head's title is decided). */
 function sectionOfNote(b: Uint8Array, next: number, n: number, ts: number, te: number, level: number, name: string | undefined): boolean {
-  return next < n && headingAfter(b, next, n, level) && !sharesWord(utf8.decode(b.subarray(ts, te)), name);
+  return next < n && headingAfter(b, next, n, level) && namesNothing(b, ts, te, name);
+}
+
+/** Whether the heading [ts, te) shares no word with the file's name
+ *  (sharesWord). */
+function namesNothing(b: Uint8Array, ts: number, te: number, name: string | undefined): boolean {
+  return !sharesWord(utf8.decode(b.subarray(ts, te)), name);
 }
 
 /** Whether the first ATX heading of b[from, n) (`from` a line's start),
@@ -727,7 +744,7 @@ function openingTitle(b: Uint8Array, from: number, n: number, format: 'rst' | 'a
     if (format === 'adoc' && b[s] === 0x5b && b[trimBack(b, s, e) - 1] === 0x5d) continue;
     // The first content line. In AsciiDoc, a section title (`== Title`,
     // `=== Title`: an included fragment, a book's section) is one too,
-    // unless it heads a section beside others (adocSection).
+    // unless it heads a section beside others (adocSectionNext).
     if (format === 'adoc' && b[s] === EQ && b[s + 1] === EQ) {
       let k = s;
       while (k < e && b[k] === EQ) k++;
@@ -736,7 +753,7 @@ function openingTitle(b: Uint8Array, from: number, n: number, format: 'rst' | 'a
       const ts = skipSpace(b, k, e);
       const te = trimBack(b, ts, e);
       if (te <= ts) return false;
-      if (L.advance() && adocSectionNext(L, level) && !sharesWord(utf8.decode(b.subarray(ts, te)), name)) return false;
+      if (L.advance() && adocSectionNext(L, level) && namesNothing(b, ts, te, name)) return false;
       return setTitle(ts, te);
     }
     if (lenient && (b[s] === EQ || b[s] === HASH) && e - s > 2 && b[s + 1] === SP) {
@@ -775,7 +792,8 @@ function openingTitle(b: Uint8Array, from: number, n: number, format: 'rst' | 'a
 
 /** Whether the first AsciiDoc section title from the line `L` is on
  *  (`==` to `======` and a space), outside delimited blocks (a line of four
- *  or more `-`, `.`, `=`, `*`, `_`, `+` or `/` opens and closes one), is of
+ *  or more `-`, `.`, `=`, `*`, `_`, `+` or `/` opens and closes one, as
+ *  adocHeadings reads them in a whole text), is of
  *  `level` or above: the title before it heads a section beside it, where
  *  a deeper one would be a part of it. Line by line, once. */
 function adocSectionNext(L: Lines, level: number): boolean {
@@ -805,13 +823,7 @@ function adocSectionNext(L: Lines, level: number): boolean {
  *  text is the summary (the page's description, as Asciidoctor and Antora
  *  write it into a page's meta description), unless one was found. */
 function adocDescription(b: Uint8Array, s: number, e: number): void {
-  if (found.summaryStart >= 0 || !startsWith(b, s, e, ':description:')) return;
-  const ts = skipSpace(b, s + 13, e);
-  const te = trimBack(b, ts, e);
-  if (te > ts) {
-    found.summaryStart = ts;
-    found.summaryEnd = te;
-  }
+  if (found.summaryStart < 0 && startsWith(b, s, e, ':description:')) setSummary(b, s + 13, e);
 }
 
 function orgTitle(b: Uint8Array, from: number, n: number): void {
@@ -862,7 +874,6 @@ const DOT = 0x2e;
 const QUOTE = 0x22;
 const APOSTROPHE = 0x27;
 
-
 /** The man-page convention: a `NAME` heading (`NAME` over an underline,
  *  `# NAME`, `== NAME`) near the top, then a line `name - summary`: the
  *  summary. Found by jumping from one `N` to the next. */
@@ -891,14 +902,13 @@ function manSummary(b: Uint8Array, from: number, n: number): void {
  *  summary of its NAME section, `.SH NAME` (or `.Sh`, the name quoted or
  *  not) then `name \- summary` (nameLine) on one of its first lines (the
  *  names may fill some; requests between, `.PP` or mdoc's `.Nm close`,
- *  passed over), or mdoc's
- *  `.Nd summary`. The copyright comments before it (`.\"`, often 2 KiB
- *  and more) are passed by the runtime's search for the next `.`; each
- *  line is looked at once. */
+ *  passed over), or mdoc's `.Nd summary`. The copyright comments before
+ *  it (`.\"`, often 2 KiB and more) are passed by the runtime's search for
+ *  the next `.`; each line is looked at once. */
 function roffSummary(b: Uint8Array, from: number, n: number): void {
   for (let i = b.indexOf(DOT, from); i >= 0 && i < n; i = b.indexOf(DOT, i + 1)) {
     if (i > from && b[i - 1] !== NL) continue;
-    if (isRequest(b, i, n, 'Nd')) return setSummary(b, i + 3, n);
+    if (isRequest(b, i, n, 'Nd')) return lineSummary(b, i + 3, n);
     if (!isRequest(b, i, n, 'SH') && !isRequest(b, i, n, 'Sh')) continue;
     let k = skipSpace(b, i + 3, n);
     if (b[k] === QUOTE) k++;
@@ -910,7 +920,7 @@ function roffSummary(b: Uint8Array, from: number, n: number): void {
       const { s, e } = L;
       if (isBlank(b, s, e)) continue;
       if (b[s] === DOT || b[s] === APOSTROPHE) {
-        if (isRequest(b, s, e, 'Nd')) return setSummary(b, s + 3, e);
+        if (isRequest(b, s, e, 'Nd')) return lineSummary(b, s + 3, e);
         if (isRequest(b, s, e, 'SH') || isRequest(b, s, e, 'Sh')) return;
         continue;
       }
@@ -931,15 +941,10 @@ function isRequest(b: Uint8Array, i: number, e: number, name: string): boolean {
 }
 
 /** The summary: the text of the line from `s` (mdoc's `.Nd` argument). */
-function setSummary(b: Uint8Array, s: number, n: number): void {
+function lineSummary(b: Uint8Array, s: number, n: number): void {
   let e = b.indexOf(NL, s);
   if (e < 0 || e > n) e = n;
-  const ss = skipSpace(b, s, e);
-  const se = trimBack(b, ss, e);
-  if (se > ss) {
-    found.summaryStart = ss;
-    found.summaryEnd = se;
-  }
+  setSummary(b, s, e);
 }
 
 /** The man-page convention in an HTML head: a heading whose text is
@@ -1070,12 +1075,7 @@ function nameLine(b: Uint8Array, s: number, e: number): void {
     if (b[d] === DASH && b[d + 1] === SP) dashEnd = d + 1;
     else if (b[d] === 0xe2 && b[d + 1] === 0x80 && (b[d + 2] === 0x93 || b[d + 2] === 0x94) && b[d + 3] === SP) dashEnd = d + 3;
     if (dashEnd < 0) continue;
-    const ss = skipSpace(b, dashEnd, e);
-    const se = trimBack(b, ss, e);
-    if (se > ss) {
-      found.summaryStart = ss;
-      found.summaryEnd = se;
-    }
+    setSummary(b, dashEnd, e);
     return;
   }
 }
@@ -1335,8 +1335,9 @@ export function hasHeadings(ext: string): boolean {
  *  order: Markdown ATX and setext headings (outside fenced code),
  *  reStructuredText underlined (and overlined) titles, AsciiDoc `==`
  *  (and `#`) section titles, Org `*` headings, HTML `<h1>`-`<h6>`, a
- *  manual page's `.SH` and `.SS`. None for other formats. Levels follow the markup (reStructuredText's by order of
- *  appearance of each adornment style). */
+ *  manual page's `.SH` and `.SS`. None for other formats. Levels follow
+ *  the markup (reStructuredText's by order of appearance of each
+ *  adornment style). */
 export function headingsIn(text: string, ext: string): Heading[] {
   const format = titleFormat(ext);
   if (format === undefined || format === 'text' || format === 'plain') return [];
@@ -1462,7 +1463,6 @@ function adocHeadings(lines: readonly Line[], push: PushHeading): void {
   }
 }
 
-/** Org's `*` headings. */
 /** A manual page's sections: `.SH NAME` and `.SS Sub` (mdoc's `.Sh`,
  *  `.Ss`), the name quoted or not; one without a name on its line is
  *  passed over. */
@@ -1478,6 +1478,7 @@ function roffHeadings(lines: readonly Line[], push: PushHeading): void {
   }
 }
 
+/** Org's `*` headings. */
 function orgHeadings(lines: readonly Line[], push: PushHeading): void {
   for (let i = 0; i < lines.length; i++) {
     const m = /^(\*+)[ \t]+(\S.*)$/.exec(lines[i].text);
