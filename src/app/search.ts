@@ -11,8 +11,8 @@ import { informativeTitle } from '../kb/content/title.ts';
 import { disabledTest } from '../kb/index/disabled.ts';
 import { estimateTokensOfBody, estimateTokensOfBytes } from '../kb/content/tokens.ts';
 import { readBody, readSubjectHead } from '../kb/fs/read.ts';
-import { htmlText, isHtmlExt, textViewNote, type HtmlView } from '../kb/content/html.ts';
-import { isRoff, roffText } from '../kb/content/roff.ts';
+import { isHtmlExt, textViewNote, type HtmlView } from '../kb/content/html.ts';
+import { searchedText } from '../kb/content/searched.ts';
 import { KIND_TEXT, planQuery, type SearchIndex } from '../kb/search/engine.ts';
 import { passagesOf, SNIPPET_BYTES } from '../kb/search/snippet.ts';
 import { isSpaceless, queryTerms, snippetTerms, unknownWords } from '../kb/search/tokenize.ts';
@@ -411,7 +411,7 @@ function readResults(ranked: Ranked, limit: number, problems: Problem[], html: H
       problems.push(warning('search-stale', `topic "${f.topic.id}": subject "${f.slug}" could not be read for its snippet (${read.kind === 'error' ? read.message : 'now binary'}); left out`));
       continue;
     }
-    const text = page ? htmlText(read.text) : isRoff(read.text, ext) ? roffText(read.text) : read.text;
+    const text = searchedText(read.text, ext);
     // From the index (counted when the file was indexed, the same file by
     // its size and time), else counted here: on the bytes just read, where
     // they are exactly the text's UTF-8 (the same number, counted faster

@@ -14,22 +14,14 @@
 //   that `\fBclose\fP` is the word `close`, where it was `fbclose`.
 //
 // A file is read this way when its extension is a manual section's (`.2`,
-// `.3`, `.man`...) and its head looks like one (`.TH`, `.SH`, `.Dd`, `.so`
-// starting a line): a `notes.1` of prose stays prose. One pass each.
+// `.3`, `.man`...: title.ts reads them as roff) and its head looks like one
+// (`looksRoff`): a `notes.1` of prose stays prose (searched.ts). One pass
+// each.
 
-/** Extensions of manual pages' sources (lower case). */
-const ROFF_EXTS = new Set(['1', '2', '3', '4', '5', '6', '7', '8', '9', 'man', 'mdoc', 'roff']);
-
-/** Whether `ext` (lower case) is a manual page's. */
-export function isRoffExt(ext: string): boolean {
-  return ROFF_EXTS.has(ext);
-}
-
-/** Whether `text` of extension `ext` (lower case) is a manual page's
- *  source: a roff extension, and a line of its first 8 KiB starting with
- *  `.TH`, `.SH`, `.Dd`, `.Dt`, `.Sh` or `.so`. */
-export function isRoff(text: string, ext: string): boolean {
-  return isRoffExt(ext) && LOOKS_ROFF.test(text.length > 8192 ? text.slice(0, 8192) : text);
+/** Whether `text` looks like a manual page's source: a line of its first
+ *  8 KiB starts with `.TH`, `.SH`, `.Dd`, `.Dt`, `.Sh` or `.so`. */
+export function looksRoff(text: string): boolean {
+  return LOOKS_ROFF.test(text.length > 8192 ? text.slice(0, 8192) : text);
 }
 
 const LOOKS_ROFF = /(?:^|\n)\.(?:TH|SH|Dd|Dt|Sh|so)[ \t\r\n]/;

@@ -36,8 +36,7 @@ import { readBody } from '../fs/read.ts';
 import { linkKind, notice, throughLinks, type Notice, type WalkTrace } from '../fs/walk.ts';
 import { openTopic, type TopicSpec } from '../index/view.ts';
 import { cacheFile, readCache, writeCache, type CacheEntry, type Trace } from './cache.ts';
-import { htmlText, isHtmlExt } from '../content/html.ts';
-import { isRoff, roffText } from '../content/roff.ts';
+import { searchedText } from '../content/searched.ts';
 import { markupExt, sniffable } from '../content/sniff.ts';
 import { extOf } from '../index/slug.ts';
 import { checkCached } from './trust.ts';
@@ -539,10 +538,9 @@ class FileIndexer {
       }
     }
     const ext = c.path.slice(c.path.lastIndexOf('.') + 1).toLowerCase();
-    // An HTML page is searched by its text (content/html.ts), a manual
-    // page's source by what it prints (content/roff.ts).
-    const decoded = decoder.decode(bytes);
-    const text = isHtmlExt(ext) ? htmlText(decoded) : isRoff(decoded, ext) ? roffText(decoded) : decoded;
+    // An HTML page is searched by its text, a manual page's source by what
+    // it prints (content/searched.ts).
+    const text = searchedText(decoder.decode(bytes), ext);
     // Its tags, type and status, kept for filters (content/facets.ts).
     const facets = encodeFacets(facetsOf(fields, text, MD_EXTS.has(ext)));
     // The document's own title and man-page summary, by the rules of

@@ -2,7 +2,8 @@
 // summary and sections (content/title.ts), on pages shaped like the Linux
 // man-pages project's (man macros) and BSD's (mdoc).
 import { describe, expect, test } from 'bun:test';
-import { isRoff, roffText, unroff } from '../../../src/kb/content/roff.ts';
+import { roffText, unroff } from '../../../src/kb/content/roff.ts';
+import { searchedText } from '../../../src/kb/content/searched.ts';
 import { headingsIn, headTitleOf } from '../../../src/kb/content/title.ts';
 
 const enc = new TextEncoder();
@@ -56,11 +57,14 @@ describe('roffText: what the page prints, line for line', () => {
   });
 
   test('only a page in a manual section that looks like one is read so', () => {
-    expect(isRoff(CLOSE, '2')).toBe(true);
-    expect(isRoff('.so man2/_exit.2\n', '2')).toBe(true);
-    expect(isRoff('.Dd $Mdocdate$\n.Dt CLOSE 2\n', 'mdoc')).toBe(true);
-    expect(isRoff('.NET is a framework.\nNotes on it.\n', '1')).toBe(false);
-    expect(isRoff(CLOSE, 'md')).toBe(false);
+    // Searched as what it prints (content/searched.ts)...
+    for (const [text, ext] of [[CLOSE, '2'], ['.so man2/_exit.2\n', '2'], ['.Dd $Mdocdate$\n.Dt CLOSE 2\n', 'mdoc']]) {
+      expect(searchedText(text, ext)).toBe(roffText(text));
+      expect(searchedText(text, ext)).not.toBe(text);
+    }
+    // ...or as it is.
+    expect(searchedText('.NET is a framework.\nNotes on it.\n', '1')).toBe('.NET is a framework.\nNotes on it.\n');
+    expect(searchedText(CLOSE, 'md')).toBe(CLOSE);
   });
 });
 
