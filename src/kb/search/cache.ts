@@ -12,13 +12,15 @@
 // once, and the search goes on with the index in memory.
 
 import { Buffer } from 'node:buffer';
-import { closeSync, fstatSync, mkdirSync, openSync, readSync, renameSync, rmSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
+import { join } from 'node:path';
 import { OPEN_FLAGS } from '../fs/probe.ts';
 import { MAX_WALK_ENTRIES } from '../fs/walk.ts';
 import { MAX_FACET, MAX_TAGS } from '../content/facets.ts';
 import { MAX_TITLE, NFIELDS, NO_TOKENS, SearchIndex } from './engine.ts';
 import { MAX_TERM } from './tokenize.ts';
+import { hash128 } from '../../shared/hash.ts';
+import { writeCacheFile } from '../../shared/cache-file.ts';
 
 /** Bump when the file's layout, the tokenizer or the text indexed changes
  *  (7: facets of tags, type and status; 8: an HTML page's text,
@@ -66,26 +68,7 @@ export function cacheFile(dir: string, topicId: string, subjectsDir: string): st
   return join(dir, `${hash128(`${FORMAT_VERSION}\0${topicId}\0${subjectsDir}`)}.idx`);
 }
 
-/** 128 bits of `text` as 32 hex digits: four 32-bit FNV-1a hashes of its
- *  UTF-16 code units with different seeds, each finished by MurmurHash3's
- *  mix. A file name, not a secret (the header names its subjects directory,
- *  checked on reading): node:crypto would cost every search about 4 ms to
- *  import. */
-export function hash128(text: string): string {
-  let out = '';
-  for (const seed of [0x811c9dc5, 0x9e3779b9, 0x85ebca6b, 0xc2b2ae35]) {
-    let h = seed;
-    for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193);
-    h = Math.imul(h ^ text.length, 0x01000193);
-    h ^= h >>> 16;
-    h = Math.imul(h, 0x85ebca6b);
-    h ^= h >>> 13;
-    h = Math.imul(h, 0xc2b2ae35);
-    h ^= h >>> 16;
-    out += (h >>> 0).toString(16).padStart(8, '0');
-  }
-  return out;
-}
+export { hash128 } from '../../shared/hash.ts';
 
 export type ReadResult = { kind: 'hit'; entry: CacheEntry } | { kind: 'missing' } | { kind: 'corrupt'; why: string };
 
@@ -207,21 +190,13 @@ function readOpen(file: string, fd: number, size: number, subjectsDir: string, o
 const LAZY_POSTINGS = 1 << 20;
 /** Writes a cache file; returns why it could not be written, if so. */
 export function writeCache(file: string, entry: CacheEntry, subjectsDir: string): string | undefined {
-  const dir = dirname(file);
-  const temp = `${file}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
+  let bytes: Uint8Array;
   try {
-    mkdirSync(dir, { recursive: true, mode: 0o700 });
-    writeFileSync(temp, encode(entry, subjectsDir), { mode: 0o600 });
-    renameSync(temp, file);
-    return undefined;
+    bytes = encode(entry, subjectsDir);
   } catch (err) {
-    try {
-      rmSync(temp, { force: true });
-    } catch {
-      // nothing to clean up
-    }
     return (err as Error).message;
   }
+  return writeCacheFile(file, bytes);
 }
 
 // ---------------------------------------------------------------------------
