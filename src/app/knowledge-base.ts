@@ -25,7 +25,8 @@ import { DEFAULT_MAX_TOKENS } from './budget.ts';
 import type { CutPreloaded, CutSubject } from './preload-cut.ts';
 
 export type { CutSubject } from './preload-cut.ts';
-import { cacheDir } from '../kb/search/where.ts';
+import { cacheDir, headsDir } from '../kb/search/where.ts';
+import type { HeadsProbe } from '../kb/fs/heads.ts';
 import { noticeProblems, resolveTopic } from './topics.ts';
 import { filter, find, some } from '../shared/arrays.ts';
 
@@ -37,11 +38,20 @@ export interface WorkspaceOptions extends LoadOptions {
   /** The token budget (app/budget.ts): Infinity for none; default
    *  DEFAULT_MAX_TOKENS. */
   maxTokens?: number;
-  /** Use the search index cache (default); false: `--no-cache`. */
+  /** Use kb's caches on disk (default): search indexes, and what a
+   *  listing's files' heads said (kb/fs/head-cache.ts); false:
+   *  `--no-cache`. */
   searchCache?: boolean;
   /** How loaded HTML pages are shown (`--html`, KB_HTML): as written
    *  (default) or as text (kb/content/html.ts). */
   html?: HtmlView;
+}
+
+/** `probe`, keeping what its listings' heads said in `dir` (loaded only
+ *  by a front end that plugs in a probe with a feed: `kb learn`). */
+async function keptHeadsOf(probe: Probe, dir: string): Promise<HeadsProbe> {
+  const [{ keptHeads }, { BUILD }] = await Promise.all([import('../kb/fs/heads.ts'), import('../shared/version.ts')]);
+  return keptHeads(probe, { dir, build: BUILD });
 }
 
 /** Problems that make a configuration unusable for anything but `kb check`. */
@@ -175,8 +185,19 @@ export class KnowledgeBase {
     // is finite: only then is that code loaded.
     const preloads = Number.isFinite(maxTokens) && some(config.topics, (t) => t.enable && (learned.get(t)?.length ?? 0) > 0);
     const cutter = preloads ? await preloadCutter(opts.costs) : undefined;
-    return new KnowledgeBase(config, learned, opts.probe, walkLimit(options.env), maxTokens, opts.cache, searchCache, cutter, opts.costs, options.html, opts.since);
+    // A front end's probe that can feed a listing keeps what the heads
+    // said between runs (kb/fs/heads.ts), unless indexes are kept in
+    // memory instead (`kb mcp`: `cache`).
+    const heads = options.searchCache === false || opts.cache !== undefined || opts.probe?.feed === undefined ? undefined : headsDir(options.env, options.home);
+    const probe = heads === undefined ? opts.probe : await keptHeadsOf(opts.probe!, heads);
+    const kb = new KnowledgeBase(config, learned, probe, walkLimit(options.env), maxTokens, opts.cache, searchCache, cutter, opts.costs, options.html, opts.since);
+    if (heads !== undefined) kb.heads = probe as HeadsProbe;
+    return kb;
   }
+
+  /** What listings kept of their files' heads (kb/fs/heads.ts), where
+   *  they keep it: a problem writing it, and counts for `--verbose`. */
+  heads: Pick<HeadsProbe, 'problem' | 'stats'> | undefined;
 
   /** Starts a stat of every file (kb/fs/probe.ts StatJobHandle), shared
    *  with the front end's reader thread when it plugged one in; undefined

@@ -1,5 +1,6 @@
-// `--no-cache` (search, recall, mcp): build search indexes in memory,
-// neither reading nor writing the cache (kb/search/cache.ts).
+// `--no-cache` (learn, search, recall, mcp): neither read nor write kb's
+// caches on disk: search indexes are built in memory (kb/search/cache.ts),
+// and a listing reads every file's head (kb/fs/head-cache.ts).
 export const NO_CACHE_ARG = {
-  'no-cache': { type: 'boolean', description: 'Neither read nor write the search index cache (build the index in memory)' },
+  'no-cache': { type: 'boolean', description: "Neither read nor write kb's caches on disk (search indexes, the heads a listing read)" },
 } as const;

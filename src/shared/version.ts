@@ -11,6 +11,11 @@ declare const KB_TARGET: string | undefined;
 
 export const VERSION: string = pkg.version;
 
+/** The build, for what a cache holds that another build could read
+ *  otherwise (kb/fs/head-cache.ts): its commit, or the version run from
+ *  the sources. */
+export const BUILD: string = typeof KB_COMMIT === 'string' ? KB_COMMIT : `source ${VERSION}`;
+
 /** `1.0.0 (commit 0123456789ab, linux-x64)`; from the sources,
  *  `1.0.0 (from source, deno linux-x64)`. */
 export function versionLine(): string {

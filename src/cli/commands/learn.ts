@@ -4,6 +4,7 @@
 // streamed to stdout, subjects as the bytes of their files.
 import { MAX_TOKENS_ARG } from '../budget.ts';
 import { HTML_ARG } from '../html-flag.ts';
+import { NO_CACHE_ARG } from '../cache-flag.ts';
 import { toolCommand } from './tool.ts';
 
 export default toolCommand({
@@ -13,6 +14,7 @@ export default toolCommand({
     pattern: { type: 'positional', required: false, valueHint: 'slug', description: 'Subject slugs or glob patterns (any number); none lists the topic' },
     ...MAX_TOKENS_ARG,
     ...HTML_ARG,
+    ...NO_CACHE_ARG,
   },
   gives: { topic: { param: 'topic' }, pattern: { param: 'subjects', rest: 'list', optional: true } },
   positionals: 'TOPIC or PATTERN arguments',

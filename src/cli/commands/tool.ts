@@ -110,6 +110,11 @@ async function run(face: ToolFace, ctx: RunContext): Promise<number> {
     const outcome = await tool.run(kb, parsed.args, { as: 'bytes', event: form.event, problem: (p) => warn(formatProblem(p)) }, toolCtx);
     form.end(outcome);
     out.flush();
+    const heads = kb.heads;
+    const why = heads?.problem();
+    if (why !== undefined) await warn(`the listing's cache could not be written (${why}); the next listing reads every file's head again`);
+    const kept = heads?.stats();
+    if (kept !== undefined && kept.kept + kept.probed > 0) await debug(`listing cache: ${kept.kept} of ${kept.kept + kept.probed} heads kept${kept.probed > 0 ? `, ${kept.probed} read` : ''}${kept.wrote ? ', written' : ''}`);
     const { files, byThread, started: threaded, statsHere } = thread.stats();
     if (threaded) await debug(`reader thread: ${face.threadDid ?? 'probed'} ${byThread} of ${files} files`);
     else if (statsHere !== undefined) await debug(`reader thread: not started, no core to spare (${statsHere}): ${files} files checked here`);

@@ -19,7 +19,7 @@
 import { readFileSync, statSync, type Stats } from 'node:fs';
 import { titleFormatOfPath } from '../content/title.ts';
 import { withinPrefix } from './within.ts';
-import { decodeFront, decodeTitle, isRawHead, lastProbedSize, PROBED, probeFile, probeRaw, textResult, TITLES_SKIPPED, UNCLOSED_RESULT, type FeedTaker, type Probe, type ProbeFeed, type ProbeResult, type RawHead, type StatJobHandle } from './probe.ts';
+import { decodeFront, decodeTitle, isRawHead, lastProbedSize, lastProbedStat, PROBED, probeFile, probeRaw, textResult, TITLES_SKIPPED, UNCLOSED_RESULT, type FeedOptions, type FeedTaker, type Probe, type ProbeFeed, type ProbeResult, type RawHead, type StatJobHandle } from './probe.ts';
 
 // --- The protocol the two threads share (probe-worker.ts imports it) -----
 //
@@ -41,7 +41,8 @@ export const NEXT = 0; // the first file nobody has taken yet
 export const DONE = 1; // files finished, by both threads
 export const STOP = 2; // set by the main thread: the job is over
 export const SKIP = 3; // set by the main thread: search no head for a title from now on
-export const CONTROL_WORDS = 4;
+export const TIMED = 4; // set by the main thread: each file's size and time too (probe.ts `timed`)
+export const CONTROL_WORDS = 6; // (even: the floats after them stay 8-byte aligned)
 
 /** Files a thread takes at a time. */
 export const PROBE_CHUNK = 16;
@@ -126,8 +127,11 @@ export function frontRegion(pool: SharedArrayBuffer, files: number, spans?: Int3
 /** A probe job's own shared memory, one buffer for the `files` files of
  *  a batch: each SharedArrayBuffer a message carries costs about 17 µs to
  *  post (and about as much to receive), where the rest of a batch's
- *  message costs a few. In it: the control words, each file's size plus
- *  one (0: not known), its spans (FrontRegion), and its result code. */
+ *  message costs a few. In it: the control words, three floats per file
+ *  (its size as a text file plus one, 0: not known; with TIMED, its size
+ *  plus one, 0: not known, and its modification time, from an fstat made
+ *  before its head was read), its spans (FrontRegion), and its result
+ *  code. */
 export interface BatchMemory {
   control: Int32Array;
   sizes: Float64Array;
@@ -135,9 +139,12 @@ export interface BatchMemory {
   results: Uint8Array;
 }
 
+/** Floats per file in a batch's `sizes` (BatchMemory). */
+export const SIZE_FLOATS = 3;
+
 /** The bytes of a batch's memory (BatchMemory) for `files` files. */
 export function batchBytes(files: number): number {
-  return CONTROL_WORDS * 4 + files * (8 + 4 * SPAN_WORDS + 1);
+  return CONTROL_WORDS * 4 + files * (8 * SIZE_FLOATS + 4 * SPAN_WORDS + 1);
 }
 
 /** The views of a batch's memory (`shared`, of `batchBytes(files)`). */
@@ -145,11 +152,11 @@ export function batchMemory(shared: SharedArrayBuffer, files: number): BatchMemo
   // The floats first, where their 8-byte alignment holds (CONTROL_WORDS
   // is even).
   const sizesAt = CONTROL_WORDS * 4;
-  const spansAt = sizesAt + 8 * files;
+  const spansAt = sizesAt + 8 * SIZE_FLOATS * files;
   const resultsAt = spansAt + 4 * SPAN_WORDS * files;
   return {
     control: new Int32Array(shared, 0, CONTROL_WORDS),
-    sizes: new Float64Array(shared, sizesAt, files),
+    sizes: new Float64Array(shared, sizesAt, SIZE_FLOATS * files),
     spans: new Int32Array(shared, spansAt, SPAN_WORDS * files),
     results: new Uint8Array(shared, resultsAt, files),
   };
@@ -374,9 +381,15 @@ export function probeShare(paths: readonly string[], control: Int32Array, result
     if (from >= n) return mine;
     const to = Math.min(from + PROBE_CHUNK, n);
     const titles = Atomics.load(control, SKIP) === 0;
+    const timed = Atomics.load(control, TIMED) !== 0;
     for (let i = from; i < to; i++) {
-      results[i] = probeCode(probeRaw(paths[i], titles), i, region);
-      if (sizes !== undefined) sizes[i] = lastProbedSize() + 1;
+      results[i] = probeCode(probeRaw(paths[i], titles, timed), i, region);
+      if (sizes === undefined) continue;
+      sizes[SIZE_FLOATS * i] = lastProbedSize() + 1;
+      if (!timed) continue;
+      const st = lastProbedStat();
+      sizes[SIZE_FLOATS * i + 1] = st[0] + 1;
+      sizes[SIZE_FLOATS * i + 2] = st[0] < 0 ? 0 : st[1];
     }
     Atomics.add(control, DONE, to - from);
     Atomics.notify(control, DONE);
@@ -400,7 +413,7 @@ export interface ReaderThread extends Probe {
   probe(paths: readonly string[]): ProbeResult[];
   /** Probes files as they are found (while a directory is walked): the
    *  reader thread starts on them in batches, and `finish` does the rest. */
-  feed(take?: FeedTaker): ProbeFeed;
+  feed(take?: FeedTaker, opts?: FeedOptions): ProbeFeed;
   /** Files probed so far, and how many of them the reader thread did. */
   stats(): { files: number; byThread: number; started: boolean; /** Why a long stat job was left to the main thread. */ statsHere?: string };
   /** Lets the thread go (when it was started). */
@@ -482,7 +495,7 @@ function resultsInto(batch: ProbeBatch, out: ProbeResult[], take?: FeedTaker): v
     const code = results[i];
     const r = code === CODE_TEXT ? PROBED.text : code === (CODE_TEXT | CODE_SKIPPED) ? TITLES_SKIPPED : probeResultOf(code, i, region, paths[i]);
     out[base + i] = r;
-    if (take !== undefined) take(base + i, r, sized[i] - 1);
+    if (take !== undefined) take(base + i, r, sized[SIZE_FLOATS * i] - 1);
   }
 }
 
@@ -563,7 +576,7 @@ function complete(state: ThreadState, batches: readonly ProbeBatch[], between?: 
 
 /** A feed (ReaderThread.feed): files go out in batches of FEED_BATCH as
  *  they are added, and `finish` probes the rest. */
-function probeFeed(state: ThreadState, take?: FeedTaker): ProbeFeed {
+function probeFeed(state: ThreadState, take: FeedTaker | undefined, timed: boolean): ProbeFeed {
   const batches: ProbeBatch[] = [];
   let pending: string[] = [];
   let fed = 0;
@@ -591,6 +604,7 @@ function probeFeed(state: ThreadState, take?: FeedTaker): ProbeFeed {
   const batchOfPending = (): ProbeBatch => {
     const batch = newBatch(pending, poolFor());
     if (skipping) batch.control[SKIP] = 1;
+    if (timed) batch.control[TIMED] = 1;
     batches.push(batch);
     return batch;
   };
@@ -621,7 +635,21 @@ function probeFeed(state: ThreadState, take?: FeedTaker): ProbeFeed {
       // Every batch but the last holds FEED_BATCH files.
       const batch = batches[Math.floor(i / FEED_BATCH)];
       const at = i % FEED_BATCH;
-      return batch === undefined || at >= batch.paths.length ? -1 : batch.sized[at] - 1;
+      return batch === undefined || at >= batch.paths.length ? -1 : batch.sized[SIZE_FLOATS * at] - 1;
+    },
+    stats() {
+      let files = 0;
+      for (const batch of batches) files += batch.paths.length;
+      const values = new Float64Array(2 * files);
+      let i = 0;
+      for (const batch of batches) {
+        const sized = batch.sized;
+        for (let at = 0; at < batch.paths.length; at++, i++) {
+          values[2 * i] = timed ? sized[SIZE_FLOATS * at + 1] - 1 : -1;
+          values[2 * i + 1] = timed ? sized[SIZE_FLOATS * at + 2] : 0;
+        }
+      }
+      return values;
     },
   };
 }
@@ -711,7 +739,7 @@ export function readerThread(url: string, minFiles = MIN_PARALLEL_FILES, busy: (
       complete(state, [batch]);
       return resultsOf(batch);
     },
-    feed: (take) => probeFeed(state, take),
+    feed: (take, opts) => probeFeed(state, take, opts?.times === true),
     stat: (paths, prefix = '') => statJob(state, paths, prefix),
     stats: () => ({ files: state.files, byThread: state.files - state.byMain, started: state.started, ...(state.statsHere !== undefined ? { statsHere: state.statsHere } : {}) }),
     close: () => closeWorker(state),

@@ -64,7 +64,7 @@ export interface Probe {
    *  when given, is told of each file's result as soon as it is known, in
    *  the order the files were added (while the walk goes on, as far as
    *  the probe has got), every file's by the end of `finish`. */
-  feed?(take?: FeedTaker): ProbeFeed;
+  feed?(take?: FeedTaker, opts?: FeedOptions): ProbeFeed;
   /** Starts a stat of every file (`statFiles`), the work shared with the
    *  reader thread; absent otherwise. `prefix` goes before each path. */
   stat?(paths: readonly string[], prefix?: string): StatJobHandle;
@@ -82,6 +82,15 @@ export interface StatJobHandle {
  *  it is text (as `ProbeFeed.size`), else -1. */
 export type FeedTaker = (i: number, result: ProbeResult, size: number) => void;
 
+export interface FeedOptions {
+  /** The folder the files are walked from (a probe that keeps what heads
+   *  said between runs keeps it by folder: heads.ts). */
+  root?: string;
+  /** Each file's size and modification time too, from an fstat made
+   *  before its head is read (`ProbeFeed.stats`). */
+  times?: boolean;
+}
+
 export interface ProbeFeed {
   /** One more file to probe; the probe may start on it at once. */
   add(path: string): void;
@@ -97,6 +106,12 @@ export interface ProbeFeed {
    *  files not probed yet say so (ProbeResult.titlesSkipped). A listing
    *  that can no longer show them asks (absent: the feed always does). */
   skipTitles?(): void;
+  /** After `finish`, of a feed asked for `times`: each file's size and
+   *  modification time, in the order added ([size, time] per file, as a
+   *  stat job's), as an fstat of the open file said before its head was
+   *  read; the size -1 when not known (it could not be opened, or its
+   *  thread stalled and the main thread probed it again). */
+  stats?(): Float64Array;
 }
 
 /** The main thread's probe: one file after the other. */
@@ -386,6 +401,22 @@ function sizeOf(fd: number): number {
   }
 }
 
+/** The size and modification time of the file last probed `timed`,
+ *  from an fstat made before its head was read; the size -1 when not
+ *  known (not timed, or it could not be opened or stat'ed). */
+const probedStat = new Float64Array(2);
+
+function statInto(fd: number): void {
+  const st = fstatSync(fd);
+  probedStat[1] = st.mtimeMs;
+  probedStat[0] = st.size;
+}
+
+/** See `probedStat`: [size, time], valid until the next probe. */
+export function lastProbedStat(): Float64Array {
+  return probedStat;
+}
+
 /** See `probedSize`. */
 export function lastProbedSize(): number {
   return probedSize;
@@ -407,15 +438,20 @@ function readMore(fd: number, n: number): { bytes: Uint8Array; n: number } {
  *  summary as bytes (a RawHead, valid until the next probe). `titles`
  *  false: the head is not searched for a title or summary (the result
  *  says so: ProbeResult.titlesSkipped). */
-export function probeRaw(abs: string, titles = true): ProbeResult | RawHead {
+export function probeRaw(abs: string, titles = true, timed = false): ProbeResult | RawHead {
   let fd: number;
   probedSize = -1;
+  probedStat[0] = -1;
   try {
     fd = openSync(abs, OPEN_FLAGS);
   } catch {
     return PROBED.error;
   }
   try {
+    // `timed`: the open file's size and time, before its head is read (a
+    // write after that changes the time, so what is kept of the head with
+    // them is never older than they say: fs/heads.ts).
+    if (timed) statInto(fd);
     // One read. A regular file reads short only at its end, so a short
     // read already holds all there is of the first 8192 bytes: this saves
     // the read that would return 0, one system call per listed subject.
@@ -423,7 +459,7 @@ export function probeRaw(abs: string, titles = true): ProbeResult | RawHead {
     // fewer bytes; loading it reads fully and still finds it binary.)
     const n = readSync(fd, head, 0, PROBE_BYTES, null);
     const found = examineHead(head, n, abs, titles, () => readMore(fd, n));
-    if (found !== PROBED.binary) probedSize = n < PROBE_BYTES ? n : sizeOf(fd);
+    if (found !== PROBED.binary) probedSize = n < PROBE_BYTES ? n : timed ? probedStat[0] : sizeOf(fd);
     return found;
   } catch {
     return PROBED.error;

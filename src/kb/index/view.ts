@@ -120,7 +120,7 @@ export interface TopicView {
  *  patterns. Reads no file contents (but with `probeAll`, file heads). */
 export function openTopic(topic: TopicSpec, opts: OpenOptions = {}): TopicView {
   const probe = opts.probe ?? probeHere;
-  const walk = opts.probeAll ? probingWalk(probe, opts.titles) : undefined;
+  const walk = opts.probeAll ? probingWalk(probe, opts.titles, topic.subjectsDir) : undefined;
   const { index, subjects } = indexOf(topic, opts, walk?.found);
   // Probe results kept from earlier requests while the directory is
   // watched (kb/index/cache.ts), else this view's own.
@@ -163,7 +163,7 @@ function indexOf(topic: TopicSpec, opts: OpenOptions, found: FileFound | undefin
 /** A walk that probes every non-hidden file as it finds it (`found`, for
  *  the walk), through the probe's feed; `settle` gives the view the
  *  verdicts. Undefined when the probe has no feed. */
-function probingWalk(probe: Probe, watch: TitleWatch | undefined): { found: FileFound; settle(view: TopicView, kept: Map<string, ProbeResult> | undefined, subjects: number | undefined): void } | undefined {
+function probingWalk(probe: Probe, watch: TitleWatch | undefined, root: string): { found: FileFound; settle(view: TopicView, kept: Map<string, ProbeResult> | undefined, subjects: number | undefined): void } | undefined {
   const slugs: string[] = [];
   const fed: Parameters<FileFound>[3][] = [];
   // The walk's results, in the order of `slugs` (the feed's, at its
@@ -214,7 +214,7 @@ function probingWalk(probe: Probe, watch: TitleWatch | undefined): { found: File
     // folders up needs no stat of them.
     if (size >= 0) fed[i].knowSize(size);
   };
-  const feed = probe.feed?.(take);
+  const feed = probe.feed?.(take, { root });
   if (feed === undefined) return undefined;
   return {
     found(abs, slug, hidden, subject) {

@@ -6,7 +6,7 @@ import { describe, test, expect } from 'bun:test';
 import { mkdirSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { PROBED, probeFile, probeKind, type ProbeResult } from '../../../src/kb/fs/probe.ts';
-import { batchBytes, batchMemory, DONE, frontPool, frontRegion, MIN_PARALLEL_FILES, MIN_STAT_FILES, PATH_SEPARATOR, probeResultOf, readerThread as startReaderThread, busyFrom, statFiles, statLater, type ProbeJob } from '../../../src/kb/fs/probe-thread.ts';
+import { batchBytes, batchMemory, DONE, SIZE_FLOATS, TIMED, frontPool, frontRegion, MIN_PARALLEL_FILES, MIN_STAT_FILES, PATH_SEPARATOR, probeResultOf, readerThread as startReaderThread, busyFrom, statFiles, statLater, type ProbeJob } from '../../../src/kb/fs/probe-thread.ts';
 import { makeTempDir } from '../../support/temp.ts';
 
 /** The reader thread's entry point, as the CLI's entry module names it. */
@@ -190,14 +190,24 @@ describe('the reader thread on its own (src/reader-thread.ts)', () => {
       while (Atomics.load(control, DONE) < paths.length && Date.now() < until) await Bun.sleep(5);
       expect(Atomics.load(control, DONE)).toBe(paths.length);
       expect(kinds(Array.from(results, (code, i) => probeResultOf(code, i, front, paths[i])))).toEqual(paths.map(probeKind));
-      // Each text file's size, plus one.
-      expect(Array.from(sizes, (s) => s - 1)).toEqual(paths.map((p) => (probeKind(p) === 'text' ? statSync(p).size : -1)));
-      // A second job without a pool uses the first one's.
+      // Each text file's size, plus one; no stat was asked for.
+      expect(paths.map((_, i) => sizes[SIZE_FLOATS * i] - 1)).toEqual(paths.map((p) => (probeKind(p) === 'text' ? statSync(p).size : -1)));
+      expect(paths.map((_, i) => sizes[SIZE_FLOATS * i + 1])).toEqual(paths.map(() => 0));
+      // A second job without a pool uses the first one's; asked for
+      // TIMED, it gives every file's size and time (binaries' too).
       const again = new SharedArrayBuffer(batchBytes(paths.length));
       const second = batchMemory(again, paths.length);
+      second.control[TIMED] = 1;
       worker.postMessage({ kind: 'probe', paths: paths.join(PATH_SEPARATOR), shared: again } satisfies ProbeJob);
       while (Atomics.load(second.control, DONE) < paths.length && Date.now() < until) await Bun.sleep(5);
       expect(Atomics.load(second.control, DONE)).toBe(paths.length);
+      expect(paths.map((_, i) => [second.sizes[SIZE_FLOATS * i + 1] - 1, second.sizes[SIZE_FLOATS * i + 2]])).toEqual(
+        paths.map((p) => {
+          // A file not there: -1, its time not set.
+          const st = statSync(p, { throwIfNoEntry: false });
+          return st === undefined ? [-1, 0] : [st.size, st.mtimeMs];
+        }),
+      );
       expect(kinds(Array.from(second.results, (code, i) => probeResultOf(code, i, frontRegion(pool, paths.length, second.spans), paths[i])))).toEqual(paths.map(probeKind));
     } finally {
       worker.terminate();

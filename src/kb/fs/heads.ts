@@ -1,0 +1,306 @@
+// A probe whose feed keeps what the heads said (head-cache.ts): a listing
+// of a topic whose files did not change stats each file instead of
+// reading its head. On 10,000 subjects a stat is one system call where a
+// probe is four (open, read, fstat, close); the stats are shared with the
+// reader thread as a search's are (Probe.stat).
+//
+// A feed over a subjects directory (`root`) with a cache file:
+// - the walk's files are only noted as it finds them; at its end every
+//   file is stat'ed (by its path relative to the folder), and a file whose
+//   size and time are its entry's takes the entry's result; the others
+//   are probed (by the inner probe's feed when there are many, else here),
+//   and each result is told in the order the files were found, as a feed
+//   tells them;
+// - an entry whose head was not searched for a title (the listing that
+//   wrote it had no room for titles) stands only once this listing has
+//   said it needs no more titles (ProbeFeed.skipTitles); before that its
+//   file is probed again, with its title;
+// - the file is written again when anything changed: a file probed, an
+//   entry gone.
+// Without a cache file, the inner probe's feed does the work as the walk
+// goes on (nothing is slower than it was), and the files are stat'ed at
+// the end to write one. A file that cannot be written is said once (the
+// front end's warning), and the listing is the same.
+
+import { sep } from 'node:path';
+import { encodeHeads, folderFor, MAX_HEADS_BYTES, headsFile, RACY_MS, readHeads, writeHeads, type Heads, type HeadsColumns } from './head-cache.ts';
+import { lastProbedSize, probeFile, type FeedTaker, type Probe, type ProbeFeed, type ProbeResult } from './probe.ts';
+import { statLater } from './probe-thread.ts';
+
+/** Files that changed beyond this many are probed by the inner probe's
+ *  feed (the reader thread), fewer here, one after the other. */
+export const HERE_AT_MOST = 64;
+
+export interface HeadsOptions {
+  /** The cache directory (head-cache.ts). */
+  dir: string;
+  /** The build (its commit): a cache written by another is not read. */
+  build: string;
+  /** The clock (tests). */
+  now?: () => number;
+}
+
+/** What the feeds did, for `--verbose`. */
+export interface HeadsStats {
+  /** Files whose kept result stood. */
+  kept: number;
+  /** Files probed (changed, new, or without a kept title). */
+  probed: number;
+  /** Whether a cache file was written. */
+  wrote: boolean;
+}
+
+export interface HeadsProbe extends Probe {
+  /** Why a cache file could not be written (the last reason), if so. */
+  problem(): string | undefined;
+  stats(): HeadsStats;
+}
+
+/** `inner`, with its feeds' results kept in `opts.dir`. */
+export function keptHeads(inner: Probe, opts: HeadsOptions): HeadsProbe {
+  const now = opts.now ?? Date.now;
+  const stats: HeadsStats = { kept: 0, probed: 0, wrote: false };
+  let problem: string | undefined;
+  const innerFeed = inner.feed;
+  const probe: HeadsProbe = {
+    probe: (paths) => inner.probe(paths),
+    problem: () => problem,
+    stats: () => stats,
+  };
+  if (inner.stat !== undefined) probe.stat = (paths, prefix) => inner.stat!(paths, prefix);
+  if (innerFeed === undefined) return probe;
+  const ctx: FeedContext = {
+    inner,
+    now,
+    stats,
+    save(file, bytes) {
+      const why = writeHeads(file, bytes);
+      if (why === undefined) stats.wrote = true;
+      else problem = why;
+    },
+  };
+  probe.feed = (take, feedOpts) => {
+    const root = feedOpts?.root;
+    if (root === undefined) return innerFeed.call(inner, take, feedOpts);
+    const file = headsFile(opts.dir, root, opts.build);
+    const prefix = root.endsWith(sep) ? root : root + sep;
+    const save: Save = {
+      put(cols) {
+        const bytes = encodeHeads(cols, root, opts.build);
+        if (bytes !== undefined) ctx.save(file, bytes);
+        else problem = `what the heads said would take more than ${MAX_HEADS_BYTES >> 20} MiB`;
+      },
+      can() {
+        const why = folderFor(file);
+        if (why !== undefined) problem = why;
+        return why === undefined;
+      },
+    };
+    const old = readHeads(file, root, opts.build);
+    return old === undefined ? firstFeed(ctx, take, prefix, save) : keptFeed(ctx, take, prefix, old, save);
+  };
+  return probe;
+}
+
+/** Where a feed's entries go: `can` says whether the cache's folder is
+ *  there or could be made (else the reason is the problem, and a first
+ *  feed stats nothing for a file it could not write). */
+interface Save {
+  put(cols: HeadsColumns): void;
+  can(): boolean;
+}
+
+interface FeedContext {
+  inner: Probe;
+  now: () => number;
+  stats: HeadsStats;
+  save(file: string, bytes: Uint8Array): void;
+}
+
+/** The paths of `abs` relative to `prefix`; undefined when one is not
+ *  below it. */
+function relativeTo(abs: readonly string[], prefix: string): string[] | undefined {
+  const rels: string[] = [];
+  for (const p of abs) {
+    if (!p.startsWith(prefix) || p.length === prefix.length) return undefined;
+    rels.push(p.slice(prefix.length));
+  }
+  return rels;
+}
+
+/** Each file's [size, time] (size -1: not there), shared with the
+ *  reader thread where the inner probe has one. */
+function statAll(inner: Probe, rels: readonly string[], prefix: string): Float64Array {
+  return (inner.stat?.(rels, prefix) ?? statLater(rels, prefix)).join();
+}
+
+/** What to keep: the results that are not errors, of files whose time is
+ *  at least RACY_MS before `since` (`values`: [size, time] per file, as a
+ *  stat job gives them). */
+function columnsOf(rels: readonly string[], results: readonly ProbeResult[], values: Float64Array, since: number): HeadsColumns {
+  const keep: number[] = [];
+  const before = since - RACY_MS;
+  for (let i = 0; i < rels.length; i++) {
+    if (values[2 * i] < 0 || !(values[2 * i + 1] < before) || results[i].kind === 'error') continue;
+    keep.push(i);
+  }
+  return { rels, results, values, keep };
+}
+
+/** No cache file: the inner feed as it is, asked for each file's size
+ *  and time as an fstat said before its head was read (a file written
+ *  since has another time: the next listing reads it again). */
+function firstFeed(ctx: FeedContext, take: FeedTaker | undefined, prefix: string, save: Save): ProbeFeed {
+  const since = ctx.now();
+  const feed = ctx.inner.feed!(take, { times: true });
+  const paths: string[] = [];
+  const out: ProbeFeed = {
+    add(path) {
+      paths.push(path);
+      feed.add(path);
+    },
+    finish() {
+      const results = feed.finish();
+      ctx.stats.probed += paths.length;
+      const rels = relativeTo(paths, prefix);
+      if (rels === undefined || rels.length === 0 || !save.can()) return results;
+      save.put(columnsOf(rels, results, feed.stats?.() ?? statAll(ctx.inner, rels, prefix), since));
+      return results;
+    },
+  };
+  if (feed.size !== undefined) out.size = (i) => feed.size!(i);
+  if (feed.skipTitles !== undefined) out.skipTitles = () => feed.skipTitles!();
+  return out;
+}
+
+/** A cache file read: the files its entries name are stat'ed at once
+ *  (the reader thread starts on them while the walk goes on); the walk's
+ *  files are noted, and each takes its entry's result at the end when
+ *  its stat is the entry's. */
+function keptFeed(ctx: FeedContext, take: FeedTaker | undefined, prefix: string, old: Heads, save: Save): ProbeFeed {
+  const since = ctx.now();
+  const job = ctx.inner.stat?.(old.paths(), prefix) ?? statLater(old.paths(), prefix);
+  const paths: string[] = [];
+  let skipping = false;
+  let sizes: Float64Array | undefined;
+  return {
+    add(path) {
+      paths.push(path);
+    },
+    skipTitles() {
+      skipping = true;
+    },
+    size: (i) => sizes![i],
+    finish() {
+      const rels = relativeTo(paths, prefix);
+      // A file outside the folder (not met: the walk's paths are all in
+      // it): the inner feed does it all, and nothing is kept.
+      if (rels === undefined || paths.length === 0) {
+        job.cancel();
+        return innerFeedOf(ctx, take, paths, (s) => (sizes = s));
+      }
+      const n = paths.length;
+      const { entry, values, misses } = matchEntries(old, rels, job.join());
+      // Many changed files: probed by the inner feed (both threads).
+      const batch = misses > HERE_AT_MOST ? probeMisses(ctx.inner, paths, entry, misses) : undefined;
+      const results: ProbeResult[] = new Array(n);
+      sizes = new Float64Array(n);
+      let changed = misses > 0 || n - misses !== old.count;
+      let hits = 0;
+      for (let i = 0; i < n; i++) {
+        const e = entry[i];
+        let r = e >= 0 ? old.result(e) : undefined;
+        let size = values[2 * i];
+        if (r !== undefined && r.titlesSkipped === true && !skipping) r = undefined;
+        if (r !== undefined) hits++;
+        else if (e < 0 && batch !== undefined) {
+          const k = batch.at[i];
+          r = batch.results[k];
+          size = batch.size(k);
+        } else {
+          r = probeFile(paths[i]);
+          size = lastProbedSize();
+          changed = true;
+        }
+        results[i] = r;
+        sizes[i] = r.kind === 'text' ? size : -1;
+        take?.(i, r, sizes[i]);
+      }
+      ctx.stats.kept += hits;
+      ctx.stats.probed += n - hits;
+      if (!changed) return results;
+      statAfter(values, rels, prefix);
+      save.put(columnsOf(rels, results, values, since));
+      return results;
+    },
+  };
+}
+
+/** Each file's entry (-1: none, or its stat is not the entry's): the
+ *  next one, as files come in the order they came last time, else looked
+ *  up. Its [size, time] (`values`) is the entry's file's stat (`kept`),
+ *  made before any head was read; -1 for a file with no entry. */
+function matchEntries(old: Heads, rels: readonly string[], kept: Float64Array): { entry: Int32Array; values: Float64Array; misses: number } {
+  const n = rels.length;
+  const entry = new Int32Array(n);
+  const values = new Float64Array(2 * n);
+  let next = 0;
+  let misses = 0;
+  for (let i = 0; i < n; i++) {
+    const e = next < old.count && old.is(next, rels[i]) ? next : old.find(rels[i]);
+    entry[i] = -1;
+    if (e < 0) values[2 * i] = -1;
+    else {
+      next = e + 1;
+      const size = kept[2 * e];
+      const time = kept[2 * e + 1];
+      values[2 * i] = size;
+      values[2 * i + 1] = time;
+      if (size >= 0 && size === old.sizes[e] && time === old.times[e]) entry[i] = e;
+    }
+    if (entry[i] < 0) misses++;
+  }
+  return { entry, values, misses };
+}
+
+/** The files with no stat in `values` (no entry, or gone), stat'ed now
+ *  that their heads are read: one written since is not kept (its time is
+ *  after the feed began). */
+function statAfter(values: Float64Array, rels: readonly string[], prefix: string): void {
+  const todo: number[] = [];
+  for (let i = 0; i < rels.length; i++) if (values[2 * i] < 0) todo.push(i);
+  if (todo.length === 0) return;
+  const later = statLater(todo.map((i) => rels[i]), prefix).join();
+  for (let k = 0; k < todo.length; k++) {
+    values[2 * todo[k]] = later[2 * k];
+    values[2 * todo[k] + 1] = later[2 * k + 1];
+  }
+}
+
+/** The files with no entry (`entry` -1), probed by the inner probe's
+ *  feed: their results and sizes, and where each file's is (`at`). */
+function probeMisses(inner: Probe, paths: readonly string[], entry: Int32Array, misses: number): { results: ProbeResult[]; at: Int32Array; size(k: number): number } {
+  const feed = inner.feed!();
+  const at = new Int32Array(paths.length).fill(-1);
+  let k = 0;
+  for (let i = 0; i < paths.length; i++) {
+    if (entry[i] >= 0) continue;
+    at[i] = k++;
+    feed.add(paths[i]);
+  }
+  const results = feed.finish();
+  if (results.length !== misses) throw new Error('a feed lost files');
+  return { results, at, size: (j) => feed.size?.(j) ?? -1 };
+}
+
+/** Every file by the inner feed, told in order (nothing kept). */
+function innerFeedOf(ctx: FeedContext, take: FeedTaker | undefined, paths: readonly string[], sized: (s: Float64Array) => void): ProbeResult[] {
+  const feed = ctx.inner.feed!(take);
+  for (const p of paths) feed.add(p);
+  const results = feed.finish();
+  const sizes = new Float64Array(paths.length);
+  for (let i = 0; i < paths.length; i++) sizes[i] = feed.size?.(i) ?? -1;
+  sized(sizes);
+  ctx.stats.probed += paths.length;
+  return results;
+}

@@ -1,0 +1,94 @@
+// `kb learn TOPIC` keeps what its files' heads said in the user's cache
+// (kb/fs/heads.ts): the next listing stats the files instead of reading
+// them, and lists exactly what it would have read; an edited file is read
+// again; `--no-cache` neither reads nor writes it; a cache that cannot be
+// written is a warning, never a different listing. On dist/kb, and the
+// sources under deno.
+import { describe, expect, test } from 'bun:test';
+import { existsSync, readdirSync, utimesSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { BIN, BINARY, DENO_RUNNER, fixture, isolatedEnv, run, type Runner } from './harness.ts';
+import { bytesRead, STRACE } from '../support/strace.ts';
+
+const OLD = Date.now() / 1000 - 3600;
+
+function workspace(): { root: string; files: string[] } {
+  const files: Record<string, string> = {
+    'docs/guide/intro.md': '---\ndescription: Start here\n---\n# Intro\n',
+    'docs/guide/setup.md': '# Setup\n\nInstall it.\n',
+    'docs/logo.png': '\x89PNG\0\x01\x02',
+  };
+  for (let i = 0; i < 30; i++) files[`docs/notes/n${i}.md`] = `# Note number ${i}\n\n${'text '.repeat(50)}\n`;
+  const root = fixture(files, '[kb.topic.docs]\nsubjects = "docs"\n');
+  const paths = Object.keys(files).map((f) => join(root, f));
+  // Older than the two seconds within which a file is not kept.
+  for (const p of paths) utimesSync(p, OLD, OLD);
+  return { root, files: paths };
+}
+
+const headsIn = (root: string): string[] => {
+  const dir = join(root, '.xdg-cache/kb/heads');
+  return existsSync(dir) ? readdirSync(dir) : [];
+};
+
+for (const runner of [BINARY, DENO_RUNNER] as Runner[]) {
+  describe(`the listing's kept heads (${runner.name})`, () => {
+    test('the second listing keeps every head, and lists what --no-cache lists', () => {
+      const { root } = workspace();
+      const plain = run(runner, root, ['learn', 'docs', '--no-cache']);
+      expect(plain.code).toBe(0);
+      expect(headsIn(root)).toEqual([]);
+      const first = run(runner, root, ['learn', 'docs', '--verbose']);
+      expect(first.out).toBe(plain.out);
+      expect(first.err).toContain('listing cache: 0 of 33 heads kept, 33 read, written');
+      expect(headsIn(root)).toHaveLength(1);
+      const second = run(runner, root, ['learn', 'docs', '--verbose']);
+      expect(second.code).toBe(0);
+      expect(second.out).toBe(plain.out);
+      expect(second.err).toContain('listing cache: 33 of 33 heads kept\n');
+      expect(second.out).toContain('- guide/intro: Start here');
+      expect(second.out).toContain('- notes/n7: Note number 7');
+      expect(second.out).not.toContain('logo');
+    });
+
+    test('an edited file is read again, even when its size did not change', () => {
+      const { root } = workspace();
+      run(runner, root, ['learn', 'docs']);
+      const file = join(root, 'docs/notes/n7.md');
+      writeFileSync(file, `# Note NUMBER 7\n\n${'text '.repeat(50)}\n`);
+      utimesSync(file, OLD + 10, OLD + 10);
+      const r = run(runner, root, ['learn', 'docs', '--verbose']);
+      expect(r.out).toContain('- notes/n7: Note NUMBER 7');
+      expect(r.err).toContain('listing cache: 32 of 33 heads kept, 1 read, written');
+      expect(r.out).toBe(run(runner, root, ['learn', 'docs', '--no-cache']).out);
+    });
+  });
+}
+
+describe('a cache that cannot be written', () => {
+  test('a file where the cache folder would be: a warning, the same listing, exit 0', () => {
+    const { root } = workspace();
+    writeFileSync(join(root, 'not-a-folder'), 'x');
+    const env = { XDG_CACHE_HOME: join(root, 'not-a-folder') };
+    const r = run(BINARY, root, ['learn', 'docs'], { env });
+    expect(r.code).toBe(0);
+    expect(r.out).toBe(run(BINARY, root, ['learn', 'docs', '--no-cache']).out);
+    expect(r.err).toMatch(/^warning: the listing's cache could not be written \(.*\); the next listing reads every file's head again$/m);
+  });
+});
+
+describe.skipIf(!STRACE)('what a listing reads', () => {
+  test('with every head kept, no subject file is read', () => {
+    const { root, files } = workspace();
+    run(BINARY, root, ['learn', 'docs']);
+    const bytes = bytesRead([BIN, 'learn', 'docs'], root, isolatedEnv(root), files, root);
+    expect(files.filter((p) => (bytes.get(p) ?? 0) > 0)).toEqual([]);
+  });
+
+  test('--no-cache reads every head', () => {
+    const { root, files } = workspace();
+    run(BINARY, root, ['learn', 'docs']);
+    const bytes = bytesRead([BIN, 'learn', 'docs', '--no-cache'], root, isolatedEnv(root), files, root);
+    expect(files.filter((p) => (bytes.get(p) ?? 0) === 0)).toEqual([]);
+  });
+});
