@@ -79,6 +79,10 @@ export interface OpenOptions {
   /** Probes files for the topic views (default: on the main thread). A
    *  front end plugs in the reader thread's probe here. */
   probe?: Probe;
+  /** Keep what listings' heads said on disk between runs (kb/fs/heads.ts),
+   *  where `probe` can feed a listing: a front end that lists (`kb
+   *  learn`) asks; the code is loaded only then. */
+  keepHeads?: boolean;
   /** Subject indexes kept between opens (a long-lived front end's:
    *  `kb mcp`), with what was probed while a watcher says nothing changed,
    *  else revalidated by directory times (kb/index/cache.ts). */
@@ -186,9 +190,9 @@ export class KnowledgeBase {
     const preloads = Number.isFinite(maxTokens) && some(config.topics, (t) => t.enable && (learned.get(t)?.length ?? 0) > 0);
     const cutter = preloads ? await preloadCutter(opts.costs) : undefined;
     // A front end's probe that can feed a listing keeps what the heads
-    // said between runs (kb/fs/heads.ts), unless indexes are kept in
-    // memory instead (`kb mcp`: `cache`).
-    const heads = options.searchCache === false || opts.cache !== undefined || opts.probe?.feed === undefined ? undefined : headsDir(options.env, options.home);
+    // said between runs when asked (kb/fs/heads.ts), unless indexes are
+    // kept in memory instead (`kb mcp`: `cache`).
+    const heads = opts.keepHeads !== true || options.searchCache === false || opts.cache !== undefined || opts.probe?.feed === undefined ? undefined : headsDir(options.env, options.home);
     const probe = heads === undefined ? opts.probe : await keptHeadsOf(opts.probe!, heads);
     const kb = new KnowledgeBase(config, learned, probe, walkLimit(options.env), maxTokens, opts.cache, searchCache, cutter, opts.costs, options.html, opts.since);
     if (heads !== undefined) kb.heads = probe as HeadsProbe;

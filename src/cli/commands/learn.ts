@@ -19,6 +19,7 @@ export default toolCommand({
   gives: { topic: { param: 'topic' }, pattern: { param: 'subjects', rest: 'list', optional: true } },
   positionals: 'TOPIC or PATTERN arguments',
   threadDid: 'sniffed',
+  lists: true,
   help: {
     usage: ['TOPIC [PATTERN...]', '--args <json>'],
     examples: [

@@ -58,6 +58,9 @@ export interface ToolFace<N extends ToolName = ToolName> {
   positionals?: string;
   /** What the reader thread did, in its --verbose line (`sniffed`). */
   threadDid?: string;
+  /** Its calls list topics: keep what the listed files' heads said on
+   *  disk (app/knowledge-base.ts OpenOptions.keepHeads). */
+  lists?: true;
   /** Exit 1 although the call did not fail (search: nothing matched, as
    *  grep does). */
   nothing?(outcome: OutcomeOf<N>): boolean;
@@ -102,7 +105,7 @@ async function run(face: ToolFace, ctx: RunContext): Promise<number> {
   }
   const thread = readerThread(ctx.readerThreadUrl);
   try {
-    const kb = await openKnowledgeBase(ctx, { probe: thread });
+    const kb = await openKnowledgeBase(ctx, { probe: thread, keepHeads: face.lists === true });
     const form = (await forms)[format](write);
     await loading;
     const started = performance.now();
