@@ -5,6 +5,7 @@
 // written is a warning, never a different listing. On dist/kb, and the
 // sources under deno.
 import { describe, expect, test } from 'bun:test';
+import { spawn } from 'node:child_process';
 import { existsSync, readdirSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { BIN, BINARY, DENO_RUNNER, fixture, isolatedEnv, run, type Runner } from './harness.ts';
@@ -64,6 +65,39 @@ for (const runner of [BINARY, DENO_RUNNER] as Runner[]) {
     });
   });
 }
+
+describe('what keeps no heads', () => {
+  test('loading subjects, a folder\'s listing and a search write no cache of heads', () => {
+    const { root } = workspace();
+    expect(run(BINARY, root, ['learn', 'docs', 'guide/intro']).code).toBe(0);
+    expect(run(BINARY, root, ['learn', 'docs', 'notes/*']).code).toBe(0);
+    expect(run(BINARY, root, ['learn', 'docs', 'guide/']).code).toBe(0);
+    expect(run(BINARY, root, ['search', 'note', '-t', 'docs']).code).toBe(0);
+    expect(headsIn(root)).toEqual([]);
+  });
+});
+
+describe('listings at once', () => {
+  test('eight listings of one topic at once, twice: each lists what --no-cache lists, and the file left is whole', async () => {
+    const { root } = workspace();
+    const plain = run(BINARY, root, ['learn', 'docs', '--no-cache']).out;
+    const once = () =>
+      new Promise<string>((resolve) => {
+        const child = spawn(BIN, ['learn', 'docs'], { cwd: root, env: isolatedEnv(root) });
+        let out = '';
+        child.stdout.on('data', (d) => (out += d));
+        child.on('close', () => resolve(out));
+      });
+    for (let round = 0; round < 2; round++) {
+      const outs = await Promise.all(Array.from({ length: 8 }, once));
+      expect(outs.every((o) => o === plain)).toBe(true);
+    }
+    expect(headsIn(root)).toHaveLength(1);
+    const last = run(BINARY, root, ['learn', 'docs', '--verbose']);
+    expect(last.out).toBe(plain);
+    expect(last.err).toContain('listing cache: 33 of 33 heads kept\n');
+  });
+});
 
 describe('a cache that cannot be written', () => {
   test('a file where the cache folder would be: a warning, the same listing, exit 0', () => {
