@@ -15,7 +15,8 @@
 // scripts/release.mjs builds every released target with the same functions.
 
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, realpathSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, realpathSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { hostTarget } from './lib/targets.mjs';
@@ -49,6 +50,9 @@ const RECORD = [
   ['schema', ['-w', 'examples', 'schema']],
   ['prompt', ['-w', 'examples', 'prompt']],
   ['learn', ['-w', 'examples', 'learn', 'skills']],
+  // The same listing again: it keeps the heads the first one wrote
+  // (src/kb/fs/heads.ts), the path every later listing takes.
+  ['learn-kept', ['-w', 'examples', 'learn', 'skills']],
 ];
 
 export function bun() {
@@ -96,11 +100,19 @@ export function compile({ outfile, target, commit, name, orders = [] }) {
 export function recordOrders(binary, dir) {
   rmSync(dir, { recursive: true, force: true });
   mkdirSync(dir, { recursive: true });
+  // A cache of its own, empty at first, so that every build records the
+  // same runs (a listing keeps its heads in the cache: the user's would
+  // make the first run another path, and be written to).
+  const cache = mkdtempSync(join(tmpdir(), 'kb-build-cache-'));
   const orders = [];
-  for (const [name, args] of RECORD) {
-    const file = join(dir, `${name}.order`);
-    execFileSync(binary, args, { cwd: REPO, stdio: 'ignore', env: { ...process.env, BUN_BYTECODE_ORDER_OUT: file } });
-    if (existsSync(file)) orders.push(file);
+  try {
+    for (const [name, args] of RECORD) {
+      const file = join(dir, `${name}.order`);
+      execFileSync(binary, args, { cwd: REPO, stdio: 'ignore', env: { ...process.env, XDG_CACHE_HOME: cache, BUN_BYTECODE_ORDER_OUT: file } });
+      if (existsSync(file)) orders.push(file);
+    }
+  } finally {
+    rmSync(cache, { recursive: true, force: true });
   }
   return orders;
 }

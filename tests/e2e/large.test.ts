@@ -13,7 +13,7 @@ describe(BINARY.name, () => {
     const { root } = bigTopic();
     let byThread = 0;
     for (let i = 0; i < 5 && byThread === 0; i++) {
-      const r = run(BINARY, root, ['learn', 'big', '--verbose']);
+      const r = run(BINARY, root, ['learn', 'big', '--verbose', '--no-cache']);
       byThread = Number(/reader thread: sniffed (\d+) of/.exec(r.err)?.[1] ?? 0);
     }
     expect(byThread).toBeGreaterThan(0);

@@ -39,9 +39,11 @@ interface Seen {
 
 /** Runs `kb mcp --verbose`: initialize, then `call` as request 2; `then`
  *  sends more once request 2 was sent (given `send`); stdin closes once
- *  the reply of id `last` came. */
+ *  the reply of id `last` came. `--no-cache`: every search indexes the
+ *  topic (an index an earlier test cached would be read in tens of
+ *  milliseconds, and a search could end before it is cancelled). */
 function drive(call: object, then: (send: (m: object) => void) => void, last: number): Promise<Seen> {
-  const child = spawn(BIN, ['mcp', '--max-tokens', '0', '--verbose'], { cwd: root, env: isolatedEnv(root), stdio: ['pipe', 'pipe', 'pipe'] });
+  const child = spawn(BIN, ['mcp', '--max-tokens', '0', '--verbose', '--no-cache'], { cwd: root, env: isolatedEnv(root), stdio: ['pipe', 'pipe', 'pipe'] });
   const seen: Seen = { ids: [], err: '' };
   const send = (m: object) => child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', ...m })}\n`);
   let buf = '';
