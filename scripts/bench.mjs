@@ -310,8 +310,11 @@ function measured(c) {
 /** kb's commands on workspace `ws`; an older kb (`feat`: features()) without
  *  budgets loads and lists everything anyway, so `--max-tokens 0` is left
  *  out for it. */
-function suite(ws, kb, feat = { maxTokens: true }) {
+function suite(ws, kb, feat = { maxTokens: true, noCache: true }) {
   const unlimited = feat.maxTokens ? ['--max-tokens', '0'] : [];
+  // A listing that reads every head, as the first one does (a kb without
+  // --no-cache on learn keeps none: its plain listing).
+  const fresh = feat.noCache ? ['--no-cache'] : [];
   return {
     load: cmd(`kb learn --max-tokens 0 docs '**'`, [kb, 'learn', ...unlimited, 'docs', '**'], ws.root),
     loadRef: cmd('find + xargs cat', [`${findText('docs')} | xargs -0 cat`], ws.root, { shell: true }),
@@ -319,6 +322,7 @@ function suite(ws, kb, feat = { maxTokens: true }) {
     // on 10,000 subjects sums folders up.
     list: cmd('kb learn docs', [kb, 'learn', 'docs'], ws.root),
     listAll: cmd('kb learn --max-tokens 0 docs', [kb, 'learn', ...unlimited, 'docs'], ws.root),
+    listFresh: cmd('kb learn docs --no-cache', [kb, 'learn', 'docs', ...fresh], ws.root),
     listRef: cmd('find + xargs head', [`${findAll('docs')} | xargs -0 head -q -c 8192`], ws.root, { shell: true }),
   };
 }
@@ -424,6 +428,10 @@ async function main() {
   if (!o.quick) {
     const listAll = compare(s.listAll, s.listRef, o.runs, base?.suite.listAll);
     add({ id: 'listAll', what: 'list everything: `kb learn docs --max-tokens 0`', ...measured(listAll), refName: '`find … \\| xargs head -c 8192`' });
+    // Every head read, as by the first listing (src/kb/fs/heads.ts keeps
+    // them for the next): no target, the cost of the cold path.
+    const listFresh = compare(s.listFresh, s.listRef, o.runs, base?.suite.listFresh);
+    add({ id: 'listFresh', what: 'list reading every head: `kb learn docs --no-cache`', ...measured(listFresh), refName: '`find … \\| xargs head -c 8192`' });
   }
 
   // 2b. Listing with descriptions: the same subjects, each Markdown file

@@ -73,5 +73,5 @@ export function ensureBaseline(repo, dir, rev, log = () => {}) {
 export function features(kb) {
   const help = spawnSync(kb, ['learn', '--help'], { encoding: 'utf8' });
   const text = `${help.stdout ?? ''}${help.stderr ?? ''}`;
-  return { maxTokens: text.includes('--max-tokens') };
+  return { maxTokens: text.includes('--max-tokens'), noCache: text.includes('--no-cache') };
 }
