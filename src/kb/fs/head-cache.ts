@@ -257,6 +257,9 @@ export function encodeHeads(cols: HeadsColumns, root: string, build: string): Ui
     keep = keep.filter((i) => keepable(rels[i], results[i]));
     parts = partsOf(rels, results, keep);
   }
+  // UTF-8 takes at least a byte per UTF-16 code unit: texts this long are
+  // too large before they are encoded.
+  if (parts.paths.length + parts.texts.length > MAX_HEADS_BYTES) return undefined;
   const count = keep.length;
   const utf8 = new TextEncoder();
   const key = utf8.encode(keyOf(root, build));
