@@ -253,13 +253,11 @@ export function encodeHeads(cols: HeadsColumns, root: string, build: string): Ui
   const { rels, results, values } = cols;
   let keep = cols.keep;
   let parts = partsOf(rels, results, keep);
-  if (!wellFormed(parts.paths) || !wellFormed(parts.texts)) {
+  if (parts !== undefined && (!wellFormed(parts.paths) || !wellFormed(parts.texts))) {
     keep = keep.filter((i) => keepable(rels[i], results[i]));
     parts = partsOf(rels, results, keep);
   }
-  // UTF-8 takes at least a byte per UTF-16 code unit: texts this long are
-  // too large before they are encoded.
-  if (parts.paths.length + parts.texts.length > MAX_HEADS_BYTES) return undefined;
+  if (parts === undefined) return undefined;
   const count = keep.length;
   const utf8 = new TextEncoder();
   const key = utf8.encode(keyOf(root, build));
@@ -295,15 +293,19 @@ export function encodeHeads(cols: HeadsColumns, root: string, build: string): Ui
 }
 
 /** The kept files' paths joined, their codes, and their texts joined with
- *  each text's length. */
-function partsOf(rels: readonly string[], results: readonly ProbeResult[], keep: readonly number[]): { paths: string; texts: string; codes: Uint8Array; lens: number[] } {
+ *  each text's length; undefined when they are longer than the file may
+ *  be (UTF-8 takes at least a byte per UTF-16 code unit), found before
+ *  anything is joined. */
+function partsOf(rels: readonly string[], results: readonly ProbeResult[], keep: readonly number[]): { paths: string; texts: string; codes: Uint8Array; lens: number[] } | undefined {
   const codes = new Uint8Array(keep.length);
   const paths: string[] = new Array(keep.length);
   const texts: string[] = [];
   const lens: number[] = [];
+  let units = 0;
   const text = (t: string): void => {
     lens.push(t.length);
     texts.push(t);
+    units += t.length;
   };
   for (let k = 0; k < keep.length; k++) {
     const i = keep[k];
@@ -326,6 +328,8 @@ function partsOf(rels: readonly string[], results: readonly ProbeResult[], keep:
       if (r.titlesSkipped === true) code |= SKIPPED;
     }
     codes[k] = code;
+    units += rels[i].length;
+    if (units > MAX_HEADS_BYTES) return undefined;
   }
   return { paths: paths.join(''), texts: texts.join(''), codes, lens };
 }
