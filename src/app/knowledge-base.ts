@@ -200,8 +200,9 @@ export class KnowledgeBase {
   }
 
   /** What listings kept of their files' heads (kb/fs/heads.ts), where
-   *  they keep it: a problem writing it, and counts for `--verbose`. */
-  heads: Pick<HeadsProbe, 'problem' | 'stats'> | undefined;
+   *  they keep it: problems reading or writing it, and counts for
+   *  `--verbose`. */
+  heads: Pick<HeadsProbe, 'problems' | 'stats'> | undefined;
 
   /** Starts a stat of every file (kb/fs/probe.ts StatJobHandle), shared
    *  with the front end's reader thread when it plugged one in; undefined

@@ -99,6 +99,23 @@ describe('listings at once', () => {
   });
 });
 
+describe('a cache that cannot be read', () => {
+  test('a garbled cache file: a warning naming it, the same listing, and it is written anew', () => {
+    const { root } = workspace();
+    run(BINARY, root, ['learn', 'docs']);
+    const [name] = headsIn(root);
+    const file = join(root, '.xdg-cache/kb/heads', name);
+    writeFileSync(file, 'not a cache at all, but long enough to have a header of 32 bytes');
+    const r = run(BINARY, root, ['learn', 'docs']);
+    expect(r.code).toBe(0);
+    expect(r.out).toBe(run(BINARY, root, ['learn', 'docs', '--no-cache']).out);
+    expect(r.err).toBe(`warning: the listing's cache ${file} could not be read (not a listing cache of this folder, or its lengths do not add up); every head was read again, and the file is written anew\n`);
+    const next = run(BINARY, root, ['learn', 'docs', '--verbose']);
+    expect(next.err).toContain('listing cache: 33 of 33 heads kept\n');
+    expect(next.err).not.toContain('warning');
+  });
+});
+
 describe('a cache that cannot be written', () => {
   test('a file where the cache folder would be: a warning, the same listing, exit 0', () => {
     const { root } = workspace();

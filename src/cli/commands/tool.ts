@@ -114,8 +114,7 @@ async function run(face: ToolFace, ctx: RunContext): Promise<number> {
     form.end(outcome);
     out.flush();
     const heads = kb.heads;
-    const why = heads?.problem();
-    if (why !== undefined) await warn(`the listing's cache could not be written (${why}); the next listing reads every file's head again`);
+    for (const p of heads?.problems() ?? []) await warn(p);
     const kept = heads?.stats();
     if (kept !== undefined && kept.kept + kept.probed > 0) await debug(`listing cache: ${kept.kept} of ${kept.kept + kept.probed} heads kept${kept.probed > 0 ? `, ${kept.probed} read` : ''}${kept.wrote ? ', written' : ''}`);
     const { files, byThread, started: threaded, statsHere } = thread.stats();

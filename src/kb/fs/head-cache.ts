@@ -90,27 +90,31 @@ function keyOf(root: string, build: string): string {
   return `${HEADS_VERSION}\0${build}\0${root}`;
 }
 
-/** The heads kept for `root`, or undefined (none, or not to be trusted). */
-export function readHeads(file: string, root: string, build: string): Heads | undefined {
+/** The heads kept for `root`; undefined when there is no file; why it
+ *  cannot be used when there is one (a FIFO, a device, too large, cut
+ *  short, another program's bytes or lengths that do not add up). */
+export function readHeads(file: string, root: string, build: string): Heads | string | undefined {
   let fd: number;
   try {
     fd = openSync(file, OPEN_FLAGS);
-  } catch {
-    return undefined;
+  } catch (err) {
+    const code = (err as { code?: string }).code;
+    return code === 'ENOENT' || code === 'ENOTDIR' ? undefined : (err as Error).message;
   }
   try {
     const st = fstatSync(fd);
-    if (!st.isFile() || st.size < HEADER_BYTES || st.size > MAX_HEADS_BYTES) return undefined;
+    if (!st.isFile()) return 'not a regular file';
+    if (st.size > MAX_HEADS_BYTES) return `larger than ${MAX_HEADS_BYTES} bytes`;
     const buf = new Uint8Array(st.size);
     let n = 0;
     while (n < buf.length) {
       const got = readSync(fd, buf, n, buf.length - n, null);
-      if (got === 0) return undefined;
+      if (got === 0) return 'cut short';
       n += got;
     }
-    return decodeHeads(buf, keyOf(root, build));
-  } catch {
-    return undefined;
+    return decodeHeads(buf, keyOf(root, build)) ?? 'not a listing cache of this folder, or its lengths do not add up';
+  } catch (err) {
+    return (err as Error).message;
   } finally {
     closeSync(fd);
   }

@@ -51,8 +51,9 @@ export interface HeadsStats {
 }
 
 export interface HeadsProbe extends Probe {
-  /** Why a cache file could not be written (the last reason), if so. */
-  problem(): string | undefined;
+  /** What the front end says on stderr: a cache file that could not be
+   *  read (its heads were read instead) or written, each once. */
+  problems(): readonly string[];
   stats(): HeadsStats;
 }
 
@@ -60,11 +61,14 @@ export interface HeadsProbe extends Probe {
 export function keptHeads(inner: Probe, opts: HeadsOptions): HeadsProbe {
   const now = opts.now ?? Date.now;
   const stats: HeadsStats = { kept: 0, probed: 0, wrote: false };
-  let problem: string | undefined;
+  const problems: string[] = [];
+  const unwritten = (why: string): void => {
+    problems.push(`the listing's cache could not be written (${why}); the next listing reads every file's head again`);
+  };
   const innerFeed = inner.feed;
   const probe: HeadsProbe = {
     probe: (paths) => inner.probe(paths),
-    problem: () => problem,
+    problems: () => problems,
     stats: () => stats,
   };
   if (inner.stat !== undefined) probe.stat = (paths, prefix) => inner.stat!(paths, prefix);
@@ -76,7 +80,7 @@ export function keptHeads(inner: Probe, opts: HeadsOptions): HeadsProbe {
     save(file, bytes) {
       const why = writeHeads(file, bytes);
       if (why === undefined) stats.wrote = true;
-      else problem = why;
+      else unwritten(why);
     },
   };
   probe.feed = (take, feedOpts) => {
@@ -88,16 +92,17 @@ export function keptHeads(inner: Probe, opts: HeadsOptions): HeadsProbe {
       put(cols) {
         const bytes = encodeHeads(cols, root, opts.build);
         if (bytes !== undefined) ctx.save(file, bytes);
-        else problem = `what the heads said would take more than ${MAX_HEADS_BYTES >> 20} MiB`;
+        else unwritten(`what the heads said would take more than ${MAX_HEADS_BYTES >> 20} MiB`);
       },
       can() {
         const why = folderFor(file);
-        if (why !== undefined) problem = why;
+        if (why !== undefined) unwritten(why);
         return why === undefined;
       },
     };
     const old = readHeads(file, root, opts.build);
-    return old === undefined ? firstFeed(ctx, take, prefix, save) : keptFeed(ctx, take, prefix, old, save);
+    if (typeof old === 'string') problems.push(`the listing's cache ${file} could not be read (${old}); every head was read again, and the file is written anew`);
+    return old === undefined || typeof old === 'string' ? firstFeed(ctx, take, prefix, save) : keptFeed(ctx, take, prefix, old, save);
   };
   return probe;
 }

@@ -171,9 +171,10 @@ describe('the cache file', () => {
     const dir = cacheDirectory();
     const file = join(dir, 'big.heads');
     writeFileSync(file, new Uint8Array(MAX_HEADS_BYTES + 1));
-    expect(readHeads(file, '/t', BUILD)).toBeUndefined();
+    // None there: no cache; there but unusable: why.
+    expect(readHeads(file, '/t', BUILD)).toBe(`larger than ${MAX_HEADS_BYTES} bytes`);
     expect(readHeads(join(dir, 'none.heads'), '/t', BUILD)).toBeUndefined();
-    expect(readHeads(dir, '/t', BUILD)).toBeUndefined();
+    expect(readHeads(dir, '/t', BUILD)).toBe('not a regular file');
   });
 });
 
@@ -302,7 +303,7 @@ describe('a listing that keeps its heads', () => {
     try {
       const kept = keptHeads(countingProbe(), { dir: join(dir, 'heads'), build: BUILD });
       expect(await listing(root, 100_000, kept)).toBe(await listing(root, 100_000, probeHere));
-      expect(kept.problem()).toMatch(/EACCES|permission/i);
+      expect(kept.problems()).toEqual([expect.stringMatching(/^the listing's cache could not be written \(.*(EACCES|permission).*\); the next listing reads every file's head again$/i)]);
     } finally {
       chmodSync(dir, 0o700);
     }
@@ -315,7 +316,7 @@ describe('a listing that keeps its heads', () => {
     writeFileSync(join(dir, 'heads'), 'a file, not a folder');
     const kept = keptHeads(countingProbe(), { dir: join(dir, 'heads'), build: BUILD });
     expect(await listing(root, 100_000, kept)).toBe(await listing(root, 100_000, probeHere));
-    expect(kept.problem()).toBeDefined();
+    expect(kept.problems()).toEqual([expect.stringMatching(/^the listing's cache could not be written \(.+\); the next listing reads every file's head again$/)]);
   });
 
   test('a garbled cache file is no cache: the heads are read, and it is written again', async () => {
@@ -331,6 +332,12 @@ describe('a listing that keeps its heads', () => {
     const kept = keptHeads(countingProbe(), { dir, build: BUILD });
     expect(await listing(root, 100_000, kept)).toBe(await listing(root, 100_000, probeHere));
     expect(kept.stats()).toEqual({ kept: 0, probed: 5, wrote: true });
+    expect(kept.problems()).toEqual([`the listing's cache ${file} could not be read (not a listing cache of this folder, or its lengths do not add up); every head was read again, and the file is written anew`]);
+    // Written anew: the next listing keeps every head, and says nothing.
+    const again = keptHeads(countingProbe(), { dir, build: BUILD });
+    await listing(root, 100_000, again);
+    expect(again.stats()).toEqual({ kept: 5, probed: 0, wrote: false });
+    expect(again.problems()).toEqual([]);
   });
 
   test('property: after any edits, additions and removals, a listing with kept heads is the listing without', async () => {
