@@ -1,7 +1,8 @@
 // What the heads of a topic's files said, kept on disk between listings:
 // one file per subjects directory in the user's cache directory
 // ($XDG_CACHE_HOME/kb/heads, else ~/.cache/kb/heads), never in the
-// workspace. A listing probes every subject's head (probe.ts: its kind, its
+// workspace. It is named by the folder alone: another build or version of
+// kb finds it as none and writes over it, so the files stay one a folder. A listing probes every subject's head (probe.ts: its kind, its
 // frontmatter, its title and summary): three system calls and a read per
 // file. With this file a listing stats each file instead, and probes only
 // the files whose size or modification time changed (heads.ts).
@@ -82,8 +83,8 @@ export interface Heads {
 }
 
 /** The cache file of the subjects directory `root` in `dir`. */
-export function headsFile(dir: string, root: string, build: string): string {
-  return join(dir, `${hash128(keyOf(root, build))}.heads`);
+export function headsFile(dir: string, root: string): string {
+  return join(dir, `${hash128(`heads\0${root}`)}.heads`);
 }
 
 function keyOf(root: string, build: string): string {
@@ -112,12 +113,24 @@ export function readHeads(file: string, root: string, build: string): Heads | st
       if (got === 0) return 'cut short';
       n += got;
     }
+    if (anotherBuilds(buf, root, build)) return undefined;
     return decodeHeads(buf, keyOf(root, build)) ?? 'not a listing cache of this folder, or its lengths do not add up';
   } catch (err) {
     return (err as Error).message;
   } finally {
     closeSync(fd);
   }
+}
+
+/** Whether `buf` is this folder's file as another build or version of
+ *  kb wrote it: no cache then, and no word (the file is one per folder,
+ *  so a new build writes over it). */
+function anotherBuilds(buf: Uint8Array, root: string, build: string): boolean {
+  if (buf.length < HEADER_BYTES) return false;
+  const [magic, , , keyBytes] = new Uint32Array(buf.buffer, 0, 4);
+  if (magic !== MAGIC || keyBytes > buf.length - HEADER_BYTES) return false;
+  const [version, built, folder] = new TextDecoder().decode(buf.subarray(HEADER_BYTES, HEADER_BYTES + keyBytes)).split('\0');
+  return folder === root && (version !== String(HEADS_VERSION) || built !== build);
 }
 
 const pad8 = (n: number): number => (n + 7) & ~7;

@@ -86,7 +86,7 @@ export function keptHeads(inner: Probe, opts: HeadsOptions): HeadsProbe {
   probe.feed = (take, feedOpts) => {
     const root = feedOpts?.root;
     if (root === undefined) return innerFeed.call(inner, take, feedOpts);
-    const file = headsFile(opts.dir, root, opts.build);
+    const file = headsFile(opts.dir, root);
     const prefix = root.endsWith(sep) ? root : root + sep;
     const save: Save = {
       put(cols) {
