@@ -192,10 +192,10 @@ export class KnowledgeBase {
     // A front end's probe that can feed a listing keeps what the heads
     // said between runs when asked (kb/fs/heads.ts), unless indexes are
     // kept in memory instead (`kb mcp`: `cache`).
-    const heads = opts.keepHeads !== true || options.searchCache === false || opts.cache !== undefined || opts.probe?.feed === undefined ? undefined : headsDir(options.env, options.home);
-    const probe = heads === undefined ? opts.probe : await keptHeadsOf(opts.probe!, heads);
-    const kb = new KnowledgeBase(config, learned, probe, walkLimit(options.env), maxTokens, opts.cache, searchCache, cutter, opts.costs, options.html, opts.since);
-    if (heads !== undefined) kb.heads = probe as HeadsProbe;
+    const dir = opts.keepHeads !== true || options.searchCache === false || opts.cache !== undefined || opts.probe?.feed === undefined ? undefined : headsDir(options.env, options.home);
+    const heads = dir === undefined ? undefined : await keptHeadsOf(opts.probe!, dir);
+    const kb = new KnowledgeBase(config, learned, heads ?? opts.probe, walkLimit(options.env), maxTokens, opts.cache, searchCache, cutter, opts.costs, options.html, opts.since);
+    kb.heads = heads;
     return kb;
   }
 

@@ -15,11 +15,13 @@
 // time), nor for a file that could not be read. The search index trusts
 // the same two numbers of each file (kb/search/cache.ts).
 //
-// Reading never throws: a missing file is a miss, anything unexpected (a
-// short file, another format or version, another folder, lengths that do
-// not add up, more entries than a walk reads) is no cache at all, and the
-// next listing writes a new one. Writing goes to a temporary file renamed
-// into place, so a reader never sees half a file.
+// Reading never throws: a missing file is a miss, and so is the folder's
+// file as another build or version wrote it; anything unexpected (a short
+// file, not a regular file, another folder, lengths that do not add up,
+// more entries than a walk reads) is no cache, with the reason, which the
+// front end says; the listing then writes a new one. Writing goes to a
+// temporary file renamed into place (shared/cache-file.ts), so a reader
+// never sees half a file.
 //
 // The layout (little-endian), each section 8-byte aligned where it holds
 // numbers:
@@ -37,7 +39,6 @@
 
 import { closeSync, fstatSync, mkdirSync, openSync, readSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { writeCacheFile } from '../../shared/cache-file.ts';
 import { hash128 } from '../../shared/hash.ts';
 import { OPEN_FLAGS, PROBED, textResult, TITLES_SKIPPED, type ProbeResult } from './probe.ts';
 import { MAX_WALK_ENTRIES } from './walk.ts';
@@ -113,8 +114,9 @@ export function readHeads(file: string, root: string, build: string): Heads | st
       if (got === 0) return 'cut short';
       n += got;
     }
-    if (anotherBuilds(buf, root, build)) return undefined;
-    return decodeHeads(buf, keyOf(root, build)) ?? 'not a listing cache of this folder, or its lengths do not add up';
+    const heads = decodeHeads(buf, keyOf(root, build));
+    if (heads !== undefined || anotherBuilds(buf, root, build)) return heads;
+    return 'not a listing cache of this folder, or its lengths do not add up';
   } catch (err) {
     return (err as Error).message;
   } finally {
@@ -360,9 +362,4 @@ export function folderFor(file: string): string | undefined {
   } catch (err) {
     return (err as Error).message;
   }
-}
-
-/** Writes `bytes` to `file`; the reason it could not, or undefined. */
-export function writeHeads(file: string, bytes: Uint8Array): string | undefined {
-  return writeCacheFile(file, bytes);
 }

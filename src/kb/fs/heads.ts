@@ -5,12 +5,13 @@
 // reader thread as a search's are (Probe.stat).
 //
 // A feed over a subjects directory (`root`) with a cache file:
-// - the walk's files are only noted as it finds them; at its end every
-//   file is stat'ed (by its path relative to the folder), and a file whose
-//   size and time are its entry's takes the entry's result; the others
-//   are probed (by the inner probe's feed when there are many, else here),
-//   and each result is told in the order the files were found, as a feed
-//   tells them;
+// - every file the cache file names is stat'ed at once (by its path
+//   relative to the folder, the reader thread starting on them while the
+//   walk goes on); the walk's files are only noted as it finds them, and
+//   at its end a file whose size and time are its entry's takes the
+//   entry's result; the others are probed (by the inner probe's feed when
+//   there are many, else here), and each result is told in the order the
+//   files were found, as a feed tells them;
 // - an entry whose head was not searched for a title (the listing that
 //   wrote it had no room for titles) stands only once this listing has
 //   said it needs no more titles (ProbeFeed.skipTitles); before that its
@@ -18,14 +19,16 @@
 // - the file is written again when anything changed: a file probed, an
 //   entry gone.
 // Without a cache file, the inner probe's feed does the work as the walk
-// goes on (nothing is slower than it was), and the files are stat'ed at
-// the end to write one. A file that cannot be written is said once (the
-// front end's warning), and the listing is the same.
+// goes on, each probe with an fstat of the open file before its head is
+// read (FeedOptions.times), and one is written from what they found. A
+// cache file that cannot be read or written is said (the front end's
+// warnings), and the listing is the same.
 
 import { sep } from 'node:path';
-import { encodeHeads, folderFor, MAX_HEADS_BYTES, headsFile, RACY_MS, readHeads, writeHeads, type Heads, type HeadsColumns } from './head-cache.ts';
-import { lastProbedSize, probeFile, type FeedTaker, type Probe, type ProbeFeed, type ProbeResult } from './probe.ts';
+import { encodeHeads, folderFor, MAX_HEADS_BYTES, headsFile, RACY_MS, readHeads, type Heads, type HeadsColumns } from './head-cache.ts';
+import { lastProbedSize, probeFile, type FeedTaker, type Probe, type ProbeFeed, type ProbeResult, type StatJobHandle } from './probe.ts';
 import { statLater } from './probe-thread.ts';
+import { writeCacheFile } from '../../shared/cache-file.ts';
 
 /** Files that changed beyond this many are probed by the inner probe's
  *  feed (the reader thread), fewer here, one after the other. */
@@ -73,16 +76,7 @@ export function keptHeads(inner: Probe, opts: HeadsOptions): HeadsProbe {
   };
   if (inner.stat !== undefined) probe.stat = (paths, prefix) => inner.stat!(paths, prefix);
   if (innerFeed === undefined) return probe;
-  const ctx: FeedContext = {
-    inner,
-    now,
-    stats,
-    save(file, bytes) {
-      const why = writeHeads(file, bytes);
-      if (why === undefined) stats.wrote = true;
-      else unwritten(why);
-    },
-  };
+  const ctx: FeedContext = { inner, now, stats };
   probe.feed = (take, feedOpts) => {
     const root = feedOpts?.root;
     if (root === undefined) return innerFeed.call(inner, take, feedOpts);
@@ -91,8 +85,9 @@ export function keptHeads(inner: Probe, opts: HeadsOptions): HeadsProbe {
     const save: Save = {
       put(cols) {
         const bytes = encodeHeads(cols, root, opts.build);
-        if (bytes !== undefined) ctx.save(file, bytes);
-        else unwritten(`what the heads said would take more than ${MAX_HEADS_BYTES >> 20} MiB`);
+        const why = bytes === undefined ? `what the heads said would take more than ${MAX_HEADS_BYTES >> 20} MiB` : writeCacheFile(file, bytes);
+        if (why === undefined) stats.wrote = true;
+        else unwritten(why);
       },
       can() {
         const why = folderFor(file);
@@ -119,7 +114,6 @@ interface FeedContext {
   inner: Probe;
   now: () => number;
   stats: HeadsStats;
-  save(file: string, bytes: Uint8Array): void;
 }
 
 /** The paths of `abs` relative to `prefix`; undefined when one is not
@@ -133,10 +127,11 @@ function relativeTo(abs: readonly string[], prefix: string): string[] | undefine
   return rels;
 }
 
-/** Each file's [size, time] (size -1: not there), shared with the
- *  reader thread where the inner probe has one. */
-function statAll(inner: Probe, rels: readonly string[], prefix: string): Float64Array {
-  return (inner.stat?.(rels, prefix) ?? statLater(rels, prefix)).join();
+/** A stat of each file, shared with the reader thread where the inner
+ *  probe has one; joined, it gives [size, time] per file (size -1: not
+ *  there). */
+function statJob(inner: Probe, rels: readonly string[], prefix: string): StatJobHandle {
+  return inner.stat?.(rels, prefix) ?? statLater(rels, prefix);
 }
 
 /** What to keep: the results that are not errors, of files whose time is
@@ -169,7 +164,7 @@ function firstFeed(ctx: FeedContext, take: FeedTaker | undefined, prefix: string
       ctx.stats.probed += paths.length;
       const rels = relativeTo(paths, prefix);
       if (rels === undefined || rels.length === 0 || !save.can()) return results;
-      save.put(columnsOf(rels, results, feed.stats?.() ?? statAll(ctx.inner, rels, prefix), since));
+      save.put(columnsOf(rels, results, feed.stats?.() ?? statJob(ctx.inner, rels, prefix).join(), since));
       return results;
     },
   };
@@ -184,7 +179,7 @@ function firstFeed(ctx: FeedContext, take: FeedTaker | undefined, prefix: string
  *  its stat is the entry's. */
 function keptFeed(ctx: FeedContext, take: FeedTaker | undefined, prefix: string, old: Heads, save: Save): ProbeFeed {
   const since = ctx.now();
-  const job = ctx.inner.stat?.(old.paths(), prefix) ?? statLater(old.paths(), prefix);
+  const job = statJob(ctx.inner, old.paths(), prefix);
   const paths: string[] = [];
   let skipping = false;
   let sizes: Float64Array | undefined;
