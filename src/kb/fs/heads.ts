@@ -207,13 +207,18 @@ function keptFeed(ctx: FeedContext, take: FeedTaker | undefined, prefix: string,
       sizes = new Float64Array(n);
       let changed = misses > 0 || n - misses !== old.count;
       let hits = 0;
+      // Which results are their entries' (the file is written only when
+      // what it would keep is not just those).
+      const fromOld = new Uint8Array(n);
       for (let i = 0; i < n; i++) {
         const e = entry[i];
         let r = e >= 0 ? old.result(e) : undefined;
         let size = values[2 * i];
         if (r !== undefined && r.titlesSkipped === true && !skipping) r = undefined;
-        if (r !== undefined) hits++;
-        else if (e < 0 && batch !== undefined) {
+        if (r !== undefined) {
+          hits++;
+          fromOld[i] = 1;
+        } else if (e < 0 && batch !== undefined) {
           const k = batch.at[i];
           r = batch.results[k];
           size = batch.size(k);
@@ -230,7 +235,11 @@ function keptFeed(ctx: FeedContext, take: FeedTaker | undefined, prefix: string,
       ctx.stats.probed += n - hits;
       if (!changed) return results;
       statAfter(values, rels, prefix);
-      save.put(columnsOf(rels, results, values, since));
+      const cols = columnsOf(rels, results, values, since);
+      // Nothing new to keep (a file read again is an error, or was written
+      // within two seconds, each time): the file stays as it is.
+      if (cols.keep.length === old.count && cols.keep.every((i) => fromOld[i] === 1)) return results;
+      save.put(cols);
       return results;
     },
   };

@@ -241,7 +241,24 @@ describe('a listing that keeps its heads', () => {
     await listing(root, 100_000, keptHeads(countingProbe(), { dir, build: BUILD }));
     const kept = keptHeads(countingProbe(), { dir, build: BUILD });
     await listing(root, 100_000, kept);
-    expect(kept.stats()).toEqual({ kept: 4, probed: 1, wrote: true });
+    // (Nothing new to keep: the file is not written again.)
+    expect(kept.stats()).toEqual({ kept: 4, probed: 1, wrote: false });
+  });
+
+  test('a file that cannot be read (a name that is not UTF-8), or one modified within two seconds, is read each time, and the cache file is not written again for it', async () => {
+    const root = tree(spec());
+    age(root);
+    const bad = Buffer.from(`${root}/bad-\xff.md`, 'latin1');
+    writeFileSync(bad, '# Latin-1\n');
+    utimesSync(bad, OLD, OLD);
+    utimesSync(join(root, 'a.md'), new Date(), new Date());
+    const dir = cacheDirectory();
+    await listing(root, 100_000, keptHeads(countingProbe(), { dir, build: BUILD }));
+    for (let round = 0; round < 2; round++) {
+      const kept = keptHeads(countingProbe(), { dir, build: BUILD });
+      expect(await listing(root, 100_000, kept)).toBe(await listing(root, 100_000, probeHere));
+      expect(kept.stats()).toEqual({ kept: 4, probed: 2, wrote: false });
+    }
   });
 
   test('many changed files go to the reader thread; the listing is the same', async () => {
