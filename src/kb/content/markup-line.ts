@@ -50,6 +50,14 @@ export function isMarkupLine(line: string): boolean {
  *  prose is told from them alone: a search asks of every line it looks
  *  at). */
 export function isMarkupIn(text: string, start: number, end: number): boolean {
+  // Prose, told at once: a letter or digit first, and last a character
+  // that is neither white space nor one that may close markup (a search
+  // asks this of thousands of lines, most of them such).
+  const f = text.charCodeAt(start) | 0x20;
+  if (start < end && ((f >= 0x61 && f <= 0x7a) || (f >= 0x30 && f <= 0x39))) {
+    const l = text.charCodeAt(end - 1);
+    if (l > 0x20 && l < 0x7f && l !== 0x5d && l !== 0x3e && l !== 0x22 && l !== 0x27 && l !== 0x7d) return false;
+  }
   let s = start;
   while (s < end && isBlank(text.charCodeAt(s))) s++;
   let e = end;

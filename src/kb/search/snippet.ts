@@ -123,9 +123,16 @@ function anyCase(needle: string): string {
  *  of them are the lines holding one of `needles`. No two start at the same
  *  place in a text (one would be the start of the other). */
 export function minimalNeedles(needles: readonly string[]): string[] {
-  const byLength = [...new Set(needles)].sort((a, b) => a.length - b.length || (a < b ? -1 : a > b ? 1 : 0));
+  // Shortest first, then in code-unit order: grouped by length, each
+  // group sorted natively (a sort that calls back for each comparison took
+  // a third of a millisecond for a query's fifty terms).
+  const byLength: string[][] = [];
+  for (const t of new Set(needles)) (byLength[t.length] ??= []).push(t);
   const out: string[] = [];
-  for (const t of byLength) if (!out.some((u) => t.includes(u))) out.push(t);
+  for (const group of byLength) {
+    if (group === undefined) continue;
+    for (const t of group.sort()) if (!out.some((u) => t.includes(u))) out.push(t);
+  }
   return out;
 }
 
@@ -279,11 +286,12 @@ interface Candidates {
 /** The lines that may give a text's snippet (Candidates), from `skip` (the
  *  end of its frontmatter) on, among its first SNIPPET_LINES lines. */
 function candidatesOf(text: string, within: string, finder: RegExp, skip: number): Candidates {
-  // Only the first SNIPPET_LINES lines are looked at.
-  const first = firstLines(text);
+  // Only the first SNIPPET_LINES lines are looked at: a text of fewer
+  // lines (nearly every one) is not asked where each place is.
+  const first = text.length < SNIPPET_LINES || lineEndsIn(text, 0, text.length) < SNIPPET_LINES ? undefined : firstLines(text);
   const c: Candidates = { starts: [], ends: [], counts: [] };
   finder.lastIndex = skip;
-  for (let m = finder.exec(within), lineEnd = -1; m !== null && first(m.index); m = finder.exec(within)) {
+  for (let m = finder.exec(within), lineEnd = -1; m !== null && (first === undefined || first(m.index)); m = finder.exec(within)) {
     const p = m.index;
     finder.lastIndex = p + 1;
     if (p < lineEnd) {

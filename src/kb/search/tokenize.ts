@@ -191,12 +191,18 @@ export function wordAt(lower: string, from: number, to = from + 1, span: [number
   const n = lower.length;
   const c0 = lower.charCodeAt(from);
   let a = from;
+  let b = to;
+  // A word of ASCII letters and digits (nearly every one), read without
+  // a call per character; at any other character, the general rule.
+  if (c0 < 0x80) {
+    for (let c = lower.charCodeAt(a - 1); a > 0 && ((c >= 97 && c <= 122) || (c >= 48 && c <= 57)); c = lower.charCodeAt(--a - 1));
+    for (let c = lower.charCodeAt(b); b < n && ((c >= 97 && c <= 122) || (c >= 48 && c <= 57)); c = lower.charCodeAt(++b));
+  }
   for (;;) {
     if (a > 0 && isWordChar(lower.charCodeAt(a - 1)) && sameWord(lower.charCodeAt(a - 1), c0)) a--;
     else if (a > 1 && lower.charCodeAt(a - 1) === 46 && isDigit(lower.charCodeAt(a - 2)) && isDigit(lower.charCodeAt(a))) a--;
     else break;
   }
-  let b = to;
   for (;;) {
     if (b < n && isWordChar(lower.charCodeAt(b)) && sameWord(lower.charCodeAt(b), c0)) b++;
     else if (b + 1 < n && lower.charCodeAt(b) === 46 && isDigit(lower.charCodeAt(b - 1)) && isDigit(lower.charCodeAt(b + 1))) b++;
@@ -308,8 +314,12 @@ export function forEachTermAt(text: string, lower: string, at: readonly number[]
   // found last is in that word, which is not looked for again (a long run
   // of a script without spaces holds many spans: one walk over it).
   const order: number[] = [];
-  for (let i = 0; i + 1 < at.length; i += 2) order.push(i);
-  order.sort((x, y) => at[x] - at[y]);
+  let sorted = true;
+  for (let i = 0; i + 1 < at.length; i += 2) {
+    order.push(i);
+    if (i > 0 && at[i] < at[i - 2]) sorted = false;
+  }
+  if (!sorted) order.sort((x, y) => at[x] - at[y]);
   const starts: number[] = [];
   const ends: number[] = [];
   let end = -1;

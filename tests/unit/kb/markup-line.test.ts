@@ -1,7 +1,8 @@
 // Lines of markup alone (content/markup-line.ts): never a snippet, nor a
 // line of a snippet's window.
 import { describe, expect, test } from 'bun:test';
-import { frontmatterEnd, isMarkupLine, isTextLine } from '../../../src/kb/content/markup-line.ts';
+import fc from 'fast-check';
+import { frontmatterEnd, isMarkupIn, isMarkupLine, isTextLine } from '../../../src/kb/content/markup-line.ts';
 
 describe('a line of markup alone', () => {
   test.each([
@@ -77,5 +78,24 @@ describe('frontmatter', () => {
     expect(frontmatterEnd('---\ntitle: x\nbody\n')).toBe(0);
     expect(frontmatterEnd('--- not frontmatter\nx\n---\n')).toBe(0);
     expect(frontmatterEnd('')).toBe(0);
+  });
+});
+
+describe('prose told by its two ends', () => {
+  // A line read whole (isMarkupIn answers most lines of prose from their
+  // first and last characters) and the same line after a space (which
+  // that quick answer never takes: the space is trimmed and the line read
+  // as it is) get the same answer; so does a line within a text.
+  test('the quick answer is the answer the whole reading gives', () => {
+    const piece = fc.constantFrom('a', 'Z', '7', 'x', ' ', '\t', '\r', '.', '..', ':', '#', '[', ']', '<', '>', '"', "'", '{', '}', '`', '~', '!', '-', '=', '/', 'é', '\u00a0', '::', '![', 'include::x[]', 'src="y"', '{{< a >}}', '{% b %}', '-->', '<!--', 'key: v', '#+title: t', ':END:', '.. note::', '[x]: y');
+    fc.assert(
+      fc.property(fc.array(piece, { maxLength: 8 }).map((ps) => ps.join('')), fc.string({ maxLength: 3 }), (line, around) => {
+        const want = isMarkupLine(` ${line}`);
+        expect(isMarkupLine(line)).toBe(want);
+        const text = `${around}\n${line}\n${around}`;
+        expect(isMarkupIn(text, around.length + 1, around.length + 1 + line.length)).toBe(want);
+      }),
+      { numRuns: 5000 },
+    );
   });
 });

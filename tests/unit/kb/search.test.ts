@@ -103,6 +103,11 @@ describe('words', () => {
         const got: unknown[] = [];
         forEachTermAt(text, lower, at, (t, a, b, main) => got.push([t, a, b, main]));
         expect(got).toEqual(want);
+        // The same spans in order (as a line's places come, and are then
+        // taken as they are, unsorted).
+        const inOrder: unknown[] = [];
+        forEachTermAt(text, lower, [...spans].sort((x, y) => x[0] - y[0] || x[1] - y[1]).flat(), (t, a, b, main) => inOrder.push([t, a, b, main]));
+        expect(inOrder).toEqual(want);
       }),
       { numRuns: 2000 },
     );
