@@ -286,12 +286,19 @@ interface Candidates {
 /** The lines that may give a text's snippet (Candidates), from `skip` (the
  *  end of its frontmatter) on, among its first SNIPPET_LINES lines. */
 function candidatesOf(text: string, within: string, finder: RegExp, skip: number): Candidates {
-  // Only the first SNIPPET_LINES lines are looked at: a text of fewer
-  // lines (nearly every one) is not asked where each place is.
-  const first = text.length < SNIPPET_LINES || lineEndsIn(text, 0, text.length) < SNIPPET_LINES ? undefined : firstLines(text);
+  // Only the first SNIPPET_LINES lines are looked at. A place among the
+  // first SNIPPET_LINES characters is on one of them; past that, the text's
+  // line ends are counted once (one native search), and a text of fewer
+  // lines (nearly every one) is not asked again where each place is.
+  let first: ((at: number) => boolean) | undefined | null = null;
+  const onFirstLines = (at: number): boolean => {
+    if (at < SNIPPET_LINES) return true;
+    if (first === null) first = lineEndsIn(text, 0, text.length) < SNIPPET_LINES ? undefined : firstLines(text);
+    return first === undefined || first(at);
+  };
   const c: Candidates = { starts: [], ends: [], counts: [] };
   finder.lastIndex = skip;
-  for (let m = finder.exec(within), lineEnd = -1; m !== null && (first === undefined || first(m.index)); m = finder.exec(within)) {
+  for (let m = finder.exec(within), lineEnd = -1; m !== null && onFirstLines(m.index); m = finder.exec(within)) {
     const p = m.index;
     finder.lastIndex = p + 1;
     if (p < lineEnd) {
