@@ -286,19 +286,12 @@ interface Candidates {
 /** The lines that may give a text's snippet (Candidates), from `skip` (the
  *  end of its frontmatter) on, among its first SNIPPET_LINES lines. */
 function candidatesOf(text: string, within: string, finder: RegExp, skip: number): Candidates {
-  // Only the first SNIPPET_LINES lines are looked at. A place among the
-  // first SNIPPET_LINES characters is on one of them; past that, the text's
-  // line ends are counted once (one native search), and a text of fewer
-  // lines (nearly every one) is not asked again where each place is.
-  let first: ((at: number) => boolean) | undefined | null = null;
-  const onFirstLines = (at: number): boolean => {
-    if (at < SNIPPET_LINES) return true;
-    if (first === null) first = lineEndsIn(text, 0, text.length) < SNIPPET_LINES ? undefined : firstLines(text);
-    return first === undefined || first(at);
-  };
+  // Only the first SNIPPET_LINES lines are looked at: a place among the
+  // first SNIPPET_LINES characters is on one of them, told without a call.
+  const first = firstLines(text);
   const c: Candidates = { starts: [], ends: [], counts: [] };
   finder.lastIndex = skip;
-  for (let m = finder.exec(within), lineEnd = -1; m !== null && onFirstLines(m.index); m = finder.exec(within)) {
+  for (let m = finder.exec(within), lineEnd = -1; m !== null && (m.index < SNIPPET_LINES || first(m.index)); m = finder.exec(within)) {
     const p = m.index;
     finder.lastIndex = p + 1;
     if (p < lineEnd) {
@@ -319,26 +312,39 @@ function candidatesOf(text: string, within: string, finder: RegExp, skip: number
   return c;
 }
 
-/** Whether a place of `text`, asked in order, is on one of its first
- *  SNIPPET_LINES lines. Its line ends are counted when first needed, up to
- *  the place asked (none before SNIPPET_LINES characters: so many line ends
- *  take as many characters), by one native search a block of text: a loop
- *  of `indexOf` over every line, a call each, took about 0.1 ms a 25 KB
- *  document in a one-shot process. */
+/** Whether a place of `text` is on one of its first SNIPPET_LINES lines:
+ *  at or before its SNIPPET_LINES-th line end. That end is looked for when
+ *  a place past SNIPPET_LINES characters is first asked of (fewer
+ *  characters hold fewer line ends), once: a text of fewer lines (nearly
+ *  every one) has none, and every place is on them. */
 function firstLines(text: string): (at: number) => boolean {
-  let counted = 0;
-  let ends = 0;
+  let last = -1;
   return (at) => {
     if (at < SNIPPET_LINES) return true;
-    // Blocks of SNIPPET_LINES characters: a search's list of line ends is
-    // that long at most.
-    while (counted < at && ends < SNIPPET_LINES) {
-      const to = Math.min(at, counted + SNIPPET_LINES);
-      ends += lineEndsIn(text, counted, to);
-      counted = to;
-    }
-    return ends < SNIPPET_LINES;
+    if (last < 0) last = nthLineEnd(text, SNIPPET_LINES);
+    return at <= last;
   };
+}
+
+/** Where the `n`-th line end of `text` is (`text.length` when it has
+ *  fewer). Counted by one native search a block of SNIPPET_LINES
+ *  characters (a loop of `indexOf` over every line, a call each, took
+ *  about 0.1 ms a 25 KB document in a one-shot process), then looked for
+ *  line by line in the block that holds it. */
+function nthLineEnd(text: string, n: number): number {
+  let ends = 0;
+  for (let from = 0; from < text.length; from += SNIPPET_LINES) {
+    const to = Math.min(text.length, from + SNIPPET_LINES);
+    const here = lineEndsIn(text, from, to);
+    if (ends + here < n) {
+      ends += here;
+      continue;
+    }
+    let q = text.indexOf('\n', from);
+    for (let k = ends + 1; k < n; k++) q = text.indexOf('\n', q + 1);
+    return q;
+  }
+  return text.length;
 }
 
 /** How many line ends `text` has from `from` up to `to`. */
