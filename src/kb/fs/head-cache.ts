@@ -37,10 +37,10 @@
 //   texts    UTF-8, each entry's frontmatter, title and summary (those it
 //            has, in that order) one after the other
 
-import { closeSync, fstatSync, mkdirSync, openSync, readSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { closeSync, fstatSync, openSync } from 'node:fs';
+import { join } from 'node:path';
 import { hash128 } from '../../shared/hash.ts';
-import { OPEN_FLAGS, PROBED, textResult, TITLES_SKIPPED, type ProbeResult } from './probe.ts';
+import { OPEN_FLAGS, PROBED, readFully, textResult, TITLES_SKIPPED, type ProbeResult } from './probe.ts';
 import { MAX_WALK_ENTRIES } from './walk.ts';
 
 /** Bump when the layout changes, or what a probe finds in a head (the
@@ -108,12 +108,7 @@ export function readHeads(file: string, root: string, build: string): Heads | st
     if (!st.isFile()) return 'not a regular file';
     if (st.size > MAX_HEADS_BYTES) return `larger than ${MAX_HEADS_BYTES} bytes`;
     const buf = new Uint8Array(st.size);
-    let n = 0;
-    while (n < buf.length) {
-      const got = readSync(fd, buf, n, buf.length - n, null);
-      if (got === 0) return 'cut short';
-      n += got;
-    }
+    if (readFully(fd, buf) < buf.length) return 'cut short';
     const heads = decodeHeads(buf, keyOf(root, build));
     if (heads !== undefined || anotherBuilds(buf, root, build)) return heads;
     return 'not a listing cache of this folder, or its lengths do not add up';
@@ -351,15 +346,4 @@ function partsOf(rels: readonly string[], results: readonly ProbeResult[], keep:
     if (units > MAX_HEADS_BYTES) return undefined;
   }
   return { paths: paths.join(''), texts: texts.join(''), codes, lens };
-}
-
-/** Makes the folder of `file` (mode 0700) when it is not there; the
- *  reason it could not, or undefined. */
-export function folderFor(file: string): string | undefined {
-  try {
-    mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
-    return undefined;
-  } catch (err) {
-    return (err as Error).message;
-  }
 }

@@ -25,10 +25,10 @@
 // warnings), and the listing is the same.
 
 import { sep } from 'node:path';
-import { encodeHeads, folderFor, MAX_HEADS_BYTES, headsFile, RACY_MS, readHeads, type Heads, type HeadsColumns } from './head-cache.ts';
+import { encodeHeads, MAX_HEADS_BYTES, headsFile, RACY_MS, readHeads, type Heads, type HeadsColumns } from './head-cache.ts';
 import { lastProbedSize, probeFile, type FeedTaker, type Probe, type ProbeFeed, type ProbeResult, type StatJobHandle } from './probe.ts';
 import { statLater } from './probe-thread.ts';
-import { writeCacheFile } from '../../shared/cache-file.ts';
+import { cacheFolderFor, writeCacheFile } from '../../shared/cache-file.ts';
 
 /** Files that changed beyond this many are probed by the inner probe's
  *  feed (the reader thread), fewer here, one after the other. */
@@ -90,7 +90,7 @@ export function keptHeads(inner: Probe, opts: HeadsOptions): HeadsProbe {
         else unwritten(why);
       },
       can() {
-        const why = folderFor(file);
+        const why = cacheFolderFor(file);
         if (why !== undefined) unwritten(why);
         return why === undefined;
       },

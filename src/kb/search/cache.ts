@@ -68,8 +68,6 @@ export function cacheFile(dir: string, topicId: string, subjectsDir: string): st
   return join(dir, `${hash128(`${FORMAT_VERSION}\0${topicId}\0${subjectsDir}`)}.idx`);
 }
 
-export { hash128 } from '../../shared/hash.ts';
-
 export type ReadResult = { kind: 'hit'; entry: CacheEntry } | { kind: 'missing' } | { kind: 'corrupt'; why: string };
 
 /** Reads a cache file. Never throws, never blocks: the file is opened
