@@ -14,6 +14,7 @@ import { precedes } from './precedence.ts';
 import { describePath, slugLowerBound } from './slug.ts';
 import { inCodeUnitOrder } from '../../shared/arrays.ts';
 import { statSize, walkFiles, type WalkDir, type WalkOptions } from '../fs/walk.ts';
+import { slugOrder, type FolderRun } from './walk-order.ts';
 
 /** A subject of the index. `size` is stat'ed on first access (a getter on
  *  the class; `toJSON` shows it as a plain value). */
@@ -115,6 +116,8 @@ export function indexSubjects(dir: string, found?: FileFound, opts: WalkOptions 
   let dirHidden = false;
   // Inside a skill found so far: its files need no probing for a listing.
   let inSkill = false;
+  // Each folder's run of files in `all`, for putting them in slug order.
+  const runs: FolderRun[] = [];
   const rules = new IgnoreRules();
   const walked = walkFiles(
     dir,
@@ -122,9 +125,11 @@ export function indexSubjects(dir: string, found?: FileFound, opts: WalkOptions 
       if (d !== last) {
         last = d;
         pathPrefix = d.rel === '' ? '' : d.rel + '/';
-        dirHidden = pathPrefix.startsWith('.') || pathPrefix.includes('/.');
-        slugPrefix = dirHidden ? pathPrefix.split('/').map(dropLeadingDot).join('/') : pathPrefix;
+        dirHidden = isHiddenPrefix(pathPrefix);
+        slugPrefix = dirHidden ? slugPrefixOf(pathPrefix) : pathPrefix;
         inSkill = skillDirs !== undefined && underSkill(d.rel, skillDirs);
+        if (runs.length > 0) runs[runs.length - 1].end = all.length;
+        runs.push({ folder: d, prefix: slugPrefix, start: all.length, end: all.length });
       }
       if (name === SKILL_FILE && d.rel !== '') {
         (skillDirs ??= new Set()).add(d.rel);
@@ -148,13 +153,14 @@ export function indexSubjects(dir: string, found?: FileFound, opts: WalkOptions 
     },
     { ...opts, rules },
   );
+  if (runs.length > 0) runs[runs.length - 1].end = all.length;
   const aliases = new Map<string, Alias>();
   // Skills change slugs (and hidden-ness).
   if (skillDirs !== undefined) gatherSkills(all, skillDirs, aliases);
   const notices: Notice[] = walked.notices;
   noteRules(rules, notices);
   const shared = new Map<string, SharedSlug>();
-  const subjects = winners(inSlugOrder(all), aliases, notices, shared);
+  const subjects = winners(inSlugOrder(all, runs, skillDirs === undefined), aliases, notices, shared);
   // An alias that is some subject's slug names that subject.
   for (const name of aliases.keys()) {
     const at = slugLowerBound(subjects, name);
@@ -167,11 +173,35 @@ export function indexSubjects(dir: string, found?: FileFound, opts: WalkOptions 
 }
 
 /** `files` by slug in code-unit order (shared/arrays.ts inCodeUnitOrder),
- *  the files of a slug in the order they were found. */
-function inSlugOrder(files: readonly IndexedSubject[]): IndexedSubject[] {
-  const keys: string[] = new Array(files.length);
-  for (let i = 0; i < files.length; i++) keys[i] = files[i].slug;
-  return inCodeUnitOrder(files, keys);
+ *  the files of a slug in the order they were found: the order the walk's
+ *  folders give (walk-order.ts), else sorted. `plain`: every slug is its
+ *  folder's prefix and its name's (no skill renamed a SKILL.md). */
+function inSlugOrder(files: readonly IndexedSubject[], runs: readonly FolderRun[], plain: boolean): IndexedSubject[] {
+  const n = files.length;
+  const keys: string[] = new Array(n);
+  for (let i = 0; i < n; i++) keys[i] = files[i].slug;
+  const order = slugOrder(keys, runs, folderSlugPrefix, plain);
+  if (order === undefined) return inCodeUnitOrder(files, keys);
+  const out: IndexedSubject[] = new Array(n);
+  for (let k = 0; k < n; k++) out[k] = files[order[k]];
+  return out;
+}
+
+/** Whether a folder's path prefix (`a/b/`) names a hidden folder. */
+function isHiddenPrefix(pathPrefix: string): boolean {
+  return pathPrefix.startsWith('.') || pathPrefix.includes('/.');
+}
+
+/** The slug prefix of a folder's files, from its path prefix (`a/.b/`
+ *  gives `a/b/`). */
+function slugPrefixOf(pathPrefix: string): string {
+  return pathPrefix.split('/').map(dropLeadingDot).join('/');
+}
+
+/** The slug prefix of a folder's files. */
+function folderSlugPrefix(folder: WalkDir): string {
+  const pathPrefix = folder.rel === '' ? '' : folder.rel + '/';
+  return isHiddenPrefix(pathPrefix) ? slugPrefixOf(pathPrefix) : pathPrefix;
 }
 
 /** Notices for the ignore files the walk could not read, and for the
