@@ -40,10 +40,14 @@ export function describePath(path: string): { slug: string; hidden: boolean; ext
   const { head, stem, ext } = splitLast(path);
   const hidden = isHiddenPath(path);
   if (!hidden) return { slug: head + stem, hidden, ext: ext.toLowerCase() };
-  const dirs = head === '' ? [] : head.slice(0, -1).split('/');
-  const parts = dirs.map(dropLeadingDot);
-  parts.push(dropLeadingDot(stem));
-  return { slug: parts.join('/'), hidden, ext: ext.toLowerCase() };
+  return { slug: slugPrefixOf(head) + dropLeadingDot(stem), hidden, ext: ext.toLowerCase() };
+}
+
+/** The slug prefix of a folder's files, from its path prefix (`''`, or
+ *  its path and a `/`): the leading `.` of every component dropped
+ *  (`a/.b/` -> `a/b/`), the prefix itself when none is hidden. */
+export function slugPrefixOf(pathPrefix: string, hidden = isHiddenPath(pathPrefix)): string {
+  return hidden ? pathPrefix.split('/').map(dropLeadingDot).join('/') : pathPrefix;
 }
 
 /** Any component of the path starts with `.`. */

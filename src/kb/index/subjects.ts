@@ -11,7 +11,7 @@ import { IgnoreRules } from '../fs/ignore.ts';
 import { notice, type Notice } from '../fs/walk.ts';
 import type { Alias, SharedSlug, SkillInfo, Subject, SubjectIndex } from './types.ts';
 import { precedes } from './precedence.ts';
-import { describePath, slugLowerBound } from './slug.ts';
+import { describePath, isHiddenPath, slugLowerBound, slugPrefixOf } from './slug.ts';
 import { inCodeUnitOrder } from '../../shared/arrays.ts';
 import { statSize, walkFiles, type WalkDir, type WalkOptions } from '../fs/walk.ts';
 import { slugOrder, type FolderRun } from './walk-order.ts';
@@ -125,8 +125,8 @@ export function indexSubjects(dir: string, found?: FileFound, opts: WalkOptions 
       if (d !== last) {
         last = d;
         pathPrefix = d.rel === '' ? '' : d.rel + '/';
-        dirHidden = isHiddenPrefix(pathPrefix);
-        slugPrefix = dirHidden ? slugPrefixOf(pathPrefix) : pathPrefix;
+        dirHidden = isHiddenPath(pathPrefix);
+        slugPrefix = slugPrefixOf(pathPrefix, dirHidden);
         inSkill = skillDirs !== undefined && underSkill(d.rel, skillDirs);
         if (runs.length > 0) runs[runs.length - 1].end = all.length;
         runs.push({ folder: d, prefix: slugPrefix, start: all.length, end: all.length });
@@ -187,21 +187,9 @@ function inSlugOrder(files: readonly IndexedSubject[], runs: readonly FolderRun[
   return out;
 }
 
-/** Whether a folder's path prefix (`a/b/`) names a hidden folder. */
-function isHiddenPrefix(pathPrefix: string): boolean {
-  return pathPrefix.startsWith('.') || pathPrefix.includes('/.');
-}
-
-/** The slug prefix of a folder's files, from its path prefix (`a/.b/`
- *  gives `a/b/`). */
-function slugPrefixOf(pathPrefix: string): string {
-  return pathPrefix.split('/').map(dropLeadingDot).join('/');
-}
-
-/** The slug prefix of a folder's files. */
+/** The slug prefix of a folder's files (slug.ts slugPrefixOf). */
 function folderSlugPrefix(folder: WalkDir): string {
-  const pathPrefix = folder.rel === '' ? '' : folder.rel + '/';
-  return isHiddenPrefix(pathPrefix) ? slugPrefixOf(pathPrefix) : pathPrefix;
+  return slugPrefixOf(folder.rel === '' ? '' : folder.rel + '/');
 }
 
 /** Notices for the ignore files the walk could not read, and for the
@@ -309,8 +297,4 @@ function gatherSkills(all: IndexedSubject[], dirs: Set<string>, aliases: Map<str
       skill.files.push(all[i]);
     }
   }
-}
-
-function dropLeadingDot(component: string): string {
-  return component.charCodeAt(0) === 46 ? component.slice(1) : component;
 }

@@ -128,7 +128,8 @@ function treeOf(runs: readonly FolderRun[], n: number, prefixOf: (folder: WalkDi
     if (run.folder.parent === null) root = node;
   }
   if (end !== n) return undefined;
-  const sorted: Node[] = [];
+  // The folders that have subfolders.
+  const parents: Node[] = [];
   for (const run of runs) {
     // Up the parents to the first folder already in the tree.
     let folder = run.folder;
@@ -143,7 +144,7 @@ function treeOf(runs: readonly FolderRun[], n: number, prefixOf: (folder: WalkDi
       }
       if (parent.children === undefined) {
         parent.children = [node];
-        sorted.push(parent);
+        parents.push(parent);
       } else {
         parent.children.push(node);
       }
@@ -155,7 +156,7 @@ function treeOf(runs: readonly FolderRun[], n: number, prefixOf: (folder: WalkDi
   // Subfolders come by name, which is prefix order but where a name ends
   // where another goes on with a code unit below `/` (`a` and `a-b`). Two
   // of one prefix (`a` and `.a`) would mix their files: not this way.
-  for (const node of sorted) {
+  for (const node of parents) {
     const children = node.children!;
     for (let i = 1; i < children.length; i++) {
       if (children[i - 1].prefix >= children[i].prefix) {
