@@ -21,6 +21,7 @@ export function describeFsError(err: unknown): string {
     case 'ELOOP':
       return 'too many levels of symbolic links';
     case 'EAGAIN':
+    case 'ESPIPE':
       return 'not a regular file';
     case 'ENAMETOOLONG':
       return 'file name too long';

@@ -4,14 +4,22 @@
 // streams them as they are (`readBody` as bytes), everything else decodes
 // them.
 //
+// A file shorter than 8192 bytes, nearly every subject, takes an open, two
+// reads at a position (its bytes, then the nothing that says they are all
+// of it) and a close: no fstat (`readOpen`). Any other file is checked on
+// its descriptor as well, and read within the size fstat gives.
+//
 // Hostile files are results, not crashes: something that is not a regular
 // file by the time it is opened (a directory, FIFO or device swapped in
-// after the walk) is an error without reading it; a text file larger than
+// after the walk) is an error. A FIFO, socket or terminal refuses a read at
+// a position (ESPIPE), so nothing is taken from it, and a directory refuses
+// any read (EISDIR); a device that allows one (/dev/zero) is found out by
+// fstat after its first 8192 bytes. A text file larger than
 // MAX_SUBJECT_BYTES is an error without reading past its first 8192 bytes,
 // and so is one that grows past the limit while it is read (a log being
 // appended to, a link swapped for /dev/zero), so memory stays bounded.
 
-import { closeSync, fstatSync, openSync, type Stats } from 'node:fs';
+import { closeSync, fstatSync, openSync, readSync, type Stats } from 'node:fs';
 import { isUtf8 } from 'node:buffer';
 import type { Body } from '../content/body.ts';
 import { humanSize } from '../../shared/text.ts';
@@ -98,12 +106,12 @@ type NotRead = { kind: 'binary' } | { kind: 'error'; message: string };
 
 const BINARY: NotRead = Object.freeze({ kind: 'binary' });
 
-/** Opens `abs` (without blocking on a FIFO swapped in after the walk),
- *  checks on the open descriptor that it is a regular file, and hands both
- *  to `read` with `arg`; any failure is an error result, and the file is
- *  closed. (`read` and `arg` rather than a closure: a load of thousands of
- *  subjects allocates nothing here per file.) */
-export function withRegularFile<A, R>(abs: string, read: (fd: number, st: Stats, arg: A) => R, arg: A): R | { kind: 'error'; message: string } {
+/** Opens `abs` (without blocking on a FIFO swapped in after the walk) and
+ *  hands the descriptor to `read` with `arg`; any failure is an error
+ *  result, and the file is closed. (`read` and `arg` rather than a
+ *  closure: a load of thousands of subjects allocates nothing here per
+ *  file.) */
+function withOpenFile<A, R>(abs: string, read: (fd: number, arg: A) => R, arg: A): R | { kind: 'error'; message: string } {
   let fd: number;
   try {
     fd = openSync(abs, OPEN_FLAGS);
@@ -111,10 +119,7 @@ export function withRegularFile<A, R>(abs: string, read: (fd: number, st: Stats,
     return { kind: 'error', message: describeFsError(err) };
   }
   try {
-    const st = fstatSync(fd);
-    const notRegular = notRegularMessage(st);
-    if (notRegular) return { kind: 'error', message: notRegular };
-    return read(fd, st, arg);
+    return read(fd, arg);
   } catch (err) {
     return { kind: 'error', message: describeFsError(err) };
   } finally {
@@ -124,6 +129,20 @@ export function withRegularFile<A, R>(abs: string, read: (fd: number, st: Stats,
       // Nothing useful to do.
     }
   }
+}
+
+/** `withOpenFile`, once fstat found the open file a regular file: `read`
+ *  has its Stats too. */
+export function withRegularFile<A, R>(abs: string, read: (fd: number, st: Stats, arg: A) => R, arg: A): R | { kind: 'error'; message: string } {
+  return withOpenFile(
+    abs,
+    (fd) => {
+      const st = fstatSync(fd);
+      const notRegular = notRegularMessage(st);
+      return notRegular ? { kind: 'error' as const, message: notRegular } : read(fd, st, arg);
+    },
+    undefined,
+  );
 }
 
 /** A text subject's first `max` bytes, decoded (as `readSubject`): all of
@@ -181,13 +200,34 @@ export function readSubjectRaw(abs: string, limit: number = MAX_SUBJECT_BYTES): 
 /** `readSubjectRaw`, the bytes as they are (a view into the scratch
  *  buffer, valid until the next read). */
 function readRaw(abs: string, limit: number): Uint8Array | NotRead {
-  return withRegularFile(abs, readOpen, limit);
+  return withOpenFile(abs, readOpen, limit);
 }
 
-function readOpen(fd: number, st: Stats, limit: number): Uint8Array | NotRead {
-  // The size from fstat lets a small file be read in one call.
+/** The file open at `fd`, read from its start by position (see the top of
+ *  this file). A read that comes back short is not taken for the end of
+ *  the file: a read error part way through a file returns what came
+ *  before it, and the next read, the error. */
+function readOpen(fd: number, limit: number): Uint8Array | NotRead {
+  let n = readSync(fd, scratch, 0, PROBE_BYTES, 0);
+  if (n > 0 && n < PROBE_BYTES) {
+    const past = readSync(fd, scratch, n, 1, n);
+    if (past === 0) return isBinaryHeadOf(scratch, n) ? BINARY : scratch.subarray(0, n);
+    n += past;
+  }
+  // Empty, 8192 bytes or more, or grown since: what fstat says of it.
+  const st = fstatSync(fd);
+  const notRegular = notRegularMessage(st);
+  if (notRegular) return { kind: 'error', message: notRegular };
+  return readSized(fd, st, limit, n);
+}
+
+/** `readOpen` for a regular file whose first `first` bytes are in the
+ *  scratch buffer: the rest of its first PROBE_BYTES, then the rest of it
+ *  within the limit. */
+function readSized(fd: number, st: Stats, limit: number, first: number): Uint8Array | NotRead {
+  // The size from fstat ends the reads where the file ends.
   let buf = scratch;
-  const n = readFully(fd, buf, 0, PROBE_BYTES, st.size);
+  const n = first + readFully(fd, buf, first, PROBE_BYTES, st.size, first);
   if (isBinaryHeadOf(buf, n)) return BINARY;
   if (st.size > limit || n > limit) {
     return { kind: 'error', message: tooLargeMessage(Math.max(st.size, n), limit, st.size <= limit) };
@@ -199,7 +239,7 @@ function readOpen(fd: number, st: Stats, limit: number): Uint8Array | NotRead {
   buf = reserve(size, n);
   let filled = n;
   for (;;) {
-    filled += readFully(fd, buf, filled, size, st.size);
+    filled += readFully(fd, buf, filled, size, st.size, filled);
     if (filled < size) break;
     if (filled > limit) return { kind: 'error', message: tooLargeMessage(limit, limit, true) };
     size = Math.min(size * 2, limit + 1);

@@ -1,4 +1,5 @@
-import { describe, test, expect } from 'bun:test';
+import { describe, test, expect, spyOn } from 'bun:test';
+import * as fs from 'node:fs';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { MAX_SUBJECT_BYTES, readBody, readSubject, readSubjectHead, readSubjectRaw, tooLargeMessage } from '../../../src/kb/fs/read.ts';
@@ -96,6 +97,100 @@ describe('readSubject', () => {
     const dir = readSubject(d);
     expect(dir.kind).toBe('error');
     if (dir.kind === 'error') expect(dir.message).toMatch(/directory/);
+  });
+});
+
+// A subject shorter than 8192 bytes is read by two reads at a position (its
+// bytes, then the nothing that says they are all of it), without fstat;
+// anything else is fstat'ed too (src/kb/fs/read.ts).
+describe('the reads of a subject', () => {
+  type ReadSync = (fd: number, buf: Uint8Array, off: number, len: number, pos: number | null) => number;
+  const realRead = fs.readSync as unknown as ReadSync;
+
+  /** Runs `f` with fs.readSync as `read` (called with the real one), and
+   *  returns its result, the reads' [offset in the file, length asked,
+   *  bytes returned] and how many fstat calls were made. */
+  function watched<T>(f: () => T, read: (call: number, args: Parameters<ReadSync>) => number = (_, a) => realRead(...a)): { result: T; reads: [number | null, number, number][]; fstats: number } {
+    const reads: [number | null, number, number][] = [];
+    const r = spyOn(fs, 'readSync').mockImplementation(((...a: Parameters<ReadSync>) => {
+      const n = read(reads.length, a);
+      reads.push([a[4], a[3], n]);
+      return n;
+    }) as unknown as typeof fs.readSync);
+    const s = spyOn(fs, 'fstatSync');
+    try {
+      const result = f();
+      return { result, reads, fstats: s.mock.calls.length };
+    } finally {
+      r.mockRestore();
+      s.mockRestore();
+    }
+  }
+
+  test('a file shorter than 8192 bytes: its bytes and the end, both by position, and no fstat', () => {
+    const p = file('short text\n');
+    const w = watched(() => readSubject(p));
+    expect(w.result).toEqual({ kind: 'text', text: 'short text\n', replaced: false, encoding: 'utf-8' });
+    expect(w.reads).toEqual([
+      [0, 8192, 11],
+      [11, 1, 0],
+    ]);
+    expect(w.fstats).toBe(0);
+  });
+
+  test('an empty file, and one of 8192 bytes or more, are fstat\'ed and read within their size', () => {
+    const empty = watched(() => readSubject(file('')));
+    expect(empty.result).toMatchObject({ kind: 'text', text: '' });
+    expect(empty.fstats).toBe(1);
+    const text = 'z'.repeat(9999) + '\n';
+    const long = watched(() => readSubject(file(text)));
+    expect(long.result).toMatchObject({ kind: 'text', text });
+    expect(long.fstats).toBe(1);
+    // Every read at a position, each where the last one ended; none past
+    // the size fstat gave (no read that returns 0).
+    expect(long.reads).toEqual([
+      [0, 8192, 8192],
+      [8192, 10001 - 8192, 10000 - 8192],
+    ]);
+  });
+
+  test('a read that comes back short before the end is read on, not taken for the end', () => {
+    const text = 'abc\n'.repeat(1000);
+    const w = watched(
+      () => readSubject(file(text)),
+      (call, [fd, buf, off, len, pos]) => realRead(fd, buf, off, call === 0 ? 100 : len, pos),
+    );
+    expect(w.result).toEqual({ kind: 'text', text, replaced: false, encoding: 'utf-8' });
+  });
+
+  test('an error after a short read is an error, never a shorter subject', () => {
+    const p = file('x'.repeat(6000));
+    const w = watched(
+      () => readSubject(p),
+      (call, [fd, buf, off, len, pos]) => {
+        if (call === 0) return realRead(fd, buf, off, 4096, pos);
+        throw Object.assign(new Error('EIO: i/o error, read'), { code: 'EIO' });
+      },
+    );
+    expect(w.result).toEqual({ kind: 'error', message: 'input/output error' });
+  });
+
+  test('a file that grows between its first two reads is read whole, as fstat then finds it', () => {
+    const p = file('first\n');
+    const w = watched(
+      () => readSubject(p),
+      (call, a) => {
+        if (call === 1) fs.appendFileSync(p, 'second\n');
+        return realRead(...a);
+      },
+    );
+    expect(w.result).toMatchObject({ kind: 'text', text: 'first\nsecond\n' });
+  });
+
+  test('a device that allows reads at a position is found out after at most 8192 bytes', () => {
+    const w = watched(() => readSubject('/dev/zero'));
+    expect(w.result).toEqual({ kind: 'error', message: 'not a regular file' });
+    expect(w.reads.reduce((sum, [, , n]) => sum + n, 0)).toBeLessThanOrEqual(8192);
   });
 });
 
