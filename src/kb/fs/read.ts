@@ -13,8 +13,10 @@
 // file by the time it is opened (a directory, FIFO or device swapped in
 // after the walk) is an error. A FIFO, socket or terminal refuses a read at
 // a position (ESPIPE), so nothing is taken from it, and a directory refuses
-// any read (EISDIR); a device that allows one (/dev/zero) is found out by
-// fstat after its first 8192 bytes. A text file larger than
+// any read (EISDIR). A device that allows one is read for at most 8192
+// bytes: fstat finds it out when they fill the first read or there are
+// none (/dev/zero, /dev/null); one that gives fewer and then nothing is
+// read as the small file it looks like. A text file larger than
 // MAX_SUBJECT_BYTES is an error without reading past its first 8192 bytes,
 // and so is one that grows past the limit while it is read (a log being
 // appended to, a link swapped for /dev/zero), so memory stays bounded.
