@@ -40,9 +40,9 @@ import { slugFromText } from '../../src/kb/write/slug.ts';
 import { yamlTooDeepAt } from '../../src/shared/yaml-depth.ts';
 import { superlinearStep, type Superlinear } from '../support/growth.ts';
 import { facetsOf } from '../../src/kb/content/facets.ts';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { makeTempDir } from '../support/temp.ts';
 
 const KiB = 1024;
 const MiB = 1024 * KiB;
@@ -387,8 +387,8 @@ linear('markup lines (content/markup.ts markupOnly)', (t: string) => markupOnly(
 
 // --- Ignore files: a 256 KiB .gitignore, and what its rules are tested on. ---
 
-const scratch = mkdtempSync(join(tmpdir(), 'kb-linear-'));
-process.on('exit', () => rmSync(scratch, { recursive: true, force: true }));
+// Removed after the whole run (bun test fires no process exit event).
+const scratch = makeTempDir('kb-linear-');
 
 /** The rules of one .gitignore holding `text`, applied to one entry. */
 function applyIgnoreFile(text: string): boolean {

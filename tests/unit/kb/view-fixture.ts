@@ -2,11 +2,10 @@
 // temporary topics, patterns compiled as the knowledge base compiles them,
 // and items shown as short strings.
 
-import { afterAll } from 'bun:test';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { Topic } from '../../../src/config/types.ts';
+import { makeTempDir } from '../../support/temp.ts';
 import { engine } from '../../../src/glob/engine.ts';
 import { compileWith } from '../../../src/glob/pattern.ts';
 import type { CompiledPattern } from '../../../src/glob/index.ts';
@@ -34,14 +33,13 @@ export function loadPatterns(view: TopicView, patterns: string[], as: ReadAs = '
 
 export const isRaw = (view: TopicView, patterns: string[]) => isRawCompiled(view, compile(patterns));
 
-const roots: string[] = [];
-afterAll(() => roots.forEach((r) => rmSync(r, { recursive: true, force: true })));
-
 export const BIN = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x00, 0x01]);
 
 export function tree(spec: Record<string, string | Uint8Array>): string {
-  const root = mkdtempSync(join(tmpdir(), 'kb-topic-'));
-  roots.push(root);
+  // Removed after the whole run (a module-level afterAll here ran after the
+  // first test file that imports this module only: every other one's trees
+  // were left in the temp folder).
+  const root = makeTempDir('kb-topic-');
   for (const [rel, v] of Object.entries(spec)) {
     const abs = join(root, rel);
     mkdirSync(dirname(abs), { recursive: true });
