@@ -50,6 +50,9 @@ describe('METHODS', () => {
     expect(listed.tools.map((t) => t.name)).toEqual(['learn', 'search', 'remember', 'revise', 'forget']);
     const called = (await METHODS['tools/call'].handle(session, CALLS['tools/call'][0])) as { content: { type: string; text: string }[]; isError: boolean };
     expect(called).toEqual({ content: [{ type: 'text', text: '---\ndescription: A note\n---\nAbout releases.\n' }], isError: false });
+    // As the server does when it ends: its watchers and the event barrier's
+    // temporary folder go.
+    session.cache.close();
   });
 
   test('only ping is answered as soon as it is read', () => {
