@@ -200,16 +200,16 @@ const head = new Uint8Array(PROBE_BYTES);
 
 /** Reads from `fd` into `buf` from `offset` until `end` or the end of the
  *  file; returns the number of bytes read. From the file's current
- *  position, or (`at`) from that position in the file, by reads at a
- *  position, which leave the file's own where it was. `size` is the
- *  file's size as fstat reported it, when known: a read that comes back
- *  short once the file holds that many bytes is taken as the end of the
- *  file (a regular file reads short only at its end), which saves the read
- *  that would return 0. */
-export function readFully(fd: number, buf: Uint8Array, offset = 0, end = buf.length, size = Infinity, at: number | null = null): number {
+ *  position, or (`positioned`) by reads at a position, the buffer's offset
+ *  being the file's, which leave the file's own position where it was.
+ *  `size` is the file's size as fstat reported it, when known: a read that
+ *  comes back short once the file holds that many bytes is taken as the
+ *  end of the file (a regular file reads short only at its end), which
+ *  saves the read that would return 0. */
+export function readFully(fd: number, buf: Uint8Array, offset = 0, end = buf.length, size = Infinity, positioned = false): number {
   let filled = offset;
   while (filled < end) {
-    const n = readSync(fd, buf, filled, end - filled, at === null ? null : at + filled - offset);
+    const n = readSync(fd, buf, filled, end - filled, positioned ? filled : null);
     if (n === 0) break;
     filled += n;
     if (filled >= size && filled < end) break;

@@ -229,7 +229,7 @@ function readOpen(fd: number, limit: number): Uint8Array | NotRead {
 function readSized(fd: number, st: Stats, limit: number, first: number): Uint8Array | NotRead {
   // The size from fstat ends the reads where the file ends.
   let buf = scratch;
-  const n = first + readFully(fd, buf, first, PROBE_BYTES, st.size, first);
+  const n = first + readFully(fd, buf, first, PROBE_BYTES, st.size, true);
   if (isBinaryHeadOf(buf, n)) return BINARY;
   if (st.size > limit || n > limit) {
     return { kind: 'error', message: tooLargeMessage(Math.max(st.size, n), limit, st.size <= limit) };
@@ -241,7 +241,7 @@ function readSized(fd: number, st: Stats, limit: number, first: number): Uint8Ar
   buf = reserve(size, n);
   let filled = n;
   for (;;) {
-    filled += readFully(fd, buf, filled, size, st.size, filled);
+    filled += readFully(fd, buf, filled, size, st.size, true);
     if (filled < size) break;
     if (filled > limit) return { kind: 'error', message: tooLargeMessage(limit, limit, true) };
     size = Math.min(size * 2, limit + 1);
