@@ -183,7 +183,7 @@ export function cases(runner: Runner): void {
         const r = run(runner, root, ['--verbose', 'search', q]);
         // Where the machine has no core to spare, the main thread checks
         // every file and says why (kb/fs/probe-thread.ts busyFrom).
-        const here = /reader thread: not started, no core to spare \(load average [\d.]+ on \d+ cores\): (\d+) files checked here/.exec(r.err)?.[1];
+        const here = /reader thread: not started, no core to spare \(load average [\d.]+ on \d+ cores(?:, \d+ other tasks? running)?\): (\d+) files checked here/.exec(r.err)?.[1];
         return { slugs: slugs(r.out), index: /index (\w+) \(/.exec(r.err)?.[1], thread: here ?? /reader thread: checked \d+ of (\d+) files/.exec(r.err)?.[1] };
       };
       expect(status('plain').index).toBe('built');

@@ -16,7 +16,7 @@
 // thread was measured slower, as the two threads and the engine's compiler
 // threads then compete for the two cores.)
 
-import { readFileSync, statSync, type Stats } from 'node:fs';
+import { readdirSync, readFileSync, statSync, type Stats } from 'node:fs';
 import { titleFormatOfPath } from '../content/title.ts';
 import { withinPrefix } from './within.ts';
 import { decodeFront, decodeTitle, isRawHead, lastProbedSize, lastProbedStat, PROBED, probeFile, probeRaw, textResult, TITLES_SKIPPED, UNCLOSED_RESULT, type FeedOptions, type FeedTaker, type Probe, type ProbeFeed, type ProbeResult, type RawHead, type StatJobHandle } from './probe.ts';
@@ -310,25 +310,78 @@ export const MIN_STAT_FILES = 1024;
  * of its own: searching the 10,000-subject bench, alternating, with the
  * thread and without it, 68 against 81 ms at the fastest (a free core) but
  * 99 against 94 ms p50 at load average 2.6 on 2 cores, and 107 against 100
- * at 3.9. A one-minute load average of `cores - 0.5` or more is taken for
- * no core to spare. From /proc/loadavg (`text`); where there is none, a
- * core is taken to be free.
+ * at 3.9.
+ *
+ * From /proc/loadavg (`text`): a one-minute load average below
+ * `cores - 0.5` is taken for a core to spare. The average lags by up to a
+ * minute, so at or above it the tasks runnable now decide (its fourth
+ * field, R of R/T, which counts this process's running threads too):
+ * `mine` of them are this process's, and when the others leave a core
+ * free beside the main thread (`others <= cores - 2`), there is one.
+ * Programs run one after another (a benchmark, a script's loop) raise the
+ * average past 1.5 on 2 cores by themselves while nothing else runs;
+ * a busy loop on another core keeps `others` at 1 or more. Without
+ * `mine` (not Linux's /proc/self) the average alone decides; where
+ * there is no /proc/loadavg, a core is taken to be free.
  */
-export function busyFrom(text: string | undefined, cores: number): string | undefined {
-  const load = text === undefined ? NaN : Number.parseFloat(text);
-  return Number.isFinite(load) && load >= cores - 0.5 ? `load average ${load.toFixed(2)} on ${cores} cores` : undefined;
+export function busyFrom(text: string | undefined, cores: number, mine?: number): string | undefined {
+  const fields = text === undefined ? [] : text.split(' ', 4);
+  const load = fields.length === 0 ? NaN : Number.parseFloat(fields[0]!);
+  if (!Number.isFinite(load) || load < cores - 0.5) return undefined;
+  const average = `load average ${load.toFixed(2)} on ${cores} cores`;
+  const runnable = mine === undefined ? NaN : Number.parseInt(fields[3] ?? '', 10);
+  if (!Number.isFinite(runnable)) return average;
+  const others = Math.max(0, runnable - mine!);
+  return others <= cores - 2 ? undefined : `${average}, ${others} other ${others === 1 ? 'task' : 'tasks'} running`;
 }
 
-/** busyFrom on this machine now (a read of about 20 µs, made once per
- *  long stat job while the thread is not started). */
-export function busyMachine(): string | undefined {
-  let text: string | undefined;
+/** This process's threads running now (state R in
+ *  /proc/self/task/<tid>/stat): their ids, or undefined where that cannot
+ *  be read. */
+export function runningThreads(): Set<string> | undefined {
   try {
-    text = readFileSync('/proc/loadavg', 'latin1');
+    const running = new Set<string>();
+    for (const tid of readdirSync('/proc/self/task')) {
+      let stat: string;
+      try {
+        stat = readFileSync(`/proc/self/task/${tid}/stat`, 'latin1');
+      } catch {
+        continue; // a thread that ended meanwhile
+      }
+      // "tid (name) S ...": the name may hold ") ", so the last one ends it.
+      if (stat.charCodeAt(stat.lastIndexOf(')') + 2) === 82 /* R */) running.add(tid);
+    }
+    return running;
   } catch {
-    text = undefined; // not Linux: a core is taken to be free
+    return undefined;
   }
-  return busyFrom(text, globalThis.navigator?.hardwareConcurrency ?? 2);
+}
+
+function readLoadavg(): string | undefined {
+  try {
+    return readFileSync('/proc/loadavg', 'latin1');
+  } catch {
+    return undefined; // not Linux: a core is taken to be free
+  }
+}
+
+/** busyFrom on this machine now: one read of about 20 µs while the load
+ *  average is low, made once per long stat job while the thread is not
+ *  started. At or above it, the runnable tasks are read again between two
+ *  reads of this process's threads; a thread counts as this process's
+ *  running one only when it ran at both, so a thread that wakes meanwhile
+ *  can only make the machine look busier (about 0.1 ms in all). */
+export function busyMachine(): string | undefined {
+  const cores = globalThis.navigator?.hardwareConcurrency ?? 2;
+  const text = readLoadavg();
+  if (busyFrom(text, cores) === undefined) return undefined;
+  const before = runningThreads();
+  const now = readLoadavg();
+  const after = runningThreads();
+  if (before === undefined || after === undefined) return busyFrom(now ?? text, cores);
+  let mine = 0;
+  for (const tid of after) if (before.has(tid)) mine++;
+  return busyFrom(now ?? text, cores, Math.max(1, mine));
 }
 
 /** Files a thread stats at a time (a stat is cheaper than a probe). */

@@ -6,7 +6,7 @@ import { describe, test, expect } from 'bun:test';
 import { mkdirSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { PROBED, probeFile, probeKind, type ProbeResult } from '../../../src/kb/fs/probe.ts';
-import { batchBytes, batchMemory, DONE, SIZE_FLOATS, TIMED, frontPool, frontRegion, MIN_PARALLEL_FILES, MIN_STAT_FILES, PATH_SEPARATOR, probeResultOf, readerThread as startReaderThread, busyFrom, statFiles, statLater, type ProbeJob } from '../../../src/kb/fs/probe-thread.ts';
+import { batchBytes, batchMemory, DONE, SIZE_FLOATS, TIMED, frontPool, frontRegion, MIN_PARALLEL_FILES, MIN_STAT_FILES, PATH_SEPARATOR, probeResultOf, readerThread as startReaderThread, busyFrom, busyMachine, runningThreads, statFiles, statLater, type ProbeJob } from '../../../src/kb/fs/probe-thread.ts';
 import { makeTempDir } from '../../support/temp.ts';
 
 /** The reader thread's entry point, as the CLI's entry module names it. */
@@ -309,6 +309,34 @@ describe('stat jobs', () => {
     expect(busyFrom(undefined, 2)).toBeUndefined();
     expect(busyFrom('', 2)).toBeUndefined();
     expect(busyFrom('garbage', 2)).toBeUndefined();
+  });
+
+  test('at or above that average, the tasks runnable now decide: a core is free when the others (R of R/T less this process\'s `mine`) leave one beside the main thread', () => {
+    // Programs run one after another: the average is high, only kb runs.
+    expect(busyFrom('1.90 1.70 1.20 1/300 1234\n', 2, 1)).toBeUndefined();
+    expect(busyFrom('1.90 1.70 1.20 2/300 1234\n', 2, 2)).toBeUndefined();
+    // A busy loop beside the main thread takes the other core.
+    expect(busyFrom('1.90 1.70 1.20 2/300 1234\n', 2, 1)).toBe('load average 1.90 on 2 cores, 1 other task running');
+    expect(busyFrom('2.50 1.70 1.20 5/300 1234\n', 2, 2)).toBe('load average 2.50 on 2 cores, 3 other tasks running');
+    expect(busyFrom('7.50 6.00 5.00 7/300 1234\n', 8, 1)).toBeUndefined();
+    expect(busyFrom('7.50 6.00 5.00 8/300 1234\n', 8, 1)).toBe('load average 7.50 on 8 cores, 7 other tasks running');
+    // More of this process's threads than runnable tasks (they changed between the reads): no others.
+    expect(busyFrom('1.90 1.70 1.20 1/300 1234\n', 2, 3)).toBeUndefined();
+    // One core has none to spare beside the main thread, however the counts fell.
+    expect(busyFrom('0.90 0.70 0.20 1/300 1234\n', 1, 3)).toBe('load average 0.90 on 1 cores, 0 other tasks running');
+    // Below the average's bar the tasks now are not asked.
+    expect(busyFrom('1.49 1.70 1.20 9/300 1234\n', 2, 1)).toBeUndefined();
+    // No count of this process's threads, or no runnable count: the average alone.
+    expect(busyFrom('1.90 1.70 1.20 1/300 1234\n', 2)).toBe('load average 1.90 on 2 cores');
+    expect(busyFrom('1.90 1.70 1.20\n', 2, 1)).toBe('load average 1.90 on 2 cores');
+    expect(busyFrom('1.90 1.70 1.20 x/300 1234\n', 2, 1)).toBe('load average 1.90 on 2 cores');
+  });
+
+  test.if(process.platform === 'linux')('this process\'s running threads are read from /proc/self/task: the main thread, which reads them, is one', () => {
+    const running = runningThreads();
+    expect(running?.has(String(process.pid))).toBe(true);
+    const reason = busyMachine();
+    if (reason !== undefined) expect(reason).toMatch(/^load average \d+\.\d\d on \d+ cores(, \d+ other tasks? running)?$/);
   });
 });
 
