@@ -18,6 +18,7 @@ import { BIG_BINARY_BYTES, ensureDescribedWorkspace, ensureTinyWorkspace, ensure
 import { FLAGS as KB_BUILD_FLAGS } from './build.mjs';
 import { ensureBaseline, features } from './lib/baseline.mjs';
 import { measureDuplicates } from './lib/duplicates-bench.mjs';
+import { mib, ms, plainRow, targetText, verdict, x } from './lib/bench-report.mjs';
 
 const REPO = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -126,7 +127,8 @@ function median(xs) {
 
 const DEVNULL = openSync('/dev/null', 'w');
 
-/** A command: argv run in cwd; `shell` runs argv[0] through `sh -c`. */
+/** A command: argv run in cwd; `shell` runs argv[0] through `sh -c`;
+ *  `env`, where given, is its whole environment. */
 function cmd(label, argv, cwd, opts = {}) {
   return { label, argv, cwd, ...opts };
 }
@@ -136,7 +138,7 @@ function cmd(label, argv, cwd, opts = {}) {
 function runOnce(c) {
   const [file, ...args] = c.shell ? ['sh', '-c', c.argv[0]] : c.argv;
   const t = process.hrtime.bigint();
-  const r = spawnSync(file, args, { cwd: c.cwd, stdio: ['ignore', DEVNULL, 'pipe'], maxBuffer: 64 << 20 });
+  const r = spawnSync(file, args, { cwd: c.cwd, env: c.env, stdio: ['ignore', DEVNULL, 'pipe'], maxBuffer: 64 << 20 });
   const ms = Number(process.hrtime.bigint() - t) / 1e6;
   if (r.error) throw r.error;
   if (r.status !== 0 && !c.allowFail) {
@@ -148,7 +150,7 @@ function runOnce(c) {
 /** Bytes a command writes to stdout (one extra run, output counted). */
 function outputBytes(c) {
   const [file, ...args] = c.shell ? ['sh', '-c', `${c.argv[0]} | wc -c`] : ['sh', '-c', `"$0" "$@" | wc -c`, ...c.argv];
-  const r = spawnSync(file, args, { cwd: c.cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
+  const r = spawnSync(file, args, { cwd: c.cwd, env: c.env, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
   return Number(r.stdout.trim());
 }
 
@@ -193,7 +195,7 @@ async function peakRssKiB(c) {
   if (c.shell) throw new Error('peak RSS of a pipeline is not measured');
   if (tool) {
     const out = join(tmpdir(), `kb-bench-time-${process.pid}`);
-    const r = spawnSync(tool, ['-f', '%M', '-o', out, ...c.argv], { cwd: c.cwd, stdio: ['ignore', DEVNULL, 'pipe'] });
+    const r = spawnSync(tool, ['-f', '%M', '-o', out, ...c.argv], { cwd: c.cwd, env: c.env, stdio: ['ignore', DEVNULL, 'pipe'] });
     if (r.status !== 0) throw new Error(`${c.label} failed under ${tool}: ${r.stderr}`);
     const kib = Number(readFileSync(out, 'utf8').trim().split('\n').pop());
     rmSync(out, { force: true });
@@ -309,20 +311,21 @@ function measured(c) {
 
 /** kb's commands on workspace `ws`; an older kb (`feat`: features()) without
  *  budgets loads and lists everything anyway, so `--max-tokens 0` is left
- *  out for it. */
-function suite(ws, kb, feat = { maxTokens: true, noCache: true }) {
+ *  out for it. `env`: the commands' environment (the baseline's, with a
+ *  cache folder of its own). */
+function suite(ws, kb, feat = { maxTokens: true, noCache: true }, env = undefined) {
   const unlimited = feat.maxTokens ? ['--max-tokens', '0'] : [];
   // A listing that reads every head, as the first one does (a kb without
   // --no-cache on learn keeps none: its plain listing).
   const fresh = feat.noCache ? ['--no-cache'] : [];
   return {
-    load: cmd(`kb learn --max-tokens 0 docs '**'`, [kb, 'learn', ...unlimited, 'docs', '**'], ws.root),
+    load: cmd(`kb learn --max-tokens 0 docs '**'`, [kb, 'learn', ...unlimited, 'docs', '**'], ws.root, { env }),
     loadRef: cmd('find + xargs cat', [`${findText('docs')} | xargs -0 cat`], ws.root, { shell: true }),
     // The listing as users get it: the default budget (20,000 tokens), which
     // on 10,000 subjects sums folders up.
-    list: cmd('kb learn docs', [kb, 'learn', 'docs'], ws.root),
-    listAll: cmd('kb learn --max-tokens 0 docs', [kb, 'learn', ...unlimited, 'docs'], ws.root),
-    listFresh: cmd('kb learn docs --no-cache', [kb, 'learn', 'docs', ...fresh], ws.root),
+    list: cmd('kb learn docs', [kb, 'learn', 'docs'], ws.root, { env }),
+    listAll: cmd('kb learn --max-tokens 0 docs', [kb, 'learn', ...unlimited, 'docs'], ws.root, { env }),
+    listFresh: cmd('kb learn docs --no-cache', [kb, 'learn', 'docs', ...fresh], ws.root, { env }),
     listRef: cmd('find + xargs head', [`${findAll('docs')} | xargs -0 head -q -c 8192`], ws.root, { shell: true }),
   };
 }
@@ -351,9 +354,6 @@ function binaryBytesRead(c, target) {
 // ---------------------------------------------------------------------------
 // Output
 
-const ms = (x) => (x >= 100 ? x.toFixed(0) : x >= 10 ? x.toFixed(1) : x.toFixed(2));
-const x = (r) => `${r.toFixed(2)}x`;
-const mib = (kib) => `${(kib / 1024).toFixed(1)} MiB`;
 
 function table(header, rows) {
   const lines = [`| ${header.join(' | ')} |`, `|${header.map(() => '---').join('|')}|`];
@@ -402,7 +402,12 @@ async function main() {
   if (o.baseline) {
     try {
       const b = ensureBaseline(REPO, o.dir, o.baseline, log);
-      base = { ...b, suite: suite(ws, b.path, features(b.path)) };
+      // A cache folder of its own: a listing's kept heads are one file a
+      // subjects folder, which another build finds as none and writes
+      // over, so two builds run in turn would each find the other's and
+      // read every head on every run.
+      const env = { ...process.env, XDG_CACHE_HOME: join(dirname(b.path), 'xdg-cache') };
+      base = { ...b, suite: suite(ws, b.path, features(b.path), env) };
     } catch (e) {
       log(`bench: ${e.message}`);
       process.exit(2);
@@ -439,10 +444,12 @@ async function main() {
   if (!o.quick) {
   log('measuring: list with descriptions ...');
   const described = ensureDescribedWorkspace(ws, log);
-  const listDescribed = compare(cmd('kb learn docs (described)', [o.kb, 'learn', '--max-tokens', '0', 'docs'], described.root), s.list, o.runs);
+  // Every line shown in both (the default budget shortens the plain
+  // listing of 10,000 subjects, and would leave descriptions out).
+  const listDescribed = compare(cmd('kb learn --max-tokens 0 docs (described)', [o.kb, 'learn', '--max-tokens', '0', 'docs'], described.root), s.listAll, o.runs);
   add({
     id: 'describedList',
-    what: `list with descriptions: \`kb learn docs\`, ${described.described} subjects with frontmatter`,
+    what: `list with descriptions: \`kb learn --max-tokens 0 docs\`, ${described.described} subjects with frontmatter`,
     kb: listDescribed.a,
     ref: listDescribed.b,
     refName: 'the same listing without frontmatter',
@@ -594,21 +601,6 @@ async function main() {
   results.machine.loadavg = [+load0.toFixed(2), +loadavg()[0].toFixed(2)];
 
   // Report.
-  const verdict = (r) => {
-    if (r.target === undefined) return 'info';
-    const v = r.ratio ?? r.kbValue;
-    return (r.cmp === '<=' ? v <= r.target : v >= r.target) ? 'PASS' : 'FAIL';
-  };
-  const targetText = (r) => {
-    if (r.target === undefined) return '-';
-    if (r.id === 'rss' || r.unit === 'KiB') return `<= ${mib(r.target)}`;
-    if (r.unit === 'ms') return r.target === undefined ? '-' : `<= ${r.target} ms`;
-    if (r.unit === 'fraction') return `<= ${(r.target * 100).toFixed(0)}%`;
-    if (r.unit === 'MB/s') return `>= ${r.target} MB/s`;
-    if (r.unit === 'share' || r.unit === 'count') return `${r.cmp} ${r.target}`;
-    if (r.id === 'binary') return `<= ${r.target} B`;
-    return `${r.cmp === '<=' ? '<=' : '>='} ${r.target}x${r.speedup ? ' faster' : ''}`;
-  };
   const out = [];
   const m = results.machine;
   if (o.quick) {
@@ -640,18 +632,6 @@ async function main() {
       }),
     ),
   );
-  function plainRow(r) {
-    {
-        if (r.id === 'rss' || r.unit === 'KiB') return [r.what, mib(r.kbValue), '-', '-', targetText(r), verdict(r)];
-        if (r.unit === 'ms') return [r.what, `${ms(r.kbValue)} ms`, '-', '-', targetText(r), verdict(r)];
-        if (r.unit === 'fraction') return [r.what, `${(r.kbValue * 100).toFixed(1)}%`, 'o200k (gpt-tokenizer)', r.detail, targetText(r), verdict(r)];
-        if (r.unit === 'MB/s') return [r.what, `${r.kbValue.toFixed(0)} MB/s`, '-', '-', targetText(r), verdict(r)];
-        if (r.unit === 'share') return [r.what, r.kbValue.toFixed(2), '-', '-', targetText(r), verdict(r)];
-        if (r.id === 'binary') return [r.what, `${r.kbValue} B`, '-', r.detail, targetText(r), verdict(r)];
-        const ratio = r.speedup ? `${r.ratio.toFixed(1)}x faster` : `${x(r.ratio)}${r.best ? ` (fastest runs: ${x(r.best)})` : ''}`;
-        return [r.what, `${ms(r.kb)} ms`, `${ms(r.ref)} ms ${r.refName}`, ratio, targetText(r), verdict(r)];
-    }
-  }
   out.push('');
   const mem = results.memory;
   out.push(
