@@ -354,7 +354,6 @@ function binaryBytesRead(c, target) {
 // ---------------------------------------------------------------------------
 // Output
 
-
 function table(header, rows) {
   const lines = [`| ${header.join(' | ')} |`, `|${header.map(() => '---').join('|')}|`];
   for (const r of rows) lines.push(`| ${r.join(' | ')} |`);

@@ -357,6 +357,11 @@ export function runningThreads(): Set<string> | undefined {
   }
 }
 
+/** The CPUs this process may use (2 where the runtime does not say). */
+function cores(): number {
+  return globalThis.navigator?.hardwareConcurrency ?? 2;
+}
+
 /** /proc/loadavg's text, or undefined where there is none. */
 function readLoadavg(): string | undefined {
   try {
@@ -374,16 +379,16 @@ function readLoadavg(): string | undefined {
  *  can only make the machine look busier (about 0.2 ms in all, some ten
  *  small reads). */
 export function busyMachine(): string | undefined {
-  const cores = globalThis.navigator?.hardwareConcurrency ?? 2;
+  const n = cores();
   const text = readLoadavg();
-  if (busyFrom(text, cores) === undefined) return undefined;
+  if (busyFrom(text, n) === undefined) return undefined;
   const before = runningThreads();
   const now = readLoadavg();
   const after = runningThreads();
-  if (before === undefined || after === undefined) return busyFrom(now ?? text, cores);
+  if (before === undefined || after === undefined) return busyFrom(now ?? text, n);
   let mine = 0;
   for (const tid of after) if (before.has(tid)) mine++;
-  return busyFrom(now ?? text, cores, Math.max(1, mine));
+  return busyFrom(now ?? text, n, Math.max(1, mine));
 }
 
 /** Files a thread stats at a time (a stat is cheaper than a probe). */
@@ -581,7 +586,7 @@ function startWorker(state: ThreadState): Worker | null {
   if (state.worker !== undefined) return state.worker;
   state.worker = null;
   try {
-    if ((globalThis.navigator?.hardwareConcurrency ?? 2) < 2) return null;
+    if (cores() < 2) return null;
     const w = new Worker(state.url, { type: 'module' });
     // A worker that fails to load never takes a file: nothing to undo.
     w.onerror = (e) => e.preventDefault?.();
