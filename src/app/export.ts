@@ -7,7 +7,7 @@ import { join, relative, sep } from 'node:path';
 import type { Topic } from '../config/types.ts';
 import { loadYaml, type YamlModule } from '../kb/content/frontmatter.ts';
 import { decodeText } from '../kb/fs/decode.ts';
-import { probeBytes } from '../kb/fs/probe.ts';
+import { probeBytes } from '../kb/fs/probe-titles.ts';
 import { readSubjectRaw } from '../kb/fs/read.ts';
 import { aboutOfProbe, type About } from '../kb/index/describe.ts';
 import { slugLowerBound } from '../kb/index/slug.ts';

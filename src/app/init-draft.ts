@@ -8,7 +8,7 @@ import { firstSentenceOf, leadSentence, opensWithTitle } from '../kb/content/lea
 import { loadYaml, NEEDS_YAML, parseFrontmatter, simpleFields } from '../kb/content/frontmatter.ts';
 import { informativeTitle } from '../kb/content/title.ts';
 import { IGNORE_FILES } from '../kb/fs/ignore.ts';
-import { probeFile } from '../kb/fs/probe.ts';
+import { probeFile } from '../kb/fs/probe-titles.ts';
 import { readSubjectHead } from '../kb/fs/read.ts';
 import { formatRank } from '../kb/index/precedence.ts';
 import { kbignoreText, surveySite, type SiteGroup } from '../kb/index/site.ts';

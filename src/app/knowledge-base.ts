@@ -79,6 +79,13 @@ export interface OpenOptions {
   /** Probes files for the topic views (default: on the main thread). A
    *  front end plugs in the reader thread's probe here. */
   probe?: Probe;
+  /** false: the default probe searches no head for a title (kb/fs/probe.ts
+   *  `probeKinds`), and the title rules are not loaded (about a fifth of
+   *  what a start of kb schema loaded): for a front end that shows no
+   *  subject's title (kb schema, kb prompt without listings). A title
+   *  asked for all the same is found by probing again (kb/index/
+   *  describe.ts). Default: the main thread's probe finds titles. */
+  titles?: boolean;
   /** Keep what listings' heads said on disk between runs (kb/fs/heads.ts),
    *  where `probe` can feed a listing: a front end that lists (`kb
    *  learn`) asks; the code is loaded only then. */
@@ -194,7 +201,8 @@ export class KnowledgeBase {
     // kept in memory instead (`kb mcp`: `cache`).
     const dir = opts.keepHeads !== true || options.searchCache === false || opts.cache !== undefined || opts.probe?.feed === undefined ? undefined : headsDir(options.env, options.home);
     const heads = dir === undefined ? undefined : await keptHeadsOf(opts.probe!, dir);
-    const kb = new KnowledgeBase(config, learned, heads ?? opts.probe, walkLimit(options.env), maxTokens, opts.cache, searchCache, cutter, opts.costs, options.html, opts.since);
+    const probe = heads ?? opts.probe ?? (opts.titles === false ? undefined : (await import('../kb/fs/probe-titles.ts')).probeHere);
+    const kb = new KnowledgeBase(config, learned, probe, walkLimit(options.env), maxTokens, opts.cache, searchCache, cutter, opts.costs, options.html, opts.since);
     kb.heads = heads;
     return kb;
   }

@@ -26,7 +26,10 @@ export interface EnvResult {
  *  topics configured so far, which <ID> is matched against. */
 export function envLayers(env: Record<string, string | undefined>, topicIds: readonly string[]): EnvResult {
   const result: EnvResult = { layers: [], diagnostics: [] };
-  const names = filter(Object.keys(env), (n) => n.startsWith(PREFIX) && env[n] !== undefined).sort();
+  const names = filter(Object.keys(env), (n) => n.startsWith(PREFIX) && env[n] !== undefined);
+  // (Sorted only when there is an order to make: the first sort of a
+  // process costs the runtime's comparator set-up.)
+  if (names.length > 1) names.sort();
   for (const name of names) {
     const rest = name.slice(PREFIX.length).toUpperCase();
     const where = `env ${name}`;

@@ -31,7 +31,8 @@ import { estimateTokens, estimateTokensOfBytes } from '../../src/kb/content/toke
 import { lineAt, windowEnd } from '../../src/kb/content/window.ts';
 import { decodeText } from '../../src/kb/fs/decode.ts';
 import { IgnoreRules } from '../../src/kb/fs/ignore.ts';
-import { frontmatterSpan, probeBytes } from '../../src/kb/fs/probe.ts';
+import { frontmatterSpan } from '../../src/kb/fs/probe.ts';
+import { probeBytes } from '../../src/kb/fs/probe-titles.ts';
 import { scoreText, sectionsOf, snippetOf } from '../../src/kb/search/snippet.ts';
 import { queryTerms, terms } from '../../src/kb/search/tokenize.ts';
 import { headingsOf } from '../../src/kb/search/topic.ts';

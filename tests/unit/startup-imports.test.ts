@@ -74,13 +74,18 @@ const LOADING = ['src/kb/index/load.ts', 'src/kb/fs/read.ts', 'src/kb/fs/decode.
  *  HOME instead of os.homedir() where it can (cli/home.ts). */
 const RUNTIME = ['pkg:node:buffer', 'pkg:node:os'];
 
+/** The title rules: only what shows or searches a subject's title loads
+ *  them (kb/fs/probe-titles.ts); a front end that shows none opens its
+ *  knowledge base without them (OpenOptions.titles). */
+const TITLES = ['src/kb/fs/probe-titles.ts', 'src/kb/content/title.ts', 'src/kb/content/html-head.ts', 'src/kb/content/entities.ts', 'src/kb/content/roff.ts'];
+
 /** What a long-lived front end keeps between requests (its file
  *  watchers): `kb mcp` only (app/resident.ts). */
 const RESIDENT = ['src/kb/index/cache.ts'];
 
 const DEFERRED: Record<string, string[]> = {
-  schema: [...LEARN_TEXT, ...SEARCH, ...WRITE, ...FORMATS, ...READING, ...RUNTIME, ...RESIDENT, 'src/app/prompt.ts', 'src/render/subject.ts'],
-  prompt: [...LEARN_TEXT, ...SEARCH, ...WRITE, ...FORMATS, ...LOADING, ...RUNTIME, ...RESIDENT, 'src/app/prompt-list.ts', 'src/app/tools.ts'],
+  schema: [...LEARN_TEXT, ...SEARCH, ...WRITE, ...FORMATS, ...READING, ...RUNTIME, ...RESIDENT, ...TITLES, 'src/app/prompt.ts', 'src/render/subject.ts'],
+  prompt: [...LEARN_TEXT, ...SEARCH, ...WRITE, ...FORMATS, ...LOADING, ...RUNTIME, ...RESIDENT, ...TITLES, 'src/app/prompt-list.ts', 'src/app/tools.ts'],
   search: [...LEARN_TEXT, ...WRITE, ...RESIDENT],
 };
 

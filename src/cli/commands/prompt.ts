@@ -24,8 +24,11 @@ const command: Command = {
   },
   async run(ctx) {
     noArguments('prompt', ctx.positionals);
-    const kb = await openKnowledgeBase(ctx);
     const { names, from } = listedNames((ctx.flags.list as string[] | undefined) ?? [], ctx.env);
+    // The section names topics and holds what they pre-load, never a
+    // subject's title: the title rules are loaded only for a listing
+    // (app/knowledge-base.ts OpenOptions.titles).
+    const kb = await openKnowledgeBase(ctx, { titles: names.length > 0 });
     const section = await prompt(kb);
     // The listings' module is loaded only when a topic is to be listed.
     const { prompt: shown, problems } = names.length === 0 ? section : await (await import('../../app/prompt-list.ts')).withListings(kb, section, names, from);

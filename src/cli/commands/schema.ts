@@ -41,7 +41,9 @@ const command: Command = {
   async run(ctx) {
     noArguments('schema', ctx.positionals);
     const format = (ctx.flags.format as SchemaFormat | undefined) ?? 'generic';
-    const kb = await openKnowledgeBase(ctx);
+    // A tool's description names topics, never a subject's title: the
+    // title rules are not loaded (app/knowledge-base.ts OpenOptions.titles).
+    const kb = await openKnowledgeBase(ctx, { titles: false });
     const which = toolNamed((ctx.flags.tool as string | undefined) ?? 'learn')!;
     const named = (ctx.flags.write as string[] | undefined) ?? [];
     if (named.length > 0 && which.access !== 'write') throw new UsageError(`--write goes with ${either(map(WRITE_TOOLS, (n) => `--tool ${n}`))}`, '--write');

@@ -26,7 +26,8 @@
 
 import { sep } from 'node:path';
 import { encodeHeads, MAX_HEADS_BYTES, headsFile, RACY_MS, readHeads, type Heads, type HeadsColumns } from './head-cache.ts';
-import { lastProbedSize, probeFile, type FeedTaker, type Probe, type ProbeFeed, type ProbeResult, type StatJobHandle } from './probe.ts';
+import { lastProbedSize, type FeedTaker, type Probe, type ProbeFeed, type ProbeResult, type StatJobHandle } from './probe.ts';
+import { probeFile } from './probe-titles.ts';
 import { statLater } from './probe-thread.ts';
 import { cacheFolderFor, writeCacheFile } from '../../shared/cache-file.ts';
 

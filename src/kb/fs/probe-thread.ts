@@ -19,7 +19,8 @@
 import { readdirSync, readFileSync, statSync, type Stats } from 'node:fs';
 import { titleFormatOfPath } from '../content/title.ts';
 import { withinPrefix } from './within.ts';
-import { decodeFront, decodeTitle, isRawHead, lastProbedSize, lastProbedStat, PROBED, probeFile, probeRaw, textResult, TITLES_SKIPPED, UNCLOSED_RESULT, type FeedOptions, type FeedTaker, type Probe, type ProbeFeed, type ProbeResult, type RawHead, type StatJobHandle } from './probe.ts';
+import { decodeFront, isRawHead, lastProbedSize, lastProbedStat, PROBED, probeRaw, textResult, TITLES_SKIPPED, UNCLOSED_RESULT, type FeedOptions, type FeedTaker, type Probe, type ProbeFeed, type ProbeResult, type RawHead, type StatJobHandle } from './probe.ts';
+import { decodeTitle, probeFile, TITLES } from './probe-titles.ts';
 
 // --- The protocol the two threads share (probe-worker.ts imports it) -----
 //
@@ -443,7 +444,7 @@ export function probeShare(paths: readonly string[], control: Int32Array, result
     const titles = Atomics.load(control, SKIP) === 0;
     const timed = Atomics.load(control, TIMED) !== 0;
     for (let i = from; i < to; i++) {
-      results[i] = probeCode(probeRaw(paths[i], titles, timed), i, region);
+      results[i] = probeCode(probeRaw(paths[i], titles ? TITLES : undefined, timed), i, region);
       if (sizes === undefined) continue;
       sizes[SIZE_FLOATS * i] = lastProbedSize() + 1;
       if (!timed) continue;
@@ -529,7 +530,7 @@ function awaitBatch(batch: ProbeBatch): number {
       let here = 0;
       for (let i = 0; i < n; i++) {
         if (Atomics.load(results, i) !== 0) continue;
-        results[i] = probeCode(probeRaw(paths[i]), i, region);
+        results[i] = probeCode(probeRaw(paths[i], TITLES), i, region);
         here++;
       }
       return here;

@@ -7,21 +7,27 @@
 // and the document's own title and man-page summary as its format tells
 // them (content/title.ts: the rules, scanned on the same bytes).
 //
-// The names: `probeFile` probes one file (`probeKind` is its kind alone,
-// `probeRaw` the same without decoding the frontmatter); a `Probe` probes
-// many files at once. The subject index owns one per view (index/view.ts),
-// the main thread's `probeHere` by default; the reader thread's
-// (probe-thread.ts) is plugged in at start-up by the front end that wants
-// it. Both run `probeRaw` on the same bytes; the reader thread hands each
+// This module probes kinds and frontmatter; the title rules are another's
+// (probe-titles.ts `TITLES`, handed to `probeRaw`), so that what needs no
+// title (kb schema, kb prompt: which topics have a text subject) loads none
+// of them: about a fifth of the code such a start loaded, 0.2 ms of it.
+//
+// The names: `probeFile` (probe-titles.ts) probes one file with its title,
+// `probeKind` is a file's kind alone, `probeRaw` probes without decoding;
+// a `Probe` probes many files at once. The subject index owns one per view
+// (index/view.ts): `probeKinds` by default, which searches no head for a
+// title (a reader of titles probes those files again with them:
+// index/describe.ts), the main thread's `probeHere` (probe-titles.ts) for
+// a knowledge base that shows titles, or the reader thread's
+// (probe-thread.ts), plugged in at start-up by the front end that wants
+// it. All run `probeRaw` on the same bytes; the reader thread hands each
 // result back as one code byte per file in shared memory, and the
 // frontmatter's, title's and summary's bytes in a second shared region.
 //
 // At most 8192 bytes are read, into one reused buffer; the rest of the file
-// is never touched.
+// is never touched (but for an HTML page's head: probe-titles.ts).
 
 import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
-import { compactHtml, HTML_HEAD_BYTES, htmlDrops } from '../content/html-head.ts';
-import { cleanTitle, scanHead, titleFormatOfPath, type TitleFormat } from '../content/title.ts';
 import { map } from '../../shared/arrays.ts';
 
 /** What a file is, as its head tells. */
@@ -59,6 +65,10 @@ export const PROBED: Readonly<Record<ProbeKind, ProbeResult>> = {
 /** Probes many files, results in order. */
 export interface Probe {
   probe(paths: readonly string[]): ProbeResult[];
+  /** false: the probe searches no head for a title or summary (its text
+   *  results say titlesSkipped: `probeKinds`); a reader of titles probes
+   *  those files again with a probe that does (index/describe.ts). */
+  readonly titles?: false;
   /** Probes files as a walk finds them (a probe that can start on them
    *  before the walk ends: the reader thread); absent otherwise. `take`,
    *  when given, is told of each file's result as soon as it is known, in
@@ -114,10 +124,25 @@ export interface ProbeFeed {
   stats?(): Float64Array;
 }
 
-/** The main thread's probe: one file after the other. */
-export const probeHere: Probe = {
-  probe: (paths) => map(paths, (p) => probeFile(p)),
+/** The main thread's probe of kinds and frontmatter, one file after the
+ *  other: no head is searched for a title (see Probe.titles). */
+export const probeKinds: Probe = {
+  probe: (paths) => map(paths, (p) => frontDecoded(probeRaw(p, undefined))),
+  titles: false,
 };
+
+/** The rules that find a text file's title and summary in its head
+ *  (probe-titles.ts `TITLES`: content/title.ts's, with an HTML page's
+ *  head cleaned first), for `probeRaw`. */
+export interface HeadTitles {
+  /** What the first `n` bytes of `head`, a text file's, tell with their
+   *  title and summary: as `probeRaw` returns it (`headOf`'s RawHead, or
+   *  PROBED.text). `front` is the span of their frontmatter (undefined:
+   *  none), `whole` whether they are the whole file, `path` (its
+   *  extension) names the format; `more(size)` reads the file's first
+   *  `size` bytes (an HTML page's head). */
+  examine(head: Uint8Array, n: number, front: [number, number] | undefined, whole: boolean, path: string, more: MoreBytes | undefined): ProbeResult | RawHead;
+}
 
 /** A text file with frontmatter `front` (see ProbeResult.front). */
 export function textWithFront(front: string | null): ProbeResult {
@@ -158,36 +183,6 @@ export function textResult(front: string | null | undefined, title: string | und
   if (title !== undefined) r.title = title;
   if (summary !== undefined) r.summary = summary;
   return r;
-}
-
-/** Title or summary bytes as text (content/title.ts `cleanTitle`);
- *  undefined when nothing is left. */
-export function decodeTitle(bytes: Uint8Array | undefined, format: TitleFormat | undefined): string | undefined {
-  if (bytes === undefined) return undefined;
-  if (format !== 'html' && isPlainTitle(bytes)) return String.fromCharCode.apply(null, bytes as unknown as number[]);
-  const t = cleanTitle(decodeFront(bytes), format);
-  return t === '' ? undefined : t;
-}
-
-/** Whether title bytes are already what `cleanTitle` makes of them
- *  (outside HTML): printable ASCII, not empty, spaces single and not at
- *  either end, no Markdown link (`](`) or AsciiDoc anchor (`[[`), nothing
- *  that may be markup alone (content/markup.ts: `:` or `#+` first, a `{`
- *  or `}`). */
-function isPlainTitle(b: Uint8Array): boolean {
-  const n = b.length;
-  if (n === 0 || n > 1024 || b[0] === 0x20 || b[n - 1] === 0x20 || b[0] === 0x3a || (b[0] === 0x23 && b[1] === 0x2b)) return false;
-  // Block markup (content/sniff.ts `blockMarkup`): `..` first, `[...]`, `::`.
-  if ((b[0] === 0x2e && b[1] === 0x2e) || (b[0] === 0x5b && b[n - 1] === 0x5d)) return false;
-  for (let i = 0; i < n; i++) {
-    const c = b[i];
-    if (c < 0x20 || c > 0x7e || c === 0x7b || c === 0x7d) return false;
-    if (c === 0x20 && b[i + 1] === 0x20) return false;
-    if (c === 0x5b && b[i + 1] === 0x5b) return false; // `[[`
-    if (c === 0x3a && b[i + 1] === 0x3a) return false; // `::`
-    if (c === 0x28 && i > 0 && b[i - 1] === 0x5d) return false; // `](`
-  }
-  return true;
 }
 
 export const PROBE_BYTES = 8192;
@@ -300,40 +295,32 @@ export function decodeFront(bytes: Uint8Array): string {
 
 /** Probes a file: 'text', 'binary', or 'error' when it cannot be read. */
 export function probeKind(abs: string): ProbeKind {
-  return probeFile(abs).kind;
+  const r = probeRaw(abs, undefined);
+  return isRawHead(r) ? 'text' : r.kind;
 }
 
-/** Probes a file: its kind, and for a text file its frontmatter, title
- *  and summary. */
-export function probeFile(abs: string): ProbeResult {
-  return decodeRaw(probeRaw(abs), abs);
+/** A result of `probeRaw` without titles (`titles` undefined) decoded:
+ *  its frontmatter as text (probe-titles.ts `decodeRaw` decodes titles
+ *  too). */
+function frontDecoded(r: ProbeResult | RawHead): ProbeResult {
+  return isRawHead(r) ? textResult(r.front instanceof Uint8Array ? decodeFront(r.front) : r.front, undefined, undefined, r.titlesSkipped) : r;
 }
 
-function decodeRaw(r: ProbeResult | RawHead, abs: string): ProbeResult {
-  if (!isRawHead(r)) return r;
-  const format = r.title !== undefined || r.summary !== undefined ? titleFormatOfPath(abs) : undefined;
-  return textResult(r.front instanceof Uint8Array ? decodeFront(r.front) : r.front, decodeTitle(r.title, format), decodeTitle(r.summary, format), r.titlesSkipped);
-}
-
-/** The rest of a file's first HTML_HEAD_BYTES, for an HTML page's head
- *  (content/html-head.ts): the bytes from the start, and how many. */
-type MoreBytes = () => { bytes: Uint8Array; n: number };
-
-/** An HTML page's head without what html-head.ts leaves out, written here
- *  (the spans of a RawHead point into it until the next probe). */
-const htmlHead = new Uint8Array(PROBE_BYTES);
+/** Reads the file's first `size` bytes (an HTML page's head: its first
+ *  bytes from the start, and how many). */
+export type MoreBytes = (size: number) => { bytes: Uint8Array; n: number };
 
 /** What a text file's first `n` bytes (of `head`, at most PROBE_BYTES)
  *  tell, as `probeRaw` returns it; `path` (its extension) names the
- *  format. `titles` false: the head is not searched for a title. `more`:
- *  the file's first HTML_HEAD_BYTES, for an HTML page whose head holds
- *  what is left out of it (read only then). */
-function examineHead(head: Uint8Array, n: number, path: string, titles = true, more?: MoreBytes): ProbeResult | RawHead {
+ *  format. `titles` undefined: the head is not searched for a title, else
+ *  their rules search it. `more`: the file's first bytes, for an HTML page
+ *  whose head holds what is left out of it (read only then). */
+export function examineHead(head: Uint8Array, n: number, path: string, titles: HeadTitles | undefined, more?: MoreBytes): ProbeResult | RawHead {
   if (isBinaryHead(head, n)) return PROBED.binary;
   const whole = n < PROBE_BYTES;
-  let span = frontmatterSpan(head, n, whole);
+  const span = frontmatterSpan(head, n, whole);
   if (span === UNCLOSED) return UNCLOSED_RESULT; // the head is all frontmatter
-  if (!titles) {
+  if (titles === undefined) {
     // Not even the format is looked up: a file of a format without titles
     // says so too, and a reader of its title probes it again for nothing.
     if (span === undefined) return TITLES_SKIPPED;
@@ -341,40 +328,12 @@ function examineHead(head: Uint8Array, n: number, path: string, titles = true, m
     r.titlesSkipped = true;
     return r;
   }
-  const format = titleFormatOfPath(path);
-  let spans;
-  if (format !== undefined && !(n >= 2 && (head[0] === 0xff || head[0] === 0xfe))) {
-    // After the frontmatter's closing fence line (or a byte-order mark).
-    let from = n >= 3 && head[0] === 0xef && head[1] === 0xbb && head[2] === 0xbf ? 3 : 0;
-    if (span !== undefined) {
-      const nl = head.indexOf(0x0a, span[1]);
-      from = nl < 0 || nl >= n ? n : nl + 1;
-    }
-    if (format === 'html' && htmlDrops(head, from, n)) {
-      const all = whole || more === undefined ? { bytes: head, n } : more();
-      n = compactHtml(all.bytes, from, all.n, htmlHead);
-      head = htmlHead;
-    }
-    spans = scanHead(head, from, n, format, true, path);
-  }
-  if (spans === undefined) return span === undefined ? PROBED.text : headOf(head.subarray(span[0], span[1]), undefined, undefined);
-  return headOf(
-    span === undefined ? undefined : head.subarray(span[0], span[1]),
-    spans.titleStart < 0 ? undefined : head.subarray(spans.titleStart, spans.titleEnd),
-    spans.summaryStart < 0 ? undefined : head.subarray(spans.summaryStart, spans.summaryEnd),
-  );
+  return titles.examine(head, n, span, whole, path, more);
 }
 
-/** What probing a file whose content starts with `bytes` gives (its kind,
- *  frontmatter, title and summary, as `probeFile`), for a caller that holds
- *  the bytes already (the search index reads whole files): `path` (or a
- *  name) gives the format by its extension. Looks at the first PROBE_BYTES
- *  bytes only. */
-export function probeBytes(bytes: Uint8Array, path: string): ProbeResult {
-  return decodeRaw(examineHead(bytes, Math.min(bytes.length, PROBE_BYTES), path, true, () => ({ bytes, n: Math.min(bytes.length, HTML_HEAD_BYTES) })), path);
-}
-
-function headOf(front: Uint8Array | undefined, title: Uint8Array | undefined, summary: Uint8Array | undefined): RawHead {
+/** A RawHead of these parts (the one object, reused: valid until the
+ *  next probe), for `probeRaw` and the title rules. */
+export function headOf(front: Uint8Array | undefined, title: Uint8Array | undefined, summary: Uint8Array | undefined): RawHead {
   rawHead.front = front;
   rawHead.title = title;
   rawHead.summary = summary;
@@ -427,20 +386,21 @@ export function lastProbedSize(): number {
 /** Read once an HTML page's head holds what is left out of it. */
 let more: Uint8Array | undefined;
 
-/** The first HTML_HEAD_BYTES of the file open at `fd`, whose first `n`
+/** The first `size` bytes of the file open at `fd`, whose first `n`
  *  bytes are in `head` and which is read that far. */
-function readMore(fd: number, n: number): { bytes: Uint8Array; n: number } {
-  more ??= new Uint8Array(HTML_HEAD_BYTES);
+function readMore(fd: number, n: number, size: number): { bytes: Uint8Array; n: number } {
+  if (more === undefined || more.length !== size) more = new Uint8Array(size);
   more.set(head.subarray(0, n), 0);
   return { bytes: more, n: n + readFully(fd, more, n) };
 }
 
-/** `probeFile` without decoding: PROBED.text, .binary or .error,
+/** A file probed without decoding: PROBED.text, .binary or .error,
  *  UNCLOSED_RESULT, TITLES_SKIPPED, or the head's frontmatter, title and
  *  summary as bytes (a RawHead, valid until the next probe). `titles`
- *  false: the head is not searched for a title or summary (the result
- *  says so: ProbeResult.titlesSkipped). */
-export function probeRaw(abs: string, titles = true, timed = false): ProbeResult | RawHead {
+ *  (probe-titles.ts `TITLES`) search the head for a title and summary;
+ *  undefined: they are not searched for (the result says so:
+ *  ProbeResult.titlesSkipped). */
+export function probeRaw(abs: string, titles: HeadTitles | undefined, timed = false): ProbeResult | RawHead {
   let fd: number;
   probedSize = -1;
   probedStat[0] = -1;
@@ -460,7 +420,7 @@ export function probeRaw(abs: string, titles = true, timed = false): ProbeResult
     // (Were a read ever cut short by a signal, the file would be judged on
     // fewer bytes; loading it reads fully and still finds it binary.)
     const n = readSync(fd, head, 0, PROBE_BYTES, null);
-    const found = examineHead(head, n, abs, titles, () => readMore(fd, n));
+    const found = examineHead(head, n, abs, titles, (size) => readMore(fd, n, size));
     if (found !== PROBED.binary) probedSize = n < PROBE_BYTES ? n : timed ? probedStat[0] : sizeOf(fd);
     return found;
   } catch {

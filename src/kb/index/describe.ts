@@ -13,6 +13,7 @@
 import { descriptionValue, loadYaml, NEEDS_YAML, parseFrontmatter, simpleFields, timeValue, type YamlModule } from '../content/frontmatter.ts';
 import { informativeTitle, subjectTitle } from '../content/title.ts';
 import type { ProbeResult } from '../fs/probe.ts';
+import { probeHere } from '../fs/probe-titles.ts';
 import type { Subject } from './types.ts';
 import { kindOf, type TopicView } from './view.ts';
 
@@ -122,7 +123,10 @@ function aboutParsed(view: TopicView, s: Subject, lib: YamlModule): About {
 /** Probes the files of `subjects` at `at` again, their heads searched
  *  for titles, all at once. */
 function probeAgain(view: TopicView, subjects: readonly Subject[], at: readonly number[]): void {
-  const results = view.probe.probe(at.map((i) => subjects[i].abs));
+  // A view whose probe searches no head for a title (fs/probe.ts
+  // `probeKinds`) is asked for them by the main thread's probe that does.
+  const probe = view.probe.titles === false ? probeHere : view.probe;
+  const results = probe.probe(at.map((i) => subjects[i].abs));
   for (let k = 0; k < at.length; k++) view.probed.set(subjects[at[k]].slug, results[k]);
 }
 

@@ -61,6 +61,9 @@ export function resolvePatterns(
   disabled: ReadonlySet<string>,
   aliases?: ReadonlyMap<string, Alias>,
 ): Resolution {
+  // Most topics pre-load nothing: no budget, map or result to build (a
+  // start of kb schema or kb prompt opens every topic's view).
+  if (patterns.length === 0) return { matches: [], perPattern: [] };
   const bySlug = new Map<string, Match>();
   const perPattern: PatternResult[] = [];
   const budget = new Budget();
@@ -107,7 +110,11 @@ export function resolvePatterns(
     if (patterns.length === 1) return { matches: selected, perPattern };
     for (const m of selected) add(m.subject, m.exact);
   }
-  return { matches: [...bySlug.values()], perPattern };
+  // (A loop, not a spread of the map's values: the runtime's iterator
+  // spread costs about 0.1 ms the first time a process uses it.)
+  const matches: Match[] = [];
+  for (const m of bySlug.values()) matches.push(m);
+  return { matches, perPattern };
 }
 
 /** How many hidden, non-disabled subjects `isMatch` matches, skills'

@@ -36,7 +36,7 @@
 // neither is counted. The survey reads the walk's names, and the first
 // 8 KiB of each folder's index page.
 
-import { probeFile } from '../fs/probe.ts';
+import { probeFile } from '../fs/probe-titles.ts';
 import { isProse } from './precedence.ts';
 import type { SubjectIndex } from './types.ts';
 import { CONTROL } from '../../shared/controls.ts';

@@ -15,7 +15,7 @@
 
 import type { CompiledPattern } from '../../glob/index.ts';
 import type { HtmlView } from '../content/html.ts';
-import { probeHere, type Probe, type ProbeKind, type ProbeResult } from '../fs/probe.ts';
+import { probeKinds, type Probe, type ProbeKind, type ProbeResult } from '../fs/probe.ts';
 import type { WalkTrace } from '../fs/walk.ts';
 import type { IndexCache } from './cache.ts';
 import { cleanIndex } from './clean.ts';
@@ -41,7 +41,10 @@ export interface TopicSpec {
 export interface OpenOptions {
   /** The topic's `learned` patterns, compiled (glob/index.ts). */
   learned?: readonly CompiledPattern[];
-  /** Probes the files (default: `probeHere`, on the main thread). */
+  /** Probes the files (default: `probeKinds`, on the main thread, which
+   *  searches no head for a title: describe.ts probes again those whose
+   *  titles it needs; a knowledge base that shows titles plugs in
+   *  fs/probe-titles.ts `probeHere`). */
   probe?: Probe;
   /** Probe every non-hidden file as the walk finds it (a listing needs
    *  nearly every verdict): with a probe that has a feed, the probing
@@ -119,7 +122,7 @@ export interface TopicView {
 /** Walks the topic's subjects directory and resolves its `learned`
  *  patterns. Reads no file contents (but with `probeAll`, file heads). */
 export function openTopic(topic: TopicSpec, opts: OpenOptions = {}): TopicView {
-  const probe = opts.probe ?? probeHere;
+  const probe = opts.probe ?? probeKinds;
   const walk = opts.probeAll ? probingWalk(probe, opts.titles, topic.subjectsDir) : undefined;
   const { index, subjects } = indexOf(topic, opts, walk?.found);
   // Probe results kept from earlier requests while the directory is

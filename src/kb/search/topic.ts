@@ -25,7 +25,8 @@
 import type { Pace } from '../../shared/pace.ts';
 import { rmSync, statSync } from 'node:fs';
 import { descriptionValue, loadYaml, NEEDS_YAML, parseFrontmatter, simpleFields, type YamlModule } from '../content/frontmatter.ts';
-import { decodeFront, frontmatterSpan, probeBytes, PROBE_BYTES } from '../fs/probe.ts';
+import { decodeFront, frontmatterSpan, PROBE_BYTES } from '../fs/probe.ts';
+import { probeBytes } from '../fs/probe-titles.ts';
 import type { StatJobHandle } from '../fs/probe.ts';
 import { statLater } from '../fs/probe-thread.ts';
 import { withinDir } from '../fs/within.ts';

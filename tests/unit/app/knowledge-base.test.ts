@@ -21,7 +21,8 @@ import { renderPrompt } from '../../../src/render/prompt.ts';
 import { describeSubjects, read, subjects } from '../../../src/app/resources.ts';
 import { resourceText } from '../../../src/render/subject.ts';
 import { COSTS } from '../../../src/render/costs.ts';
-import { probeFile, PROBED, type Probe } from '../../../src/kb/fs/probe.ts';
+import { PROBED, probeKinds, type Probe } from '../../../src/kb/fs/probe.ts';
+import { probeFile, probeHere } from '../../../src/kb/fs/probe-titles.ts';
 import { estimateTokens } from '../../../src/kb/content/tokens.ts';
 import { renderList } from '../../../src/render/list.ts';
 import type { Problem } from '../../../src/shared/problem.ts';
@@ -250,6 +251,28 @@ describe('the learn and search tools for a knowledge base (app/tools.ts)', () =>
     expect(learnToolOf(kb)?.description).toBe('Learn about knowledge base topics and subjects.\n\nAvailable topics:\n- project (General Project Knowledge)');
     expect(toolsOf(kb)[0].description).toBe('Learn about knowledge base topics and subjects.\n\nAvailable topics:\n- project (General Project Knowledge)');
     expect(toolsOf(kb)[1].description).toEndWith('\n\nTopics:\n- project (General Project Knowledge)');
+  });
+
+  test('opened without titles (kb schema, kb prompt): the same tools and topics, no head searched for a title, and a listing still shows titles', async () => {
+    const root = workspace(
+      { ...MCP_FILES, 'bin/a.png': PNG, 'docs/guide.md': '# The guide to everything\n\nbody\n', 'docs/page.html': '<html><head><title>A page</title></head><body>x</body></html>\n' },
+      `${MCP_CONFIG}\n[kb.topic.bin]\nsubjects = "bin"\n\n[kb.topic.docs]\nsubjects = "docs"\n`,
+    );
+    const titled = await open(root);
+    const kinds = await open(root, {}, { titles: false });
+    expect(kinds.learnableTopics().map((t) => t.id)).toEqual(['project', 'skills', 'docs']);
+    expect(kinds.learnableTopics().map((t) => t.id)).toEqual(titled.learnableTopics().map((t) => t.id));
+    expect(toolsOf(kinds)).toEqual(toolsOf(titled));
+    expect(learnToolOf(kinds)).toEqual(learnToolOf(titled));
+    const docs = kinds.topics.find((t) => t.id === 'docs')!;
+    // The schema's question probed one file, without searching its head.
+    expect(kinds.view(docs).probe).toBe(probeKinds);
+    expect(titled.view(titled.topics.find((t) => t.id === 'docs')!).probe).toBe(probeHere);
+    expect([...kinds.view(docs).probed.values()]).toEqual([{ kind: 'text', titlesSkipped: true }]);
+    // Asked for a listing all the same, it probes again with the title rules.
+    const listed = await learnBoth(kinds, args('docs'));
+    expect(listed.text).toContain('- guide: The guide to everything\n- page: A page\n');
+    expect(listed.text).toBe((await learnBoth(titled, args('docs'))).text);
   });
 
   test('a topic with only hidden subjects left keeps the tool', async () => {

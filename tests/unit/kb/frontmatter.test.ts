@@ -2,7 +2,8 @@ import { describe, expect, test } from 'bun:test';
 import fc from 'fast-check';
 import * as yaml from 'yaml';
 import { descriptionValue, NEEDS_YAML, parseFrontmatter, simpleFields } from '../../../src/kb/content/frontmatter.ts';
-import { frontmatterSpan, probeFile, PROBE_BYTES, UNCLOSED } from '../../../src/kb/fs/probe.ts';
+import { frontmatterSpan, PROBE_BYTES, UNCLOSED } from '../../../src/kb/fs/probe.ts';
+import { probeFile } from '../../../src/kb/fs/probe-titles.ts';
 import { tempFiles } from '../../support/temp.ts';
 
 const enc = new TextEncoder();

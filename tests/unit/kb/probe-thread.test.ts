@@ -5,7 +5,8 @@
 import { describe, test, expect } from 'bun:test';
 import { mkdirSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { PROBED, probeFile, probeKind, type ProbeResult } from '../../../src/kb/fs/probe.ts';
+import { PROBED, probeKind, type ProbeResult } from '../../../src/kb/fs/probe.ts';
+import { probeFile } from '../../../src/kb/fs/probe-titles.ts';
 import { batchBytes, batchMemory, DONE, SIZE_FLOATS, TIMED, frontPool, frontRegion, MIN_PARALLEL_FILES, MIN_STAT_FILES, PATH_SEPARATOR, probeResultOf, readerThread as startReaderThread, busyFrom, busyMachine, runningThreads, statFiles, statLater, type ProbeJob } from '../../../src/kb/fs/probe-thread.ts';
 import { makeTempDir } from '../../support/temp.ts';
 

@@ -3,7 +3,8 @@ import * as fs from 'node:fs';
 import { chmodSync, closeSync, constants, mkdirSync, openSync, readSync, writeSync } from 'node:fs';
 import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
-import { isBinaryHead, PROBED, probeFile, probeHere, probeKind, probeRaw, PROBE_BYTES, TITLES_SKIPPED, type ProbeKind } from '../../../src/kb/fs/probe.ts';
+import { isBinaryHead, PROBED, probeKind, probeRaw, PROBE_BYTES, TITLES_SKIPPED, type ProbeKind } from '../../../src/kb/fs/probe.ts';
+import { probeFile, probeHere, TITLES } from '../../../src/kb/fs/probe-titles.ts';
 import { frontPool, frontRegion, probeResultOf, probeCode } from '../../../src/kb/fs/probe-thread.ts';
 import { readSubject } from '../../../src/kb/fs/read.ts';
 import { tempFiles } from '../../support/temp.ts';
@@ -178,21 +179,21 @@ describe('probeRaw with titles not searched for', () => {
     const md = named('t.md', '# A title\n\nbody\n');
     const front = named('f.md', '---\ndescription: d\n---\n# A title\n');
     expect(probeFile(md)).toEqual({ kind: 'text', title: 'A title' });
-    expect(probeRaw(md, false)).toBe(TITLES_SKIPPED);
-    expect(decoded(probeRaw(md, false), md)).toBe(TITLES_SKIPPED);
-    expect(decoded(probeRaw(front, false), front)).toEqual({ kind: 'text', front: 'description: d\n', titlesSkipped: true });
-    expect(decoded(probeRaw(front, true), front)).toEqual(probeFile(front));
+    expect(probeRaw(md, undefined)).toBe(TITLES_SKIPPED);
+    expect(decoded(probeRaw(md, undefined), md)).toBe(TITLES_SKIPPED);
+    expect(decoded(probeRaw(front, undefined), front)).toEqual({ kind: 'text', front: 'description: d\n', titlesSkipped: true });
+    expect(decoded(probeRaw(front, TITLES), front)).toEqual(probeFile(front));
   });
 
   test('binaries and unclosed frontmatter are what they always are; other text says its head was not searched', () => {
     const bin = named('b.md', '\0\x01');
     const open = named('o.md', '---\ndescription: never closed\n');
     for (const p of [bin, open]) {
-      expect(decoded(probeRaw(p, false), p)).toEqual(probeFile(p));
+      expect(decoded(probeRaw(p, undefined), p)).toEqual(probeFile(p));
       expect(probeFile(p).titlesSkipped).toBeUndefined();
     }
     const json = named('d.json', '{"title": "x"}\n');
     expect(probeFile(json)).toEqual({ kind: 'text' });
-    expect(decoded(probeRaw(json, false), json)).toBe(TITLES_SKIPPED);
+    expect(decoded(probeRaw(json, undefined), json)).toBe(TITLES_SKIPPED);
   });
 });

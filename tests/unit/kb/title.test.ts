@@ -4,7 +4,7 @@ import { describe, expect, test } from 'bun:test';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { headingsIn, headTitleOf, informativeTitle, looseName, subjectTitle } from '../../../src/kb/content/title.ts';
-import { probeBytes, probeFile } from '../../../src/kb/fs/probe.ts';
+import { probeBytes, probeFile } from '../../../src/kb/fs/probe-titles.ts';
 import { readerThread } from '../../../src/kb/fs/probe-thread.ts';
 import { makeTempDir } from '../../support/temp.ts';
 

@@ -3,7 +3,8 @@
 
 import { describe, test, expect } from 'bun:test';
 import { join } from 'node:path';
-import { probeFile, type Probe } from '../../../src/kb/fs/probe.ts';
+import { type Probe } from '../../../src/kb/fs/probe.ts';
+import { probeFile } from '../../../src/kb/fs/probe-titles.ts';
 import { MIN_PARALLEL_FILES, readerThread } from '../../../src/kb/fs/probe-thread.ts';
 import { hasLearnable, hasListable, listable } from '../../../src/kb/index/listing.ts';
 import { kindOf, type TopicView } from '../../../src/kb/index/view.ts';
