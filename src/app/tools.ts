@@ -3,8 +3,10 @@
 // arguments, which every provider format and MCP carry), its argument
 // validation (checked against that schema: app/tools/validate.ts) and its
 // run function, which returns the tool's outcome as data (answer/tool.ts;
-// render/forms.ts writes it). `kb schema --tool`, the CLI's tool commands,
-// MCP `tools/list` and `tools/call` all go through this list.
+// render/forms.ts writes it). The CLI's tool commands, MCP `tools/list`
+// and `tools/call` all go through this list; `kb schema` prints the learn
+// tool without loading the others (their names: tools/names.ts) and
+// comes here for any other.
 //
 // Describing the tools loads none of their operations: a run function
 // imports its operation (app/learn.ts, app/search.ts, app/memory.ts,
@@ -18,12 +20,15 @@ import { learn } from './tools/learn.ts';
 import { remember } from './tools/remember.ts';
 import { revise } from './tools/revise.ts';
 import { search } from './tools/search.ts';
-import type { AnyTool, RunContext, ToolSink, ToolTopic } from './tools/tool.ts';
+import { definitionOf, type AnyTool, type RunContext, type Tool, type ToolSink, type ToolTopic } from './tools/tool.ts';
+import { TOOL_NAMES as NAMES } from './tools/names.ts';
 import type { Refused } from './tools/validate.ts';
 import { find, map } from '../shared/arrays.ts';
 
 export type { JsonSchema, JsonSchemaObject, JsonType, ToolAnnotations, ToolDefinition } from '../shared/tool.ts';
 export type { AnyTool, RunContext, Tool, ToolSink, ToolTopic } from './tools/tool.ts';
+export { definitionOf, schemaDefinition, toolDefinition, topicsFor } from './tools/tool.ts';
+export { WRITE_TOOL_NAMES } from './tools/names.ts';
 export type { Parsed, Refused } from './tools/validate.ts';
 export { LEARN_ANNOTATIONS, LEARN_NO_TOPICS_DESCRIPTION, LEARN_PARAMETERS, LEARN_TOOL_NAME, learnDescription } from './tools/learn.ts';
 export { SEARCH_DEFAULT_LIMIT, SEARCH_MAX_LIMIT, SEARCH_PARAMETERS, SEARCH_TOOL_NAME, searchDescription } from './tools/search.ts';
@@ -31,12 +36,16 @@ export { REMEMBER_LIMITS, REMEMBER_MAX_BYTES, REMEMBER_PARAMETERS, REMEMBER_TOOL
 export { REVISE_PARAMETERS, REVISE_TOOL_NAME } from './tools/revise.ts';
 export { FORGET_PARAMETERS, FORGET_TOOL_NAME } from './tools/forget.ts';
 
-/** Every tool, in the order they are listed. */
-export const TOOLS: readonly AnyTool[] = [learn, search, remember, revise, forget];
+/** Each tool by its name: one for every name (the type says so). */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+const BY_NAME: { readonly [N in ToolName]: Tool<N, any> } = { learn, search, remember, revise, forget };
+
+/** Every tool, in the order they are listed (tools/names.ts). */
+export const TOOLS: readonly AnyTool[] = map(NAMES, (n) => BY_NAME[n]);
 
 /** The tools' names, in order (the docs' tool list is checked against
  *  it). */
-export const TOOL_NAMES: readonly ToolName[] = map(TOOLS, (t) => t.name);
+export const TOOL_NAMES: readonly ToolName[] = NAMES;
 
 /** The tool of that name, if any. */
 export function toolNamed(name: string): AnyTool | undefined {
@@ -47,37 +56,6 @@ export function toolNamed(name: string): AnyTool | undefined {
  *  when some topic is writable (`kb mcp --write`). */
 export function servedTools(writable: ReadonlySet<string>): AnyTool[] {
   return TOOLS.filter((t) => t.access === 'read' || writable.size > 0);
-}
-
-/** `tool`'s definition, for the topics its description names: the
- *  learnable ones (a read tool), or the writable ones (a write tool: those
- *  `writable` names, or every enabled topic). */
-export function definitionOf(tool: AnyTool, topics: readonly ToolTopic[]): ToolDefinition {
-  return {
-    name: tool.name,
-    title: tool.title,
-    description: tool.describe(topics),
-    parameters: tool.parameters,
-    annotations: tool.annotations,
-    ...(tool.nullDescriptions !== undefined ? { nullDescriptions: tool.nullDescriptions } : {}),
-  };
-}
-
-/** The topics `tool`'s description names in `kb`. */
-export function topicsFor(kb: KnowledgeBase, tool: AnyTool, writable?: ReadonlySet<string>): ToolTopic[] {
-  return tool.access === 'read' ? kb.learnableTopics() : kb.writableTopics(writable);
-}
-
-/** `tool`'s definition in `kb` (MCP `tools/list`: always one). */
-export function toolDefinition(kb: KnowledgeBase, tool: AnyTool, writable?: ReadonlySet<string>): ToolDefinition {
-  return definitionOf(tool, topicsFor(kb, tool, writable));
-}
-
-/** `kb schema --tool NAME`: undefined for a read tool when no topic has
- *  anything to learn (docs/guide/knowledge-base.md, "The tool"). */
-export function schemaDefinition(kb: KnowledgeBase, tool: AnyTool, writable?: ReadonlySet<string>): ToolDefinition | undefined {
-  const topics = topicsFor(kb, tool, writable);
-  return tool.access === 'read' && topics.length === 0 ? undefined : definitionOf(tool, topics);
 }
 
 /** Whether a call's result is its refusal (the arguments did not fit). */

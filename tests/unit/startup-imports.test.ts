@@ -79,12 +79,16 @@ const RUNTIME = ['pkg:node:buffer', 'pkg:node:os'];
  *  knowledge base without them (OpenOptions.titles). */
 const TITLES = ['src/kb/fs/probe-titles.ts', 'src/kb/content/title.ts', 'src/kb/content/html-head.ts', 'src/kb/content/entities.ts', 'src/kb/content/roff.ts'];
 
+/** The registry and the tools but learn: `kb schema` prints the learn
+ *  tool, and imports the registry (app/tools.ts) for any other. */
+const OTHER_TOOLS = ['src/app/tools.ts', 'src/app/tools/search.ts', 'src/app/tools/remember.ts', 'src/app/tools/revise.ts', 'src/app/tools/forget.ts', 'src/kb/content/facets.ts'];
+
 /** What a long-lived front end keeps between requests (its file
  *  watchers): `kb mcp` only (app/resident.ts). */
 const RESIDENT = ['src/kb/index/cache.ts'];
 
 const DEFERRED: Record<string, string[]> = {
-  schema: [...LEARN_TEXT, ...SEARCH, ...WRITE, ...FORMATS, ...READING, ...RUNTIME, ...RESIDENT, ...TITLES, 'src/app/prompt.ts', 'src/render/subject.ts'],
+  schema: [...LEARN_TEXT, ...SEARCH, ...WRITE, ...FORMATS, ...READING, ...RUNTIME, ...RESIDENT, ...TITLES, ...OTHER_TOOLS, 'src/app/prompt.ts', 'src/render/subject.ts'],
   prompt: [...LEARN_TEXT, ...SEARCH, ...WRITE, ...FORMATS, ...LOADING, ...RUNTIME, ...RESIDENT, ...TITLES, 'src/app/prompt-list.ts', 'src/app/tools.ts'],
   search: [...LEARN_TEXT, ...WRITE, ...RESIDENT],
 };
@@ -118,8 +122,8 @@ describe('start-up imports', () => {
     expect(found).toEqual([]);
   });
 
-  test('the graph is seen: kb schema loads the configuration and the walk', () => {
+  test('the graph is seen: kb schema loads the configuration, the walk and the learn tool', () => {
     const loaded = loadedBy('schema');
-    for (const m of ['src/cli/main.ts', 'src/app/knowledge-base.ts', 'src/config/load.ts', 'src/kb/fs/walk.ts', 'src/app/tools.ts']) expect(loaded.has(m)).toBe(true);
+    for (const m of ['src/cli/main.ts', 'src/app/knowledge-base.ts', 'src/config/load.ts', 'src/kb/fs/walk.ts', 'src/app/tools/learn.ts', 'src/app/tools/names.ts']) expect(loaded.has(m)).toBe(true);
   });
 });

@@ -11,7 +11,7 @@ import type { ReadAs } from '../../kb/index/load.ts';
 import type { Source } from '../../answer/write.ts';
 import type { EventOf, OutcomeOf, ToolName } from '../../answer/tool.ts';
 import type { Problem } from '../../shared/problem.ts';
-import type { JsonSchemaObject, ToolAnnotations } from '../../shared/tool.ts';
+import type { JsonSchemaObject, ToolAnnotations, ToolDefinition } from '../../shared/tool.ts';
 import { escapeControls } from '../../shared/controls.ts';
 import type { KnowledgeBase } from '../knowledge-base.ts';
 import type { Parsed } from './validate.ts';
@@ -95,4 +95,35 @@ export type AnyTool = Tool<ToolName, any>;
  *  stays on its line. */
 export function topicLines(topics: readonly ToolTopic[]): string {
   return map(topics, (t) => (t.title ? `- ${escapeControls(t.id)} (${escapeControls(t.title)})` : `- ${escapeControls(t.id)}`)).join('\n');
+}
+
+/** `tool`'s definition, for the topics its description names: the
+ *  learnable ones (a read tool), or the writable ones (a write tool: those
+ *  `writable` names, or every enabled topic). */
+export function definitionOf(tool: AnyTool, topics: readonly ToolTopic[]): ToolDefinition {
+  return {
+    name: tool.name,
+    title: tool.title,
+    description: tool.describe(topics),
+    parameters: tool.parameters,
+    annotations: tool.annotations,
+    ...(tool.nullDescriptions !== undefined ? { nullDescriptions: tool.nullDescriptions } : {}),
+  };
+}
+
+/** The topics `tool`'s description names in `kb`. */
+export function topicsFor(kb: KnowledgeBase, tool: AnyTool, writable?: ReadonlySet<string>): ToolTopic[] {
+  return tool.access === 'read' ? kb.learnableTopics() : kb.writableTopics(writable);
+}
+
+/** `tool`'s definition in `kb` (MCP `tools/list`: always one). */
+export function toolDefinition(kb: KnowledgeBase, tool: AnyTool, writable?: ReadonlySet<string>): ToolDefinition {
+  return definitionOf(tool, topicsFor(kb, tool, writable));
+}
+
+/** `kb schema --tool NAME`: undefined for a read tool when no topic has
+ *  anything to learn (docs/guide/knowledge-base.md, "The tool"). */
+export function schemaDefinition(kb: KnowledgeBase, tool: AnyTool, writable?: ReadonlySet<string>): ToolDefinition | undefined {
+  const topics = topicsFor(kb, tool, writable);
+  return tool.access === 'read' && topics.length === 0 ? undefined : definitionOf(tool, topics);
 }

@@ -4,20 +4,19 @@
 // `--tool NAME` prints another tool of the registry (app/tools.ts) instead:
 // a tool that writes, for the topics `--write` names (every enabled topic
 // by default; docs/guide/search-and-memory.md, "Remembering").
-import { schemaDefinition, TOOL_NAMES, TOOLS, toolNamed } from '../../app/tools.ts';
+import { learn } from '../../app/tools/learn.ts';
+import { TOOL_NAMES, WRITE_TOOL_NAMES } from '../../app/tools/names.ts';
+import { schemaDefinition, type AnyTool } from '../../app/tools/tool.ts';
 import { SCHEMA_FORMATS, toolInFormat, type SchemaFormat } from '../../render/providers.ts';
 import { noArguments } from '../argv.ts';
 import type { Command } from '../command.ts';
 import { print } from '../output.ts';
 import { openKnowledgeBase, writeTopics } from '../workspace.ts';
 import { UsageError } from '../../shared/errors.ts';
-import { filter, map } from '../../shared/arrays.ts';
+import { map } from '../../shared/arrays.ts';
 
 /** The tools that write, which `--write` goes with. */
-const WRITE_TOOLS = map(
-  filter(TOOLS, (t) => t.access === 'write'),
-  (t) => t.name,
-);
+const WRITE_TOOLS: readonly string[] = WRITE_TOOL_NAMES;
 
 const command: Command = {
   args: {
@@ -44,7 +43,7 @@ const command: Command = {
     // A tool's description names topics, never a subject's title: the
     // title rules are not loaded (app/knowledge-base.ts OpenOptions.titles).
     const kb = await openKnowledgeBase(ctx, { titles: false });
-    const which = toolNamed((ctx.flags.tool as string | undefined) ?? 'learn')!;
+    const which = await toolOf((ctx.flags.tool as string | undefined) ?? 'learn');
     const named = (ctx.flags.write as string[] | undefined) ?? [];
     if (named.length > 0 && which.access !== 'write') throw new UsageError(`--write goes with ${either(map(WRITE_TOOLS, (n) => `--tool ${n}`))}`, '--write');
     const ids = named.length > 0 ? writeTopics(kb, named) : undefined;
@@ -53,6 +52,13 @@ const command: Command = {
     return 0;
   },
 };
+
+/** The tool of that name (one of TOOL_NAMES: the flag's values): the
+ *  RFD's learn tool without loading the registry (app/tools.ts), which
+ *  every other is taken from. */
+async function toolOf(name: string): Promise<AnyTool> {
+  return name === learn.name ? learn : (await import('../../app/tools.ts')).toolNamed(name)!;
+}
 
 /** `a, b or c`. */
 function either(words: readonly string[]): string {

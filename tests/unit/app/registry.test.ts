@@ -6,7 +6,7 @@
 import { describe, expect, test } from 'bun:test';
 import Ajv from 'ajv';
 import { ToolSchema } from '@modelcontextprotocol/sdk/types.js';
-import { definitionOf, servedTools, TOOL_NAMES, TOOLS, toolNamed, type AnyTool } from '../../../src/app/tools.ts';
+import { definitionOf, servedTools, TOOL_NAMES, TOOLS, toolNamed, WRITE_TOOL_NAMES, type AnyTool } from '../../../src/app/tools.ts';
 import { checkArgs } from '../../../src/app/tools/validate.ts';
 import { toolInFormat } from '../../../src/render/providers.ts';
 import { renderBadToolArguments, shapeOf } from '../../../src/render/tools.ts';
@@ -61,6 +61,14 @@ describe('the registry', () => {
     for (const t of TOOLS) expect(toolNamed(t.name)).toBe(t);
     expect(toolNamed('nope')).toBeUndefined();
     expect(toolNamed('toString')).toBeUndefined();
+    expect(TOOLS.map((t) => t.name)).toEqual([...TOOL_NAMES]);
+  });
+
+  test('the names kb schema knows the tools by without loading them (tools/names.ts) are the tools', () => {
+    // Which tools write is said twice, by each tool and in tools/names.ts
+    // (for kb schema's --write): the two agree.
+    expect(TOOLS.filter((t) => t.access === 'write').map((t) => t.name)).toEqual([...WRITE_TOOL_NAMES]);
+    expect(TOOLS.filter((t) => t.access === 'read').map((t) => t.name)).toEqual(TOOL_NAMES.filter((n) => !(WRITE_TOOL_NAMES as readonly string[]).includes(n)));
   });
 
   test('the tools that replace or remove a file are annotated destructive; the others are not', () => {
@@ -184,7 +192,9 @@ describe('start-up stays lazy', () => {
       const loaded = closure('src/cli.ts', `src/cli/commands/${command}.ts`);
       expect([command, loaded.filter((f) => OPERATIONS.test(f))]).toEqual([command, []]);
     }
-    expect(closure('src/cli.ts', 'src/cli/commands/schema.ts')).toContain('src/app/tools/remember.ts');
+    // kb schema describes the learn tool without the others' modules.
+    expect(closure('src/cli.ts', 'src/cli/commands/schema.ts')).toContain('src/app/tools/learn.ts');
+    expect(closure('src/cli.ts', 'src/cli/commands/schema.ts')).not.toContain('src/app/tools/remember.ts');
     expect(closure('src/cli.ts', 'src/cli/commands/prompt.ts')).not.toContain('src/app/tools.ts');
   });
 });
