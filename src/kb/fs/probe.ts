@@ -10,7 +10,8 @@
 // This module probes kinds and frontmatter; the title rules are another's
 // (probe-titles.ts `TITLES`, handed to `probeRaw`), so that what needs no
 // title (kb schema, kb prompt: which topics have a text subject) loads none
-// of them: about a fifth of the code such a start loaded, 0.2 ms of it.
+// of them: about a fifth of the code such a start loaded (kb schema took
+// 0.95x the time it did with them, alternating; performance.md).
 //
 // The names: `probeFile` (probe-titles.ts) probes one file with its title,
 // `probeKind` is a file's kind alone, `probeRaw` probes without decoding;
