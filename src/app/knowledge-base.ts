@@ -188,7 +188,8 @@ export class KnowledgeBase {
   static async open(options: WorkspaceOptions, opts: OpenOptions): Promise<KnowledgeBase> {
     const config = opts.configs === undefined ? await loadConfig(options) : await opts.configs.load(options, opts.since);
     const learned = new Map<Topic, CompiledPattern[]>();
-    for (const topic of config.topics) learned.set(topic, await compilePatterns(topic.learned));
+    // (Most topics pre-load nothing: no compiling, no await.)
+    for (const topic of config.topics) learned.set(topic, topic.learned.length === 0 ? [] : await compilePatterns(topic.learned));
     const searchCache = options.searchCache === false ? undefined : cacheDir(options.env, options.home);
     const maxTokens = options.maxTokens ?? DEFAULT_MAX_TOKENS;
     // Pre-loaded subjects are cut to the budget (reading them, estimating
