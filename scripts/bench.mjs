@@ -8,7 +8,7 @@
 // references alike.
 
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, copyFileSync, existsSync, mkdirSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir, totalmem, release } from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -243,6 +243,26 @@ function bunBinary() {
   return b;
 }
 
+/**
+ * `path` copied to `<dir>/run/<name>`, its file written now. The same
+ * compiled program started measurably faster from a file written minutes
+ * before than from one written half an hour before (kb 1.0's `kb schema`:
+ * 10.4 against 12.8 ms, 200 alternating runs; the same against its own
+ * copy in the baseline folder), so a run that compared a kb just built
+ * with an older baseline favoured kb by about that much, and less as kb's
+ * file aged: the programs a run compares are copied at its start, so that
+ * each has the same age.
+ */
+function freshCopy(path, dir, name) {
+  const run = join(dir, 'run');
+  mkdirSync(run, { recursive: true });
+  const to = join(run, name);
+  rmSync(to, { force: true });
+  copyFileSync(path, to);
+  chmodSync(to, 0o755);
+  return to;
+}
+
 /** kb's `bun build` flags (scripts/build.mjs). */
 function buildFlags() {
   return KB_BUILD_FLAGS;
@@ -389,8 +409,13 @@ async function main() {
 
   const ws = ensureWorkspace(o.dir, o.subjects, o.seed, log);
   const tiny = ensureTinyWorkspace(o.dir);
-  const hello = helloWorld(o.dir);
-  const helloKbFlags = helloWorld(o.dir, buildFlags());
+  // The programs timed, as files written now (freshCopy): kb, the hello
+  // worlds and, below, the baseline.
+  o.kb = freshCopy(o.kb, o.dir, 'kb');
+  const hello = { ...helloWorld(o.dir) };
+  hello.path = freshCopy(hello.path, o.dir, 'hello');
+  const helloKbFlags = { ...helloWorld(o.dir, buildFlags()) };
+  helloKbFlags.path = freshCopy(helloKbFlags.path, o.dir, 'hello-kb-flags');
   results.machine.bun = hello.version;
   log(`workspace: ${relative(REPO, ws.root)}: ${ws.subjects} text subjects (${ws.hiddenFiles} hidden), ${ws.binaries} binaries, ${(ws.textBytes / 1e6).toFixed(1)} MB of text`);
 
@@ -406,7 +431,8 @@ async function main() {
       // over, so two builds run in turn would each find the other's and
       // read every head on every run.
       const env = { ...process.env, XDG_CACHE_HOME: join(dirname(b.path), 'xdg-cache') };
-      base = { ...b, suite: suite(ws, b.path, features(b.path), env) };
+      const path = freshCopy(b.path, o.dir, 'baseline-kb');
+      base = { ...b, path, suite: suite(ws, path, features(path), env) };
     } catch (e) {
       log(`bench: ${e.message}`);
       process.exit(2);
