@@ -8,7 +8,7 @@
 // references alike.
 
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
-import { chmodSync, copyFileSync, existsSync, mkdirSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir, totalmem, release } from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -18,6 +18,7 @@ import { BIG_BINARY_BYTES, ensureDescribedWorkspace, ensureTinyWorkspace, ensure
 import { FLAGS as KB_BUILD_FLAGS } from './build.mjs';
 import { ensureBaseline, features } from './lib/baseline.mjs';
 import { measureDuplicates } from './lib/duplicates-bench.mjs';
+import { freshCopy } from './lib/fresh-copy.mjs';
 import { mib, ms, plainRow, targetText, verdict, x } from './lib/bench-report.mjs';
 
 const REPO = resolve(dirname(fileURLToPath(import.meta.url)), '..');
@@ -243,26 +244,6 @@ function bunBinary() {
   return b;
 }
 
-/**
- * `path` copied to `<dir>/run/<name>`, its file written now. The same
- * compiled program started measurably faster from a file written minutes
- * before than from one written half an hour before (kb 1.0's `kb schema`:
- * 10.4 against 12.8 ms, 200 alternating runs; the same against its own
- * copy in the baseline folder), so a run that compared a kb just built
- * with an older baseline favoured kb by about that much, and less as kb's
- * file aged: the programs a run compares are copied at its start, so that
- * each has the same age.
- */
-function freshCopy(path, dir, name) {
-  const run = join(dir, 'run');
-  mkdirSync(run, { recursive: true });
-  const to = join(run, name);
-  rmSync(to, { force: true });
-  copyFileSync(path, to);
-  chmodSync(to, 0o755);
-  return to;
-}
-
 /** kb's `bun build` flags (scripts/build.mjs). */
 function buildFlags() {
   return KB_BUILD_FLAGS;
@@ -409,8 +390,8 @@ async function main() {
 
   const ws = ensureWorkspace(o.dir, o.subjects, o.seed, log);
   const tiny = ensureTinyWorkspace(o.dir);
-  // The programs timed, as files written now (freshCopy): kb, the hello
-  // worlds and, below, the baseline.
+  // The programs timed, as files written now (lib/fresh-copy.mjs): kb,
+  // the hello worlds and, below, the baseline.
   o.kb = freshCopy(o.kb, o.dir, 'kb');
   const hello = { ...helloWorld(o.dir) };
   hello.path = freshCopy(hello.path, o.dir, 'hello');

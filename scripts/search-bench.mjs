@@ -46,6 +46,7 @@ import { createHash } from 'node:crypto';
 import { FLAGS as KB_FLAGS } from './build.mjs';
 import { ensureWorkspace, prng } from './lib/bench-workspace.mjs';
 import { ensureLongCorpus } from './lib/long-corpus.mjs';
+import { freshCopy } from './lib/fresh-copy.mjs';
 import { corpusWords, goalWords, isFolder, loadSet, measure, meetsGoal, SETS } from './lib/search-quality.mjs';
 
 const REPO = resolve(dirname(fileURLToPath(import.meta.url)), '..');
@@ -170,6 +171,9 @@ for (let i = 0; i < opt.queries; i++) {
 const report = { subjects: opt.subjects, corpusMiB: 0 };
 /** The speed reference's binary, once compiled (referenceBinary). */
 let referencePath;
+/** kb's binary as the speed reference runs it: a copy written with the
+ *  reference's (lib/fresh-copy.mjs). */
+let kbPath;
 {
   let bytes = 0;
   (function walk(d) {
@@ -379,7 +383,10 @@ function referenceBinary() {
  *  same folder, query by query, alternating, two passes: medians, spread
  *  and the ratio, against TARGETS.vsReference. */
 function versusReference(key, what, cwd, dir, kbArgs, kbEnv, qs) {
-  referencePath ??= referenceBinary();
+  if (referencePath === undefined) {
+    referencePath = freshCopy(referenceBinary(), opt.dir, 'search-reference');
+    kbPath = freshCopy(opt.kb, opt.dir, 'kb-search');
+  }
   const db = join(opt.dir, 'reference', `${key}-${createHash('sha256').update(dir).digest('hex').slice(0, 12)}.db`);
   // A folder given by --corpus may have changed: indexed again. The
   // generated ones are the same bytes each run (the program notices any
@@ -392,13 +399,13 @@ function versusReference(key, what, cwd, dir, kbArgs, kbEnv, qs) {
     renameSync(`${db}.tmp`, db);
   }
   const refArgs = (q) => ['search', db, dir, ...q.split(' ')];
-  timed(opt.kb, kbArgs(qs[0]), kbEnv, cwd);
+  timed(kbPath, kbArgs(qs[0]), kbEnv, cwd);
   timed(referencePath, refArgs(qs[0]), {}, cwd);
   const tk = [];
   const tr = [];
   for (let pass = 0; pass < 2; pass++) {
     qs.forEach((q, i) => {
-      const runKb = () => tk.push(timed(opt.kb, kbArgs(q), kbEnv, cwd).ms);
+      const runKb = () => tk.push(timed(kbPath, kbArgs(q), kbEnv, cwd).ms);
       const runRef = () => tr.push(timed(referencePath, refArgs(q), {}, cwd).ms);
       alternate(i + pass, runKb, runRef);
     });
