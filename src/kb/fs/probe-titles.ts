@@ -8,7 +8,7 @@
 import { compactHtml, HTML_HEAD_BYTES, htmlDrops } from '../content/html-head.ts';
 import { cleanTitle, scanHead, titleFormatOfPath, type TitleFormat } from '../content/title.ts';
 import { map } from '../../shared/arrays.ts';
-import { decodeFront, examineHead, headOf, isRawHead, PROBE_BYTES, PROBED, probeRaw, textResult, type HeadTitles, type MoreBytes, type Probe, type ProbeResult, type RawHead } from './probe.ts';
+import { decodeFront, examineHead, frontText, headOf, isRawHead, PROBE_BYTES, PROBED, probeRaw, textResult, type HeadTitles, type MoreBytes, type Probe, type ProbeResult, type RawHead } from './probe.ts';
 
 /** An HTML page's head without what html-head.ts leaves out, written here
  *  (the spans of a RawHead point into it until the next probe). */
@@ -58,7 +58,7 @@ export const probeHere: Probe = {
 export function decodeRaw(r: ProbeResult | RawHead, abs: string): ProbeResult {
   if (!isRawHead(r)) return r;
   const format = r.title !== undefined || r.summary !== undefined ? titleFormatOfPath(abs) : undefined;
-  return textResult(r.front instanceof Uint8Array ? decodeFront(r.front) : r.front, decodeTitle(r.title, format), decodeTitle(r.summary, format), r.titlesSkipped);
+  return textResult(frontText(r), decodeTitle(r.title, format), decodeTitle(r.summary, format), r.titlesSkipped);
 }
 
 /** What probing a file whose content starts with `bytes` gives (its kind,

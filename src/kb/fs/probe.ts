@@ -304,7 +304,12 @@ export function probeKind(abs: string): ProbeKind {
  *  its frontmatter as text (probe-titles.ts `decodeRaw` decodes titles
  *  too). */
 function frontDecoded(r: ProbeResult | RawHead): ProbeResult {
-  return isRawHead(r) ? textResult(r.front instanceof Uint8Array ? decodeFront(r.front) : r.front, undefined, undefined, r.titlesSkipped) : r;
+  return isRawHead(r) ? textResult(frontText(r), undefined, undefined, r.titlesSkipped) : r;
+}
+
+/** A RawHead's frontmatter as ProbeResult.front has it. */
+export function frontText(r: RawHead): string | null | undefined {
+  return r.front instanceof Uint8Array ? decodeFront(r.front) : r.front;
 }
 
 /** Reads the file's first `size` bytes (an HTML page's head: its first
