@@ -7,7 +7,7 @@
 // between lines near the length a snippet gives up at, no match at all.
 import { describe, expect, test } from 'bun:test';
 import fc from 'fast-check';
-import { frontmatterEnd, isTextLine } from '../../src/kb/content/markup-line.ts';
+import { frontmatterEnd, isMarkupLine, isTextLine } from '../../src/kb/content/markup-line.ts';
 import { PASSAGE_CHARS, PASSAGE_LINES, PASSAGES, passagesOf } from '../../src/kb/search/snippet.ts';
 import { CONTROL } from '../../src/shared/controls.ts';
 import { bestOfPair } from '../support/growth.ts';
@@ -51,6 +51,53 @@ describe('passagesOf', () => {
       }),
       { numRuns: RUNS },
     );
+  });
+});
+
+describe('passagesOf passes over markup', () => {
+  // A line of markup alone is never a passage, whatever words it holds:
+  // the same text with those words taken out of its markup lines gives
+  // the same passages (the best and the further ones, which are looked
+  // for among a few lines past the best: a markup line must not use up
+  // that look).
+  const unworded = (t: string, m: readonly string[]): string =>
+    t
+      .split('\n')
+      .map((l) => {
+        if (!isMarkupLine(l)) return l;
+        let out = l;
+        for (const w of m) out = out.replace(new RegExp(w, 'gi'), (x) => 'q'.repeat(x.length));
+        return isMarkupLine(out) ? out : l;
+      })
+      .join('\n');
+  test('the words of a markup line change no passage', () => {
+    fc.assert(
+      fc.property(text, terms, (t, m) => {
+        expect(passagesOf(t, new Set(m))).toEqual(passagesOf(unworded(t, m), new Set(m)));
+      }),
+      { numRuns: RUNS },
+    );
+  });
+  test('markup lines between the best line and the further places do not use up the look past the best', () => {
+    const filler = Array.from({ length: 60 }, () => 'Some words without them, in a line of prose.').join('\n');
+    const parts = ['The owner borrows it.', filler];
+    for (let i = 0; i < 5; i++) parts.push('[owner]: x.html', filler);
+    for (let i = 0; i < 2; i++) parts.push(`The owner number ${i}.`, filler);
+    const t = parts.join('\n');
+    const m = new Set(['owner', 'borrow']);
+    const ps = passagesOf(t, m);
+    expect(ps.map((p) => p.text.split('\n').find((l) => l.includes('owner')))).toEqual(['The owner borrows it.', 'The owner number 0.', 'The owner number 1.']);
+    expect(ps).toEqual(passagesOf(unworded(t, [...m]), m));
+  });
+  test('a long document whose markup lines hold the words more often than its prose', () => {
+    const prose = (i: number) => `The owner ${i} borrows ${'filler '.repeat(i % 7)}here.`;
+    const lines: string[] = [];
+    for (let i = 0; i < 400; i++) lines.push(i % 3 === 0 ? '<a id="owner-owner-owner-owner"></a>' : i % 5 === 0 ? prose(i) : 'Some words without them.');
+    const t = lines.join('\n');
+    const m = new Set(['owner', 'borrow']);
+    const ps = passagesOf(t, m);
+    expect(ps.length).toBe(PASSAGES);
+    expect(ps).toEqual(passagesOf(unworded(t, [...m]), m));
   });
 });
 

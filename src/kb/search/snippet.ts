@@ -276,7 +276,9 @@ interface Hit {
 
 /** The lines of a text that hold a needle, in order (their offsets), and
  *  how often each holds one (every place one starts; a line too long to
- *  be a snippet, or of markup alone, is not one). */
+ *  be a snippet is not one). A line of markup alone is one here, and is
+ *  passed over where it would be scored (bestHits): of the dozens of lines
+ *  a document has that hold the query's words, a search scores a few. */
 interface Candidates {
   starts: number[];
   ends: number[];
@@ -301,8 +303,8 @@ function candidatesOf(text: string, within: string, finder: RegExp, skip: number
     const start = text.lastIndexOf('\n', p) + 1;
     lineEnd = text.indexOf('\n', p);
     if (lineEnd < 0) lineEnd = text.length;
-    if (lineEnd - start > 10_000 || isMarkupIn(text, start, lineEnd)) {
-      finder.lastIndex = lineEnd; // minified, or markup alone: not a snippet
+    if (lineEnd - start > 10_000) {
+      finder.lastIndex = lineEnd; // minified: not a snippet
       continue;
     }
     c.starts.push(start);
@@ -389,6 +391,10 @@ function bestHits(text: string, lower: string | undefined, c: Candidates, n: Nee
     const line = text.slice(starts[i], ends[i]);
     return { i, start: starts[i], end: ends[i], ...scoreAround(line, lowerOf(line, lower, starts[i]), n.finder, n.yTerm, matched) };
   };
+  // A line of markup alone gives no snippet: passed over as if it were not
+  // a candidate (the order of the others, and where the loops below stop,
+  // are the same without it: both follow the bounds, which only go down).
+  const markup = (i: number): boolean => isMarkupIn(text, starts[i], ends[i]);
   let best: (Hit & { i: number }) | undefined;
   let o = 0;
   for (; o < order.length; o++) {
@@ -396,6 +402,7 @@ function bestHits(text: string, lower: string | undefined, c: Candidates, n: Nee
     const all = BOUND_CAP - Math.floor(order[o] / START_BITS);
     // Sorted by bound: no later line can do better than this one.
     if (best !== undefined && (distinct < best.distinct || (distinct === best.distinct && (all < best.all || (all === best.all && i > best.i))))) break;
+    if (markup(i)) continue;
     const s = scoreLine(i);
     scored.push(s);
     if (s.distinct > (best?.distinct ?? 0) || (best !== undefined && s.distinct === best.distinct && s.distinct > 0 && (s.all > best.all || (s.all === best.all && i < best.i)))) best = s;
@@ -413,7 +420,7 @@ function bestHits(text: string, lower: string | undefined, c: Candidates, n: Nee
   for (let more = 0; o < order.length && out.length < max && more < MORE_SCORED; o++) {
     const { i, distinct } = score(o);
     if (distinct < half) break;
-    if (!far(starts[i])) continue;
+    if (!far(starts[i]) || markup(i)) continue;
     more++;
     const h = scoreLine(i);
     if (h.distinct >= half) out.push(h);
