@@ -33,10 +33,24 @@ import { markupOnly } from './markup.ts';
 /** A letter or a digit, in any script. */
 const WORDY = /[\p{L}\p{N}]/u;
 
+/** Whether `line` has a letter or a digit, in any script (WORDY): an ASCII
+ *  one is looked for first, so that a line of ASCII (nearly every line a
+ *  search shows) is told without the pattern, whose Unicode classes cost a
+ *  one-shot process about 0.13 ms to compile. */
+export function hasWord(line: string): boolean {
+  let other = false;
+  for (let i = 0; i < line.length; i++) {
+    const c = line.charCodeAt(i);
+    if (c >= 0x80) other = true;
+    else if ((c >= 0x30 && c <= 0x39) || ((c | 0x20) >= 0x61 && (c | 0x20) <= 0x7a)) return true;
+  }
+  return other && WORDY.test(line);
+}
+
 /** Whether a snippet may show `line`: it has a letter or a digit, and it is
  *  not markup alone (see above). */
 export function isTextLine(line: string): boolean {
-  return WORDY.test(line) && !isMarkupLine(line);
+  return hasWord(line) && !isMarkupLine(line);
 }
 
 /** Whether `line` is markup alone (see above; a line without words is

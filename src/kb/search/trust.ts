@@ -68,8 +68,25 @@ export function badNameAt(text: string): number {
   return line;
 }
 
-/** In paths joined by newlines: a file the built-in defaults ignore. */
-const LOCKFILE = new RegExp(`(?:^|[\\n/])(?:${[...DEFAULT_FILES].map((f) => f.replaceAll('.', '\\.')).join('|')})(?=\\n|$)`);
+/** In paths joined by newlines, where the first file the built-in
+ *  defaults ignore is (a whole last segment: after the start, a newline or
+ *  a slash, before a newline or the end), or -1. A search for each name
+ *  (a few native searches of the text, where one pattern with a leading
+ *  alternation was tried at every place). */
+export function lockfileAt(text: string): number {
+  let first = -1;
+  for (const name of DEFAULT_FILES) {
+    for (let at = text.indexOf(name); at >= 0 && (first < 0 || at < first); at = text.indexOf(name, at + 1)) {
+      const before = at === 0 ? 10 : text.charCodeAt(at - 1);
+      const end = at + name.length;
+      if ((before === 10 || before === 47) && (end === text.length || text.charCodeAt(end) === 10)) {
+        first = at;
+        break;
+      }
+    }
+  }
+  return first;
+}
 
 /** The line of `text` holding offset `at`. */
 function lineAt(text: string, at: number): string {
@@ -254,8 +271,8 @@ function documentsVerdict(entry: CacheEntry, dirs: ReadonlySet<string>, controls
   const bad = badNameAt(text);
   if (bad >= 0) return `it names ${shown(lineAt(text, bad))}, not a subject of the topic`;
   if (controls.size === 0) {
-    const lock = LOCKFILE.exec(text);
-    if (lock !== null) return `it names ${shown(lineAt(text, lock.index + 1))}, which the topic ignores`;
+    const lock = lockfileAt(text);
+    if (lock >= 0) return `it names ${shown(lineAt(text, lock))}, which the topic ignores`;
   }
   const outside = documentOutside(paths, n, dirs);
   if (outside !== undefined) return `it names ${shown(outside)}, not a subject of the topic`;

@@ -2,7 +2,7 @@
 // line of a snippet's window.
 import { describe, expect, test } from 'bun:test';
 import fc from 'fast-check';
-import { frontmatterEnd, isMarkupIn, isMarkupLine, isTextLine } from '../../../src/kb/content/markup-line.ts';
+import { frontmatterEnd, hasWord, isMarkupIn, isMarkupLine, isTextLine } from '../../../src/kb/content/markup-line.ts';
 
 describe('a line of markup alone', () => {
   test.each([
@@ -97,5 +97,27 @@ describe('prose told by its two ends', () => {
       }),
       { numRuns: 5000 },
     );
+  });
+});
+
+describe('hasWord: a letter or a digit, in any script', () => {
+  test.each([
+    ['prose', 'The owner of it', true],
+    ['a digit alone', '----- 1 -----', true],
+    ['a rule', '-------', false],
+    ['white space', ' \t ', false],
+    ['empty', '', false],
+    ['Greek', '— ωμέγα —', true],
+    ['Han', '「所有者」', true],
+    ['a full-width digit', '（１）', true],
+    ['punctuation outside ASCII', '— … — «»', false],
+    ['the characters next to ASCII letters', '@[`{', false],
+  ])('%s', (_name, line, want) => {
+    expect(hasWord(line)).toBe(want);
+  });
+  test('the same as the pattern /[\\p{L}\\p{N}]/u, on any text', () => {
+    const WORDY = /[\p{L}\p{N}]/u;
+    const text = fc.oneof(fc.string({ unit: 'binary', maxLength: 20 }), fc.string({ unit: fc.constantFrom(' ', '-', '@', '[', '`', '{', '—', 'é', '1', 'Z', '\u0300', '\u{1d7ce}'), maxLength: 12 }));
+    fc.assert(fc.property(text, (s) => hasWord(s) === WORDY.test(s)), { numRuns: 5000 });
   });
 });

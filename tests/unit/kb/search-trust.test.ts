@@ -3,7 +3,8 @@
 import { describe, expect, test } from 'bun:test';
 import fc from 'fast-check';
 import { CONTROL } from '../../../src/shared/controls.ts';
-import { badNameAt, checkCached, clean } from '../../../src/kb/search/trust.ts';
+import { badNameAt, checkCached, clean, lockfileAt } from '../../../src/kb/search/trust.ts';
+import { DEFAULT_FILES } from '../../../src/kb/fs/ignore.ts';
 import { mkdirSync, realpathSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { IndexBuilder, KIND_TEXT } from '../../../src/kb/search/engine.ts';
@@ -55,6 +56,42 @@ describe('the names a cached index holds', () => {
         expect(badNameAt(text)).toBe(oracle(text));
       }),
       { numRuns: 5000, seed: 19 },
+    );
+  });
+});
+
+describe('lockfileAt: a file the built-in defaults ignore, in the paths', () => {
+  /** The rule as the one regular expression it replaced: the line of the
+   *  match, the character before the name (if any) not counted. */
+  const LOCKFILE = new RegExp(`(?:^|[\\n/])(?:${[...DEFAULT_FILES].map((f) => f.replaceAll('.', '\\.')).join('|')})(?=\\n|$)`);
+  const lineOf = (text: string, at: number) => text.slice(0, at).split('\n').length;
+  const byPattern = (text: string): number => {
+    const m = LOCKFILE.exec(text);
+    return m === null ? -1 : lineOf(text, m.index + (m.index === 0 && !/[\n/]/.test(text[0]) ? 0 : 1));
+  };
+  const byLines = (text: string): number => {
+    const at = lockfileAt(text);
+    return at < 0 ? -1 : lineOf(text, at);
+  };
+  test.each([
+    ['a.md\nyarn.lock', 2],
+    ['yarn.lock\na.md', 1],
+    ['a.md\nsub/bun.lockb\nyarn.lock', 2],
+    ['a.md\nmyyarn.lock\nyarn.lock.md\nyarn.lock/x', -1],
+    ['bun.lock', 1],
+    ['x/bun.lockb', 1],
+  ])('%j: line %d', (text, line) => {
+    expect(byLines(text)).toBe(line);
+    expect(byPattern(text)).toBe(line);
+  });
+  test('the same line as the one regular expression, on any paths', () => {
+    const part = fc.constantFrom(...DEFAULT_FILES, 'a', 'b.md', '/', '\n', '.', 'lock', 'x');
+    fc.assert(
+      fc.property(fc.array(part, { maxLength: 12 }), (parts) => {
+        const text = parts.join('');
+        expect(byLines(text)).toBe(byPattern(text));
+      }),
+      { numRuns: 5000 },
     );
   });
 });
