@@ -70,14 +70,6 @@ export const DYNAMIC = [
       (C) => new RegExp(`[${C.source.slice(1, -1).replace('\\u0000-\\u001f', '\\u0000-\\u0008\\u000b\\u000c\\u000e-\\u001f')}]|\\r(?!\\n)`, 'g'),
     ],
   ].map(([file, call, make]) => ({ file, call, sources: async () => [make((await import('../src/shared/controls.ts')).CONTROL)] })),
-  {
-    file: 'src/kb/search/trust.ts',
-    call: "new RegExp(`(?:^|[\\\\n/])(?:${[...DEFAULT_FILES].map((f) => f.replaceAll('.', '\\\\.')).join('|')})(?=\\\\n|$)`)",
-    sources: async () => {
-      const { DEFAULT_FILES } = await import('../src/kb/fs/ignore.ts');
-      return [new RegExp(`(?:^|[\\n/])(?:${[...DEFAULT_FILES].map((f) => f.replaceAll('.', '\\.')).join('|')})(?=\\n|$)`)];
-    },
-  },
 ];
 
 /** Flagged patterns kept, each with a comment in src/ saying why its input
