@@ -17,9 +17,43 @@
 // whose low five bits say which fields hold the term, and one byte (term
 // frequency, capped at 255) per field present.
 
+import { Buffer } from 'node:buffer';
 import { forEachTermOf, MAX_TERM, termOf } from './tokenize.ts';
 import { firstRow, nextRow } from '../../shared/edit-distance.ts';
 import type { Pace } from '../../shared/pace.ts';
+
+const utf8Encoder = new TextEncoder();
+
+/** The terms an index keeps by text for `find`, at most. */
+const KNOWN_TERMS = 4096;
+
+/** Terms `words` (in sort order) as SearchIndex holds them: their UTF-8
+ *  one after another, and where each starts (one more past the last). */
+export function termBytes(words: readonly string[]): { bytes: Uint8Array; starts: Uint32Array } {
+  const starts = new Uint32Array(words.length + 1);
+  let ascii = true;
+  for (let r = 0; r < words.length; r++) {
+    const w = words[r];
+    let n = w.length;
+    for (let i = 0; i < w.length; i++) {
+      const c = w.charCodeAt(i);
+      if (c < 0x80) continue;
+      ascii = false;
+      // Two bytes below U+0800, three above; a surrogate half three too
+      // when alone, and a pair (two halves) four.
+      if (c < 0x800) n += 1;
+      else if (c >= 0xd800 && c <= 0xdbff && i + 1 < w.length && (w.charCodeAt(i + 1) & 0xfc00) === 0xdc00) {
+        n += 2;
+        i++;
+      } else n += 2;
+    }
+    starts[r + 1] = starts[r] + n;
+  }
+  const bytes = utf8Encoder.encode(words.join(''));
+  if (!ascii && bytes.length !== starts[words.length]) throw new Error('term offsets do not match their UTF-8');
+  return { bytes, starts };
+}
+
 
 export const FIELDS = ['slug', 'description', 'headings', 'body', 'title'] as const;
 export const NFIELDS = FIELDS.length;
@@ -334,10 +368,8 @@ export class IndexBuilder {
       }
     }
     postStarts[nt] = post.n;
-    const sorted = order.map((i) => this.words[i]);
-    const termStarts = new Uint32Array(nt + 1);
-    for (let r = 0; r < nt; r++) termStarts[r + 1] = termStarts[r] + sorted[r].length;
-    return new SearchIndex(this.docs, this.lens.toArray(), sorted.join(''), termStarts, df, postStarts, post.n === post.a.length ? post.a : post.a.slice(0, post.n));
+    const { bytes, starts } = termBytes(order.map((i) => this.words[i]));
+    return new SearchIndex(this.docs, this.lens.toArray(), bytes, starts, df, postStarts, post.n === post.a.length ? post.a : post.a.slice(0, post.n));
   }
 
 }
@@ -535,7 +567,11 @@ export class SearchIndex {
     docs: DocMeta[] | DocColumns,
     /** NFIELDS lengths (in terms) per document. */
     readonly lens: Uint32Array,
-    readonly terms: string,
+    /** The terms in sort order, as UTF-8 (termBytes): each term is
+     *  decoded only when asked for (`term`), and looked up by its bytes. */
+    readonly terms: Uint8Array,
+    /** Where each term starts in `terms` (bytes), and one more past the
+     *  last. */
     readonly termStarts: Uint32Array,
     readonly df: Uint32Array,
     readonly postStarts: Uint32Array,
@@ -721,8 +757,17 @@ export class SearchIndex {
   }
 
   term(i: number): string {
-    return this.terms.slice(this.termStarts[i], this.termStarts[i + 1]);
+    const n = this.terms.length;
+    const b = Math.min(this.termStarts[i + 1], n);
+    return this.termBuffer.toString('utf8', Math.min(this.termStarts[i], b), b);
   }
+
+  /** `terms` as a Buffer (the same memory): its comparisons and decoding
+   *  of a range are one native call each. */
+  private get termBuffer(): Buffer {
+    return (this.termBuf ??= Buffer.from(this.terms.buffer, this.terms.byteOffset, this.terms.byteLength));
+  }
+  private termBuf?: Buffer;
 
   /** Term `i`'s postings: [start, end) in `post`, clamped (a corrupt
    *  cache file's offsets are not trusted: cache.ts), read first when
@@ -765,22 +810,73 @@ export class SearchIndex {
     this.source?.close();
   }
 
-  /** The first term index >= `t` in sort order. */
-  private lowerBound(t: string): number {
+  /** The first term index whose bytes are `q` (UTF-8) or more, in sort
+   *  order (the terms' order as strings: no term holds a surrogate,
+   *  tokenize.ts, and for such text UTF-8's byte order is the order of
+   *  its UTF-16 code units). */
+  private lowerBound(q: Uint8Array): number {
     let lo = 0;
     let hi = this.df.length;
     while (lo < hi) {
       const mid = (lo + hi) >>> 1;
-      if (this.term(mid) < t) lo = mid + 1;
+      if (this.compareTerm(mid, q) < 0) lo = mid + 1;
       else hi = mid;
     }
     return lo;
   }
 
+  /** Term `i` against `q` (UTF-8): negative, 0 or positive as it sorts
+   *  before, equals or sorts after it; `prefix`: 0 also when `q` is a
+   *  prefix of it. Its offsets clamped (a corrupt cache file's are not
+   *  trusted: cache.ts). */
+  private compareTerm(i: number, q: Uint8Array, prefix = false): number {
+    const s = this.termStarts;
+    let a = s[i];
+    let b = s[i + 1];
+    const n = this.terms.length;
+    if (b > n || a > b) {
+      b = Math.min(b, n);
+      a = Math.min(a, b);
+    }
+    return (this.termBuf ?? this.termBuffer).compare(q, 0, q.length, a, prefix && b - a > q.length ? a + q.length : b);
+  }
+
   /** The index of term `t`, or -1. */
   find(t: string): number {
-    const i = this.lowerBound(t);
-    return i < this.df.length && this.term(i) === t ? i : -1;
+    const known = this.known.get(t);
+    if (known !== undefined) return known;
+    const i = this.findBytes(utf8Encoder.encode(t));
+    if (i >= 0) this.remember(t, i);
+    return i;
+  }
+
+  /** Keeps term `i` as `t` for `find`: a few thousand at most (an index
+   *  kept between searches by a long-lived front end meets more). */
+  private remember(t: string, i: number): void {
+    if (this.known.size >= KNOWN_TERMS) this.known.clear();
+    this.known.set(t, i);
+  }
+
+  /** Terms this index gave out (a prefix's or a typo's expansions, found
+   *  terms), by text: a query ranks by each of them again (`score`), and
+   *  finds it here without a binary search of the terms' bytes. */
+  private readonly known = new Map<string, number>();
+
+  /** Term `i`'s text, as a typo's expansion (NearWalk), remembered. */
+  termNear(i: number): string {
+    return this.termFound(i);
+  }
+
+  /** Term `i`'s text, remembered for `find`. */
+  private termFound(i: number): string {
+    const t = this.term(i);
+    this.remember(t, i);
+    return t;
+  }
+
+  private findBytes(q: Uint8Array): number {
+    const i = this.lowerBound(q);
+    return i < this.df.length && this.compareTerm(i, q) === 0 ? i : -1;
   }
 
   /** Calls `each(doc, fieldTfs)` for every posting of term `i`. */
@@ -810,9 +906,38 @@ export class SearchIndex {
   /** Calls `each(term, df)` for every term longer than `q` that starts
  *  with it. */
   withPrefix(q: string, each: (term: string, df: number) => void): void {
-    const exact = this.find(q);
-    const from = exact >= 0 ? exact + 1 : this.lowerBound(q);
-    for (let i = from; i < this.df.length && this.terms.startsWith(q, this.termStarts[i]); i++) each(this.term(i), this.df[i]);
+    const bytes = utf8Encoder.encode(q);
+    const exact = this.findBytes(bytes);
+    const from = exact >= 0 ? exact + 1 : this.lowerBound(bytes);
+    // The terms that start with `q` are a run from `from` on: its end is
+    // found by a binary search, and the run's text decoded at once.
+    let lo = from;
+    let hi = this.df.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (this.compareTerm(mid, bytes, true) === 0) lo = mid + 1;
+      else hi = mid;
+    }
+    this.termsIn(from, lo, (t, i) => {
+      this.remember(t, i);
+      each(t, this.df[i]);
+    });
+  }
+
+  /** Calls `each(text, i)` for terms [from, to) in order. Their bytes are
+   *  decoded in one call: where that gives as many characters as bytes
+   *  (ASCII: nearly always), each term is a slice of it; else each term is
+   *  decoded on its own. */
+  private termsIn(from: number, to: number, each: (term: string, i: number) => void): void {
+    if (from >= to) return;
+    const n = this.terms.length;
+    const s = this.termStarts;
+    const a = Math.min(s[from], n);
+    const b = Math.min(s[to], n);
+    const text = b > a ? this.termBuffer.toString('utf8', a, b) : '';
+    let ascii = text.length === b - a;
+    for (let i = from; i < to && ascii; i++) ascii = s[i] >= a && s[i] <= s[i + 1] && s[i + 1] <= b;
+    for (let i = from; i < to; i++) each(ascii ? text.slice(s[i] - a, s[i + 1] - a) : this.term(i), i);
   }
 
   /** Calls `each(term, distance, df)` for every term one typo from `q`
@@ -951,9 +1076,8 @@ export class SearchIndex {
     const lens = this.lens.slice();
     for (let j = 0; j < at.length; j++) for (let f = 0; f < NFIELDS; f++) lens[at[j] * NFIELDS + f] = fresh.lens[j * NFIELDS + f];
     const { words, df, postStarts, post } = new PostingsPatch(this, fresh, at, replaced).run();
-    const termStarts = new Uint32Array(words.length + 1);
-    for (let r = 0; r < words.length; r++) termStarts[r + 1] = termStarts[r] + words[r].length;
-    return new SearchIndex(docs, lens, words.join(''), termStarts, Uint32Array.from(df), Uint32Array.from(postStarts), post.a.slice(0, post.n));
+    const { bytes, starts } = termBytes(words);
+    return new SearchIndex(docs, lens, bytes, starts, Uint32Array.from(df), Uint32Array.from(postStarts), post.a.slice(0, post.n));
   }
 
   /** Every document's terms and packed frequencies (to carry unchanged
@@ -988,15 +1112,20 @@ export class SearchIndex {
 
 /** One `SearchIndex.near` walk: the query, its bound, and the rows of the
  *  edit-distance table (shared/edit-distance.ts `nextRow`: the query's
- *  characters are the columns, the prefix's the rows). */
+ *  characters are the columns, the prefix's the rows). The terms are read
+ *  as UTF-8 (SearchIndex.terms): the terms of a range share their first
+ *  `k` characters, and so the bytes of them (`b` of them), and each
+ *  term's next character is decoded where those end (`charAt`). */
 class NearWalk {
   private readonly m: number;
   /** Row k of the table, for the current prefix of k characters. */
   private readonly rows: Int32Array[] = [];
   /** By prefix length, the next characters looked up (`visit`). */
   private readonly cands: Int32Array[] = [];
-  private readonly terms: string;
+  private readonly terms: Uint8Array;
   private readonly starts: Uint32Array;
+  /** How many bytes the character `charAt` read last takes. */
+  private width = 1;
 
   constructor(
     private readonly index: SearchIndex,
@@ -1016,33 +1145,87 @@ class NearWalk {
     this.starts = index.termStarts;
   }
 
-  /** The first term in [lo, hi) whose character at `k` is `c` or more
-   *  (the range shares its first `k` characters, so it is sorted by it). */
-  private lowerBound(lo: number, hi: number, k: number, c: number): number {
-    // (The reads written out: a cold process runs this in its interpreter.)
-    const starts = this.starts;
-    const terms = this.terms;
+  /** Term `j`'s length in bytes (its offsets clamped to the terms: a
+   *  corrupt cache file's are not trusted). */
+  private bytesOf(j: number): number {
+    const n = this.terms.length;
+    const e = Math.min(this.starts[j + 1], n);
+    return e - Math.min(this.starts[j], e);
+  }
+
+  /** Term `j`'s character after its first `b` bytes, -1 past its end (so
+   *  that a term sorts before those it starts); its width in bytes goes to
+   *  `width`. A byte that starts no character of valid UTF-8 (a corrupt
+   *  cache file) is read as one character of its own, above every real
+   *  one. */
+  private charAt(j: number, b: number): number {
+    const t = this.terms;
+    const len = this.bytesOf(j);
+    if (len <= b) return -1;
+    const p = Math.min(this.starts[j], t.length) + b;
+    const x = t[p];
+    this.width = 1;
+    if (x < 0x80) return x;
+    const left = len - b;
+    if (x >= 0xc2 && x < 0xe0 && left >= 2 && (t[p + 1] & 0xc0) === 0x80) {
+      this.width = 2;
+      return ((x & 0x1f) << 6) | (t[p + 1] & 0x3f);
+    }
+    if (x >= 0xe0 && x < 0xf0 && left >= 3 && (t[p + 1] & 0xc0) === 0x80 && (t[p + 2] & 0xc0) === 0x80) {
+      const c = ((x & 0x0f) << 12) | ((t[p + 1] & 0x3f) << 6) | (t[p + 2] & 0x3f);
+      if (c >= 0x800) {
+        this.width = 3;
+        return c;
+      }
+    }
+    return 0x110000 + x;
+  }
+
+  /** `charAt`, an ASCII character read without a further call. */
+  private code(j: number, b: number): number {
+    const { starts, terms } = this;
+    const at = starts[j] + b;
+    if (at < starts[j + 1] && starts[j + 1] <= terms.length) {
+      const x = terms[at];
+      if (x < 0x80) {
+        this.width = 1;
+        return x;
+      }
+    }
+    return this.charAt(j, b);
+  }
+
+  /** The first term in [lo, hi) whose character after its first `b` bytes
+   *  is `c` or more (the range shares those bytes, so it is sorted by
+   *  it). */
+  private lowerBound(lo: number, hi: number, b: number, c: number): number {
+    // (An ASCII character read here: a cold process runs this in its
+    // interpreter, where a call costs more than the rest.)
+    const { starts, terms } = this;
+    const n = terms.length;
     while (lo < hi) {
       const mid = (lo + hi) >>> 1;
-      const at = starts[mid];
-      if ((starts[mid + 1] - at > k ? terms.charCodeAt(at + k) : -1) < c) lo = mid + 1;
+      const at = starts[mid] + b;
+      const x = at < starts[mid + 1] && starts[mid + 1] <= n ? terms[at] : 0x80;
+      if ((x < 0x80 ? x : this.charAt(mid, b)) < c) lo = mid + 1;
       else hi = mid;
     }
     return lo;
   }
 
-  /** Visits the terms [lo, hi), which share their first `k` characters
-   *  (the last of them `last`, -1 for none) and so row `k`, whose least
-   *  cell is `best` (at most max). */
-  visit(lo: number, hi: number, k: number, last: number, best: number): void {
-    const { m, max, q, rows, starts, terms } = this;
+  /** Visits the terms [lo, hi), which share their first `k` characters,
+   *  `b` bytes (the last of them `last`, -1 for none) and so row `k`,
+   *  whose least cell is `best` (at most max). */
+  visit(lo: number, hi: number, k: number, last: number, best: number, b = 0): void {
+    const { m, max, q, rows } = this;
     const row = rows[k];
     // The prefix itself, when it is a term, sorts first (a term's
-    // character at k is read as -1 past its end, so that it sorts before
+    // character past its end is read as -1, so that it sorts before
     // those it starts).
-    if (lo < hi && starts[lo + 1] - starts[lo] <= k) {
-      if (starts[lo + 1] - starts[lo] === k && k >= m - max && row[m] <= max) {
-        this.each(this.index.term(lo), row[m], this.index.df[lo]);
+    const first = lo < hi ? this.bytesOf(lo) : 0;
+    if (lo < hi && first <= b) {
+      if (first === b && k >= m - max && row[m] <= max) {
+        this.each(this.index.termNear(lo), row[m], this.index.df[lo]);
       }
       lo++;
     }
@@ -1053,14 +1236,14 @@ class NearWalk {
       // Every next character keeps a cell within the bound (one more than
       // the least): each is visited.
       while (lo < hi) {
-        const at = starts[lo];
-        const c = starts[lo + 1] - at > k ? terms.charCodeAt(at + k) : -1;
+        const c = this.code(lo, b);
+        const w = this.width;
         // The run of terms with c there ends at the first with more.
-        const end = this.lowerBound(lo + 1, hi, k, c + 1);
+        const end = this.lowerBound(lo + 1, hi, b, c + 1);
         // (-1: a term shorter than the prefix, out of order in a corrupt file.)
         if (c >= 0) {
-          const b = nextRow(next, row, prev, k + 1, c, last, q, 0, m, max);
-          if (b <= max) this.visit(lo, end, k + 1, c, b);
+          const d = nextRow(next, row, prev, k + 1, c, last, q, 0, m, max);
+          if (d <= max) this.visit(lo, end, k + 1, c, d, b + w);
         }
         lo = end;
       }
@@ -1078,13 +1261,13 @@ class NearWalk {
     }
     for (let x = 0; x < n && lo < hi; x++) {
       const c = cands[x];
-      lo = this.lowerBound(lo, hi, k, c);
+      lo = this.lowerBound(lo, hi, b, c);
       if (lo >= hi) return;
-      const at = starts[lo];
-      if ((starts[lo + 1] - at > k ? terms.charCodeAt(at + k) : -1) !== c) continue;
-      const end = this.lowerBound(lo + 1, hi, k, c + 1);
-      const b = nextRow(next, row, prev, k + 1, c, last, q, 0, m, max);
-      if (b <= max) this.visit(lo, end, k + 1, c, b);
+      if (this.code(lo, b) !== c) continue;
+      const w = this.width;
+      const end = this.lowerBound(lo + 1, hi, b, c + 1);
+      const d = nextRow(next, row, prev, k + 1, c, last, q, 0, m, max);
+      if (d <= max) this.visit(lo, end, k + 1, c, d, b + w);
       lo = end;
     }
   }

@@ -3,13 +3,15 @@
 // compared here with the plain definition (every term, the edit distance)
 // over generated vocabularies and queries.
 import { describe, expect, test } from 'bun:test';
-import { SearchIndex } from '../../../src/kb/search/engine.ts';
+import { SearchIndex, termBytes } from '../../../src/kb/search/engine.ts';
 import { editDistance } from '../../../src/shared/edit-distance.ts';
 import { rng as random } from '../../support/rng.ts';
 
 // Few letters, so that words are often near each other; non-ASCII ones
-// among them, a surrogate pair's halves too (terms are code units).
-const LETTERS = ['a', 'b', 'c', 'd', 'e', 'r', 's', 't', '0', '9', 'é', 'ß', 'ж', '中', '\ud83d', '\ude00'];
+// among them, of two and three bytes in UTF-8 (the index keeps its terms
+// as UTF-8, and walks them a character at a time). No surrogate: no term
+// holds one (tokenize.ts: a surrogate is not a word character).
+const LETTERS = ['a', 'b', 'c', 'd', 'e', 'r', 's', 't', '0', '9', 'é', 'ß', 'ж', '中', 'ｱ', '\u07ff', '\u0800', '\uffee'];
 
 const pick = <T>(r: () => number, xs: readonly T[]): T => xs[Math.floor(r() * xs.length)];
 
@@ -38,10 +40,9 @@ function edit(r: () => number, w: string): string {
 /** An index holding `words` as its terms (no documents), each with its
  *  own document frequency. */
 function indexOf(words: readonly string[]): SearchIndex {
-  const starts = new Uint32Array(words.length + 1);
-  for (let i = 0; i < words.length; i++) starts[i + 1] = starts[i] + words[i].length;
+  const { bytes, starts } = termBytes(words);
   const df = Uint32Array.from(words, (_, i) => i + 1);
-  return new SearchIndex([], new Uint32Array(0), words.join(''), starts, df, new Uint32Array(words.length + 1), new Uint8Array(0));
+  return new SearchIndex([], new Uint32Array(0), bytes, starts, df, new Uint32Array(words.length + 1), new Uint8Array(0));
 }
 
 function vocabulary(r: () => number, n: number): string[] {
@@ -146,5 +147,44 @@ describe('near: the typo lookup', () => {
       const found = near(index, word(r, 3 + (i % 10)));
       for (const [t] of found) expect(words).toContain(t);
     }
+  });
+});
+
+describe('the terms as UTF-8: find and withPrefix', () => {
+  /** What find and withPrefix promise, on the terms as strings. */
+  const prefixed = (words: readonly string[], q: string) => words.filter((w) => w.length > q.length && w.startsWith(q));
+  const withPrefix = (index: SearchIndex, q: string) => {
+    const out: [string, number][] = [];
+    index.withPrefix(q, (t, df) => out.push([t, df]));
+    return out;
+  };
+  for (const seed of [4, 5]) {
+    test(`every term found at its place, every prefix's run in order, ASCII runs and others (vocabulary ${seed})`, () => {
+      const r = random(seed);
+      const words = vocabulary(r, 3000).filter((w) => w !== '');
+      const index = indexOf(words);
+      words.forEach((w, i) => expect(index.find(w)).toBe(i));
+      // Found again (from the terms it gave out): the same place.
+      words.forEach((w, i) => expect(index.find(w)).toBe(i));
+      let runs = 0;
+      for (let k = 0; k < 600; k++) {
+        const w = pick(r, words);
+        const q = k % 3 === 0 ? word(r, 1 + Math.floor(r() * 3)) : w.slice(0, 1 + Math.floor(r() * w.length));
+        if (!words.includes(q)) expect(index.find(q)).toBe(-1);
+        const want: [string, number][] = prefixed(words, q).map((t) => [t, words.indexOf(t) + 1]);
+        expect({ q, found: withPrefix(index, q) }).toEqual({ q, found: want });
+        if (want.length > 1) runs++;
+      }
+      expect(runs).toBeGreaterThan(100);
+    });
+  }
+  test('an index of ASCII terms and one with a term of each width', () => {
+    const ascii = ['a', 'ab', 'abc', 'abd', 'b'];
+    expect(withPrefix(indexOf(ascii), 'a').map(([t]) => t)).toEqual(['ab', 'abc', 'abd']);
+    const mixed = ['caf', 'cafe', 'café', 'cafézinho', 'cafж', 'caf中', 'cag'].sort();
+    const index = indexOf(mixed);
+    expect(withPrefix(index, 'caf').map(([t]) => t)).toEqual(['cafe', 'café', 'cafézinho', 'cafж', 'caf中']);
+    expect(withPrefix(index, 'café').map(([t]) => t)).toEqual(['cafézinho']);
+    mixed.forEach((w, i) => expect(index.term(i)).toBe(w));
   });
 });
