@@ -235,7 +235,9 @@ function allInlineTypes(tokens, open, close) {
 /**
  * The imports of one source text: `{specifier, kind, typeOnly, line}`,
  * kind being 'import' | 'export' | 'side-effect' | 'dynamic' | 'url' |
- * 'require'. Only literal specifiers are seen (`import(name)` is not).
+ * 'require' (`import x = require('x')`) | 'lazy-require' (a `require('x')`
+ * call, which loads `x` when it runs). Only literal specifiers are seen
+ * (`import(name)` is not).
  */
 export function extractImports(src) {
   const tokens = tokenize(src);
@@ -327,6 +329,14 @@ export function extractImports(src) {
       if (isId(tokens[j], 'from') && tokens[j + 1]?.type === 'str') {
         add(tokens[j + 1].value, 'export', typeOnly || namedTyped, t.line);
       }
+      continue;
+    }
+
+    // require('x') called where it is needed (a synchronous load deferred
+    // to that call: kb/fs/ignore.ts), not `x.require(...)` (skipped above)
+    const tsImportEquals = isPunct(prev, '=') && isId(tokens[k - 2]) && (isId(tokens[k - 3], 'import') || (isId(tokens[k - 3], 'type') && isId(tokens[k - 4], 'import')));
+    if (t.value === 'require' && isPunct(tokens[k + 1], '(') && tokens[k + 2]?.type === 'str' && isPunct(tokens[k + 3], ')') && !tsImportEquals) {
+      add(tokens[k + 2].value, 'lazy-require', false, t.line);
       continue;
     }
 

@@ -387,6 +387,10 @@ describe('check-layers: the import scanner', () => {
       "const u = new URL('https://example.com', import.meta.url);",
       'const meta = import.meta.url;',
       "import pkg from '../package.json' with { type: 'json' };",
+      "import legacy = require('./legacy.ts');",
+      "const lazy = () => require('lazy-pkg');",
+      "const now = require('now-pkg');",
+      "const notOne = obj.require('./method.ts');",
     ].join('\n');
     expect(specs(src)).toEqual([
       ['./a.ts', 'import', false],
@@ -408,6 +412,9 @@ describe('check-layers: the import scanner', () => {
       ['./then.ts', 'dynamic', false],
       ['./worker.ts', 'url', false],
       ['../package.json', 'import', false],
+      ['./legacy.ts', 'require', false],
+      ['lazy-pkg', 'lazy-require', false],
+      ['now-pkg', 'lazy-require', false],
     ]);
   });
 

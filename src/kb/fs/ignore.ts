@@ -12,7 +12,9 @@
 //
 // The patterns are matched by the `ignore` package (gitignore semantics,
 // as eslint and prettier use them): only topics holding a control file
-// build a matcher; the defaults are two set lookups per entry.
+// build a matcher, and the package is evaluated only then (`newIgnore`:
+// about 0.5 ms of every start otherwise); the defaults are two set lookups
+// per entry.
 //
 // The package compiles each pattern to a regular expression run by the
 // native, backtracking engine. A pattern with two `**` segments or more
@@ -28,8 +30,27 @@
 // from every folder of a path: time cubic in a walk's depth).
 
 import { closeSync, fstatSync, openSync } from 'node:fs';
-import ignore, { type Ignore } from 'ignore';
+import type { Ignore } from 'ignore';
 import { OPEN_FLAGS, readFully } from './probe.ts';
+
+/** The `ignore` package's factory, evaluated when a topic first has a
+ *  control file. Loaded by `require`, which a bundle resolves to the
+ *  package it holds (evaluated at that call: a walk is synchronous, and an
+ *  `import()` is not); where ES modules have no `require` (deno), by one
+ *  made for this module. */
+let ignoreFactory: (() => Ignore) | undefined;
+function newIgnore(): Ignore {
+  ignoreFactory ??= loadIgnore();
+  return ignoreFactory();
+}
+function loadIgnore(): () => Ignore {
+  type Loaded = (() => Ignore) | { default: () => Ignore };
+  const m: Loaded =
+    typeof require === 'function'
+      ? require('ignore')
+      : (process as unknown as { getBuiltinModule(id: string): typeof import('node:module') }).getBuiltinModule('node:module').createRequire(import.meta.url)('ignore');
+  return typeof m === 'function' ? m : m.default;
+}
 
 /** kb's write lock in a topic's folder (kb/write/lock.ts): kb's own,
  *  never walked, whatever it is (a folder while a write runs; a file, a
@@ -123,7 +144,7 @@ export class IgnoreRules {
         this.unread.push(base + file);
         continue;
       }
-      own ??= ignore();
+      own ??= newIgnore();
       const mark = base + file;
       let lines = text.split(/\r?\n/).slice(0, MAX_RULES);
       if (text.includes('**')) lines = this.bound(mark, lines);
