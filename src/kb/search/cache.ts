@@ -155,32 +155,43 @@ function readOpen(file: string, fd: number, size: number, subjectsDir: string, o
   const postFrom = starts[8];
   const postTo = postFrom + h.sections[8];
   const lazy = h.sections[8] >= LAZY_POSTINGS;
-  // The rest.
+  // The rest. A file this large keeps its term dictionary (the document
+  // frequencies, where each term and its postings start, the terms:
+  // sections 3 to 7 but the kinds) on disk too, read a page at a time as
+  // a search touches it (engine.ts SearchIndex.readDictLazily): their
+  // first and last starts are read now, for the checks of `decode`.
+  const dictFrom = starts[3];
+  const dictTo = starts[8];
   if (lazy) {
-    readAt(fd, 0, postFrom, all, 0);
+    readAt(fd, 0, dictFrom, all, 0);
+    readAt(fd, starts[6], h.sections[6], all, starts[6]);
+    for (const at of [starts[4], starts[4] + 4 * h.terms, starts[5], starts[5] + 4 * h.terms]) readAt(fd, at, 4, all, at);
     readAt(fd, postTo, from - postTo, all, postTo);
   } else readAt(fd, 0, from, all, 0);
   readAt(fd, to, size - to, all, to);
   const entry = decode(all, h, starts, pathsText, paths);
   if (lazy) {
     let open = true;
+    /** Bytes [a, b) of the file into `into` at `at`. */
+    const readLater = (what: string, into: Uint8Array, at: number, a: number, b: number): void => {
+      if (!open) fail(`${what} read after the cache file was let go`);
+      try {
+        readAt(fd, a, b - a, into, at);
+      } catch (err) {
+        // The file changed under this search (kb replaces it whole, by a
+        // rename, so something else wrote it): the next search finds it
+        // corrupt and builds the index again.
+        throw new Error(`the search cache ${file} changed while it was read (${(err as Error).message}); search again`);
+      }
+    };
     entry.index.readLazily({
-      read: (into, a, b) => {
-        if (!open) fail('postings read after the cache file was let go');
-        try {
-          readAt(fd, postFrom + a, b - a, into, a);
-        } catch (err) {
-          // The file changed under this search (kb replaces it whole, by a
-          // rename, so something else wrote it): the next search finds it
-          // corrupt and builds the index again.
-          throw new Error(`the search cache ${file} changed while it was read (${(err as Error).message}); search again`);
-        }
-      },
+      read: (into, a, b) => readLater('postings', into, a, postFrom + a, postFrom + b),
       close: () => {
         if (open) closeSync(fd);
         open = false;
       },
     });
+    entry.index.readDictLazily({ read: (a, b) => readLater('the term dictionary', all, a, a, b) }, dictFrom, dictTo);
     entry.kept = true;
   }
   return entry;

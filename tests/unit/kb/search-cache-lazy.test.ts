@@ -98,6 +98,55 @@ describe('an index whose postings are read a term at a time', () => {
     expect(again.kind).toBe('corrupt');
   });
 
+  test('its term dictionary is read a page at a time: a few for a word, all of it for a typo', () => {
+    const x = lazy();
+    try {
+      const pages = x.dictPages()!;
+      expect(pages.all).toBeGreaterThan(50);
+      expect(hits(x, 'zebra')).toEqual(hits(index, 'zebra'));
+      const read = x.dictPages()!.read;
+      expect(read).toBeGreaterThan(0);
+      expect(read).toBeLessThan(pages.all / 4);
+      // A word the index lacks is looked up with typos: the walk reads
+      // the whole dictionary first.
+      expect(hits(x, 'zebar')).toEqual(hits(index, 'zebar'));
+      expect(x.dictPages()).toBeUndefined();
+    } finally {
+      x.release();
+    }
+  });
+
+  test('every term found, every prefix\'s run and every typo as in memory, from a cold dictionary each time', () => {
+    const next = rng(11);
+    for (let k = 0; k < 60; k++) {
+      const x = lazy();
+      try {
+        const i = Math.floor(next() * index.termCount);
+        const t = index.term(i);
+        expect(x.find(t)).toBe(i);
+        expect(x.dfAt(i)).toBe(index.dfAt(i));
+        const prefix = t.slice(0, 1 + Math.floor(next() * (t.length - 1)));
+        const runs = (y: SearchIndex) => {
+          const out: [string, number][] = [];
+          y.withPrefix(prefix, (w, df) => out.push([w, df]));
+          return out;
+        };
+        expect(runs(x)).toEqual(runs(index));
+        expect(x.find(`${t}~`)).toBe(-1);
+        if (k % 10 === 0) {
+          const near = (y: SearchIndex) => {
+            const out: [string, number, number][] = [];
+            y.near(`${t.slice(1)}x`, (w, d, df) => out.push([w, d, df]));
+            return out;
+          };
+          expect(near(x)).toEqual(near(index));
+        }
+      } finally {
+        x.release();
+      }
+    }
+  });
+
   test('a small postings section is read at once, the file closed', () => {
     const small = new IndexBuilder();
     small.add(meta(0), ['doc-0', '', '', 'alpha beta']);
