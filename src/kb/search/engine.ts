@@ -986,9 +986,17 @@ export class SearchIndex {
     const exact = this.findBytes(bytes);
     const from = exact >= 0 ? exact + 1 : this.lowerBound(bytes);
     // The terms that start with `q` are a run from `from` on: its end is
-    // found by a binary search, and the run's text decoded at once.
+    // found by a search that gallops from there, then halves (a run is
+    // short: the pages of the dictionary it reads are the run's own), and
+    // the run's text decoded at once.
+    const n = this.df.length;
     let lo = from;
-    let hi = this.df.length;
+    let hi = from;
+    for (let step = 1; hi < n && this.compareTerm(hi, bytes, true) === 0; step *= 2) {
+      lo = hi + 1;
+      hi = lo + step;
+    }
+    if (hi > n) hi = n;
     while (lo < hi) {
       const mid = (lo + hi) >>> 1;
       if (this.compareTerm(mid, bytes, true) === 0) lo = mid + 1;

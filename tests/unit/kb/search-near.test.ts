@@ -181,6 +181,14 @@ describe('the terms as UTF-8: find and withPrefix', () => {
   test('an index of ASCII terms and one with a term of each width', () => {
     const ascii = ['a', 'ab', 'abc', 'abd', 'b'];
     expect(withPrefix(indexOf(ascii), 'a').map(([t]) => t)).toEqual(['ab', 'abc', 'abd']);
+    // Runs of every length up to the end of the terms, and none.
+    const many = Array.from({ length: 300 }, (_, i) => `t${String(i).padStart(3, '0')}`);
+    const all = indexOf(['s', ...many]);
+    expect(withPrefix(all, 't').length).toBe(300);
+    expect(withPrefix(all, 't29').map(([t]) => t)).toEqual(['t290', 't291', 't292', 't293', 't294', 't295', 't296', 't297', 't298', 't299']);
+    expect(withPrefix(all, 't299')).toEqual([]);
+    expect(withPrefix(all, 'u')).toEqual([]);
+    for (let k = 1; k <= 300; k += 37) expect(withPrefix(indexOf(['a', ...many.slice(0, k), 'u']), 't').length).toBe(k);
     const mixed = ['caf', 'cafe', 'café', 'cafézinho', 'cafж', 'caf中', 'cag'].sort();
     const index = indexOf(mixed);
     expect(withPrefix(index, 'caf').map(([t]) => t)).toEqual(['cafe', 'café', 'cafézinho', 'cafж', 'caf中']);
