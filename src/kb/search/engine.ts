@@ -54,7 +54,6 @@ export function termBytes(words: readonly string[]): { bytes: Uint8Array; starts
   return { bytes, starts };
 }
 
-
 export const FIELDS = ['slug', 'description', 'headings', 'body', 'title'] as const;
 export const NFIELDS = FIELDS.length;
 
