@@ -913,7 +913,12 @@ export class SearchIndex {
    *  trusted: cache.ts). */
   private compareTerm(i: number, q: Uint8Array, prefix = false): number {
     const [a, b] = this.termBytesAt(i);
-    return (this.termBuf ?? this.termBuffer).compare(q, 0, q.length, a, prefix && b - a > q.length ? a + q.length : b);
+    const t = this.termBuf ?? this.termBuffer;
+    const end = prefix && b - a > q.length ? a + q.length : b;
+    // deno's `compare` refuses a target longer than the buffer it is
+    // called on (it checks the target's end against its own length): a
+    // word longer than all the terms together is compared through a view.
+    return q.length <= t.length ? t.compare(q, 0, q.length, a, end) : Buffer.compare(t.subarray(a, end), q);
   }
 
   /** The index of term `t`, or -1. */

@@ -178,6 +178,15 @@ describe('the terms as UTF-8: find and withPrefix', () => {
       expect(runs).toBeGreaterThan(100);
     });
   }
+  test('a word longer than all the terms together (a small topic searched with a large one)', () => {
+    const tiny = indexOf(['doc', 'readm']);
+    expect(tiny.find('deploywindows')).toBe(-1);
+    expect(tiny.find('readm')).toBe(1);
+    expect(tiny.find('readmereadme')).toBe(-1);
+    expect(withPrefix(tiny, 'documentation')).toEqual([]);
+    expect(withPrefix(tiny, 'do').map(([t]) => t)).toEqual(['doc']);
+  });
+
   test('an index of ASCII terms and one with a term of each width', () => {
     const ascii = ['a', 'ab', 'abc', 'abd', 'b'];
     expect(withPrefix(indexOf(ascii), 'a').map(([t]) => t)).toEqual(['ab', 'abc', 'abd']);
