@@ -942,13 +942,9 @@ export class SearchIndex {
    *  finds it here without a binary search of the terms' bytes. */
   private readonly known = new Map<string, number>();
 
-  /** Term `i`'s text, as a typo's expansion (NearWalk), remembered. */
-  termNear(i: number): string {
-    return this.termFound(i);
-  }
-
-  /** Term `i`'s text, remembered for `find`. */
-  private termFound(i: number): string {
+  /** Term `i`'s text, remembered for `find` (a prefix's or a typo's
+   *  expansion: NearWalk gives them out too). */
+  termFound(i: number): string {
     const t = this.term(i);
     this.remember(t, i);
     return t;
@@ -987,8 +983,9 @@ export class SearchIndex {
  *  with it. */
   withPrefix(q: string, each: (term: string, df: number) => void): void {
     const bytes = utf8Encoder.encode(q);
-    const exact = this.findBytes(bytes);
-    const from = exact >= 0 ? exact + 1 : this.lowerBound(bytes);
+    // Past `q` itself, when it is a term.
+    const first = this.lowerBound(bytes);
+    const from = first < this.df.length && this.compareTerm(first, bytes) === 0 ? first + 1 : first;
     // The terms that start with `q` are a run from `from` on: its end is
     // found by a search that gallops from there, then halves (a run is
     // short: the pages of the dictionary it reads are the run's own), and
@@ -1320,7 +1317,7 @@ class NearWalk {
     const first = lo < hi ? this.bytesOf(lo) : 0;
     if (lo < hi && first <= b) {
       if (first === b && k >= m - max && row[m] <= max) {
-        this.each(this.index.termNear(lo), row[m], this.index.dfOf(lo));
+        this.each(this.index.termFound(lo), row[m], this.index.dfOf(lo));
       }
       lo++;
     }
