@@ -10,6 +10,7 @@
 // searches the topic: an identical subject is not written again; a similar
 // one is named back and needs `force`.
 
+import { hasWord } from '../kb/content/markup.ts';
 import type { Topic } from '../config/types.ts';
 import { bodyText } from '../kb/content/body.ts';
 import { statSync } from 'node:fs';
@@ -87,7 +88,7 @@ export function relToRoot(kb: KnowledgeBase, topic: Topic, rel: string): string 
 /** The default description: the text's first line with words, heading
  *  marks dropped, cut at 160 characters. */
 export function descriptionFrom(text: string): string {
-  const line = (text.split('\n').find((l) => /[\p{L}\p{N}]/u.test(l)) ?? '').replace(/^\s*#+\s*/, '').replace(/\s+/g, ' ').trim();
+  const line = (text.split('\n').find((l) => hasWord(l)) ?? '').replace(/^\s*#+\s*/, '').replace(/\s+/g, ' ').trim();
   const chars = Array.from(line);
   return chars.length > 160 ? `${chars.slice(0, 159).join('').trimEnd()}…` : line;
 }

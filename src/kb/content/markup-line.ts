@@ -28,24 +28,7 @@
 // Frontmatter (`frontmatterEnd`) is markup too: a block at the start of the
 // file, so it is told from the text, not the line.
 
-import { markupOnly } from './markup.ts';
-
-/** A letter or a digit, in any script. */
-const WORDY = /[\p{L}\p{N}]/u;
-
-/** Whether `line` has a letter or a digit, in any script (WORDY): an ASCII
- *  one is looked for first, so that a line of ASCII (nearly every line a
- *  search shows) is told without the pattern, whose Unicode classes cost a
- *  one-shot process about 0.13 ms to compile. */
-export function hasWord(line: string): boolean {
-  let other = false;
-  for (let i = 0; i < line.length; i++) {
-    const c = line.charCodeAt(i);
-    if (c >= 0x80) other = true;
-    else if ((c >= 0x30 && c <= 0x39) || ((c | 0x20) >= 0x61 && (c | 0x20) <= 0x7a)) return true;
-  }
-  return other && WORDY.test(line);
-}
+import { hasWord, markupOnly } from './markup.ts';
 
 /** Whether a snippet may show `line`: it has a letter or a digit, and it is
  *  not markup alone (see above). */

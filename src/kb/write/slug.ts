@@ -9,6 +9,7 @@
 // Given (`--slug`): checked by given.ts (apart, so that checking a tool
 // call's arguments loads nothing of search).
 
+import { hasWord } from '../content/markup.ts';
 import { isStopWord } from '../search/tokenize.ts';
 
 export { badSlug, MAX_SLUG } from './given.ts';
@@ -18,7 +19,7 @@ export const SLUG_CHARS = 48;
 
 /** A readable slug for `text` (not yet unique). */
 export function slugFromText(text: string): string {
-  const line = text.split('\n').find((l) => /[\p{L}\p{N}]/u.test(l)) ?? '';
+  const line = text.split('\n').find((l) => hasWord(l)) ?? '';
   const folded = line
     .replace(/^\s*#+\s*/, '')
     .normalize('NFKD')

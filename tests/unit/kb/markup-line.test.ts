@@ -2,7 +2,8 @@
 // line of a snippet's window.
 import { describe, expect, test } from 'bun:test';
 import fc from 'fast-check';
-import { frontmatterEnd, hasWord, isMarkupIn, isMarkupLine, isTextLine } from '../../../src/kb/content/markup-line.ts';
+import { frontmatterEnd, isMarkupIn, isMarkupLine, isTextLine } from '../../../src/kb/content/markup-line.ts';
+import { hasWord } from '../../../src/kb/content/markup.ts';
 
 describe('a line of markup alone', () => {
   test.each([
