@@ -53,7 +53,7 @@ export const RULES = {
 export const DYNAMIC = [
   { file: 'src/glob/nfa.ts', call: 'new RegExp(`^(?:${atom})$`)', bounded: 'tested on one character at a time' },
   { file: 'src/glob/pattern.ts', call: 'new RegExp(source)', bounded: 'run only on globs that backtrack linearly' },
-  { file: 'src/kb/search/snippet.ts', call: "new RegExp((minimal ?? []).map((t) => (inLower ? t.replace(/[.*+?^${}()|[\\]\\\\/]/g, '\\\\$&') : anyCase(t))).join('|') || '[^\\\\s\\\\S]', 'g')", bounded: 'literal needles of a query' },
+  { file: 'src/kb/search/snippet.ts', call: "new RegExp(map(minimal ?? [], (t) => (inLower ? t.replace(/[.*+?^${}()|[\\]\\\\/]/g, '\\\\$&') : anyCase(t))).join('|') || '[^\\\\s\\\\S]', 'g')", bounded: 'literal needles of a query' },
   ...[
     ['src/app/init-draft.ts', "new RegExp(CONTROL.source, 'g')", (C) => new RegExp(C.source, 'g')],
     ['src/kb/search/snippet.ts', "new RegExp(CONTROL.source, 'g')", (C) => new RegExp(C.source, 'g')],

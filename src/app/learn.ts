@@ -27,6 +27,7 @@ import { fitWords, titleWatch, topicListing, type TopicListing } from './listing
 import type { LearnArgs } from './args.ts';
 import type { KnowledgeBase } from './knowledge-base.ts';
 import { directoryNotes, directoryNotices, emptyTextProblem, replacedProblem, skillOf } from './topics.ts';
+import { some } from '../shared/arrays.ts';
 import { trimEndChars } from '../shared/text.ts';
 
 /** Where a learn call's events go. */
@@ -85,7 +86,7 @@ export async function learn(kb: KnowledgeBase, args: LearnArgs, sink: LearnSink,
       if (listing.fit !== undefined) {
         await problem(warning('budget', `learn ${topic.id}: the listing of ${listing.subjects} subjects was shortened to stay within ${tokensText(kb.maxTokens)} tokens (${fitWords(listing.fit)})`));
       }
-      return topicNotes.some((n) => n.kind === 'no-directory');
+      return some(topicNotes, (n) => n.kind === 'no-directory');
     }
   }
   const { patterns: given, from } = continuation(args.subjects ?? []);

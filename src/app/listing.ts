@@ -21,6 +21,7 @@ import { kindOf, type TitleWatch, type TopicView } from '../kb/index/view.ts';
 import { BYTES_PER_TOKEN_ESTIMATE } from './budget.ts';
 import { fit as fitRows, fitAll, type FitCosts } from './fit.ts';
 import { directoryNotes } from './topics.ts';
+import { filter, map, some } from '../shared/arrays.ts';
 import { naturallySorted } from '../shared/text.ts';
 
 /** The lines of the listing, and how it was fitted (undefined: it fits
@@ -52,7 +53,7 @@ export interface TopicListing extends FittedListing {
  *  tool and the prompt's listings (`kb prompt --list`) both use it. */
 export async function topicListing(topic: Topic, view: TopicView, walkLimit: number, budget: number, costs: ListingCosts, folder?: string, watch?: TitleWatch): Promise<TopicListing | undefined> {
   // Binaries matched by a learned glob were never pre-loaded: not named.
-  const learned = folder === undefined ? view.learned.filter((m) => kindOf(view, m.subject) !== 'binary').map((m) => m.subject.slug) : [];
+  const learned = folder === undefined ? map(filter(view.learned, (m) => kindOf(view, m.subject) !== 'binary'), (m) => m.subject.slug) : [];
   // A folder's listing looks at the folder's subjects only: its cost grows
   // with the folder, not with the topic.
   const inSlugOrder = folder === undefined ? listable(view) : listableUnder(view, folder);
@@ -64,7 +65,7 @@ export async function topicListing(topic: Topic, view: TopicView, walkLimit: num
   const about: ListingDescriptions = {
     all: () => descriptions(view, available),
     any: () => (walkDescribed(view, watch) ? Promise.resolve(true) : describedAny(view, available)),
-    some: (at) => descriptions(view, at.map((i) => available[i])),
+    some: (at) => descriptions(view, map(at, (i) => available[i])),
   };
   const fitted = await fitListingOf({ topic, subjects: available, learned, ...(folder !== undefined ? { folder } : {}), topicNotes }, about, budget, costs);
   // The lines shown in natural order (`4.2.2` before `4.2.10`); fitted in
@@ -200,7 +201,7 @@ export async function fitListingOf(of: ListingOf, about: ListingDescriptions, bu
     return f.fit(undefined, any);
   }
   const all = await about.all();
-  return f.fit(all, all.some((d) => d !== undefined));
+  return f.fit(all, some(all, (d) => d !== undefined));
 }
 
 /** The indexes of the subjects that are a folder's index page (order.ts
@@ -589,7 +590,7 @@ class ListingFitter {
   namesOver(): boolean {
     if (this.over === undefined) {
       const n = this.of.subjects.length;
-      const room = this.budget - Math.min(this.frame({}), ...SHORTER.map((chars) => this.frame({ budget: this.b, descriptionChars: chars })));
+      const room = this.budget - Math.min(this.frame({}), ...map(SHORTER, (chars) => this.frame({ budget: this.b, descriptionChars: chars })));
       this.over = Number.isFinite(this.budget) && n > 0 && (this.bounds.boundOver(room) || (this.bounds.runsOver(room, Infinity) ?? this.linesOver(0, room, Infinity)));
     }
     return this.over;

@@ -15,6 +15,7 @@ import { scoreText, sectionsOf } from '../kb/search/snippet.ts';
 import { extOf } from '../kb/index/slug.ts';
 import { queryTerms } from '../kb/search/tokenize.ts';
 import type { RecallLeftOut, RecalledSubject, RecalledTopic } from '../answer/search.ts';
+import { filter, map, some } from '../shared/arrays.ts';
 import { jsonQuoted } from '../shared/controls.ts';
 import { warning, type Problem } from '../shared/problem.ts';
 import { BLOCK_TOKENS, tokensText } from './budget.ts';
@@ -105,14 +106,15 @@ export async function recall(kb: KnowledgeBase, text: string, opts: RecallOption
   const costs = await kb.costs.recall();
   const budget = kb.maxTokens;
   const best = ranked.found[0]?.score ?? 0;
-  const candidates = readCandidates(ranked.found.filter((f) => f.score >= best * RECALL_MIN_SHARE).slice(0, RECALL_CANDIDATES), kb.html);
+  const candidates = readCandidates(filter(ranked.found, (f) => f.score >= best * RECALL_MIN_SHARE).slice(0, RECALL_CANDIDATES), kb.html);
   // In configuration order of the topics, each topic's subjects best first.
   const ordered = (kept: readonly Candidate[]): RecalledTopic[] =>
-    topics
-      .map((t) => ({ id: t.id, ...(t.title !== undefined ? { title: t.title } : {}), subjects: kept.filter((c) => c.f.topic === t).map(subjectOf) }))
-      .filter((t) => t.subjects.length > 0);
+    filter(
+      map(topics, (t) => ({ id: t.id, ...(t.title !== undefined ? { title: t.title } : {}), subjects: map(filter(kept, (c) => c.f.topic === t), subjectOf) })),
+      (t) => t.subjects.length > 0,
+    );
   const { kept, left } = fit(candidates, budget, packing(costs, ranked, budget, ordered));
-  const leftOut = left.map(leftOutOf);
+  const leftOut = map(left, leftOutOf);
   if (kept.length === 0 && costs.whole([], leftOut, budget) > budget) {
     // Not even the closing note fits: nothing, said on stderr.
     problems.push(warning('budget', `recall: the ${tokensText(budget)}-token budget is too small to name what was found; nothing printed`));
@@ -121,8 +123,8 @@ export async function recall(kb: KnowledgeBase, text: string, opts: RecallOption
   if (leftOut.length > 0) {
     problems.push(warning('budget', `recall: ${leftOut.length} relevant subject${leftOut.length === 1 ? '' : 's'} left out to stay within ${tokensText(budget)} tokens; the model was told`));
   }
-  const items = kept.map(itemOf);
-  const partials = items.filter((i) => i.sections !== undefined).length;
+  const items = map(kept, itemOf);
+  const partials = filter(items, (i) => i.sections !== undefined).length;
   if (partials > 0) {
     problems.push(warning('budget', `recall: ${partials} subject${partials === 1 ? '' : 's'} larger than the room left in ${tokensText(budget)} tokens came as ${partials === 1 ? 'its' : 'their'} most relevant sections; the model was told`));
   }
@@ -177,7 +179,7 @@ function shown(c: Candidate, text: string): Formatted {
  *  the next is tried; the whole block is measured, and a subject that came
  *  as sections gives up sections first. */
 function packing(costs: RecallCosts, ranked: Ranked, budget: number, ordered: (kept: readonly Candidate[]) => RecalledTopic[]): FitCosts<Candidate> {
-  const topicCost = (c: Candidate, kept: readonly Candidate[]) => (kept.some((k) => k.f.topic === c.f.topic) ? 0 : costs.topic);
+  const topicCost = (c: Candidate, kept: readonly Candidate[]) => (some(kept, (k) => k.f.topic === c.f.topic) ? 0 : costs.topic);
   return {
     frame: costs.frame,
     row: (c, kept) => topicCost(c, kept) + (c.partial === undefined ? c.whole : c.partial.tokens + BLOCK_TOKENS),
@@ -194,7 +196,7 @@ function packing(costs: RecallCosts, ranked: Ranked, budget: number, ordered: (k
       if (smaller !== undefined && smaller.tokens > target) smaller = partialOf(c, matched, costs, 2 * target - smaller.tokens - 5);
       return withPartial(c, smaller);
     },
-    whole: (kept, left) => costs.whole(ordered(kept), left.map(leftOutOf), budget),
+    whole: (kept, left) => costs.whole(ordered(kept), map(left, leftOutOf), budget),
   };
 }
 

@@ -7,17 +7,18 @@ import type { Subject } from '../kb/index/types.ts';
 import type { SkillFiles, TopicNote } from '../answer/learn.ts';
 import type { TopicView } from '../kb/index/view.ts';
 import type { Notice, PatternResult } from '../kb/index/types.ts';
+import { filter, find, map } from '../shared/arrays.ts';
 import { isVerbose } from '../shared/log.ts';
 import { warning, type Problem, type ProblemCode } from '../shared/problem.ts';
 
 /** A learn call's topic resolves by exact ID, then by
  *  case-insensitive title; a disabled topic does not resolve. */
 export function resolveTopic(topics: readonly Topic[], name: string): Topic | undefined {
-  const enabled = topics.filter((t) => t.enable);
-  const byId = enabled.find((t) => t.id === name);
+  const enabled = filter(topics, (t) => t.enable);
+  const byId = find(enabled, (t) => t.id === name);
   if (byId) return byId;
   const lower = name.toLowerCase();
-  return enabled.find((t) => t.title !== undefined && t.title.toLowerCase() === lower);
+  return find(enabled, (t) => t.title !== undefined && t.title.toLowerCase() === lower);
 }
 
 /** Whether a command that lists, searches or pre-loads a topic used what
@@ -59,13 +60,13 @@ export function noticeProblems(view: TopicView): Problem[] {
 /** Notices about a topic's directory as a whole: it is missing, not a
  *  directory, unreadable, a link loop, or the walk stopped at its limit. */
 export function directoryNotices(view: TopicView): Notice[] {
-  return view.index.notices.filter((n) => n.where === '');
+  return filter(view.index.notices, (n) => n.where === '');
 }
 
 /** What the model must be told about a topic's directory, one note per
  *  directory notice (`limit`: the walk limit in force). */
 export function directoryNotes(view: TopicView, limit: number): TopicNote[] {
-  return directoryNotices(view).map((n): TopicNote => {
+  return map(directoryNotices(view), (n): TopicNote => {
     switch (n.code) {
       case 'walk-limit':
         return { kind: 'walk-limit', limit };
@@ -121,6 +122,6 @@ export function skillOf(kb: { config: { root: string } }, topic: Topic, subject:
   // A skill that loads is not disabled, so a bundled file of it is only by
   // its own slug (kb/index/disabled.ts): such a file is not offered.
   const off = topic.disabled.length === 0 ? undefined : new Set(topic.disabled);
-  const files = off === undefined ? skill.files : skill.files.filter((f) => !off.has(f.slug));
-  return { dir, files: files.map((f) => ({ slug: f.slug, path: f.path.slice(from) })) };
+  const files = off === undefined ? skill.files : filter(skill.files, (f) => !off.has(f.slug));
+  return { dir, files: map(files, (f) => ({ slug: f.slug, path: f.path.slice(from) })) };
 }

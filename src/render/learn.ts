@@ -18,6 +18,7 @@ export { renderUnknownTopic } from './topic.ts';
 import { renderUnknownTopic } from './topic.ts';
 export { DESCRIPTION_CHARS, LISTING_COSTS, listedLine, oneLine, renderListing, renderTopicNote } from './listing.ts';
 import { bullets, renderListing, renderTopicNote } from './listing.ts';
+import { map } from '../shared/arrays.ts';
 
 /** One line telling the model why something was not returned. */
 export function renderNote(n: Note, topicId: string): string {
@@ -204,7 +205,7 @@ export function learnText(write: (chunk: Chunk) => void): (e: LearnEvent) => voi
         tail.push(renderLeftAfter(e.count, countText(e.tokens), e.slug));
         return;
       case 'end': {
-        const lines = e.topicNotes.map((n) => renderTopicNote(n, e.topic));
+        const lines = map(e.topicNotes, (n) => renderTopicNote(n, e.topic));
         lines.push(...notes, ...tail);
         if (lines.length > 0) write(`${blocks > 0 ? '\n\n' : ''}${lines.join('\n')}`);
         if (!e.raw || blocks === 0 || windowed || lines.length > 0) write('\n');

@@ -6,6 +6,7 @@ import type { ListingCosts } from '../answer/cost.ts';
 import type { Listed, ListingFit, ListingTopic, TopicNote } from '../answer/learn.ts';
 import { TokenTally } from '../kb/content/tokens.ts';
 import { CONTROL, escapeControls, quoted } from '../shared/controls.ts';
+import { map } from '../shared/arrays.ts';
 import { countText } from '../shared/text.ts';
 import { descriptionOf, headingLine } from './topic.ts';
 
@@ -79,7 +80,7 @@ export function renderListing(
   if (description) parts.push(description);
   parts.push(folder === undefined ? '## Available subjects:' : `## Available subjects in ${folder}/:`);
   const chars = fit.descriptionChars ?? DESCRIPTION_CHARS;
-  parts.push(available.length > 0 ? bullets(available.map((s) => listedLine(s, chars))) : '(none)');
+  parts.push(available.length > 0 ? bullets(map(available, (s) => listedLine(s, chars))) : '(none)');
   for (const n of topicNotes) parts.push(renderTopicNote(n, t.id));
   const notes: string[] = [];
   if (fit.omitted) notes.push(`${fit.omitted} more subject${fit.omitted === 1 ? ' is' : 's are'} not listed`);

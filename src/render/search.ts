@@ -8,6 +8,7 @@ import type { Passage } from '../kb/search/snippet.ts';
 import type { SearchAnswer, ToolForms, Write } from '../answer/tool.ts';
 import { formattedText } from '../kb/content/format.ts';
 import { estimateTokens, tokensAtMost } from '../kb/content/tokens.ts';
+import { filter, map } from '../shared/arrays.ts';
 import { escapeControls, jsonDocument, jsonQuoted, quoted } from '../shared/controls.ts';
 import { countText } from '../shared/text.ts';
 import { subjectBlock } from './subject.ts';
@@ -37,7 +38,8 @@ export function renderResult(n: number, r: ResultRow): string {
   const about = r.description ?? r.title;
   if (about !== undefined) lines.push(`   ${oneLine(about)}`);
   for (const p of r.passages) {
-    p.text.split('\n').forEach((l, k) => lines.push(`   > ${p.line + k}: ${escapeControls(l)}`));
+    const ls = p.text.split('\n');
+    for (let k = 0; k < ls.length; k++) lines.push(`   > ${p.line + k}: ${escapeControls(ls[k])}`);
   }
   return lines.join('\n');
 }
@@ -62,7 +64,7 @@ export function renderSearchHead(query: string, where: SearchScope, total: numbe
 /** ` in topic "a"`, ` in topics "a" and "b"`, then the filters:
  *  ` tagged "x" and "y", of type "note", with status "draft"`. */
 export function scopeText(s: SearchScope): string {
-  const quote = (xs: readonly string[]) => both(xs.map((x) => jsonQuoted(x.length > 100 ? `${x.slice(0, 100)}…` : x)));
+  const quote = (xs: readonly string[]) => both(map(xs, (x) => jsonQuoted(x.length > 100 ? `${x.slice(0, 100)}…` : x)));
   const where = s.where !== undefined ? ` in topic ${quote([s.where])}` : s.topics !== undefined ? ` in topics ${quote(s.topics)}` : '';
   const f = s.filters;
   if (f === undefined) return where;
@@ -93,10 +95,10 @@ export interface SearchNotes {
 
 export function renderSearchNotes(n: SearchNotes): string[] {
   const out: string[] = [];
-  for (const [q, terms] of n.corrected.slice(0, 5)) out.push(`[No subject has the word ${jsonQuoted(q)}; also searched for ${terms.slice(0, 5).map((t) => jsonQuoted(t)).join(', ')}.]`);
+  for (const [q, terms] of n.corrected.slice(0, 5)) out.push(`[No subject has the word ${jsonQuoted(q)}; also searched for ${map(terms.slice(0, 5), (t) => jsonQuoted(t)).join(', ')}.]`);
   if (n.corrected.length > 5) out.push(`[${n.corrected.length - 5} more words were also looked up with typos.]`);
   if (n.unknown.length > 0) {
-    const shown = n.unknown.slice(0, 10).map((t) => jsonQuoted(t)).join(', ');
+    const shown = map(n.unknown.slice(0, 10), (t) => jsonQuoted(t)).join(', ');
     out.push(`[No subject has ${n.unknown.length === 1 ? 'the word' : 'the words'} ${shown}${n.unknown.length > 10 ? ` and ${n.unknown.length - 10} more` : ''}.]`);
   }
   if (n.cut !== undefined) {
@@ -163,7 +165,7 @@ const rendered = new WeakMap<SearchFound, string>();
 function renderSearchOnce(f: SearchFound): string {
   if (f.unknownTopic !== undefined) return renderUnknownTopic(f.unknownTopic.topic, f.unknownTopic.valid);
   const parts = [renderSearchHead(f.query, f, f.total, f.results.length + f.cut)];
-  if (f.results.length > 0) parts.push(f.results.map((r, i) => renderResult(i + 1, resultRow(r))).join('\n\n'));
+  if (f.results.length > 0) parts.push(map(f.results, (r, i) => renderResult(i + 1, resultRow(r))).join('\n\n'));
   const notes = searchNotes(f);
   if (notes.length > 0) parts.push(notes.join('\n'));
   return `${parts.join('\n\n')}\n`;
@@ -188,7 +190,7 @@ export function searchJson(f: SearchAnswer): Record<string, unknown> {
   if (f.cut > 0) out.budget = f.budget;
   out.beyond_limit = Math.max(0, f.total - f.results.length - f.cut);
   out.unknown_words = f.unknown;
-  out.corrected = f.corrected.map(([word, also]) => ({ word, also }));
+  out.corrected = map(f.corrected, ([word, also]) => ({ word, also }));
   return out;
 }
 
@@ -246,12 +248,12 @@ export const RECALL_HEAD = 'The following knowledge was recalled from the knowle
  *  section's pre-loaded topics; '' when nothing was recalled and nothing
  *  left out. */
 export function renderRecall(topics: readonly RecalledTopic[], leftOut: readonly RecallLeftOut[], budget: number): string {
-  const blocks = topics.filter((t) => t.subjects.length > 0);
+  const blocks = filter(topics, (t) => t.subjects.length > 0);
   const notes = renderRecallLeftOut(leftOut, budget);
   if (blocks.length === 0 && notes.length === 0) return '';
   const parts = [RECALL_HEAD];
   for (const t of blocks) {
-    const inner = t.subjects.map((s) => formattedText(subjectBlock('', s.slug, s.content, s.partial === undefined ? '' : `${renderPartialNote(s.partial)}\n`)));
+    const inner = map(t.subjects, (s) => formattedText(subjectBlock('', s.slug, s.content, s.partial === undefined ? '' : `${renderPartialNote(s.partial)}\n`)));
     parts.push(`<topic ${quoted(headingOf(t))}>\n${inner.join('\n\n')}\n</topic>`);
   }
   parts.push(...notes);

@@ -14,6 +14,7 @@
 // every parameter and spells a left-out one `null`: render/providers.ts).
 // What a value must be, and is, is said in words shared with the MCP
 // server's check of request params (shared/json-schema.ts).
+import { filter, find, some } from '../../shared/arrays.ts';
 import { actual, expected, hasType, shownKey, typesOf } from '../../shared/json-schema.ts';
 import type { JsonSchemaObject } from '../../shared/tool.ts';
 import { typeName } from '../../shared/text.ts';
@@ -75,7 +76,7 @@ export function checkArgs(schema: JsonSchemaObject, value: unknown, rules: Rules
   if (typeName(value) !== 'object') return bad(`the arguments must be a JSON object, not ${typeName(value)}`);
   const obj = value as Record<string, unknown>;
   if (schema.additionalProperties === false) {
-    const unknown = Object.keys(obj).filter((k) => !Object.hasOwn(schema.properties, k));
+    const unknown = filter(Object.keys(obj), (k) => !Object.hasOwn(schema.properties, k));
     if (unknown.length > 0) {
       const some = unknown.slice(0, 5).map(shownKey).join(', ');
       return bad(`unknown argument${unknown.length > 1 ? 's' : ''} ${unknown.length > 5 ? `${some} and ${unknown.length - 5} more` : some}`);
@@ -92,7 +93,7 @@ export function checkArgs(schema: JsonSchemaObject, value: unknown, rules: Rules
     }
     if (v === null && !isRequired) continue; // null: absent
     const types = typesOf(s);
-    const t = types.find((x) => hasType(x, v));
+    const t = find(types, (x) => hasType(x, v));
     if (t === undefined) return refusedAt(key, `must be ${expected(s, !isRequired)}, not ${actual(s, v)}`);
     const rule = rules[key] ?? {};
     if (typeof v === 'number' && s.minimum !== undefined && s.maximum !== undefined && (v < s.minimum || v > s.maximum)) {
@@ -104,7 +105,7 @@ export function checkArgs(schema: JsonSchemaObject, value: unknown, rules: Rules
       if (many !== undefined) return refusedAt(key, many);
       const items = s.items;
       for (let i = 0; i < v.length; i++) {
-        if (items !== undefined && !typesOf(items).some((x) => hasType(x, v[i]))) {
+        if (items !== undefined && !some(typesOf(items), (x) => hasType(x, v[i]))) {
           return bad(`${rule.item?.(i) ?? `"${key}"[${i}]`} must be ${expected(items, false)}, not ${actual(items, v[i])}`);
         }
         const problem = rule.each?.(v[i] as never, i);

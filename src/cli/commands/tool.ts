@@ -23,6 +23,7 @@ import { readerThread } from '../../app/reader.ts';
 import { toolNamed, type AnyTool, type Refused, type RunContext as ToolContext } from '../../app/tools.ts';
 import type { OutcomeOf, ToolName } from '../../answer/tool.ts';
 import { FORMATS, formsOf, type Format, type Write } from '../../render/forms.ts';
+import { filter } from '../../shared/arrays.ts';
 import { UsageError } from '../../shared/errors.ts';
 import { debug, warn } from '../../shared/log.ts';
 import { formatProblem } from '../../shared/problem.ts';
@@ -191,7 +192,7 @@ function both(words: readonly string[]): string {
  *  `gives` names, as the tool's parameter. */
 function fromArguments(face: ToolFace, flags: Flags, words: readonly string[]): Record<string, unknown> {
   const value: Record<string, unknown> = {};
-  const positionals = Object.entries(face.gives).filter(([n]) => !isFlag(face, n));
+  const positionals = filter(Object.entries(face.gives), ([n]) => !isFlag(face, n));
   let at = 0;
   for (let i = 0; i < positionals.length; i++) {
     const g = positionals[i][1];

@@ -32,6 +32,7 @@
 import { closeSync, fstatSync, openSync } from 'node:fs';
 import type { Ignore } from 'ignore';
 import { OPEN_FLAGS, readFully } from './probe.ts';
+import { map, some } from '../../shared/arrays.ts';
 
 /** The `ignore` package's factory, evaluated when a topic first has a
  *  control file. Loaded by `require`, which a bundle resolves to the
@@ -138,7 +139,7 @@ export class IgnoreRules {
     const base = rel === '' ? '' : rel + '/';
     let own: Ignore | undefined;
     for (const file of IGNORE_FILES) {
-      if (!entries.some((e) => e.name === file)) continue;
+      if (!some(entries, (e) => e.name === file)) continue;
       const text = readControlFile(abs + sep + file);
       if (text === undefined) {
         this.unread.push(base + file);
@@ -149,7 +150,7 @@ export class IgnoreRules {
       let lines = text.split(/\r?\n/).slice(0, MAX_RULES);
       if (text.includes('**')) lines = this.bound(mark, lines);
       // The mark says where the rule is written: `<line>:<file>`.
-      own.add(lines.map((pattern, i) => ({ pattern, mark: `${i + 1}:${mark}` })));
+      own.add(map(lines, (pattern, i) => ({ pattern, mark: `${i + 1}:${mark}` })));
     }
     const sets = own === undefined ? inherited : [...inherited, { base, ig: own }];
     if (sets.length > 0) this.sets.set(base, sets);

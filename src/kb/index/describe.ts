@@ -14,6 +14,7 @@ import { descriptionValue, loadYaml, NEEDS_YAML, parseFrontmatter, simpleFields,
 import { informativeTitle, subjectTitle } from '../content/title.ts';
 import type { ProbeResult } from '../fs/probe.ts';
 import { probeHere } from '../fs/probe-titles.ts';
+import { filter, map } from '../../shared/arrays.ts';
 import type { Subject } from './types.ts';
 import { kindOf, type TopicView } from './view.ts';
 
@@ -203,8 +204,8 @@ function aboutOf(fields: Record<string, unknown> | undefined, r: ProbeResult): A
  *  strings, trimmed; one string is a list of one. */
 function stringsOf(v: unknown): string[] | undefined {
   if (v === undefined) return undefined;
-  const list = (typeof v === 'string' ? [v] : Array.isArray(v) ? v : []).filter((a): a is string => typeof a === 'string' && a.trim() !== '');
-  return list.length > 0 ? list.map((a) => a.trim()) : undefined;
+  const list = filter(typeof v === 'string' ? [v] : Array.isArray(v) ? (v as unknown[]) : [], (a): a is string => typeof a === 'string' && a.trim() !== '');
+  return list.length > 0 ? map(list, (a) => a.trim()) : undefined;
 }
 
 /** Whether the view's walk knows that none of `subjects` (visible ones:
@@ -222,7 +223,7 @@ function saysNothing(view: TopicView, subjects: readonly Subject[]): boolean {
 export async function descriptions(view: TopicView, subjects: readonly Subject[]): Promise<(string | undefined)[]> {
   if (saysNothing(view, subjects)) return new Array<string | undefined>(subjects.length).fill(undefined);
   const all = await abouts(view, subjects);
-  return all.map((a, i) => (a === NOTHING ? undefined : lineOf(a, subjects[i].slug)));
+  return map(all, (a, i) => (a === NOTHING ? undefined : lineOf(a, subjects[i].slug)));
 }
 
 /** Whether a listing would show something on the line of any of

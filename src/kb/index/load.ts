@@ -7,6 +7,7 @@ import { formatContent } from '../content/format.ts';
 import { htmlTextView, isHtmlExt } from '../content/html.ts';
 import { PROBED } from '../fs/probe.ts';
 import { readBody } from '../fs/read.ts';
+import { every, filter, map } from '../../shared/arrays.ts';
 import { findIgnored } from './ignored.ts';
 import { findExact, resolvePatterns } from './resolve.ts';
 import type { LoadItem, Match, MissHint, PatternResult, Subject } from './types.ts';
@@ -165,7 +166,7 @@ export function* loadPatterns(
  *  ones left out: they are noted, not loaded). Reads no file. */
 export function loadOrder(view: TopicView, patterns: readonly CompiledPattern[]): Subject[] {
   const { matches } = resolvePatterns(view.index.subjects, patterns, view.disabled, view.index.aliases);
-  return matches.filter((m) => !view.learnedSlugs.has(m.subject.slug)).map((m) => m.subject);
+  return map(filter(matches, (m) => !view.learnedSlugs.has(m.subject.slug)), (m) => m.subject);
 }
 
 /** The `no-match` item of a pattern, with its near-miss details if any. */
@@ -183,7 +184,7 @@ function noMatch(view: TopicView, c: CompiledPattern, p: PatternResult, hints: R
  *  (`literal`: the pattern, normalised). */
 function selectedNothing(p: PatternResult, literal: string, binaries: ReadonlySet<string>): boolean {
   if (p.kind === 'exact') return p.slugs.length === 0;
-  return p.slugs.every((slug) => binaries.has(slug) && slug !== literal);
+  return every(p.slugs, (slug) => binaries.has(slug) && slug !== literal);
 }
 
 /** The raw content is returned only when the call has exactly one

@@ -66,6 +66,7 @@ import type { MissHint, Subject } from './types.ts';
 import { listableUnder } from './listing.ts';
 import { inSiteOrder } from './site-order.ts';
 import { kindOf, probeUnknown, type TopicView } from './view.ts';
+import { filter, map } from '../../shared/arrays.ts';
 import { trimEndChars } from '../../shared/text.ts';
 
 /** Why a pattern was read as another slug. */
@@ -267,10 +268,10 @@ function unquote(s: string): string {
  */
 export function directoryPrefixes(subjects: string | undefined): string[] {
   if (subjects === undefined || subjects.startsWith('/') || /^[A-Za-z]:[\\/]/.test(subjects)) return [];
-  let parts = subjects.split(/[\\/]/).filter((p) => p !== '' && p !== '.');
+  let parts = filter(subjects.split(/[\\/]/), (p) => p !== '' && p !== '.');
   const up = parts.lastIndexOf('..');
   if (up >= 0) parts = parts.slice(up + 1);
-  return parts.map((_, i) => `${parts.slice(i).join('/')}/`);
+  return map(parts, (_, i) => `${parts.slice(i).join('/')}/`);
 }
 
 /** One way of reading a pattern as a slug. */

@@ -12,7 +12,7 @@ import { notice, type Notice } from '../fs/walk.ts';
 import type { Alias, SharedSlug, SkillInfo, Subject, SubjectIndex } from './types.ts';
 import { precedes } from './precedence.ts';
 import { describePath, isHiddenPath, slugLowerBound, slugPrefixOf } from './slug.ts';
-import { inCodeUnitOrder } from '../../shared/arrays.ts';
+import { filter, inCodeUnitOrder } from '../../shared/arrays.ts';
 import { statSize, walkFiles, type WalkDir, type WalkOptions } from '../fs/walk.ts';
 import { slugOrder, type FolderRun } from './walk-order.ts';
 
@@ -271,7 +271,7 @@ function withExtension(s: Subject): string {
  *  exact slug. SKILL.md itself stays loadable as `<dir>/SKILL`. */
 function gatherSkills(all: IndexedSubject[], dirs: Set<string>, aliases: Map<string, Alias>): void {
   // Outermost only: a SKILL.md below a skill is one of its files.
-  const outer = [...dirs].filter((d) => {
+  const outer = filter([...dirs], (d) => {
     for (let i = d.indexOf('/'); i >= 0; i = d.indexOf('/', i + 1)) if (dirs.has(d.slice(0, i))) return false;
     return true;
   });

@@ -19,6 +19,7 @@ import { MAX_WALK_ENTRIES } from '../fs/walk.ts';
 import { MAX_FACET, MAX_TAGS } from '../content/facets.ts';
 import { MAX_TITLE, NFIELDS, NO_TOKENS, SearchIndex } from './engine.ts';
 import { MAX_TERM } from './tokenize.ts';
+import { every } from '../../shared/arrays.ts';
 import { hash128 } from '../../shared/hash.ts';
 import { writeCacheFile } from '../../shared/cache-file.ts';
 
@@ -330,7 +331,7 @@ function parseHeader(bytes: Uint8Array, subjectsDir: string): Header {
   if (!Number.isInteger(nt) || nt < 0) fail('bad term count');
   if (!Number.isInteger(h.postings) || h.postings < 0) fail('bad postings count');
   if (!Number.isInteger(h.texts) || h.texts < 0 || h.texts > n) fail('bad text count');
-  if (!Array.isArray(h.sums) || h.sums.length !== NFIELDS || !h.sums.every((v) => Number.isInteger(v) && v >= 0)) fail('bad field lengths');
+  if (!Array.isArray(h.sums) || h.sums.length !== NFIELDS || !every(h.sums as unknown[], (v) => Number.isInteger(v) && (v as number) >= 0)) fail('bad field lengths');
   return h;
 }
 

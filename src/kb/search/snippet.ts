@@ -6,6 +6,7 @@
 // and the subject's sections ranked by the query (headings, in every
 // format that has them, else blank-line-separated blocks). Pure.
 
+import { every, map, some } from '../../shared/arrays.ts';
 import { CONTROL } from '../../shared/controls.ts';
 import { forEachTermAt, forEachTermOf, isSpaceless, isWordChar, SPACELESS_CHAR, termOf } from './tokenize.ts';
 import { hasHeadings, headingsIn, headTitleOf } from '../content/title.ts';
@@ -82,19 +83,19 @@ function needlesFor(matched: ReadonlySet<string>): Needles {
   let n = needlesOf.get(matched);
   if (n === undefined) {
     const all = [...matched];
-    const minimal = all.some((t) => t === '' || t.includes('\n')) ? undefined : minimalNeedles(all);
-    const inLower = minimal === undefined || !minimal.every((t) => /^[a-z0-9.]+$/.test(t));
+    const minimal = some(all, (t) => t === '' || t.includes('\n')) ? undefined : minimalNeedles(all);
+    const inLower = minimal === undefined || !every(minimal, (t) => /^[a-z0-9.]+$/.test(t));
     // bounded: `finder` is an alternation of literal needles (the query's
     // terms, at most QUERY_LIMITS of them), each tried at each place of a
     // text: time linear in the text for a query.
     n = {
       minimal,
-      finder: new RegExp((minimal ?? []).map((t) => (inLower ? t.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&') : anyCase(t))).join('|') || '[^\\s\\S]', 'g'),
+      finder: new RegExp(map(minimal ?? [], (t) => (inLower ? t.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&') : anyCase(t))).join('|') || '[^\\s\\S]', 'g'),
       inLower,
       // stem: a word of five or six letters ending in `ies` stands for its
       // first two or three and a `y` (`flies`: `fly`, `copies`: `copy`).
-      yTerm: all.some((t) => (t.length === 3 || t.length === 4) && t.endsWith('y')),
-      chars: all.some((t) => t.length === 1 && isSpaceless(t.charCodeAt(0))),
+      yTerm: some(all, (t) => (t.length === 3 || t.length === 4) && t.endsWith('y')),
+      chars: some(all, (t) => t.length === 1 && isSpaceless(t.charCodeAt(0))),
     };
     needlesOf.set(matched, n);
   }
@@ -131,7 +132,7 @@ export function minimalNeedles(needles: readonly string[]): string[] {
   const out: string[] = [];
   for (const group of byLength) {
     if (group === undefined) continue;
-    for (const t of group.sort()) if (!out.some((u) => t.includes(u))) out.push(t);
+    for (const t of group.sort()) if (!some(out, (u) => t.includes(u))) out.push(t);
   }
   return out;
 }
@@ -415,7 +416,7 @@ function bestHits(text: string, lower: string | undefined, c: Candidates, n: Nee
   // taken.
   const half = Math.ceil(best.distinct / 2);
   const out: Hit[] = [best];
-  const far = (start: number) => out.every((h) => Math.abs(h.start - start) >= PASSAGE_GAP);
+  const far = (start: number) => every(out, (h) => Math.abs(h.start - start) >= PASSAGE_GAP);
   for (const h of scored) if (out.length < max && h !== best && h.distinct >= half && far(h.start)) out.push(h);
   for (let more = 0; o < order.length && out.length < max && more < MORE_SCORED; o++) {
     const { i, distinct } = score(o);
@@ -490,7 +491,7 @@ export function passagesOf(text: string, matched: ReadonlySet<string>): Passage[
   for (let k = 0; k < hits.length; k++) {
     const w = windowAt(text, hits[k], skip);
     // A window that reaches into another's lines is left out.
-    if (windows.some((o) => Math.abs(o.start - w.start) < PASSAGE_GAP && overlaps(text, o.start, w.start))) continue;
+    if (some(windows, (o) => Math.abs(o.start - w.start) < PASSAGE_GAP && overlaps(text, o.start, w.start))) continue;
     windows.push({ ...w, best: k === 0 });
   }
   windows.sort((a, b) => a.start - b.start);

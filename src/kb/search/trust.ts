@@ -29,6 +29,7 @@
 
 import { lstatSync } from 'node:fs';
 import { resolve, sep } from 'node:path';
+import { map, some } from '../../shared/arrays.ts';
 import { CONTROL, escapeControls } from '../../shared/controls.ts';
 import { DEFAULT_FILES, IGNORE_FILES, IgnoreRules } from '../fs/ignore.ts';
 import type { CacheEntry } from './cache.ts';
@@ -223,7 +224,7 @@ function unlistedControlAt(base: string, dirs: ReadonlySet<string>, controls: Co
   for (const rel of dirs) {
     const listed = controls.get(rel);
     for (const name of IGNORE_FILES) {
-      if (listed?.some((e) => e.name === name)) continue;
+      if (listed !== undefined && some(listed, (e) => e.name === name)) continue;
       const path = rel === '' ? base + name : base + rel + sep + name;
       let there = false;
       try {
@@ -248,7 +249,7 @@ function replayedRules(place: Place, dirs: ReadonlySet<string>, controls: Contro
     for (const rel of dirs) if (rel !== '' && rules.skip(parentOf(rel), nameOf(rel), true)) return `it lists the directory ${shown(rel)}, which the topic ignores`;
     return rules;
   }
-  const byDepth = [...dirs].map((rel): [number, string] => [depth(rel), rel]).sort((a, b) => a[0] - b[0]);
+  const byDepth = map([...dirs], (rel): [number, string] => [depth(rel), rel]).sort((a, b) => a[0] - b[0]);
   for (const [, rel] of byDepth) {
     const parent = rel === '' ? null : parentOf(rel);
     if (parent !== null && rules.skip(parent, nameOf(rel), true)) return `it lists the directory ${shown(rel)}, which the topic ignores`;
