@@ -108,7 +108,7 @@ export async function learn(kb: KnowledgeBase, args: LearnArgs, sink: LearnSink,
   // A raw result (one exact subject, found) is the content alone: the walk
   // limit did not keep it from the model.
   await emit({ kind: 'end', topic: topic.id, topicNotes: raw && loaded > 0 ? [] : directoryNotes(view, kb.walkLimit), raw });
-  return loaded === 0 && !fallbacks.some((f) => f.kind === 'folder');
+  return loaded === 0 && !some(fallbacks, (f) => f.kind === 'folder');
 }
 
 /** A whole topic's listing kept by a long-lived front end (`kb mcp`):

@@ -87,6 +87,15 @@ describe('the start-up and per-prompt paths call no Array method compiled on fir
     }
   }
 
+  test('kb learn docs readme where readme is pre-loaded (nothing loaded again), the second time', () => {
+    calls(preloading, ['learn', 'docs', 'readme']);
+    const r = calls(preloading, ['learn', 'docs', 'readme']);
+    // Nothing loaded: exit 1, and the model is told why.
+    expect(r.code).toBe(1);
+    expect(r.out).toContain('"readme" is already in your system prompt');
+    expect(r.calls).toEqual([]);
+  });
+
   test('the spy sees such a call (a command that makes one)', () => {
     // `kb check` maps and filters freely: not a start-up path.
     const r = calls(bench, ['check']);
