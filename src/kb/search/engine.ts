@@ -438,7 +438,7 @@ export function planQuery(indexes: readonly SearchIndex[], queryTerms: readonly 
     texts += x.texts;
     for (let f = 0; f < NFIELDS; f++) sums[f] += x.sums[f];
   }
-  const avg = map(sums, (v) => (texts === 0 ? 1 : Math.max(1, v / texts)));
+  const avg = avgOf(sums, texts);
   const dfOf = (t: string): number => {
     let n = 0;
     for (const x of indexes) {
