@@ -22,6 +22,7 @@ import { forEachTermOf, MAX_TERM, termOf } from './tokenize.ts';
 import { map } from '../../shared/arrays.ts';
 import { firstRow, nextRow } from '../../shared/edit-distance.ts';
 import type { Pace } from '../../shared/pace.ts';
+import { utf8Length } from '../../shared/text.ts';
 
 const utf8Encoder = new TextEncoder();
 
@@ -32,26 +33,10 @@ const KNOWN_TERMS = 4096;
  *  one after another, and where each starts (one more past the last). */
 export function termBytes(words: readonly string[]): { bytes: Uint8Array; starts: Uint32Array } {
   const starts = new Uint32Array(words.length + 1);
-  let ascii = true;
-  for (let r = 0; r < words.length; r++) {
-    const w = words[r];
-    let n = w.length;
-    for (let i = 0; i < w.length; i++) {
-      const c = w.charCodeAt(i);
-      if (c < 0x80) continue;
-      ascii = false;
-      // Two bytes below U+0800, three above; a surrogate half three too
-      // when alone, and a pair (two halves) four.
-      if (c < 0x800) n += 1;
-      else if (c >= 0xd800 && c <= 0xdbff && i + 1 < w.length && (w.charCodeAt(i + 1) & 0xfc00) === 0xdc00) {
-        n += 2;
-        i++;
-      } else n += 2;
-    }
-    starts[r + 1] = starts[r] + n;
-  }
+  // (No term holds a surrogate, tokenize.ts: its UTF-8 is utf8Length's.)
+  for (let r = 0; r < words.length; r++) starts[r + 1] = starts[r] + utf8Length(words[r]);
   const bytes = utf8Encoder.encode(words.join(''));
-  if (!ascii && bytes.length !== starts[words.length]) throw new Error('term offsets do not match their UTF-8');
+  if (bytes.length !== starts[words.length]) throw new Error('term offsets do not match their UTF-8');
   return { bytes, starts };
 }
 
