@@ -14,7 +14,7 @@ import { loadConfig, type LoadOptions } from '../config/load.ts';
 import type { Config, Topic } from '../config/types.ts';
 import { compilePatterns, type CompiledPattern } from '../glob/index.ts';
 import type { HtmlView } from '../kb/content/html.ts';
-import type { Probe, StatJobHandle } from '../kb/fs/probe.ts';
+import type { Probe, StatJobHandle, StatPaths } from '../kb/fs/probe.ts';
 import { MAX_WALK_ENTRIES } from '../kb/fs/walk.ts';
 import type { IndexCache } from '../kb/index/cache.ts';
 import { hasLearnable, listableFrom } from '../kb/index/listing.ts';
@@ -216,7 +216,7 @@ export class KnowledgeBase {
   /** Starts a stat of every file (kb/fs/probe.ts StatJobHandle), shared
    *  with the front end's reader thread when it plugged one in; undefined
    *  otherwise (kb/fs/probe-thread.ts `statLater` then). */
-  get statFiles(): ((paths: readonly string[], prefix?: string) => StatJobHandle) | undefined {
+  get statFiles(): ((paths: readonly string[] | StatPaths, prefix?: string) => StatJobHandle) | undefined {
     const probe = this.probe;
     return probe?.stat === undefined ? undefined : (paths, prefix) => probe.stat!(paths, prefix);
   }

@@ -40,7 +40,7 @@
 import { closeSync, fstatSync, openSync } from 'node:fs';
 import { join } from 'node:path';
 import { hash128 } from '../../shared/hash.ts';
-import { OPEN_FLAGS, PROBED, readFully, textResult, TITLES_SKIPPED, type ProbeResult } from './probe.ts';
+import { OPEN_FLAGS, PROBED, readFully, textResult, TITLES_SKIPPED, type ProbeResult, type StatPaths } from './probe.ts';
 import { MAX_WALK_ENTRIES } from './walk.ts';
 
 /** Bump when the layout changes, or what a probe finds in a head (the
@@ -77,8 +77,8 @@ export interface Heads {
   is(i: number, rel: string): boolean;
   /** The entry of `rel`, or -1. */
   find(rel: string): number;
-  /** Every entry's path, in order. */
-  paths(): string[];
+  /** Every entry's path, in order, as a stat job takes them. */
+  paths(): StatPaths;
   /** Entry `i`'s probe result. */
   result(i: number): ProbeResult;
 }
@@ -186,11 +186,12 @@ export function decodeHeads(buf: Uint8Array, key: string): Heads | undefined {
       }
       return byPath.get(rel) ?? -1;
     },
-    paths() {
-      const out: string[] = new Array(count);
-      for (let i = 0; i < count; i++) out[i] = paths.slice(pathAt[i], pathAt[i + 1]);
-      return out;
-    },
+    paths: () => ({
+      length: count,
+      path: (i) => paths.slice(pathAt[i], pathAt[i + 1]),
+      // The file's own bytes: they decode to `paths` (decodeHeads).
+      packed: () => ({ bytes: buf.slice(pathsAt, textsAt).buffer, lens: pathLens.slice().buffer, gap: 0 }),
+    }),
     result(i) {
       const code = codes[i];
       if ((code & KIND_MASK) === KIND_BINARY) return PROBED.binary;

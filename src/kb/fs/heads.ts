@@ -26,7 +26,7 @@
 
 import { sep } from 'node:path';
 import { encodeHeads, MAX_HEADS_BYTES, headsFile, RACY_MS, readHeads, type Heads, type HeadsColumns } from './head-cache.ts';
-import { lastProbedSize, type FeedTaker, type Probe, type ProbeFeed, type ProbeResult, type StatJobHandle } from './probe.ts';
+import { lastProbedSize, type FeedTaker, type Probe, type ProbeFeed, type ProbeResult, type StatJobHandle, type StatPaths } from './probe.ts';
 import { probeFile } from './probe-titles.ts';
 import { statLater } from './probe-thread.ts';
 import { cacheFolderFor, writeCacheFile } from '../../shared/cache-file.ts';
@@ -131,7 +131,7 @@ function relativeTo(abs: readonly string[], prefix: string): string[] | undefine
 /** A stat of each file, shared with the reader thread where the inner
  *  probe has one; joined, it gives [size, time] per file (size -1: not
  *  there). */
-function statJob(inner: Probe, rels: readonly string[], prefix: string): StatJobHandle {
+function statJob(inner: Probe, rels: readonly string[] | StatPaths, prefix: string): StatJobHandle {
   return inner.stat?.(rels, prefix) ?? statLater(rels, prefix);
 }
 

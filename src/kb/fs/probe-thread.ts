@@ -19,7 +19,7 @@
 import { readdirSync, readFileSync, statSync, type Stats } from 'node:fs';
 import { titleFormatOfPath } from '../content/title.ts';
 import { withinPrefix } from './within.ts';
-import { decodeFront, isRawHead, lastProbedSize, lastProbedStat, PROBED, probeRaw, textResult, TITLES_SKIPPED, UNCLOSED_RESULT, type FeedOptions, type FeedTaker, type Probe, type ProbeFeed, type ProbeResult, type RawHead, type StatJobHandle } from './probe.ts';
+import { decodeFront, isRawHead, lastProbedSize, lastProbedStat, PROBED, probeRaw, textResult, TITLES_SKIPPED, UNCLOSED_RESULT, type FeedOptions, type FeedTaker, type Probe, type ProbeFeed, type ProbeResult, type RawHead, type StatJobHandle, type StatPaths } from './probe.ts';
 import { decodeTitle, probeFile, TITLES } from './probe-titles.ts';
 
 // --- The protocol the two threads share (probe-worker.ts imports it) -----
@@ -247,8 +247,12 @@ export const PATH_SEPARATOR = '\0';
  *  list as they share a probe job's. */
 export interface StatJob {
   kind: 'stat';
-  /** The paths, joined by NUL. */
-  paths: string;
+  /** The paths, joined by NUL; or, packed (StatPaths.packed), their
+   *  bytes and lengths. */
+  paths?: string;
+  bytes?: ArrayBuffer;
+  lens?: ArrayBuffer;
+  gap?: number;
   /** Goes before each path. */
   prefix: string;
   /** Control words (CONTROL_WORDS). */
@@ -282,16 +286,41 @@ function statInto(path: string, values: Float64Array, i: number): void {
   }
 }
 
-/** One thread's share of a stat job (as `probeShare` for a probe job). */
-export function statShare(paths: readonly string[], control: Int32Array, values: Float64Array, prefix = ''): number {
-  const n = paths.length;
+/** Paths by index: an array's, or a stat job's packed ones. */
+export type PathOf = (i: number) => string;
+
+/** The paths a stat job's message carries (StatJob): path `i` of them. */
+export function jobPaths(job: StatJob): PathOf {
+  if (job.paths !== undefined) {
+    const list = job.paths.split(PATH_SEPARATOR);
+    return (i) => list[i];
+  }
+  return unpack(new Uint8Array(job.bytes ?? new ArrayBuffer(0)), new Uint32Array(job.lens ?? new ArrayBuffer(0)), job.gap ?? 0);
+}
+
+/** Path `i` of paths packed as StatPaths.packed gives them. */
+export function unpack(bytes: Uint8Array, lens: Uint32Array, gap: number): PathOf {
+  const text = new TextDecoder().decode(bytes);
+  const at = new Uint32Array(lens.length + 1);
+  let p = 0;
+  for (let i = 0; i < lens.length; i++) {
+    at[i] = p;
+    p += lens[i] + gap;
+  }
+  at[lens.length] = p;
+  return (i) => text.slice(at[i], at[i] + lens[i]);
+}
+
+/** One thread's share of a stat job (as `probeShare` for a probe job):
+ *  `n` files, path `i` given by `pathOf`. */
+export function statShare(n: number, pathOf: PathOf, control: Int32Array, values: Float64Array, prefix = ''): number {
   let mine = 0;
   for (;;) {
     if (Atomics.load(control, STOP) !== 0) return mine;
     const from = Atomics.add(control, NEXT, STAT_CHUNK);
     if (from >= n) return mine;
     const to = Math.min(from + STAT_CHUNK, n);
-    for (let i = from; i < to; i++) statInto(prefix + paths[i], values, i);
+    for (let i = from; i < to; i++) statInto(prefix + pathOf(i), values, i);
     Atomics.add(control, DONE, to - from);
     Atomics.notify(control, DONE);
     mine += to - from;
@@ -397,20 +426,24 @@ const STAT_CHUNK = 64;
 
 /** A stat of every file (`prefix` before each path) on this thread
  *  alone, when joined. */
-export function statLater(paths: readonly string[], prefix = ''): StatJobHandle {
-  return { join: () => statFiles(paths, prefix), cancel: () => {} };
+export function statLater(paths: readonly string[] | StatPaths, prefix = ''): StatJobHandle {
+  return { join: () => statEach(paths.length, pathsOf(paths), prefix), cancel: () => {} };
 }
 
 /** Every file's size and mtime, on this thread alone: [size, mtime] per
  *  file, the size -1 for a file not there. `prefix` goes before each
  *  path. */
 export function statFiles(paths: readonly string[], prefix = ''): Float64Array {
-  const values = new Float64Array(2 * paths.length);
+  return statEach(paths.length, (i) => paths[i], prefix);
+}
+
+function statEach(n: number, pathOf: PathOf, prefix: string): Float64Array {
+  const values = new Float64Array(2 * n);
   // Each file's values as this function returns them, at once (not a
   // shared job's, then turned: a second loop over them all).
   const each = (base: string): void => {
-    for (let i = 0; i < paths.length; i++) {
-      const st = statOrNone(base + paths[i]);
+    for (let i = 0; i < n; i++) {
+      const st = statOrNone(base + pathOf(i));
       if (st === undefined) values[2 * i] = -1;
       else {
         values[2 * i] = st.size;
@@ -718,8 +751,9 @@ function probeFeed(state: ThreadState, take: FeedTaker | undefined, timed: boole
 /** A stat job (Probe.stat): the reader thread starts on the list at once;
  *  the main thread takes its share when it joins (it does other work
  *  meanwhile). */
-function statJob(state: ThreadState, paths: readonly string[], prefix: string): StatJobHandle {
+function statJob(state: ThreadState, paths: readonly string[] | StatPaths, prefix: string): StatJobHandle {
   const n = paths.length;
+  const pathOf = pathsOf(paths);
   // A long job goes to the reader thread, when a core is free to run it.
   const busy = n >= MIN_STAT_FILES && state.worker === undefined ? state.busy() : undefined;
   if (busy !== undefined) state.statsHere = busy;
@@ -728,13 +762,13 @@ function statJob(state: ThreadState, paths: readonly string[], prefix: string): 
   const words = new Int32Array(control);
   const shared = new SharedArrayBuffer(shares ? 16 * n : 0);
   const values = new Float64Array(shared);
-  const posted = shares && post(state, { kind: 'stat', paths: paths.join(PATH_SEPARATOR), prefix, control, values: shared }, n);
+  const posted = shares && postStat(state, paths, { kind: 'stat', prefix, control, values: shared });
   // Not shared: the stats made here at once, in one loop (no chunks taken
   // from a shared counter, no values turned after).
   if (!posted) {
     return {
       join() {
-        const out = statFiles(paths, prefix);
+        const out = statEach(n, pathOf, prefix);
         state.byMain += n;
         state.files += n;
         return out;
@@ -746,8 +780,8 @@ function statJob(state: ThreadState, paths: readonly string[], prefix: string): 
     join() {
       // This thread's share relative to the folder (within.ts); the
       // reader thread's by absolute path.
-      state.byMain += withinPrefix(prefix, (base) => statShare(paths, words, values, base));
-      awaitStats(paths, prefix, words, values);
+      state.byMain += withinPrefix(prefix, (base) => statShare(n, pathOf, words, values, base));
+      awaitStats(n, pathOf, prefix, words, values);
       state.files += n;
       return unshifted(values);
     },
@@ -757,15 +791,44 @@ function statJob(state: ThreadState, paths: readonly string[], prefix: string): 
   };
 }
 
+const isArray = Array.isArray as (x: unknown) => x is readonly string[];
+
+/** Path `i` of an array, or of StatPaths. */
+function pathsOf(paths: readonly string[] | StatPaths): PathOf {
+  return isArray(paths) ? (i) => paths[i] : (i) => paths.path(i);
+}
+
+/** Sends a stat job: the paths joined (an array's), or packed, their
+ *  buffers handed over (StatPaths). */
+function postStat(state: ThreadState, paths: readonly string[] | StatPaths, job: StatJob): boolean {
+  if (paths.length < state.minFiles) return false;
+  const w = startWorker(state);
+  if (w === null) return false;
+  try {
+    if (isArray(paths)) {
+      job.paths = paths.join(PATH_SEPARATOR);
+      w.postMessage(job);
+    } else {
+      const { bytes, lens, gap } = paths.packed();
+      job.bytes = bytes;
+      job.lens = lens;
+      job.gap = gap;
+      w.postMessage(job, [bytes, lens]);
+    }
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 /** Waits for the files of a stat job the reader thread took; should it
  *  stall, stats what is missing here. */
-function awaitStats(paths: readonly string[], prefix: string, words: Int32Array, values: Float64Array): void {
-  const n = paths.length;
+function awaitStats(n: number, pathOf: PathOf, prefix: string, words: Int32Array, values: Float64Array): void {
   const until = Date.now() + STALL_MS;
   for (let done = Atomics.load(words, DONE); done < n; done = Atomics.load(words, DONE)) {
     if (Date.now() > until) {
       Atomics.store(words, STOP, 1);
-      for (let i = 0; i < n; i++) if (values[2 * i] === STAT_PENDING) statInto(prefix + paths[i], values, i);
+      for (let i = 0; i < n; i++) if (values[2 * i] === STAT_PENDING) statInto(prefix + pathOf(i), values, i);
       return;
     }
     Atomics.wait(words, DONE, done, 50);

@@ -2,7 +2,7 @@
 // the main thread does the same from the same list, taking chunks of files
 // by the job's atomic counter, so the two never probe one file twice.
 
-import { batchMemory, frontRegion, PATH_SEPARATOR, probeShare, statShare, type ProbeJob, type StatJob } from './probe-thread.ts';
+import { batchMemory, frontRegion, jobPaths, PATH_SEPARATOR, probeShare, statShare, type ProbeJob, type StatJob } from './probe-thread.ts';
 import { inWorker } from './within.ts';
 
 // This thread's stats go by absolute path: it must not move the process's
@@ -24,5 +24,8 @@ function probeJob(job: ProbeJob): void {
 self.onmessage = (event: MessageEvent<ProbeJob | StatJob>) => {
   const job = event.data;
   if (job?.kind === 'probe') probeJob(job);
-  else if (job?.kind === 'stat') statShare(job.paths.split(PATH_SEPARATOR), new Int32Array(job.control), new Float64Array(job.values), job.prefix ?? '');
+  else if (job?.kind === 'stat') {
+    const values = new Float64Array(job.values);
+    statShare(values.length / 2, jobPaths(job), new Int32Array(job.control), values, job.prefix ?? '');
+  }
 };

@@ -78,7 +78,22 @@ export interface Probe {
   feed?(take?: FeedTaker, opts?: FeedOptions): ProbeFeed;
   /** Starts a stat of every file (`statFiles`), the work shared with the
    *  reader thread; absent otherwise. `prefix` goes before each path. */
-  stat?(paths: readonly string[], prefix?: string): StatJobHandle;
+  stat?(paths: readonly string[] | StatPaths, prefix?: string): StatJobHandle;
+}
+
+/** The files of a stat job as a file read from the cache holds them,
+ *  without a string made for each: how many, path `i` (made only for the
+ *  files this thread stats), and all of them as bytes for the reader
+ *  thread (`packed`: copies it takes, so neither thread makes a string per
+ *  file to send, nor sends one). */
+export interface StatPaths {
+  readonly length: number;
+  path(i: number): string;
+  /** Every path's UTF-8 bytes one after the other, `gap` bytes (one
+   *  ASCII character) between two, and each path's length in UTF-16 code
+   *  units, decoded by the reader thread to the same paths (the bytes
+   *  decode to the strings `path` gives). */
+  packed(): { bytes: ArrayBuffer; lens: ArrayBuffer; gap: number };
 }
 
 /** A stat job under way: `join` finishes it (the main thread's share) and

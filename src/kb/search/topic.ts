@@ -27,7 +27,7 @@ import { rmSync, statSync } from 'node:fs';
 import { descriptionValue, loadYaml, NEEDS_YAML, parseFrontmatter, simpleFields, type YamlModule } from '../content/frontmatter.ts';
 import { decodeFront, frontmatterSpan, PROBE_BYTES } from '../fs/probe.ts';
 import { probeBytes } from '../fs/probe-titles.ts';
-import type { StatJobHandle } from '../fs/probe.ts';
+import type { StatJobHandle, StatPaths } from '../fs/probe.ts';
 import { statLater } from '../fs/probe-thread.ts';
 import { withinDir } from '../fs/within.ts';
 import { subjectTitle } from '../content/title.ts';
@@ -56,7 +56,7 @@ export interface TopicIndexOptions {
   /** Starts a stat of every file (`prefix` before each path), as
    *  kb/fs/probe-thread.ts `statLater` (which is the default): the front
    *  end may share the work with its reader thread. */
-  stat?: (paths: readonly string[], prefix?: string) => StatJobHandle;
+  stat?: (paths: readonly string[] | StatPaths, prefix?: string) => StatJobHandle;
   /** A turn between files read (shared/pace.ts): a long-lived front end
    *  stays responsive while a large topic is indexed, and a cancelled
    *  search reads no further file. */

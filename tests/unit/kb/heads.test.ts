@@ -9,11 +9,11 @@ import { chmodSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, s
 import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { titleWatch, topicListing } from '../../../src/app/listing.ts';
-import { decodeHeads, encodeHeads as encodeColumns, headsFile, keepable, MAX_HEADS_BYTES, readHeads } from '../../../src/kb/fs/head-cache.ts';
+import { decodeHeads, encodeHeads as encodeColumns, headsFile, keepable, MAX_HEADS_BYTES, readHeads, type Heads } from '../../../src/kb/fs/head-cache.ts';
 import { keptHeads } from '../../../src/kb/fs/heads.ts';
 import { PROBED, TITLES_SKIPPED, type Probe, type ProbeResult } from '../../../src/kb/fs/probe.ts';
 import { probeFile, probeHere } from '../../../src/kb/fs/probe-titles.ts';
-import { readerThread } from '../../../src/kb/fs/probe-thread.ts';
+import { readerThread, unpack } from '../../../src/kb/fs/probe-thread.ts';
 import { LISTING_COSTS, renderListing } from '../../../src/render/listing.ts';
 import { openTopic, READER_THREAD_URL, topic, tree } from './view-fixture.ts';
 
@@ -23,6 +23,24 @@ function cacheDirectory(): string {
   const d = mkdtempSync(join(tmpdir(), 'kb-heads-'));
   scratch.push(d);
   return d;
+}
+
+/** Every entry's path, as a stat job on this thread makes them. */
+function pathsOf(heads: Heads): string[] {
+  const list = heads.paths();
+  const out: string[] = [];
+  for (let i = 0; i < list.length; i++) out.push(list.path(i));
+  return out;
+}
+
+/** Every entry's path, as the reader thread makes them from the packed
+ *  bytes it is sent. */
+function unpackedOf(heads: Heads): string[] {
+  const { bytes, lens, gap } = heads.paths().packed();
+  const pathOf = unpack(new Uint8Array(bytes), new Uint32Array(lens), gap);
+  const out: string[] = [];
+  for (let i = 0; i < heads.count; i++) out.push(pathOf(i));
+  return out;
 }
 
 /** An hour ago: older than any listing's two seconds. */
@@ -104,7 +122,9 @@ describe('the cache file', () => {
     const bytes = encodeHeads(entries, '/topic', BUILD)!;
     const heads = decodeHeads(bytes, `1\0${BUILD}\0/topic`)!;
     expect(heads.count).toBe(entries.length);
-    expect(heads.paths()).toEqual(entries.map((e) => e.rel));
+    expect(pathsOf(heads)).toEqual(entries.map((e) => e.rel));
+    // The reader thread's, from the bytes it is sent: the same.
+    expect(unpackedOf(heads)).toEqual(entries.map((e) => e.rel));
     entries.forEach((e, i) => {
       expect(heads.sizes[i]).toBe(e.size);
       expect(heads.times[i]).toBe(e.time);
@@ -154,7 +174,8 @@ describe('the cache file', () => {
   test('a file whose path or text UTF-8 cannot hold is left out; the others are written', () => {
     const odd: HeadsEntry[] = [...entries, { rel: 'lone.md', size: 1, time: 1, result: { kind: 'text', title: 'half \ud83c' } }, { rel: '\udc00.md', size: 1, time: 1, result: PROBED.text }, { rel: 'z.md', size: 1, time: 1, result: PROBED.text }];
     const heads = decodeHeads(encodeHeads(odd, '/topic', BUILD)!, `1\0${BUILD}\0/topic`)!;
-    expect(heads.paths()).toEqual([...entries.map((e) => e.rel), 'z.md']);
+    expect(pathsOf(heads)).toEqual([...entries.map((e) => e.rel), 'z.md']);
+    expect(unpackedOf(heads)).toEqual([...entries.map((e) => e.rel), 'z.md']);
   });
 
   test('a result that UTF-8 cannot hold, or an error, is not kept', () => {
@@ -422,4 +443,18 @@ test('the heads of a file stat the same as it: sizes and times are the stat\'s',
   const bytes = encodeHeads([{ rel: 'a.md', size: st.size, time: st.mtimeMs, result: PROBED.text }], root, BUILD)!;
   const h = decodeHeads(bytes, `1\0${BUILD}\0${root}`)!;
   expect(h.times[0]).toBe(st.mtimeMs);
+});
+
+describe('the paths a stat job is sent', () => {
+  test('the reader thread unpacks from the file the paths this thread reads, for any paths', () => {
+    fc.assert(
+      fc.property(fc.array(fc.string({ unit: 'grapheme', minLength: 1, maxLength: 12 }), { maxLength: 40 }), (names) => {
+        const entries: HeadsEntry[] = names.map((rel, i) => ({ rel, size: i, time: 1000 + i, result: PROBED.text }));
+        const heads = decodeHeads(encodeHeads(entries, '/topic', BUILD)!, `1\0${BUILD}\0/topic`)!;
+        expect(unpackedOf(heads)).toEqual(pathsOf(heads));
+        expect(pathsOf(heads)).toEqual(names);
+      }),
+      { numRuns: 300 },
+    );
+  });
 });

@@ -7,7 +7,8 @@ import { mkdirSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { PROBED, probeKind, type ProbeResult } from '../../../src/kb/fs/probe.ts';
 import { probeFile } from '../../../src/kb/fs/probe-titles.ts';
-import { batchBytes, batchMemory, DONE, SIZE_FLOATS, TIMED, frontPool, frontRegion, MIN_PARALLEL_FILES, MIN_STAT_FILES, PATH_SEPARATOR, probeResultOf, readerThread as startReaderThread, busyFrom, busyMachine, runningThreads, statFiles, statLater, type ProbeJob } from '../../../src/kb/fs/probe-thread.ts';
+import { batchBytes, batchMemory, DONE, SIZE_FLOATS, TIMED, frontPool, frontRegion, MIN_PARALLEL_FILES, MIN_STAT_FILES, PATH_SEPARATOR, probeResultOf, readerThread as startReaderThread, busyFrom, busyMachine, runningThreads, statFiles, statLater, jobPaths, type ProbeJob, type StatJob } from '../../../src/kb/fs/probe-thread.ts';
+import type { StatPaths } from '../../../src/kb/fs/probe.ts';
 import { makeTempDir } from '../../support/temp.ts';
 
 /** The reader thread's entry point, as the CLI's entry module names it. */
@@ -288,6 +289,46 @@ describe('stat jobs', () => {
     } finally {
       thread.close();
     }
+  });
+
+  /** `names` as a cache file holds them: UTF-8, `gap` newlines between two. */
+  function packedOf(names: readonly string[], gap: number): StatPaths {
+    return {
+      length: names.length,
+      path: (i) => names[i],
+      packed: () => {
+        const lens = new Uint32Array(names.length);
+        for (let i = 0; i < names.length; i++) lens[i] = names[i].length;
+        return { bytes: new TextEncoder().encode(names.join('\n'.repeat(gap))).buffer as ArrayBuffer, lens: lens.buffer, gap };
+      },
+    };
+  }
+
+  test("a stat job's paths packed as a cache file's bytes reach the reader thread as they are, in any script", () => {
+    const names = ['f0', 'ünï/çødé 🍎.md', '東京/データ.md', '', 'Ωmega ß'];
+    for (const gap of [0, 1]) {
+      const { bytes, lens } = packedOf(names, gap).packed();
+      const job: StatJob = { kind: 'stat', bytes, lens, gap, prefix: '', control: new SharedArrayBuffer(0), values: new SharedArrayBuffer(0) };
+      const pathOf = jobPaths(job);
+      expect(names.map((_, i) => pathOf(i))).toEqual(names);
+    }
+    // A job of joined paths, as an array's are sent.
+    const joined = jobPaths({ kind: 'stat', paths: names.join(PATH_SEPARATOR), prefix: '', control: new SharedArrayBuffer(0), values: new SharedArrayBuffer(0) });
+    expect(names.map((_, i) => joined(i))).toEqual(names);
+  });
+
+  test('a packed stat job the reader thread shares gives the same sizes and times', () => {
+    const { dir, names } = folder(MIN_STAT_FILES + 100);
+    const thread = readerThread();
+    try {
+      const values = thread.stat!(packedOf(names, 1), `${dir}/`).join();
+      expect([...values]).toEqual(expected(dir, names));
+      expect(thread.stats().started).toBe(true);
+    } finally {
+      thread.close();
+    }
+    // Where no reader thread is: the same, on this thread.
+    expect([...statLater(packedOf(names, 0), `${dir}/`).join()]).toEqual(expected(dir, names));
   });
 
   test('with no core to spare, a long stat job is left to the main thread, which says why, with the same sizes and times', () => {

@@ -5,6 +5,8 @@ import fc from 'fast-check';
 import { chmodSync, existsSync, readdirSync, readFileSync, renameSync, rmSync, statSync, truncateSync, utimesSync, writeFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { cacheDir, cacheFile, readCache, writeCache } from '../../../src/kb/search/cache.ts';
+import { unpack } from '../../../src/kb/fs/probe-thread.ts';
+import type { StatPaths } from '../../../src/kb/fs/probe.ts';
 import { hash128 } from '../../../src/shared/hash.ts';
 import { estimateTokens } from '../../../src/kb/content/tokens.ts';
 import { IndexBuilder, KIND_SKIPPED, KIND_TEXT, planQuery, type DocMeta, type SearchIndex } from '../../../src/kb/search/engine.ts';
@@ -529,13 +531,45 @@ describe('the cache file', () => {
   test("the documents' paths are given as soon as they are read, before the rest", () => {
     const file = join(dir, 'paths.idx');
     writeCache(file, { index, trace }, '/subjects');
-    let given: readonly string[] | undefined;
-    const r = readCache(file, '/subjects', (paths) => (given = paths));
+    let given: string[] | undefined;
+    let unpacked: string[] | undefined;
+    const take = (paths: StatPaths): void => {
+      given = [];
+      for (let i = 0; i < paths.length; i++) given.push(paths.path(i));
+      // As the reader thread gets them: the file's bytes, the same paths.
+      const { bytes, lens, gap } = paths.packed();
+      const pathOf = unpack(new Uint8Array(bytes), new Uint32Array(lens), gap);
+      unpacked = [];
+      for (let i = 0; i < paths.length; i++) unpacked.push(pathOf(i));
+    };
+    const r = readCache(file, '/subjects', take);
     expect(r.kind).toBe('hit');
     expect(given).toEqual(['a.md', 'b.md']);
+    expect(unpacked).toEqual(['a.md', 'b.md']);
     given = undefined;
-    expect(readCache(file, '/elsewhere', (paths) => (given = paths)).kind).toBe('corrupt');
+    expect(readCache(file, '/elsewhere', take).kind).toBe('corrupt');
     expect(given).toBeUndefined();
+  });
+
+  test("the reader thread unpacks from the cache's bytes the paths this thread reads, in any script", () => {
+    const slugs = ['ünï/çødé 🍎', '東京/データ', 'plain', 'Ωmega ß'];
+    const b = new IndexBuilder();
+    for (const slug of slugs) b.add(meta(slug), [slug, '', '', 'text']);
+    const file = join(dir, 'unicode-paths.idx');
+    expect(writeCache(file, { index: b.finish(), trace }, '/subjects')).toBeUndefined();
+    let given: string[] = [];
+    let unpacked: string[] = [];
+    const r = readCache(file, '/subjects', (paths) => {
+      const { bytes, lens, gap } = paths.packed();
+      const pathOf = unpack(new Uint8Array(bytes), new Uint32Array(lens), gap);
+      for (let i = 0; i < paths.length; i++) {
+        given.push(paths.path(i));
+        unpacked.push(pathOf(i));
+      }
+    });
+    expect(r.kind).toBe('hit');
+    expect(given.sort()).toEqual(slugs.map((s) => `${s}.md`).sort());
+    expect(unpacked.sort()).toEqual(given);
   });
 
   test('written and read back, it answers the same', () => {
