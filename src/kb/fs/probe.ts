@@ -96,6 +96,21 @@ export interface StatPaths {
   packed(): { bytes: ArrayBuffer; lens: ArrayBuffer; gap: number };
 }
 
+/** `paths` as StatPaths, `bytes` being their UTF-8 one after the other,
+ *  `gap` bytes between two (one ASCII character: a newline, as a search
+ *  cache holds them), which decode to them. */
+export function joinedPaths(paths: readonly string[], bytes: Uint8Array, gap: number): StatPaths {
+  return {
+    length: paths.length,
+    path: (i) => paths[i],
+    packed: () => {
+      const lens = new Uint32Array(paths.length);
+      for (let i = 0; i < paths.length; i++) lens[i] = paths[i].length;
+      return { bytes: bytes.slice().buffer, lens: lens.buffer, gap };
+    },
+  };
+}
+
 /** A stat job under way: `join` finishes it (the main thread's share) and
  *  returns [size, mtime] per file, the size -1 for a file not there;
  *  `cancel` lets it go unfinished. */

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { PROBED, probeKind, type ProbeResult } from '../../../src/kb/fs/probe.ts';
 import { probeFile } from '../../../src/kb/fs/probe-titles.ts';
 import { batchBytes, batchMemory, DONE, SIZE_FLOATS, TIMED, frontPool, frontRegion, MIN_PARALLEL_FILES, MIN_STAT_FILES, PATH_SEPARATOR, probeResultOf, readerThread as startReaderThread, busyFrom, busyMachine, runningThreads, statFiles, statLater, jobPaths, type ProbeJob, type StatJob } from '../../../src/kb/fs/probe-thread.ts';
-import type { StatPaths } from '../../../src/kb/fs/probe.ts';
+import { joinedPaths, type StatPaths } from '../../../src/kb/fs/probe.ts';
 import { makeTempDir } from '../../support/temp.ts';
 
 /** The reader thread's entry point, as the CLI's entry module names it. */
@@ -292,17 +292,7 @@ describe('stat jobs', () => {
   });
 
   /** `names` as a cache file holds them: UTF-8, `gap` newlines between two. */
-  function packedOf(names: readonly string[], gap: number): StatPaths {
-    return {
-      length: names.length,
-      path: (i) => names[i],
-      packed: () => {
-        const lens = new Uint32Array(names.length);
-        for (let i = 0; i < names.length; i++) lens[i] = names[i].length;
-        return { bytes: new TextEncoder().encode(names.join('\n'.repeat(gap))).buffer as ArrayBuffer, lens: lens.buffer, gap };
-      },
-    };
-  }
+  const packedOf = (names: readonly string[], gap: number): StatPaths => joinedPaths(names, new TextEncoder().encode(names.join('\n'.repeat(gap))), gap);
 
   test("a stat job's paths packed as a cache file's bytes reach the reader thread as they are, in any script", () => {
     const names = ['f0', 'ünï/çødé 🍎.md', '東京/データ.md', '', 'Ωmega ß'];
