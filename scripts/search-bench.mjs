@@ -24,7 +24,7 @@
 //   target kb <= 1.0x;
 // - quality on each labelled set whose folder is given (--quality-corpus
 //   NAME=DIR, NAME one of scripts/lib/search-quality.mjs SETS: jp-docs,
-//   git-docs, peps, django-docs, man-pages, vue-zh, react-ja): recall@5
+//   git-docs, peps, django-docs, man-pages, vue-zh, react-ja, react-ko): recall@5
 //   and MRR@10 of kb, SQLite FTS5 bm25() with the `porter unicode61` and
 //   the `trigram` tokenizers, and a grep baseline. A set whose folder is
 //   not given is named, with the repository and commit it was labelled

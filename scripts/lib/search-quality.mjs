@@ -38,6 +38,7 @@ export const SETS = [
   { name: 'man-pages', file: join(REPO, 'scripts/search-quality-man.json') },
   { name: 'vue-zh', file: join(REPO, 'scripts/search-quality-vue-zh.json'), goal: 'spaceless' },
   { name: 'react-ja', file: join(REPO, 'scripts/search-quality-react-ja.json'), goal: 'spaceless' },
+  { name: 'react-ko', file: join(REPO, 'scripts/search-quality-react-ko.json'), goal: 'spaceless' },
 ];
 
 /** Whether kb meets a set's goal: on questions in a language written
