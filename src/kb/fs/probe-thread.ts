@@ -634,12 +634,12 @@ function startWorker(state: ThreadState): Worker | null {
 
 /** Sends `job` to the reader thread when `size` files make it worth
  *  starting; whether it went. */
-function post(state: ThreadState, job: ProbeJob | StatJob, size: number): boolean {
+function post(state: ThreadState, job: ProbeJob | StatJob, size: number, handed: ArrayBuffer[] = []): boolean {
   if (size < state.minFiles) return false;
   const w = startWorker(state);
   if (w === null) return false;
   try {
-    w.postMessage(job);
+    w.postMessage(job, handed);
     return true;
   } catch {
     return false;
@@ -798,27 +798,20 @@ function pathsOf(paths: readonly string[] | StatPaths): PathOf {
   return isArray(paths) ? (i) => paths[i] : (i) => paths.path(i);
 }
 
-/** Sends a stat job: the paths joined (an array's), or packed, their
- *  buffers handed over (StatPaths). */
+/** Sends a stat job (`post`): the paths joined (an array's), or packed,
+ *  their buffers handed over (StatPaths). */
 function postStat(state: ThreadState, paths: readonly string[] | StatPaths, job: StatJob): boolean {
-  if (paths.length < state.minFiles) return false;
-  const w = startWorker(state);
-  if (w === null) return false;
-  try {
-    if (isArray(paths)) {
-      job.paths = paths.join(PATH_SEPARATOR);
-      w.postMessage(job);
-    } else {
-      const { bytes, lens, gap } = paths.packed();
-      job.bytes = bytes;
-      job.lens = lens;
-      job.gap = gap;
-      w.postMessage(job, [bytes, lens]);
-    }
-    return true;
-  } catch {
-    return false;
+  // Nothing is joined or packed for a job that stays here.
+  if (paths.length < state.minFiles || startWorker(state) === null) return false;
+  if (isArray(paths)) {
+    job.paths = paths.join(PATH_SEPARATOR);
+    return post(state, job, paths.length);
   }
+  const { bytes, lens, gap } = paths.packed();
+  job.bytes = bytes;
+  job.lens = lens;
+  job.gap = gap;
+  return post(state, job, paths.length, [bytes, lens]);
 }
 
 /** Waits for the files of a stat job the reader thread took; should it
