@@ -434,7 +434,7 @@ export function statLater(paths: readonly string[] | StatPaths, prefix = ''): St
  *  file, the size -1 for a file not there. `prefix` goes before each
  *  path. */
 export function statFiles(paths: readonly string[], prefix = ''): Float64Array {
-  return statEach(paths.length, (i) => paths[i], prefix);
+  return statEach(paths.length, pathsOf(paths), prefix);
 }
 
 function statEach(n: number, pathOf: PathOf, prefix: string): Float64Array {
@@ -632,13 +632,16 @@ function startWorker(state: ThreadState): Worker | null {
   return state.worker;
 }
 
-/** Sends `job` to the reader thread when `size` files make it worth
- *  starting; whether it went. */
-function post(state: ThreadState, job: ProbeJob | StatJob, size: number, handed: ArrayBuffer[] = []): boolean {
+/** Sends a job to the reader thread when `size` files make it worth
+ *  starting (and it can start); whether it went. The message (and the
+ *  buffers it hands over) is made only then: nothing is joined or packed
+ *  for a job that stays on this thread. */
+function post(state: ThreadState, size: number, message: () => { job: ProbeJob | StatJob; handed?: ArrayBuffer[] }): boolean {
   if (size < state.minFiles) return false;
   const w = startWorker(state);
   if (w === null) return false;
   try {
+    const { job, handed = [] } = message();
     w.postMessage(job, handed);
     return true;
   } catch {
@@ -649,9 +652,11 @@ function post(state: ThreadState, job: ProbeJob | StatJob, size: number, handed:
 /** Sends a probe batch to the reader thread (when `size` files make it
  *  worth starting) and notes whether it went. */
 function postBatch(state: ThreadState, batch: ProbeBatch, size = batch.paths.length): void {
-  const job: ProbeJob = { kind: 'probe', paths: batch.paths.join(PATH_SEPARATOR), shared: batch.shared };
-  if (batch.pool !== state.sentPool) job.pool = batch.pool;
-  batch.posted = post(state, job, size);
+  batch.posted = post(state, size, () => {
+    const job: ProbeJob = { kind: 'probe', paths: batch.paths.join(PATH_SEPARATOR), shared: batch.shared };
+    if (batch.pool !== state.sentPool) job.pool = batch.pool;
+    return { job };
+  });
   if (batch.posted) state.sentPool = batch.pool;
 }
 
@@ -801,17 +806,17 @@ function pathsOf(paths: readonly string[] | StatPaths): PathOf {
 /** Sends a stat job (`post`): the paths joined (an array's), or packed,
  *  their buffers handed over (StatPaths). */
 function postStat(state: ThreadState, paths: readonly string[] | StatPaths, job: StatJob): boolean {
-  // Nothing is joined or packed for a job that stays here.
-  if (paths.length < state.minFiles || startWorker(state) === null) return false;
-  if (isArray(paths)) {
-    job.paths = paths.join(PATH_SEPARATOR);
-    return post(state, job, paths.length);
-  }
-  const { bytes, lens, gap } = paths.packed();
-  job.bytes = bytes;
-  job.lens = lens;
-  job.gap = gap;
-  return post(state, job, paths.length, [bytes, lens]);
+  return post(state, paths.length, () => {
+    if (isArray(paths)) {
+      job.paths = paths.join(PATH_SEPARATOR);
+      return { job };
+    }
+    const { bytes, lens, gap } = paths.packed();
+    job.bytes = bytes;
+    job.lens = lens;
+    job.gap = gap;
+    return { job, handed: [bytes, lens] };
+  });
 }
 
 /** Waits for the files of a stat job the reader thread took; should it

@@ -943,7 +943,12 @@ export class SearchIndex {
 
   private findBytes(q: Uint8Array): number {
     const i = this.lowerBound(q);
-    return i < this.df.length && this.compareTerm(i, q) === 0 ? i : -1;
+    return this.isTermAt(i, q) ? i : -1;
+  }
+
+  /** Whether term `i` (a lower bound: maybe past the last) is `q`. */
+  private isTermAt(i: number, q: Uint8Array): boolean {
+    return i < this.df.length && this.compareTerm(i, q) === 0;
   }
 
   /** Calls `each(doc, fieldTfs)` for every posting of term `i`. */
@@ -976,7 +981,7 @@ export class SearchIndex {
     const bytes = utf8Encoder.encode(q);
     // Past `q` itself, when it is a term.
     const first = this.lowerBound(bytes);
-    const from = first < this.df.length && this.compareTerm(first, bytes) === 0 ? first + 1 : first;
+    const from = this.isTermAt(first, bytes) ? first + 1 : first;
     // The terms that start with `q` are a run from `from` on: its end is
     // found by a search that gallops from there, then halves (a run is
     // short: the pages of the dictionary it reads are the run's own), and
