@@ -8,6 +8,7 @@
 // references alike.
 
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir, totalmem, release } from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
@@ -43,7 +44,9 @@ Options:
   --no-peers       skip repomix and the files-to-prompt-style packer
   --http-only      only the HTTP load: \`kb mcp --http\`, 32 concurrent clients
                    x 1,000 calls (exact loads, listings, searches) on the
-                   main workspace; p50/p99 per kind, peak RSS, sockets left
+                   main workspace; p50/p99 per kind, peak RSS, sockets left;
+                   then the same clients on the floor, a server on kb's
+                   runtime that answers at once (scripts/mcp-http-floor.ts)
   --http-calls N   calls per HTTP client (default 1000)
   --duplicates-only
                    only the duplicates section: the labelled pairs and
@@ -541,10 +544,11 @@ async function main() {
   add({ id: 'mcpBurstP99', what: `MCP session: a burst of ${o.quick ? 300 : 2000} exact loads written at once, last reply (p99)`, kbValue: session.burst.p99, unit: 'ms' });
   if (session.peakKiB !== null) add({ id: 'mcpRss', what: 'MCP session: peak RSS (sequential calls, listings and the burst)', kbValue: session.peakKiB, unit: 'KiB', target: 150 * 1024, cmp: '<=' });
   if (!o.quick) {
-    log('measuring: kb mcp --http under 32 concurrent clients ...');
-    const load = await mcpHttpLoad({ bin: o.kb, workspace: ws.root, topic: 'docs', clients: 32, calls: o.httpCalls ?? 1000 });
+    log('measuring: kb mcp --http under 32 concurrent clients, then the floor under the same clients ...');
+    const { load, floor } = await httpLoads(o, ws);
     results.http = load;
-    for (const row of httpRows(load)) add(row);
+    results.httpFloor = floor;
+    for (const row of httpRows(load, floor)) add(row);
   }
   }
 
@@ -706,10 +710,49 @@ async function main() {
   process.exitCode = failed ? 1 : 0;
 }
 
+/** The HTTP load on kb (`kb mcp --http`), then the same clients on the
+ *  floor: scripts/mcp-http-floor.ts, a server on kb's runtime (node:http,
+ *  compiled with kb's flags) that answers every call at once, so the least
+ *  latency these clients can see on this machine. */
+async function httpLoads(o, ws) {
+  const calls = o.httpCalls ?? 1000;
+  const load = await mcpHttpLoad({ bin: o.kb, workspace: ws.root, topic: 'docs', clients: 32, calls });
+  const floor = await mcpHttpLoad({ bin: httpFloorBinary(o.dir), workspace: ws.root, topic: 'docs', clients: 32, calls });
+  return { load, floor };
+}
+
+/** scripts/mcp-http-floor.ts, compiled once per Bun version and source,
+ *  with kb's flags but --splitting (one entry point, no worker). */
+function httpFloorBinary(dir) {
+  const bun = bunBinary();
+  const version = execFileSync(bun, ['--version'], { encoding: 'utf8' }).trim();
+  const src = join(REPO, 'scripts', 'mcp-http-floor.ts');
+  const tag = createHash('sha256').update(readFileSync(src)).digest('hex').slice(0, 12);
+  const out = join(dir, 'reference', `mcp-http-floor-${version}-${tag}`);
+  if (!existsSync(out)) {
+    mkdirSync(dirname(out), { recursive: true });
+    const flags = buildFlags().filter((f) => f !== '--splitting');
+    log(`compiling the HTTP floor (scripts/mcp-http-floor.ts) with bun build ${flags.join(' ')} ...`);
+    execFileSync(bun, ['build', src, ...flags, '--outfile', out], { stdio: ['ignore', 'ignore', 'inherit'] });
+  }
+  return out;
+}
+
+/** CPU milliseconds a call, of the server and of the clients. */
+function cpuPerCall(load) {
+  const n = load.exact.n + load.listing.n + load.search.n;
+  return { server: load.serverCpuMs === null ? null : load.serverCpuMs / n, clients: load.clientCpuMs / n };
+}
+
 /** The rows of the HTTP load (issue targets: exact loads p50 <= 5 ms and
- *  p99 <= 50 ms, peak RSS <= 300 MiB, no errors, no socket left open). */
-function httpRows(load) {
+ *  p99 <= 50 ms, peak RSS <= 300 MiB, no errors, no socket left open),
+ *  and of its floor (no target: what the same clients see of a server
+ *  that answers at once). */
+function httpRows(load, floor) {
   const what = `MCP over HTTP, ${load.clients} clients x ${load.calls} calls`;
+  const cpu = cpuPerCall(load);
+  const floorCpu = cpuPerCall(floor);
+  const floorWhat = `the floor under the same clients (a server on kb's runtime that answers at once, scripts/mcp-http-floor.ts)`;
   return [
     { id: 'httpExactP50', what: `${what}: exact load, p50`, kbValue: load.exact.p50, unit: 'ms', target: 5, cmp: '<=' },
     { id: 'httpExactP99', what: `${what}: exact load, p99`, kbValue: load.exact.p99, unit: 'ms', target: 50, cmp: '<=' },
@@ -720,6 +763,10 @@ function httpRows(load) {
     ...(load.peakKiB !== null ? [{ id: 'httpRss', what: `${what}: peak RSS`, kbValue: load.peakKiB, unit: 'KiB', target: 300 * 1024, cmp: '<=' }] : []),
     { id: 'httpErrors', what: `${what}: errors`, kbValue: load.errors, unit: 'count', target: 0, cmp: '<=' },
     ...(load.socketsAfter !== null ? [{ id: 'httpSockets', what: `${what}: TCP sockets the server holds afterwards, besides the one listening (${load.listening})`, kbValue: load.socketsAfter, unit: 'count', target: 0, cmp: '<=' }] : []),
+    ...(cpu.server !== null ? [{ id: 'httpServerCpu', what: `${what}: the server's CPU a call (the clients' ${ms(cpu.clients)} ms)`, kbValue: cpu.server, unit: 'ms' }] : []),
+    { id: 'httpFloorExactP50', what: `${floorWhat}: p50`, kbValue: floor.exact.p50, unit: 'ms' },
+    { id: 'httpFloorExactP99', what: `${floorWhat}: p99`, kbValue: floor.exact.p99, unit: 'ms' },
+    ...(floorCpu.server !== null ? [{ id: 'httpFloorServerCpu', what: `${floorWhat}: the server's CPU a call (the clients' ${ms(floorCpu.clients)} ms)`, kbValue: floorCpu.server, unit: 'ms' }] : []),
   ];
 }
 
@@ -727,15 +774,15 @@ function httpRows(load) {
 async function httpOnly(o) {
   const ws = ensureWorkspace(o.dir, o.subjects, o.seed, log);
   log(`workspace: ${relative(REPO, ws.root)}: ${ws.subjects} text subjects; load average ${loadavg().map((x) => x.toFixed(2)).join(' ')}`);
-  const load = await mcpHttpLoad({ bin: o.kb, workspace: ws.root, topic: 'docs', clients: 32, calls: o.httpCalls ?? 1000 });
-  const rows = httpRows(load);
+  const { load, floor } = await httpLoads(o, ws);
+  const rows = httpRows(load, floor);
   const pass = (r) => r.target === undefined || (r.cmp === '<=' ? r.kbValue <= r.target : r.kbValue >= r.target);
   const shown = (r) => (r.unit === 'ms' ? `${ms(r.kbValue)} ms` : r.unit === 'KiB' ? mib(r.kbValue) : String(r.kbValue));
   const target = (r) => (r.target === undefined ? 'no target' : `target ${r.cmp} ${r.unit === 'KiB' ? mib(r.target) : `${r.target}${r.unit === 'ms' ? ' ms' : ''}`}`);
   const out = [`${load.subjects} subjects, ${load.clients} clients x ${load.calls} calls in ${load.seconds.toFixed(1)} s (exact ${load.exact.n}, listings ${load.listing.n}, searches ${load.search.n})`, ...rows.map((r) => `${pass(r) ? 'PASS' : 'FAIL'} ${r.what}: ${shown(r)} (${target(r)})`)];
   if (load.errors > 0) out.push(`first errors: ${load.firstErrors.join(' | ')}`);
   out.push(`load average ${loadavg().map((x) => x.toFixed(2)).join(' ')}`);
-  if (o.json) writeFileSync(o.json, `${JSON.stringify(load, null, 2)}\n`);
+  if (o.json) writeFileSync(o.json, `${JSON.stringify({ ...load, floor }, null, 2)}\n`);
   process.stdout.write(`${out.join('\n')}\n`);
   process.exitCode = rows.every(pass) ? 0 : 1;
 }

@@ -10,6 +10,10 @@
 //
 //   node scripts/mcp-http-load.mjs --workspace DIR --topic ID [--bin dist/kb] [--clients 32] [--calls 1000]
 //
+// The benchmark also runs the same clients on the floor,
+// scripts/mcp-http-floor.ts: a server on kb's runtime that answers every
+// call at once (the least latency these clients can see).
+//
 // KB_LOAD_ONLY=exact (or listing, search) makes every call of that kind.
 // `serverCpuMs`: the CPU time (user and system) the server used while the
 // clients ran (Linux); `clientCpuMs`: the clients' own (this process),
@@ -25,9 +29,11 @@ import { resolve } from 'node:path';
 const META = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {} };
 const TOKEN = 'bench-token-0123456789abcdef';
 
-/** Starts the server on a free port; resolves with its port. */
-function start(bin, workspace) {
-  const child = spawn(bin, ['mcp', '--http', '127.0.0.1:0'], { cwd: workspace, stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, KB_MCP_TOKEN: TOKEN } });
+/** Starts the server on a free port; resolves with its port. `bin`: a
+ *  program, or a command's words (a runtime and its script). */
+function start(bin, workspace, env) {
+  const [command, ...words] = Array.isArray(bin) ? bin : [bin];
+  const child = spawn(command, [...words, 'mcp', '--http', '127.0.0.1:0'], { cwd: workspace, stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, ...env, KB_MCP_TOKEN: TOKEN } });
   let err = '';
   const port = new Promise((res, rej) => {
     child.stderr.on('data', (d) => {
@@ -108,8 +114,8 @@ function cpuMs(pid) {
 
 const pct = (xs, p) => xs[Math.min(xs.length - 1, Math.floor(xs.length * p))];
 
-export async function mcpHttpLoad({ bin, workspace, topic, clients = 32, calls = 1000 }) {
-  const server = start(bin, workspace);
+export async function mcpHttpLoad({ bin, workspace, topic, clients = 32, calls = 1000, env = {} }) {
+  const server = start(bin, workspace, env);
   const port = await server.port;
   const first = client(port);
   const slugs = [];
