@@ -10,7 +10,7 @@ import { GLOBAL_ARGS, globalsOf } from './globals.ts';
 import { setQuiet, setVerbose } from '../shared/log.ts';
 import { clearProgress, enableProgress } from '../shared/progress.ts';
 import { prefix } from '../shared/terminal.ts';
-import { PipeClosed, print } from './output.ts';
+import { PipeClosed, print, printError } from './output.ts';
 import { versionLine } from '../shared/version.ts';
 
 /** The help pages: imported only when asked for. */
@@ -47,7 +47,7 @@ export async function main(argv: readonly string[], commands: CommandTable, read
       const { flags } = parseArgv(argv, { ...GLOBAL_ARGS, version: { type: 'boolean' } } as ArgsDef, where);
       if (flags.version) { print(`${versionLine()}\n`); return 0; }
       if (flags.help) { print(await (await help()).rootHelp(commands)); return 0; }
-      process.stderr.write(await (await help()).rootHelp(commands));
+      printError(await (await help()).rootHelp(commands));
       throw new UsageError('no command given');
     }
     const name = argv[at];
@@ -104,16 +104,16 @@ function report(err: unknown, verbose: boolean, where: string): number {
   if (err instanceof PipeClosed) return 0;
   if (err instanceof KbError) {
     clearProgress();
-    process.stderr.write(`${prefix('error')}${escapeControls(describe(err))}\n`);
+    printError(`${prefix('error')}${escapeControls(describe(err))}\n`);
     // A usage error is about the command line, never kb's code: no stack.
-    if (err instanceof UsageError) process.stderr.write(`run '${where} --help' for usage\n`);
-    else if (verbose && err.stack) process.stderr.write(`${err.stack}\n`);
+    if (err instanceof UsageError) printError(`run '${where} --help' for usage\n`);
+    else if (verbose && err.stack) printError(`${err.stack}\n`);
     return err.exitCode;
   }
   const e = err as Error;
   clearProgress();
-  process.stderr.write(`${prefix('error')}${escapeControls(e?.message ?? String(err))}\n`);
-  if (verbose && e?.stack) process.stderr.write(`${e.stack}\n`);
-  else process.stderr.write('(run with --verbose for details)\n');
+  printError(`${prefix('error')}${escapeControls(e?.message ?? String(err))}\n`);
+  if (verbose && e?.stack) printError(`${e.stack}\n`);
+  else printError('(run with --verbose for details)\n');
   return 1;
 }

@@ -6,7 +6,7 @@
 // (`kb learn docs '**' | head`) ends the output quietly.
 import { writeAll } from '../shared/stdio.ts';
 
-export { PipeClosed, print } from '../shared/stdio.ts';
+export { PipeClosed, print, printError } from '../shared/stdio.ts';
 
 /** Size of the output buffer, and of the writes that empty it. */
 const CHUNK = 1 << 17;

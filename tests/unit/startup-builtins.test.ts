@@ -102,3 +102,22 @@ describe('the start-up and per-prompt paths call no Array method compiled on fir
     expect(r.calls.length).toBeGreaterThan(0);
   });
 });
+
+describe('errors are written without the runtime\'s stderr stream', () => {
+  // An error is written to stderr as a warning is, with writeSync: the
+  // runtime's stderr stream would add tens of milliseconds to every
+  // usage error (a model's mistyped flag, a hook's bad --cfg).
+  for (const args of [['frobnicate'], ['learn', 'docs', '--frob'], ['-c', 'kb.topic.x=1', 'schema'], []]) {
+    test(`kb ${args.join(' ') || '(no command)'}: the error, without the runtime's stderr stream`, () => {
+      const r = calls(bench, args);
+      expect(r.code).toBe(2);
+      expect(r.calls.filter((c) => c.startsWith('process.'))).toEqual([]);
+    });
+  }
+
+  test('the spy sees a use of a stream (kb mcp serves on stdin and stdout)', () => {
+    const r = calls(bench, ['mcp']);
+    expect(r.code).toBe(0);
+    expect(r.calls.filter((c) => c.startsWith('process.stdout '))).not.toEqual([]);
+  });
+});
