@@ -245,7 +245,7 @@ export class KnowledgeBase {
    *  (kb/index/cache.ts `settle`): a listing awaits it, as it uses what
    *  earlier requests probed. */
   async settle(): Promise<void> {
-    if (this.cache !== undefined) await this.cache.settle();
+    if (this.cache !== undefined) await this.cache.settle(this.since);
   }
 
   /** Where a long-lived front end (`kb mcp`) keeps what a request made of

@@ -198,7 +198,7 @@ async function readIndexes(kb: KnowledgeBase, topics: readonly Topic[], got: Top
   // links lead to: `linkedCheck`, a stat per file there). The events of
   // changes made before this search are in first.
   const resident = kb.resident;
-  if (resident !== undefined) await resident.settle();
+  if (resident !== undefined) await kb.settle();
   for (const topic of topics) {
     const turn = pace?.();
     if (turn !== undefined) await turn;

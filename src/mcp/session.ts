@@ -208,6 +208,8 @@ export class KbSession {
 
   /** The knowledge base as it is now, plus extra `-k` values. */
   async open(knowledge: readonly string[] = []): Promise<KnowledgeBase> {
+    // Kept indexes checked by an event barrier where stats would cost more.
+    if (this.since !== undefined) await this.cache.ready(this.since);
     let kb: KnowledgeBase;
     try {
       kb = await KnowledgeBase.open({ ...this.options, knowledge: [...this.options.knowledge, ...knowledge] }, { cache: this.cache, configs: this.shared.configs, costs: COSTS, ...(this.since !== undefined ? { since: this.since } : {}) });

@@ -2,6 +2,8 @@
 // `sync`) has had every event of a change made before it told: its check of
 // a watched topic stats only what the watcher cannot see (a folder reached
 // through a link, an ignore file above the topic), yet sees every change.
+// A request that comes alone passes one first where the stats would cost
+// more (`ready`).
 import { describe, expect, test } from 'bun:test';
 import { mkdirSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -16,6 +18,16 @@ function age(paths: string[]): void {
 }
 
 const slugs = (cache: IndexCache, dir: string, since: number) => openTopic(topic(dir), { cache, since }).index.subjects.map((s) => s.slug);
+
+/** A topic of 70 folders of a file each, a minute old: a check of it stats
+ *  more than a barrier costs (kb/index/cache.ts `ready`). */
+function manyFolders(): string {
+  const files: Record<string, string> = {};
+  for (let i = 0; i < 70; i++) files[`f${i}/n.md`] = 'n';
+  const dir = tree(files);
+  age([dir, ...Array.from({ length: 70 }, (_, i) => join(dir, `f${i}`))]);
+  return dir;
+}
 
 /** Waits until the topic has had no event for two seconds and a bit (the
  *  cache does not take the events' word within two seconds of one). */
@@ -90,6 +102,85 @@ describe('IndexCache: a check after an event barrier', () => {
         if (cache.eventAt(dir, `d/new${i}.md`) < before) untold++;
       }
       expect(untold).toBe(0);
+    } finally {
+      cache.close();
+    }
+  });
+
+  test('a request that comes alone to a topic of many folders passes a barrier first (`ready`), and sees a change made just before it', async () => {
+    const dir = manyFolders();
+    const cache = new IndexCache();
+    // However slow this machine runs the watcher's thread, the barrier is
+    // waited for (the next test lets it come late).
+    cache.readyWait = 10_000;
+    try {
+      await cache.settle();
+      expect(slugs(cache, dir, performance.now())).toHaveLength(70);
+      await quiet();
+      let arrived = performance.now();
+      const before = cache.barriers;
+      await cache.ready(arrived);
+      expect(cache.barriers).toBe(before + 1);
+      expect(slugs(cache, dir, arrived)).toHaveLength(70);
+      expect(cache.watchedChecks).toBe(1);
+      // The listing's own settle takes the barrier that request passed.
+      await cache.settle(arrived);
+      expect(cache.barriers).toBe(before + 1);
+      // A request that arrived while that barrier was under way needs none.
+      await cache.ready(arrived);
+      expect(cache.barriers).toBe(before + 1);
+      // Made just before the request, its folder's time set back (no stat
+      // could tell): the barrier tells.
+      writeFileSync(join(dir, 'f7/late.md'), 'l');
+      age([join(dir, 'f7')]);
+      arrived = performance.now();
+      await cache.ready(arrived);
+      expect(slugs(cache, dir, arrived)).toContain('f7/late');
+    } finally {
+      cache.close();
+    }
+  });
+
+  test('a barrier that comes later than the stats would take: the request checks by its stats, and sees a change', async () => {
+    const dir = manyFolders();
+    // Every event handed on 200 ms late, in order, as from a starved
+    // watcher thread (read as each watcher is made: the topic's, the
+    // barrier's).
+    process.env.KB_TEST_EVENT_DELAY_MS = '200';
+    const cache = new IndexCache();
+    try {
+      await cache.settle();
+      expect(slugs(cache, dir, performance.now())).toHaveLength(70);
+      await quiet();
+      writeFileSync(join(dir, 'f3/late.md'), 'l');
+      const arrived = performance.now();
+      await cache.ready(arrived);
+      // It did not wait for the barrier: the write's event, told before
+      // the barrier's, has not come yet.
+      expect(cache.eventAt(dir, 'f3/late.md')).toBe(-1);
+      expect(slugs(cache, dir, arrived)).toContain('f3/late');
+      expect(cache.watchedChecks).toBe(0);
+    } finally {
+      delete process.env.KB_TEST_EVENT_DELAY_MS;
+      cache.close();
+    }
+  });
+
+  test('a request to a topic of a few folders checks by its stats: no barrier', async () => {
+    const dir = tree({ 'a.md': 'a', 'd/b.md': 'b' });
+    age([dir, join(dir, 'd')]);
+    const cache = new IndexCache();
+    try {
+      await cache.settle();
+      expect(slugs(cache, dir, performance.now())).toEqual(['a', 'd/b']);
+      await quiet();
+      const before = cache.barriers;
+      const arrived = performance.now();
+      await cache.ready(arrived);
+      expect(cache.barriers).toBe(before);
+      writeFileSync(join(dir, 'd/new.md'), 'n');
+      expect(slugs(cache, dir, performance.now())).toEqual(['a', 'd/b', 'd/new']);
+      expect(cache.watchedChecks).toBe(0);
     } finally {
       cache.close();
     }
