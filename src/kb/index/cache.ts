@@ -655,11 +655,13 @@ export class IndexCache {
    *  once where there is no barrier (every check stats). */
   async ready(since: number): Promise<void> {
     if (this.closed || this.noRecursive || this.syncedAt >= since || this.barrier === null) return;
-    // The most stats a check of one kept topic would make.
+    // The most stats a barrier would spare a check of one kept topic: a
+    // topic with an event in the last two seconds is stat'ed anyway (`seen`).
     let stats = 0;
+    const now = Date.now();
     for (const [dir, e] of this.entries) {
       const w = this.watches.get(dir);
-      if (w !== undefined && !w.failed) stats = Math.max(stats, e.stamps.length + e.missing.length);
+      if (w !== undefined && !w.failed && now - w.lastEvent >= RACY_MS) stats = Math.max(stats, e.stamps.length + e.missing.length);
     }
     if (stats < BARRIER_WORTH) return;
     const wait = this.readyWait ?? Math.min(READY_WAIT_MS[1], Math.max(READY_WAIT_MS[0], stats * STAT_MS));
