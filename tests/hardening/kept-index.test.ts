@@ -4,7 +4,10 @@
 // folder or file reached through a symbolic link, a topic folder replaced
 // under it, folders past the watcher limit) is revalidated on every
 // request. Each case is checked against the CLI's answer at that moment:
-// `kb search --no-cache`, `kb learn`, and a server started afresh.
+// `kb search --no-cache`, `kb learn`, and a server started afresh. A
+// request that comes alone to a topic of many folders checks it by an
+// event barrier rather than by their times (kb/index/cache.ts `ready`):
+// a change made just before it is seen all the same.
 import { afterAll, describe, expect, test } from 'bun:test';
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, readdirSync, renameSync, rmSync, symlinkSync, unlinkSync, utimesSync, writeFileSync } from 'node:fs';
@@ -37,10 +40,10 @@ const described = (d: string, body: string) => `---\ndescription: ${d}\n---\n${b
 
 /** A workspace of topic `t` (`t/own/a.md` and `entries`), aged, and a
  *  server on it. */
-async function served(entries: Record<string, Entry>, runner: Runner = BINARY): Promise<{ root: string; c: Connection }> {
+async function served(entries: Record<string, Entry>, runner: Runner = BINARY, env: Record<string, string> = {}): Promise<{ root: string; c: Connection }> {
   const root = workspace({ 't/own/a.md': described('own a', 'alpha words'), ...entries });
   age(root);
-  const c = await connect(root, runner, ['--verbose']);
+  const c = await connect(root, runner, ['--verbose'], env);
   return { root, c };
 }
 
@@ -275,4 +278,51 @@ describe('folders past the watcher limit', () => {
       await c.client.close();
     }
   });
+});
+
+describe('a topic of many folders: a lone request checks it by an event barrier', () => {
+  test('exact loads see a file made, edited, removed or newly ignored just before them, with the folders\' times set back', async () => {
+    const entries: Record<string, Entry> = {};
+    for (let i = 0; i < 70; i++) entries[`t/d${i}/n.md`] = described(`note ${i}`, `words${i}`);
+    // The barrier waited for however busy the machine (a lone request
+    // otherwise gives up on it after about the stats' cost).
+    const { root, c } = await served(entries, BINARY, { KB_TEST_READY_WAIT_MS: '10000' });
+    const learn = async (subjects: string[]) => {
+      const args = { topic: 't', subjects };
+      const served = text(await c.client.callTool({ name: 'learn', arguments: args }));
+      expect({ subjects, text: served }).toEqual({ subjects, text: run(BINARY, root, ['learn', '--args', JSON.stringify(args)]).out });
+      return served;
+    };
+    // Set back after each change, so that no folder's time tells of it:
+    // only the file events do.
+    const setBack = (...dirs: string[]) => {
+      for (const d of dirs) utimesSync(join(root, d), LONG_AGO, LONG_AGO);
+    };
+    const told = () => Math.max(0, ...[...c.stderr().matchAll(/(\d+) on the file events told since/g)].map((m) => Number(m[1])));
+    try {
+      await learn(['d0/n', 'd69/n']);
+      await quiet();
+      // Quiet: checked by the barrier, not by the folders' times.
+      await learn(['d1/n']);
+      await learn(['d2/n']);
+      expect(told()).toBe(2);
+      writeFileSync(join(root, 't/d7/late.md'), described('late', 'made just now'));
+      setBack('t/d7');
+      expect(await learn(['d7/late'])).toContain('made just now');
+      await quiet();
+      writeFileSync(join(root, 't/d8/n.md'), described('note 8, edited', 'edited words'));
+      setBack('t/d8');
+      expect(await learn(['d8/n'])).toContain('edited words');
+      await quiet();
+      unlinkSync(join(root, 't/d9/n.md'));
+      setBack('t/d9');
+      await learn(['d9/n', 'd10/n']);
+      await quiet();
+      writeFileSync(join(root, 't/d11/.kbignore'), 'n.md\n');
+      setBack('t/d11');
+      expect(await learn(['d11/n'])).not.toContain('words11');
+    } finally {
+      await c.client.close();
+    }
+  }, 30_000);
 });
