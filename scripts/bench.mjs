@@ -8,7 +8,6 @@
 // references alike.
 
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
-import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir, totalmem, release } from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
@@ -20,6 +19,7 @@ import { FLAGS as KB_BUILD_FLAGS } from './build.mjs';
 import { ensureBaseline, features } from './lib/baseline.mjs';
 import { measureDuplicates } from './lib/duplicates-bench.mjs';
 import { freshCopy } from './lib/fresh-copy.mjs';
+import { benchProgram } from './lib/bench-program.mjs';
 import { mib, ms, plainRow, targetText, verdict, x } from './lib/bench-report.mjs';
 
 const REPO = resolve(dirname(fileURLToPath(import.meta.url)), '..');
@@ -721,21 +721,10 @@ async function httpLoads(o, ws) {
   return { load, floor };
 }
 
-/** scripts/mcp-http-floor.ts, compiled once per Bun version and source,
- *  with kb's flags but --splitting (one entry point, no worker). */
+/** scripts/mcp-http-floor.ts, compiled once per Bun version and source
+ *  (scripts/lib/bench-program.mjs). */
 function httpFloorBinary(dir) {
-  const bun = bunBinary();
-  const version = execFileSync(bun, ['--version'], { encoding: 'utf8' }).trim();
-  const src = join(REPO, 'scripts', 'mcp-http-floor.ts');
-  const tag = createHash('sha256').update(readFileSync(src)).digest('hex').slice(0, 12);
-  const out = join(dir, 'reference', `mcp-http-floor-${version}-${tag}`);
-  if (!existsSync(out)) {
-    mkdirSync(dirname(out), { recursive: true });
-    const flags = buildFlags().filter((f) => f !== '--splitting');
-    log(`compiling the HTTP floor (scripts/mcp-http-floor.ts) with bun build ${flags.join(' ')} ...`);
-    execFileSync(bun, ['build', src, ...flags, '--outfile', out], { stdio: ['ignore', 'ignore', 'inherit'] });
-  }
-  return out;
+  return benchProgram({ src: join(REPO, 'scripts', 'mcp-http-floor.ts'), dir, name: 'mcp-http-floor', bun: bunBinary(), log });
 }
 
 /** CPU milliseconds a call, of the server and of the clients. */

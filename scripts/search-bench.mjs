@@ -43,7 +43,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createHash } from 'node:crypto';
-import { FLAGS as KB_FLAGS } from './build.mjs';
+import { benchProgram } from './lib/bench-program.mjs';
 import { ensureWorkspace, prng } from './lib/bench-workspace.mjs';
 import { ensureLongCorpus } from './lib/long-corpus.mjs';
 import { freshCopy } from './lib/fresh-copy.mjs';
@@ -361,22 +361,11 @@ function longDocuments() {
 // indexed file (an index that notices edits made in place must) and
 // answers from SQLite FTS5 (bm25, a snippet each, ten results).
 
-/** The reference program, compiled once per Bun version and source. */
+/** The reference program, compiled once per Bun version and source
+ *  (scripts/lib/bench-program.mjs). */
 function referenceBinary() {
   const bun = existsSync(join(REPO, 'node_modules/.bin/bun')) ? join(REPO, 'node_modules/.bin/bun') : 'bun';
-  const version = spawnSync(bun, ['--version'], { encoding: 'utf8' }).stdout.trim();
-  const src = join(REPO, 'scripts/search-reference.ts');
-  const tag = createHash('sha256').update(readFileSync(src)).digest('hex').slice(0, 12);
-  const out = join(opt.dir, 'reference', `search-reference-${version}-${tag}`);
-  if (!existsSync(out)) {
-    mkdirSync(dirname(out), { recursive: true });
-    // kb's flags but --splitting (one entry point, no worker).
-    const flags = KB_FLAGS.filter((f) => f !== '--splitting');
-    process.stderr.write(`compiling the speed reference (scripts/search-reference.ts) with bun build ${flags.join(' ')} ...\n`);
-    const r = spawnSync(bun, ['build', src, ...flags, '--outfile', out], { stdio: ['ignore', 'ignore', 'inherit'] });
-    if (r.status !== 0) throw new Error('could not compile scripts/search-reference.ts');
-  }
-  return out;
+  return benchProgram({ src: join(REPO, 'scripts/search-reference.ts'), dir: opt.dir, name: 'search-reference', bun, log: (line) => process.stderr.write(`${line}\n`) });
 }
 
 /** Warm `kb search` (`kbArgs(q)`, in `cwd`) against the reference on the
