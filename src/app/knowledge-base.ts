@@ -12,13 +12,13 @@
 import { TOPIC_FIELD_DEFS } from '../config/fields.ts';
 import { loadConfig, type LoadOptions } from '../config/load.ts';
 import type { Config, Topic } from '../config/types.ts';
-import { compilePatterns, type CompiledPattern } from '../glob/index.ts';
+import type { CompiledPattern } from '../glob/index.ts';
 import type { HtmlView } from '../kb/content/html.ts';
-import type { Probe, StatJobHandle, StatPaths } from '../kb/fs/probe.ts';
-import { MAX_WALK_ENTRIES } from '../kb/fs/walk.ts';
+import { probeKinds, type Probe, type StatJobHandle, type StatPaths } from '../kb/fs/probe.ts';
+import { MAX_WALK_ENTRIES } from '../kb/fs/limits.ts';
 import type { IndexCache } from '../kb/index/cache.ts';
-import { hasLearnable, listableFrom } from '../kb/index/listing.ts';
-import { openTopic, type TitleWatch, type TopicView } from '../kb/index/view.ts';
+import { quickLearnable, RULES } from '../kb/index/quick-learnable.ts';
+import type { TitleWatch, TopicView } from '../kb/index/view.ts';
 import type { Costs } from '../answer/cost.ts';
 import { warning, type Problem } from '../shared/problem.ts';
 import { DEFAULT_MAX_TOKENS } from './budget.ts';
@@ -100,6 +100,25 @@ export interface OpenOptions {
   since?: number;
   /** The configuration last loaded, shared (a long-lived front end's). */
   configs?: ConfigShare;
+  /** 'later': the topics' views (the walk, the index, the listing's
+   *  rules) are not loaded when the knowledge base opens, for a front end
+   *  that may need none (`kb schema`, which asks only which topics have a
+   *  subject to learn: `settleLearnable`). Default: loaded. */
+  views?: 'later';
+}
+
+/** The topics' views and the questions put to them: loaded when the
+ *  knowledge base opens, or (OpenOptions.views) when first needed. */
+type ViewKit = typeof import('./view-kit.ts');
+let kit: ViewKit | undefined;
+async function loadKit(): Promise<ViewKit> {
+  return (kit ??= await import('./view-kit.ts'));
+}
+/** The kit, loaded: a view asked of a knowledge base opened with views
+ *  'later' before `settleLearnable` loaded them is kb's own mistake. */
+function viewKit(): ViewKit {
+  if (kit === undefined) throw new Error('internal error: a topic view was asked for before its code was loaded (OpenOptions.views)');
+  return kit;
 }
 
 /** The configuration a long-lived front end loaded last, and when its
@@ -189,7 +208,9 @@ export class KnowledgeBase {
     const config = opts.configs === undefined ? await loadConfig(options) : await opts.configs.load(options, opts.since);
     const learned = new Map<Topic, CompiledPattern[]>();
     // (Most topics pre-load nothing: no compiling, no await.)
-    for (const topic of config.topics) learned.set(topic, topic.learned.length === 0 ? [] : await compilePatterns(topic.learned));
+    const compile = some(config.topics, (t) => t.learned.length > 0) ? (await import('../glob/index.ts')).compilePatterns : undefined;
+    for (const topic of config.topics) learned.set(topic, compile === undefined || topic.learned.length === 0 ? [] : await compile(topic.learned));
+    if (opts.views !== 'later') await loadKit();
     const searchCache = options.searchCache === false ? undefined : cacheDir(options.env, options.home);
     const maxTokens = options.maxTokens ?? DEFAULT_MAX_TOKENS;
     // Pre-loaded subjects are cut to the budget (reading them, estimating
@@ -262,7 +283,7 @@ export class KnowledgeBase {
   view(topic: Topic, probeAll = false, titles?: TitleWatch): TopicView {
     let view = this.views.get(topic);
     if (view === undefined) {
-      view = openTopic(topic, { learned: this.learned.get(topic) ?? [], probe: this.probe, probeAll, maxEntries: this.walk.limit, cache: this.cache, since: this.since, html: this.html, ...(titles !== undefined ? { titles } : {}) });
+      view = viewKit().openTopic(topic, { learned: this.learned.get(topic) ?? [], probe: this.probe, probeAll, maxEntries: this.walk.limit, cache: this.cache, since: this.since, html: this.html, ...(titles !== undefined ? { titles } : {}) });
       this.views.set(topic, view);
       if (this.cut === undefined && !this.cutting && view.learned.length > 0) this.cutPreloaded();
     }
@@ -295,7 +316,35 @@ export class KnowledgeBase {
   /** The enabled topics with something left to learn (the read tools'
    *  descriptions name them: app/tools.ts). */
   learnableTopics(): Topic[] {
-    return filter(this.config.topics, (t) => t.enable && hasLearnable(this.view(t)));
+    return this.learnable ?? filter(this.config.topics, (t) => t.enable && viewKit().hasLearnable(this.view(t)));
+  }
+
+  /** learnableTopics, once settled. */
+  private learnable: Topic[] | undefined;
+
+  /** Works out learnableTopics, opening as few views as it can: a topic
+   *  not opened yet is asked from the top of its folder first
+   *  (kb/index/quick-learnable.ts, with the ignore rules loaded only for a
+   *  folder that has an ignore file); only where that cannot tell is the
+   *  view's code loaded and the topic walked. Then `learnableTopics`
+   *  gives this answer (`kb schema`: one question, asked once). A front
+   *  end that keeps its indexes asks its views. */
+  async settleLearnable(): Promise<void> {
+    const out: Topic[] = [];
+    for (const t of this.config.topics) {
+      if (!t.enable) continue;
+      if (this.cache === undefined && !this.views.has(t)) {
+        let quick = quickLearnable(t, this.probe ?? probeKinds, this.walk.limit);
+        if (quick === RULES) quick = quickLearnable(t, this.probe ?? probeKinds, this.walk.limit, (await import('../kb/fs/ignore.ts')).IgnoreRules);
+        if (quick === true) {
+          out.push(t);
+          continue;
+        }
+      }
+      if (kit === undefined) await loadKit();
+      if (viewKit().hasLearnable(this.view(t))) out.push(t);
+    }
+    this.learnable = out;
   }
 
   /** The enabled topics a write may go to: those named in `ids` (the MCP
@@ -313,7 +362,7 @@ export class KnowledgeBase {
    *  those a learn listing shows, or (`preloaded`) every visible text
    *  subject. Probes only those it looks at (shell completion). */
   slugsFrom(topic: Topic, prefix: string, limit: number, preloaded = false): string[] {
-    return listableFrom(this.view(topic), prefix, limit, preloaded).map((s) => s.slug);
+    return viewKit().listableFrom(this.view(topic), prefix, limit, preloaded).map((s) => s.slug);
   }
 
   /** Every topic field as a `--cfg` key: `kb.topic.<id>.<field>`. */

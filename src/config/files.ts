@@ -12,7 +12,6 @@ import { deepPosition, depthMessage, tooDeep } from './depth.ts';
 import { displayPath } from './discover.ts';
 import { KB_KEY, isStringArray, isTable, tomlTypeName } from './fields.ts';
 import { CONFIG_EXTENSIONS, formatOf, parseConfig, type Parsed } from './formats.ts';
-import { globFiles } from './glob.ts';
 import { inSourceOrder, indexOf, whereOf } from './locate.ts';
 import type { Format, Layer, Origin } from './merge.ts';
 import { map } from '../shared/arrays.ts';
@@ -332,6 +331,8 @@ function extendsEntry(
  *  file is a cycle, as in JP. */
 async function extendsTargets(entry: string, origin: Origin, ctx: ReadContext): Promise<string[]> {
   const dir = dirname(origin.source);
+  // The glob machinery loads only for a file that extends another (few do).
+  const { globFiles } = await import('./glob.ts');
   const matched = await globFiles(dir, entry);
   if (matched !== undefined) {
     if (matched.truncated) {

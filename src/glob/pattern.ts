@@ -17,6 +17,7 @@ import { Budget, NfaBudgetError, NfaError } from './budget.ts';
 import type { GlobEngine } from './engine.ts';
 import type { Nfa as NfaType } from './nfa.ts';
 import { map } from '../shared/arrays.ts';
+import { MAX_PATTERN_LENGTH } from '../shared/pattern-length.ts';
 
 /** How a pattern is understood. */
 export type PatternKind = 'exact' | 'glob' | 'invalid';
@@ -41,7 +42,7 @@ export function withoutDotSlash(pattern: string): string {
   return p;
 }
 
-export const MAX_PATTERN_LENGTH = 1024;
+export { MAX_PATTERN_LENGTH };
 
 /** How deeply a glob may nest braces and parentheses. picomatch's parser
  *  slows down sharply with nesting (a 1 KiB pattern nested 300 levels takes

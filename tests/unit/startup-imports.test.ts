@@ -86,12 +86,20 @@ const TITLES = ['src/kb/fs/probe-titles.ts', 'src/kb/content/title.ts', 'src/kb/
  *  tool, and imports the registry (app/tools.ts) for any other. */
 const OTHER_TOOLS = ['src/app/tools.ts', 'src/app/tools/search.ts', 'src/app/tools/remember.ts', 'src/app/tools/revise.ts', 'src/app/tools/forget.ts', 'src/kb/content/facets.ts'];
 
+/** The walk, the index and the views: `kb schema` nearly always tells
+ *  which topics have a subject to learn from the top of their folders
+ *  (kb/index/quick-learnable.ts), and loads these only where it cannot
+ *  (app/knowledge-base.ts `settleLearnable`); the ignore rules' matcher
+ *  only for a folder with an ignore file; the glob machinery only for a
+ *  topic with `learned` patterns or a configuration that extends another. */
+const WALK = ['src/kb/fs/walk.ts', 'src/kb/index/subjects.ts', 'src/kb/index/view.ts', 'src/kb/index/listing.ts', 'src/kb/fs/ignore.ts', 'src/glob/index.ts'];
+
 /** What a long-lived front end keeps between requests (its file
  *  watchers): `kb mcp` only (app/resident.ts). */
 const RESIDENT = ['src/kb/index/cache.ts'];
 
 const DEFERRED: Record<string, string[]> = {
-  schema: [...LEARN_TEXT, ...SEARCH, ...WRITE, ...FORMATS, ...IGNORE, ...READING, ...RUNTIME, ...RESIDENT, ...TITLES, ...OTHER_TOOLS, 'src/app/prompt.ts', 'src/render/subject.ts'],
+  schema: [...LEARN_TEXT, ...SEARCH, ...WRITE, ...FORMATS, ...IGNORE, ...READING, ...RUNTIME, ...RESIDENT, ...TITLES, ...OTHER_TOOLS, ...WALK, 'src/app/prompt.ts', 'src/render/subject.ts'],
   prompt: [...LEARN_TEXT, ...SEARCH, ...WRITE, ...FORMATS, ...IGNORE, ...LOADING, ...RUNTIME, ...RESIDENT, ...TITLES, 'src/app/prompt-list.ts', 'src/app/tools.ts'],
   search: [...LEARN_TEXT, ...WRITE, ...IGNORE, ...RESIDENT],
 };
@@ -125,8 +133,9 @@ describe('start-up imports', () => {
     expect(found).toEqual([]);
   });
 
-  test('the graph is seen: kb schema loads the configuration, the walk and the learn tool', () => {
+  test('the graph is seen: kb schema loads the configuration, the quick question and the learn tool; kb prompt the walk', () => {
     const loaded = loadedBy('schema');
-    for (const m of ['src/cli/main.ts', 'src/app/knowledge-base.ts', 'src/config/load.ts', 'src/kb/fs/walk.ts', 'src/app/tools/learn.ts', 'src/app/tools/names.ts']) expect(loaded.has(m)).toBe(true);
+    for (const m of ['src/cli/main.ts', 'src/app/knowledge-base.ts', 'src/config/load.ts', 'src/kb/index/quick-learnable.ts', 'src/app/tools/learn.ts', 'src/app/tools/names.ts']) expect(loaded.has(m)).toBe(true);
+    expect(loadedBy('prompt').has('src/kb/fs/walk.ts')).toBe(true);
   });
 });

@@ -42,8 +42,12 @@ const command: Command = {
     const format = (ctx.flags.format as SchemaFormat | undefined) ?? 'generic';
     // A tool's description names topics, never a subject's title: the
     // title rules are not loaded (app/knowledge-base.ts OpenOptions.titles).
-    const kb = await openKnowledgeBase(ctx, { titles: false });
+    // A read tool's names the topics with a subject to learn, nearly
+    // always told from the top of each folder: the walk's code is loaded
+    // only where that cannot tell (OpenOptions.views, settleLearnable).
+    const kb = await openKnowledgeBase(ctx, { titles: false, views: 'later' });
     const which = await toolOf((ctx.flags.tool as string | undefined) ?? 'learn');
+    if (which.access === 'read') await kb.settleLearnable();
     const named = (ctx.flags.write as string[] | undefined) ?? [];
     if (named.length > 0 && which.access !== 'write') throw new UsageError(`--write goes with ${either(map(WRITE_TOOLS, (n) => `--tool ${n}`))}`, '--write');
     const ids = named.length > 0 ? writeTopics(kb, named) : undefined;

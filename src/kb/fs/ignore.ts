@@ -33,6 +33,7 @@ import { closeSync, fstatSync, openSync } from 'node:fs';
 import type { Ignore } from 'ignore';
 import { OPEN_FLAGS, readFully } from './probe.ts';
 import { map, some } from '../../shared/arrays.ts';
+import { hasControlFile, IGNORE_FILES, isDefaultIgnored, isKbOwn } from './ignore-names.ts';
 
 /** The `ignore` package's factory, evaluated when a topic first has a
  *  control file. Loaded by `require`, which a bundle resolves to the
@@ -53,41 +54,7 @@ function loadIgnore(): () => Ignore {
   return typeof m === 'function' ? m : m.default;
 }
 
-/** kb's write lock in a topic's folder (kb/write/lock.ts): kb's own,
- *  never walked, whatever it is (a folder while a write runs; a file, a
- *  link or a folder of files that is not kb's, which a write refuses). */
-export const LOCK_NAME = '.kb-lock';
-
-/** The control files, in the order their rules apply (later wins). */
-export const IGNORE_FILES = ['.gitignore', '.kbignore'] as const;
-
-/** Directories never walked unless a control file re-includes them. */
-const DEFAULT_DIRS = new Set(['node_modules']);
-
-/** Lockfiles: generated, large, and never knowledge. */
-export const DEFAULT_FILES: ReadonlySet<string> = new Set([
-  'package-lock.json',
-  'npm-shrinkwrap.json',
-  'yarn.lock',
-  'pnpm-lock.yaml',
-  'bun.lock',
-  'bun.lockb',
-  'deno.lock',
-  'Cargo.lock',
-  'poetry.lock',
-  'Pipfile.lock',
-  'uv.lock',
-  'pdm.lock',
-  'Gemfile.lock',
-  'composer.lock',
-  'go.sum',
-  'mix.lock',
-  'pubspec.lock',
-  'Podfile.lock',
-  'flake.lock',
-  'gradle.lockfile',
-  'packages.lock.json',
-]);
+export { DEFAULT_FILES, IGNORE_FILES, LOCK_NAME } from './ignore-names.ts';
 
 /** Why an entry was left out. */
 export interface Ignored {
@@ -178,7 +145,7 @@ export class IgnoreRules {
    *  records why). Control files and kb's lock are always left out,
    *  unrecorded. */
   skip(rel: string, name: string, isDir: boolean): boolean {
-    if (isDir ? name === LOCK_NAME : isControlFile(name) || name === LOCK_NAME) return true;
+    if (isKbOwn(name, isDir)) return true;
     const sets = this.sets.size === 0 ? undefined : this.sets.get(rel === '' ? '' : rel + '/');
     if (sets !== undefined) {
       const path = (rel === '' ? '' : rel + '/') + name + (isDir ? '/' : '');
@@ -196,7 +163,7 @@ export class IgnoreRules {
         if (r.unignored) return false;
       }
     }
-    if (isDir ? DEFAULT_DIRS.has(name) : DEFAULT_FILES.has(name)) {
+    if (isDefaultIgnored(name, isDir)) {
       const path = (rel === '' ? '' : rel + '/') + name + (isDir ? '/' : '');
       this.ignored.push({ path, source: 'built-in', rule: isDir ? `${name}/` : name });
       return true;
@@ -217,19 +184,7 @@ export function innerGlobstars(pattern: string): number {
   return n;
 }
 
-/** Whether one of `entries` is a control file (one loop, no call per
- *  entry: every directory of a walk asks). */
-function hasControlFile(entries: readonly { name: string }[]): boolean {
-  for (let i = 0; i < entries.length; i++) {
-    const name = entries[i].name;
-    if (name.charCodeAt(0) === 46 && (name === '.gitignore' || name === '.kbignore')) return true;
-  }
-  return false;
-}
 
-function isControlFile(name: string): boolean {
-  return name.charCodeAt(0) === 46 && (name === '.gitignore' || name === '.kbignore');
-}
 
 /** Lines read from one control file, at most. */
 const MAX_RULES = 10_000;

@@ -18,6 +18,7 @@ import { countText } from '../../shared/text.ts';
 import { SUSPECT_NAME } from '../../shared/controls.ts';
 import { describeFsError as describe, errorCode as codeOf } from './fserror.ts';
 import type { IgnoreRules } from './ignore.ts';
+import { MAX_WALK_ENTRIES } from './limits.ts';
 
 /** What a notice is about. */
 export type NoticeCode =
@@ -137,10 +138,7 @@ export function realTarget(link: FollowedLink): string {
   }
 }
 
-/** The most directory entries one walk reads (files, folders, links and
- *  anything else together). A link to `/` or `/proc` would otherwise walk a
- *  whole file system. Ten times what a large knowledge base holds. */
-export const MAX_WALK_ENTRIES = 200_000;
+export { MAX_WALK_ENTRIES };
 
 export interface WalkOptions {
   /** The most entries read (default MAX_WALK_ENTRIES): past it the walk

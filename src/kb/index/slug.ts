@@ -13,6 +13,10 @@
 // extension (slug `notes`). Only one leading `.` is dropped per component:
 // `..x.md` has the slug `.x`.
 
+/** The file that makes a folder an Agent Skill: the folder is one subject
+ *  (index/subjects.ts), whose slug is the folder's. */
+export const SKILL_FILE = 'SKILL.md';
+
 /** Splits the last component of `path` into its stem (hidden `.` kept) and
  *  its extension (as written, without the dot; '' when none). */
 function splitLast(path: string): { head: string; name: string; stem: string; ext: string } {

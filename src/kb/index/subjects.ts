@@ -11,7 +11,7 @@ import { IgnoreRules } from '../fs/ignore.ts';
 import { notice, type Notice } from '../fs/walk.ts';
 import type { Alias, SharedSlug, SkillInfo, Subject, SubjectIndex } from './types.ts';
 import { precedes } from './precedence.ts';
-import { describePath, isHiddenPath, slugLowerBound, slugPrefixOf } from './slug.ts';
+import { describePath, isHiddenPath, SKILL_FILE, slugLowerBound, slugPrefixOf } from './slug.ts';
 import { filter, inCodeUnitOrder } from '../../shared/arrays.ts';
 import { statSize, walkFiles, type WalkDir, type WalkOptions } from '../fs/walk.ts';
 import { slugOrder, type FolderRun } from './walk-order.ts';
@@ -96,8 +96,7 @@ export function forgetSize(subject: Subject): void {
  *  probe learns it (`knowSize`). */
 export type FileFound = (abs: string, slug: string, hidden: boolean, subject: { readonly slug: string; readonly folder: string; knowSize(size: number): void }) => void;
 
-/** The file that makes a directory an Agent Skill. */
-export const SKILL_FILE = 'SKILL.md';
+export { SKILL_FILE };
 
 /** Walks `dir` and indexes its regular files by slug. Never throws: problems
  *  (missing directory, dangling links, loops, collisions...) are notices.

@@ -265,7 +265,7 @@ describe('the learn and search tools for a knowledge base (app/tools.ts)', () =>
     expect(toolsOf(kinds)).toEqual(toolsOf(titled));
     expect(learnToolOf(kinds)).toEqual(learnToolOf(titled));
     const docs = kinds.topics.find((t) => t.id === 'docs')!;
-    // The schema's question probed one file, without searching its head.
+    // The question probed one file, without searching its head.
     expect(kinds.view(docs).probe).toBe(probeKinds);
     expect(titled.view(titled.topics.find((t) => t.id === 'docs')!).probe).toBe(probeHere);
     expect([...kinds.view(docs).probed.values()]).toEqual([{ kind: 'text', titlesSkipped: true }]);
@@ -273,6 +273,28 @@ describe('the learn and search tools for a knowledge base (app/tools.ts)', () =>
     const listed = await learnBoth(kinds, args('docs'));
     expect(listed.text).toContain('- guide: The guide to everything\n- page: A page\n');
     expect(listed.text).toBe((await learnBoth(titled, args('docs'))).text);
+  });
+
+  test('kb schema: opened with views later, the learnable topics settled from the tops of their folders, the same as the views say', async () => {
+    const root = workspace(
+      { ...MCP_FILES, 'bin/a.png': PNG, 'docs/guide.md': '# The guide\n', 'deep/only/a.md': 'A\n', 'ign/.kbignore': '/a.md\n', 'ign/a.md': 'A\n', 'ign/sub/b.md': 'B\n', 'svg/.kbignore': '*.svg\n', 'svg/a.md': 'A\n', 'none/.kbignore': '*.md\n', 'none/a.md': 'A\n' },
+      `${MCP_CONFIG}\n[kb.topic.bin]\nsubjects = "bin"\n\n[kb.topic.docs]\nsubjects = "docs"\n\n[kb.topic.deep]\nsubjects = "deep"\n\n[kb.topic.ign]\nsubjects = "ign"\n\n[kb.topic.svg]\nsubjects = "svg"\n\n[kb.topic.none]\nsubjects = "none"\n`,
+    );
+    const full = await open(root, {}, { titles: false });
+    const later = await open(root, {}, { titles: false, views: 'later' });
+    await later.settleLearnable();
+    const ids = later.learnableTopics().map((t) => t.id);
+    expect(ids).toEqual(['project', 'skills', 'docs', 'deep', 'ign', 'svg']);
+    expect(ids).toEqual(full.learnableTopics().map((t) => t.id));
+    expect(learnToolOf(later)).toEqual(learnToolOf(full));
+    // docs and svg (its ignore rules read) were told from the tops of their
+    // folders: no view of them was opened (one opened now has probed
+    // nothing); deep (its files one folder down), ign (its top file
+    // ignored), none (every file ignored) and bin (binary only) were walked.
+    const topic = (id: string) => later.topics.find((t) => t.id === id)!;
+    expect([...later.view(topic('docs')).probed.values()]).toEqual([]);
+    expect([...later.view(topic('svg')).probed.values()]).toEqual([]);
+    expect([...later.view(topic('deep')).probed.values()]).toEqual([{ kind: 'text', titlesSkipped: true }]);
   });
 
   test('a topic with only hidden subjects left keeps the tool', async () => {
