@@ -4,8 +4,9 @@
 // of a KnowledgeBase, so that a command imports only the one it runs), it is
 // the only way the front ends reach the core (config/, glob/, kb/). Opening
 // it is the one place that awaits loaders (the configuration, compiled
-// patterns); what it does afterwards is synchronous, except compiling a
-// call's own patterns.
+// patterns, the views' code); what it does afterwards is synchronous,
+// except compiling a call's own patterns, and `settleLearnable` for a
+// front end that opened it without the views' code (`kb schema`).
 //
 // It returns problems rather than reporting them: the front end decides
 // where they go (stderr once per command; once per server for MCP).
