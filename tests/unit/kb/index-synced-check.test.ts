@@ -19,6 +19,14 @@ function age(paths: string[]): void {
 
 const slugs = (cache: IndexCache, dir: string, since: number) => openTopic(topic(dir), { cache, since }).index.subjects.map((s) => s.slug);
 
+/** A topic of two folders (the top and `d`) of a file each, a minute
+ *  old: a check of it stats less than a barrier costs. */
+function twoFolders(): string {
+  const dir = tree({ 'a.md': 'a', 'd/b.md': 'b' });
+  age([dir, join(dir, 'd')]);
+  return dir;
+}
+
 /** A topic of 70 folders of a file each, a minute old: a check of it stats
  *  more than a barrier costs (kb/index/cache.ts `ready`). */
 function manyFolders(): string {
@@ -35,8 +43,7 @@ const quiet = () => new Promise((resolve) => setTimeout(resolve, 2100));
 
 describe('IndexCache: a check after an event barrier', () => {
   test('stats nothing the watcher sees, and still sees a file made just before the request', async () => {
-    const dir = tree({ 'a.md': 'a', 'd/b.md': 'b' });
-    age([dir, join(dir, 'd')]);
+    const dir = twoFolders();
     const cache = new IndexCache();
     try {
       await cache.settle();
@@ -172,8 +179,7 @@ describe('IndexCache: a check after an event barrier', () => {
   });
 
   test('a request to a topic of a few folders checks by its stats: no barrier', async () => {
-    const dir = tree({ 'a.md': 'a', 'd/b.md': 'b' });
-    age([dir, join(dir, 'd')]);
+    const dir = twoFolders();
     const cache = new IndexCache();
     try {
       await cache.settle();
