@@ -81,3 +81,18 @@ export function inCodeUnitOrder<T>(items: readonly T[], keys: string[]): T[] {
   }
   return out;
 }
+
+/** A directory's entries in name order (code units, as compareCodeUnits;
+ *  inCodeUnitOrder), as a topic's walk reads them (kb/fs/walk.ts).
+ *  `names`, the entries' names in their order (namesOf), are sorted with
+ *  them. */
+export function byName<T extends { readonly name: string }>(entries: readonly T[], names: string[] = namesOf(entries)): T[] {
+  return inCodeUnitOrder(entries, names);
+}
+
+/** The names of `entries`, in their order. */
+export function namesOf(entries: readonly { readonly name: string }[]): string[] {
+  const names: string[] = new Array(entries.length);
+  for (let i = 0; i < entries.length; i++) names[i] = entries[i].name;
+  return names;
+}

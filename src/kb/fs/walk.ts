@@ -13,7 +13,7 @@ import { lstatSync, readdirSync, readlinkSync, statSync, type Dirent, type Stats
 import { realpathSteady } from '../../shared/realpath.ts';
 import { resolve, sep } from 'node:path';
 import type { Problem } from '../../shared/problem.ts';
-import { inCodeUnitOrder } from '../../shared/arrays.ts';
+import { byName, namesOf } from '../../shared/arrays.ts';
 import { countText } from '../../shared/text.ts';
 import { SUSPECT_NAME } from '../../shared/controls.ts';
 import { describeFsError as describe, errorCode as codeOf } from './fserror.ts';
@@ -513,20 +513,6 @@ class Walker {
     this.outside.set(key, rel);
     subdirs.push({ abs, rel, real, parent: frame, outside: true });
   }
-}
-
-/** A directory's entries in name order (code units, as compareCodeUnits;
- *  shared/arrays.ts inCodeUnitOrder). `names`, the entries' names in
- *  their order (namesOf), are sorted with them. */
-export function byName<T extends { readonly name: string }>(entries: readonly T[], names: string[] = namesOf(entries)): T[] {
-  return inCodeUnitOrder(entries, names);
-}
-
-/** The names of `entries`, in their order. */
-function namesOf(entries: readonly { readonly name: string }[]): string[] {
-  const names: string[] = new Array(entries.length);
-  for (let i = 0; i < entries.length; i++) names[i] = entries[i].name;
-  return names;
 }
 
 /** Whether the directory `real` is `frame` or one of its ancestors. */

@@ -32,7 +32,7 @@
 
 import { readdirSync, type Dirent } from 'node:fs';
 import { resolve, sep } from 'node:path';
-import { inCodeUnitOrder } from '../../shared/arrays.ts';
+import { byName } from '../../shared/arrays.ts';
 import { SUSPECT_NAME } from '../../shared/controls.ts';
 import { MAX_PATTERN_LENGTH } from '../../shared/pattern-length.ts';
 import { hasControlFile, isDefaultIgnored, isKbOwn } from '../fs/ignore-names.ts';
@@ -104,18 +104,13 @@ export function quickLearnable(topic: QuickTopic, probe: Probe, maxEntries: numb
   return isText(probe, abs + sep + SKILL_FILE) ? true : undefined;
 }
 
-/** A folder's entries in the walk's order (fs/walk.ts `byName`), or
- *  undefined. */
+/** A folder's entries in the walk's order (`byName`), or undefined. */
 function entriesOf(dir: string): Dirent[] | undefined {
-  let entries: Dirent[];
   try {
-    entries = readdirSync(dir, { withFileTypes: true });
+    return byName(readdirSync(dir, { withFileTypes: true }));
   } catch {
     return undefined;
   }
-  const names: string[] = new Array(entries.length);
-  for (let i = 0; i < entries.length; i++) names[i] = entries[i].name;
-  return inCodeUnitOrder(entries, names);
 }
 
 /** How many entries of a folder could take each slug (index/slug.ts): a

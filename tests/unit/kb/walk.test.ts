@@ -4,7 +4,8 @@ import { execFileSync } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import fc from 'fast-check';
-import { byName, linkKind, throughLinks, walk, type WalkTrace } from '../../../src/kb/fs/walk.ts';
+import { byName } from '../../../src/shared/arrays.ts';
+import { linkKind, throughLinks, walk, type WalkTrace } from '../../../src/kb/fs/walk.ts';
 import { compareCodeUnits } from '../../../src/shared/text.ts';
 
 const roots: string[] = [];
