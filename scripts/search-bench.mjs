@@ -139,16 +139,11 @@ function peakMiB(args) {
 }
 
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
-/** Runs `a` and `b`, `a` first on even turns and `b` first on odd ones, so
- *  that neither always runs on a cache the other warmed. */
-function alternate(turn, a, b) {
-  if (turn % 2 === 0) {
-    a();
-    b();
-  } else {
-    b();
-    a();
-  }
+/** Runs each of `runs` in turn, starting from a different one each turn
+ *  (two: the first first on even turns, the second on odd ones), so that
+ *  none always runs on a cache another warmed. */
+function alternate(turn, ...runs) {
+  for (let k = 0; k < runs.length; k++) runs[(turn + k) % runs.length]();
 }
 const pct = (xs, p) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(xs.length * p))];
 
@@ -408,9 +403,7 @@ function versusReference(key, what, cwd, dir, kbArgs, kbEnv, qs) {
     qs.forEach((q, i) => {
       const runs = [() => tk.push(timed(kbPath, kbArgs(q), kbEnv, cwd).ms), () => tr.push(timed(referencePath, refArgs(q), {}, cwd).ms)];
       if (fixed) runs.push(() => tn.push(timed(kbPath, kbArgs(NO_MATCH), kbEnv, cwd).ms));
-      // Each program first, second and last in turn.
-      const turn = (i + pass) % runs.length;
-      for (let k = 0; k < runs.length; k++) runs[(turn + k) % runs.length]();
+      alternate(i + pass, ...runs);
     });
   }
   const r = { corpus: what, queries: tk.length, kbP50Ms: median(tk), kbP10Ms: pct(tk, 0.1), kbP90Ms: pct(tk, 0.9), refP50Ms: median(tr), refP10Ms: pct(tr, 0.1), refP90Ms: pct(tr, 0.9) };
@@ -428,7 +421,6 @@ function versusReference(key, what, cwd, dir, kbArgs, kbEnv, qs) {
       : `  kb's fixed cost: not measured, \`kb search ${NO_MATCH}\` matched something in this folder`,
   ];
 }
-
 
 /** Words of a corpus for queries: alphabetic words of 4 to 12 letters from
  *  its first files, those in between 1% and 30% of them. */
