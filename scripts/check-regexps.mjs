@@ -53,6 +53,11 @@ export const RULES = {
 export const DYNAMIC = [
   { file: 'src/glob/nfa.ts', call: 'new RegExp(`^(?:${atom})$`)', bounded: 'tested on one character at a time' },
   { file: 'src/glob/pattern.ts', call: 'new RegExp(source)', bounded: 'run only on globs that backtrack linearly' },
+  {
+    file: 'src/kb/fs/walk-cache.ts',
+    call: 'new RegExp(`(?:^|/)(?:${literals([...IGNORE_FILES, LOCK_NAME, ...DEFAULT_FILES])})(?:/|$)`)',
+    sources: async () => [(await import('../src/kb/fs/walk-cache.ts')).LEFT_OUT()],
+  },
   { file: 'src/kb/search/snippet.ts', call: "new RegExp(map(minimal ?? [], (t) => (inLower ? t.replace(/[.*+?^${}()|[\\]\\\\/]/g, '\\\\$&') : anyCase(t))).join('|') || '[^\\\\s\\\\S]', 'g')", bounded: 'literal needles of a query' },
   ...[
     ['src/app/init-draft.ts', "new RegExp(CONTROL.source, 'g')", (C) => new RegExp(C.source, 'g')],

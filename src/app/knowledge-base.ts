@@ -28,8 +28,11 @@ import type { CutPreloaded, CutSubject } from './preload-cut.ts';
 export type { CutSubject } from './preload-cut.ts';
 import { cacheDir, headsDir } from '../kb/search/where.ts';
 import type { HeadsProbe } from '../kb/fs/heads.ts';
+import type { WalkKeeper, WalkStats } from '../kb/fs/walk-cache.ts';
 import { noticeProblems, resolveTopic } from './topics.ts';
 import { filter, find, some } from '../shared/arrays.ts';
+
+export type { WalkStats };
 
 /** What search keeps between requests, and how it knows it still holds
  *  (kb/index/cache.ts IndexCache). */
@@ -48,11 +51,12 @@ export interface WorkspaceOptions extends LoadOptions {
   html?: HtmlView;
 }
 
-/** `probe`, keeping what its listings' heads said in `dir` (loaded only
- *  by a front end that plugs in a probe with a feed: `kb learn`). */
-async function keptHeadsOf(probe: Probe, dir: string): Promise<HeadsProbe> {
-  const [{ keptHeads }, { BUILD }] = await Promise.all([import('../kb/fs/heads.ts'), import('../shared/version.ts')]);
-  return keptHeads(probe, { dir, build: BUILD });
+/** `probe`, keeping what its listings' heads said in `dir`, and where
+ *  their walks are kept (loaded only by a front end that plugs in a probe
+ *  with a feed: `kb learn`). */
+async function keptHeadsOf(probe: Probe, dir: string): Promise<{ heads: HeadsProbe; walks: WalkKeeper }> {
+  const [{ keptHeads }, { walkKeeper }, { BUILD }] = await Promise.all([import('../kb/fs/heads.ts'), import('../kb/fs/walk-cache.ts'), import('../shared/version.ts')]);
+  return { heads: keptHeads(probe, { dir, build: BUILD }), walks: walkKeeper({ dir, build: BUILD }) };
 }
 
 /** Problems that make a configuration unusable for anything but `kb check`. */
@@ -223,10 +227,12 @@ export class KnowledgeBase {
     // said between runs when asked (kb/fs/heads.ts), unless indexes are
     // kept in memory instead (`kb mcp`: `cache`).
     const dir = opts.keepHeads !== true || options.searchCache === false || opts.cache !== undefined || opts.probe?.feed === undefined ? undefined : headsDir(options.env, options.home);
-    const heads = dir === undefined ? undefined : await keptHeadsOf(opts.probe!, dir);
+    const kept = dir === undefined ? undefined : await keptHeadsOf(opts.probe!, dir);
+    const heads = kept?.heads;
     const probe = heads ?? opts.probe ?? (opts.titles === false ? undefined : (await import('../kb/fs/probe-titles.ts')).probeHere);
     const kb = new KnowledgeBase(config, learned, probe, walkLimit(options.env), maxTokens, opts.cache, searchCache, cutter, opts.costs, options.html, opts.since);
     kb.heads = heads;
+    kb.walks = kept?.walks;
     return kb;
   }
 
@@ -234,6 +240,10 @@ export class KnowledgeBase {
    *  they keep it: problems reading or writing it, and counts for
    *  `--verbose`. */
   heads: Pick<HeadsProbe, 'problems' | 'stats'> | undefined;
+
+  /** Where listings keep their walks (kb/fs/walk-cache.ts), beside the
+   *  heads: problems reading or writing one, and counts for `--verbose`. */
+  walks: WalkKeeper | undefined;
 
   /** Starts a stat of every file (kb/fs/probe.ts StatJobHandle), shared
    *  with the front end's reader thread when it plugged one in; undefined
@@ -284,7 +294,7 @@ export class KnowledgeBase {
   view(topic: Topic, probeAll = false, titles?: TitleWatch): TopicView {
     let view = this.views.get(topic);
     if (view === undefined) {
-      view = viewKit().openTopic(topic, { learned: this.learned.get(topic) ?? [], probe: this.probe, probeAll, maxEntries: this.walk.limit, cache: this.cache, since: this.since, html: this.html, ...(titles !== undefined ? { titles } : {}) });
+      view = viewKit().openTopic(topic, { learned: this.learned.get(topic) ?? [], probe: this.probe, probeAll, maxEntries: this.walk.limit, cache: this.cache, walks: this.walks, since: this.since, html: this.html, ...(titles !== undefined ? { titles } : {}) });
       this.views.set(topic, view);
       if (this.cut === undefined && !this.cutting && view.learned.length > 0) this.cutPreloaded();
     }

@@ -2,14 +2,16 @@
 // (kb/fs/heads.ts): the next listing stats the files instead of reading
 // them, and lists exactly what it would have read; an edited file is read
 // again; `--no-cache` neither reads nor writes it; a cache that cannot be
-// written is a warning, never a different listing. On dist/kb, and the
+// written is a warning, never a different listing. It keeps its walk too
+// (kb/fs/walk-cache.ts): a listing of folders that did not change reads
+// none, and a file made or removed is walked again. On dist/kb, and the
 // sources under deno.
 import { describe, expect, test } from 'bun:test';
 import { spawn } from 'node:child_process';
-import { existsSync, readdirSync, utimesSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, unlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { BIN, BINARY, DENO_RUNNER, fixture, isolatedEnv, run, type Runner } from './harness.ts';
-import { bytesRead, STRACE } from '../support/strace.ts';
+import { bytesRead, foldersRead, STRACE } from '../support/strace.ts';
 
 const OLD = Date.now() / 1000 - 3600;
 
@@ -29,8 +31,17 @@ function workspace(): { root: string; files: string[] } {
 
 const headsIn = (root: string): string[] => {
   const dir = join(root, '.xdg-cache/kb/heads');
-  return existsSync(dir) ? readdirSync(dir) : [];
+  return existsSync(dir) ? readdirSync(dir).filter((f) => f.endsWith('.heads')) : [];
 };
+
+/** The topic's folders, modified an hour ago: older than the two seconds
+ *  within which a walk is not kept. */
+const TOPIC_DIRS = ['docs', 'docs/guide', 'docs/notes'];
+function ageFolders(root: string): string[] {
+  const dirs = TOPIC_DIRS.map((d) => join(root, d));
+  for (const d of dirs) utimesSync(d, OLD, OLD);
+  return dirs;
+}
 
 for (const runner of [BINARY, DENO_RUNNER] as Runner[]) {
   describe(`the listing's kept heads (${runner.name})`, () => {
@@ -46,7 +57,7 @@ for (const runner of [BINARY, DENO_RUNNER] as Runner[]) {
       const second = run(runner, root, ['learn', 'docs', '--verbose']);
       expect(second.code).toBe(0);
       expect(second.out).toBe(plain.out);
-      expect(second.err).toContain('listing cache: 33 of 33 heads kept\n');
+      expect(second.err).toContain('listing cache: 33 of 33 heads kept; walked\n');
       expect(second.out).toContain('- guide/intro: Start here');
       expect(second.out).toContain('- notes/n7: Note number 7');
       expect(second.out).not.toContain('logo');
@@ -65,6 +76,46 @@ for (const runner of [BINARY, DENO_RUNNER] as Runner[]) {
     });
   });
 }
+
+for (const runner of [BINARY, DENO_RUNNER] as Runner[]) {
+  describe(`the listing's kept walk (${runner.name})`, () => {
+    test('folders older than two seconds: the second listing keeps the walk, and lists what --no-cache lists; a file made or removed is walked again', () => {
+      const { root } = workspace();
+      ageFolders(root);
+      const plain = run(runner, root, ['learn', 'docs', '--no-cache']);
+      const first = run(runner, root, ['learn', 'docs', '--verbose']);
+      expect(first.out).toBe(plain.out);
+      expect(first.err).toContain('listing cache: 0 of 33 heads kept, 33 read, written; walked, kept for the next listing\n');
+      const second = run(runner, root, ['learn', 'docs', '--verbose']);
+      expect(second.out).toBe(plain.out);
+      expect(second.err).toContain('listing cache: 33 of 33 heads kept; the walk kept\n');
+      // A note made: walked again (its folder was modified just now: the
+      // walk is not kept until it is two seconds old, nor is the new
+      // note's head).
+      writeFileSync(join(root, 'docs/notes/fresh.md'), '# A fresh note\n');
+      const made = run(runner, root, ['learn', 'docs', '--verbose']);
+      expect(made.out).toContain('- notes/fresh: A fresh note');
+      expect(made.out).toBe(run(runner, root, ['learn', 'docs', '--no-cache']).out);
+      expect(made.err).toContain('listing cache: 33 of 34 heads kept, 1 read; walked\n');
+      ageFolders(root);
+      expect(run(runner, root, ['learn', 'docs', '--verbose']).err).toContain('33 of 34 heads kept, 1 read; walked, kept for the next listing\n');
+      unlinkSync(join(root, 'docs/notes/n7.md'));
+      const removed = run(runner, root, ['learn', 'docs', '--verbose']);
+      expect(removed.out).not.toContain('notes/n7:');
+      expect(removed.out).toBe(run(runner, root, ['learn', 'docs', '--no-cache']).out);
+    });
+  });
+}
+
+describe.skipIf(!STRACE)('what a listing with its walk kept reads', () => {
+  test('no folder of the topic; without it, every one', () => {
+    const { root } = workspace();
+    const dirs = ageFolders(root);
+    run(BINARY, root, ['learn', 'docs']);
+    expect(foldersRead([BIN, 'learn', 'docs'], root, isolatedEnv(root), dirs, root)).toEqual([]);
+    expect(foldersRead([BIN, 'learn', 'docs', '--no-cache'], root, isolatedEnv(root), dirs, root)).toEqual(dirs);
+  });
+});
 
 describe('what keeps no heads', () => {
   test('loading subjects, a folder\'s listing and a search write no cache of heads', () => {
@@ -95,7 +146,7 @@ describe('listings at once', () => {
     expect(headsIn(root)).toHaveLength(1);
     const last = run(BINARY, root, ['learn', 'docs', '--verbose']);
     expect(last.out).toBe(plain);
-    expect(last.err).toContain('listing cache: 33 of 33 heads kept\n');
+    expect(last.err).toContain('listing cache: 33 of 33 heads kept; walked\n');
   });
 });
 
@@ -111,7 +162,7 @@ describe('a cache that cannot be read', () => {
     expect(r.out).toBe(run(BINARY, root, ['learn', 'docs', '--no-cache']).out);
     expect(r.err).toBe(`warning: the listing's cache ${file} could not be read (not a listing cache of this folder, or its lengths do not add up); every head was read again, and the file is written anew\n`);
     const next = run(BINARY, root, ['learn', 'docs', '--verbose']);
-    expect(next.err).toContain('listing cache: 33 of 33 heads kept\n');
+    expect(next.err).toContain('listing cache: 33 of 33 heads kept; walked\n');
     expect(next.err).not.toContain('warning');
   });
 });

@@ -31,3 +31,14 @@ export function bytesRead(argv: readonly string[], cwd: string, env: Record<stri
   rmSync(log, { force: true });
   return bytes;
 }
+
+/** The folders of `dirs` (absolute paths) whose entries a command read
+ *  (a getdents call on a descriptor of the folder), run as `bytesRead`. */
+export function foldersRead(argv: readonly string[], cwd: string, env: Record<string, string>, dirs: readonly string[], logDir: string): string[] {
+  const log = join(logDir, `strace-${process.hrtime.bigint()}.log`);
+  const r = spawnSync(STRACE, ['-f', '-qq', '-y', '-o', log, '-e', 'trace=getdents,getdents64', ...argv], { cwd, encoding: 'utf8', env });
+  if (r.error) throw r.error;
+  const text = readFileSync(log, 'utf8');
+  rmSync(log, { force: true });
+  return dirs.filter((d) => text.includes(`<${d}>`));
+}

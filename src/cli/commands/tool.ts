@@ -18,6 +18,7 @@
 // - the exit code: 0 done, 1 the tool's error (or, for a face that says
 //   so, nothing found), 2 wrong usage of kb itself.
 import type { ArgsDef } from 'citty';
+import type { WalkStats } from '../../app/knowledge-base.ts';
 import { parseToolJson, readInput, readInputBytes, tooLargeProblem, utf8Input } from '../../app/args.ts';
 import { readerThread } from '../../app/reader.ts';
 import { toolNamed, type AnyTool, type Refused, type RunContext as ToolContext } from '../../app/tools.ts';
@@ -115,9 +116,9 @@ async function run(face: ToolFace, ctx: RunContext): Promise<number> {
     form.end(outcome);
     out.flush();
     const heads = kb.heads;
-    for (const p of heads?.problems() ?? []) await warn(p);
+    for (const p of [...(heads?.problems() ?? []), ...(kb.walks?.problems() ?? [])]) await warn(p);
     const kept = heads?.stats();
-    if (kept !== undefined && kept.kept + kept.probed > 0) await debug(`listing cache: ${kept.kept} of ${kept.kept + kept.probed} heads kept${kept.probed > 0 ? `, ${kept.probed} read` : ''}${kept.wrote ? ', written' : ''}`);
+    if (kept !== undefined && kept.kept + kept.probed > 0) await debug(`listing cache: ${kept.kept} of ${kept.kept + kept.probed} heads kept${kept.probed > 0 ? `, ${kept.probed} read` : ''}${kept.wrote ? ', written' : ''}${walksSaid(kb.walks?.stats())}`);
     const { files, byThread, started: threaded, statsHere } = thread.stats();
     if (threaded) await debug(`reader thread: ${face.threadDid ?? 'probed'} ${byThread} of ${files} files`);
     else if (statsHere !== undefined) await debug(`reader thread: not started, no core to spare (${statsHere}): ${files} files checked here`);
@@ -126,6 +127,16 @@ async function run(face: ToolFace, ctx: RunContext): Promise<number> {
   } finally {
     thread.close();
   }
+}
+
+/** What a listing's walks did, for its `--verbose` line: `; the walk
+ *  kept` when the folders were not read, `; walked, kept` when the walk
+ *  was written to be kept, `; walked` otherwise. */
+function walksSaid(w: WalkStats | undefined): string {
+  if (w === undefined || w.kept + w.walked === 0) return '';
+  if (w.walked === 0) return w.kept === 1 ? '; the walk kept' : `; ${w.kept} walks kept`;
+  const walked = w.walked === 1 ? 'walked' : `${w.walked} walks made`;
+  return `; ${w.kept > 0 ? `${w.kept} kept, ` : ''}${walked}${w.wrote > 0 ? ', kept for the next listing' : ''}`;
 }
 
 /** The call, from `--args` or from the command's own arguments. */

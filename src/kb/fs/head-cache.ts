@@ -73,8 +73,9 @@ export interface Heads {
   /** Size and modification time of entry `i`. */
   readonly sizes: Float64Array;
   readonly times: Float64Array;
-  /** Whether entry `i`'s path is `rel` (no string made). */
-  is(i: number, rel: string): boolean;
+  /** Whether entry `i`'s path is `folder` followed by `name` (a whole
+   *  path: `folder` ''); no string is made, not even the two joined. */
+  is(i: number, folder: string, name: string): boolean;
   /** The entry of `rel`, or -1. */
   find(rel: string): number;
   /** Every entry's path, in order, as a stat job takes them. */
@@ -96,6 +97,22 @@ function keyOf(root: string, build: string): string {
  *  cannot be used when there is one (a FIFO, a device, too large, cut
  *  short, another program's bytes or lengths that do not add up). */
 export function readHeads(file: string, root: string, build: string): Heads | string | undefined {
+  const buf = readCacheBytes(file, MAX_HEADS_BYTES);
+  if (buf === undefined || typeof buf === 'string') return buf;
+  try {
+    const heads = decodeHeads(buf, keyOf(root, build));
+    if (heads !== undefined || anotherBuilds(buf, root, build)) return heads;
+    return 'not a listing cache of this folder, or its lengths do not add up';
+  } catch (err) {
+    return (err as Error).message;
+  }
+}
+
+/** A cache file's bytes, in a buffer of their own; undefined when there
+ *  is no file; why it cannot be read when it is not a regular file (opened
+ *  without blocking: a FIFO never is), is larger than `max`, or is cut
+ *  short while read. Never throws. */
+export function readCacheBytes(file: string, max: number): Uint8Array | string | undefined {
   let fd: number;
   try {
     fd = openSync(file, OPEN_FLAGS);
@@ -106,12 +123,10 @@ export function readHeads(file: string, root: string, build: string): Heads | st
   try {
     const st = fstatSync(fd);
     if (!st.isFile()) return 'not a regular file';
-    if (st.size > MAX_HEADS_BYTES) return `larger than ${MAX_HEADS_BYTES} bytes`;
+    if (st.size > max) return `larger than ${max} bytes`;
     const buf = new Uint8Array(st.size);
     if (readFully(fd, buf) < buf.length) return 'cut short';
-    const heads = decodeHeads(buf, keyOf(root, build));
-    if (heads !== undefined || anotherBuilds(buf, root, build)) return heads;
-    return 'not a listing cache of this folder, or its lengths do not add up';
+    return buf;
   } catch (err) {
     return (err as Error).message;
   } finally {
@@ -178,7 +193,7 @@ export function decodeHeads(buf: Uint8Array, key: string): Heads | undefined {
     count,
     sizes,
     times,
-    is: (i, rel) => pathLens[i] === rel.length && paths.startsWith(rel, pathAt[i]),
+    is: (i, folder, name) => pathLens[i] === folder.length + name.length && paths.startsWith(folder, pathAt[i]) && paths.startsWith(name, pathAt[i] + folder.length),
     find(rel) {
       if (byPath === undefined) {
         byPath = new Map();

@@ -128,6 +128,30 @@ function relativeTo(abs: readonly string[], prefix: string): string[] | undefine
   return rels;
 }
 
+/** The files below a feed's root, as it was given them: each one's
+ *  folder and name (ProbeFeed.add), or its whole path cut from the
+ *  absolute one (`names`, `folders` undefined). */
+interface Below {
+  folders: readonly string[] | undefined;
+  names: readonly string[];
+}
+
+/** Each file's path below the root, made whole (joined where it came in
+ *  two parts: only when the listing writes what it found). */
+function joined({ folders, names }: Below): readonly string[] {
+  if (folders === undefined) return names;
+  const rels: string[] = new Array(names.length);
+  for (let i = 0; i < names.length; i++) rels[i] = folders[i] + names[i];
+  return rels;
+}
+
+/** `abs` below `prefix`, each path whole; undefined when one is not
+ *  below it. */
+function cutBelow(abs: readonly string[], prefix: string): Below | undefined {
+  const names = relativeTo(abs, prefix);
+  return names === undefined ? undefined : { folders: undefined, names };
+}
+
 /** A stat of each file, shared with the reader thread where the inner
  *  probe has one; joined, it gives [size, time] per file (size -1: not
  *  there). */
@@ -182,26 +206,36 @@ function keptFeed(ctx: FeedContext, take: FeedTaker | undefined, prefix: string,
   const since = ctx.now();
   const job = statJob(ctx.inner, old.paths(), prefix);
   const paths: string[] = [];
+  // Each file's folder and name below the root, while every file came
+  // with them (else `folders` is undefined and each path is cut).
+  let folders: string[] | undefined = [];
+  const names: string[] = [];
   let skipping = false;
   let sizes: Float64Array | undefined;
   return {
-    add(path) {
+    add(path, folder, name) {
       paths.push(path);
+      if (folders === undefined) return;
+      if (folder === undefined || name === undefined) folders = undefined;
+      else {
+        folders.push(folder);
+        names.push(name);
+      }
     },
     skipTitles() {
       skipping = true;
     },
     size: (i) => sizes![i],
     finish() {
-      const rels = relativeTo(paths, prefix);
+      const below = folders !== undefined ? { folders, names } : cutBelow(paths, prefix);
       // A file outside the folder (not met: the walk's paths are all in
       // it): the inner feed does it all, and nothing is kept.
-      if (rels === undefined || paths.length === 0) {
+      if (below === undefined || paths.length === 0) {
         job.cancel();
         return innerFeedOf(ctx, take, paths, (s) => (sizes = s));
       }
       const n = paths.length;
-      const { entry, values, misses } = matchEntries(old, rels, job.join());
+      const { entry, values, misses } = matchEntries(old, below, job.join());
       // Many changed files: probed by the inner feed (both threads).
       const batch = misses > HERE_AT_MOST ? probeMisses(ctx.inner, paths, entry, misses) : undefined;
       const results: ProbeResult[] = new Array(n);
@@ -235,6 +269,7 @@ function keptFeed(ctx: FeedContext, take: FeedTaker | undefined, prefix: string,
       ctx.stats.kept += hits;
       ctx.stats.probed += n - hits;
       if (!changed) return results;
+      const rels = joined(below);
       statAfter(values, rels, prefix);
       const cols = columnsOf(rels, results, values, since);
       // Nothing new to keep (a file read again is an error, or was written
@@ -250,14 +285,15 @@ function keptFeed(ctx: FeedContext, take: FeedTaker | undefined, prefix: string,
  *  next one, as files come in the order they came last time, else looked
  *  up. Its [size, time] (`values`) is the entry's file's stat (`kept`),
  *  made before any head was read; -1 for a file with no entry. */
-function matchEntries(old: Heads, rels: readonly string[], kept: Float64Array): { entry: Int32Array; values: Float64Array; misses: number } {
-  const n = rels.length;
+function matchEntries(old: Heads, { folders, names }: Below, kept: Float64Array): { entry: Int32Array; values: Float64Array; misses: number } {
+  const n = names.length;
   const entry = new Int32Array(n);
   const values = new Float64Array(2 * n);
   let next = 0;
   let misses = 0;
   for (let i = 0; i < n; i++) {
-    const e = next < old.count && old.is(next, rels[i]) ? next : old.find(rels[i]);
+    const folder = folders === undefined ? '' : folders[i];
+    const e = next < old.count && old.is(next, folder, names[i]) ? next : old.find(folder + names[i]);
     entry[i] = -1;
     if (e < 0) values[2 * i] = -1;
     else {

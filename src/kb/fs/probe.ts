@@ -133,8 +133,13 @@ export interface FeedOptions {
 }
 
 export interface ProbeFeed {
-  /** One more file to probe; the probe may start on it at once. */
-  add(path: string): void;
+  /** One more file to probe; the probe may start on it at once. A walk
+   *  that has them gives the file's `folder` below the feed's root (the
+   *  system's separator after each name, '' at the root) and its `name`,
+   *  `path` being the root, a separator, `folder` and `name`: a feed that
+   *  knows files by their paths below its root (heads.ts) compares those
+   *  instead of cutting each from `path`. */
+  add(path: string, folder?: string, name?: string): void;
   /** Probes what is left and returns every file's result, in the order
    *  they were added. */
   finish(): ProbeResult[];

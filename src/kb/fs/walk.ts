@@ -158,6 +158,9 @@ export interface WalkOutcome {
    *  (SUSPECT_NAME): kb/index/clean.ts looks at every path then, and at
    *  none when no name does. */
   oddNames?: true;
+  /** The directory entries read (at most WalkOptions.maxEntries): every
+   *  file and folder, those left out too. */
+  entries?: number;
 }
 
 function linkTarget(abs: string): string {
@@ -248,8 +251,10 @@ export function throughLinks(links: Iterable<string>): (abs: string) => boolean 
  */
 export function walkFiles(dir: string, visit: FileVisitor, opts: WalkOptions = {}): WalkOutcome {
   const w = openRoot(dir, visit, opts);
-  if (w instanceof Walker) w.run();
-  return w instanceof Walker ? w.out : w;
+  if (!(w instanceof Walker)) return w;
+  w.run();
+  w.out.entries = w.entriesRead();
+  return w.out;
 }
 
 /** The walk's first step: the root must be a directory. Notices about the
@@ -314,6 +319,11 @@ class Walker {
     this.entriesLeft = this.maxEntries;
     this.prefix = rootReal.endsWith(sep) ? rootReal : rootReal + sep;
     this.stack = [{ abs: root, rel: '', real: rootReal, parent: null, outside: false }];
+  }
+
+  /** How many directory entries it read. */
+  entriesRead(): number {
+    return this.maxEntries - this.entriesLeft;
   }
 
   /** Walks every directory, depth first, in name order, until the stack is

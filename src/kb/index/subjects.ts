@@ -7,13 +7,15 @@
 // not-yet-optimised code, so the per-file work is kept to a few string
 // operations and one object.
 
+import { sep } from 'node:path';
 import { IgnoreRules } from '../fs/ignore.ts';
 import { notice, type Notice } from '../fs/walk.ts';
 import type { Alias, SharedSlug, SkillInfo, Subject, SubjectIndex } from './types.ts';
 import { precedes } from './precedence.ts';
 import { describePath, isHiddenPath, SKILL_FILE, slugLowerBound, slugPrefixOf } from './slug.ts';
 import { filter, inCodeUnitOrder } from '../../shared/arrays.ts';
-import { statSize, walkFiles, type WalkDir, type WalkOptions } from '../fs/walk.ts';
+import { statSize, walkFiles, type FileVisitor, type WalkDir, type WalkOptions, type WalkOutcome, type WalkTrace } from '../fs/walk.ts';
+import type { WalkShape } from '../fs/walk-cache.ts';
 import { slugOrder, type FolderRun } from './walk-order.ts';
 
 /** A subject of the index. `size` is stat'ed on first access (a getter on
@@ -91,18 +93,31 @@ export function forgetSize(subject: Subject): void {
 }
 
 /** Told of each file as the walk finds it: its absolute path, its slug,
- *  whether it is hidden (collisions are not resolved yet), and its subject
+ *  whether it is hidden (collisions are not resolved yet), its subject
  *  (its own slug and folder, Subject.folder), which takes its size when a
- *  probe learns it (`knowSize`). */
-export type FileFound = (abs: string, slug: string, hidden: boolean, subject: { readonly slug: string; readonly folder: string; knowSize(size: number): void }) => void;
+ *  probe learns it (`knowSize`), and its folder below the walked one and
+ *  its name, as ProbeFeed.add takes them (the system's separator after
+ *  each folder's name). */
+export type FileFound = (abs: string, slug: string, hidden: boolean, subject: { readonly slug: string; readonly folder: string; knowSize(size: number): void }, below: string, name: string) => void;
 
 export { SKILL_FILE };
+
+/** How a topic is indexed: the walk's options, and where its walk is
+ *  kept (kb/fs/walk-cache.ts). */
+export interface IndexOptions extends WalkOptions {
+  /** The walk as it was kept: its files told as the walk told them, no
+   *  directory read (WalkKeeper.begin). */
+  replay?: (visit: FileVisitor) => WalkOutcome;
+  /** Told of the walk's shape when it was plain (walk-cache.ts), to keep
+   *  it. */
+  shape?: (shape: WalkShape) => void;
+}
 
 /** Walks `dir` and indexes its regular files by slug. Never throws: problems
  *  (missing directory, dangling links, loops, collisions...) are notices.
  *  Files left out by `.gitignore`, `.kbignore` or the built-in defaults
  *  (kb/fs/ignore.ts) are not subjects at all. */
-export function indexSubjects(dir: string, found?: FileFound, opts: WalkOptions = {}): SubjectIndex {
+export function indexSubjects(dir: string, found?: FileFound, opts: IndexOptions = {}): SubjectIndex {
   // Every file, as found (sorted by slug below).
   const all: IndexedSubject[] = [];
   // Directories holding SKILL.md, relative ('' never: a SKILL.md at the
@@ -111,6 +126,8 @@ export function indexSubjects(dir: string, found?: FileFound, opts: WalkOptions 
   // Per directory: the path prefix, the slug prefix, hidden-ness.
   let last: WalkDir | null = null;
   let pathPrefix = '';
+  // The same with the system's separator, for `found`.
+  let below = '';
   let slugPrefix = '';
   let dirHidden = false;
   // Inside a skill found so far: its files need no probing for a listing.
@@ -118,41 +135,45 @@ export function indexSubjects(dir: string, found?: FileFound, opts: WalkOptions 
   // Each folder's run of files in `all`, for putting them in slug order.
   const runs: FolderRun[] = [];
   const rules = new IgnoreRules();
-  const walked = walkFiles(
-    dir,
-    (d, name, abs, size) => {
-      if (d !== last) {
-        last = d;
-        pathPrefix = d.rel === '' ? '' : d.rel + '/';
-        dirHidden = isHiddenPath(pathPrefix);
-        slugPrefix = slugPrefixOf(pathPrefix, dirHidden);
-        inSkill = skillDirs !== undefined && underSkill(d.rel, skillDirs);
-        if (runs.length > 0) runs[runs.length - 1].end = all.length;
-        runs.push({ folder: d, prefix: slugPrefix, start: all.length, end: all.length });
-      }
-      if (name === SKILL_FILE && d.rel !== '') {
-        (skillDirs ??= new Set()).add(d.rel);
-        inSkill = true;
-      }
-      // The last component: a leading `.` marks it hidden and is dropped; the
-      // extension follows the last `.` of the rest, unless that `.` is the
-      // rest's first character (slug.ts).
-      const lead = name.charCodeAt(0) === 46 ? 1 : 0;
-      const dot = name.lastIndexOf('.');
-      const s =
-        dot > lead
-          ? new IndexedSubject(pathPrefix + name, abs, slugPrefix + name.slice(lead, dot), dirHidden || lead === 1, name.slice(dot + 1).toLowerCase(), size, slugPrefix)
-          : new IndexedSubject(pathPrefix + name, abs, slugPrefix + (lead ? name.slice(1) : name), dirHidden || lead === 1, '', size, slugPrefix);
-      if (found !== undefined) {
-        // A skill's SKILL.md is probed under the skill's slug.
-        const skill = name === SKILL_FILE && d.rel !== '';
-        found(abs, skill ? slugPrefix.slice(0, -1) : s.slug, s.hidden || (inSkill && !skill), s);
-      }
-      all.push(s);
-    },
-    { ...opts, rules },
-  );
+  // What the walk went through, to tell a plain one (`shape`).
+  const trace = opts.trace ?? (opts.shape === undefined || opts.replay !== undefined ? undefined : { dirs: [], controls: [], links: [] });
+  const visit: FileVisitor = (d, name, abs, size) => {
+    if (d !== last) {
+      last = d;
+      pathPrefix = d.rel === '' ? '' : d.rel + '/';
+      below = sep === '/' ? pathPrefix : pathPrefix.replaceAll('/', sep);
+      dirHidden = isHiddenPath(pathPrefix);
+      slugPrefix = slugPrefixOf(pathPrefix, dirHidden);
+      inSkill = skillDirs !== undefined && underSkill(d.rel, skillDirs);
+      if (runs.length > 0) runs[runs.length - 1].end = all.length;
+      runs.push({ folder: d, prefix: slugPrefix, start: all.length, end: all.length });
+    }
+    if (name === SKILL_FILE && d.rel !== '') {
+      (skillDirs ??= new Set()).add(d.rel);
+      inSkill = true;
+    }
+    // The last component: a leading `.` marks it hidden and is dropped; the
+    // extension follows the last `.` of the rest, unless that `.` is the
+    // rest's first character (slug.ts).
+    const lead = name.charCodeAt(0) === 46 ? 1 : 0;
+    const dot = name.lastIndexOf('.');
+    const s =
+      dot > lead
+        ? new IndexedSubject(pathPrefix + name, abs, slugPrefix + name.slice(lead, dot), dirHidden || lead === 1, name.slice(dot + 1).toLowerCase(), size, slugPrefix)
+        : new IndexedSubject(pathPrefix + name, abs, slugPrefix + (lead ? name.slice(1) : name), dirHidden || lead === 1, '', size, slugPrefix);
+    if (found !== undefined) {
+      // A skill's SKILL.md is probed under the skill's slug.
+      const skill = name === SKILL_FILE && d.rel !== '';
+      found(abs, skill ? slugPrefix.slice(0, -1) : s.slug, s.hidden || (inSkill && !skill), s, below, name);
+    }
+    all.push(s);
+  };
+  const walked = opts.replay !== undefined ? opts.replay(visit) : walkFiles(dir, visit, { maxEntries: opts.maxEntries, rules, trace });
   if (runs.length > 0) runs[runs.length - 1].end = all.length;
+  if (opts.shape !== undefined && opts.replay === undefined && trace !== undefined) {
+    const shape = plainShape(walked, rules, trace, runs, all);
+    if (shape !== undefined) opts.shape(shape);
+  }
   const aliases = new Map<string, Alias>();
   // Skills change slugs (and hidden-ness).
   if (skillDirs !== undefined) gatherSkills(all, skillDirs, aliases);
@@ -169,6 +190,32 @@ export function indexSubjects(dir: string, found?: FileFound, opts: WalkOptions 
   if (shared.size > 0) index.shared = shared;
   if (walked.oddNames === undefined) index.plainNames = true;
   return index;
+}
+
+/** A plain walk's shape (kb/fs/walk-cache.ts): every folder it read,
+ *  in order, with its files' names; undefined when the walk met an
+ *  ignore file, left anything out, followed a link, said anything or read
+ *  an odd name. */
+function plainShape(walked: WalkOutcome, rules: IgnoreRules, trace: WalkTrace, runs: readonly FolderRun[], all: readonly IndexedSubject[]): WalkShape | undefined {
+  if (walked.notices.length > 0 || walked.links.length > 0 || walked.oddNames !== undefined || walked.entries === undefined) return undefined;
+  if (trace.controls.length > 0 || trace.links.length > 0 || rules.ignored.length > 0 || rules.unread.length > 0 || rules.dropped.length > 0) return undefined;
+  if (trace.dirs.length === 0) return undefined;
+  const root = trace.dirs[0];
+  const dirs: { rel: string; names: string[] }[] = [];
+  let r = 0;
+  for (const abs of trace.dirs) {
+    const run = r < runs.length && runs[r].folder.abs === abs ? runs[r++] : undefined;
+    if (run === undefined) {
+      dirs.push({ rel: abs === root ? '' : abs.slice(root.length + 1).replaceAll(sep, '/'), names: [] });
+      continue;
+    }
+    const { folder } = run;
+    const names: string[] = [];
+    const cut = folder.rel === '' ? 0 : folder.rel.length + 1;
+    for (let k = run.start; k < run.end; k++) names.push(all[k].path.slice(cut));
+    dirs.push({ rel: folder.rel, names });
+  }
+  return r === runs.length ? { dirs, entries: walked.entries } : undefined;
 }
 
 /** `files` by slug in code-unit order (shared/arrays.ts inCodeUnitOrder),

@@ -17,6 +17,8 @@ import type { CompiledPattern } from '../../glob/index.ts';
 import type { HtmlView } from '../content/html.ts';
 import { probeKinds, type Probe, type ProbeKind, type ProbeResult } from '../fs/probe.ts';
 import type { WalkTrace } from '../fs/walk.ts';
+import type { WalkKeeper } from '../fs/walk-cache.ts';
+import { MAX_WALK_ENTRIES } from '../fs/limits.ts';
 import type { IndexCache } from './cache.ts';
 import { cleanIndex } from './clean.ts';
 import { disabledSlugs } from './disabled.ts';
@@ -60,6 +62,9 @@ export interface OpenOptions {
   /** Filled with the directories and ignore files the walk went through
    *  (a cache revalidates against them: kb/search/). */
   trace?: WalkTrace;
+  /** Where a one-shot listing keeps its walk (kb/fs/walk-cache.ts): not
+   *  with `cache` or `trace`, which need a walk of their own. */
+  walks?: WalkKeeper;
   /** How loaded HTML pages are shown (default: as written). */
   html?: HtmlView;
   /** With `probeAll`: told of each file the walk finds and of each
@@ -157,7 +162,8 @@ function indexOf(topic: TopicSpec, opts: OpenOptions, found: FileFound | undefin
   // watcher starts first, so that a change during the walk is seen.
   const trace = opts.trace ?? (opts.cache === undefined ? undefined : { dirs: [], controls: [], links: [] });
   opts.cache?.begin(topic.subjectsDir);
-  const walked = indexSubjects(topic.subjectsDir, found, { maxEntries: opts.maxEntries, trace });
+  const kept = opts.cache === undefined && trace === undefined ? opts.walks?.begin(topic.subjectsDir, opts.maxEntries ?? MAX_WALK_ENTRIES) : undefined;
+  const walked = indexSubjects(topic.subjectsDir, found, { maxEntries: opts.maxEntries, trace, ...kept });
   const index = cleanIndex(walked);
   if (opts.cache !== undefined) opts.cache.set(topic.subjectsDir, index, trace!);
   return { index, subjects: walked.subjects.length };
@@ -220,13 +226,13 @@ function probingWalk(probe: Probe, watch: TitleWatch | undefined, root: string):
   const feed = probe.feed?.(take, { root });
   if (feed === undefined) return undefined;
   return {
-    found(abs, slug, hidden, subject) {
+    found(abs, slug, hidden, subject, below, name) {
       files++;
       if (hidden) return;
       if (slug !== subject.slug) renamed = true;
       slugs.push(slug);
       fed.push(subject);
-      feed.add(abs);
+      feed.add(abs, below, name);
       due++;
       if (watching && !skipping && watchFound(due - 1)) skip();
     },

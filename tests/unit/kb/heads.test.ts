@@ -129,8 +129,12 @@ describe('the cache file', () => {
       expect(heads.sizes[i]).toBe(e.size);
       expect(heads.times[i]).toBe(e.time);
       expect(heads.result(i)).toEqual(e.result);
-      expect(heads.is(i, e.rel)).toBe(true);
-      expect(heads.is(i, `${e.rel}x`)).toBe(false);
+      expect(heads.is(i, '', e.rel)).toBe(true);
+      expect(heads.is(i, '', `${e.rel}x`)).toBe(false);
+      // In two parts, cut anywhere: the same answer.
+      for (let cut = 0; cut <= e.rel.length; cut++) expect(heads.is(i, e.rel.slice(0, cut), e.rel.slice(cut))).toBe(true);
+      expect(heads.is(i, e.rel.slice(0, 1), `${e.rel.slice(1)}x`)).toBe(false);
+      expect(heads.is(i, `x${e.rel.slice(0, 1)}`, e.rel.slice(2))).toBe(false);
       expect(heads.find(e.rel)).toBe(i);
     });
     expect(heads.find('nothing.md')).toBe(-1);
@@ -224,6 +228,31 @@ describe('a listing that keeps its heads', () => {
     expect(kept.stats()).toEqual({ kept: 5, probed: 0, wrote: false });
     expect(plain).toContain('a: Apples');
     expect(plain).toContain('b: Bananas are yellow');
+  });
+
+  test('a feed given whole paths (no folder and name: not a walk) finds the heads a listing kept; one path outside the folder, and it reads them all', () => {
+    const root = tree(spec());
+    age(root);
+    const dir = cacheDirectory();
+    const rels = ['a.md', 'b.md', 'c.txt', 'pics/d.png', 'sub/e.md'];
+    const abs = rels.map((r) => join(root, r));
+    const feedOf = (probe: Probe, paths: readonly string[]) => {
+      const kept = keptHeads(probe, { dir, build: BUILD });
+      const feed = kept.feed!(undefined, { root });
+      for (const p of paths) feed.add(p);
+      return { results: feed.finish(), kept };
+    };
+    const first = feedOf(countingProbe(), abs);
+    expect(first.kept.stats()).toEqual({ kept: 0, probed: 5, wrote: true });
+    const probe = countingProbe();
+    const second = feedOf(probe, abs);
+    expect(probe.read).toBe(0);
+    expect(second.kept.stats()).toEqual({ kept: 5, probed: 0, wrote: false });
+    expect(second.results).toEqual(first.results);
+    expect(second.results[0]).toMatchObject({ kind: 'text', title: 'Apples' });
+    const outside = countingProbe();
+    feedOf(outside, [...abs, join(tmpdir(), 'elsewhere.md')]);
+    expect(outside.read).toBe(6);
   });
 
   test('a file changed (size, or time alone), added or removed is read again; the others are not', async () => {
