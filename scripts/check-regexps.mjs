@@ -55,8 +55,8 @@ export const DYNAMIC = [
   { file: 'src/glob/pattern.ts', call: 'new RegExp(source)', bounded: 'run only on globs that backtrack linearly' },
   {
     file: 'src/kb/fs/walk-cache.ts',
-    call: 'new RegExp(`(?:^|/)(?:${literals([...IGNORE_FILES, LOCK_NAME, ...DEFAULT_FILES])})(?:/|$)`)',
-    sources: async () => [(await import('../src/kb/fs/walk-cache.ts')).LEFT_OUT()],
+    call: 'new RegExp(`(?:^|/)(?:${literals([...IGNORE_FILES, LOCK_NAME])})(?:/|$)`)',
+    sources: async () => [(await import('../src/kb/fs/walk-cache.ts')).KB_OWN()],
   },
   { file: 'src/kb/search/snippet.ts', call: "new RegExp(map(minimal ?? [], (t) => (inLower ? t.replace(/[.*+?^${}()|[\\]\\\\/]/g, '\\\\$&') : anyCase(t))).join('|') || '[^\\\\s\\\\S]', 'g')", bounded: 'literal needles of a query' },
   ...[

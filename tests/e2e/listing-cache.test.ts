@@ -85,7 +85,7 @@ for (const runner of [BINARY, DENO_RUNNER] as Runner[]) {
       const plain = run(runner, root, ['learn', 'docs', '--no-cache']);
       const first = run(runner, root, ['learn', 'docs', '--verbose']);
       expect(first.out).toBe(plain.out);
-      expect(first.err).toContain('listing cache: 0 of 33 heads kept, 33 read, written; walked, kept for the next listing\n');
+      expect(first.err).toContain('listing cache: 0 of 33 heads kept, 33 read, written; walked, kept for the next call\n');
       const second = run(runner, root, ['learn', 'docs', '--verbose']);
       expect(second.out).toBe(plain.out);
       expect(second.err).toContain('listing cache: 33 of 33 heads kept; the walk kept\n');
@@ -98,7 +98,7 @@ for (const runner of [BINARY, DENO_RUNNER] as Runner[]) {
       expect(made.out).toBe(run(runner, root, ['learn', 'docs', '--no-cache']).out);
       expect(made.err).toContain('listing cache: 33 of 34 heads kept, 1 read; walked\n');
       ageFolders(root);
-      expect(run(runner, root, ['learn', 'docs', '--verbose']).err).toContain('33 of 34 heads kept, 1 read; walked, kept for the next listing\n');
+      expect(run(runner, root, ['learn', 'docs', '--verbose']).err).toContain('33 of 34 heads kept, 1 read; walked, kept for the next call\n');
       unlinkSync(join(root, 'docs/notes/n7.md'));
       const removed = run(runner, root, ['learn', 'docs', '--verbose']);
       expect(removed.out).not.toContain('notes/n7:');

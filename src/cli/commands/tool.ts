@@ -118,7 +118,9 @@ async function run(face: ToolFace, ctx: RunContext): Promise<number> {
     const heads = kb.heads;
     for (const p of [...(heads?.problems() ?? []), ...(kb.walks?.problems() ?? [])]) await warn(p);
     const kept = heads?.stats();
-    if (kept !== undefined && kept.kept + kept.probed > 0) await debug(`listing cache: ${kept.kept} of ${kept.kept + kept.probed} heads kept${kept.probed > 0 ? `, ${kept.probed} read` : ''}${kept.wrote ? ', written' : ''}${walksSaid(kb.walks?.stats())}`);
+    const walks = walksSaid(kb.walks?.stats());
+    if (kept !== undefined && kept.kept + kept.probed > 0) await debug(`listing cache: ${kept.kept} of ${kept.kept + kept.probed} heads kept${kept.probed > 0 ? `, ${kept.probed} read` : ''}${kept.wrote ? ', written' : ''}${walks === '' ? '' : `; ${walks}`}`);
+    else if (walks !== '') await debug(`kept walk: ${walks}`);
     const { files, byThread, started: threaded, statsHere } = thread.stats();
     if (threaded) await debug(`reader thread: ${face.threadDid ?? 'probed'} ${byThread} of ${files} files`);
     else if (statsHere !== undefined) await debug(`reader thread: not started, no core to spare (${statsHere}): ${files} files checked here`);
@@ -129,14 +131,15 @@ async function run(face: ToolFace, ctx: RunContext): Promise<number> {
   }
 }
 
-/** What a listing's walks did, for its `--verbose` line: `; the walk
- *  kept` when the folders were not read, `; walked, kept` when the walk
- *  was written to be kept, `; walked` otherwise. */
+/** What a call's walks did, for `--verbose` (after the listing's heads,
+ *  or on a line of its own for a load): `the walk kept` when the folders
+ *  were not read, `walked, kept for the next call` when the walk was
+ *  written to be kept, `walked` otherwise; '' when nothing was walked. */
 function walksSaid(w: WalkStats | undefined): string {
   if (w === undefined || w.kept + w.walked === 0) return '';
-  if (w.walked === 0) return w.kept === 1 ? '; the walk kept' : `; ${w.kept} walks kept`;
+  if (w.walked === 0) return w.kept === 1 ? 'the walk kept' : `${w.kept} walks kept`;
   const walked = w.walked === 1 ? 'walked' : `${w.walked} walks made`;
-  return `; ${w.kept > 0 ? `${w.kept} kept, ` : ''}${walked}${w.wrote > 0 ? ', kept for the next listing' : ''}`;
+  return `${w.kept > 0 ? `${w.kept} kept, ` : ''}${walked}${w.wrote > 0 ? ', kept for the next call' : ''}`;
 }
 
 /** The call, from `--args` or from the command's own arguments. */

@@ -105,11 +105,11 @@ export { SKILL_FILE };
 /** How a topic is indexed: the walk's options, and where its walk is
  *  kept (kb/fs/walk-cache.ts). */
 export interface IndexOptions extends WalkOptions {
-  /** The walk as it was kept: its files told as the walk told them, no
-   *  directory read (WalkKeeper.begin). */
-  replay?: (visit: FileVisitor) => WalkOutcome;
-  /** Told of the walk's shape when it was plain (walk-cache.ts), to keep
-   *  it. */
+  /** The walk as it was kept: its files told as the walk told them, and
+   *  what it left out added to the rules', no directory read
+   *  (WalkKeeper.begin). */
+  replay?: (visit: FileVisitor, rules: IgnoreRules) => WalkOutcome;
+  /** Told of the walk's shape when it is one to keep (walk-cache.ts). */
   shape?: (shape: WalkShape) => void;
 }
 
@@ -135,7 +135,7 @@ export function indexSubjects(dir: string, found?: FileFound, opts: IndexOptions
   // Each folder's run of files in `all`, for putting them in slug order.
   const runs: FolderRun[] = [];
   const rules = new IgnoreRules();
-  // What the walk went through, to tell a plain one (`shape`).
+  // What the walk went through, for its shape (`shape`).
   const trace = opts.trace ?? (opts.shape === undefined || opts.replay !== undefined ? undefined : { dirs: [], controls: [], links: [] });
   const visit: FileVisitor = (d, name, abs, size) => {
     if (d !== last) {
@@ -168,10 +168,10 @@ export function indexSubjects(dir: string, found?: FileFound, opts: IndexOptions
     }
     all.push(s);
   };
-  const walked = opts.replay !== undefined ? opts.replay(visit) : walkFiles(dir, visit, { maxEntries: opts.maxEntries, rules, trace });
+  const walked = opts.replay !== undefined ? opts.replay(visit, rules) : walkFiles(dir, visit, { maxEntries: opts.maxEntries, rules, trace });
   if (runs.length > 0) runs[runs.length - 1].end = all.length;
   if (opts.shape !== undefined && opts.replay === undefined && trace !== undefined) {
-    const shape = plainShape(walked, rules, trace, runs, all);
+    const shape = shapeToKeep(walked, rules, trace, runs, all);
     if (shape !== undefined) opts.shape(shape);
   }
   const aliases = new Map<string, Alias>();
@@ -192,21 +192,21 @@ export function indexSubjects(dir: string, found?: FileFound, opts: IndexOptions
   return index;
 }
 
-/** A plain walk's shape (kb/fs/walk-cache.ts): every folder it read,
- *  in order, with its files' names; undefined when the walk met an
- *  ignore file, left anything out, followed a link, said anything or read
- *  an odd name. */
-function plainShape(walked: WalkOutcome, rules: IgnoreRules, trace: WalkTrace, runs: readonly FolderRun[], all: readonly IndexedSubject[]): WalkShape | undefined {
+/** A walk's shape, to keep (kb/fs/walk-cache.ts): every folder it read,
+ *  in order, with its files' names, the ignore files it read and what it
+ *  left out; undefined when the walk followed a link, said anything (a
+ *  rule it could not apply among it) or read an odd name. */
+function shapeToKeep(walked: WalkOutcome, rules: IgnoreRules, trace: WalkTrace, runs: readonly FolderRun[], all: readonly IndexedSubject[]): WalkShape | undefined {
   if (walked.notices.length > 0 || walked.links.length > 0 || walked.oddNames !== undefined || walked.entries === undefined) return undefined;
-  if (trace.controls.length > 0 || trace.links.length > 0 || rules.ignored.length > 0 || rules.unread.length > 0 || rules.dropped.length > 0) return undefined;
-  if (trace.dirs.length === 0) return undefined;
+  if (trace.links.length > 0 || rules.unread.length > 0 || rules.dropped.length > 0 || trace.dirs.length === 0) return undefined;
   const root = trace.dirs[0];
+  const relOf = (abs: string): string => (abs === root ? '' : abs.slice(root.length + 1).replaceAll(sep, '/'));
   const dirs: { rel: string; names: string[] }[] = [];
   let r = 0;
   for (const abs of trace.dirs) {
     const run = r < runs.length && runs[r].folder.abs === abs ? runs[r++] : undefined;
     if (run === undefined) {
-      dirs.push({ rel: abs === root ? '' : abs.slice(root.length + 1).replaceAll(sep, '/'), names: [] });
+      dirs.push({ rel: relOf(abs), names: [] });
       continue;
     }
     const { folder } = run;
@@ -215,7 +215,10 @@ function plainShape(walked: WalkOutcome, rules: IgnoreRules, trace: WalkTrace, r
     for (let k = run.start; k < run.end; k++) names.push(all[k].path.slice(cut));
     dirs.push({ rel: folder.rel, names });
   }
-  return r === runs.length ? { dirs, entries: walked.entries } : undefined;
+  if (r !== runs.length) return undefined;
+  const controls: string[] = [];
+  for (const abs of trace.controls) controls.push(relOf(abs));
+  return { dirs, controls, ignored: rules.ignored.slice(), entries: walked.entries };
 }
 
 /** `files` by slug in code-unit order (shared/arrays.ts inCodeUnitOrder),

@@ -6,9 +6,9 @@
 // decoding any text takes time linear in it and never throws.
 import { afterAll, describe, expect, test } from 'bun:test';
 import fc from 'fast-check';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync, symlinkSync, unlinkSync, utimesSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync, symlinkSync, unlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { dirname, join, relative } from 'node:path';
 import { titleWatch, topicListing } from '../../../src/app/listing.ts';
 import { decodeKeptWalk, encodeKeptWalk, MAX_WALK_BYTES, readKeptWalk, walkFile, walkKeeper, WALK_VERSION, type KeptWalk, type WalkKeeper, type WalkShape } from '../../../src/kb/fs/walk-cache.ts';
 import { MAX_WALK_ENTRIES } from '../../../src/kb/fs/limits.ts';
@@ -49,7 +49,8 @@ async function listed(root: string, walks?: WalkKeeper, maxEntries?: number): Pr
   const l = await topicListing(t, view, 100_000, 100_000, LISTING_COSTS, undefined, watch);
   const { index } = view;
   const subjects = index.subjects.map((s) => `${s.slug} ${s.path} ${s.hidden ? 'hidden' : ''} ${s.ext}`);
-  return [l === undefined ? '' : renderListing(t, l.items, l.learned, l.fit, l.folder, l.topicNotes), ...subjects, ...index.notices.map((n) => `${n.code} ${n.where} ${n.message}`), ...[...index.aliases.keys()], String(index.plainNames)].join('\n');
+  const ignored = index.ignored.map((x) => `ignored ${x.path} ${x.source} ${x.rule} ${x.line}`);
+  return [l === undefined ? '' : renderListing(t, l.items, l.learned, l.fit, l.folder, l.topicNotes), ...subjects, ...index.notices.map((n) => `${n.code} ${n.where} ${n.message}`), ...ignored, ...[...index.aliases.keys()], String(index.plainNames)].join('\n');
 }
 
 const spec = (): Record<string, string | Uint8Array> => ({
@@ -156,18 +157,45 @@ describe('a kept walk', () => {
     expect(later.stats()).toEqual({ kept: 0, walked: 1, wrote: 1 });
   });
 
-  test('a walk that met an ignore file, a default-ignored entry, a link, an odd name or its limit is not kept', async () => {
+  test('a walk that met ignore files, lockfiles and node_modules is kept with what they left out; an ignore file edited in place is a walk again', async () => {
     const cases: Record<string, string | Uint8Array>[] = [
       { 'a.md': '# A\n', '.gitignore': 'b.md\n', 'b.md': '# B\n' },
-      { 'a.md': '# A\n', 'sub/.kbignore': '\n' },
-      { 'a.md': '# A\n', 'package-lock.json': '{}' },
-      { 'a.md': '# A\n', 'node_modules/x.md': '# X\n' },
-      { 'a.md': '# A\n', 'odd\u0001name.md': '# Odd\n' },
+      { 'a.md': '# A\n', 'sub/.kbignore': '\n', 'sub/c.md': '# C\n' },
+      { 'a.md': '# A\n', 'package-lock.json': '{}', 'node_modules/x.md': '# X\n' },
+      { 'a.md': '# A\n', '.gitignore': '*.txt\n/drafts/\n', 'sub/.kbignore': '!keep.txt\n', 'sub/keep.txt': 'kept', 'sub/drop.txt': 'dropped', 'drafts/d.md': '# D\n', 'package-lock.json': '{}', '.kbignore': '!package-lock.json\n' },
     ];
     for (const files of cases) {
       const root = tree(files);
       const dir = scratchDir();
+      const walked = await listed(root);
+      await listed(root, keeper(dir));
       const k = keeper(dir);
+      expect(await listed(root, k)).toBe(walked);
+      expect(k.stats()).toEqual({ kept: 1, walked: 0, wrote: 0 });
+    }
+    const root = tree({ 'a.md': '# A\n', 'b.md': '# B\n', '.gitignore': 'b.md\n' });
+    const dir = scratchDir();
+    const before = await listed(root, keeper(dir));
+    expect(before).toContain('ignored b.md .gitignore b.md 1');
+    // In place: the folder does not change.
+    const folder = statSync(root);
+    writeFileSync(join(root, '.gitignore'), 'a.md\n');
+    expect(statSync(root).ctimeMs).toBe(folder.ctimeMs);
+    const k = keeper(dir);
+    const after = await listed(root, k);
+    expect(k.stats().kept).toBe(0);
+    expect(after).toBe(await listed(root));
+    expect(after).toContain('ignored a.md .gitignore a.md 1');
+  });
+
+  test('a walk that followed a link, read an odd name, met a rule it could not apply or reached its limit is not kept', async () => {
+    const cases: Record<string, string | Uint8Array>[] = [
+      { 'a.md': '# A\n', 'odd\u0001name.md': '# Odd\n' },
+      { 'a.md': '# A\n', '.gitignore': 'a/**/b/**/c\n' },
+    ];
+    for (const files of cases) {
+      const root = tree(files);
+      const k = keeper(scratchDir());
       expect(await listed(root, k)).toBe(await listed(root));
       expect(k.stats()).toEqual({ kept: 0, walked: 1, wrote: 0 });
     }
@@ -203,10 +231,10 @@ describe('a kept walk', () => {
     const dir = scratchDir();
     const shapeOf = (k: WalkKeeper) => k.begin(root, 10 ** 9) as { shape(s: WalkShape): void };
     const over = keeper(dir);
-    shapeOf(over).shape({ dirs: [{ rel: '', names: ['a.md'] }], entries: MAX_WALK_ENTRIES + 1 });
+    shapeOf(over).shape({ dirs: [{ rel: '', names: ['a.md'] }], controls: [], ignored: [], entries: MAX_WALK_ENTRIES + 1 });
     expect(over.stats()).toEqual({ kept: 0, walked: 1, wrote: 0 });
     const within = keeper(dir);
-    shapeOf(within).shape({ dirs: [{ rel: '', names: ['a.md'] }], entries: MAX_WALK_ENTRIES });
+    shapeOf(within).shape({ dirs: [{ rel: '', names: ['a.md'] }], controls: [], ignored: [], entries: MAX_WALK_ENTRIES });
     expect(within.stats()).toEqual({ kept: 0, walked: 1, wrote: 1 });
   });
 
@@ -218,7 +246,7 @@ describe('a kept walk', () => {
     writeFileSync(file, readFileSync(file, 'utf8').replace('\0sub\0', '\0su/b\0'));
     const k = keeper(dir);
     expect(await listed(root, k)).toBe(await listed(root));
-    expect(k.problems()).toEqual([`the listing's kept walk ${file} could not be read (its counts, numbers or names do not add up); the folders were read again`]);
+    expect(k.problems()).toEqual([`the kept walk ${file} could not be read (its counts, numbers or names do not add up); the folders were read again`]);
     expect(k.stats()).toEqual({ kept: 0, walked: 1, wrote: 1 });
     const again = keeper(dir);
     await listed(root, again);
@@ -229,26 +257,34 @@ describe('a kept walk', () => {
     const w = keeper(join(blocked, 'heads'));
     expect(await listed(root, w)).toBe(await listed(root));
     expect(w.problems()).toHaveLength(1);
-    expect(w.problems()[0]).toStartWith("the listing's walk could not be kept (");
+    expect(w.problems()[0]).toStartWith("the walk could not be kept (");
   });
 
-  test('property: after any files and folders are made and removed, a listing that takes the kept walk is the listing that walks', async () => {
-    const paths = ['a.md', 'b.txt', '.h.md', 'c/d.md', 'c/.e.md', 'c/f/g.md', 'c/f/SKILL.md', 'h/i.md', 'h/i.txt', 'j/k/l/m.md', 'j/k.md'];
+  test('property: after any files, folders and ignore files are made and removed, a listing that takes the kept walk is the listing that walks', async () => {
+    const paths = ['a.md', 'b.txt', '.h.md', 'c/d.md', 'c/.e.md', 'c/f/g.md', 'c/f/SKILL.md', 'h/i.md', 'h/i.txt', 'j/k/l/m.md', 'j/k.md', '.gitignore', 'c/.kbignore', 'package-lock.json', 'node_modules/n.md'];
+    // An ignore file's rules; any other file a title.
+    const text = (f: string): string => (f.endsWith('.gitignore') ? 'b.txt\nh/\n' : f.endsWith('.kbignore') ? '!g.md\n*.md\n' : `# ${f}\n`);
     const step = fc.record({ files: fc.subarray(paths, { minLength: 1 }), folders: fc.subarray(['c', 'n', 'j/o', 'c/f/p'], {}) });
     await fc.assert(
       fc.asyncProperty(fc.array(step, { minLength: 2, maxLength: 4 }), async (steps) => {
         const root = scratchDir('kb-walks-prop-');
         const dir = scratchDir();
         for (const { files, folders } of steps) {
-          // What the step holds is made; what it does not, removed.
-          for (const e of readdirSync(root)) rmSync(join(root, e), { recursive: true, force: true });
-          for (const f of folders) mkdirSync(join(root, f), { recursive: true });
-          for (const f of files) {
-            mkdirSync(dirname(join(root, f)), { recursive: true });
-            writeFileSync(join(root, f), `# ${f}\n`);
-          }
-          const k = keeper(dir);
-          expect(await listed(root, k)).toBe(await listed(root));
+          // What the step holds is made; what it does not, removed; the
+          // rest stays as it was (so that a kept walk can be taken).
+          const want = new Set(files);
+          const wantDirs = new Set<string>(folders);
+          for (const f of [...files, ...folders]) for (let d = dirname(f); d !== '.'; d = dirname(d)) wantDirs.add(d);
+          const present = readdirSync(root, { withFileTypes: true, recursive: true }).map((e) => ({ rel: relative(root, join(e.parentPath, e.name)), dir: e.isDirectory() }));
+          for (const e of present) if (!e.dir && !want.has(e.rel)) rmSync(join(root, e.rel), { force: true });
+          for (const e of present.filter((x) => x.dir).sort((x, y) => y.rel.length - x.rel.length)) if (!wantDirs.has(e.rel)) rmSync(join(root, e.rel), { recursive: true, force: true });
+          for (const d of wantDirs) mkdirSync(join(root, d), { recursive: true });
+          for (const f of files) if (!existsSync(join(root, f))) writeFileSync(join(root, f), text(f));
+          const walked = await listed(root);
+          expect(await listed(root, keeper(dir))).toBe(walked);
+          const again = keeper(dir);
+          expect(await listed(root, again)).toBe(walked);
+          expect(again.stats().kept).toBe(1);
         }
       }),
       { numRuns: 40 },
@@ -258,7 +294,15 @@ describe('a kept walk', () => {
 
 describe('the kept walk\'s file', () => {
   const walk: KeptWalk = {
-    entries: 7,
+    entries: 9,
+    controls: [
+      { rel: '.gitignore', size: 10, mtime: 900.5, ctime: 901 },
+      { rel: 'sub/.kbignore', size: 0, mtime: 1900, ctime: 1900 },
+    ],
+    ignored: [
+      { path: 'x.txt', source: '.gitignore', rule: '*.txt', line: 1 },
+      { path: 'node_modules/', source: 'built-in', rule: 'node_modules/' },
+    ],
     dirs: [
       { rel: '', names: ['a.md', 'b.md'], mtime: 1000.25, ctime: 1001.5, ino: 12 },
       { rel: 'sub', names: [], mtime: 2000, ctime: 2000, ino: 13 },
@@ -279,11 +323,16 @@ describe('the kept walk\'s file', () => {
     expect(decodeKeptWalk('garbage', '/topic', BUILD)).toBe('not a kept walk');
   });
 
-  test('what does not add up is no kept walk: a count, a number, a name, a name a walk leaves out, a folder before its parent', () => {
+  test('what does not add up is no kept walk: a count, a number, a name, kb\'s own file, a folder before its parent, an ignore file out of place', () => {
     const text = encodeKeptWalk(walk, '/topic', BUILD);
     const names = 'a.md/b.md/çødé 🍎.md/y.md';
     expect(text).toContain(`\0${names}\0`);
     const broken = [
+      text.replace('\0.gitignore\0', '\0.notignore\0'),
+      text.replace('\0sub/.kbignore\0', '\0nowhere/.kbignore\0'),
+      text.replace('\0' + '900.5\0', '\0big\0'),
+      text.replace('\0*.txt\0' + '1\0', '\0*.txt\0' + 'one\0'),
+      text.replace('\0x.txt\0', '\0\0'),
       text.replace(names, 'a/md/b.md/çødé 🍎.md/y.md'),
       text.replace(names, '../b.md/çødé 🍎.md/y.md'),
       text.replace(names, './b.md/çødé 🍎.md/y.md'),
@@ -293,11 +342,9 @@ describe('the kept walk\'s file', () => {
       text.replace(names, 'a.md/b\u0001.md/çødé 🍎.md/y.md'),
       text.replace(names, 'a.md/b\ufffd.md/çødé 🍎.md/y.md'),
       text.replace(names, 'a.md/b.md/çødé 🍎.md'),
-      // What a walk always leaves out: kb's own, a lockfile, node_modules.
+      // What a walk never visits: kb's own.
       text.replace(names, '.gitignore/b.md/çødé 🍎.md/y.md'),
       text.replace(names, 'a.md/.kb-lock/çødé 🍎.md/y.md'),
-      text.replace(names, 'a.md/b.md/çødé 🍎.md/package-lock.json'),
-      text.replace('\0x\0', '\0node_modules\0'),
       text.replace('\0x\0', '\0.kb-lock\0'),
       text.replace(names, `${names}/z.md`),
       text.replace('\0sub\0', '\0nowhere/sub\0'),
@@ -305,9 +352,11 @@ describe('the kept walk\'s file', () => {
       text.replace('\0sub/ünï\0', '\0sub/\0'),
       text.replace('\0x\0', '\0sub\0'),
       text.replace('\0' + '1000.25\0', '\0one\0'),
-      text.replace(`\0${BUILD}\0/topic\0` + '7\0', `\0${BUILD}\0/topic\0` + '5\0'),
-      text.replace(`\0${BUILD}\0/topic\0` + '7\0', `\0${BUILD}\0/topic\0` + '99999999\0'),
-      text.replace(`\0${BUILD}\0/topic\0` + '7\0' + '4\0', `\0${BUILD}\0/topic\0` + '7\0' + '3\0'),
+      text.replace(`\0${BUILD}\0/topic\0` + '9\0', `\0${BUILD}\0/topic\0` + '6\0'),
+      text.replace(`\0${BUILD}\0/topic\0` + '9\0', `\0${BUILD}\0/topic\0` + '99999999\0'),
+      text.replace(`\0${BUILD}\0/topic\0` + '9\0' + '4\0', `\0${BUILD}\0/topic\0` + '9\0' + '3\0'),
+      text.replace(`\0${BUILD}\0/topic\0` + '9\0' + '4\0' + '2\0', `\0${BUILD}\0/topic\0` + '9\0' + '4\0' + '1\0'),
+      text.replace(`\0${BUILD}\0/topic\0` + '9\0' + '4\0' + '2\0' + '2\0', `\0${BUILD}\0/topic\0` + '9\0' + '4\0' + '2\0' + '3\0'),
       text.slice(0, -1),
       `${text}extra\0`,
     ];
@@ -338,7 +387,10 @@ describe('the kept walk\'s file', () => {
       return performance.now() - t;
     };
     const n = MAX_WALK_BYTES / 16;
-    const oneFolder = (names: string): string => `${header}1\0${'1'}\0\0${1}\0${1}\0${1}\0${1}\0${names}\0`;
+    // Entries, one folder, no ignore file, nothing left out; the folder
+    // (the subjects directory, its times, its inode, one file); the names.
+    const oneFolder = (names: string): string => `${header}1\0${1}\0${0}\0${0}\0\0${1}\0${1}\0${1}\0${1}\0${names}\0`;
+    expect(decodeKeptWalk(oneFolder('a.md'), '/topic', BUILD)).toEqual({ dirs: [{ rel: '', names: ['a.md'], mtime: 1, ctime: 1, ino: 1 }], controls: [], ignored: [], entries: 1 });
     const texts = [
       (k: number) => `${header}1\0${'\0'.repeat(k)}`,
       (k: number) => oneFolder('a/'.repeat(k / 2)),
