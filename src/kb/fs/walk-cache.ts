@@ -257,6 +257,19 @@ export function encodeKeptWalk(walk: KeptWalk, root: string, build: string): str
   return t.join('\0');
 }
 
+/** At least how many code units `encodeKeptWalk` would write (its
+ *  numbers each counted as one). */
+export function unitsOf(walk: KeptWalk): number {
+  let units = 0;
+  for (const d of walk.dirs) {
+    units += d.rel.length + 5;
+    for (const name of d.names) units += name.length + 1;
+  }
+  for (const c of walk.controls) units += c.rel.length + 4;
+  for (const x of walk.ignored) units += x.path.length + x.source.length + x.rule.length + 4;
+  return units;
+}
+
 /** The absolute path of a kept folder or ignore file below `root`. */
 function absOf(root: string, rel: string): string {
   return rel === '' ? root : root + sep + (sep === '/' ? rel : rel.replaceAll('/', sep));
@@ -376,6 +389,12 @@ export function walkKeeper(opts: { dir: string; build: string; now?: () => numbe
           if (shape.entries > MAX_WALK_ENTRIES) return;
           const walk = keptOf(shape, root, since);
           if (walk === undefined || walk.entries > maxEntries) return;
+          // Found before anything is joined: UTF-8 takes at least a byte
+          // per UTF-16 code unit.
+          if (unitsOf(walk) > MAX_WALK_BYTES) {
+            problems.push(`the walk could not be kept (it would take more than ${MAX_WALK_BYTES >> 20} MiB); the next call reads every folder again`);
+            return;
+          }
           const why = writeCacheFile(file, new TextEncoder().encode(encodeKeptWalk(walk, root, opts.build)));
           if (why === undefined) stats.wrote++;
           else problems.push(`the walk could not be kept (${why}); the next call reads every folder again`);

@@ -10,7 +10,7 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSy
 import { tmpdir } from 'node:os';
 import { dirname, join, relative } from 'node:path';
 import { titleWatch, topicListing } from '../../../src/app/listing.ts';
-import { decodeKeptWalk, encodeKeptWalk, MAX_WALK_BYTES, readKeptWalk, walkFile, walkKeeper, WALK_VERSION, type KeptWalk, type WalkKeeper, type WalkShape } from '../../../src/kb/fs/walk-cache.ts';
+import { decodeKeptWalk, encodeKeptWalk, MAX_WALK_BYTES, readKeptWalk, unitsOf, walkFile, walkKeeper, WALK_VERSION, type KeptWalk, type WalkKeeper, type WalkShape } from '../../../src/kb/fs/walk-cache.ts';
 import { MAX_WALK_ENTRIES } from '../../../src/kb/fs/limits.ts';
 import { probeHere } from '../../../src/kb/fs/probe-titles.ts';
 import { LISTING_COSTS, renderListing } from '../../../src/render/listing.ts';
@@ -238,6 +238,16 @@ describe('a kept walk', () => {
     expect(within.stats()).toEqual({ kept: 0, walked: 1, wrote: 1 });
   });
 
+  test('a walk whose file would be larger than may be read is not kept, and that is said; its size is known before anything is joined', () => {
+    const root = tree({ 'a.md': '# A\n' });
+    const k = keeper(scratchDir());
+    const long = 'n'.repeat(4096);
+    const names = Array.from({ length: MAX_WALK_BYTES / 4096 + 1 }, (_, i) => `${long}${i}`);
+    (k.begin(root, 10 ** 9) as { shape(s: WalkShape): void }).shape({ dirs: [{ rel: '', names }], controls: [], ignored: [], entries: 100 });
+    expect(k.stats().wrote).toBe(0);
+    expect(k.problems()).toEqual([`the walk could not be kept (it would take more than 64 MiB); the next call reads every folder again`]);
+  });
+
   test('a garbled kept walk is said, and the folders are read; a cache folder that cannot be written is said too', async () => {
     const root = tree(spec());
     const dir = scratchDir();
@@ -313,6 +323,12 @@ describe('the kept walk\'s file', () => {
 
   test('reads back what was written', () => {
     expect(decodeKeptWalk(encodeKeptWalk(walk, '/topic', BUILD), '/topic', BUILD)).toEqual(walk);
+  });
+
+  test('its size, told before it is written, is never more than it takes', () => {
+    const text = encodeKeptWalk(walk, '/topic', BUILD);
+    expect(unitsOf(walk)).toBeLessThanOrEqual(text.length);
+    expect(unitsOf(walk)).toBeGreaterThan(text.length / 3);
   });
 
   test('another build or version is no kept walk, and no word; another folder is one', () => {
