@@ -29,10 +29,11 @@ export type { CutSubject } from './preload-cut.ts';
 import { cacheDir, headsDir } from '../kb/search/where.ts';
 import type { HeadsProbe } from '../kb/fs/heads.ts';
 import type { WalkKeeper, WalkStats } from '../kb/fs/walk-cache.ts';
+import type { FrontKeeper, FrontStats } from '../kb/fs/front-cache.ts';
 import { noticeProblems, resolveTopic } from './topics.ts';
 import { filter, find, some } from '../shared/arrays.ts';
 
-export type { WalkStats };
+export type { FrontStats, WalkStats };
 
 /** What search keeps between requests, and how it knows it still holds
  *  (kb/index/cache.ts IndexCache). */
@@ -52,11 +53,11 @@ export interface WorkspaceOptions extends LoadOptions {
 }
 
 /** `probe`, keeping what its listings' heads said in `dir`, and where
- *  their walks are kept (loaded only by a front end that plugs in a probe
- *  with a feed: `kb learn`). */
-async function keptHeadsOf(probe: Probe, dir: string): Promise<{ heads: HeadsProbe; walks: WalkKeeper }> {
-  const [{ keptHeads }, { walkKeeper }, { BUILD }] = await Promise.all([import('../kb/fs/heads.ts'), import('../kb/fs/walk-cache.ts'), import('../shared/version.ts')]);
-  return { heads: keptHeads(probe, { dir, build: BUILD }), walks: walkKeeper({ dir, build: BUILD }) };
+ *  their walks and what their frontmatter said are kept (loaded only by a
+ *  front end that plugs in a probe with a feed: `kb learn`). */
+async function keptHeadsOf(probe: Probe, dir: string): Promise<{ heads: HeadsProbe; walks: WalkKeeper; fronts: FrontKeeper }> {
+  const [{ keptHeads }, { walkKeeper }, { frontKeeper }, { BUILD }] = await Promise.all([import('../kb/fs/heads.ts'), import('../kb/fs/walk-cache.ts'), import('../kb/fs/front-cache.ts'), import('../shared/version.ts')]);
+  return { heads: keptHeads(probe, { dir, build: BUILD }), walks: walkKeeper({ dir, build: BUILD }), fronts: frontKeeper({ dir, build: BUILD }) };
 }
 
 /** Problems that make a configuration unusable for anything but `kb check`. */
@@ -233,6 +234,7 @@ export class KnowledgeBase {
     const kb = new KnowledgeBase(config, learned, probe, walkLimit(options.env), maxTokens, opts.cache, searchCache, cutter, opts.costs, options.html, opts.since);
     kb.heads = heads;
     kb.walks = kept?.walks;
+    kb.fronts = kept?.fronts;
     return kb;
   }
 
@@ -244,6 +246,10 @@ export class KnowledgeBase {
   /** Where listings keep their walks (kb/fs/walk-cache.ts), beside the
    *  heads: problems reading or writing one, and counts for `--verbose`. */
   walks: WalkKeeper | undefined;
+
+  /** Where listings keep what the frontmatter they parsed said
+   *  (kb/fs/front-cache.ts): problems, and counts for `--verbose`. */
+  fronts: FrontKeeper | undefined;
 
   /** Starts a stat of every file (kb/fs/probe.ts StatJobHandle), shared
    *  with the front end's reader thread when it plugged one in; undefined
@@ -294,7 +300,7 @@ export class KnowledgeBase {
   view(topic: Topic, probeAll = false, titles?: TitleWatch): TopicView {
     let view = this.views.get(topic);
     if (view === undefined) {
-      view = viewKit().openTopic(topic, { learned: this.learned.get(topic) ?? [], probe: this.probe, probeAll, maxEntries: this.walk.limit, cache: this.cache, walks: this.walks, since: this.since, html: this.html, ...(titles !== undefined ? { titles } : {}) });
+      view = viewKit().openTopic(topic, { learned: this.learned.get(topic) ?? [], probe: this.probe, probeAll, maxEntries: this.walk.limit, cache: this.cache, walks: this.walks, fronts: this.fronts, since: this.since, html: this.html, ...(titles !== undefined ? { titles } : {}) });
       this.views.set(topic, view);
       if (this.cut === undefined && !this.cutting && view.learned.length > 0) this.cutPreloaded();
     }

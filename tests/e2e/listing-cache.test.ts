@@ -107,6 +107,30 @@ for (const runner of [BINARY, DENO_RUNNER] as Runner[]) {
   });
 }
 
+for (const runner of [BINARY, DENO_RUNNER] as Runner[]) {
+  describe(`the listing's kept frontmatter (${runner.name})`, () => {
+    test('frontmatter the parser reads (nested maps, flow lists) is parsed once: the second listing takes it kept, and lists what --no-cache lists', () => {
+      const files: Record<string, string> = {};
+      for (let i = 0; i < 12; i++) files[`docs/page${i}.md`] = `---\ntitle: Page ${i}\ndescription: What page ${i} is about.\nkeywords: [k${i}]\nparams:\n  weight: ${i}\n---\n# Page ${i}\n`;
+      files['docs/simple.md'] = '---\ndescription: Simple\n---\n';
+      const root = fixture(files, '[kb.topic.docs]\nsubjects = "docs"\n');
+      const plain = run(runner, root, ['learn', 'docs', '--no-cache']);
+      expect(plain.out).toContain('- page7: What page 7 is about.');
+      const first = run(runner, root, ['learn', 'docs', '--verbose']);
+      expect(first.out).toBe(plain.out);
+      expect(first.err).toContain('frontmatter 0 kept, 12 parsed, written\n');
+      const second = run(runner, root, ['learn', 'docs', '--verbose']);
+      expect(second.out).toBe(plain.out);
+      expect(second.err).toContain('frontmatter 12 kept\n');
+      writeFileSync(join(root, 'docs/page7.md'), '---\ndescription: Page seven, edited.\nkeywords: [k7]\n---\n');
+      const edited = run(runner, root, ['learn', 'docs', '--verbose']);
+      expect(edited.out).toContain('- page7: Page seven, edited.');
+      expect(edited.out).toBe(run(runner, root, ['learn', 'docs', '--no-cache']).out);
+      expect(edited.err).toContain('frontmatter 11 kept, 1 parsed, written\n');
+    });
+  });
+}
+
 describe.skipIf(!STRACE)('what a listing with its walk kept reads', () => {
   test('no folder of the topic; without it, every one', () => {
     const { root } = workspace();

@@ -18,7 +18,7 @@
 // - the exit code: 0 done, 1 the tool's error (or, for a face that says
 //   so, nothing found), 2 wrong usage of kb itself.
 import type { ArgsDef } from 'citty';
-import type { WalkStats } from '../../app/knowledge-base.ts';
+import type { FrontStats, WalkStats } from '../../app/knowledge-base.ts';
 import { parseToolJson, readInput, readInputBytes, tooLargeProblem, utf8Input } from '../../app/args.ts';
 import { readerThread } from '../../app/reader.ts';
 import { toolNamed, type AnyTool, type Refused, type RunContext as ToolContext } from '../../app/tools.ts';
@@ -116,9 +116,11 @@ async function run(face: ToolFace, ctx: RunContext): Promise<number> {
     form.end(outcome);
     out.flush();
     const heads = kb.heads;
-    for (const p of [...(heads?.problems() ?? []), ...(kb.walks?.problems() ?? [])]) await warn(p);
+    for (const p of [...(heads?.problems() ?? []), ...(kb.walks?.problems() ?? []), ...(kb.fronts?.problems() ?? [])]) await warn(p);
     const kept = heads?.stats();
-    const walks = walksSaid(kb.walks?.stats());
+    const walked = walksSaid(kb.walks?.stats());
+    const fronted = frontsSaid(kb.fronts?.stats());
+    const walks = walked === '' || fronted === '' ? walked + fronted : `${walked}; ${fronted}`;
     if (kept !== undefined && kept.kept + kept.probed > 0) await debug(`listing cache: ${kept.kept} of ${kept.kept + kept.probed} heads kept${kept.probed > 0 ? `, ${kept.probed} read` : ''}${kept.wrote ? ', written' : ''}${walks === '' ? '' : `; ${walks}`}`);
     else if (walks !== '') await debug(`kept walk: ${walks}`);
     const { files, byThread, started: threaded, statsHere } = thread.stats();
@@ -140,6 +142,13 @@ function walksSaid(w: WalkStats | undefined): string {
   if (w.walked === 0) return w.kept === 1 ? 'the walk kept' : `${w.kept} walks kept`;
   const walked = w.walked === 1 ? 'walked' : `${w.walked} walks made`;
   return `${w.kept > 0 ? `${w.kept} kept, ` : ''}${walked}${w.wrote > 0 ? ', kept for the next call' : ''}`;
+}
+
+/** What a call did with kept frontmatter, for `--verbose`: `frontmatter
+ *  N kept, M parsed` ('' when it parsed none and kept none). */
+function frontsSaid(f: FrontStats | undefined): string {
+  if (f === undefined || f.kept + f.parsed === 0) return '';
+  return `frontmatter ${f.kept} kept${f.parsed > 0 ? `, ${f.parsed} parsed` : ''}${f.wrote > 0 ? ', written' : ''}`;
 }
 
 /** The call, from `--args` or from the command's own arguments. */

@@ -166,6 +166,33 @@ function placed(text: string, error: { message: string; pos: [number, number] })
   return `${what} at line ${line}, column ${at - start + 1}`;
 }
 
+/** The frontmatter fields a subject's line is made of (kb/index/describe.ts
+ *  `aboutOf`): its description, title or name, aliases, tags, source and
+ *  times. What a listing keeps of a parsed frontmatter (kb/fs/front-cache.ts). */
+export const DESCRIBING = ['description', 'title', 'name', 'aliases', 'tags', 'source', 'created', 'updated'] as const;
+
+/** A frontmatter's fields as kept: the DESCRIBING ones the parser gave as
+ *  strings, or as lists (their strings). */
+export type KeptFields = Readonly<Record<string, string | readonly string[]>>;
+
+/** `data`'s fields that a subject's line can be made of: each DESCRIBING
+ *  field the parser gave as a string, and a list's strings; the rest is
+ *  never read. */
+export function keptFields(data: Readonly<Record<string, unknown>>): KeptFields {
+  const out: Record<string, string | readonly string[]> = {};
+  for (const key of DESCRIBING) {
+    if (!Object.prototype.hasOwnProperty.call(data, key)) continue;
+    const v = data[key];
+    if (typeof v === 'string') out[key] = v;
+    else if (Array.isArray(v)) {
+      const strings: string[] = [];
+      for (const x of v) if (typeof x === 'string') strings.push(x);
+      out[key] = strings;
+    }
+  }
+  return out;
+}
+
 /** A description field's value as a description: a non-empty string
  *  that is not markup alone (markup.ts: a shortcode); anything else is
  *  none. */

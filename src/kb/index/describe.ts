@@ -10,7 +10,7 @@
 // who sees only one line about it (an MCP resource): its description, else
 // its man-page summary, else its title where it says more than the slug.
 
-import { descriptionValue, loadYaml, NEEDS_YAML, parseFrontmatter, simpleFields, timeValue, type YamlModule } from '../content/frontmatter.ts';
+import { descriptionValue, keptFields, loadYaml, NEEDS_YAML, parseFrontmatter, simpleFields, timeValue, type KeptFields, type YamlModule } from '../content/frontmatter.ts';
 import { informativeTitle, subjectTitle } from '../content/title.ts';
 import type { ProbeResult } from '../fs/probe.ts';
 import { probeHere } from '../fs/probe-titles.ts';
@@ -115,8 +115,20 @@ export function aboutOfProbe(r: ProbeResult, lib?: YamlModule): About | undefine
 /** What subject `s` says, its frontmatter parsed by `lib`. */
 function aboutParsed(view: TopicView, s: Subject, lib: YamlModule): About {
   const r = view.probed.get(s.slug)!;
-  const parsed = parseFrontmatter(r.front as string, lib);
+  const front = r.front as string;
+  const parsed = parseFrontmatter(front, lib);
+  view.fronts?.set(front, parsed.ok ? keptFields(parsed.data) : null);
   const about = aboutOf(parsed.ok ? parsed.data : undefined, r);
+  known.set(r, about);
+  return about;
+}
+
+/** What a subject whose kept frontmatter gave `fields` (null: refused)
+ *  says (kb/fs/front-cache.ts): read as the parser's fields are, of which
+ *  only the DESCRIBING ones are ever read (tests/unit/kb/front-cache.test.ts
+ *  compares the two on random frontmatter). */
+function aboutKept(r: ProbeResult, fields: KeptFields | null): About {
+  const about = aboutOf(fields ?? undefined, r);
   known.set(r, about);
   return about;
 }
@@ -154,9 +166,20 @@ async function eachAbout(view: TopicView, subjects: readonly Subject[], visit: (
     }
   }
   if (pending === undefined) return false;
-  const lib = await loadYaml();
-  for (const i of pending) if (visit(i, aboutParsed(view, subjects[i], lib))) return true;
-  return false;
+  // Kept fields first (by the frontmatter's text); the parser is loaded
+  // only for one that is not kept.
+  const fronts = view.fronts;
+  let lib: YamlModule | undefined;
+  try {
+    for (const i of pending) {
+      const r = view.probed.get(subjects[i].slug)!;
+      const kept = fronts?.get(r.front as string);
+      if (kept !== undefined ? visit(i, aboutKept(r, kept)) : visit(i, aboutParsed(view, subjects[i], (lib ??= await loadYaml())))) return true;
+    }
+    return false;
+  } finally {
+    fronts?.save();
+  }
 }
 
 /** What `subjects` say about themselves, in order. Loads the YAML parser

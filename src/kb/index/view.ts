@@ -18,6 +18,7 @@ import type { HtmlView } from '../content/html.ts';
 import { probeKinds, type Probe, type ProbeKind, type ProbeResult } from '../fs/probe.ts';
 import type { WalkTrace } from '../fs/walk.ts';
 import type { WalkKeeper } from '../fs/walk-cache.ts';
+import type { FrontKeeper, TopicFronts } from '../fs/front-cache.ts';
 import { MAX_WALK_ENTRIES } from '../fs/limits.ts';
 import type { IndexCache } from './cache.ts';
 import { cleanIndex } from './clean.ts';
@@ -65,6 +66,8 @@ export interface OpenOptions {
   /** Where a one-shot listing keeps its walk (kb/fs/walk-cache.ts): not
    *  with `cache` or `trace`, which need a walk of their own. */
   walks?: WalkKeeper;
+  /** Where it keeps what its frontmatter said (kb/fs/front-cache.ts). */
+  fronts?: FrontKeeper;
   /** How loaded HTML pages are shown (default: as written). */
   html?: HtmlView;
   /** With `probeAll`: told of each file the walk finds and of each
@@ -122,6 +125,9 @@ export interface TopicView {
   /** How loaded HTML pages are shown (load.ts): as written, or as text
    *  (content/html.ts). */
   html: HtmlView;
+  /** What the topic's frontmatter said, kept between listings
+   *  (OpenOptions.fronts; describe.ts). */
+  fronts?: TopicFronts;
 }
 
 /** Walks the topic's subjects directory and resolves its `learned`
@@ -148,6 +154,7 @@ export function openTopic(topic: TopicSpec, opts: OpenOptions = {}): TopicView {
     probed: kept ?? new Map(),
     html: opts.html ?? 'raw',
   };
+  if (opts.fronts !== undefined) view.fronts = opts.fronts.of(topic.subjectsDir);
   // (The probing goes on meanwhile: the walk's results are taken last.)
   walk?.settle(view, kept, subjects);
   return view;
