@@ -8,9 +8,10 @@
 // cannot multiply it; each real file is matched once; and the walk stops,
 // with a warning, after MAX_GLOB_ENTRIES directory entries.
 
-import { type Dirent, readdirSync, statSync } from 'node:fs';
+import { type Dirent, readdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { pathGlob } from '../glob/index.ts';
+import { statOrNone } from '../shared/stat.ts';
 
 /** Nested directories are walked at most this deep. */
 const MAX_DEPTH = 32;
@@ -60,7 +61,7 @@ export async function globFiles(dir: string, pattern: string): Promise<GlobResul
       const abs = join(d.abs, entry.name);
       const rel = d.rel ? `${d.rel}/${entry.name}` : entry.name;
       const link = entry.isSymbolicLink();
-      const stat = link ? tryStat(abs) : undefined;
+      const stat = link ? statOrNone(abs) : undefined;
       const isFile = link ? stat?.isFile() : entry.isFile();
       const isDir = link ? stat?.isDirectory() : entry.isDirectory();
       if (isFile && glob.matches(rel)) {
@@ -83,14 +84,7 @@ export async function globFiles(dir: string, pattern: string): Promise<GlobResul
 
 /** `dev:ino` of what `path` points to; undefined when it cannot be read. */
 function identity(path: string): string | undefined {
-  const s = tryStat(path);
+  const s = statOrNone(path);
   return s ? `${s.dev}:${s.ino}` : undefined;
 }
 
-function tryStat(path: string) {
-  try {
-    return statSync(path, { throwIfNoEntry: false });
-  } catch {
-    return undefined; // dangling link, no permission, vanished
-  }
-}

@@ -4,9 +4,9 @@
 // read only while no source merged so far says `inherit = false`; then
 // JP_CFG_* variables, --cfg values left to right, then -k flags.
 
-import { statSync } from 'node:fs';
 import { isAbsolute, join, resolve } from 'node:path';
 import { ConfigError, UsageError } from '../shared/errors.ts';
+import { statOrNone } from '../shared/stat.ts';
 import type { Config } from './types.ts';
 import { assignmentOp, objectOp, parseCfg } from './assign.ts';
 import { configSources, displayPath, findWorkspace, globalConfigDir, userDataDir, userWorkspaceDir } from './discover.ts';
@@ -135,7 +135,7 @@ function cfgStep(text: string): CfgStep {
  */
 function findCfgFiles(path: string, text: string, cwd: string, root: string, roots: readonly string[], dirs: readonly string[]): string[] {
   const direct = resolve(cwd, path);
-  const stat = tryStat(direct);
+  const stat = statOrNone(direct);
   if (stat !== undefined && !stat.isDirectory()) return [direct];
   const matches: string[] = [];
   const searched: string[] = [];
@@ -164,17 +164,8 @@ function findCfgFiles(path: string, text: string, cwd: string, root: string, roo
  *  variants that is. */
 function findInLoadPath(candidate: string): string | undefined {
   for (const file of [candidate, ...CONFIG_EXTENSIONS.map((ext) => withExtension(candidate, ext))]) {
-    if (tryStat(file)?.isFile()) return file;
+    if (statOrNone(file)?.isFile()) return file;
   }
   return undefined;
 }
 
-/** A path's status; undefined when it cannot be had (missing, no
- *  permission on a directory on the way). */
-function tryStat(path: string) {
-  try {
-    return statSync(path, { throwIfNoEntry: false });
-  } catch {
-    return undefined;
-  }
-}

@@ -22,10 +22,8 @@
 // entries written are those the listing asked for, so the file follows
 // the topic; at most MAX_WALK_ENTRIES of them, and at most 64 MiB.
 
-import { join } from 'node:path';
-import { hash128 } from '../../shared/hash.ts';
 import { writeCacheFile } from '../../shared/cache-file.ts';
-import { readCacheBytes } from './head-cache.ts';
+import { keptFile, readCacheBytes } from './head-cache.ts';
 import { MAX_WALK_ENTRIES } from './limits.ts';
 import { DESCRIBING, type KeptFields } from '../content/frontmatter.ts';
 
@@ -68,7 +66,7 @@ export interface FrontKeeper {
 
 /** The file of the subjects directory `root` in `dir`. */
 export function frontsFile(dir: string, root: string): string {
-  return join(dir, `${hash128(`fronts\0${root}`)}.fronts`);
+  return keptFile(dir, 'fronts', root);
 }
 
 /** Keeps frontmatter's fields in `dir` (the heads' folder), as `build`
@@ -181,15 +179,14 @@ export function decodeFronts(text: string, root: string, build: string): Map<str
   return out;
 }
 
-/** A kept entry's fields, when they are what `keptFields` makes. */
-let describingSet: ReadonlySet<string> | undefined;
-const describing = (): ReadonlySet<string> => (describingSet ??= new Set(DESCRIBING));
+const DESCRIBING_SET: ReadonlySet<string> = new Set(DESCRIBING);
 
+/** A kept entry's fields, when they are what `keptFields` makes. */
 function fieldsOf(v: unknown): KeptFields | undefined {
   if (typeof v !== 'object' || v === null || Array.isArray(v)) return undefined;
   const out: Record<string, string | readonly string[]> = {};
   for (const key of Object.keys(v)) {
-    if (!describing().has(key)) return undefined;
+    if (!DESCRIBING_SET.has(key)) return undefined;
     const x = (v as Record<string, unknown>)[key];
     if (typeof x === 'string') out[key] = x;
     else if (Array.isArray(x)) {

@@ -86,7 +86,14 @@ export interface Heads {
 
 /** The cache file of the subjects directory `root` in `dir`. */
 export function headsFile(dir: string, root: string): string {
-  return join(dir, `${hash128(`heads\0${root}`)}.heads`);
+  return keptFile(dir, 'heads', root);
+}
+
+/** A file of what listings keep of the subjects directory `root` in
+ *  `dir` (the heads', the walk's, the frontmatter's: walk-cache.ts,
+ *  front-cache.ts), named by its kind and the folder alone. */
+export function keptFile(dir: string, kind: string, root: string): string {
+  return join(dir, `${hash128(`${kind}\0${root}`)}.${kind}`);
 }
 
 function keyOf(root: string, build: string): string {

@@ -16,9 +16,10 @@
 // thread was measured slower, as the two threads and the engine's compiler
 // threads then compete for the two cores.)
 
-import { readdirSync, readFileSync, statSync, type Stats } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { titleFormatOfPath } from '../content/title.ts';
 import { withinPrefix } from './within.ts';
+import { statOrNone } from '../../shared/stat.ts';
 import { decodeFront, isRawHead, lastProbedSize, lastProbedStat, PROBED, probeRaw, textResult, TITLES_SKIPPED, UNCLOSED_RESULT, type FeedOptions, type FeedTaker, type Probe, type ProbeFeed, type ProbeResult, type RawHead, type StatJobHandle, type StatPaths } from './probe.ts';
 import { decodeTitle, probeFile, TITLES } from './probe-titles.ts';
 
@@ -266,15 +267,6 @@ export interface StatJob {
 export const STAT_GONE = -1;
 /** ... and for a file not done yet. */
 export const STAT_PENDING = 0;
-
-/** A file's stat; undefined when it is not there or cannot be stat'ed. */
-function statOrNone(path: string): Stats | undefined {
-  try {
-    return statSync(path, { throwIfNoEntry: false });
-  } catch {
-    return undefined;
-  }
-}
 
 /** One file's size and mtime into `values` (see StatJob). */
 function statInto(path: string, values: Float64Array, i: number): void {

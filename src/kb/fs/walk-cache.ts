@@ -45,15 +45,14 @@
 //   then every folder's files' names, in order, joined by `/` (which no
 //   name holds either), and an empty token.
 
-import { statSync, type Stats } from 'node:fs';
-import { join, resolve, sep } from 'node:path';
-import { hash128 } from '../../shared/hash.ts';
+import { resolve, sep } from 'node:path';
+import { statOrNone } from '../../shared/stat.ts';
 import { SUSPECT_NAME } from '../../shared/controls.ts';
 import { writeCacheFile } from '../../shared/cache-file.ts';
 import { IGNORE_FILES, LOCK_NAME } from './ignore-names.ts';
 import type { Ignored, IgnoreRules } from './ignore.ts';
 import { MAX_WALK_ENTRIES } from './limits.ts';
-import { RACY_MS, readCacheBytes } from './head-cache.ts';
+import { keptFile, RACY_MS, readCacheBytes } from './head-cache.ts';
 import type { FileVisitor, WalkDir, WalkOutcome } from './walk.ts';
 
 /** Bump when the layout changes, or what a walk takes in (walk.ts, what
@@ -133,7 +132,7 @@ export interface KeptControl {
 
 /** The kept walk's file of the subjects directory `root` in `dir`. */
 export function walkFile(dir: string, root: string): string {
-  return join(dir, `${hash128(`walk\0${root}`)}.walk`);
+  return keptFile(dir, 'walk', root);
 }
 
 /** The walk kept for `root`; undefined when there is no file, or another
@@ -275,23 +274,15 @@ function absOf(root: string, rel: string): string {
   return rel === '' ? root : root + sep + (sep === '/' ? rel : rel.replaceAll('/', sep));
 }
 
-function statOf(path: string): Stats | undefined {
-  try {
-    return statSync(path, { throwIfNoEntry: false });
-  } catch {
-    return undefined;
-  }
-}
-
 /** Whether every folder and ignore file of `walk` below `root` stats as
  *  it did. */
 export function unchanged(walk: KeptWalk, root: string): boolean {
   for (const d of walk.dirs) {
-    const st = statOf(absOf(root, d.rel));
+    const st = statOrNone(absOf(root, d.rel));
     if (st === undefined || !st.isDirectory() || st.mtimeMs !== d.mtime || st.ctimeMs !== d.ctime || st.ino !== d.ino) return false;
   }
   for (const c of walk.controls) {
-    const st = statOf(absOf(root, c.rel));
+    const st = statOrNone(absOf(root, c.rel));
     if (st === undefined || st.size !== c.size || st.mtimeMs !== c.mtime || st.ctimeMs !== c.ctime) return false;
   }
   return true;
@@ -308,13 +299,13 @@ export function keptOf(shape: WalkShape, root: string, since: number): KeptWalk 
   const before = since - RACY_MS;
   const dirs: KeptDir[] = [];
   for (const { rel, names } of shape.dirs) {
-    const st = statOf(absOf(root, rel));
+    const st = statOrNone(absOf(root, rel));
     if (st === undefined || !(st.mtimeMs < before)) return undefined;
     dirs.push({ rel, names, mtime: st.mtimeMs, ctime: st.ctimeMs, ino: st.ino });
   }
   const controls: KeptControl[] = [];
   for (const rel of shape.controls) {
-    const st = statOf(absOf(root, rel));
+    const st = statOrNone(absOf(root, rel));
     if (st === undefined || !(st.mtimeMs < before)) return undefined;
     controls.push({ rel, size: st.size, mtime: st.mtimeMs, ctime: st.ctimeMs });
   }

@@ -169,7 +169,8 @@ function indexOf(topic: TopicSpec, opts: OpenOptions, found: FileFound | undefin
   // watcher starts first, so that a change during the walk is seen.
   const trace = opts.trace ?? (opts.cache === undefined ? undefined : { dirs: [], controls: [], links: [] });
   opts.cache?.begin(topic.subjectsDir);
-  const kept = opts.cache === undefined && trace === undefined ? opts.walks?.begin(topic.subjectsDir, opts.maxEntries ?? MAX_WALK_ENTRIES) : undefined;
+  // (A trace, given or the cache's, wants a walk of its own.)
+  const kept = trace === undefined ? opts.walks?.begin(topic.subjectsDir, opts.maxEntries ?? MAX_WALK_ENTRIES) : undefined;
   const walked = indexSubjects(topic.subjectsDir, found, { maxEntries: opts.maxEntries, trace, ...kept });
   const index = cleanIndex(walked);
   if (opts.cache !== undefined) opts.cache.set(topic.subjectsDir, index, trace!);

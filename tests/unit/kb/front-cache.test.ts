@@ -3,10 +3,9 @@
 // from the parser's, on any frontmatter; the parser is not asked again for
 // a text it parsed; a file that is not what the module writes is nothing
 // kept, said, and written anew; decoding any text never throws.
-import { afterAll, describe, expect, test } from 'bun:test';
+import { describe, expect, test } from 'bun:test';
 import fc from 'fast-check';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { titleWatch, topicListing } from '../../../src/app/listing.ts';
 import { keptFields } from '../../../src/kb/content/frontmatter.ts';
@@ -15,14 +14,9 @@ import { probeHere } from '../../../src/kb/fs/probe-titles.ts';
 import { abouts } from '../../../src/kb/index/describe.ts';
 import { LISTING_COSTS, renderListing } from '../../../src/render/listing.ts';
 import { openTopic, topic, tree } from './view-fixture.ts';
+import { makeTempDir } from '../../support/temp.ts';
 
-const scratch: string[] = [];
-afterAll(() => scratch.forEach((d) => rmSync(d, { recursive: true, force: true })));
-function scratchDir(): string {
-  const d = mkdtempSync(join(tmpdir(), 'kb-fronts-'));
-  scratch.push(d);
-  return d;
-}
+const scratchDir = (): string => makeTempDir('kb-fronts-');
 
 const BUILD = 'test-build';
 
@@ -112,7 +106,6 @@ describe('kept frontmatter', () => {
         const files: Record<string, string> = {};
         texts.forEach((text, i) => (files[`f${i}.md`] = text));
         const root = tree(files);
-        scratch.push(root);
         const dir = scratchDir();
         const parsed = await listed(root);
         const said = await aboutsOf(root);

@@ -4,10 +4,9 @@
 // name or its limit is not kept; a directory modified within two seconds
 // of the walk keeps nothing; a kept walk that does not add up is none, and
 // decoding any text takes time linear in it and never throws.
-import { afterAll, describe, expect, test } from 'bun:test';
+import { describe, expect, test } from 'bun:test';
 import fc from 'fast-check';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync, symlinkSync, unlinkSync, utimesSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, symlinkSync, unlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { titleWatch, topicListing } from '../../../src/app/listing.ts';
 import { decodeKeptWalk, encodeKeptWalk, MAX_WALK_BYTES, readKeptWalk, unitsOf, walkFile, walkKeeper, WALK_VERSION, type KeptWalk, type WalkKeeper, type WalkShape } from '../../../src/kb/fs/walk-cache.ts';
@@ -15,14 +14,9 @@ import { MAX_WALK_ENTRIES } from '../../../src/kb/fs/limits.ts';
 import { probeHere } from '../../../src/kb/fs/probe-titles.ts';
 import { LISTING_COSTS, renderListing } from '../../../src/render/listing.ts';
 import { openTopic, topic, tree } from './view-fixture.ts';
+import { makeTempDir } from '../../support/temp.ts';
 
-const scratch: string[] = [];
-afterAll(() => scratch.forEach((d) => rmSync(d, { recursive: true, force: true })));
-function scratchDir(prefix = 'kb-walks-'): string {
-  const d = mkdtempSync(join(tmpdir(), prefix));
-  scratch.push(d);
-  return d;
-}
+const scratchDir = (prefix = 'kb-walks-'): string => makeTempDir(prefix);
 
 const BUILD = 'test-build';
 /** An hour ago: older than any walk's two seconds. */
