@@ -47,6 +47,29 @@ function docsTree(): string {
   );
 }
 
+/** Notes at a repository's root: git's folder with a remote's token in its
+ *  settings and its history's files, a submodule's `.git` file beside a
+ *  note named `git`, and Mercurial's folder. `reinclude`: a `.kbignore`
+ *  that brings `.git/` back. */
+function repoRoot(reinclude = false): string {
+  return fixture(
+    {
+      'notes/a.md': '# A\n',
+      'notes/.git/HEAD': 'ref: refs/heads/main\n',
+      'notes/.git/config': '[remote "origin"]\n\turl = https://x-access-token:ghp_notasecret@example.com/o/r.git\n',
+      'notes/.git/hooks/pre-commit.sample': '#!/bin/sh\nexit 0\n',
+      'notes/.git/objects/pack/pack-1.idx': FONT,
+      'notes/.git/objects/pack/pack-1.pack': FONT,
+      'notes/.git/objects/pack/pack-1.promisor': 'promisor\n',
+      'notes/.hg/hgrc': '[paths]\ndefault = https://example.com/r\n',
+      'notes/sub/.git': 'gitdir: ../.git/modules/sub\n',
+      'notes/sub/git.md': '# Git notes\n',
+      ...(reinclude ? { 'notes/.kbignore': '!.git/\n' } : {}),
+    },
+    '[kb.topic.notes]\nsubjects = "notes"\n',
+  );
+}
+
 /** A book's code listings: same-slug files everywhere. */
 function listings(): string {
   return fixture(
@@ -185,6 +208,31 @@ export function cases(runner: Runner): void {
         expect(one.code).toBe(1);
         expect(one.out).toContain('No subjects match');
       }
+    });
+
+    test.parity("version control's folders are never walked: nothing in them loads, collides or is searched", () => {
+      const root = repoRoot();
+      const config = run(runner, root, ['learn', 'notes', 'git/config']);
+      expect(config.code).toBe(1);
+      expect(config.out).toContain('".git/config" exists in the topic\'s directory but is left out by kb\'s built-in default ".git/"; the line "!.git/" in the topic\'s .kbignore brings it back.');
+      expect(config.out).not.toContain('ghp_');
+      for (const slug of ['git/HEAD', 'git/hooks/pre-commit', 'hg/hgrc']) expect(run(runner, root, ['learn', 'notes', slug]).code).toBe(1);
+      // The submodule's `.git` file shares no slug with the note `git`.
+      expect(run(runner, root, ['learn', 'notes', 'sub/git']).out).toBe('# Git notes\n');
+      const check = run(runner, root, ['check']);
+      expect(check.code).toBe(0);
+      expect(check.out).not.toContain('shared by');
+      expect(check.out).toBe('ok: 1 topic, 2 subjects, no problems\n');
+      expect(run(runner, root, ['search', 'ghp_notasecret']).code).toBe(1);
+      expect(run(runner, root, ['list', '--ignored']).out).toContain(
+        ['  ignored:', '    .git/  (.git/, built-in default)', '    .hg/  (.hg/, built-in default)', '    sub/.git  (.git, built-in default)', ''].join('\n'),
+      );
+    });
+
+    test("a `!.git/` line brings git's folder back, as it does any default", () => {
+      const r = run(runner, repoRoot(true), ['learn', 'notes', 'git/HEAD']);
+      expect(r.code).toBe(0);
+      expect(r.out).toBe('ref: refs/heads/main\n');
     });
 
     test('kb list --ignored says what was left out and by which rule', () => {

@@ -12,11 +12,22 @@ export const LOCK_NAME = '.kb-lock';
 /** The control files, in the order their rules apply (later wins). */
 export const IGNORE_FILES = ['.gitignore', '.kbignore'] as const;
 
-/** Directories never walked unless a control file re-includes them. */
-export const DEFAULT_DIRS: ReadonlySet<string> = new Set(['node_modules']);
+/** Version control's own folders (git, Mercurial, Subversion, Bazaar,
+ *  darcs, Jujutsu, Pijul): a repository's history and settings, never
+ *  knowledge. A topic at a repository's root would otherwise walk every
+ *  object of its history, and serve `.git/config` (a remote's URL may
+ *  hold a token) as a hidden subject. */
+export const VCS_DIRS: readonly string[] = ['.git', '.hg', '.svn', '.bzr', '_darcs', '.jj', '.pijul'];
 
-/** Lockfiles: generated, large, and never knowledge. */
+/** Directories never walked unless a control file re-includes them. */
+export const DEFAULT_DIRS: ReadonlySet<string> = new Set(['node_modules', ...VCS_DIRS]);
+
+/** Files left out unless a control file re-includes them: lockfiles
+ *  (generated, large, and never knowledge), and the `.git` file a git
+ *  worktree or submodule holds instead of the folder (where its
+ *  repository is). */
 export const DEFAULT_FILES: ReadonlySet<string> = new Set([
+  '.git',
   'package-lock.json',
   'npm-shrinkwrap.json',
   'yarn.lock',

@@ -2,7 +2,8 @@
 // subjects directory (gitignore syntax, each file's patterns relative to its
 // own directory, a deeper file overriding a shallower one, `.kbignore`
 // overriding `.gitignore` in the same directory), then built-in defaults:
-// `node_modules/` and package managers' lockfiles. The control files
+// `node_modules/`, version control's folders (`.git/` and its kin) and
+// package managers' lockfiles (ignore-names.ts). The control files
 // themselves are never subjects, and kb's write lock (`.kb-lock`) is never
 // walked.
 //

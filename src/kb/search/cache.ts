@@ -33,8 +33,10 @@ import { writeCacheFile } from '../../shared/cache-file.ts';
  *  names the file, content/title.ts mdOpener; a manual page's summary, and
  *  its source indexed as the text it prints, content/roff.ts; 12: where
  *  each term starts, in bytes of the terms' UTF-8, which a search reads
- *  without decoding them, engine.ts SearchIndex.terms). */
-export const FORMAT_VERSION = 12;
+ *  without decoding them, engine.ts SearchIndex.terms; 13: the walk leaves
+ *  out version control's folders, which a trace of 12 lists, and which
+ *  the check of a cached index would take for forged). */
+export const FORMAT_VERSION = 13;
 const MAGIC = 0x4b425331; // "KBS1"
 
 /** A cache file larger than this is not read (a hostile or broken one). */

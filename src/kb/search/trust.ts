@@ -71,12 +71,15 @@ export function badNameAt(text: string): number {
 
 /** In paths joined by newlines, where the first file the built-in
  *  defaults ignore is (a whole last segment: after the start, a newline or
- *  a slash, before a newline or the end), or -1. A search for each name
+ *  a slash, before a newline or the end), or -1; a hidden one (`.git`) is
+ *  left to badNameAt, which refuses every hidden name. A search for each name
  *  (a few native searches of the text, where one pattern with a leading
  *  alternation was tried at every place). */
 export function lockfileAt(text: string): number {
   let first = -1;
   for (const name of DEFAULT_FILES) {
+    // A hidden name (`.git`): badNameAt finds it.
+    if (name.charCodeAt(0) === 46) continue;
     for (let at = text.indexOf(name); at >= 0 && (first < 0 || at < first); at = text.indexOf(name, at + 1)) {
       const before = at === 0 ? 10 : text.charCodeAt(at - 1);
       const end = at + name.length;

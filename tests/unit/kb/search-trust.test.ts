@@ -62,8 +62,9 @@ describe('the names a cached index holds', () => {
 
 describe('lockfileAt: a file the built-in defaults ignore, in the paths', () => {
   /** The rule as the one regular expression it replaced: the line of the
-   *  match, the character before the name (if any) not counted. */
-  const LOCKFILE = new RegExp(`(?:^|[\\n/])(?:${[...DEFAULT_FILES].map((f) => f.replaceAll('.', '\\.')).join('|')})(?=\\n|$)`);
+   *  match, the character before the name (if any) not counted. Hidden
+   *  names (`.git`) are badNameAt's. */
+  const LOCKFILE = new RegExp(`(?:^|[\\n/])(?:${[...DEFAULT_FILES].filter((f) => !f.startsWith('.')).map((f) => f.replaceAll('.', '\\.')).join('|')})(?=\\n|$)`);
   const lineOf = (text: string, at: number) => text.slice(0, at).split('\n').length;
   const byPattern = (text: string): number => {
     const m = LOCKFILE.exec(text);

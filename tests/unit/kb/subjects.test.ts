@@ -196,6 +196,16 @@ describe('indexSubjects: ignore files and defaults', () => {
     expect(index.notices).toEqual([]);
   });
 
+  test("version control's folders and a worktree's .git file are left out by default, and recorded", () => {
+    const index = indexSubjects(
+      tree({ 'a.md': '', '.git/config': '[core]', '.git/HEAD': 'ref', '.hg/hgrc': '', '.svn/entries': '', '.bzr/x': '', '_darcs/x': '', '.jj/x': '', '.pijul/x': '', 'sub/.git': 'gitdir: ..', 'sub/git.md': '', '.github/ci.yml': '' }),
+    );
+    expect(index.subjects.map((s) => s.path).sort()).toEqual(['.github/ci.yml', 'a.md', 'sub/git.md']);
+    expect(index.ignored.map((i) => `${i.path} ${i.source} ${i.rule}`).sort()).toEqual(
+      ['.bzr/ built-in .bzr/', '.git/ built-in .git/', '.hg/ built-in .hg/', '.jj/ built-in .jj/', '.pijul/ built-in .pijul/', '.svn/ built-in .svn/', '_darcs/ built-in _darcs/', 'sub/.git built-in .git'],
+    );
+  });
+
   test('.gitignore and .kbignore rules apply below their directory; the files are never subjects', () => {
     const index = indexSubjects(
       tree({
