@@ -90,6 +90,7 @@ function formatOf(ext: string): Format {
 function firstParagraph(text: string, format: Format): string | undefined {
   const lines = text.split(/\r?\n/);
   let i = skipFrontMatter(lines);
+  if (format === 'adoc') i = skipAdocHeader(lines, i);
   let para: string[] = [];
   let block: string | undefined; // the line that ends the block we are in
   for (; i < lines.length; i++) {
@@ -124,6 +125,19 @@ function firstParagraph(text: string, format: Format): string | undefined {
     para.push(t);
   }
   return accepted(para) ? para.join(' ') : undefined;
+}
+
+/** Where an AsciiDoc document's header ends: a document title (`= Title`,
+ *  after blank and comment lines) opens a header that runs to the first
+ *  blank line, its author and revision lines and attribute entries none
+ *  of them prose (`Dan Allen <https://...>; Sarah White`); `from` when
+ *  the document has no title. */
+function skipAdocHeader(lines: readonly string[], from: number): number {
+  let i = from;
+  while (i < lines.length && (lines[i].trim() === '' || (lines[i].startsWith('//') && !lines[i].startsWith('////')))) i++;
+  if (i >= lines.length || !/^= \S/.test(lines[i])) return from;
+  while (i < lines.length && lines[i].trim() !== '') i++;
+  return i;
 }
 
 /** A paragraph worth a lead: some words, not a lead-in to what follows. */
@@ -236,7 +250,7 @@ function inline(s: string, format: Format): string {
   let out = s;
   if (format === 'org') out = orgLinks(out);
   else if (format === 'md' || format === 'text') out = cleanTitle(out, 'md').replace(/\[([^[\]]*)\](?:\[[^[\]]*\])?/g, '$1');
-  else if (format === 'adoc') out = out.replace(/\b(?:https?|link|xref):[^\s[]*\[([^\]]*)\]/g, '$1');
+  else if (format === 'adoc') out = out.replace(/(?:\b(?:https?|link|xref):[^\s[]*|\{[\w-]+\})\[([^\]]*)\]/g, '$1');
   else if (format === 'rst') out = out.replace(/`([^`<]*)<[^>`]*>`_{1,2}/g, (_, text: string) => text.trimEnd());
   out = out.replace(/`+/g, '');
   if (format === 'org') out = out.replace(/(^|[\s(])[=~*/+_]([^\s=~*/+_][^=~*/+_]*?)[=~*/+_](?=[\s.,;:!?)]|$)/g, '$1$2');

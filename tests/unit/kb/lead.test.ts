@@ -60,6 +60,26 @@ describe('leadSentence', () => {
     );
   });
 
+  test("AsciiDoc: the document header (author, revision, attributes, conditionals) is not the lead", () => {
+    const readme = [
+      '// a comment before the title',
+      '= Asciidoctor',
+      'Dan Allen <https://github.com/mojavelinux[@mojavelinux]>; Sarah White <https://github.com/graphitefriction[@graphitefriction]>',
+      'v2.0.22, 2024-03-08',
+      '// settings:',
+      ':idprefix:',
+      'ifdef::env-github[]',
+      ':tip-caption: :bulb:',
+      'endif::[]',
+      ':url-project: https://asciidoctor.org',
+      '',
+      '{url-project}[Asciidoctor] is a fast, open source text processor for AsciiDoc. It converts it to HTML.',
+    ].join('\n');
+    expect(leadSentence(readme, 'adoc')).toBe('Asciidoctor is a fast, open source text processor for AsciiDoc.');
+    // Without a document title there is no header: the first paragraph is the lead.
+    expect(leadSentence('Dan Allen wrote this page about the tool.\n\n== Usage\n', 'adoc')).toBe('Dan Allen wrote this page about the tool.');
+  });
+
   test('no prose: undefined', () => {
     expect(leadSentence('# Title\n\n- a list\n- of items\n', 'md')).toBeUndefined();
     expect(leadSentence('', 'org')).toBeUndefined();
