@@ -229,6 +229,28 @@ export function cases(runner: Runner): void {
       );
     });
 
+    test.parity("a site's fonts and images sharing slugs are no warning; two pages sharing one are", () => {
+      const root = fixture(
+        {
+          'site/fonts/lato.woff': FONT,
+          'site/fonts/lato.woff2': FONT,
+          'site/img/sticker.jpg': FONT,
+          'site/img/sticker.png': FONT,
+          'site/letter.org': '* Letter\n',
+          'site/letter.pdf': FONT,
+          'site/slides.org': '* Slides\n',
+          'site/slides.html': '<p>Slides</p>\n',
+        },
+        '[kb.topic.site]\nsubjects = "site"\n',
+      );
+      const check = run(runner, root, ['check']);
+      expect(check.code).toBe(0);
+      expect(check.out.match(/is shared by/g)).toHaveLength(1);
+      expect(check.out).toContain('slug "slides" is shared by 2 files: it loads slides.org; "slides.html" loads the other');
+      // The font's other file still loads by its name (a binary file: skipped).
+      expect(run(runner, root, ['learn', 'site', 'fonts/lato.woff2']).out).toContain('it is a binary file');
+    });
+
     test("a `!.git/` line brings git's folder back, as it does any default", () => {
       const r = run(runner, repoRoot(true), ['learn', 'notes', 'git/HEAD']);
       expect(r.code).toBe(0);

@@ -11,7 +11,7 @@ import { sep } from 'node:path';
 import { IgnoreRules } from '../fs/ignore.ts';
 import { notice, type Notice } from '../fs/walk.ts';
 import type { Alias, SharedSlug, SkillInfo, Subject, SubjectIndex } from './types.ts';
-import { precedes } from './precedence.ts';
+import { isBinaryFormat, precedes } from './precedence.ts';
 import { describePath, isHiddenPath, SKILL_FILE, slugLowerBound, slugPrefixOf } from './slug.ts';
 import { filter, inCodeUnitOrder } from '../../shared/arrays.ts';
 import { statSize, walkFiles, type FileVisitor, type WalkDir, type WalkOptions, type WalkOutcome, type WalkTrace } from '../fs/walk.ts';
@@ -287,9 +287,21 @@ function winners(files: readonly IndexedSubject[], aliases: Map<string, Alias>, 
     }
     const others = group.slice(1).map((s) => ({ name: withExtension(s), path: s.path }));
     shared.set(winner.slug, { path: winner.path, others });
-    notices.push(notice('slug-collision', winner.path, sharedMessage(winner.slug, winner.path, others)));
+    // Said when two of its files or more may hold text: the others are of
+    // binary formats, never subjects (a page beside its PDF, a font as
+    // .woff and .woff2), and a warning about them would be one nobody can
+    // act on.
+    if (mayHoldText(group) > 1) notices.push(notice('slug-collision', winner.path, sharedMessage(winner.slug, winner.path, others)));
   }
   return subjects;
+}
+
+/** How many of `group`'s files are not of a binary format (precedence.ts
+ *  isBinaryFormat). */
+function mayHoldText(group: readonly IndexedSubject[]): number {
+  let n = 0;
+  for (const s of group) if (!isBinaryFormat(s.ext)) n++;
+  return n;
 }
 
 /** The notice of a shared slug: which file it loads, and the names that

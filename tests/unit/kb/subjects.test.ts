@@ -125,6 +125,34 @@ describe('indexSubjects', () => {
     expect(index.shared!.get('i/logo')!.others.map((o) => o.path)).toEqual(['i/logo.eps', 'i/logo.gif', 'i/logo.ico', 'i/logo.jpg', 'i/logo.png', 'i/logo.psd']);
   });
 
+  test('a shared slug is said only when two of its files may hold text: binary formats are never subjects', () => {
+    const index = indexSubjects(
+      tree({
+        'f/lato.woff': 'x',
+        'f/lato.woff2': 'x',
+        'i/sticker.jpg': 'x',
+        'i/sticker.png': 'x',
+        'e/letter.org': '* x',
+        'e/letter.pdf': 'x',
+        'l/logo.svg': '<svg/>',
+        'l/logo.png': 'x',
+        's/slides.org': '* x',
+        's/slides.html': '<p>x</p>',
+        's/slides.pdf': 'x',
+        'u/unicorn.eps': '%!PS',
+        'u/unicorn.gif': 'x',
+        'u/unicorn.psd': 'x',
+      }),
+    );
+    // Every group keeps its aliases and its entry; only the one with two
+    // files that may hold text (slides.org, slides.html) is a warning.
+    expect([...index.shared!.keys()].sort()).toEqual(['e/letter', 'f/lato', 'i/sticker', 'l/logo', 's/slides', 'u/unicorn']);
+    expect(index.notices.map((n) => n.where)).toEqual(['s/slides.org']);
+    expect(index.notices[0].message).toBe('slug "s/slides" is shared by 3 files: it loads s/slides.org; "s/slides.html", "s/slides.pdf" load the others');
+    // A format the list does not know may hold text: said.
+    expect(indexSubjects(tree({ 'n.eps': '%!PS', 'n.bin': 'x' })).notices).toHaveLength(1);
+  });
+
   test('prose in its documented order: md, mdx, org, rst, adoc, txt, html, none', () => {
     const order = ['md', 'mdx', 'org', 'rst', 'adoc', 'txt', 'html', ''];
     for (let i = 0; i < order.length; i++) {
