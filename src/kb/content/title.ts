@@ -14,9 +14,10 @@
 //      opens the document (`## What Is Ownership?` as its first line),
 //      unless another heading of its level follows it at once (an empty
 //      section: an outline or a template, `## Added` then `## Changed`),
-//      or is the next heading later in the head while it shares no word
-//      with the file's name (a note's first section: `## Prerequisites`
-//      in `Analytics.md`; mdOpener).
+//      or is the next heading later in the head, or the only one, while
+//      it shares no word with the file's name (a note's first section:
+//      `## Prerequisites` in `Analytics.md`; its only one: `## Albums` in
+//      `Paul Chambers.md`; mdOpener).
 //    - reStructuredText (rst, rest): RFC 2822-style header fields at the
 //      top (`Title: ...`, as PEPs have them, continuation lines folded);
 //      else the document title: a heading over- and underlined, or
@@ -549,13 +550,19 @@ function mdOpener(b: Uint8Array, from: number, n: number, name: string | undefin
 }
 
 /** Whether the heading [ts, te) of level `level`, whose line ends before
- *  `next`, heads a section of a note rather than naming it: the next ATX
- *  heading in the rest of the head is of its level or above, and it shares
- *  no word with the file's name `name` (a note of `# Definition`, then
- *  `# Example`: `Quadratic Form.md`). The file then has no title: true
- *  (the head's title is decided). */
+ *  `next`, heads a section of a note rather than naming it: it shares no
+ *  word with the file's name `name`, and the next ATX heading in the rest
+ *  of the head is of its level or above (a note of `# Definition`, then
+ *  `# Example`: `Quadratic Form.md`), or, for a section heading (`##` or
+ *  deeper), there is none (a note whose one section is `## Notes`, or
+ *  `## Albums` in `Paul Chambers.md`: a chapter's title has its parts
+ *  below it, `## What Is Ownership?` then `### The Stack and the Heap`).
+ *  The file then has no title: true (the head's title is decided). */
 function sectionOfNote(b: Uint8Array, next: number, n: number, ts: number, te: number, level: number, name: string | undefined): boolean {
-  return next < n && headingAfter(b, next, n, level) && namesNothing(b, ts, te, name);
+  if (next >= n || !namesNothing(b, ts, te, name)) return false;
+  const after = levelAfter(b, next, n);
+  // (Without a name, nothing tells a note's only section from a title.)
+  return after === 0 ? level > 1 && name !== undefined : after <= level;
 }
 
 /** Whether the heading [ts, te) shares no word with the file's name
@@ -564,15 +571,16 @@ function namesNothing(b: Uint8Array, ts: number, te: number, name: string | unde
   return !sharesWord(utf8.decode(b.subarray(ts, te)), name);
 }
 
-/** Whether the first ATX heading of b[from, n) (`from` a line's start),
- *  outside fenced code, is of level `level` or above: the heading before
- *  it heads a section beside it, where a deeper one would be a part of it
- *  (`## Redirecting Errors to Standard Error`, then `### Checking Where
- *  Errors Are Written`: a chapter's title and its parts). Jumps from one
- *  `#` to the next (the runtime's byte search), and follows the fences only
- *  up to a heading found (mdLevelOne's way): a head of prose is not read
- *  line by line. Moves `atx` and the fence state. */
-function headingAfter(b: Uint8Array, from: number, n: number, level: number): boolean {
+/** The level of the first ATX heading of b[from, n) (`from` a line's
+ *  start), outside fenced code, or 0 when there is none: one of its level
+ *  or above after a heading means that heading heads a section beside it,
+ *  where a deeper one would be a part of it (`## Redirecting Errors to
+ *  Standard Error`, then `### Checking Where Errors Are Written`: a
+ *  chapter's title and its parts). Jumps from one `#` to the next (the
+ *  runtime's byte search), and follows the fences only up to a heading
+ *  found (mdLevelOne's way): a head of prose is not read line by line.
+ *  Moves `atx` and the fence state. */
+function levelAfter(b: Uint8Array, from: number, n: number): number {
   fenceState.fence = 0;
   fenceState.fenced = from;
   for (let i = nextByte(b, HASH, from, n); i !== NONE; ) {
@@ -588,11 +596,11 @@ function headingAfter(b: Uint8Array, from: number, n: number, level: number): bo
     const at = atxLevel(b, ls, e);
     if (at > 0 && atx.e > atx.s) {
       fencesTo(b, from, n, ls);
-      if (fenceState.fence === 0) return at <= level;
+      if (fenceState.fence === 0) return at;
     }
     i = nextByte(b, HASH, le + 1, n);
   }
-  return false;
+  return 0;
 }
 
 /** Whether `heading` and the file name `name` (its extension dropped)

@@ -35,8 +35,10 @@ import { writeCacheFile } from '../../shared/cache-file.ts';
  *  each term starts, in bytes of the terms' UTF-8, which a search reads
  *  without decoding them, engine.ts SearchIndex.terms; 13: the walk leaves
  *  out version control's folders, which a trace of 12 lists, and which
- *  the check of a cached index would take for forged). */
-export const FORMAT_VERSION = 13;
+ *  the check of a cached index would take for forged; 14: a Markdown
+ *  note's only section heading is its title only when it names the file,
+ *  content/title.ts sectionOfNote). */
+export const FORMAT_VERSION = 14;
 const MAGIC = 0x4b425331; // "KBS1"
 
 /** A cache file larger than this is not read (a hostile or broken one). */

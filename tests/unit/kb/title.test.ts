@@ -48,7 +48,7 @@ describe('Markdown titles', () => {
     expect(titleOf('## Part\n\n### Sub\n\ntext\n', 'md')).toBe('Part');
   });
 
-  test('an opening section heading is no title unless it names the file: another of its level or above later in the head, and no word shared with the name', () => {
+  test('an opening section heading is no title unless it names the file: another of its level or above later in the head, or none at all, and no word shared with the name', () => {
     const of = (text: string, name?: string) => headTitleOf(enc.encode(text), 'md', 0, name).title;
     // A note's first section (Obsidian's help, a vault's notes).
     expect(of('## Prerequisites\n\nYou need [[Custom domains]].\n\n## Enable analytics\n\nText.\n', 'Analytics.md')).toBeUndefined();
@@ -62,13 +62,23 @@ describe('Markdown titles', () => {
     expect(of('## 端到端加密\n\n文字\n\n## 元数据\n', '同步安全和隐私.md')).toBeUndefined();
     // Short words (`a`, `to`, `of`) are not shared words; headings in fenced code do not count.
     expect(of('## A Guide to It\n\ntext\n\n## Next\n', 'a-to-of.md')).toBeUndefined();
-    expect(of('## Part\n\n```md\n## not a heading\n```\n\ntext\n', 'zzz.md')).toBe('Part');
-    expect(of('## Part\n\n~~~~\n## not one\n~~~\n## still code\n~~~~\n', 'zzz.md')).toBe('Part');
+    expect(of('## Part\n\n```md\n## not a heading\n```\n\n### Sub\n', 'zzz.md')).toBe('Part');
+    expect(of('## Part\n\n~~~~\n## not one\n~~~\n## still code\n~~~~\n### Sub\n', 'zzz.md')).toBe('Part');
+    expect(of('## Part\n\n```md\n## not a heading\n```\n\ntext\n', 'zzz.md')).toBeUndefined();
     // The next heading a part of it: a chapter's title, whatever the name.
     expect(of('## Redirecting Errors to Standard Error\n\nText.\n\n### Checking Where Errors Are Written\n\n### Printing\n\n## Summary\n', 'ch12-06-writing-to-stderr-instead-of-stdout.md')).toBe('Redirecting Errors to Standard Error');
     expect(of('# Red-Black Tree\n\n## Colours\n\n# Operations\n', 'trees.md')).toBe('Red-Black Tree');
-    // No section after it: the opening heading is the title, whatever the name.
+    // Parts after it: the opening heading is the title, whatever the name.
     expect(of('## What Is Ownership?\n\nText.\n\n### The Stack\n', 'x.md')).toBe('What Is Ownership?');
+    // No heading after it: a note's only section (a vault's daily note, a
+    // person's albums) names the file only by a shared word.
+    expect(of('## Notes\n\n![[Daily.base]]\n', 'Daily/2023-09-12.md')).toBeUndefined();
+    expect(of('---\ntags:\n  - people\n---\n\n## Albums\n\n![[Albums.base]]\n', 'References/Paul Chambers.md')).toBeUndefined();
+    expect(of('## Installation\n\nText only.\n', 'src/ch01-01-installation.md')).toBe('Installation');
+    // A level-1 heading with none after it is the title, whatever the name;
+    // so is a heading that is all the file holds.
+    expect(of('# Writing Automated Tests\n\nText.\n', 'ch11-00-testing.md')).toBe('Writing Automated Tests');
+    expect(of('## Notes\n', 'Daily/2023-09-12.md')).toBe('Notes');
     // Without a name, such a heading is no title.
     expect(of('## Separating Modules\n\nText.\n\n## Summary\n')).toBeUndefined();
     // Level 1 too: a note of `#` sections (an Obsidian vault's), where a book's `# Title` has none after it.
