@@ -251,6 +251,27 @@ export function cases(runner: Runner): void {
       expect(run(runner, root, ['learn', 'site', 'fonts/lato.woff2']).out).toContain('it is a binary file');
     });
 
+    test.parity('a small PDF with no NUL in its head is binary all the same: not listed, loaded, searched or warned of as text', () => {
+      const root = fixture(
+        {
+          'docs/a.md': '# A\n\nThe creator wrote this.\n',
+          'docs/tiny.pdf': '%PDF-1.3\n%\u00ff\u00ff\n1 0 obj\n<< /Creator <feff00500072006100770064> /Producer (creator) >>\nendobj\ntrailer\n<< /Root 1 0 R >>\n%%EOF\n',
+        },
+        '[kb.topic.docs]\nsubjects = "docs"\n',
+      );
+      expect(run(runner, root, ['learn', 'docs']).out).toContain('\n- a\n');
+      expect(run(runner, root, ['learn', 'docs']).out).not.toContain('tiny');
+      const one = run(runner, root, ['learn', 'docs', 'tiny']);
+      expect(one.code).toBe(1);
+      expect(one.out).toContain('it is a binary file');
+      const check = run(runner, root, ['check']);
+      expect(check.out).toContain('1 binary file is not a subject: 1 pdf');
+      expect(check.out).not.toContain('not valid UTF-8');
+      const found = run(runner, root, ['search', 'creator']);
+      expect(found.out).toContain('docs: a');
+      expect(found.out).not.toContain('tiny');
+    });
+
     test("a `!.git/` line brings git's folder back, as it does any default", () => {
       const r = run(runner, repoRoot(true), ['learn', 'notes', 'git/HEAD']);
       expect(r.code).toBe(0);

@@ -249,9 +249,13 @@ export function readFully(fd: number, buf: Uint8Array, offset = 0, end = buf.len
 }
 
 /** Whether the first `length` bytes of `bytes` (the start of a file) say the
- *  file is binary. */
+ *  file is binary: a NUL among them (outside UTF-16 with a byte-order mark,
+ *  a zero 16-bit unit), or a PDF's signature (`%PDF-`), whose head may hold
+ *  no NUL (a small PDF, all its objects in plain syntax) but whose text is
+ *  no knowledge as it is written. */
 export function isBinaryHead(bytes: Uint8Array, length: number = bytes.length): boolean {
   const n = Math.min(length, bytes.length, PROBE_BYTES);
+  if (isPdf(bytes, n)) return true;
   if (n >= 2 && ((bytes[0] === 0xff && bytes[1] === 0xfe) || (bytes[0] === 0xfe && bytes[1] === 0xff))) {
     for (let i = 2; i + 1 < n; i += 2) {
       if (bytes[i] === 0 && bytes[i + 1] === 0) return true;
@@ -267,6 +271,11 @@ export function isBinaryHead(bytes: Uint8Array, length: number = bytes.length): 
     return nul !== -1 && nul < n;
   }
   return bytes.subarray(0, n).indexOf(0) !== -1;
+}
+
+/** Whether the first `n` bytes of `bytes` open with `%PDF-`. */
+export function isPdf(bytes: Uint8Array, n: number): boolean {
+  return n >= 5 && bytes[0] === 0x25 && bytes[1] === 0x50 && bytes[2] === 0x44 && bytes[3] === 0x46 && bytes[4] === 0x2d;
 }
 
 /** Where frontmatter ends when it is not closed within the head. */

@@ -254,7 +254,7 @@ function readSized(fd: number, st: Stats, limit: number, first: number): Uint8Ar
  *  holds an earlier file's bytes: a NUL put after them ends the search
  *  there, without a view made of them for each file. */
 function isBinaryHeadOf(buf: Uint8Array, n: number): boolean {
-  if (n >= buf.length || (n >= 2 && (buf[0] === 0xff || buf[0] === 0xfe))) return isBinaryHead(buf, n);
+  if (n >= buf.length || (n >= 2 && (buf[0] === 0xff || buf[0] === 0xfe || buf[0] === 0x25))) return isBinaryHead(buf, n);
   buf[n] = 0;
   return buf.indexOf(0) < n;
 }

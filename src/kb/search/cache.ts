@@ -37,8 +37,9 @@ import { writeCacheFile } from '../../shared/cache-file.ts';
  *  out version control's folders, which a trace of 12 lists, and which
  *  the check of a cached index would take for forged; 14: a Markdown
  *  note's only section heading is its title only when it names the file,
- *  content/title.ts sectionOfNote). */
-export const FORMAT_VERSION = 14;
+ *  content/title.ts sectionOfNote; 15: a file that opens with a PDF's
+ *  signature is binary, not indexed, fs/probe.ts isBinaryHead). */
+export const FORMAT_VERSION = 15;
 const MAGIC = 0x4b425331; // "KBS1"
 
 /** A cache file larger than this is not read (a hostile or broken one). */

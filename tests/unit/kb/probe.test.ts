@@ -104,6 +104,20 @@ describe('probeFile, probeHere and PROBED', () => {
 });
 
 describe('isBinaryHead', () => {
+  test("a PDF's signature is binary, NUL or not: a small PDF's head may hold none", () => {
+    const enc = new TextEncoder();
+    const pdf = enc.encode('%PDF-1.3\n%\u00ff\u00ff\n1 0 obj\n<< /Creator <feff0050> >>\nendobj\n');
+    expect(pdf.includes(0)).toBe(false);
+    expect(isBinaryHead(pdf)).toBe(true);
+    expect(isBinaryHead(pdf, 4)).toBe(false); // `%PDF` alone is not the signature
+    expect(isBinaryHead(enc.encode('% a LaTeX comment\n\\documentclass{article}\n'))).toBe(false);
+    expect(isBinaryHead(enc.encode('%PDF is what the tool writes.\n'))).toBe(false);
+    // Read and probed as binary too.
+    const path = file(pdf);
+    expect(readSubject(path).kind).toBe('binary');
+    expect(probeFile(path).kind).toBe('binary');
+  });
+
   test('only looks at the given length and at most 8192 bytes', () => {
     const b = bytesWithNulAt(10, 5);
     expect(isBinaryHead(b, 5)).toBe(false);
