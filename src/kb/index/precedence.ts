@@ -35,30 +35,29 @@ const DATA_AND_CODE = [
 ];
 
 /** Formats whose files are binary: a file of one is never a subject, so a
- *  slug it shares with one file that may hold text hides nothing (a page
- *  beside its PDF, a logo as .png and .jpg, a font as .woff and .woff2):
- *  no warning (subjects.ts). Only formats that are binary by design. */
-const BINARY_FORMATS = new Set(
-  [
-    // images
-    'png jpg jpeg jpe gif webp avif heic heif bmp ico icns tif tiff psd xcf',
-    // fonts
-    'woff woff2 ttf otf eot',
-    // audio and video
-    'mp3 m4a aac flac ogg oga opus wav mp4 m4v mov avi mkv webm',
-    // archives and packages
-    'zip gz tgz bz2 xz zst 7z rar jar war whl egg deb rpm dmg iso',
-    // documents and compiled code
-    'pdf doc docx xls xlsx ppt pptx odt ods odp epub wasm pyc class o so dylib dll exe',
-  ]
-    .join(' ')
-    .split(' '),
-);
+ *  slug that loads another file hides nothing in it (a page beside its
+ *  PDF, a logo as .png and .jpg, a font as .woff and .woff2): no warning
+ *  (subjects.ts). Only formats that are binary by design. */
+const BINARY_FORMATS = [
+  // images
+  'png jpg jpeg jpe gif webp avif heic heif bmp ico icns tif tiff psd xcf',
+  // fonts
+  'woff woff2 ttf otf eot',
+  // audio and video
+  'mp3 m4a aac flac ogg oga opus wav mp4 m4v mov avi mkv webm',
+  // archives and packages
+  'zip gz tgz bz2 xz zst 7z rar jar war whl egg deb rpm dmg iso',
+  // documents and compiled code
+  'pdf doc docx xls xlsx ppt pptx odt ods odp epub wasm pyc class o so dylib dll exe',
+];
+
+/** BINARY_FORMATS as a set, built on first use (as the ranks are). */
+let binary: Set<string> | undefined;
 
 /** Whether an extension (lower case) names a binary format
  *  (BINARY_FORMATS). */
 export function isBinaryFormat(ext: string): boolean {
-  return BINARY_FORMATS.has(ext);
+  return (binary ??= new Set(BINARY_FORMATS.join(' ').split(' '))).has(ext);
 }
 
 /** Ranks below the prose ones. */

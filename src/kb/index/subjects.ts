@@ -287,21 +287,20 @@ function winners(files: readonly IndexedSubject[], aliases: Map<string, Alias>, 
     }
     const others = group.slice(1).map((s) => ({ name: withExtension(s), path: s.path }));
     shared.set(winner.slug, { path: winner.path, others });
-    // Said when two of its files or more may hold text: the others are of
-    // binary formats, never subjects (a page beside its PDF, a font as
-    // .woff and .woff2), and a warning about them would be one nobody can
-    // act on.
-    if (mayHoldText(group) > 1) notices.push(notice('slug-collision', winner.path, sharedMessage(winner.slug, winner.path, others)));
+    // Not said when every other file is of a binary format, never a
+    // subject (a page beside its PDF, a font as .woff and .woff2): it
+    // hides nothing, and a warning about it would be one nobody can act
+    // on. A text file behind a binary one is said.
+    if (!othersBinary(group)) notices.push(notice('slug-collision', winner.path, sharedMessage(winner.slug, winner.path, others)));
   }
   return subjects;
 }
 
-/** How many of `group`'s files are not of a binary format (precedence.ts
- *  isBinaryFormat). */
-function mayHoldText(group: readonly IndexedSubject[]): number {
-  let n = 0;
-  for (const s of group) if (!isBinaryFormat(s.ext)) n++;
-  return n;
+/** Whether every file of `group` but its first is of a binary format
+ *  (precedence.ts isBinaryFormat). */
+function othersBinary(group: readonly IndexedSubject[]): boolean {
+  for (let i = 1; i < group.length; i++) if (!isBinaryFormat(group[i].ext)) return false;
+  return true;
 }
 
 /** The notice of a shared slug: which file it loads, and the names that

@@ -125,7 +125,7 @@ describe('indexSubjects', () => {
     expect(index.shared!.get('i/logo')!.others.map((o) => o.path)).toEqual(['i/logo.eps', 'i/logo.gif', 'i/logo.ico', 'i/logo.jpg', 'i/logo.png', 'i/logo.psd']);
   });
 
-  test('a shared slug is said only when two of its files may hold text: binary formats are never subjects', () => {
+  test('a shared slug is not said when every file it does not load is of a binary format: those are never subjects', () => {
     const index = indexSubjects(
       tree({
         'f/lato.woff': 'x',
@@ -151,6 +151,11 @@ describe('indexSubjects', () => {
     expect(index.notices[0].message).toBe('slug "s/slides" is shared by 3 files: it loads s/slides.org; "s/slides.html", "s/slides.pdf" load the others');
     // A format the list does not know may hold text: said.
     expect(indexSubjects(tree({ 'n.eps': '%!PS', 'n.bin': 'x' })).notices).toHaveLength(1);
+    // A text file behind a binary one (a hidden note beside a visible image,
+    // which wins the slug): said.
+    const behind = indexSubjects(tree({ 'p/notes.png': 'x', 'p/.notes.md': '# Notes' }));
+    expect(behind.subjects.map((s) => s.path)).toEqual(['p/notes.png']);
+    expect(behind.notices.map((n) => n.message)).toEqual(['slug "p/notes" is shared by 2 files: it loads p/notes.png; "p/notes.md" loads the other']);
   });
 
   test('prose in its documented order: md, mdx, org, rst, adoc, txt, html, none', () => {
