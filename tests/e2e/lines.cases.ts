@@ -73,6 +73,20 @@ export function cases(runner: Runner): void {
       for (const markup of ['<a id=', '[ch04-02]:', '{{#include', '<Listing', '```', '![Ownership']) expect(r.out).not.toContain(`: ${markup}`);
     });
 
+    test.parity("a container's fence is markup too: VitePress's `::: tip`, Docusaurus's `:::note`", () => {
+      const root = fixture(
+        {
+          'site/proxy.md': ['# Server proxy', '', '::: tip NOTE', 'Behind a reverse proxy, forward the websocket too.', ':::', '', ':::note Cross-origin requests', 'The dev server answers preflight requests itself.', ':::', ''].join('\n'),
+        },
+        '[kb.topic.site]\nsubjects = "site"\n',
+      );
+      const r = run(runner, root, ['search', '--format', 'json', 'reverse proxy websocket preflight']);
+      expect(r.code).toBe(0);
+      const texts = JSON.parse(r.out).results[0].passages.map((p: { line: number; text: string }) => `${p.line}: ${p.text}`);
+      expect(texts).toContain('4: Behind a reverse proxy, forward the websocket too.');
+      for (const t of texts) expect(t).not.toContain(':::');
+    });
+
     test.parity('JSON: the snippet, its line and the passages; a long document answers in up to three places', () => {
       const root = fixture(FILES, CONFIG);
       const r = run(runner, root, ['search', '-t', 'docs', '--format', 'json', 'cache backend eviction']);

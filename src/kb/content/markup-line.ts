@@ -6,7 +6,9 @@
 // alone, in any format (a `.txt` file may be reStructuredText, a `.md`
 // file holds HTML), each test one pass over the line:
 //
-// - fence markers: ``` ```rust ```, `~~~`;
+// - fence markers: ``` ```rust ```, `~~~`, and a container's (`::: tip
+//   NOTE`, `:::note Title`, `::: {.aside}`: VitePress, Docusaurus, Pandoc,
+//   MyST);
 // - HTML alone: tags and nothing else (`<a id="x"></a>`, `<Listing
 //   number="1-1" ...>`, `</Listing>`, `<img ...>`, a tag the line ends
 //   inside), and comments (a line that opens or closes one);
@@ -72,6 +74,8 @@ export function isMarkupIn(text: string, start: number, end: number): boolean {
 
 /** `isMarkupLine` of a line without white space at either end. */
 function markupTrimmed(t: string): boolean {
+  // A container's fence, as a code fence is (its label aside).
+  if (t.charCodeAt(0) === 0x3a && t.startsWith(':::')) return true;
   switch (t.charCodeAt(0)) {
     case 0x60: // `
     case 0x7e: // ~
