@@ -491,7 +491,22 @@ function setextAbove(b: Uint8Array, from: number, ls: number): boolean {
   while (before > from && b[before - 1] !== NL) before--;
   const lone = above < 0 || isBlank(b, before, above > from && b[above - 1] === CR ? above - 1 : above);
   const bc = b[ts];
-  return te > ts && ts - ps < 4 && lone && bc !== HASH && bc !== GT && bc !== 0x60 && bc !== 0x7e && bc !== LT ? setTitle(ts, te) : false;
+  return te > ts && ts - ps < 4 && lone && bc !== HASH && bc !== GT && bc !== 0x60 && bc !== 0x7e && bc !== LT && !listItem(b, ts, te) ? setTitle(ts, te) : false;
+}
+
+/** Whether the line's text [i, e) opens with a list item's marker: `-`,
+ *  `*` or `+`, or up to nine digits and `.` or `)`, then a space, a tab or
+ *  the line's end. */
+function listItem(b: Uint8Array, i: number, e: number): boolean {
+  let k = i;
+  const c = b[k];
+  if (c === DASH || c === STAR || c === PLUS) k++;
+  else {
+    while (k < e && k - i < 9 && b[k] >= 0x30 && b[k] <= 0x39) k++;
+    if (k === i || k >= e || (b[k] !== 0x2e && b[k] !== 0x29)) return false;
+    k++;
+  }
+  return k >= e || b[k] === SP || b[k] === TAB;
 }
 
 /** A heading of any level that opens the document (its first content,
@@ -542,7 +557,9 @@ function mdOpener(b: Uint8Array, from: number, n: number, name: string | undefin
       setTitle(ts, te);
       return;
     }
-    if (c === 0x60 || c === 0x7e || c === GT) return;
+    // A list item is never a setext heading's text (`- Logseq lets you
+    // embed...` over a `-` line: two items of an outline).
+    if (c === 0x60 || c === 0x7e || c === GT || listItem(b, i, e)) return;
     const te = trimBack(b, i, e);
     if (L.advance() && (b[skipSpace(b, L.s, L.e)] === DASH || b[skipSpace(b, L.s, L.e)] === EQ) && isSetextUnderline(b, L.s, L.e, b[skipSpace(b, L.s, L.e)])) setTitle(i, te);
     return;

@@ -43,6 +43,19 @@ describe('Markdown titles', () => {
     expect(titleOf('Some text first.\n\n## Section\n', 'md')).toBeUndefined();
   });
 
+  test("a list item over a `-` or `=` line is an outline's item, never a setext heading", () => {
+    // Logseq's pages: an outline of `- ` blocks, an empty one among them
+    // (a `#` later in the head makes the rules run).
+    expect(titleOf('- Logseq lets you embed media.\n-\n- Three ways, with `#` tags:\n', 'md')).toBeUndefined();
+    expect(titleOf('* Item\n---\n\nSee #tag.\n', 'md')).toBeUndefined();
+    expect(titleOf('1. Intro\n---\n\nSee #tag.\n', 'md')).toBeUndefined();
+    expect(titleOf('- Item\n===\n', 'md')).toBeUndefined();
+    // Text that only starts like one is a heading's.
+    expect(titleOf('2024 plans\n---\n\nSee #tag.\n', 'md')).toBe('2024 plans');
+    expect(titleOf('-5 degrees outside\n---\n\nSee #tag.\n', 'md')).toBe('-5 degrees outside');
+    expect(titleOf('Title\n=====\n', 'md')).toBe('Title');
+  });
+
   test('an opening heading followed at once by its sibling is an outline, not a title', () => {
     expect(titleOf('## Added\n\n## Changed\n\n## Fixed\n', 'md')).toBeUndefined();
     expect(titleOf('## Part\n\n### Sub\n\ntext\n', 'md')).toBe('Part');
