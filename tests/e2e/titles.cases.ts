@@ -98,6 +98,22 @@ export function cases(runner: Runner): void {
       expect(r.err).toBe('');
     });
 
+    test.parity("a Logseq graph: page properties give titles and descriptions; an outline's first item is no heading", () => {
+      const dir = fixture(
+        {
+          'graph/pages/Advanced Queries.md': 'type:: [[Feature]]\nplatforms:: [[All Platforms]]\ndescription:: Advanced queries are written with [Datalog](https://en.wikipedia.org/wiki/Datalog) and query the database.\n\n- ## Intro\n\t- Start with the #+BEGIN_QUERY block.\n',
+          'graph/pages/lsp.md': 'title:: Local Http server\n\n- Logseq serves an API on a local port.\n',
+          'graph/pages/Embed Media.md': '- Logseq lets you embed, preview, and play back media.\n-\n- Three ways, with `#` tags:\n',
+        },
+        '[kb.topic.graph]\nsubjects = "graph"\n',
+      );
+      const r = run(runner, dir, ['learn', 'graph']);
+      expect(r.code).toBe(0);
+      expect(r.out).toContain('\n- pages/Advanced Queries: Advanced queries are written with Datalog and query the database.\n- pages/Embed Media\n- pages/lsp: Local Http server\n');
+      const found = run(runner, dir, ['search', '--format', 'json', 'http server']);
+      expect(JSON.parse(found.out).results[0]).toMatchObject({ slug: 'pages/lsp', title: 'Local Http server' });
+    });
+
     test.parity("a manual page's source: its NAME line's summary in a listing; searched and shown as the text it prints, at the file's line numbers", () => {
       const licence = Array.from({ length: 30 }, (_, i) => `.\\" Permission is granted to copy this manual, line ${i}.\n`).join('');
       const dir = fixture(

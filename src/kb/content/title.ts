@@ -18,6 +18,8 @@
 //      it shares no word with the file's name (a note's first section:
 //      `## Prerequisites` in `Analytics.md`; its only one: `## Albums` in
 //      `Paul Chambers.md`; mdOpener).
+//      Before all of these, Logseq's page properties opening the text
+//      (`title:: ...`; `description:: ...` is its summary: pageProperties).
 //    - reStructuredText (rst, rest): RFC 2822-style header fields at the
 //      top (`Title: ...`, as PEPs have them, continuation lines folded);
 //      else the document title: a heading over- and underlined, or
@@ -307,6 +309,8 @@ function untitled(b: Uint8Array, from: number, n: number, format: TitleFormat): 
       return !within(b, LT, from, n);
     case 'md': {
       if (within(b, HASH, from, n) || within(b, EQ, from, n)) return false;
+      // Page properties (`title:: ...`) open the text.
+      if (propertyKeyEnd(b, from, lineEnd(b, from, n)) >= 0) return false;
       if (!within(b, DASH, from, n)) return true;
       if (!isAlnum(b[from]) || startsWith(b, from, n, 'import ') || startsWith(b, from, n, 'export ')) return false;
       const nl = b.indexOf(NL, from);
@@ -367,8 +371,53 @@ function fenceAt(b: Uint8Array, s: number, e: number): number {
 }
 
 function mdTitle(b: Uint8Array, from: number, n: number, name: string | undefined): void {
+  if (pageProperties(b, from, n)) return;
   if (mdLevelOne(b, from, n, name)) return;
   mdOpener(b, from, n, name);
+}
+
+/** Logseq's page properties, which Obsidian's Dataview writes the same
+ *  way: `key:: value` lines opening the text, up to the first line that
+ *  is not one. `title::` is the title, `description::` the summary (a
+ *  description). Whether a title was found (the head's title is then
+ *  decided). */
+function pageProperties(b: Uint8Array, from: number, n: number): boolean {
+  if (propertyKeyEnd(b, from, n) < 0) return false;
+  const L = cursor.reset(b, from, n);
+  while (L.advance()) {
+    const { s, e } = L;
+    const k = propertyKeyEnd(b, s, e);
+    if (k < 0) break;
+    if (found.titleStart < 0 && k - s === 5 && startsWithFolded(b, s, k, 'title')) {
+      const ts = skipSpace(b, k + 2, e);
+      const te = trimBack(b, ts, e);
+      if (te > ts) setTitle(ts, te);
+    } else if (found.summaryStart < 0 && k - s === 11 && startsWithFolded(b, s, k, 'description')) setSummary(b, k + 2, e);
+  }
+  return found.titleStart >= 0;
+}
+
+/** Where the `::` of a property line at [s, e) is (`key:: value`: a key
+ *  of a letter then letters, digits, `-` and `_`, the value after a space
+ *  or nothing), or -1 when the line is not one. */
+function propertyKeyEnd(b: Uint8Array, s: number, e: number): number {
+  if (s >= e || !isLetter(b[s])) return -1;
+  let k = s + 1;
+  while (k < e && (isAlnum(b[k]) || b[k] === DASH || b[k] === 0x5f)) k++;
+  if (k + 1 >= e || b[k] !== COLON || b[k + 1] !== COLON) return -1;
+  return k + 2 === e || b[k + 2] === SP || b[k + 2] === TAB ? k : -1;
+}
+
+/** Where the line that starts at `s` ends (before its CR LF or LF), or
+ *  `n`. */
+function lineEnd(b: Uint8Array, s: number, n: number): number {
+  let nl = b.indexOf(NL, s);
+  if (nl < 0 || nl >= n) nl = n;
+  return nl > s && b[nl - 1] === CR ? nl - 1 : nl;
+}
+
+function isLetter(c: number): boolean {
+  return (c | 0x20) >= 0x61 && (c | 0x20) <= 0x7a;
 }
 
 const NONE = Number.MAX_SAFE_INTEGER;

@@ -38,8 +38,11 @@ import { writeCacheFile } from '../../shared/cache-file.ts';
  *  the check of a cached index would take for forged; 14: a Markdown
  *  note's only section heading is its title only when it names the file,
  *  content/title.ts sectionOfNote; 15: a file that opens with a PDF's
- *  signature is binary, not indexed, fs/probe.ts isBinaryHead). */
-export const FORMAT_VERSION = 15;
+ *  signature is binary, not indexed, fs/probe.ts isBinaryHead; 16: a list
+ *  item is no setext heading, and Logseq's `title::` and `description::`
+ *  page properties are a Markdown page's title and description,
+ *  content/title.ts listItem, pageProperties). */
+export const FORMAT_VERSION = 16;
 const MAGIC = 0x4b425331; // "KBS1"
 
 /** A cache file larger than this is not read (a hostile or broken one). */

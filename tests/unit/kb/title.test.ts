@@ -43,6 +43,22 @@ describe('Markdown titles', () => {
     expect(titleOf('Some text first.\n\n## Section\n', 'md')).toBeUndefined();
   });
 
+  test("Logseq's page properties: `title::` is the title, `description::` the description", () => {
+    const head = (text: string, name = 'pages/x.md') => headTitleOf(enc.encode(text), 'md', 0, name);
+    const adv = head('type:: [[Feature]]\nplatforms:: [[All Platforms]]\ndescription:: Advanced queries are written with [Datalog](https://x) and query the database.\n\n- ## Intro\n\t- text\n');
+    expect(adv.title).toBeUndefined();
+    expect(adv.summary).toBe('Advanced queries are written with Datalog and query the database.');
+    const ns = head('title:: Community/Query Learning Sprint (Summer 2022)\n\n- A sprint.\n', 'pages/Community___Query Learning Sprint (Summer 2022).md');
+    expect(ns.title).toBe('Community/Query Learning Sprint (Summer 2022)');
+    // Without a `#` or `=` in the head (the quick path), and in any case.
+    expect(head('Title:: Local Http server\n- text\n').title).toBe('Local Http server');
+    // The properties must open the text: later, or without the space, they are text.
+    expect(head('- A block\ntitle:: Not the title\n').title).toBeUndefined();
+    expect(head('title::NoSpace\n\n# Real\n').title).toBe('Real');
+    // A title heading the page otherwise still counts when no `title::` is given.
+    expect(head('alias:: adv\n\n# Advanced\n').title).toBe('Advanced');
+  });
+
   test("a list item over a `-` or `=` line is an outline's item, never a setext heading", () => {
     // Logseq's pages: an outline of `- ` blocks, an empty one among them
     // (a `#` later in the head makes the rules run).
