@@ -12,15 +12,14 @@ export const LOCK_NAME = '.kb-lock';
 /** The control files, in the order their rules apply (later wins). */
 export const IGNORE_FILES = ['.gitignore', '.kbignore'] as const;
 
-/** Version control's own folders (git, Mercurial, Subversion, Bazaar,
- *  darcs, Jujutsu, Pijul): a repository's history and settings, never
- *  knowledge. A topic at a repository's root would otherwise walk every
- *  object of its history, and serve `.git/config` (a remote's URL may
- *  hold a token) as a hidden subject. */
-export const VCS_DIRS: readonly string[] = ['.git', '.hg', '.svn', '.bzr', '_darcs', '.jj', '.pijul'];
-
-/** Directories never walked unless a control file re-includes them. */
-export const DEFAULT_DIRS: ReadonlySet<string> = new Set(['node_modules', ...VCS_DIRS]);
+/** Directories never walked unless a control file re-includes them:
+ *  `node_modules`, and version control's own folders (git, Mercurial,
+ *  Subversion, Bazaar, darcs, Jujutsu, Pijul), a repository's history and
+ *  settings, never knowledge. A topic at a repository's root would
+ *  otherwise walk every object of its history, and serve `.git/config`
+ *  (a remote's URL may hold a token) as a hidden subject. (One literal:
+ *  `kb schema` loads this module, and a spread is code run on first use.) */
+export const DEFAULT_DIRS: ReadonlySet<string> = new Set(['node_modules', '.git', '.hg', '.svn', '.bzr', '_darcs', '.jj', '.pijul']);
 
 /** Files left out unless a control file re-includes them: lockfiles
  *  (generated, large, and never knowledge), and the `.git` file a git
