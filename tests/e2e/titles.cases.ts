@@ -112,6 +112,10 @@ export function cases(runner: Runner): void {
       expect(r.out).toContain('\n- pages/Advanced Queries: Advanced queries are written with Datalog and query the database.\n- pages/Embed Media\n- pages/lsp: Local Http server\n');
       const found = run(runner, dir, ['search', '--format', 'json', 'http server']);
       expect(JSON.parse(found.out).results[0]).toMatchObject({ slug: 'pages/lsp', title: 'Local Http server' });
+      // The properties are the page's frontmatter: never a passage.
+      const datalog = JSON.parse(run(runner, dir, ['search', '--format', 'json', 'datalog database']).out).results[0];
+      expect(datalog.slug).toBe('pages/Advanced Queries');
+      expect(datalog.passages.map((p: { line: number; text: string }) => `${p.line}: ${p.text}`)).toEqual(['5: - ## Intro\n- Start with the #+BEGIN_QUERY block.']);
     });
 
     test.parity("a manual page's source: its NAME line's summary in a listing; searched and shown as the text it prints, at the file's line numbers", () => {

@@ -197,8 +197,33 @@ function blockMacro(t: string): boolean {
 
 /** Where the frontmatter at the start of `text` ends (the offset after its
  *  closing line), 0 when there is none: `---` ... `---` (or `...`), or
- *  `+++` ... `+++`, the closing line within the first 64 KiB. */
+ *  `+++` ... `+++`, the closing line within the first 64 KiB; then, as
+ *  frontmatter too, Logseq's page properties that open what follows
+ *  (`key:: value` lines, as Obsidian's Dataview writes fields; the title
+ *  and description content/title.ts reads from them). */
 export function frontmatterEnd(text: string): number {
+  return propertiesEnd(text, fencedEnd(text));
+}
+
+/** A page property's line: a key of a letter then letters, digits, `-`
+ *  and `_`, then `::` and a space or the line's end. */
+const PROPERTY = /^[A-Za-z][\w-]*::(?:[ \t]|\r?$)/;
+
+/** Where the page-property lines from `from` on end (`from` when there
+ *  are none), within the first 64 KiB. Each line read once. */
+function propertiesEnd(text: string, from: number): number {
+  let at = from;
+  while (at < text.length && at < 64 * 1024) {
+    const nl = text.indexOf('\n', at);
+    const end = nl < 0 ? text.length : nl;
+    if (!PROPERTY.test(text.slice(at, end))) break;
+    at = nl < 0 ? text.length : nl + 1;
+  }
+  return at;
+}
+
+/** `frontmatterEnd`'s fenced block alone. */
+function fencedEnd(text: string): number {
   const yaml = text.startsWith('---');
   if (!yaml && !text.startsWith('+++')) return 0;
   let at = text.indexOf('\n');

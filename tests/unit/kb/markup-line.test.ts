@@ -78,6 +78,19 @@ describe('frontmatter', () => {
     expect(frontmatterEnd('---\ntitle: x\n---')).toBe('---\ntitle: x\n---'.length);
   });
 
+  test("Logseq's page properties are frontmatter too: the `key:: value` lines opening the text, after a fenced block or alone", () => {
+    const props = 'type:: [[Feature]]\ndescription:: Advanced queries with Datalog.\n';
+    expect(frontmatterEnd(`${props}\n- ## Intro\n`)).toBe(props.length);
+    expect(frontmatterEnd(`---\ntitle: x\n---\n${props}- body\n`)).toBe(`---\ntitle: x\n---\n${props}`.length);
+    expect(frontmatterEnd('alias:: adv\r\nbody\n')).toBe('alias:: adv\r\n'.length);
+    expect(frontmatterEnd('public::\n- body')).toBe('public::\n'.length);
+    // Not one: later in the text, without the space, or a key that is no word.
+    expect(frontmatterEnd('- body\ntype:: x\n')).toBe(0);
+    expect(frontmatterEnd('type::x\n')).toBe(0);
+    expect(frontmatterEnd('1st:: x\n')).toBe(0);
+    expect(frontmatterEnd('std::vector is a template.\n')).toBe(0);
+  });
+
   test('none: no opening line, an unclosed block, a rule that is not the first line', () => {
     expect(frontmatterEnd('body\n---\nx\n---\n')).toBe(0);
     expect(frontmatterEnd('---\ntitle: x\nbody\n')).toBe(0);
