@@ -310,7 +310,8 @@ function untitled(b: Uint8Array, from: number, n: number, format: TitleFormat): 
     case 'md': {
       if (within(b, HASH, from, n) || within(b, EQ, from, n)) return false;
       // Page properties (`title:: ...`) open the text.
-      if (propertyKeyEnd(b, from, lineEnd(b, from, n)) >= 0) return false;
+      const L = cursor.reset(b, from, n);
+      if (L.advance() && propertyKeyEnd(b, L.s, L.e) >= 0) return false;
       if (!within(b, DASH, from, n)) return true;
       if (!isAlnum(b[from]) || startsWith(b, from, n, 'import ') || startsWith(b, from, n, 'export ')) return false;
       const nl = b.indexOf(NL, from);
@@ -382,7 +383,6 @@ function mdTitle(b: Uint8Array, from: number, n: number, name: string | undefine
  *  description). Whether a title was found (the head's title is then
  *  decided). */
 function pageProperties(b: Uint8Array, from: number, n: number): boolean {
-  if (propertyKeyEnd(b, from, n) < 0) return false;
   const L = cursor.reset(b, from, n);
   while (L.advance()) {
     const { s, e } = L;
@@ -406,14 +406,6 @@ function propertyKeyEnd(b: Uint8Array, s: number, e: number): number {
   while (k < e && (isAlnum(b[k]) || b[k] === DASH || b[k] === 0x5f)) k++;
   if (k + 1 >= e || b[k] !== COLON || b[k + 1] !== COLON) return -1;
   return k + 2 === e || b[k + 2] === SP || b[k + 2] === TAB ? k : -1;
-}
-
-/** Where the line that starts at `s` ends (before its CR LF or LF), or
- *  `n`. */
-function lineEnd(b: Uint8Array, s: number, n: number): number {
-  let nl = b.indexOf(NL, s);
-  if (nl < 0 || nl >= n) nl = n;
-  return nl > s && b[nl - 1] === CR ? nl - 1 : nl;
 }
 
 function isLetter(c: number): boolean {

@@ -274,7 +274,7 @@ export function isBinaryHead(bytes: Uint8Array, length: number = bytes.length): 
 }
 
 /** Whether the first `n` bytes of `bytes` open with `%PDF-`. */
-export function isPdf(bytes: Uint8Array, n: number): boolean {
+function isPdf(bytes: Uint8Array, n: number): boolean {
   return n >= 5 && bytes[0] === 0x25 && bytes[1] === 0x50 && bytes[2] === 0x44 && bytes[3] === 0x46 && bytes[4] === 0x2d;
 }
 

@@ -52,6 +52,8 @@ describe('Markdown titles', () => {
     expect(ns.title).toBe('Community/Query Learning Sprint (Summer 2022)');
     // Without a `#` or `=` in the head (the quick path), and in any case.
     expect(head('Title:: Local Http server\n- text\n').title).toBe('Local Http server');
+    // A property without a value opens the block as well as any.
+    expect(head('public::\ntitle:: Local Http server\n- text\n').title).toBe('Local Http server');
     // The properties must open the text: later, or without the space, they are text.
     expect(head('- A block\ntitle:: Not the title\n').title).toBeUndefined();
     expect(head('title::NoSpace\n\n# Real\n').title).toBe('Real');
