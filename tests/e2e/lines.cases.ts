@@ -87,6 +87,21 @@ export function cases(runner: Runner): void {
       for (const t of texts) expect(t).not.toContain(':::');
     });
 
+    test.parity('the lines inside an HTML comment written over several lines are never shown: a licence, a note to the next editor', () => {
+      const root = fixture(
+        {
+          'site/guide.md': ['<!--', 'Copyright 2024 The Widget Authors.', '-->', '', '# Widget guide', '', '<!--', 'TODO: explain how the lever gear ratio is computed', '-->', 'The lever gear ratio is five to one.', ''].join('\n'),
+        },
+        '[kb.topic.site]\nsubjects = "site"\n',
+      );
+      const r = run(runner, root, ['search', 'lever gear ratio']);
+      expect(r.code).toBe(0);
+      expect(r.out).toContain('   > 10: The lever gear ratio is five to one.\n');
+      expect(r.out).not.toContain('TODO');
+      const byName = run(runner, root, ['search', '--format', 'json', 'copyright']);
+      expect(JSON.parse(byName.out).results[0].passages).toEqual([{ line: 5, text: '# Widget guide' }]);
+    });
+
     test.parity('JSON: the snippet, its line and the passages; a long document answers in up to three places', () => {
       const root = fixture(FILES, CONFIG);
       const r = run(runner, root, ['search', '-t', 'docs', '--format', 'json', 'cache backend eviction']);

@@ -2,12 +2,12 @@
 // its passages are bounded (at most three, each at most three lines and
 // about 300 characters), each line is the text's line at the number it is
 // shown with (so that `learn slug:N-M` loads it), and none is markup alone
-// or frontmatter; and it takes time linear in the text, on texts built to
+// or frontmatter or inside an HTML comment over several lines; and it takes time linear in the text, on texts built to
 // make it work hardest: every line a match, every line markup, matches
 // between lines near the length a snippet gives up at, no match at all.
 import { describe, expect, test } from 'bun:test';
 import fc from 'fast-check';
-import { frontmatterEnd, isMarkupLine, isTextLine } from '../../src/kb/content/markup-line.ts';
+import { commentLines, frontmatterEnd, isMarkupLine, isTextLine } from '../../src/kb/content/markup-line.ts';
 import { PASSAGE_CHARS, PASSAGE_LINES, PASSAGES, passagesOf } from '../../src/kb/search/snippet.ts';
 import { CONTROL } from '../../src/shared/controls.ts';
 import { bestOfPair } from '../support/growth.ts';
@@ -16,7 +16,7 @@ const RUNS = Number(process.env.KB_PROPERTY_RUNS ?? 2000);
 
 const collapse = (s: string) => s.replace(new RegExp(CONTROL.source, 'g'), ' ').replace(/\s+/g, ' ').trim();
 
-const LINES = ['the owner of it', 'Owner', 'borrow the owner', '', '   ', '<a id="owner"></a>', '[owner]: x.html', '.. _owner:', '```owner', '---', '+++', '{{#include owner.rs}}', '# Owner', 'prose', 'x'.repeat(400), `owner ${'y '.repeat(200)}`, '\towner\u001b', 'İ owner', '所有者 owner'];
+const LINES = ['the owner of it', 'Owner', 'borrow the owner', '', '   ', '<a id="owner"></a>', '[owner]: x.html', '.. _owner:', '```owner', '---', '+++', '{{#include owner.rs}}', '# Owner', 'prose', 'x'.repeat(400), `owner ${'y '.repeat(200)}`, '\towner\u001b', 'İ owner', '所有者 owner', '<!--', '  <!-- owner', 'owner -->', '-->'];
 const line = fc.oneof({ weight: 6, arbitrary: fc.constantFrom(...LINES) }, { weight: 1, arbitrary: fc.string({ maxLength: 8 }) });
 const text = fc.oneof(
   fc.array(line, { maxLength: 40 }).map((ls) => ls.join('\n')),
@@ -27,13 +27,16 @@ const text = fc.oneof(
 const terms = fc.uniqueArray(fc.constantFrom('owner', 'borrow', 'prose', 'zzz', '所有', 'x'), { minLength: 1, maxLength: 3 });
 
 describe('passagesOf', () => {
-  test('bounded, each line the text\'s line at its number, never markup or frontmatter', () => {
+  test('bounded, each line the text\'s line at its number, never markup, frontmatter or a commented line', () => {
     fc.assert(
       fc.property(text, terms, (t, m) => {
         const ps = passagesOf(t, new Set(m));
         expect(ps.length).toBeLessThanOrEqual(PASSAGES);
         const lines = t.split('\n');
         const front = t.slice(0, frontmatterEnd(t)).split('\n').length - 1;
+        const hidden = commentLines(t);
+        const startOf: number[] = [];
+        for (let k = 0, at = 0; k < lines.length; at += lines[k].length + 1, k++) startOf.push(at);
         for (const p of ps) {
           const shown = p.text.split('\n');
           expect(shown.length).toBeLessThanOrEqual(PASSAGE_LINES);
@@ -44,6 +47,7 @@ describe('passagesOf', () => {
             expect(n).toBeGreaterThan(front);
             const real = lines[n - 1];
             expect(isTextLine(real)).toBe(true);
+            expect(hidden(startOf[n - 1])).toBe(false);
             const bare = s.replace(/^…|…$/g, '');
             expect(collapse(real)).toContain(bare);
           });

@@ -28,7 +28,10 @@
 //   borders): nothing to read.
 //
 // Frontmatter (`frontmatterEnd`) is markup too: a block at the start of the
-// file, so it is told from the text, not the line.
+// file, so it is told from the text, not the line; and so is an HTML
+// comment written over several lines (`commentLines`): the lines between
+// the one that opens it and the one that closes it say nothing a reader
+// of the page sees (a licence, a note to the next editor).
 
 import { hasWord, markupOnly } from './markup.ts';
 
@@ -237,4 +240,60 @@ function fencedEnd(text: string): number {
     at = next;
   }
   return 0;
+}
+
+/** The lines of `text` inside HTML comments written over several lines, as
+ *  a renderer hides them: from a line that opens with `<!--` (after spaces
+ *  or tabs) and does not close it, to the line that holds the next `-->`,
+ *  both included. A comment never closed hides nothing here (a renderer
+ *  would hide the rest of the page; an opening in a code span or an
+ *  example is likelier). Returns whether the line starting at an offset
+ *  is one of them: a function, as few texts have such a comment (one
+ *  native search tells; the blocks are then found once, in one pass). */
+export function commentLines(text: string): (lineStart: number) => boolean {
+  if (!text.includes('<!--')) return NO_LINE;
+  const blocks = commentBlocks(text);
+  if (blocks.length === 0) return NO_LINE;
+  return (at) => {
+    // The last block starting at or before `at`, by binary search.
+    let lo = 0;
+    let hi = blocks.length / 2;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (blocks[2 * mid] <= at) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo > 0 && at < blocks[2 * (lo - 1) + 1];
+  };
+}
+const NO_LINE = (): boolean => false;
+
+/** `commentLines`' blocks: [start, end) pairs, flat, in order, each from
+ *  the start of the line that opens a comment to the end of the line that
+ *  closes it. Each line is searched back once at most (past an opening,
+ *  the search goes on from the next line). */
+export function commentBlocks(text: string): number[] {
+  const out: number[] = [];
+  let from = 0;
+  for (;;) {
+    const open = text.indexOf('<!--', from);
+    if (open < 0) return out;
+    const lineStart = text.lastIndexOf('\n', open) + 1;
+    const nl = text.indexOf('\n', open);
+    const lineEnd = nl < 0 ? text.length : nl;
+    let opens = true;
+    for (let i = lineStart; i < open && opens; i++) opens = text.charCodeAt(i) === 0x20 || text.charCodeAt(i) === 0x09;
+    const close = opens ? text.indexOf('-->', open + 4) : -1;
+    if (opens && close < 0) return out;
+    if (!opens || close < lineEnd) {
+      if (nl < 0) return out;
+      from = nl + 1;
+      continue;
+    }
+    const closeNl = text.indexOf('\n', close);
+    const end = closeNl < 0 ? text.length : closeNl;
+    out.push(lineStart, end);
+    if (closeNl < 0) return out;
+    from = closeNl + 1;
+  }
 }

@@ -2,7 +2,8 @@
 // for the budget: where it answers the query (passages: a window of up to
 // three lines around the line that holds most of the query's words, its
 // first line's number, and in a long document up to two more places; a
-// line of markup alone or frontmatter never in one: content/markup-line.ts),
+// line of markup alone, frontmatter or a line inside an HTML comment never
+// in one: content/markup-line.ts),
 // and the subject's sections ranked by the query (headings, in every
 // format that has them, else blank-line-separated blocks). Pure.
 
@@ -10,7 +11,7 @@ import { every, map, some } from '../../shared/arrays.ts';
 import { CONTROL } from '../../shared/controls.ts';
 import { forEachTermAt, forEachTermOf, isSpaceless, isWordChar, SPACELESS_CHAR, termOf } from './tokenize.ts';
 import { hasHeadings, headingsIn, headTitleOf } from '../content/title.ts';
-import { frontmatterEnd, isMarkupIn, isMarkupLine, isTextLine } from '../content/markup-line.ts';
+import { commentLines, frontmatterEnd, isMarkupIn, isMarkupLine, isTextLine } from '../content/markup-line.ts';
 import { markupExt } from '../content/sniff.ts';
 
 const utf8 = new TextEncoder();
@@ -265,6 +266,11 @@ export const PASSAGE_GAP = 2000;
  *  further passages: bounded work on a text that holds them everywhere. */
 const MORE_SCORED = 3;
 
+/** Whether the line starting at an offset of a text is inside an HTML
+ *  comment written over several lines (content/markup-line.ts
+ *  `commentLines`): never a passage nor a line of one. */
+type Hidden = (lineStart: number) => boolean;
+
 /** A line of a text that holds the query's words: [start, end), and its
  *  score (lineScore); `first` is where its first matched term is, in it. */
 interface Hit {
@@ -375,7 +381,7 @@ const LINE_ENDS = /\n/g;
  * best, while their bound can reach that half; a line near a place taken
  * is not scored.
  */
-function bestHits(text: string, lower: string | undefined, c: Candidates, n: Needles, matched: ReadonlySet<string>, max: number): Hit[] {
+function bestHits(text: string, lower: string | undefined, c: Candidates, n: Needles, matched: ReadonlySet<string>, max: number, hidden: Hidden): Hit[] {
   const { starts, ends, counts } = c;
   const keys = new Float64Array(starts.length);
   for (let i = 0; i < starts.length; i++) {
@@ -395,7 +401,7 @@ function bestHits(text: string, lower: string | undefined, c: Candidates, n: Nee
   // A line of markup alone gives no snippet: passed over as if it were not
   // a candidate (the order of the others, and where the loops below stop,
   // are the same without it: both follow the bounds, which only go down).
-  const markup = (i: number): boolean => isMarkupIn(text, starts[i], ends[i]);
+  const markup = (i: number): boolean => isMarkupIn(text, starts[i], ends[i]) || hidden(starts[i]);
   let best: (Hit & { i: number }) | undefined;
   let o = 0;
   for (; o < order.length; o++) {
@@ -431,7 +437,7 @@ function bestHits(text: string, lower: string | undefined, c: Candidates, n: Nee
 
 /** The lines of `text` that best answer the query's matched terms (index
  *  terms), best first, at most `max`; [] when no line holds one. */
-function hitsOf(text: string, matched: ReadonlySet<string>, skip: number, max: number): Hit[] {
+function hitsOf(text: string, matched: ReadonlySet<string>, skip: number, max: number, hidden: Hidden): Hit[] {
   // A term is nearly always the start of the words it stands for (suffixes
   // are what stemming strips): a line holding none of them as a substring
   // is not looked at word by word. The lines that hold one are found by
@@ -439,21 +445,21 @@ function hitsOf(text: string, matched: ReadonlySet<string>, skip: number, max: n
   // in the text lower-cased (a native search, no per-line work), where
   // lower-casing keeps every offset: it does but for U+0130, whose lower
   // case is two code units.
-  if (text.includes('\u0130') || text.length >= START_BITS) return hitByLines(text, matched, skip);
+  if (text.includes('\u0130') || text.length >= START_BITS) return hitByLines(text, matched, skip, hidden);
   const n = needlesFor(matched);
-  if (n.minimal === undefined) return hitByLines(text, matched, skip);
+  if (n.minimal === undefined) return hitByLines(text, matched, skip, hidden);
   const lower = n.inLower ? text.toLowerCase() : undefined;
-  return bestHits(text, lower, candidatesOf(text, lower ?? text, n.finder, skip), n, matched, max);
+  return bestHits(text, lower, candidatesOf(text, lower ?? text, n.finder, skip), n, matched, max, hidden);
 }
 
 /** The first line of `text` a snippet may show (content/markup-line.ts
  *  `isTextLine`), from `skip` on, among its first SNIPPET_LINES lines. */
-function firstTextLine(text: string, skip: number): Hit | undefined {
+function firstTextLine(text: string, skip: number, hidden: Hidden): Hit | undefined {
   for (let n = 0, start = skip; n < SNIPPET_LINES && start <= text.length; n++) {
     let end = text.indexOf('\n', start);
     if (end < 0) end = text.length;
     const line = text.slice(start, end);
-    if (line.length <= 10_000 && isTextLine(line)) return { start, end, distinct: 0, all: 0, first: 0 };
+    if (line.length <= 10_000 && isTextLine(line) && !hidden(start)) return { start, end, distinct: 0, all: 0, first: 0 };
     start = end + 1;
     if (end === text.length) break;
   }
@@ -464,10 +470,12 @@ function firstTextLine(text: string, skip: number): Hit | undefined {
  *  most SNIPPET_CHARS characters, white space collapsed, control
  *  characters dropped: the best line of `passagesOf`'s best passage; when
  *  no line holds a matched term (a slug or description match), the first
- *  line with words. Never a line of markup alone, nor frontmatter. */
+ *  line with words. Never a line of markup alone, nor frontmatter, nor a
+ *  line inside an HTML comment. */
 export function snippetOf(text: string, matched: ReadonlySet<string>): string {
   const skip = frontmatterEnd(text);
-  const hit = hitsOf(text, matched, skip, 1)[0] ?? firstTextLine(text, skip);
+  const hidden = commentLines(text);
+  const hit = hitsOf(text, matched, skip, 1, hidden)[0] ?? firstTextLine(text, skip, hidden);
   return hit === undefined ? '' : clip(text.slice(hit.start, hit.end), hit.first);
 }
 
@@ -482,14 +490,15 @@ export function snippetOf(text: string, matched: ReadonlySet<string>): string {
  */
 export function passagesOf(text: string, matched: ReadonlySet<string>): Passage[] {
   const skip = frontmatterEnd(text);
-  const hits = hitsOf(text, matched, skip, PASSAGES);
+  const hidden = commentLines(text);
+  const hits = hitsOf(text, matched, skip, PASSAGES, hidden);
   if (hits.length === 0) {
-    const first = firstTextLine(text, skip);
+    const first = firstTextLine(text, skip, hidden);
     if (first !== undefined) hits.push(first);
   }
   const windows: { start: number; lines: string[]; best: boolean }[] = [];
   for (let k = 0; k < hits.length; k++) {
-    const w = windowAt(text, hits[k], skip);
+    const w = windowAt(text, hits[k], skip, hidden);
     // A window that reaches into another's lines is left out.
     if (some(windows, (o) => Math.abs(o.start - w.start) < PASSAGE_GAP && overlaps(text, o.start, w.start))) continue;
     windows.push({ ...w, best: k === 0 });
@@ -525,7 +534,7 @@ function overlaps(text: string, a: number, b: number): boolean {
  *  they are text (not blank, not markup, not frontmatter) and fit
  *  (a line that does not fit whole is cut, where 40 characters or more are
  *  left). Returns where its first line starts, and its lines. */
-function windowAt(text: string, hit: Hit, skip: number): { start: number; lines: string[] } {
+function windowAt(text: string, hit: Hit, skip: number, hidden: Hidden): { start: number; lines: string[] } {
   const lines = [clip(text.slice(hit.start, hit.end), hit.first)];
   let room = PASSAGE_CHARS - lines[0].length;
   let start = hit.start;
@@ -540,7 +549,7 @@ function windowAt(text: string, hit: Hit, skip: number): { start: number; lines:
       const s = after + 1;
       const nl = s > text.length ? -1 : text.indexOf('\n', s);
       const e = s > text.length ? -1 : nl < 0 ? text.length : nl;
-      const l = e < 0 ? undefined : fitted(text.slice(s, e), share, false);
+      const l = e < 0 || hidden(s) ? undefined : fitted(text.slice(s, e), share, false);
       if (l === undefined) down = false;
       else {
         lines.push(l);
@@ -550,7 +559,7 @@ function windowAt(text: string, hit: Hit, skip: number): { start: number; lines:
     } else {
       const e = start - 1;
       const s = e < skip ? -1 : text.lastIndexOf('\n', e - 1) + 1;
-      const l = s < 0 ? undefined : fitted(text.slice(s, e), share, true);
+      const l = s < 0 || hidden(s) ? undefined : fitted(text.slice(s, e), share, true);
       if (l === undefined) up = false;
       else {
         lines.unshift(l);
@@ -575,7 +584,7 @@ function fitted(line: string, room: number, before: boolean): string | undefined
 
 /** `snippetOf`'s best line, line by line (where lower-casing the whole
  *  text would move offsets). */
-function hitByLines(text: string, matched: ReadonlySet<string>, skip: number): Hit[] {
+function hitByLines(text: string, matched: ReadonlySet<string>, skip: number, hidden: Hidden): Hit[] {
   const needles = [...matched];
   let best: Hit | undefined;
   let start = skip;
@@ -585,7 +594,7 @@ function hitByLines(text: string, matched: ReadonlySet<string>, skip: number): H
     const line = text.slice(start, end);
     const at = start;
     start = end + 1;
-    if (line.length <= 10_000 && !isMarkupLine(line)) {
+    if (line.length <= 10_000 && !isMarkupLine(line) && !hidden(at)) {
       const lower = line.toLowerCase();
       if (needles.some((t) => lower.includes(t))) {
         const s = lineScore(line, matched);

@@ -2,7 +2,7 @@
 // line of a snippet's window.
 import { describe, expect, test } from 'bun:test';
 import fc from 'fast-check';
-import { frontmatterEnd, isMarkupIn, isMarkupLine, isTextLine } from '../../../src/kb/content/markup-line.ts';
+import { commentBlocks, commentLines, frontmatterEnd, isMarkupIn, isMarkupLine, isTextLine } from '../../../src/kb/content/markup-line.ts';
 import { hasWord } from '../../../src/kb/content/markup.ts';
 
 describe('a line of markup alone', () => {
@@ -96,6 +96,55 @@ describe('frontmatter', () => {
     expect(frontmatterEnd('---\ntitle: x\nbody\n')).toBe(0);
     expect(frontmatterEnd('--- not frontmatter\nx\n---\n')).toBe(0);
     expect(frontmatterEnd('')).toBe(0);
+  });
+});
+
+describe('HTML comments written over several lines', () => {
+  const starts = (text: string): number[] => {
+    const out: number[] = [];
+    for (let at = 0; at <= text.length; at = text.indexOf('\n', at) + 1 || text.length + 1) out.push(at);
+    return out;
+  };
+  /** The numbers (1-based) of the lines commentLines hides. */
+  const hiddenLines = (text: string): number[] => {
+    const hidden = commentLines(text);
+    return starts(text).flatMap((at, k) => (hidden(at) ? [k + 1] : []));
+  };
+
+  test('from the line that opens one to the line that closes it, both included', () => {
+    const text = 'Intro.\n<!--\nA licence.\nA note.\n-->\nText.\n  <!-- TODO: the gear\nratio -->\nMore.\n';
+    expect(hiddenLines(text)).toEqual([2, 3, 4, 5, 7, 8]);
+    expect(commentBlocks(text)).toEqual([7, 34, 41, 72]);
+    expect(hiddenLines('a\r\n<!--\r\nb\r\n-->\r\nc')).toEqual([2, 3, 4]);
+  });
+
+  test('none: a comment closed on its line, one opened after text, one never closed, a text without one', () => {
+    expect(hiddenLines('<!-- one line -->\nText.\n')).toEqual([]);
+    expect(hiddenLines('Use <!-- to open a comment\nand --> to close it.\n')).toEqual([]);
+    expect(hiddenLines('Text.\n<!--\nnever closed\n')).toEqual([]);
+    expect(hiddenLines('Text.\n')).toEqual([]);
+    // A comment closed on its line, then one over several lines.
+    expect(hiddenLines('<!-- a -->\nb\n<!--\nc\n-->\n')).toEqual([3, 4, 5]);
+  });
+
+  test('one pass: linear on texts built to search back and forth', () => {
+    // Every line opens a comment mid-line; every line opens one at its
+    // start and closes it; one opening and no close in a long text.
+    for (const make of [(n: number) => 'x <!--\n'.repeat(n), (n: number) => '<!-- a -->\n'.repeat(n), (n: number) => `<!--\n${'x\n'.repeat(n)}`, (n: number) => '<!--'.repeat(n)]) {
+      const small = make(20_000);
+      const big = make(320_000);
+      const time = (t: string): number => {
+        let best = Infinity;
+        for (let k = 0; k < 3; k++) {
+          const t0 = performance.now();
+          commentBlocks(t);
+          best = Math.min(best, performance.now() - t0);
+        }
+        return best;
+      };
+      time(small);
+      expect(time(big)).toBeLessThan(Math.max(1, time(small)) * 16 * 4);
+    }
   });
 });
 

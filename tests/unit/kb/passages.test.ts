@@ -2,7 +2,7 @@
 // around where a subject answers the query, with their line numbers; up
 // to three where a long document answers in several places.
 import { describe, expect, test } from 'bun:test';
-import { PASSAGE_CHARS, PASSAGE_LINES, passagesOf } from '../../../src/kb/search/snippet.ts';
+import { PASSAGE_CHARS, PASSAGE_LINES, passagesOf, snippetOf } from '../../../src/kb/search/snippet.ts';
 
 const BOOK = [
   '---',
@@ -67,6 +67,17 @@ describe('passages', () => {
   test('no line holds a matched word: the first line with words past the frontmatter and markup; none in a text without words', () => {
     expect(passagesOf(BOOK, new Set(['zzz']))).toEqual([{ line: 5, text: '# What Is Ownership?' }]);
     expect(passagesOf('---\n***\n', new Set(['zzz']))).toEqual([]);
+  });
+
+  test('a line inside an HTML comment written over several lines is never a passage nor a line of one', () => {
+    const text = '<!--\nCopyright 2024 The Widget Authors.\n-->\n\n# Widget guide\n\n<!--\nTODO: explain how the lever gear ratio is computed\n-->\nThe lever gear ratio is five to one.\nIt is set in the widget file.\n';
+    expect(passagesOf(text, new Set(['lever', 'gear', 'ratio']))).toEqual([{ line: 10, text: 'The lever gear ratio is five to one.\nIt is set in the widget file.' }]);
+    // No line holds a word: the first line with words outside the comments.
+    expect(passagesOf(text, new Set(['zzz']))).toEqual([{ line: 5, text: '# Widget guide' }]);
+    expect(snippetOf(text, new Set(['lever', 'gear', 'ratio']))).toBe('The lever gear ratio is five to one.');
+    expect(snippetOf(text, new Set(['copyright']))).toBe('# Widget guide');
+    // Read line by line too (a text holding U+0130).
+    expect(passagesOf(`İ\n${text}`, new Set(['lever', 'gear', 'ratio']))[0].line).toBe(11);
   });
 
   test('line numbers count every line, CRLF ends and lines past a long one included', () => {
