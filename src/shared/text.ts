@@ -195,6 +195,12 @@ export function utf8Length(s: string): number {
  *  integer: the first toLocaleString of a process sets up the engine's
  *  locale data, 1.5 to 7 ms measured in the compiled binary, paid by every
  *  listing over budget and every search (a result shows its tokens). */
+/** An estimate of tokens, as every line of kb says one: `~1 token`,
+ *  `~1,234 tokens`. */
+export function tokensText(n: number): string {
+  return `~${countText(n)} token${Math.round(n) === 1 ? '' : 's'}`;
+}
+
 export function countText(n: number): string {
   const r = Math.round(n);
   if (!Number.isSafeInteger(r) || Object.is(r, -0)) return r.toLocaleString('en-US');

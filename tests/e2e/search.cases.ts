@@ -40,6 +40,14 @@ const cacheFiles = (root: string) => readdirSync(join(root, '.xdg-cache', 'kb', 
 export function cases(runner: Runner): void {
   const test = caseTest(runner);
   describe(`kb search (${runner.name})`, () => {
+    test.parity('a result of one token says `~1 token`', () => {
+      const root = fixture({ 'notes/todo.md': 'tea\n', 'notes/list.md': 'tea: milk, eggs, bread and coffee for the week\n' }, '[kb.topic.notes]\nsubjects = "notes"\n');
+      const r = run(runner, root, ['search', 'tea']);
+      expect(r.code).toBe(0);
+      expect(r.out).toContain(': todo (~1 token)\n');
+      expect(r.out).toMatch(/: list \(~\d+ tokens\)\n/);
+    });
+
     test.parity('ranked results for people and models; exit 0, or 1 when nothing matches', () => {
       const root = fixture(FILES, CONFIG);
       const r = run(runner, root, ['search', 'tag', 'release']);
