@@ -1,6 +1,6 @@
 // kb check's report, for people (text) and machines (JSON).
 import type { CheckSummary } from '../answer/check.ts';
-import { tokensText } from '../shared/text.ts';
+import { aboutTokens } from '../shared/text.ts';
 import { escapeControls } from '../shared/controls.ts';
 import { formatProblem } from '../shared/problem.ts';
 import { MIN_COMPARED_TERMS } from '../kb/write/similar.ts';
@@ -20,7 +20,7 @@ export function renderCheckText(s: CheckSummary, opts: { verbose?: boolean } = {
       lines.push(`topic "${escapeControls(t.id)}": ${binaryLine(t.binary)}${opts.verbose ? '' : ' (kb check --verbose lists them)'}`);
       if (opts.verbose) for (const f of t.binary.files) lines.push(`  ${escapeControls(f.path)}`);
     }
-    if (t.preloaded > 0) lines.push(`topic "${escapeControls(t.id)}": ${count(t.preloaded, 'pre-loaded subject')}, ${tokensText(t.preloadedTokens)}`);
+    if (t.preloaded > 0) lines.push(`topic "${escapeControls(t.id)}": ${count(t.preloaded, 'pre-loaded subject')}, ${aboutTokens(t.preloadedTokens)}`);
     if (t.tooShort) {
       const their = t.tooShort === 1 ? 'its' : 'their';
       lines.push(

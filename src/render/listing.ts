@@ -7,7 +7,7 @@ import type { Listed, ListingFit, ListingTopic, TopicNote } from '../answer/lear
 import { TokenTally } from '../kb/content/tokens.ts';
 import { CONTROL, escapeControls, quoted } from '../shared/controls.ts';
 import { map } from '../shared/arrays.ts';
-import { countText, tokensText } from '../shared/text.ts';
+import { aboutTokens, countText } from '../shared/text.ts';
 import { descriptionOf, headingLine } from './topic.ts';
 
 /** One line about a topic's directory. */
@@ -57,7 +57,7 @@ export const FOLDER_CHARS = 80;
  *  index page. */
 export function listedLine(s: Listed, chars = DESCRIPTION_CHARS): string {
   if (s.folder !== undefined) {
-    const line = `${s.folder}/ (${s.subjects} subject${s.subjects === 1 ? '' : 's'}, ${tokensText(s.tokens)})`;
+    const line = `${s.folder}/ (${s.subjects} subject${s.subjects === 1 ? '' : 's'}, ${aboutTokens(s.tokens)})`;
     return s.description === undefined ? line : `${line}: ${oneLine(s.description, FOLDER_CHARS)}`;
   }
   return s.description === undefined || chars === 0 ? s.slug : `${s.slug}: ${oneLine(s.description, chars)}`;

@@ -10,7 +10,7 @@ import { formattedText } from '../kb/content/format.ts';
 import { estimateTokens, tokensAtMost } from '../kb/content/tokens.ts';
 import { filter, map } from '../shared/arrays.ts';
 import { escapeControls, jsonDocument, jsonQuoted, quoted } from '../shared/controls.ts';
-import { countText, tokensText } from '../shared/text.ts';
+import { aboutTokens, countText } from '../shared/text.ts';
 import { subjectBlock } from './subject.ts';
 import { headingOf, renderUnknownTopic } from './topic.ts';
 import { refusedJson, renderRefused, topicsJson, wholeData } from './tools.ts';
@@ -23,7 +23,7 @@ export interface ResultRow {
   description?: string;
   /** Where it answers: each passage's first line and its lines. */
   passages: readonly Passage[];
-  /** Its size, `~T tokens` (shared/text.ts tokensText). */
+  /** Its size, `~T tokens` (shared/text.ts aboutTokens). */
   tokens: string;
   /** `created 2025-01-14` or `updated 2025-02-01`, from its frontmatter. */
   when?: string;
@@ -122,7 +122,7 @@ export function resultRow(r: SearchResult): ResultRow {
     ...(r.title !== undefined ? { title: r.title } : {}),
     ...(r.description !== undefined ? { description: r.description } : {}),
     passages: r.passages,
-    tokens: tokensText(r.tokens),
+    tokens: aboutTokens(r.tokens),
     ...(when !== undefined ? { when } : {}),
   };
 }
@@ -232,13 +232,13 @@ export const SEARCH_COSTS: SearchCosts = {
 /** The note after a subject that came as some of its sections. */
 export function renderPartialNote(p: PartialNote): string {
   const names = p.names.length > 6 ? `${p.names.slice(0, 6).join('; ')} and ${p.names.length - 6} more` : p.names.join('; ');
-  return `[Only the sections most relevant to the request (${names}); the whole subject has ${tokensText(p.tokens)}: learn ${jsonQuoted(p.call)}]`;
+  return `[Only the sections most relevant to the request (${names}); the whole subject has ${aboutTokens(p.tokens)}: learn ${jsonQuoted(p.call)}]`;
 }
 
 /** The closing note naming what was left out ('' for nothing). */
 export function renderRecallLeftOut(leftOut: readonly RecallLeftOut[], budget: number): string[] {
   if (leftOut.length === 0) return [];
-  const named = leftOut.slice(0, 10).map((l) => `${escapeControls(l.topic)}: ${escapeControls(l.slug)} (${l.title === undefined ? '' : `${oneLine(l.title)}, `}${tokensText(l.tokens)})`);
+  const named = leftOut.slice(0, 10).map((l) => `${escapeControls(l.topic)}: ${escapeControls(l.slug)} (${l.title === undefined ? '' : `${oneLine(l.title)}, `}${aboutTokens(l.tokens)})`);
   const list = leftOut.length > 10 ? `${named.join(', ')} and ${leftOut.length - 10} more` : named.join(', ');
   return [`[Also relevant, left out to stay within the ${countText(budget)}-token budget (load them with \`learn\`): ${list}.]`];
 }

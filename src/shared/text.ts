@@ -197,7 +197,7 @@ export function utf8Length(s: string): number {
  *  listing over budget and every search (a result shows its tokens). */
 /** An estimate of tokens, as every line of kb says one: `~1 token`,
  *  `~1,234 tokens`. */
-export function tokensText(n: number): string {
+export function aboutTokens(n: number): string {
   return `~${countText(n)} token${Math.round(n) === 1 ? '' : 's'}`;
 }
 

@@ -1,6 +1,6 @@
 import { describe, test, expect } from 'bun:test';
 import fc from 'fast-check';
-import { charWidth, compareCodeUnits, compareNatural, countText, tokensText, naturalKey, naturalKeys, naturallySorted, fitColumns, splitOutsideBraces, typeName } from '../../../src/shared/text.ts';
+import { charWidth, compareCodeUnits, aboutTokens, compareNatural, countText, naturalKey, naturalKeys, naturallySorted, fitColumns, splitOutsideBraces, typeName } from '../../../src/shared/text.ts';
 
 describe('splitOutsideBraces', () => {
   test('cuts at separators outside braces; parts untrimmed, n separators give n + 1 parts', () => {
@@ -63,9 +63,9 @@ describe('countText', () => {
   });
 });
 
-describe('tokensText', () => {
+describe('aboutTokens', () => {
   test('one token, or many, as the estimate rounds', () => {
-    expect([0, 0.6, 1, 1.4, 1.6, 2, 1234].map(tokensText)).toEqual(['~0 tokens', '~1 token', '~1 token', '~1 token', '~2 tokens', '~2 tokens', '~1,234 tokens']);
+    expect([0, 0.6, 1, 1.4, 1.6, 2, 1234].map(aboutTokens)).toEqual(['~0 tokens', '~1 token', '~1 token', '~1 token', '~2 tokens', '~2 tokens', '~1,234 tokens']);
   });
 });
 
