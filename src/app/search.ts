@@ -11,7 +11,7 @@ import { informativeTitle } from '../kb/content/title.ts';
 import { disabledTest } from '../kb/index/disabled.ts';
 import { estimateTokensOfBody, estimateTokensOfBytes } from '../kb/content/tokens.ts';
 import { readBody, readSubjectHead } from '../kb/fs/read.ts';
-import { isHtmlExt, textViewNote, type HtmlView } from '../kb/content/html.ts';
+import { htmlTextLines, isHtmlExt, textViewNote, type HtmlView } from '../kb/content/html.ts';
 import { searchedText } from '../kb/content/searched.ts';
 import { KIND_TEXT, planQuery, type SearchIndex } from '../kb/search/engine.ts';
 import { passagesOf, SNIPPET_BYTES } from '../kb/search/snippet.ts';
@@ -416,7 +416,11 @@ function readResults(ranked: Ranked, limit: number, problems: Problem[], html: H
       problems.push(warning('search-stale', `topic "${f.topic.id}": subject "${f.slug}" could not be read for its snippet (${read.kind === 'error' ? read.message : 'now binary'}); left out`));
       continue;
     }
-    const text = searchedText(read.text, ext);
+    // A page's passages come from its text, numbered by the page as
+    // written where `learn` loads it so (content/html.ts htmlTextLines):
+    // the numbers a result gives are the lines `slug:N-M` loads.
+    const lined = page && html === 'raw' ? htmlTextLines(read.text) : undefined;
+    const text = lined?.text ?? searchedText(read.text, ext);
     // From the index (counted when the file was indexed, the same file by
     // its size and time), else counted here: on the bytes just read, where
     // they are exactly the text's UTF-8 (the same number, counted faster
@@ -427,6 +431,7 @@ function readResults(ranked: Ranked, limit: number, problems: Problem[], html: H
         ? estimateTokensOfBody(textViewNote(false)) + estimateTokensOfBody(text)
         : (f.tokens ?? (read.utf8 !== undefined ? estimateTokensOfBytes(read.utf8) : estimateTokensOfBody(read.text)));
     const passages = passagesOf(text, snippetTerms(ranked.matched.get(f.topic) ?? NONE));
+    if (lined !== undefined) for (const p of passages) p.line = lined.pageLine(p.line);
     results.push({
       topic: f.topic.id,
       slug: f.slug,

@@ -169,6 +169,20 @@ export function cases(runner: Runner): void {
       expect(undo.out).not.toContain('exampleblock');
     });
 
+    test.parity("a page's passages are numbered by the page as written, the lines `learn slug:N-M` loads; by its text in the text view", () => {
+      const n = (args: string[]) => Number(/\n   > (\d+): You can query/.exec(run(runner, root, ['search', 'user.email', '--topic', 'gitdocs', ...args]).out)?.[1]);
+      // As written: the line of the page that holds the paragraph.
+      const raw = n([]);
+      const line = run(runner, root, ['learn', 'gitdocs', `git-config:${raw}`]);
+      expect(line.code).toBe(0);
+      expect(line.out).toContain('<p>You can query, set, replace and unset options.');
+      // The text view: the line of the text learn then shows.
+      const text = n(['--html', 'text']);
+      expect(text).toBeLessThan(raw);
+      expect(run(runner, root, ['learn', 'gitdocs', `git-config:${text}`, '--html', 'text']).out).toContain('You can query, set, replace and unset options.');
+      expect(n([])).toBe(raw);
+    });
+
     test('a search result\'s tokens are what learn gives in the view set', () => {
       const tokens = (args: string[], env: Record<string, string> = {}) => Number(/git-add \(~([\d,]+) tokens\)/.exec(run(runner, root, ['search', 'index', ...args], { env }).out)?.[1].replace(/,/g, ''));
       const raw = tokens([]);

@@ -20,7 +20,7 @@ import { parseSimpleToml } from '../../src/config/toml-fast.ts';
 import { topicIdFrom } from '../../src/config/topic-id.ts';
 import { formatContent } from '../../src/kb/content/format.ts';
 import { decodeEntities } from '../../src/kb/content/entities.ts';
-import { htmlText } from '../../src/kb/content/html.ts';
+import { htmlText, htmlTextLines } from '../../src/kb/content/html.ts';
 import { roffText } from '../../src/kb/content/roff.ts';
 import { compactHtml, HTML_HEAD_BYTES } from '../../src/kb/content/html-head.ts';
 import { markupOnly } from '../../src/kb/content/markup.ts';
@@ -321,6 +321,15 @@ linear('an HTML page as text (content/html.ts htmlText)', (t: string) => htmlTex
   ['runs of white space between tags', fill(' \n\t\u00a0 <b>')],
   ['single spaces between words', fill('a ')],
   ['white space in `<pre>`', fill(' \n', '<pre>')],
+], 4 * KiB, 1 * MiB);
+
+linear('an HTML page as text, with the page line of each line (content/html.ts htmlTextLines)', (t: string) => htmlTextLines(t), [
+  ['inline tags on one line', fill('<b>a</b> ')],
+  ['inline tags on lines', fill('<b>a</b>\n')],
+  ['list items on one line', fill('<li>a')],
+  ['preformatted blocks', fill('<pre>a\nb</pre>')],
+  ['a late title', fill('<p>a</p>\n', '', '<title>t</title>')],
+  ['unclosed comments', fill('<!--')],
 ], 4 * KiB, 1 * MiB);
 
 linear("an HTML page's head (content/html-head.ts compactHtml)", (b: Uint8Array) => compactHtml(b, 0, b.length, new Uint8Array(8 * KiB)), [

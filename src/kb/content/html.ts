@@ -113,6 +113,16 @@ class Writer {
   cell = false;
   /** Cells begun in the current table row. */
   cells = 0;
+  /** Where the page's text starts in the output and in the page, as flat
+   *  pairs [output offset, page offset], one a piece of text written
+   *  (`htmlTextLines`); undefined: not kept. */
+  anchors: number[] | undefined;
+  /** The page offset of the text written next (kept with `anchors`). */
+  src = 0;
+  /** Where the page's title is, when it was put first as a heading (kept
+   *  with `anchors`, which it then does not join: it is out of the page's
+   *  order). */
+  titleAt = -1;
 
   brk(n: 1 | 2): void {
     if (this.heading || this.cell) {
@@ -138,6 +148,7 @@ class Writer {
     const trailing = s.charCodeAt(s.length - 1) === 0x20;
     if (trailing) s = s.slice(0, -1);
     this.start();
+    if (this.anchors !== undefined) this.anchors.push(this.out.length, this.src);
     this.out += s;
     this.space = trailing;
   }
@@ -165,8 +176,9 @@ class Writer {
 
   /** A fenced block (a `<pre>`'s text, as written), on lines of its own
    *  (in a table cell too), indented as the text around it. */
-  fenced(t: string): void {
-    const s = (t.charCodeAt(0) === 0x0a ? t.slice(1) : t.charCodeAt(0) === 0x0d && t.charCodeAt(1) === 0x0a ? t.slice(2) : t).trimEnd();
+  fenced(t: string, at = 0): void {
+    const lead = t.charCodeAt(0) === 0x0a ? 1 : t.charCodeAt(0) === 0x0d && t.charCodeAt(1) === 0x0a ? 2 : 0;
+    const s = (lead > 0 ? t.slice(lead) : t).trimEnd();
     if (s === '') return;
     let run = 0;
     let longest = 0;
@@ -177,6 +189,9 @@ class Writer {
     const fence = '`'.repeat(Math.max(3, longest + 1));
     const margin = this.margin(false);
     if (this.out !== '') this.out += '\n\n';
+    // The fence's line is the `<pre>`'s, its first line of text the line
+    // the block's text starts on (after the line end that may open it).
+    if (this.anchors !== undefined) this.anchors.push(this.out.length, at, this.out.length + margin.length * 2 + fence.length + 1, this.src + lead);
     this.out += `${margin}${fence}\n${margin === '' ? s : margin + s.replace(/\n/g, `\n${margin}`)}\n${margin}${fence}`;
     this.breaks = 2;
     this.marker = '';
@@ -188,12 +203,76 @@ class Writer {
 /** The text of HTML page `html` (see the top of this file): lines, ending
  *  with a line break ('' for a page without text). */
 export function htmlText(html: string): string {
+  return pageText(html, new Writer());
+}
+
+/** `htmlText` of `html`, and the line of the page each of its lines comes
+ *  from (1-based, both): where its first piece of text is in the page, or,
+ *  for a line that starts with none (a preformatted block's), the lines
+ *  after the last line that does. A search numbers a page's passages by
+ *  the page as written, which `learn` loads by default, with this. */
+export function htmlTextLines(html: string): { text: string; pageLine: (textLine: number) => number } {
   const w = new Writer();
+  w.anchors = [];
+  const text = pageText(html, w);
+  const a = w.anchors;
+  // The first anchor of each line of the text, and its page line: both
+  // counted forward once (the text is written in the page's order; a
+  // title put first is the one piece out of it, counted on its own).
+  const textLines: number[] = w.titleAt < 0 ? [] : [1];
+  const pageLines: number[] = w.titleAt < 0 ? [] : [lineAt(html, w.titleAt)];
+  // The next line end of each, kept: each is looked for once (many pieces
+  // of text share a line of a page written on one line).
+  let tLine = 1;
+  let tEnd = endFrom(text, 0);
+  let pLine = 1;
+  let pEnd = endFrom(html, 0);
+  for (let k = 0; k < a.length; k += 2) {
+    const out = a[k];
+    const src = a[k + 1];
+    for (; tEnd < out; tEnd = endFrom(text, tEnd + 1)) tLine++;
+    if (textLines.length > 0 && textLines[textLines.length - 1] === tLine) continue;
+    for (; pEnd < src; pEnd = endFrom(html, pEnd + 1)) pLine++;
+    textLines.push(tLine);
+    pageLines.push(pLine);
+  }
+  const pageLine = (textLine: number): number => {
+    // The last line with an anchor at or before `textLine`.
+    let lo = 0;
+    let hi = textLines.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (textLines[mid] <= textLine) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo === 0 ? textLine : pageLines[lo - 1] + (textLine - textLines[lo - 1]);
+  };
+  return { text, pageLine };
+}
+
+/** The first line end of `s` from `from` on; past its end when none. */
+function endFrom(s: string, from: number): number {
+  const q = s.indexOf('\n', from);
+  return q < 0 ? Infinity : q;
+}
+
+/** The 1-based line of `text` that offset `at` is on. */
+function lineAt(text: string, at: number): number {
+  let n = 1;
+  for (let q = text.indexOf('\n'); q >= 0 && q < at; q = text.indexOf('\n', q + 1)) n++;
+  return n;
+}
+
+/** `htmlText`, written by `w`. */
+function pageText(html: string, w: Writer): string {
   let title: string | undefined;
+  let titleAt = 0;
   let h1 = false;
   /** Inside `<pre>` (its depth), and its text so far, in pieces. */
   let pre = 0;
   let preText: string[] = [];
+  /** Where the outermost open `<pre>` tag is. */
+  let preAt = 0;
   /** Inside an element left out (SKIPPED, or navigation): its name and
    *  depth. */
   let skip = '';
@@ -202,16 +281,11 @@ export function htmlText(html: string): string {
   while (at < html.length) {
     const lt = html.indexOf('<', at);
     const end = lt < 0 ? html.length : lt;
-    if (end > at && skip === '') {
-      const raw = html.slice(at, end);
-      if (pre > 0) preText.push(decodeEntities(raw));
-      else w.text(collapse(decodeEntities(raw)));
-    }
+    if (end > at && skip === '') textRun(w, html, at, end, pre > 0 ? preText : undefined);
     if (lt < 0) break;
     const after = markupEnd(html, lt);
     if (after === NOT_MARKUP) {
-      if (skip === '' && pre > 0) preText.push('<');
-      else if (skip === '') w.text('<');
+      if (skip === '') textRun(w, html, lt, lt + 1, pre > 0 ? preText : undefined);
       at = lt + 1;
       continue;
     }
@@ -230,7 +304,7 @@ export function htmlText(html: string): string {
       continue;
     }
     if (tag.end) {
-      pre = endTag(w, name, pre, preText);
+      pre = endTag(w, name, pre, preText, preAt);
       continue;
     }
     if (RAW.has(name)) {
@@ -239,6 +313,7 @@ export function htmlText(html: string): string {
     }
     if (name === 'title') {
       const close = rawEnd(html, at, name);
+      if (title === undefined) titleAt = at + leadingWhite(html.slice(at, closeStart));
       title ??= collapse(decodeEntities(html.slice(at, closeStart))).trim();
       at = close;
       continue;
@@ -250,19 +325,45 @@ export function htmlText(html: string): string {
     }
     if (name === 'h1') h1 = true;
     if (name === 'pre') {
-      if (pre++ === 0) preText = [];
+      if (pre++ === 0) {
+        preText = [];
+        w.src = at; // where the block's text starts (Writer.fenced)
+        preAt = lt;
+      }
       continue;
     }
     if (pre > 0) {
       if (name === 'br') preText.push('\n');
       continue;
     }
+    w.src = lt;
     startTag(w, tag);
   }
-  if (pre > 0) w.fenced(preText.join(''));
-  let text = w.out;
-  if (!h1 && title !== undefined && title !== '') text = text === '' ? `# ${title}` : `# ${title}\n\n${text}`;
+  if (pre > 0) w.fenced(preText.join(''), preAt);
+  const text = !h1 && title !== undefined && title !== '' ? titled(w, title, titleAt) : w.out;
   return text === '' ? '' : `${text}\n`;
+}
+
+/** The text of `html` from `from` to `to` (no markup in it): into
+ *  `preText` inside a `<pre>`, else written, white space collapsed. */
+function textRun(w: Writer, html: string, from: number, to: number, preText: string[] | undefined): void {
+  const raw = html.slice(from, to);
+  if (preText !== undefined) preText.push(decodeEntities(raw));
+  else {
+    if (w.anchors !== undefined) w.src = from + leadingWhite(raw);
+    w.text(collapse(decodeEntities(raw)));
+  }
+}
+
+/** The text `w` wrote, after the page's title as a heading (a page
+ *  without `<h1>`), the title at `titleAt` in the page. */
+function titled(w: Writer, title: string, titleAt: number): string {
+  const head = w.out === '' ? `# ${title}` : `# ${title}\n\n`;
+  if (w.anchors !== undefined) {
+    for (let k = 0; k < w.anchors.length; k += 2) w.anchors[k] += head.length;
+    w.titleAt = titleAt;
+  }
+  return w.out === '' ? head : head + w.out;
 }
 
 /** HTML's white space (ASCII; and no-break spaces, which a model reads as
@@ -355,9 +456,9 @@ function headingLevel(name: string): number {
 
 /** An end tag's effect on the text, inside `pre` `<pre>` elements whose
  *  text is `preText`; how many are open after it. */
-function endTag(w: Writer, name: string, pre: number, preText: readonly string[]): number {
+function endTag(w: Writer, name: string, pre: number, preText: readonly string[], preAt: number): number {
   if (name === 'pre') {
-    if (pre > 0 && --pre === 0) w.fenced(preText.join(''));
+    if (pre > 0 && --pre === 0) w.fenced(preText.join(''), preAt);
     return pre;
   }
   if (pre > 0) return pre;
@@ -497,4 +598,11 @@ function rawEnd(html: string, from: number, name: string): number {
   }
   closeStart = html.length;
   return html.length;
+}
+
+/** How many of `s`'s first characters are HTML white space. */
+function leadingWhite(s: string): number {
+  let i = 0;
+  while (i < s.length && isWhite(s.charCodeAt(i))) i++;
+  return i;
 }

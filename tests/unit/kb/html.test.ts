@@ -4,7 +4,7 @@
 
 import { describe, expect, test } from 'bun:test';
 import { decodeEntities } from '../../../src/kb/content/entities.ts';
-import { htmlText, htmlTextView, isHtmlExt, textViewNote } from '../../../src/kb/content/html.ts';
+import { htmlText, htmlTextLines, htmlTextView, isHtmlExt, textViewNote } from '../../../src/kb/content/html.ts';
 import { compactHtml, htmlDrops, HTML_HEAD_BYTES } from '../../../src/kb/content/html-head.ts';
 
 const enc = new TextEncoder();
@@ -174,6 +174,70 @@ Last updated 2025-01-01
     expect(textViewNote(true)).toContain('the learn tool loads it as written');
     expect(isHtmlExt('html') && isHtmlExt('HTM') && isHtmlExt('xhtml')).toBe(true);
     expect(isHtmlExt('md') || isHtmlExt('xml')).toBe(false);
+  });
+});
+
+describe('the line of the page each line of its text comes from (htmlTextLines)', () => {
+  const PAGE = [
+    '<!DOCTYPE html>',
+    '<html><head>',
+    '<title>Git</title>',
+    '<style>p { color: red }</style>',
+    '</head><body>',
+    '<h1>git(1) Manual Page</h1>',
+    '<p>git - the stupid',
+    'content tracker</p>',
+    '<ul>',
+    '<li><p>first item</p></li>',
+    '<li>second <em>item</em> here</li>',
+    '</ul>',
+    '<pre><code>git add .',
+    'git commit',
+    '</code></pre>',
+    '<table><tr><td>a</td><td>b</td></tr>',
+    '<tr><td>c</td></tr></table>',
+    '<p><img alt="A diagram"> Last words.</p>',
+    '</body></html>',
+    '',
+  ].join('\n');
+  /** Each line of the text with words, and the page's line it is given. */
+  const pairs = (page: string): [string, string][] => {
+    const r = htmlTextLines(page);
+    const lines = page.split('\n');
+    return r.text.split('\n').flatMap((l, k) => (l.trim() === '' ? [] : [[l, lines[r.pageLine(k + 1) - 1]] as [string, string]]));
+  };
+
+  test('the line its first words are on; a preformatted block line for line', () => {
+    expect(pairs(PAGE)).toEqual([
+      ['# git(1) Manual Page', '<h1>git(1) Manual Page</h1>'],
+      ['git - the stupid content tracker', '<p>git - the stupid'],
+      ['- first item', '<li><p>first item</p></li>'],
+      ['- second item here', '<li>second <em>item</em> here</li>'],
+      ['```', '<pre><code>git add .'],
+      ['git add .', '<pre><code>git add .'],
+      ['git commit', 'git commit'],
+      ['```', '</code></pre>'],
+      ['a | b', '<table><tr><td>a</td><td>b</td></tr>'],
+      ['c', '<tr><td>c</td></tr></table>'],
+      ['A diagram Last words.', '<p><img alt="A diagram"> Last words.</p>'],
+    ]);
+    expect(htmlTextLines(PAGE).text).toBe(htmlText(PAGE));
+  });
+
+  test("a page without <h1>: its title, put first, is given the title's line; CRLF line ends", () => {
+    const page = '<html>\r\n<head>\r\n<title>The page</title></head>\r\n<body>\r\n<p>Body text.</p>\r\n</body></html>';
+    expect(pairs(page)).toEqual([
+      ['# The page', '<title>The page</title></head>\r'],
+      ['Body text.', '<p>Body text.</p>\r'],
+    ]);
+  });
+
+  test('a page written on one line: every line of its text is on line 1, a preformatted block line for line', () => {
+    const page = `<p>${'<b>word</b> '.repeat(50)}</p><ul><li>a</li><li>b</li></ul><pre>x\ny</pre>`;
+    const r = htmlTextLines(page);
+    const lines = r.text.split('\n');
+    const numbered = lines.flatMap((l, k) => (l.trim() === '' || l === '```' ? [] : [`${r.pageLine(k + 1)}: ${l.slice(0, 12)}`]));
+    expect(numbered).toEqual(['1: word word wo', '1: - a', '1: - b', '1: x', '2: y']);
   });
 });
 
