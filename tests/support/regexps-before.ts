@@ -138,8 +138,8 @@ const UNSAFE_START = /^[-?:,[\]{}#&*!|>'"%@`~+.0-9]/;
 const QUOTED = /^(?:"([^"\\]*)"|'([^']*)')$/;
 const NOT_A_STRING = /^(?:null|Null|NULL|true|True|TRUE|false|False|FALSE|yes|Yes|YES|no|No|NO|on|On|ON|off|Off|OFF|y|Y|n|N)$/;
 
-export function simpleFieldsBefore(front: string): Record<string, string | null> | typeof NEEDS_YAML {
-  const out: Record<string, string | null> = Object.create(null);
+export function simpleFieldsBefore(front: string): Record<string, string | number | null> | typeof NEEDS_YAML {
+  const out: Record<string, string | number | null> = Object.create(null);
   for (const raw of front.split('\n')) {
     const line = raw.endsWith('\r') ? raw.slice(0, -1) : raw;
     if (line.trim() === '') continue;
@@ -156,6 +156,11 @@ export function simpleFieldsBefore(front: string): Record<string, string | null>
     const quoted = QUOTED.exec(value);
     if (quoted !== null) {
       out[key] = quoted[1] ?? quoted[2];
+      continue;
+    }
+    // Plain decimal numbers, read since (the rule is not a rewrite's).
+    if (/^\d{1,15}(?:\.\d{0,15})?$/.test(value)) {
+      out[key] = Number(value);
       continue;
     }
     if (UNSAFE_START.test(value) || value.includes(': ') || value.includes(' #') || value.includes('\t') || value.endsWith(':') || NOT_A_STRING.test(value)) {

@@ -5,8 +5,10 @@
 // Parsing is the `yaml` package's, loaded on demand (`loadYaml`): most
 // frontmatter is a few `key: value` lines, plain or quoted, which a fast
 // path reads without it, giving exactly what the package gives (a property
-// test checks the two against each other). Anything else (escapes, block
-// scalars, lists, nesting, comments after a value, numbers, booleans...)
+// test checks the two against each other), and so are plain decimal
+// numbers (`nav_order: 2`, Dendron's `updated: 1656967739799`: a number to
+// YAML, and to the fast path). Anything else (escapes, block scalars,
+// lists, nesting, comments after a value, signs, exponents, booleans...)
 // goes to the package.
 
 import { yamlTooDeepAt } from '../../shared/yaml-depth.ts';
@@ -47,11 +49,15 @@ const NOT_A_STRING = /^(?:null|Null|NULL|true|True|TRUE|false|False|FALSE|yes|Ye
  *  (`2025-01-14T09:30:00.000Z`): a plain string to YAML 1.2, which has no
  *  timestamps; read here so that listing kb's subjects needs no parser. */
 const ISO_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d{1,9})?Z$/;
+/** A decimal number YAML's core schema reads as the number JavaScript
+ *  reads it as (`42`, `007`, `1.5`, `2.`): digits, and a fraction; at most
+ *  15 digits a part, below 2^53 whole, where both read it exactly. */
+const DECIMAL = /^\d{1,15}(?:\.\d{0,15})?$/;
 
 /** The fast path: the top-level fields of frontmatter made only of simple
  *  `key: value` lines (and blank lines), or NEEDS_YAML. */
-export function simpleFields(front: string): Record<string, string | null> | typeof NEEDS_YAML {
-  const out: Record<string, string | null> = Object.create(null);
+export function simpleFields(front: string): Record<string, string | number | null> | typeof NEEDS_YAML {
+  const out: Record<string, string | number | null> = Object.create(null);
   for (const raw of front.split('\n')) {
     const line = raw.endsWith('\r') ? raw.slice(0, -1) : raw;
     if (line.trim() === '') continue;
@@ -74,6 +80,10 @@ export function simpleFields(front: string): Record<string, string | null> | typ
     }
     if (ISO_TIME.test(value)) {
       out[key] = value;
+      continue;
+    }
+    if (DECIMAL.test(value)) {
+      out[key] = Number(value);
       continue;
     }
     if (UNSAFE_START.test(value) || value.includes(': ') || value.includes(' #') || value.includes('\t') || value.endsWith(':') || NOT_A_STRING.test(value)) {

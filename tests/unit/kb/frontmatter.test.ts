@@ -67,8 +67,14 @@ describe('simpleFields (the fast path)', () => {
     expect(parseFrontmatter(front, yaml)).toEqual({ ok: true, data: { ...(simpleFields(front) as object) } });
     expect(simpleFields('created: 2025-01-14')).toBe(NEEDS_YAML);
   });
+  test('plain decimal numbers, as YAML reads them: numbers', () => {
+    const front = 'id: abc\nnav_order: 2\nupdated: 1656967739799\ncreated: 007\nweight: 1.50\nversion: 2.';
+    expect({ ...(simpleFields(front) as object) }).toEqual({ id: 'abc', nav_order: 2, updated: 1656967739799, created: 7, weight: 1.5, version: 2 });
+    expect(parseFrontmatter(front, yaml)).toEqual({ ok: true, data: { ...(simpleFields(front) as object) } });
+    for (const other of ['a: -1', 'a: +1', 'a: 1e3', 'a: .5', 'a: 1_000', 'a: 0x1F', 'a: 0o17', 'a: 1234567890123456', 'a: 1.2.3', 'a: 1:30']) expect(simpleFields(other)).toBe(NEEDS_YAML);
+  });
   test('anything else goes to the parser', () => {
-    for (const front of ['description: "esc\\"aped"', 'description: |\n  block', "a: 'it''s'", 'a: "x" # c', 'a: 1', 'a: true', 'tags:\n  - x', 'a: b # comment', 'a: b\na: c', 'a: x: y', '  a: b', '- x']) {
+    for (const front of ['description: "esc\\"aped"', 'description: |\n  block', "a: 'it''s'", 'a: "x" # c', 'a: -1', 'a: true', 'tags:\n  - x', 'a: b # comment', 'a: b\na: c', 'a: x: y', '  a: b', '- x']) {
       expect(simpleFields(front)).toBe(NEEDS_YAML);
     }
   });
@@ -101,7 +107,7 @@ describe('the fast path reads what the yaml package reads', () => {
   const value = fc.oneof(
     fc.string({ maxLength: 30 }),
     fc.stringMatching(/^[ -~]{0,30}$/),
-    fc.constantFrom('2025-01-14T09:30:00.000Z', '2025-01-14T09:30:00Z', '2025-01-14', 'true', 'null', '1.5', 'a: b', 'a #b', 'x:', '"q"', "'q'", '|', '- a', '~', '.inf', 'yes', 'é ü', 'a\tb', '"a: b # c"', "'it''s'", '"\\t"', '""', "''", '"x" y'),
+    fc.constantFrom('2025-01-14T09:30:00.000Z', '2025-01-14T09:30:00Z', '2025-01-14', 'true', 'null', '1.5', '42', '007', '2.', '1656967739799', '999999999999999.999999999999999', '0.1', '-3', '1e5', 'a: b', 'a #b', 'x:', '"q"', "'q'", '|', '- a', '~', '.inf', 'yes', 'é ü', 'a\tb', '"a: b # c"', "'it''s'", '"\\t"', '""', "''", '"x" y'),
     fc.string({ maxLength: 20 }).map((v) => `"${v}"`),
     fc.string({ maxLength: 20 }).map((v) => `'${v}'`),
   );
@@ -114,7 +120,7 @@ describe('the fast path reads what the yaml package reads', () => {
         if (fast === NEEDS_YAML) return;
         const slow = parseFrontmatter(front, yaml);
         expect(slow.ok).toBe(true);
-        if (slow.ok) expect({ ...fast }).toEqual(slow.data as Record<string, string | null>);
+        if (slow.ok) expect({ ...fast }).toEqual(slow.data as Record<string, string | number | null>);
       }),
       { numRuns: 3000 },
     );
