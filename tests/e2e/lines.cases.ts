@@ -87,6 +87,22 @@ export function cases(runner: Runner): void {
       for (const t of texts) expect(t).not.toContain(':::');
     });
 
+    test.parity("an MDX page's imports and MyST's targets are markup: never a passage", () => {
+      const root = fixture(
+        {
+          'site/showcase.mdx': ['---', 'title: Showcase', '---', '', "import ShowcaseSites from '~/components/showcase-sites.astro';", "import { Steps } from '@astrojs/starlight/components';", '', 'Sites built with the showcase components.', '', '<ShowcaseSites />', ''].join('\n'),
+          'api/attrs.md': ['# API', '', '(asdict)=', '', '## asdict', '', 'Return the attributes as a dict, recurse into nested classes.', ''].join('\n'),
+        },
+        '[kb.topic.site]\nsubjects = "site"\n\n[kb.topic.api]\nsubjects = "api"\n',
+      );
+      const show = run(runner, root, ['search', '-t', 'site', 'showcase sites components']);
+      expect(show.code).toBe(0);
+      expect(show.out).toContain('   > 8: Sites built with the showcase components.\n');
+      expect(show.out).not.toContain('import');
+      const dict = run(runner, root, ['search', '-t', 'api', 'asdict']);
+      expect(dict.out).not.toContain('(asdict)=');
+    });
+
     test.parity('the lines inside an HTML comment written over several lines are never shown: a licence, a note to the next editor', () => {
       const root = fixture(
         {

@@ -21,6 +21,11 @@
 // - AsciiDoc block macros and attribute lines (`image::x.png[]`,
 //   `include::x.adoc[]`, `ifdef::x[]`, `[source,rust]`, `[[anchor]]`);
 // - include directives of mdBook and its kin (`{{#include ../x.rs}}`);
+// - module imports (`import Tabs from '@theme/Tabs';`, `import { Steps }
+//   from '@astrojs/starlight/components';`, `import './x.css'`): an MDX
+//   page's, which it never shows (a code example's too: never the line
+//   that answers);
+// - MyST's targets (`(label)=`), as reStructuredText's `.. _label:`;
 // - template tags, Org keywords and drawers, field lines (content/markup.ts);
 // - attributes alone (`src="x.png"`, `filter="Brightness" >}}`): the inside of
 //   a tag or shortcode written over several lines;
@@ -58,7 +63,7 @@ export function isMarkupIn(text: string, start: number, end: number): boolean {
   const f = text.charCodeAt(start) | 0x20;
   if (start < end && ((f >= 0x61 && f <= 0x7a) || (f >= 0x30 && f <= 0x39))) {
     const l = text.charCodeAt(end - 1);
-    if (l > 0x20 && l < 0x7f && l !== 0x5d && l !== 0x3e && l !== 0x22 && l !== 0x27 && l !== 0x7d) return false;
+    if (l > 0x20 && l < 0x7f && l !== 0x5d && l !== 0x3e && l !== 0x22 && l !== 0x27 && l !== 0x7d && l !== 0x3b) return false;
   }
   let s = start;
   while (s < end && isBlank(text.charCodeAt(s))) s++;
@@ -67,8 +72,8 @@ export function isMarkupIn(text: string, start: number, end: number): boolean {
   if (s === e) return false;
   const first = text.charCodeAt(s);
   const last = text.charCodeAt(e - 1);
-  // ` ~ < [ ! . { # : first, or ] > " ' } last: else prose.
-  if (first !== 0x60 && first !== 0x7e && first !== 0x3c && first !== 0x5b && first !== 0x21 && first !== 0x2e && first !== 0x7b && first !== 0x23 && first !== 0x3a && last !== 0x5d && last !== 0x3e && last !== 0x22 && last !== 0x27 && last !== 0x7d) return false;
+  // ` ~ < [ ! . { # : ( first, or ] > " ' } ; = last: else prose.
+  if (first !== 0x60 && first !== 0x7e && first !== 0x3c && first !== 0x5b && first !== 0x21 && first !== 0x2e && first !== 0x7b && first !== 0x23 && first !== 0x3a && first !== 0x28 && last !== 0x5d && last !== 0x3e && last !== 0x22 && last !== 0x27 && last !== 0x7d && last !== 0x3b && last !== 0x3d) return false;
   const t = s === 0 && e === text.length ? text : text.slice(s, e);
   // The site generators' and editors' markup (content/markup.ts:
   // shortcodes, Org keywords and drawers, field lines) joins it here.
@@ -93,9 +98,38 @@ function markupTrimmed(t: string): boolean {
       return rstExplicit(t);
     case 0x7b: // {
       return t.startsWith('{{#') && t.endsWith('}}');
+    case 0x28: // (
+      return mystTarget(t);
     default:
-      return t.endsWith('-->') || blockMacro(t) || attributesOnly(t);
+      return t.endsWith('-->') || blockMacro(t) || attributesOnly(t) || moduleImport(t);
   }
+}
+
+/** MyST's target: `(name)=`, the name without white space or parentheses. */
+function mystTarget(t: string): boolean {
+  if (!t.endsWith(')=') || t.length < 4) return false;
+  for (let i = 1; i < t.length - 2; i++) {
+    const c = t.charCodeAt(i);
+    if (isBlank(c) || c === 0x28 || c === 0x29) return false;
+  }
+  return true;
+}
+
+/** An ECMAScript import alone: `import` then what it binds and `from`, or
+ *  nothing, then a quoted module name, and a `;` or nothing. */
+function moduleImport(t: string): boolean {
+  const after = t.charCodeAt(6);
+  if (!t.startsWith('import') || (!isBlank(after) && after !== 0x7b && after !== 0x27 && after !== 0x22)) return false;
+  const end = t.charCodeAt(t.length - 1) === 0x3b ? t.length - 1 : t.length;
+  const q = t.charCodeAt(end - 1);
+  if (q !== 0x27 && q !== 0x22) return false;
+  const open = t.lastIndexOf(q === 0x27 ? "'" : '"', end - 2);
+  if (open < 7) return false;
+  // The module's name, and before it `from` or `import` itself.
+  for (let i = open + 1; i < end - 1; i++) if (isBlank(t.charCodeAt(i))) return false;
+  let b = open;
+  while (b > 6 && isBlank(t.charCodeAt(b - 1))) b--;
+  return b === 6 || (t.startsWith('from', b - 4) && (isBlank(t.charCodeAt(b - 5)) || t.charCodeAt(b - 5) === 0x7d) && b - 4 > 7);
 }
 
 /** Whether `t` is attributes alone, `name="value"` or `name='value'`

@@ -40,6 +40,12 @@ describe('a line of markup alone', () => {
     ['a Hugo shortcode', '{{< figure src="x.png" >}}'],
     ['an Org keyword line', '#+OPTIONS: H:3 num:nil toc:t'],
     ['an Org property drawer', ':PROPERTIES:'],
+    ["an MDX page's import", "import Tabs from '@theme/Tabs';"],
+    ['an import of several names', "import { Tabs, TabItem, Steps } from '@astrojs/starlight/components';"],
+    ['an import without a semicolon, double quotes', 'import ShowcaseSites from "~/components/showcase-sites.astro"'],
+    ['an import for its effect', "import './custom.css';"],
+    ['an import of everything', "import * as Icons from 'lucide-react'"],
+    ['a MyST target', '(private-attributes)='],
   ])('%s', (_what, line) => {
     expect(isMarkupLine(line)).toBe(true);
     expect(isTextLine(line)).toBe(false);
@@ -54,6 +60,10 @@ describe('a line of markup alone', () => {
     ['a wikilink with text after it', '[[ownership]] explains the rules.'],
     ['a link in prose', '[The book](https://doc.rust-lang.org/book/) explains it.'],
     ['a line of code', 'let s = String::from("hello");'],
+    ['prose that imports', "Import your data from 'the file' first;"],
+    ['prose quoting a module with spaces', "import the data from 'the old file';"],
+    ['a statement ending in a semicolon', 'Run the build; then run the tests;'],
+    ['prose in parentheses then =', '(a b)='],
     ['a Go template expression (code shown)', '{{ .Title }}'],
     ['a table row', '| owner | one at a time |'],
     ['prose about a fence', 'Use ``` to open a code block.'],
