@@ -98,6 +98,21 @@ export function cases(runner: Runner): void {
       expect(r.err).toBe('');
     });
 
+    test.parity("titles as a reader sees them: a README's logo tag, a heading in an HTML comment, a changelog's versions, reStructuredText's literals", () => {
+      const dir = fixture(
+        {
+          'docs/README.md': '# <img src="https://example.com/logo.svg" width="64" alt=""> Starlight\n\nMake your docs shine.\n',
+          'docs/index.md': '# *attrs*: Classes Without Boilerplate\n\n<!-- [[[cog\n# This is called from a build job!\n]]] -->\n\n## Getting Started\n',
+          'docs/CHANGES.rst': 'Version 3.2.0\n-------------\n\nUnreleased\n\nVersion 3.1.1\n-------------\n\nReleased 2025-05-13\n',
+          'docs/async-await.rst': 'Using ``async`` and ``await``\n=============================\n\nText.\n',
+        },
+        '[kb.topic.docs]\nsubjects = "docs"\n',
+      );
+      const r = run(runner, dir, ['learn', 'docs']);
+      expect(r.code).toBe(0);
+      expect(r.out).toContain('\n- CHANGES\n- README: Starlight\n- async-await: Using `async` and `await`\n- index: *attrs*: Classes Without Boilerplate\n');
+    });
+
     test.parity("a Logseq graph: page properties give titles and descriptions; an outline's first item is no heading", () => {
       const dir = fixture(
         {

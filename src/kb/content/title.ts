@@ -251,7 +251,7 @@ export function scanHead(bytes: Uint8Array, from: number, n: number, format: Tit
       break;
     case 'rst':
     case 'plain':
-      if (!headerTitle(bytes, from, n)) openingTitle(bytes, from, n, format);
+      if (!headerTitle(bytes, from, n)) openingTitle(bytes, from, n, format, base);
       break;
     case 'adoc':
       openingTitle(bytes, from, n, format, base);
@@ -263,7 +263,7 @@ export function scanHead(bytes: Uint8Array, from: number, n: number, format: Tit
       htmlTitle(bytes, from, n);
       break;
     case 'text':
-      if (!headerTitle(bytes, from, n)) openingTitle(bytes, from, n, format);
+      if (!headerTitle(bytes, from, n)) openingTitle(bytes, from, n, format, base);
       break;
   }
   if (format === 'html') htmlManSummary(bytes, from, n);
@@ -429,8 +429,7 @@ function nextByte(b: Uint8Array, c: number, at: number, n: number): number {
  * are followed only up to a candidate heading, and only then.
  */
 function mdLevelOne(b: Uint8Array, from: number, n: number, name: string | undefined): boolean {
-  fenceState.fence = 0;
-  fenceState.fenced = from;
+  resetFences(from);
   let ph = nextByte(b, HASH, from, n);
   // The next `=` is searched for only as far as the next `#` (UNKNOWN:
   // none in [eqAt, ph)): a head that opens with its `# Title` is never
@@ -459,7 +458,7 @@ function mdLevelOne(b: Uint8Array, from: number, n: number, name: string | undef
       const e = le > i && b[le - 1] === CR ? le - 1 : le;
       if (c === HASH ? atxLevel(b, ls, e) === 1 && atx.e > atx.s : isSetextUnderline(b, ls, e, EQ) && ls > from) {
         fencesTo(b, from, n, ls);
-        if (fenceState.fence === 0) {
+        if (fenceState.fence === 0 && !commentAt(b, ls)) {
           if (c === HASH) {
             // (The search below moves `atx`: its span is taken first.)
             const ts = atx.s;
@@ -487,8 +486,61 @@ function mdLevelOne(b: Uint8Array, from: number, n: number, name: string | undef
 }
 
 /** The fence a Markdown head is in (char << 8 | length, 0: none), as
- *  followed up to `fenced`. */
-const fenceState = { fence: 0, fenced: 0 };
+ *  followed up to `fenced`; and whether it is inside an HTML comment
+ *  (`<!--` not yet closed by `-->`), as followed up to `commented`. */
+const fenceState = { fence: 0, fenced: 0, comment: false, commented: 0 };
+
+/** Whether offset `to` of a Markdown head is inside an HTML comment,
+ *  following the comments from where the last call stopped (`to` only
+ *  grows between resets: each byte is looked at once). A heading there is
+ *  hidden (`<!-- [[[cog` / `# This is called from ...` / `]]] -->`). */
+function commentAt(b: Uint8Array, to: number): boolean {
+  let at = fenceState.commented;
+  while (at < to) {
+    if (fenceState.comment) {
+      const close = indexOfBytes(b, CLOSE_COMMENT, at, to);
+      if (close < 0) {
+        at = to;
+        break;
+      }
+      fenceState.comment = false;
+      at = close + 3;
+    } else {
+      const open = indexOfBytes(b, OPEN_COMMENT, at, to);
+      if (open < 0) {
+        at = to;
+        break;
+      }
+      fenceState.comment = true;
+      at = open + 4;
+    }
+  }
+  fenceState.commented = at;
+  return fenceState.comment;
+}
+const OPEN_COMMENT = [0x3c, 0x21, 0x2d, 0x2d];
+const CLOSE_COMMENT = [0x2d, 0x2d, 0x3e];
+
+/** Where the bytes `needle` start in b[from, to) (its end may be past
+ *  `to`), or -1. Each byte looked at a bounded number of times (a needle
+ *  is at most four bytes). */
+function indexOfBytes(b: Uint8Array, needle: readonly number[], from: number, to: number): number {
+  const first = needle[0];
+  for (let i = b.indexOf(first, from); i >= 0 && i < to; i = b.indexOf(first, i + 1)) {
+    let k = 1;
+    while (k < needle.length && b[i + k] === needle[k]) k++;
+    if (k === needle.length) return i;
+  }
+  return -1;
+}
+
+/** Starts following fences and comments at `from`: none open. */
+function resetFences(from: number): void {
+  fenceState.fence = 0;
+  fenceState.fenced = from;
+  fenceState.comment = false;
+  fenceState.commented = from;
+}
 
 /** Follows the fences that open or close in [fenceState.fenced, to). */
 function fencesTo(b: Uint8Array, from: number, n: number, to: number): void {
@@ -639,8 +691,7 @@ function namesNothing(b: Uint8Array, ts: number, te: number, name: string | unde
  *  found (mdLevelOne's way): a head of prose is not read line by line.
  *  Moves `atx` and the fence state. */
 function levelAfter(b: Uint8Array, from: number, n: number): number {
-  fenceState.fence = 0;
-  fenceState.fenced = from;
+  resetFences(from);
   for (let i = nextByte(b, HASH, from, n); i !== NONE; ) {
     let ls = i;
     while (ls > from && b[ls - 1] === SP && i - ls < 3) ls--;
@@ -654,7 +705,7 @@ function levelAfter(b: Uint8Array, from: number, n: number): number {
     const at = atxLevel(b, ls, e);
     if (at > 0 && atx.e > atx.s) {
       fencesTo(b, from, n, ls);
-      if (fenceState.fence === 0) return at;
+      if (fenceState.fence === 0 && !commentAt(b, ls)) return at;
     }
     i = nextByte(b, HASH, le + 1, n);
   }
@@ -842,6 +893,7 @@ function openingTitle(b: Uint8Array, from: number, n: number, format: 'rst' | 'a
       const ts = skipSpace(b, L.s, L.e);
       const te = trimBack(b, ts, L.e);
       if (te <= ts || !L.advance() || !isAdornment(b, L.s, L.e) || b[L.s] !== b[first.s]) return false;
+      if (format !== 'adoc' && namesNothing(b, ts, te, name) && rstSectionNext(L, b[first.s], true)) return false;
       return setTitle(ts, te);
     }
     if (isAdornment(b, L.s, L.e, 2) && b[first.s] !== SP && b[first.s] !== TAB && (format !== 'adoc' || b[L.s] === EQ)) {
@@ -849,9 +901,33 @@ function openingTitle(b: Uint8Array, from: number, n: number, format: 'rst' | 'a
       // An underline at least nearly as long as the text (a `---` under a
       // long line is a rule, not a heading).
       if (trimBack(b, L.s, L.e) - L.s + 2 < te - first.s && b[L.s] !== EQ) return false;
+      if (format !== 'adoc' && namesNothing(b, first.s, te, name) && rstSectionNext(L, b[L.s], false)) return false;
       return setTitle(first.s, te);
     }
     return false;
+  }
+  return false;
+}
+
+/** Whether a reStructuredText section title of the same style as the
+ *  one just read (underlined with `c`, and overlined too when `over`)
+ *  follows it in the head: a section beside it, so that neither is the
+ *  document's title (docutils makes a lone top-level section the title,
+ *  never one of several: a changelog's `Version 3.2.0`, then `Version
+ *  3.1.1`). Line by line from `L`, once. */
+function rstSectionNext(L: Lines, c: number, over: boolean): boolean {
+  const b = L.b;
+  let textAbove = false; // the line above is text that may be a title
+  let adornAbove = false; // the line above is an adornment of `c`
+  let adornTwoAbove = false;
+  while (L.advance()) {
+    const { s, e } = L;
+    const blank = isBlank(b, s, e);
+    const adorn = !blank && b[s] === c && isAdornment(b, s, e);
+    if (adorn && textAbove && adornTwoAbove === over) return true;
+    adornTwoAbove = adornAbove;
+    adornAbove = adorn;
+    textAbove = !blank && !adorn && b[s] !== SP && b[s] !== TAB;
   }
   return false;
 }
@@ -1161,11 +1237,13 @@ export function cleanTitle(raw: string, format: TitleFormat | undefined): string
   } else if (format === 'md') {
     if (s.includes('](')) s = linkTexts(s);
     if (s.includes('{')) s = withoutAttributes(s);
-  } else if (format === 'adoc' && s.includes('[[')) {
+    if (s.includes('<')) s = dropHtmlTags(s);
+  } else if ((format === 'adoc' || format === 'text') && s.includes('[[')) {
     s = dropAnchors(s);
   } else if (format === 'roff' && s.includes('\\')) {
     s = unroff(s);
   }
+  if ((format === 'rst' || format === 'text') && s.includes('``')) s = singleTicks(s);
   s = s.replace(/\s+/g, ' ').trim();
   return markupOnly(s) || expressionsOnly(s) ? '' : s;
 }
@@ -1220,6 +1298,92 @@ function dropTags(s: string): string {
     at = gt + 1;
   }
   return at === 0 ? s : out + s.slice(at);
+}
+
+/** A Markdown heading's inline HTML tags dropped (`# <img src="x.svg">
+ *  Starlight`, `<code>learn</code>`): outside code spans, a start or end
+ *  tag of an element a heading may hold (INLINE_TAGS), to the next `>`.
+ *  Any other `<` is text: `a < b`, `Box<T>`, `Option<u32>`, and all of a
+ *  code span (`` `Vec<String>` ``). */
+function dropHtmlTags(s: string): string {
+  let out = '';
+  let at = 0;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c === 0x60) {
+      // A code span, skipped whole (a run never closed is text).
+      let j = i;
+      while (s.charCodeAt(j) === 0x60) j++;
+      const close = closingRun(s, s.slice(i, j), j);
+      i = (close < 0 ? j : close + (j - i)) - 1;
+      continue;
+    }
+    if (c !== 0x3c) continue;
+    const gt = inlineTagEnd(s, i);
+    if (gt < 0) continue;
+    out += s.slice(at, i);
+    at = gt + 1;
+    i = gt;
+  }
+  return at === 0 ? s : out + s.slice(at);
+}
+
+/** Elements a heading's text may hold inline (HTML's phrasing content,
+ *  as READMEs and docs use it). */
+const INLINE_TAGS = new Set(['a', 'abbr', 'b', 'bdi', 'bdo', 'big', 'br', 'cite', 'code', 'del', 'dfn', 'em', 'font', 'i', 'img', 'ins', 'kbd', 'mark', 'picture', 'q', 's', 'samp', 'small', 'source', 'span', 'strike', 'strong', 'sub', 'sup', 'svg', 'time', 'tt', 'u', 'var', 'wbr']);
+
+/** Where the tag at `s[lt]` (a `<`) ends, its `>`, when it is a start or
+ *  end tag of INLINE_TAGS (the name in lower case, then white space, `/`
+ *  or `>`); else -1. */
+function inlineTagEnd(s: string, lt: number): number {
+  let k = lt + 1;
+  if (s.charCodeAt(k) === 0x2f) k++;
+  const nameStart = k;
+  while (k < s.length && k - nameStart <= 8 && ((s.charCodeAt(k) >= 0x61 && s.charCodeAt(k) <= 0x7a) || (k > nameStart && s.charCodeAt(k) >= 0x30 && s.charCodeAt(k) <= 0x39))) k++;
+  if (!INLINE_TAGS.has(s.slice(nameStart, k))) return -1;
+  const d = s.charCodeAt(k);
+  if (!(d === 0x3e || d === 0x2f || d === 0x20 || d === 0x09)) return -1;
+  return s.indexOf('>', k);
+}
+
+/** reStructuredText's inline literals as Markdown's code spans: ``` ``x``
+ *  ``` (two backticks, then text without one, then two) as `` `x` ``, what
+ *  the model reads everywhere else (`Using ``async`` and ``await```: `Using
+ *  `async` and `await``). Markdown's own spans stay as they are; a run of
+ *  two never closed too. One pass. */
+function singleTicks(s: string): string {
+  let out = '';
+  let at = 0;
+  for (let i = s.indexOf('``'); i >= 0; ) {
+    let j = i;
+    while (s.charCodeAt(j) === 0x60) j++;
+    if (j - i !== 2) {
+      i = s.indexOf('``', j);
+      continue;
+    }
+    const close = closingRun(s, '``', j);
+    const inner = close < 0 ? '' : s.slice(j, close);
+    if (close < 0 || inner === '' || inner.includes('`')) {
+      i = close < 0 ? -1 : s.indexOf('``', j);
+      continue;
+    }
+    out += `${s.slice(at, i)}\`${inner}\``;
+    at = close + 2;
+    i = s.indexOf('``', at);
+  }
+  return at === 0 ? s : out + s.slice(at);
+}
+
+/** Where a run of backticks just like `run` closes, from `from` on (one
+ *  not part of a longer run), or -1. */
+function closingRun(s: string, run: string, from: number): number {
+  for (let k = s.indexOf(run, from); k >= 0; k = s.indexOf(run, k + 1)) {
+    let e = k + run.length;
+    if (s.charCodeAt(e) !== 0x60) return k;
+    while (s.charCodeAt(e) === 0x60) e++;
+    k = e - 1;
+  }
+  return -1;
 }
 
 /** Markdown's links and images as their text: `[text](url)` and

@@ -81,9 +81,9 @@ export function decodeTitle(bytes: Uint8Array | undefined, format: TitleFormat |
 
 /** Whether title bytes are already what `cleanTitle` makes of them
  *  (outside HTML): printable ASCII, not empty, spaces single and not at
- *  either end, no Markdown link (`](`) or AsciiDoc anchor (`[[`), nothing
- *  that may be markup alone (content/markup.ts: `:` or `#+` first, a `{`
- *  or `}`). */
+ *  either end, no Markdown link (`](`) or AsciiDoc anchor (`[[`), no
+ *  `<` or two backticks, nothing that may be markup alone
+ *  (content/markup.ts: `:` or `#+` first, a `{` or `}`). */
 function isPlainTitle(b: Uint8Array): boolean {
   const n = b.length;
   if (n === 0 || n > 1024 || b[0] === 0x20 || b[n - 1] === 0x20 || b[0] === 0x3a || (b[0] === 0x23 && b[1] === 0x2b)) return false;
@@ -91,7 +91,9 @@ function isPlainTitle(b: Uint8Array): boolean {
   if ((b[0] === 0x2e && b[1] === 0x2e) || (b[0] === 0x5b && b[n - 1] === 0x5d)) return false;
   for (let i = 0; i < n; i++) {
     const c = b[i];
-    if (c < 0x20 || c > 0x7e || c === 0x7b || c === 0x7d) return false;
+    // Braces (markup.ts), tags (content/title.ts `dropHtmlTags`).
+    if (c < 0x20 || c > 0x7e || c === 0x7b || c === 0x7d || c === 0x3c) return false;
+    if (c === 0x60 && b[i + 1] === 0x60) return false; // ``x`` (`singleTicks`)
     if (c === 0x20 && b[i + 1] === 0x20) return false;
     if (c === 0x5b && b[i + 1] === 0x5b) return false; // `[[`
     if (c === 0x3a && b[i + 1] === 0x3a) return false; // `::`

@@ -41,8 +41,12 @@ import { writeCacheFile } from '../../shared/cache-file.ts';
  *  signature is binary, not indexed, fs/probe.ts isBinaryHead; 16: a list
  *  item is no setext heading, and Logseq's `title::` and `description::`
  *  page properties are a Markdown page's title and description,
- *  content/title.ts listItem, pageProperties). */
-export const FORMAT_VERSION = 16;
+ *  content/title.ts listItem, pageProperties; 17: a Markdown heading's
+ *  tags dropped and headings inside HTML comments passed over, one of
+ *  several reStructuredText sections of a style no title, inline literals
+ *  as code spans, content/title.ts dropHtmlTags, commentAt,
+ *  rstSectionNext, singleTicks). */
+export const FORMAT_VERSION = 17;
 const MAGIC = 0x4b425331; // "KBS1"
 
 /** A cache file larger than this is not read (a hostile or broken one). */

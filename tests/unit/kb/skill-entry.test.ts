@@ -31,7 +31,7 @@ describe('the Agent Skills rules', () => {
 describe('frontmatter as JSON', () => {
   test('plain lines without the parser; the rest as YAML 1.2 reads it, nested mappings as objects', async () => {
     expect(frontmatterJson('name: a\ndescription: b\n')).toEqual({ ok: true, data: { name: 'a', description: 'b' } });
-    expect(frontmatterJson('name: a\nn: 1\n')).toBe(NEEDS_YAML);
+    expect(frontmatterJson('name: a\nn: -1\n')).toBe(NEEDS_YAML);
     const lib = await loadYaml();
     expect(frontmatterJson('name: a\nn: 1\non: yes\nd: 2025-01-14\nm:\n  k: [1, "2"]\n', lib)).toEqual({ ok: true, data: { name: 'a', n: 1, on: 'yes', d: '2025-01-14', m: { k: [1, '2'] } } });
     const proto = frontmatterJson('__proto__: x\n');

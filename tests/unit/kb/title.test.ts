@@ -150,6 +150,23 @@ describe('Markdown titles', () => {
   });
 });
 
+describe('Markdown titles: inline HTML and HTML comments', () => {
+  test("a heading's tags are dropped (a README's logo); a `<` that opens none is text", () => {
+    expect(titleOf('# <img src="https://example.com/logo.svg" width="64" alt=""> Starlight\n\nText.\n', 'md')).toBe('Starlight');
+    expect(titleOf('# The <code>learn</code> tool\n', 'md')).toBe('The learn tool');
+    expect(titleOf('# When a < b and c > d\n', 'md')).toBe('When a < b and c > d');
+    // Generics are no tags, in a code span or out of one.
+    expect(titleOf('# Using `Box<T>` to Point to Data\n', 'md')).toBe('Using `Box<T>` to Point to Data');
+    expect(titleOf('# Option<u32> and `<code>`\n', 'md')).toBe('Option<u32> and `<code>`');
+  });
+
+  test('a heading inside an HTML comment is no heading: it neither titles the page nor makes its title a section', () => {
+    const page = '# *attrs*: Classes Without Boilerplate\n\n<!-- [[[cog\n# This is called from a build job!\nimport cog\n]]] -->\nText.\n<!-- [[[end]]] -->\n\n## Getting Started\n';
+    expect(headTitleOf(enc.encode(page), 'md', 0, 'index').title).toBe('*attrs*: Classes Without Boilerplate');
+    expect(titleOf('<!--\n# Draft title\n-->\n\n# The title\n', 'md')).toBe('The title');
+  });
+});
+
 describe('reStructuredText titles', () => {
   test('RFC 2822 header fields at the top: Title, folded lines joined', () => {
     const pep = 'PEP: 484\nTitle: Type Hints\nAuthor: Guido\nStatus: Final\n\n\nAbstract\n========\n';
@@ -162,6 +179,23 @@ describe('reStructuredText titles', () => {
     expect(titleOf('.. _label:\n\n:orphan:\n\nThe Title\n---------\n\nText\n', 'rst')).toBe('The Title');
     expect(titleOf('.. comment\n   continued\n\nAfter\n*****\n', 'rst')).toBe('After');
     expect(titleOf('A paragraph first.\n\nSection\n=======\n', 'rst')).toBeUndefined();
+  });
+
+  test("one of several sections of the same style is no title, as docutils reads it (a changelog's versions), unless it names the file", () => {
+    const changes = 'Version 3.2.0\n-------------\n\nUnreleased\n\n-   Drop Python 3.9.\n\nVersion 3.1.1\n-------------\n\nReleased 2025-05-13\n';
+    const rst = (text: string, name?: string) => headTitleOf(enc.encode(text), 'rst', 0, name).title;
+    expect(rst(changes, 'CHANGES')).toBeUndefined();
+    expect(rst(`=====\nV 1\n=====\n\nx\n\n=====\nV 2\n=====\n`, 'CHANGES')).toBeUndefined();
+    // The title, then sections of another style; one over- and underlined
+    // beside one underlined alone; a section that names the file.
+    expect(rst('Flask\n=====\n\nIntro.\n\nInstall\n-------\n\nUse\n---\n', 'index')).toBe('Flask');
+    expect(rst('=====\nFlask\n=====\n\nIntro\n=====\n', 'index')).toBe('Flask');
+    expect(rst(changes, 'version-notes')).toBe('Version 3.2.0');
+  });
+
+  test("inline literals as Markdown's code spans", () => {
+    expect(titleOf('Using ``async`` and ``await``\n=============================\n', 'rst')).toBe('Using `async` and `await`');
+    expect(titleOf('The ````` run and ``a`b`` stay\n=================\n', 'rst')).toBe('The ````` run and ``a`b`` stay');
   });
 });
 
@@ -276,6 +310,8 @@ describe('plain text and other formats', () => {
     expect(titleOf('= AsciiDoc In Txt\n', 'txt')).toBe('AsciiDoc In Txt');
     expect(titleOf('git-add(1)\n==========\n', 'txt')).toBe('git-add(1)');
     expect(titleOf('# Markdown In Txt\n', 'txt')).toBe('Markdown In Txt');
+    // An AsciiDoc anchor after the title, as git's sources write them.
+    expect(titleOf('GIT URLS[[URLS]]\n----------------\n\nText.\n', 'txt')).toBe('GIT URLS');
   });
 
   test('no extension: `#` lines are comments (a Makefile, a script), underlines and header fields count', () => {
