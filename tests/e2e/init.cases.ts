@@ -3,7 +3,7 @@
 // steps), the exit code; then the workspace it made answers list, learn,
 // search, remember and an MCP session with no hand-written configuration.
 import { describe, expect } from 'bun:test';
-import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { caseTest, run, tempDir, type Runner } from './harness.ts';
 
@@ -281,6 +281,28 @@ ${WORG_KBIGNORE.trimEnd()
       expect(r.code).toBe(0);
       expect(r.out).toEndWith('[kb.topic.gitdocs]\nsubjects = "gitdocs"\n# Drafted by kb init from gitdocs/index.html: edit or delete them.\ntitle = "git(1)"\nintroduction = "git - the stupid content tracker"\n');
       expect(readFileSync(join(root, 'gitdocs/.kbignore'), 'utf8')).toEndWith('\n# style sheets (1 file: docbook-xsl.css)\n*.css\n');
+    });
+
+    test("an Astro site's components are scripts to leave out; their `---` script, and a YAML file's `---`, are no frontmatter to check", () => {
+      const root = folder({
+        'site/index.mdx': '---\ntitle: Starlight\ndescription: Make your docs shine.\n---\n\nWelcome.\n',
+        'site/guides/start.md': '# Getting started\n\nInstall it.\n',
+        'site/guides/i18n.md': '# Translations\n\nAdd a locale.\n',
+        'site/components/Card.astro': "---\nimport type { ImageMetadata } from 'astro';\ninterface Props { title: string }\n---\n<div class=\"card\"><slot /></div>\n",
+        'site/components/Tabs.vue': '<template><div><slot /></div></template>\n',
+        'site/readthedocs.yml': '---\nversion: 2\nbuild:\n  os: ubuntu-22.04\n',
+      });
+      const r = run(runner, root, ['init', 'site']);
+      expect(r.code).toBe(0);
+      expect(readFileSync(join(root, 'site/.kbignore'), 'utf8')).toContain('\n*.astro\n*.vue\n');
+      const check = run(runner, root, ['check']);
+      expect(check.code).toBe(0);
+      expect(check.err).not.toContain('frontmatter');
+      expect(check.out).toContain('no problems');
+      rmSync(join(root, 'site/.kbignore'));
+      const all = run(runner, root, ['check']);
+      expect(all.code).toBe(0);
+      expect(all.err).not.toContain('frontmatter');
     });
 
     test('a folder of JavaScript snippets is its knowledge: no .kbignore; a README without an opening heading gives no title', () => {

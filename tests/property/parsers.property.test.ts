@@ -263,7 +263,7 @@ linear('frontmatter, the YAML parser (content/frontmatter.ts parseFrontmatter)',
   ['a staircase of indents', (n) => Array.from({ length: Math.ceil(n / 40) }, (_, i) => `${' '.repeat(i % 60)}?`).join('\n')],
 ], 128, 8 * KiB);
 
-linear('the frontmatter fences (kb/fs/probe.ts frontmatterSpan)', (b: Uint8Array) => frontmatterSpan(b, b.length, true), [
+linear('the frontmatter fences (kb/fs/probe.ts frontmatterSpan)', (b: Uint8Array) => frontmatterSpan(b, b.length, true, 'x.md'), [
   ['no closing fence', (n) => enc.encode(fill('--\n', '---\n')(n))],
   ['dashes', (n) => enc.encode(fill('-', '---\n')(n))],
 ], 128, 8 * KiB);

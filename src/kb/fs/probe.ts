@@ -281,6 +281,18 @@ function isPdf(bytes: Uint8Array, n: number): boolean {
 /** Where frontmatter ends when it is not closed within the head. */
 export const UNCLOSED = -1;
 
+/** Formats whose opening `---` is their own, not frontmatter: a YAML
+ *  stream's first document (`.yml`, `.yaml`), an Astro component's script
+ *  (`.astro`: code, not YAML). */
+const NO_FRONTMATTER = new Set(['yml', 'yaml', 'astro']);
+
+/** Whether the file at `path` is of a NO_FRONTMATTER format (its
+ *  extension in any case). Asked only of a file that opens with `---`. */
+function ownDashes(path: string): boolean {
+  const dot = path.lastIndexOf('.');
+  return dot > path.lastIndexOf('/') + 1 && NO_FRONTMATTER.has(path.slice(dot + 1).toLowerCase());
+}
+
 /**
  * Finds YAML frontmatter at the start of a text file's first `n` bytes
  * (`whole`: they are the whole file). Frontmatter is an opening line `---`
@@ -288,11 +300,13 @@ export const UNCLOSED = -1;
  * line `---` or `...`; trailing spaces and tabs are allowed on both fences,
  * line ends may be CRLF. Returns [start, end) of the text between the
  * fences, `UNCLOSED` when the opening fence has no closing one within the
- * head, or undefined when the file does not start with frontmatter.
+ * head, or undefined when the file does not start with frontmatter. A
+ * file at `path` of a format whose `---` is its own (NO_FRONTMATTER) has
+ * none.
  */
-export function frontmatterSpan(bytes: Uint8Array, n: number, whole: boolean): [number, number] | typeof UNCLOSED | undefined {
+export function frontmatterSpan(bytes: Uint8Array, n: number, whole: boolean, path: string): [number, number] | typeof UNCLOSED | undefined {
   let i = n >= 3 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? 3 : 0;
-  if (n < i + 4 || bytes[i] !== 0x2d || bytes[i + 1] !== 0x2d || bytes[i + 2] !== 0x2d) return undefined;
+  if (n < i + 4 || bytes[i] !== 0x2d || bytes[i + 1] !== 0x2d || bytes[i + 2] !== 0x2d || ownDashes(path)) return undefined;
   i = lineEnd(bytes, n, i + 3);
   if (i < 0) return undefined; // `---x...`: not a fence
   const start = i;
@@ -368,7 +382,7 @@ export type MoreBytes = (size: number) => { bytes: Uint8Array; n: number };
 export function examineHead(head: Uint8Array, n: number, path: string, titles: HeadTitles | undefined, more?: MoreBytes): ProbeResult | RawHead {
   if (isBinaryHead(head, n)) return PROBED.binary;
   const whole = n < PROBE_BYTES;
-  const span = frontmatterSpan(head, n, whole);
+  const span = frontmatterSpan(head, n, whole, path);
   if (span === UNCLOSED) return UNCLOSED_RESULT; // the head is all frontmatter
   if (titles === undefined) {
     // Not even the format is looked up: a file of a format without titles

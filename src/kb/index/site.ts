@@ -12,8 +12,9 @@
 // a code base) and nothing is left out. In a documents folder, each kind
 // of site file is left out when the prose files outnumber it:
 //
-// - style sheets (`*.css`, `*.scss`...) and scripts (`*.js`, `*.ts`...),
-//   anywhere, by extension;
+// - style sheets (`*.css`, `*.scss`...) and scripts (`*.js`, `*.ts`...,
+//   and components: `*.vue`, `*.svelte`, `*.astro`), anywhere, by
+//   extension;
 // - templates (`*.gotmpl`, `*.njk`, `*.liquid`...), anywhere, by
 //   extension, and template folders: a folder named as site generators
 //   name theirs (`layouts`, `_layouts`, `_includes`, `partials`,
@@ -66,7 +67,7 @@ export interface SiteSurvey {
 }
 
 const STYLE = new Set(['css', 'scss', 'sass', 'less', 'styl']);
-const SCRIPT = new Set(['js', 'mjs', 'cjs', 'jsx', 'ts', 'mts', 'cts', 'tsx', 'coffee']);
+const SCRIPT = new Set(['js', 'mjs', 'cjs', 'jsx', 'ts', 'mts', 'cts', 'tsx', 'coffee', 'vue', 'svelte', 'astro']);
 const TEMPLATE = new Set(['gotmpl', 'tmpl', 'tpl', 'j2', 'jinja', 'jinja2', 'njk', 'hbs', 'handlebars', 'mustache', 'liquid', 'ejs', 'erb', 'twig', 'pug', 'haml', 'slim']);
 const SHELL = new Set(['sh', 'bash', 'zsh', 'fish', 'ps1', 'bat', 'cmd']);
 /** Configuration at the top of a site, by extension. */

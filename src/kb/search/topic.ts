@@ -511,7 +511,7 @@ class FileIndexer {
     // The bytes are a view of a buffer the next read reuses: the caller
     // awaits the promise before it reads the next file.
     const bytes = r.body as Uint8Array;
-    const front = frontOf(bytes);
+    const front = frontOf(bytes, c.path);
     if (front.needsYaml !== undefined && this.yaml === undefined) {
       return loadYaml().then((lib) => {
         this.yaml = lib;
@@ -571,9 +571,9 @@ const decoder = new TextDecoder();
 
 /** A file's frontmatter: its description and name/title, or the text
  *  the YAML parser must read. */
-function frontOf(bytes: Uint8Array): { description: string | null; names: string; title?: string; needsYaml?: string; fields?: Record<string, unknown> } {
+function frontOf(bytes: Uint8Array, path: string): { description: string | null; names: string; title?: string; needsYaml?: string; fields?: Record<string, unknown> } {
   const n = Math.min(bytes.length, PROBE_BYTES);
-  const span = frontmatterSpan(bytes, n, n === bytes.length);
+  const span = frontmatterSpan(bytes, n, n === bytes.length, path);
   if (span === undefined || span === -1) return { description: null, names: '' };
   const front = decodeFront(bytes.subarray(span[0], span[1]));
   const fields = simpleFields(front);

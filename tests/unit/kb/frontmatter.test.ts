@@ -4,12 +4,14 @@ import * as yaml from 'yaml';
 import { descriptionValue, NEEDS_YAML, parseFrontmatter, simpleFields } from '../../../src/kb/content/frontmatter.ts';
 import { frontmatterSpan, PROBE_BYTES, UNCLOSED } from '../../../src/kb/fs/probe.ts';
 import { probeFile } from '../../../src/kb/fs/probe-titles.ts';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { tempFiles } from '../../support/temp.ts';
 
 const enc = new TextEncoder();
-const span = (text: string, whole = true) => {
+const span = (text: string, whole = true, path = 'x.md') => {
   const b = enc.encode(text);
-  const r = frontmatterSpan(b, b.length, whole);
+  const r = frontmatterSpan(b, b.length, whole, path);
   return r === undefined || r === UNCLOSED ? r : new TextDecoder().decode(b.subarray(r[0], r[1]));
 };
 
@@ -38,16 +40,28 @@ describe('frontmatterSpan', () => {
   });
   test('bytes past n are never looked at', () => {
     const b = enc.encode('---\na: 1\n---\n');
-    expect(frontmatterSpan(b, 9, false)).toBe(UNCLOSED);
+    expect(frontmatterSpan(b, 9, false, 'x.md')).toBe(UNCLOSED);
+  });
+  test("a YAML file's `---` opens its first document, an Astro component's its script: neither is frontmatter", () => {
+    for (const path of ['ci/.readthedocs.yaml', 'config.yml', 'data/Site.YML', 'src/components/Card.astro']) {
+      expect(span('---\nversion: 2\n', true, path)).toBeUndefined();
+      expect(span('---\nimport Card from "./Card.astro";\n---\n<Card />\n', true, path)).toBeUndefined();
+    }
+    for (const path of ['page.mdx', 'index.html', 'notes/yaml', '.yml', 'a.yml/page.md']) expect(span('---\na: 1\n---\n', true, path)).toBe('a: 1\n');
   });
 });
 
 describe('probeFile finds frontmatter in the head it reads', () => {
-  const { file } = tempFiles('kb-front-');
+  const { root, file } = tempFiles('kb-front-');
   test('text with frontmatter, text without, binary', () => {
     expect(probeFile(file('---\ndescription: d\n---\n# x\n'))).toEqual({ kind: 'text', front: 'description: d\n' });
     expect(probeFile(file('# x\n'))).toEqual({ kind: 'text' });
     expect(probeFile(file(new Uint8Array([0x2d, 0x2d, 0x2d, 0x0a, 0])))).toEqual({ kind: 'binary' });
+  });
+  test("a YAML file that opens with `---` has no frontmatter, closed or not", () => {
+    const yaml = join(root, 'readthedocs.yml');
+    writeFileSync(yaml, '---\nversion: 2\nbuild:\n  os: ubuntu\n');
+    expect(probeFile(yaml)).toEqual({ kind: 'text' });
   });
   test('frontmatter not closed within the first 8 KiB is unclosed', () => {
     expect(probeFile(file(`---\n${'a: b\n'.repeat(PROBE_BYTES / 5 + 10)}---\n`))).toEqual({ kind: 'text', front: null });
