@@ -283,7 +283,7 @@ ${WORG_KBIGNORE.trimEnd()
       expect(readFileSync(join(root, 'gitdocs/.kbignore'), 'utf8')).toEndWith('\n# style sheets (1 file: docbook-xsl.css)\n*.css\n');
     });
 
-    test("an Astro site's components are scripts to leave out; their `---` script, and a YAML file's `---`, are no frontmatter to check", () => {
+    test.parity("an Astro site's components are scripts to leave out; their `---` script, and a YAML file's `---`, are no frontmatter to check", () => {
       const root = folder({
         'site/index.mdx': '---\ntitle: Starlight\ndescription: Make your docs shine.\n---\n\nWelcome.\n',
         'site/guides/start.md': '# Getting started\n\nInstall it.\n',
