@@ -283,6 +283,16 @@ ${WORG_KBIGNORE.trimEnd()
       expect(readFileSync(join(root, 'gitdocs/.kbignore'), 'utf8')).toEndWith('\n# style sheets (1 file: docbook-xsl.css)\n*.css\n');
     });
 
+    test.parity('the drafted introduction goes on past a line that opens with a link', () => {
+      const root = folder({
+        'notes/README.md': '# Braindump\n\nThis braindump is generated via [ox-hugo][ox-hugo] and uses the\n[cortex][cortex] theme.\n\n[ox-hugo]: https://ox-hugo.scripter.co/\n[cortex]: https://github.com/jethrokuan/cortex\n',
+        'notes/zettel.md': '# A note\n\nText.\n',
+      });
+      const r = run(runner, root, ['init', 'notes']);
+      expect(r.code).toBe(0);
+      expect(r.out).toContain('introduction = "This braindump is generated via ox-hugo and uses the cortex theme."\n');
+    });
+
     test.parity("an Astro site's components are scripts to leave out; their `---` script, and a YAML file's `---`, are no frontmatter to check", () => {
       const root = folder({
         'site/index.mdx': '---\ntitle: Starlight\ndescription: Make your docs shine.\n---\n\nWelcome.\n',

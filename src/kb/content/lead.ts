@@ -11,6 +11,7 @@
 // capital letter, a digit or an opening quote (so `e.g. by` goes on), or
 // at its end. Each step is one pass over the lines: linear in the text.
 
+import { isMarkupLine } from './markup-line.ts';
 import { cleanTitle, type TitleFormat } from './title.ts';
 
 /** Characters of a lead, at most: past it, cut at a word with `…`. */
@@ -189,7 +190,10 @@ function machinery(line: string, t: string, format: Format): boolean {
   switch (format) {
     case 'md':
     case 'text':
-      return c === '#' || c === '>' || c === '[' || c === '=' || t.startsWith('import ') || t.startsWith('export ') || t.startsWith(':::') || /^[-=]{3,}$/.test(t);
+      // A line opening with a link goes on a paragraph (`[cortex][cortex]
+      // theme.`); a link definition, a badge row or an anchor alone is
+      // markup (markup-line.ts).
+      return c === '#' || c === '>' || (c === '[' && isMarkupLine(t)) || c === '=' || t.startsWith('import ') || t.startsWith('export ') || t.startsWith(':::') || /^[-=]{3,}$/.test(t);
     case 'org':
       return c === '#' || c === ':' || (c === '*' && /^\*+ /.test(t)) || c === '-' || c === '+';
     case 'rst':

@@ -48,6 +48,13 @@ describe('leadSentence', () => {
     expect(leadSentence(md, 'md')).toBe('A fast and flexible site generator built by bep and friends in Go.');
   });
 
+  test('a line opening with a link goes on the paragraph; link definitions after it end it', () => {
+    const readme = '# Braindump\n\nThis braindump is generated via [ox-hugo][ox-hugo] and uses the\n[cortex][cortex] theme.\n[ox-hugo]: https://ox-hugo.scripter.co/\n[cortex]: https://github.com/jethrokuan/cortex\n';
+    expect(leadSentence(readme, 'md')).toBe('This braindump is generated via ox-hugo and uses the cortex theme.');
+    expect(leadSentence('Read the\n[guide](guide.md) first. Then build.\n', 'md')).toBe('Read the guide first.');
+    expect(leadSentence('[![CI](https://x/b.svg)](https://x)\n\nThe tool reads your notes and answers.\n', 'md')).toBe('The tool reads your notes and answers.');
+  });
+
   test('HTML: the first paragraph of the body with some words, tags dropped, entities decoded', () => {
     const html = '<html><head><title>git(1)</title><style>p { x: y }</style></head><body><h1>git(1)</h1><p>NAME</p><p>git &#8211; the stupid <em>content</em> tracker</p><pre>git [-v]</pre><p>Git is fast.</p></body></html>';
     expect(leadSentence(html, 'html')).toBe('git – the stupid content tracker');
