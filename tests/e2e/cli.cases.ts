@@ -339,7 +339,7 @@ Use the \`learn\` tool with the \`subjects\` argument to learn specific subjects
       const text = run(r, root, ['check']);
       expect(text.code).toBe(1);
       expect(text.out).toContain('error: topic "gone": subjects directory "does/not/exist" does not exist (.jp/config.toml:9)\n');
-      expect(text.out).toContain('warning: topic "collide": slug "a" is shared by 2 files: it loads a.md; "a.txt" loads the other (c/a.md)\n');
+      expect(text.out).toContain('warning: topic "collide": slug "a" is shared by 2 files: it loads a.md; the other loads by its name with its extension, "a.txt" (c/a.md)\n');
       expect(text.out).toEndWith('failed: 4 topics, 3 subjects, 5 errors, 1 warning\n');
       for (const d of report.diagnostics) expect(d.severity).toBe(d.code === 'slug-collision' ? 'warning' : 'error');
     });

@@ -246,7 +246,7 @@ export function cases(runner: Runner): void {
       const check = run(runner, root, ['check']);
       expect(check.code).toBe(0);
       expect(check.out.match(/is shared by/g)).toHaveLength(1);
-      expect(check.out).toContain('slug "slides" is shared by 2 files: it loads slides.org; "slides.html" loads the other');
+      expect(check.out).toContain('slug "slides" is shared by 2 files: it loads slides.org; the other loads by its name with its extension, "slides.html"');
       // The font's other file still loads by its name (a binary file: skipped).
       expect(run(runner, root, ['learn', 'site', 'fonts/lato.woff2']).out).toContain('it is a binary file');
     });
@@ -293,7 +293,7 @@ export function cases(runner: Runner): void {
       const check = run(runner, root, ['check']);
       expect(check.code).toBe(0);
       expect(check.out).toContain(
-        'warning: topic "book": slug "listing-01-01/Cargo" is shared by 3 files: it loads listing-01-01/Cargo.md; "listing-01-01/Cargo.json", "listing-01-01/Cargo.toml" load the others (book/listing-01-01/Cargo.md)',
+        'warning: topic "book": slug "listing-01-01/Cargo" is shared by 3 files: it loads listing-01-01/Cargo.md; the others load by their names with their extensions, "listing-01-01/Cargo.json", "listing-01-01/Cargo.toml" (book/listing-01-01/Cargo.md)',
       );
       expect(check.out.match(/is shared by/g)).toHaveLength(3);
       expect(run(runner, root, ['learn', 'book', 'listing-01-01/Cargo.toml']).out).toBe('```toml\n[package]\nname = "hello"\n```\n');

@@ -220,7 +220,7 @@ describe('empty files', () => {
     expect(run(root, ['learn', 't', 'empty*'])).toEqual({ out: `<subject "empty">\n\n</subject>\n\n${glob}\n`, err: '', code: 0 });
     expect(run(root, ['learn', 't', '**']).out).toBe(`<subject "empty">\n\n</subject>\n\n${OK_BLOCK}\n\n${glob}\n`);
     expect(run(root, ['check'])).toEqual({
-      out: 'warning: topic "t": slug "empty" is shared by 2 files: it loads empty.md; "empty.toml" loads the other (t/empty.md)\nok: 1 topic, 2 subjects, 0 errors, 1 warning\n',
+      out: 'warning: topic "t": slug "empty" is shared by 2 files: it loads empty.md; the other loads by its name with its extension, "empty.toml" (t/empty.md)\nok: 1 topic, 2 subjects, 0 errors, 1 warning\n',
       err: '',
       code: 0,
     });

@@ -304,10 +304,11 @@ function othersBinary(group: readonly IndexedSubject[]): boolean {
 }
 
 /** The notice of a shared slug: which file it loads, and the names that
- *  load the others (the slug plus each one's extension). */
+ *  load the others (the slug plus each one's extension: `learn t
+ *  a.txt`). */
 function sharedMessage(slug: string, path: string, others: SharedSlug['others']): string {
   const names = others.map((o) => `"${o.name}"`).join(', ');
-  return `slug "${slug}" is shared by ${others.length + 1} files: it loads ${path}; ${names} load${others.length === 1 ? 's the other' : ' the others'}`;
+  return `slug "${slug}" is shared by ${others.length + 1} files: it loads ${path}; ${others.length === 1 ? 'the other loads by its name with its extension,' : 'the others load by their names with their extensions,'} ${names}`;
 }
 
 /** `rel` is one of `dirs` or below one. */

@@ -636,7 +636,7 @@ describe('check()', () => {
       {
         severity: 'warning',
         code: 'slug-collision',
-        message: 'topic "collide": slug "a" is shared by 2 files: it loads a.md; "a.txt" loads the other',
+        message: 'topic "collide": slug "a" is shared by 2 files: it loads a.md; the other loads by its name with its extension, "a.txt"',
         where: 'c/a.md',
         topic: 'collide',
       },

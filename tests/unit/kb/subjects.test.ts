@@ -90,7 +90,7 @@ describe('indexSubjects', () => {
     const [n] = index.notices;
     expect(n.code).toBe('slug-collision');
     expect(n.where).toBe('a.md');
-    expect(n.message).toBe('slug "a" is shared by 2 files: it loads a.md; "a.txt" loads the other');
+    expect(n.message).toBe('slug "a" is shared by 2 files: it loads a.md; the other loads by its name with its extension, "a.txt"');
     expect(index.shared!.get('a')).toEqual({ path: 'a.md', others: [{ name: 'a.txt', path: 'a.txt' }] });
   });
 
@@ -148,14 +148,14 @@ describe('indexSubjects', () => {
     // files that may hold text (slides.org, slides.html) is a warning.
     expect([...index.shared!.keys()].sort()).toEqual(['e/letter', 'f/lato', 'i/sticker', 'l/logo', 's/slides', 'u/unicorn']);
     expect(index.notices.map((n) => n.where)).toEqual(['s/slides.org']);
-    expect(index.notices[0].message).toBe('slug "s/slides" is shared by 3 files: it loads s/slides.org; "s/slides.html", "s/slides.pdf" load the others');
+    expect(index.notices[0].message).toBe('slug "s/slides" is shared by 3 files: it loads s/slides.org; the others load by their names with their extensions, "s/slides.html", "s/slides.pdf"');
     // A format the list does not know may hold text: said.
     expect(indexSubjects(tree({ 'n.eps': '%!PS', 'n.bin': 'x' })).notices).toHaveLength(1);
     // A text file behind a binary one (a hidden note beside a visible image,
     // which wins the slug): said.
     const behind = indexSubjects(tree({ 'p/notes.png': 'x', 'p/.notes.md': '# Notes' }));
     expect(behind.subjects.map((s) => s.path)).toEqual(['p/notes.png']);
-    expect(behind.notices.map((n) => n.message)).toEqual(['slug "p/notes" is shared by 2 files: it loads p/notes.png; "p/notes.md" loads the other']);
+    expect(behind.notices.map((n) => n.message)).toEqual(['slug "p/notes" is shared by 2 files: it loads p/notes.png; the other loads by its name with its extension, "p/notes.md"']);
   });
 
   test('prose in its documented order: md, mdx, org, rst, adoc, txt, html, none', () => {
@@ -185,7 +185,7 @@ describe('indexSubjects', () => {
     expect(index.aliases.get('l/Cargo.toml')!.subject.path).toBe('l/Cargo.toml');
     expect(index.aliases.get('l/Cargo.toml')!.of).toBe('l/Cargo');
     expect(index.notices.map((n) => n.severity)).toEqual(['warning']);
-    expect(index.notices[0].message).toBe('slug "l/Cargo" is shared by 3 files: it loads l/Cargo; "l/Cargo.json", "l/Cargo.toml" load the others');
+    expect(index.notices[0].message).toBe('slug "l/Cargo" is shared by 3 files: it loads l/Cargo; the others load by their names with their extensions, "l/Cargo.json", "l/Cargo.toml"');
   });
 
   test('no shared slug: no `shared` map at all', () => {
