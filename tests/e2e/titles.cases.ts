@@ -220,6 +220,19 @@ export function cases(runner: Runner): void {
       expect(learn(root, '[[BOTW]]').out).toContain('<subject "games/zelda">');
     });
 
+    test.parity("org-roam's links load their note: by its title for an ID link, by its file for a file link", () => {
+      const root = fixture(
+        { 'org/main/decision_tree_learning.org': ':PROPERTIES:\n:ID:       a727be87-afd3-447f-a167-70bc9e2b9acd\n:END:\n#+title: Decision Tree Learning\n\n* Entropy\nThe entropy of a split.\n', 'org/main/id3.org': '#+title: ID3\n\nSee [[id:a727be87-afd3-447f-a167-70bc9e2b9acd][Decision Tree Learning]].\n' },
+        '[kb.topic.org]\nsubjects = "org"\n',
+      );
+      for (const link of ['[[id:a727be87-afd3-447f-a167-70bc9e2b9acd][Decision Tree Learning]]', '[[file:decision_tree_learning.org][Decision Tree Learning]]', '[[file:main/decision_tree_learning.org::*Entropy]]']) {
+        const r = run(runner, root, ['learn', 'org', link]);
+        expect({ link, code: r.code }).toEqual({ link, code: 0 });
+        expect(r.out).toContain('<subject "main/decision_tree_learning">');
+        expect(r.out).toContain(`Note: ${JSON.stringify(link)} matched no subject; used "main/decision_tree_learning" instead (a wikilink names its target`);
+      }
+    });
+
     test('a wikilink to an attachment is no invalid pattern; a link to nothing says so', () => {
       const root = vault();
       const r = learn(root, '[[out-of-control.jpg]]');

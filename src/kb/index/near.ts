@@ -30,7 +30,9 @@
 //    1-6 and 8, not 7);
 // 8. else up to five visible slugs close to it are suggested.
 // A wikilink (`[[target]]`, `[[target|shown text]]`, `[[target#Heading]]`,
-// `![[target]]`), as notes vaults write them, is read as its target,
+// `![[target]]`), as notes vaults write them, or an Org link
+// (`[[file:x.org][shown]]`, org-roam's `[[id:UUID][Title]]`: its shown
+// text), is read as its target,
 // which gets rules 1-6 and 8 (never a glob, whatever its characters); the
 // heading it names is said in the note. Names match in either Unicode
 // normalisation (a file name saved decomposed, as some macOS tools do,
@@ -183,16 +185,36 @@ export interface Wikilink {
 
 /** `[[target]]`, `[[target|shown]]`, `[[target#Heading]]`,
  *  `[[target#Heading|shown]]`, `![[target]]` (an embed): the target and
- *  the heading; undefined for anything else. */
+ *  the heading; and Org's links, `[[file:x.org][shown]]`,
+ *  `[[file:x.org::*Heading]]` (the file, and the heading), and
+ *  `[[id:UUID][shown]]` (org-roam's: the shown text, the note's title,
+ *  names it); undefined for anything else. */
 export function wikilink(pattern: string): Wikilink | undefined {
-  const m = /^!?\[\[([^\[\]]+)\]\]$/.exec(pattern.trim());
+  const p = pattern.trim();
+  const org = /^\[\[([^\[\]]+)\]\[([^\[\]]+)\]\]$/.exec(p);
+  if (org !== null) return orgLink(org[1], org[2]);
+  const m = /^!?\[\[([^\[\]]+)\]\]$/.exec(p);
   if (m === null) return undefined;
+  if (m[1].startsWith('file:') || m[1].startsWith('id:')) return orgLink(m[1], undefined);
   const inner = m[1].split('|')[0];
   const hash = inner.indexOf('#');
   const target = (hash < 0 ? inner : inner.slice(0, hash)).trim();
   const section = hash < 0 ? undefined : inner.slice(hash + 1).replace(/^\^/, '').trim();
   if (target === '') return undefined;
   return section ? { target, section } : { target };
+}
+
+/** An Org link's target (`file:x.org::*Heading`, `id:UUID`, another
+ *  note's name) and shown text. */
+function orgLink(target: string, shown: string | undefined): Wikilink | undefined {
+  let t = target.trim();
+  if (t.startsWith('id:')) t = shown?.trim() ?? t;
+  else if (t.startsWith('file:')) t = t.slice(5);
+  const sep = t.indexOf('::');
+  const section = sep < 0 ? undefined : t.slice(sep + 2).replace(/^[*#]/, '').trim();
+  if (sep >= 0) t = t.slice(0, sep).trim();
+  if (t === '') return undefined;
+  return section ? { target: t, section } : { target: t };
 }
 
 /** A wikilink: its target as an exact name (rules 1-6, else suggestions

@@ -7,7 +7,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { engine } from '../../../src/glob/engine.ts';
 import { compileWith } from '../../../src/glob/pattern.ts';
-import { MAX_SCANNED_MISSES, directoryPrefixes, jsonList, planPatterns, splitList, type Plan } from '../../../src/kb/index/near.ts';
+import { MAX_SCANNED_MISSES, directoryPrefixes, jsonList, planPatterns, splitList, wikilink, type Plan } from '../../../src/kb/index/near.ts';
 import { resolvePatterns } from '../../../src/kb/index/resolve.ts';
 import { loadPatterns } from '../../../src/kb/index/load.ts';
 import { openTopic, type TopicSpec, type TopicView } from '../../../src/kb/index/view.ts';
@@ -295,5 +295,17 @@ describe('a glob that skipped hidden subjects', () => {
       { pattern: 'c/*', kind: 'glob', slugs: [] },
     ]);
     expect([...loadPatterns(v, compile(['a/*']), 'text')]).toEqual([{ kind: 'no-match', pattern: 'a/*', hint: { hidden: 2 } }]);
+  });
+});
+
+describe('links read as their target (wikilink)', () => {
+  test("Obsidian's and Org's links; org-roam's ID links by their shown text", () => {
+    expect(wikilink('[[06-replication|Shown]]')).toEqual({ target: '06-replication' });
+    expect(wikilink('![[ddia/06-replication#Leaders]]')).toEqual({ target: 'ddia/06-replication', section: 'Leaders' });
+    expect(wikilink('[[file:main/decision_tree_learning.org][Decision Tree Learning]]')).toEqual({ target: 'main/decision_tree_learning.org' });
+    expect(wikilink('[[file:notes.org::*Entropy]]')).toEqual({ target: 'notes.org', section: 'Entropy' });
+    expect(wikilink('[[id:a727be87-afd3-447f-a167-70bc9e2b9acd][Decision Tree Learning]]')).toEqual({ target: 'Decision Tree Learning' });
+    expect(wikilink(' [[other note][shown]] ')).toEqual({ target: 'other note' });
+    for (const none of ['[[]]', '[[file:][x]]', 'a [[b]]', '[[a]][b]', '[[a][b]][c]]']) expect(wikilink(none)).toBeUndefined();
   });
 });
