@@ -45,6 +45,15 @@ describe('kb learn: near misses (dist/kb)', () => {
     });
   });
 
+  test('a glob with the files\' extension: read without it, the note says so', () => {
+    const r = kb('learn', 'docs', 'architecture/*.md');
+    expect(r.code).toBe(0);
+    expect(r.out).toStartWith('<subject "architecture/knowledge-base">');
+    expect(r.out).toContain('<subject "architecture/mcp">');
+    expect(r.out).toEndWith('Note: "architecture/*.md" matched no subject; used "architecture/*" instead (slugs have no file extension).\n');
+    expect(kb('learn', 'docs', 'architecture/*.rst').code).toBe(1);
+  });
+
   test('the path from the workspace root', () => {
     const r = kb('learn', 'docs', 'docs/architecture/knowledge-base.md');
     expect(r.out).toBe(

@@ -37,7 +37,10 @@
 // heading it names is said in the note. Names match in either Unicode
 // normalisation (a file name saved decomposed, as some macOS tools do,
 // loads when typed composed, and the reverse): rule 1 tries both forms.
-// A glob that matches nothing is split by rule 6 too; a glob that still
+// A glob that matches nothing and ends in an extension (`main/*.org`) is
+// read without it, for the files it then matches that have it (rule 1
+// for a glob). A glob that matches nothing is split by rule 7 too; a glob
+// that still
 // matches nothing says how many hidden subjects it skipped (resolve.ts).
 // Rules 2-8 never consider hidden subjects; disabled ones are never
 // considered at all. Every rule that substitutes (1-7) is reported as a
@@ -156,6 +159,8 @@ async function planOne(near: Near, c: CompiledPattern, plan: Plan, maySplit: boo
       plan.fallbacks.push({ ...rescue, pattern: c.raw });
       return;
     }
+  } else if (c.kind === 'glob' && (await globWithoutExtension(near, c, plan))) {
+    return;
   } else if (!maySplit || (jsonList(c.pattern) ?? splitList(c.pattern)) === undefined || !near.mayScan() || resolvePatterns(view.index.subjects, [c], view.disabled).perPattern[0].slugs.length > 0) {
     // A glob: only a list in one string is rescued (finding out whether it
     // matches is a scan); the rest is resolve.ts's (which counts the
@@ -175,6 +180,31 @@ async function planOne(near: Near, c: CompiledPattern, plan: Plan, maySplit: boo
     const suggestions = near.suggest(c.pattern);
     if (suggestions.length > 0) plan.hints.set(c.raw, { suggestions });
   }
+}
+
+/** A glob that ends in a file's extension (`main/*.org`, `docs/**` then
+ *  `/*.md`) and matches nothing, read without it (slugs have no
+ *  extension; rule 1's reading of an exact name, for a glob): the subjects
+ *  it then matches whose files have that extension, as the glob without it
+ *  when they are all it matches, else each by its slug. Planned, with its
+ *  fallback; false when none has it (a scan of the slugs, counted as a
+ *  miss's: MAX_SCANNED_MISSES). */
+async function globWithoutExtension(near: Near, c: CompiledPattern, plan: Plan): Promise<boolean> {
+  const m = /^(.*[^/.])\.([A-Za-z0-9]{1,10})$/.exec(c.pattern);
+  if (m === null || !near.mayScan()) return false;
+  const { view } = near;
+  const slugsOf = (p: CompiledPattern) => resolvePatterns(view.index.subjects, [p], view.disabled).perPattern[0].slugs;
+  if (slugsOf(c).length > 0) return false;
+  const [bare] = await compilePatterns([m[1]]);
+  if (bare.kind === 'invalid') return false;
+  const all = slugsOf(bare);
+  const ext = m[2].toLowerCase();
+  const mine = all.filter((slug) => findBySlug(view.index.subjects, slug)?.ext === ext);
+  if (mine.length === 0) return false;
+  if (mine.length === all.length) plan.patterns.push(bare);
+  else for (const slug of mine) plan.patterns.push({ kind: 'exact', pattern: slug, raw: slug });
+  plan.fallbacks.push({ kind: 'read-as', pattern: c.raw, slug: bare.pattern, reasons: ['extension'] });
+  return true;
 }
 
 /** A wikilink's parts. */

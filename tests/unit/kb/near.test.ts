@@ -89,6 +89,17 @@ describe('rule 1: the same path, spelled as a file', () => {
     expect((await plan(v, ['notes.md'])).load).toEqual(['notes']);
   });
 
+  test("a glob that ends in an extension and matches nothing: the files it then matches that have it", async () => {
+    const v = view({ 'main/a.org': '#+title: A\n', 'main/b.org': '#+title: B\n', 'mixed/c.org': 'c\n', 'mixed/d.md': 'd\n' });
+    expect(await plan(v, ['main/*.org'])).toEqual({ load: ['main/*'], fallbacks: [{ kind: 'read-as', pattern: 'main/*.org', slug: 'main/*', reasons: ['extension'] }], hints: {} });
+    // Only those with the extension, each by its slug, where others match too.
+    expect((await plan(v, ['mixed/*.org'])).load).toEqual(['mixed/c']);
+    expect((await plan(v, ['**/*.ORG'])).load).toEqual(['main/a', 'main/b', 'mixed/c']);
+    // None has it: nothing read; a glob that matches is left alone.
+    expect(await plan(v, ['main/*.xyz'])).toEqual({ load: ['main/*.xyz'], fallbacks: [], hints: {} });
+    expect((await plan(v, ['main/a*'])).fallbacks).toEqual([]);
+  });
+
   test('a leading path that repeats the topic directory is dropped (all of it, or its last components)', async () => {
     const v = view(DOCS, { subjects: 'site/docs' });
     for (const [pattern, prefix] of [
