@@ -40,6 +40,21 @@ const cacheFiles = (root: string) => readdirSync(join(root, '.xdg-cache', 'kb', 
 export function cases(runner: Runner): void {
   const test = caseTest(runner);
   describe(`kb search (${runner.name})`, () => {
+    test.parity("an identifier's words joined by underscores find the page that names it before the pages of its common words", () => {
+      const root = fixture(
+        {
+          'docs/server.rst': 'Development Server\n==================\n\nThe development server serves the app by name. Run the server, name the host, restart the server.\n',
+          'docs/deploy.rst': 'Deploying\n=========\n\nA server name is bought from a registrar; point the server at the name servers.\n',
+          'docs/config.rst': 'Configuration\n=============\n\nKeys the application reads.\n\nSet SERVER_NAME to the host and port the app answers on.\n',
+        },
+        '[kb.topic.docs]\nsubjects = "docs"\n',
+      );
+      const r = run(runner, root, ['search', 'SERVER_NAME']);
+      expect(r.code).toBe(0);
+      expect(slugs(r.out)[0]).toBe('docs:config');
+      expect(r.out).toContain('   > 6: Set SERVER_NAME to the host and port the app answers on.\n');
+    });
+
     test.parity('a result of one token says `~1 token`', () => {
       const root = fixture({ 'notes/todo.md': 'tea\n', 'notes/list.md': 'tea: milk, eggs, bread and coffee for the week\n' }, '[kb.topic.notes]\nsubjects = "notes"\n');
       const r = run(runner, root, ['search', 'tea']);

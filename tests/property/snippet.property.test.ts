@@ -86,11 +86,11 @@ const terms = fc.uniqueArray(fc.constantFrom('releas', 'tag', 'istanbul', 'οδ�
 // Words whose terms the needles' occurrences do not count one for one: a
 // camelCase word and its parts, two words joined by a hyphen, a word
 // ending in `ies` whose term ends in a `y` it lacks, a number's leading
-// zeros; and matched terms for them.
-const ODD_WORDS = ['TypedDict', 'dict', 'DictDict', 'f-strings', 'string', 'pep-0008', 'PEP-8', 'pep', '0008', 'flies', 'FLIES', 'fly', 'XFlies', 'copies', 'ReleaseTag', 'tagRelease', 'tagrelease', 'release-tag', 'release', 'tag', 'a-b', '-', '--', 'x-\u1680y', 'KEY', '\u212Aey', 'key.', '3.12', 'V3.12'];
+// zeros, two joined by an underscore; and matched terms for them.
+const ODD_WORDS = ['TypedDict', 'dict', 'DictDict', 'f-strings', 'string', 'pep-0008', 'PEP-8', 'pep', '0008', 'flies', 'FLIES', 'fly', 'XFlies', 'copies', 'ReleaseTag', 'tagRelease', 'tagrelease', 'release-tag', 'release', 'tag', 'a-b', '-', '--', 'x-\u1680y', 'KEY', '\u212Aey', 'key.', '3.12', 'V3.12', 'SERVER_NAME', 'server_name', 'name', 'send_file', '__init__', 'a_b', '_', 'x_0007', 'release_tag-x'];
 const oddLine = fc.array(fc.oneof({ weight: 6, arbitrary: fc.constantFrom(...ODD_WORDS) }, { weight: 1, arbitrary: fc.string({ maxLength: 4 }) }), { maxLength: 8 }).map((ws) => ws.join(' '));
 const oddText = fc.array(oddLine, { maxLength: 12 }).map((ls) => ls.join('\n'));
-const oddTerms = fc.uniqueArray(fc.constantFrom('typeddict', 'typ', 'dict', 'dictdict', 'fstring', 'string', 'pep8', 'pep', '8', 'fly', 'xfly', 'copy', 'releasetag', 'tagreleas', 'releas', 'tag', 'ab', 'x', 'x\u1680y', 'key', 'k', '3.12', 'v3.12', 'é'), { minLength: 1, maxLength: 4 });
+const oddTerms = fc.uniqueArray(fc.constantFrom('typeddict', 'typ', 'dict', 'dictdict', 'fstring', 'string', 'pep8', 'pep', '8', 'fly', 'xfly', 'copy', 'releasetag', 'tagreleas', 'releas', 'tag', 'ab', 'x', 'x\u1680y', 'key', 'k', '3.12', 'v3.12', 'é', 'servernam', 'server', 'nam', 'sendfil', 'init', 'x7', 'tagx'), { minLength: 1, maxLength: 4 });
 
 // Runs of scripts written without spaces, whose terms are their characters
 // and pairs of characters: an occurrence of a needle is in up to three

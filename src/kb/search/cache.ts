@@ -45,8 +45,9 @@ import { writeCacheFile } from '../../shared/cache-file.ts';
  *  tags dropped and headings inside HTML comments passed over, one of
  *  several reStructuredText sections of a style no title, inline literals
  *  as code spans, content/title.ts dropHtmlTags, commentAt,
- *  rstSectionNext, singleTicks). */
-export const FORMAT_VERSION = 17;
+ *  rstSectionNext, singleTicks; 18: two words joined by an underscore
+ *  are one more term, as by a hyphen, tokenize.ts isJoiner). */
+export const FORMAT_VERSION = 18;
 const MAGIC = 0x4b425331; // "KBS1"
 
 /** A cache file larger than this is not read (a hostile or broken one). */

@@ -77,6 +77,10 @@ interface Needles {
   yTerm: boolean;
   /** Some term is one character of a script written without spaces. */
   chars: boolean;
+  /** The first two characters of each term: a joined term (`f-strings`:
+   *  `fstring`) may be matched only where the words it joins start so
+   *  (`joinMayMatch`). */
+  starts: ReadonlySet<string>;
 }
 const needlesOf = new WeakMap<ReadonlySet<string>, Needles>();
 
@@ -97,6 +101,7 @@ function needlesFor(matched: ReadonlySet<string>): Needles {
       // first two or three and a `y` (`flies`: `fly`, `copies`: `copy`).
       yTerm: some(all, (t) => (t.length === 3 || t.length === 4) && t.endsWith('y')),
       chars: some(all, (t) => t.length === 1 && isSpaceless(t.charCodeAt(0))),
+      starts: new Set(map(all, (t) => t.slice(0, 2))),
     };
     needlesOf.set(matched, n);
   }
@@ -155,9 +160,9 @@ function matchesOf(re: RegExp, s: string): number[] {
  *  another capital. */
 const CAMEL = /[a-z0-9][A-Z]|[A-Z][A-Z][a-z]/;
 /** What may give a line terms besides its words' own: a camelCase split,
- *  or a hyphen between two characters that may be word characters (none is
- *  a space, a tab or a hyphen). */
-const EXTRA = /[a-z0-9][A-Z]|[A-Z][A-Z][a-z]|[^ \t-]-[^ \t-]/;
+ *  or a hyphen or an underscore between two characters that may be word
+ *  characters (none is a space, a tab, a hyphen or an underscore). */
+const EXTRA = /[a-z0-9][A-Z]|[A-Z][A-Z][a-z]|[^ \t_-][-_][^ \t_-]/;
 /** `ies` in any case (no other character lower-cases to these letters). */
 const IES = /[iI][eE][sS]/;
 
@@ -179,20 +184,21 @@ function lowerOf(line: string, lower: string | undefined, start: number): string
  * - or, the same way, the term of a word ending in `ies` whose `y` its text
  *   lacks (`flies`: `fly`), when a matched term may be one (`yTerm`): at
  *   most one an `ies`, two with a camelCase split;
- * - or the term of two words joined by a hyphen (`f-strings`: `fstring`):
- *   at most one a hyphen between two word characters;
+ * - or the term of two words joined by a hyphen or an underscore
+ *   (`f-strings`: `fstring`, `SERVER_NAME`: `servername`): at most one a
+ *   joiner between two word characters;
  * - and, in a line with a script written without spaces, whose terms are
  *   its characters and pairs of characters, where a matched term is one
  *   such character (`chars`), an occurrence of a needle is in at most
  *   three terms (the pair before it, the pair at it, the character); a
  *   pair is otherwise a needle of its own.
  */
-function termsAtMost(line: string, lower: string | undefined, start: number, occurrences: number, yTerm: boolean, chars: boolean): number {
-  const n = termsAtMostSpaced(line, lower, start, occurrences, yTerm);
-  return chars && SPACELESS_CHAR.test(line) ? 3 * n : n;
+function termsAtMost(line: string, lower: string | undefined, start: number, occurrences: number, n: Needles): number {
+  const count = termsAtMostSpaced(line, lower, start, occurrences, n.yTerm, n.starts);
+  return n.chars && SPACELESS_CHAR.test(line) ? 3 * count : count;
 }
 
-function termsAtMostSpaced(line: string, lower: string | undefined, start: number, occurrences: number, yTerm: boolean): number {
+function termsAtMostSpaced(line: string, lower: string | undefined, start: number, occurrences: number, yTerm: boolean, starts: ReadonlySet<string>): number {
   let l: string | undefined;
   let ies = 0;
   if (yTerm && IES.test(line)) {
@@ -201,23 +207,46 @@ function termsAtMostSpaced(line: string, lower: string | undefined, start: numbe
   }
   if (!EXTRA.test(line)) return occurrences + ies;
   let n = (CAMEL.test(line) ? 2 : 1) * (occurrences + ies);
-  for (let q = line.indexOf('-'); q >= 0; q = line.indexOf('-', q + 1)) {
-    if (q === 0 || q + 1 === line.length) continue;
-    l ??= lowerOf(line, lower, start);
-    if (isWordChar(l.charCodeAt(q - 1)) && isWordChar(l.charCodeAt(q + 1))) n++;
+  for (const joiner of JOINERS) {
+    for (let q = line.indexOf(joiner); q >= 0; q = line.indexOf(joiner, q + 1)) {
+      if (q === 0 || q + 1 === line.length) continue;
+      l ??= lowerOf(line, lower, start);
+      if (isWordChar(l.charCodeAt(q - 1)) && isWordChar(l.charCodeAt(q + 1)) && joinMayMatch(l, q, starts)) n++;
+    }
   }
   return n;
+}
+
+/** What joins two words into a term of both (tokenize.ts isJoiner). */
+const JOINERS = ['-', '_'];
+
+/** Whether the term of the two words a joiner at `q` of `l` (a lower-cased
+ *  line) joins may be a matched term: whether its first two characters
+ *  (the words' first, as stemming strips suffixes only) start one
+ *  (`starts`); always, where leading zeros the term drops may be among
+ *  them (`0008-x`: `8x`; `x-0007`: `x7`). Looks back over the first word: each
+ *  character once, a joiner ending each word. */
+function joinMayMatch(l: string, q: number, starts: ReadonlySet<string>): boolean {
+  let s = q;
+  while (s > 0 && isWordChar(l.charCodeAt(s - 1))) s--;
+  if (l.charCodeAt(s) === 0x30) return true;
+  if (q - s >= 2) return starts.has(l.slice(s, s + 2));
+  // A one-character word: the second word's first character next, but
+  // for its leading zeros (`x-0007`: `x7`).
+  return l.charCodeAt(q + 1) === 0x30 || starts.has(l.slice(s, q) + l.charAt(q + 1));
 }
 
 /** lineScore of `line` (`lower`: its lower case), from the words that can
  *  hold a matched term only (see termsAtMost): those holding an occurrence
  *  of a needle (found by `finder`), or an `ies` (`yTerm`), or following a
- *  hyphen. */
-function scoreAround(line: string, lower: string, finder: RegExp, yTerm: boolean, matched: ReadonlySet<string>): { distinct: number; all: number; first: number } {
+ *  hyphen or an underscore. */
+function scoreAround(line: string, lower: string, finder: RegExp, yTerm: boolean, starts: ReadonlySet<string>, matched: ReadonlySet<string>): { distinct: number; all: number; first: number } {
   const at = matchesOf(finder, lower);
   if (yTerm) for (let q = lower.indexOf('ies'); q >= 0; q = lower.indexOf('ies', q + 1)) at.push(q, q + 3);
-  for (let q = lower.indexOf('-'); q >= 0; q = lower.indexOf('-', q + 1)) {
-    if (q > 0 && q + 1 < lower.length && isWordChar(lower.charCodeAt(q - 1)) && isWordChar(lower.charCodeAt(q + 1))) at.push(q + 1, q + 2);
+  for (const joiner of JOINERS) {
+    for (let q = lower.indexOf(joiner); q >= 0; q = lower.indexOf(joiner, q + 1)) {
+      if (q > 0 && q + 1 < lower.length && isWordChar(lower.charCodeAt(q - 1)) && isWordChar(lower.charCodeAt(q + 1)) && joinMayMatch(lower, q, starts)) at.push(q + 1, q + 2);
+    }
   }
   const seen: string[] = [];
   let all = 0;
@@ -385,7 +414,7 @@ function bestHits(text: string, lower: string | undefined, c: Candidates, n: Nee
   const { starts, ends, counts } = c;
   const keys = new Float64Array(starts.length);
   for (let i = 0; i < starts.length; i++) {
-    const bound = termsAtMost(text.slice(starts[i], ends[i]), lower, starts[i], counts[i], n.yTerm, n.chars);
+    const bound = termsAtMost(text.slice(starts[i], ends[i]), lower, starts[i], counts[i], n);
     keys[i] = (BOUND_CAP - Math.min(bound, BOUND_CAP)) * START_BITS + i;
   }
   const order = keys.sort();
@@ -396,7 +425,7 @@ function bestHits(text: string, lower: string | undefined, c: Candidates, n: Nee
   };
   const scoreLine = (i: number): Hit & { i: number } => {
     const line = text.slice(starts[i], ends[i]);
-    return { i, start: starts[i], end: ends[i], ...scoreAround(line, lowerOf(line, lower, starts[i]), n.finder, n.yTerm, matched) };
+    return { i, start: starts[i], end: ends[i], ...scoreAround(line, lowerOf(line, lower, starts[i]), n.finder, n.yTerm, n.starts, matched) };
   };
   // A line of markup alone gives no snippet: passed over as if it were not
   // a candidate (the order of the others, and where the loops below stop,

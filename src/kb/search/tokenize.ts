@@ -13,7 +13,10 @@
 // - a dotted version is one word: `3.12`, `1.2.3` (a dot between digits);
 // - a number ignores its leading zeros: `0008` is the term `8`;
 // - two words joined by one hyphen also count as one, joined: `f-strings`
-//   adds `fstring`, `pep-0008` adds `pep8`;
+//   adds `fstring`, `pep-0008` adds `pep8`; and so by one underscore, as
+//   identifiers join them (`SERVER_NAME` adds `servername`, `send_file`
+//   `sendfile`): an identifier's words are common ones, the joined term
+//   is the identifier's own;
 // - a camelCase or PascalCase word also counts as its parts: `TypedDict`
 //   adds `typed` and `dict`, `HTTPServer` adds `http` and `server`.
 // The joined and split terms are extra: they count towards a field's term
@@ -294,7 +297,7 @@ export function forEachTermOf(text: string, lower: string, each: TermSink, termF
   let prevEnd = -2;
   let prevWord = '';
   forEachWord(lower, (a, b) => {
-    prevWord = wordTerms(text, lower, cased, a, b, prevEnd === a - 1 && lower.charCodeAt(prevEnd) === 45 ? prevWord : undefined, each, termFor);
+    prevWord = wordTerms(text, lower, cased, a, b, prevEnd === a - 1 && isJoiner(lower.charCodeAt(prevEnd)) ? prevWord : undefined, each, termFor);
     prevEnd = b;
   });
 }
@@ -332,11 +335,17 @@ export function forEachTermAt(text: string, lower: string, at: readonly number[]
   }
   for (let i = 0; i < starts.length; i++) {
     const a = starts[i];
-    // The word before, when it ends at a hyphen just before this one.
+    // The word before, when it ends at a hyphen (or an underscore) just
+    // before this one.
     let prev: string | undefined;
-    if (a >= 2 && lower.charCodeAt(a - 1) === 45 && isWordChar(lower.charCodeAt(a - 2)) && !isSpaceless(lower.charCodeAt(a - 2))) prev = lower.slice(wordAt(lower, a - 2, a - 1, span)[0], a - 1);
+    if (a >= 2 && isJoiner(lower.charCodeAt(a - 1)) && isWordChar(lower.charCodeAt(a - 2)) && !isSpaceless(lower.charCodeAt(a - 2))) prev = lower.slice(wordAt(lower, a - 2, a - 1, span)[0], a - 1);
     wordTerms(text, lower, cased, a, ends[i], prev, each, termFor);
   }
+}
+
+/** A hyphen or an underscore: what joins two words into one more term. */
+export function isJoiner(c: number): boolean {
+  return c === 0x2d || c === 0x5f;
 }
 
 /** Calls `each` with every word's term of `text`, in order (no extra

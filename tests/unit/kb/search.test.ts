@@ -64,6 +64,12 @@ describe('words', () => {
     expect(all('a - b')).toEqual(['b']);
     expect(all('TypedDict HTTPServer parseJSON2Value')).toEqual(['typeddict', 'typ', 'dict', 'httpserver', 'http', 'server', 'parsejson2valu', 'pars', 'json2', 'valu']);
     expect(queryTerms('f-strings TypedDict')).toEqual(['f', 'string', 'fstring', 'typeddict', 'typ', 'dict']);
+    // An identifier's words joined by underscores, as by hyphens; two in a
+    // row, or one at an end, join nothing.
+    expect(all('SERVER_NAME send_file')).toEqual(['server', 'name', 'servernam', 'send', 'file', 'sendfil']);
+    expect(all('PREFERRED_URL_SCHEME')).toEqual(['prefer', 'url', 'preferredurl', 'schem', 'urlschem']);
+    expect(all('__init__ _x c__d')).toEqual(['init', 'x', 'c', 'd']);
+    expect(queryTerms('SERVER_NAME')).toEqual(['server', 'name', 'servernam']);
   });
 
   test('the word holding a position is the word forEachWord finds there', () => {
