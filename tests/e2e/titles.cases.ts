@@ -186,6 +186,18 @@ export function cases(runner: Runner): void {
       expect(r.out).toMatch(/\[Only the sections most relevant to the request \([^)]*"Keyword arguments"/);
       expect(r.out).not.toMatch(/\[Only the sections[^\]]*line \d/);
     });
+
+    test.parity("recall names an MDX page's sections without their ids: `\\{#ejecting}`, `provider{#choosing-a-hosting-provider}`", () => {
+      const long = 'The component is copied into your site and you own it from then on. '.repeat(30);
+      const root = fixture(
+        { 'docs/swizzling.mdx': `# Swizzling\n\n## Wrapping \\{#wrapping}\n\n${long}\n\n### Ejecting \\{#ejecting}\n\nEjecting creates a copy of the theme component to customize.\n\n## Choosing a hosting provider{#choosing-a-hosting-provider}\n\nPick a hosting provider that serves static files.\n\n## Later\n\n${long}\n` },
+        '[kb.topic.docs]\nsubjects = "docs"\n',
+      );
+      const r = run(runner, root, ['recall', '--max-tokens', '600', 'ejecting a theme component copy']);
+      expect(r.code).toBe(0);
+      expect(r.out).toContain('[Only the sections most relevant to the request ("Ejecting");');
+      expect(run(runner, root, ['recall', '--max-tokens', '600', 'which hosting provider serves static files']).out).toContain('[Only the sections most relevant to the request ("Choosing a hosting provider"');
+    });
   });
 
   describe(`names people use (${runner.name})`, () => {

@@ -1282,7 +1282,15 @@ function withoutAttributes(s: string): string {
   const next = t.charCodeAt(open + 1);
   if (open <= 0 || (next !== 0x23 /* # */ && next !== 0x2e /* . */) || t.indexOf('}', open) !== t.length - 1) return s;
   const before = t.charCodeAt(open - 1);
-  return before === 0x20 || before === 0x09 ? t.slice(0, open) : s;
+  if (before === 0x20 || before === 0x09) return t.slice(0, open);
+  // MDX escapes the brace (`Ejecting \{#ejecting}`); Docusaurus reads an
+  // id written right after the text too (`provider{#choosing-a-provider}`).
+  if (before === 0x5c) return t.slice(0, open - 1); // a backslash
+  if (next === 0x23) {
+    for (let i = open + 2; i < t.length - 1; i++) if (t.charCodeAt(i) === 0x20 || t.charCodeAt(i) === 0x09) return s;
+    return t.slice(0, open);
+  }
+  return s;
 }
 
 /** `s` without its tags: each `<` up to the next `>` dropped (what

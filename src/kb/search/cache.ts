@@ -46,7 +46,9 @@ import { writeCacheFile } from '../../shared/cache-file.ts';
  *  several reStructuredText sections of a style no title, inline literals
  *  as code spans, content/title.ts dropHtmlTags, commentAt,
  *  rstSectionNext, singleTicks; 18: two words joined by an underscore
- *  are one more term, as by a hyphen, tokenize.ts isJoiner). */
+ *  are one more term, as by a hyphen, tokenize.ts isJoiner; a Markdown
+ *  heading's `{#id}` right after its text or after MDX's `\{` is no part
+ *  of it, content/title.ts withoutAttributes). */
 export const FORMAT_VERSION = 18;
 const MAGIC = 0x4b425331; // "KBS1"
 

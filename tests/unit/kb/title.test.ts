@@ -134,15 +134,19 @@ describe('Markdown titles', () => {
     expect(titleOf('# Using {{ .Title }} in templates\n', 'md')).toBe('Using {{ .Title }} in templates');
   });
 
-  test("a heading's attribute block is not part of its title (Pandoc, kramdown, Hugo, VitePress)", () => {
+  test("a heading's attribute block is not part of its title (Pandoc, kramdown, Hugo, VitePress, Docusaurus)", () => {
     expect(titleOf('# 组件注册 {#component-registration}\n', 'md')).toBe('组件注册');
     expect(titleOf('# Usage {#usage .wide}\n', 'md')).toBe('Usage');
     expect(titleOf('# Appendix {.unnumbered}\n', 'md')).toBe('Appendix');
     expect(titleOf('## Part {#part}\n\n### Sub\n\ntext\n', 'md')).toBe('Part');
     // Braces that are no attribute block stay.
     expect(titleOf('# Sets {a, b}\n', 'md')).toBe('Sets {a, b}');
-    expect(titleOf('# Template{#x}\n', 'md')).toBe('Template{#x}');
     expect(titleOf('# A {#b} c\n', 'md')).toBe('A {#b} c');
+    expect(titleOf('# Template{#x y}\n', 'md')).toBe('Template{#x y}');
+    // Docusaurus: an id right after the text, and MDX's escaped brace.
+    expect(titleOf('## Choosing a hosting provider{#choosing-a-hosting-provider}\n', 'md')).toBe('Choosing a hosting provider');
+    expect(titleOf('### Ejecting \\{#ejecting}\n', 'md')).toBe('Ejecting');
+    expect(headingsIn('## Wrapping your site with `<Root>` \\{#wrapper-your-site-with-root}\n', 'mdx').map((h) => h.text)).toEqual(['Wrapping your site with `<Root>`']);
   });
 
   test('frontmatter is skipped; links keep their text', () => {
