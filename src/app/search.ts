@@ -12,7 +12,7 @@ import { disabledTest } from '../kb/index/disabled.ts';
 import { estimateTokensOfBody, estimateTokensOfBytes } from '../kb/content/tokens.ts';
 import { readBody, readSubjectHead } from '../kb/fs/read.ts';
 import { htmlTextLines, isHtmlExt, textViewNote, type HtmlView } from '../kb/content/html.ts';
-import { searchedText } from '../kb/content/searched.ts';
+import { searchedText, withoutSoftHyphens } from '../kb/content/searched.ts';
 import { KIND_TEXT, planQuery, type SearchIndex } from '../kb/search/engine.ts';
 import { passagesOf, SNIPPET_BYTES } from '../kb/search/snippet.ts';
 import { isSpaceless, queryTerms, snippetTerms, unknownWords } from '../kb/search/tokenize.ts';
@@ -420,7 +420,7 @@ function readResults(ranked: Ranked, limit: number, problems: Problem[], html: H
     // written where `learn` loads it so (content/html.ts htmlTextLines):
     // the numbers a result gives are the lines `slug:N-M` loads.
     const lined = page && html === 'raw' ? htmlTextLines(read.text) : undefined;
-    const text = lined?.text ?? searchedText(read.text, ext);
+    const text = lined !== undefined ? withoutSoftHyphens(lined.text) : searchedText(read.text, ext);
     // From the index (counted when the file was indexed, the same file by
     // its size and time), else counted here: on the bytes just read, where
     // they are exactly the text's UTF-8 (the same number, counted faster

@@ -55,6 +55,17 @@ export function cases(runner: Runner): void {
       expect(r.out).toContain('   > 6: Set SERVER_NAME to the host and port the app answers on.\n');
     });
 
+    test.parity('a word broken by soft hyphens (`&shy;`, as German docs write long words) is one word to find', () => {
+      const root = fixture(
+        { 'de/reference/configuration.mdx': '---\ntitle: Konfiguration\n---\n\nAlle Konfigurations&shy;optionen der Integration.\n', 'de/guide.md': 'Eine Anleitung.\n' },
+        '[kb.topic.de]\nsubjects = "de"\n',
+      );
+      const r = run(runner, root, ['search', 'Konfigurationsoptionen']);
+      expect(r.code).toBe(0);
+      expect(slugs(r.out)).toEqual(['de:reference/configuration']);
+      expect(r.out).toContain('   > 5: Alle Konfigurationsoptionen der Integration.\n');
+    });
+
     test.parity('a result of one token says `~1 token`', () => {
       const root = fixture({ 'notes/todo.md': 'tea\n', 'notes/list.md': 'tea: milk, eggs, bread and coffee for the week\n' }, '[kb.topic.notes]\nsubjects = "notes"\n');
       const r = run(runner, root, ['search', 'tea']);
