@@ -8,6 +8,9 @@ import { oneLine } from './listing.ts';
 import { labelOf } from './topic.ts';
 import { binaryLine } from './binary.ts';
 
+/** Problems `kb list` shows a topic, at most, without --verbose. */
+export const PROBLEMS_SHOWN = 10;
+
 /** Characters of a description `kb list` shows on a subject's row. */
 const LIST_DESCRIPTION_CHARS = 72;
 
@@ -43,7 +46,11 @@ export function renderList(all: ListTopic[], opts: { verbose?: boolean } = {}): 
       out.push(t.ignored.length === 0 ? '  ignored: (nothing)' : '  ignored:');
       for (const x of t.ignored) out.push(`    ${escapeControls(x.path)}  (${escapeControls(x.rule)}, ${x.source === 'built-in' ? 'built-in default' : escapeControls(x.source)})`);
     }
-    for (const p of t.problems) out.push(`  ! ${escapeControls(p)}`);
+    // A few problems a topic, the rest counted (a generated site beside its
+    // sources shares hundreds of slugs): --verbose, or kb check, says each.
+    const shown = opts.verbose ? t.problems : t.problems.slice(0, PROBLEMS_SHOWN);
+    for (const p of shown) out.push(`  ! ${escapeControls(p)}`);
+    if (shown.length < t.problems.length) out.push(`  ! … and ${countText(t.problems.length - shown.length)} more (kb list --verbose or kb check lists them)`);
     out.push('');
   }
   const subjects = topics.reduce((n, t) => n + t.rows.length - (opts.verbose ? (t.binary?.count ?? 0) : 0), 0);

@@ -377,6 +377,22 @@ skills (Learnable Assistant Skills): .jp/kb/skills
 `);
     });
 
+    test.parity("a topic's problems: ten shown, the rest counted; --verbose shows each", () => {
+      const files: Record<string, string> = {};
+      for (let i = 0; i < 12; i++) {
+        files[`site/page${String(i).padStart(2, '0')}.txt`] = `Page ${i}\n`;
+        files[`site/page${String(i).padStart(2, '0')}.html`] = `<p>Page ${i}</p>\n`;
+      }
+      const ws = fixture(files, '[kb.topic.site]\nsubjects = "site"\n');
+      const plain = run(r, ws, ['list']);
+      expect(plain.code).toBe(0);
+      expect(plain.out.split('\n').filter((l) => l.startsWith('  ! slug ')).length).toBe(10);
+      expect(plain.out).toContain('  ! … and 2 more (kb list --verbose or kb check lists them)\n');
+      const verbose = run(r, ws, ['list', '--verbose']);
+      expect(verbose.out.split('\n').filter((l) => l.startsWith('  ! slug ')).length).toBe(12);
+      expect(verbose.out).not.toContain('more (kb list --verbose');
+    });
+
     test('a disabled topic with a learned glob is listed, its matches marked', () => {
       const ws = fixture(
         { 't/a.md': 'x\n' },
