@@ -75,8 +75,9 @@ introduction = "Org-mode is a powerful system for organizing your complex life w
 
 const WORG_KBIGNORE = `# Written by kb init: the files of the site around these documents (style
 # sheets, scripts, templates, build and server configuration, fragments
-# that pages include, SVG images), left out of the topic. Delete a rule to
-# make its files subjects again; \`kb list --ignored\` shows what is left out.
+# that pages include, SVG images, HTML pages built from the sources beside
+# them), left out of the topic. Delete a rule to make its files subjects
+# again; \`kb list --ignored\` shows what is left out.
 
 # style sheets (1 file: style/worg.css)
 *.css
@@ -281,6 +282,23 @@ ${WORG_KBIGNORE.trimEnd()
       expect(r.code).toBe(0);
       expect(r.out).toEndWith('[kb.topic.gitdocs]\nsubjects = "gitdocs"\n# Drafted by kb init from gitdocs/index.html: edit or delete them.\ntitle = "git(1)"\nintroduction = "git - the stupid content tracker"\n');
       expect(readFileSync(join(root, 'gitdocs/.kbignore'), 'utf8')).toEndWith('\n# style sheets (1 file: docbook-xsl.css)\n*.css\n');
+    });
+
+    test.parity('generated HTML pages beside their sources are left out, the pages without a source kept: no slug is shared', () => {
+      const files: Record<string, string> = { 'htmldocs/index.html': '<title>git(1)</title><p>git - the stupid content tracker</p>\n' };
+      for (let i = 0; i < 10; i++) {
+        files[`htmldocs/git-c${i}.txt`] = `git-c${i}(1)\n=========\n\nNAME\n----\ngit-c${i} - command ${i}\n`;
+        files[`htmldocs/git-c${i}.html`] = `<title>git-c${i}(1)</title><p>git-c${i} - command ${i}</p>\n`;
+      }
+      const root = folder(files);
+      const r = run(runner, root, ['init', 'htmldocs']);
+      expect(r.code).toBe(0);
+      expect(readFileSync(join(root, 'htmldocs/.kbignore'), 'utf8')).toEndWith('\n# HTML pages built from the sources beside them (10 files, such as git-c0.html)\n*.html\n!/index.html\n');
+      const check = run(runner, root, ['check']);
+      expect(check.out).toBe('ok: 1 topic, 11 subjects, no problems\n');
+      expect(run(runner, root, ['learn', 'htmldocs', 'index']).out).toContain('git - the stupid content tracker');
+      rmSync(join(root, 'htmldocs/.kbignore'));
+      expect(run(runner, root, ['check']).out).toContain('10 warnings');
     });
 
     test.parity('the drafted introduction goes on past a line that opens with a link', () => {

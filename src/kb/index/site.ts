@@ -31,7 +31,13 @@
 // - SVG images (`*.svg`), anywhere: icons and figures, pictures whose text
 //   is drawing commands (a notes vault's `Attachments/icons/`), where the
 //   other images are binary and never subjects. A folder of them alone (an
-//   icon set) is no documents folder, and keeps them.
+//   icon set) is no documents folder, and keeps them;
+// - HTML pages built from the sources beside them (`git-add.html` beside
+//   `git-add.txt`, as a repository of generated docs keeps both), where
+//   they are most of the HTML pages (at least five, nine in ten, and at
+//   most twenty others): `*.html`, then a `!` rule for each page that has
+//   no source (it is the only copy of its text). Each pair shares a slug,
+//   which `kb check` warns of page by page; the source, read first, stays.
 //
 // Hidden files are never listed anyway, and a skill's files belong to it:
 // neither is counted. The survey reads the walk's names, and the first
@@ -43,7 +49,7 @@ import type { SubjectIndex } from './types.ts';
 import { CONTROL } from '../../shared/controls.ts';
 
 /** A kind of site file, as the .kbignore names it. */
-export type SiteKind = 'style sheets' | 'scripts' | 'templates' | 'build and server configuration' | 'fragments included by other pages' | 'SVG images';
+export type SiteKind = 'style sheets' | 'scripts' | 'templates' | 'build and server configuration' | 'fragments included by other pages' | 'SVG images' | 'HTML pages built from the sources beside them';
 
 /** The files of one kind to leave out: the patterns that name them, how
  *  many there are, and the first (a path from the folder). */
@@ -142,9 +148,14 @@ export function surveySite(index: SubjectIndex): SiteSurvey {
   };
   const fragments = fragmentDirs(index, files);
   const templateDirs = templateFolders(files);
+  const built = builtPages(files);
   for (const f of files) {
     if (MEDIA.has(f.ext)) continue;
     text++;
+    if (built?.pages.has(f.path)) {
+      add(BUILT, `*.${f.ext}`, f.path);
+      continue;
+    }
     const dir = enclosing(f.path, fragments) ?? enclosing(f.path, templateDirs);
     if (dir !== undefined) add(fragments.has(dir) ? 'fragments included by other pages' : 'templates', `/${escapeRule(dir)}/`, f.path);
     else if (isProse(f.ext) && !isConfigName(f)) prose++;
@@ -158,12 +169,44 @@ export function surveySite(index: SubjectIndex): SiteSurvey {
   const groups: SiteGroup[] = [];
   for (const kind of ORDER) {
     const g = byKind.get(kind);
-    if (g !== undefined && g.files < prose) groups.push({ kind, patterns: [...g.patterns].sort(), files: g.files, example: g.example });
+    // (Each built page has a source of its own: as many as the documents.)
+    if (g === undefined || g.files > prose || (g.files === prose && kind !== BUILT)) continue;
+    // The pages without a source come back after the rule that leaves
+    // the others out (a later rule wins).
+    const patterns = [...g.patterns].sort();
+    if (kind === BUILT) for (const path of built!.kept) patterns.push(`!/${escapeRule(path)}`);
+    groups.push({ kind, patterns, files: g.files, example: g.example });
   }
   return { prose, text, groups, partial };
 }
 
-const ORDER: readonly SiteKind[] = ['style sheets', 'scripts', 'templates', 'build and server configuration', 'fragments included by other pages', 'SVG images'];
+const BUILT: SiteKind = 'HTML pages built from the sources beside them';
+const ORDER: readonly SiteKind[] = ['style sheets', 'scripts', 'templates', 'build and server configuration', 'fragments included by other pages', 'SVG images', BUILT];
+
+/** Sources an HTML page may be built from, by extension. */
+const SOURCES = new Set(['md', 'markdown', 'mdx', 'txt', 'adoc', 'asciidoc', 'asc', 'rst', 'rest', 'org']);
+/** Built pages of a folder, at least; and its pages without a source, at
+ *  most, and at most one in ten (BUILT's rule). */
+const BUILT_AT_LEAST = 5;
+const UNBUILT_AT_MOST = 20;
+
+/** The HTML pages of `files` built from a source beside them (the same
+ *  path but for its extension), and the HTML pages without one, in order;
+ *  undefined where they are not most of the pages (BUILT_AT_LEAST,
+ *  UNBUILT_AT_MOST, nine in ten). */
+function builtPages(files: readonly Found[]): { pages: Set<string>; kept: string[] } | undefined {
+  const sources = new Set<string>();
+  for (const f of files) if (SOURCES.has(f.ext)) sources.add(f.path.slice(0, f.path.length - f.ext.length));
+  const pages = new Set<string>();
+  const kept: string[] = [];
+  for (const f of files) {
+    if (f.ext !== 'html' && f.ext !== 'htm') continue;
+    if (sources.has(f.path.slice(0, f.path.length - f.ext.length))) pages.add(f.path);
+    else kept.push(f.path);
+  }
+  if (pages.size < BUILT_AT_LEAST || kept.length > UNBUILT_AT_MOST || kept.length * 10 > pages.size + kept.length) return undefined;
+  return { pages, kept: kept.sort() };
+}
 
 /** The site kind of a file that is not prose, by its extension and where
  *  it is; undefined for the rest (data, code, media). */
@@ -303,8 +346,9 @@ export function kbignoreText(survey: SiteSurvey, limit?: string): string {
   const lines = [
     '# Written by kb init: the files of the site around these documents (style',
     '# sheets, scripts, templates, build and server configuration, fragments',
-    '# that pages include, SVG images), left out of the topic. Delete a rule to',
-    '# make its files subjects again; `kb list --ignored` shows what is left out.',
+    '# that pages include, SVG images, HTML pages built from the sources beside',
+    '# them), left out of the topic. Delete a rule to make its files subjects',
+    '# again; `kb list --ignored` shows what is left out.',
   ];
   if (survey.partial) lines.push(`# (Seen: the folder's first ${limit ?? 'entries'}, where the walk stopped.)`);
   for (const g of survey.groups) {

@@ -104,6 +104,20 @@ describe('surveySite', () => {
     expect(rules({ ...many(20, (i) => `git-${i}.html`, '<title>git</title>'), 'docbook-xsl.css': 'a {}' })).toEqual([['style sheets', ['*.css']]]);
   });
 
+  test('HTML pages built from the sources beside them: `*.html`, the pages without a source brought back; not where few are built', () => {
+    const sources = many(20, (i) => `git-c${i}.txt`, 'git-c(1)\n========\n');
+    const pages = many(20, (i) => `git-c${i}.html`, '<title>git</title>');
+    expect(rules({ ...sources, ...pages, 'index.html': '<title>Git</title>', 'docinfo.html': '<p>x</p>', 'docbook-xsl.css': 'a {}' })).toEqual([
+      ['style sheets', ['*.css']],
+      ['HTML pages built from the sources beside them', ['*.html', '!/docinfo.html', '!/index.html']],
+    ]);
+    // In folders too, and `*.htm`.
+    expect(rules({ ...many(6, (i) => `a/p${i}.rst`), ...many(6, (i) => `a/p${i}.htm`, '<p>x</p>') })).toEqual([['HTML pages built from the sources beside them', ['*.htm']]]);
+    // Four built only; two in ten without a source: no rule.
+    expect(rules({ ...many(4, (i) => `p${i}.md`), ...many(4, (i) => `p${i}.html`, '<p>x</p>') })).toEqual([]);
+    expect(rules({ ...many(8, (i) => `p${i}.md`), ...many(8, (i) => `p${i}.html`, '<p>x</p>'), 'x.html': '<p>x</p>', 'y.html': '<p>y</p>' })).toEqual([]);
+  });
+
   test('a folder of JavaScript snippets IS its knowledge: nothing left out, its style sheets neither', () => {
     const s = survey({ 'README.md': '# Snippets\n', ...many(20, (i) => `snippets/s-${i}.js`, 'x()'), 'demo.css': 'a {}', 'build.sh': 'x' });
     expect(s.groups).toEqual([]);
@@ -136,8 +150,9 @@ describe('surveySite', () => {
       [
         '# Written by kb init: the files of the site around these documents (style',
         '# sheets, scripts, templates, build and server configuration, fragments',
-        '# that pages include, SVG images), left out of the topic. Delete a rule to',
-        '# make its files subjects again; `kb list --ignored` shows what is left out.',
+        '# that pages include, SVG images, HTML pages built from the sources beside',
+        '# them), left out of the topic. Delete a rule to make its files subjects',
+        '# again; `kb list --ignored` shows what is left out.',
         '',
         '# style sheets (2 files, such as b.css)',
         '*.css',
