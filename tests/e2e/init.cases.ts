@@ -76,8 +76,8 @@ introduction = "Org-mode is a powerful system for organizing your complex life w
 const WORG_KBIGNORE = `# Written by kb init: the files of the site around these documents (style
 # sheets, scripts, templates, build and server configuration, fragments
 # that pages include, SVG images, HTML pages built from the sources beside
-# them), left out of the topic. Delete a rule to make its files subjects
-# again; \`kb list --ignored\` shows what is left out.
+# them, translations), left out of the topic. Delete a rule to make its
+# files subjects again; \`kb list --ignored\` shows what is left out.
 
 # style sheets (1 file: style/worg.css)
 *.css
@@ -299,6 +299,21 @@ ${WORG_KBIGNORE.trimEnd()
       expect(run(runner, root, ['learn', 'htmldocs', 'index']).out).toContain('git - the stupid content tracker');
       rmSync(join(root, 'htmldocs/.kbignore'));
       expect(run(runner, root, ['check']).out).toContain('10 warnings');
+    });
+
+    test.parity("a docs site's translations are left out: a search answers with the page once, not in every language", () => {
+      const files: Record<string, string> = {};
+      const pages: Record<string, string> = { 'index.mdx': '# Starlight\n\nMake your docs shine.\n', 'guides/search.mdx': '# Site search\n\nDisable Pagefind search with pagefind: false.\n', 'guides/sidebar.mdx': '# Sidebar\n\nGroup links.\n', 'reference/config.mdx': '# Configuration\n\nSet pagefind: false to disable search.\n' };
+      for (const [p, text] of Object.entries(pages)) {
+        files[`docs/${p}`] = text;
+        for (const lang of ['de', 'fr', 'zh-cn']) files[`docs/${lang}/${p}`] = text;
+      }
+      const root = folder(files);
+      const r = run(runner, root, ['init', 'docs']);
+      expect(r.code).toBe(0);
+      expect(readFileSync(join(root, 'docs/.kbignore'), 'utf8')).toEndWith('\n# translations of these pages (12 files, such as de/guides/search.mdx)\n/de/\n/fr/\n/zh-cn/\n');
+      const found = run(runner, root, ['search', 'disable pagefind search']).out;
+      expect([...found.matchAll(/^\d+\. docs: (\S+)/gm)].map((m) => m[1])).toEqual(['guides/search', 'reference/config']);
     });
 
     test.parity('the drafted introduction goes on past a line that opens with a link', () => {

@@ -37,7 +37,13 @@
 //   they are most of the HTML pages (at least five, nine in ten, and at
 //   most twenty others): `*.html`, then a `!` rule for each page that has
 //   no source (it is the only copy of its text). Each pair shares a slug,
-//   which `kb check` warns of page by page; the source, read first, stays.
+//   which `kb check` warns of page by page; the source, read first, stays;
+// - translations: a folder named as a language (`de`, `zh-cn`, `pt-BR`)
+//   whose pages are the pages of the folder it is in, by the same paths
+//   (at least three, and half of its files): a docs site's translations,
+//   which a search would otherwise answer with the same page in sixteen
+//   languages. They count as documents; they are left out while at least
+//   three pages are not translations.
 //
 // Hidden files are never listed anyway, and a skill's files belong to it:
 // neither is counted. The survey reads the walk's names, and the first
@@ -49,7 +55,7 @@ import type { SubjectIndex } from './types.ts';
 import { CONTROL } from '../../shared/controls.ts';
 
 /** A kind of site file, as the .kbignore names it. */
-export type SiteKind = 'style sheets' | 'scripts' | 'templates' | 'build and server configuration' | 'fragments included by other pages' | 'SVG images' | 'HTML pages built from the sources beside them';
+export type SiteKind = 'style sheets' | 'scripts' | 'templates' | 'build and server configuration' | 'fragments included by other pages' | 'SVG images' | 'HTML pages built from the sources beside them' | 'translations of these pages';
 
 /** The files of one kind to leave out: the patterns that name them, how
  *  many there are, and the first (a path from the folder). */
@@ -149,11 +155,22 @@ export function surveySite(index: SubjectIndex): SiteSurvey {
   const fragments = fragmentDirs(index, files);
   const templateDirs = templateFolders(files);
   const built = builtPages(files);
+  const translations = translationDirs(files);
+  let translated = 0;
   for (const f of files) {
     if (MEDIA.has(f.ext)) continue;
     text++;
     if (built?.pages.has(f.path)) {
       add(BUILT, `*.${f.ext}`, f.path);
+      continue;
+    }
+    const language = enclosing(f.path, translations);
+    if (language !== undefined) {
+      if (isProse(f.ext)) {
+        prose++;
+        translated++;
+      }
+      add(TRANSLATIONS, `/${escapeRule(language)}/`, f.path);
       continue;
     }
     const dir = enclosing(f.path, fragments) ?? enclosing(f.path, templateDirs);
@@ -169,8 +186,12 @@ export function surveySite(index: SubjectIndex): SiteSurvey {
   const groups: SiteGroup[] = [];
   for (const kind of ORDER) {
     const g = byKind.get(kind);
-    // (Each built page has a source of its own: as many as the documents.)
-    if (g === undefined || g.files > prose || (g.files === prose && kind !== BUILT)) continue;
+    if (g === undefined) continue;
+    // Translations beside pages that are none; every other kind beside
+    // more pages than it has files (a built page has a source of its own:
+    // as many as the documents).
+    const pages = prose - translated;
+    if (kind === TRANSLATIONS ? pages < TRANSLATED_BESIDE : g.files > pages || (g.files === pages && kind !== BUILT)) continue;
     // The pages without a source come back after the rule that leaves
     // the others out (a later rule wins).
     const patterns = [...g.patterns].sort();
@@ -181,7 +202,42 @@ export function surveySite(index: SubjectIndex): SiteSurvey {
 }
 
 const BUILT: SiteKind = 'HTML pages built from the sources beside them';
-const ORDER: readonly SiteKind[] = ['style sheets', 'scripts', 'templates', 'build and server configuration', 'fragments included by other pages', 'SVG images', BUILT];
+const TRANSLATIONS: SiteKind = 'translations of these pages';
+const ORDER: readonly SiteKind[] = ['style sheets', 'scripts', 'templates', 'build and server configuration', 'fragments included by other pages', 'SVG images', BUILT, TRANSLATIONS];
+
+/** A folder's name as a language's (BCP 47's language, two letters, and
+ *  a region or script: `de`, `zh-cn`, `pt-BR`, `zh_Hant`). */
+const LANGUAGE = /^[a-z]{2}(?:[-_](?:[a-z]{2}|[a-z]{4}))?$/i;
+/** Pages a translation folder mirrors, at least; and pages beside the
+ *  translations that are none, at least. */
+const MIRRORED_AT_LEAST = 3;
+const TRANSLATED_BESIDE = 3;
+
+/** Folders named as languages whose files are, by at least half and
+ *  MIRRORED_AT_LEAST, the files of the folder they are in by the same
+ *  paths (`de/guides/i18n.mdx` for `guides/i18n.mdx`); outermost only.
+ *  One lookup a file. */
+function translationDirs(files: readonly Found[]): Set<string> {
+  const paths = new Set(files.map((f) => f.path));
+  const counts = new Map<string, { all: number; mirrored: number }>();
+  for (const f of files) {
+    const parts = f.path.split('/');
+    for (let i = 0; i < parts.length - 1; i++) {
+      if (!LANGUAGE.test(parts[i])) continue;
+      const dir = parts.slice(0, i + 1).join('/');
+      const parent = parts.slice(0, i).join('/');
+      const rest = parts.slice(i + 1).join('/');
+      let c = counts.get(dir);
+      if (c === undefined) counts.set(dir, (c = { all: 0, mirrored: 0 }));
+      c.all++;
+      if (paths.has(parent === '' ? rest : `${parent}/${rest}`)) c.mirrored++;
+      break;
+    }
+  }
+  const out = new Set<string>();
+  for (const [dir, c] of counts) if (c.mirrored >= MIRRORED_AT_LEAST && c.mirrored * 2 >= c.all) out.add(dir);
+  return out;
+}
 
 /** Sources an HTML page may be built from, by extension. */
 const SOURCES = new Set(['md', 'markdown', 'mdx', 'txt', 'adoc', 'asciidoc', 'asc', 'rst', 'rest', 'org']);
@@ -347,8 +403,8 @@ export function kbignoreText(survey: SiteSurvey, limit?: string): string {
     '# Written by kb init: the files of the site around these documents (style',
     '# sheets, scripts, templates, build and server configuration, fragments',
     '# that pages include, SVG images, HTML pages built from the sources beside',
-    '# them), left out of the topic. Delete a rule to make its files subjects',
-    '# again; `kb list --ignored` shows what is left out.',
+    '# them, translations), left out of the topic. Delete a rule to make its',
+    '# files subjects again; `kb list --ignored` shows what is left out.',
   ];
   if (survey.partial) lines.push(`# (Seen: the folder's first ${limit ?? 'entries'}, where the walk stopped.)`);
   for (const g of survey.groups) {

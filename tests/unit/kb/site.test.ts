@@ -118,6 +118,25 @@ describe('surveySite', () => {
     expect(rules({ ...many(8, (i) => `p${i}.md`), ...many(8, (i) => `p${i}.html`, '<p>x</p>'), 'x.html': '<p>x</p>', 'y.html': '<p>y</p>' })).toEqual([]);
   });
 
+  test("a docs site's translations: folders named as languages that hold the pages of the folder they are in", () => {
+    const pages = ['index.mdx', 'getting-started.mdx', 'guides/i18n.mdx', 'guides/sidebar.mdx', 'reference/configuration.mdx'];
+    const site: Record<string, string> = {};
+    for (const p of pages) site[p] = '# Page\n';
+    for (const lang of ['de', 'zh-cn', 'pt-BR']) for (const p of pages.slice(0, lang === 'pt-BR' ? 3 : 5)) site[`${lang}/${p}`] = '# Seite\n';
+    // A folder named as a language that holds other pages stays (`id` as
+    // in identifiers), and so does one that mirrors too few.
+    site['id/uuid.md'] = '# UUIDs\n';
+    site['id/ulid.md'] = '# ULIDs\n';
+    site['id/index.mdx'] = '# IDs\n';
+    site['fr/index.mdx'] = '# Accueil\n';
+    expect(rules(site)).toEqual([['translations of these pages', ['/de/', '/pt-BR/', '/zh-cn/']]]);
+    // In a subfolder too.
+    const nested = Object.fromEntries(Object.entries(site).map(([p, c]) => [`docs/${p}`, c]));
+    expect(rules(nested)).toEqual([['translations of these pages', ['/docs/de/', '/docs/pt-BR/', '/docs/zh-cn/']]]);
+    // Translations alone (a folder of one language's pages and a few others) stay.
+    expect(rules({ 'index.md': 'x', 'a.md': 'x', 'de/index.md': 'x', 'de/a.md': 'x', 'de/b.md': 'x' })).toEqual([]);
+  });
+
   test('a folder of JavaScript snippets IS its knowledge: nothing left out, its style sheets neither', () => {
     const s = survey({ 'README.md': '# Snippets\n', ...many(20, (i) => `snippets/s-${i}.js`, 'x()'), 'demo.css': 'a {}', 'build.sh': 'x' });
     expect(s.groups).toEqual([]);
@@ -151,8 +170,8 @@ describe('surveySite', () => {
         '# Written by kb init: the files of the site around these documents (style',
         '# sheets, scripts, templates, build and server configuration, fragments',
         '# that pages include, SVG images, HTML pages built from the sources beside',
-        '# them), left out of the topic. Delete a rule to make its files subjects',
-        '# again; `kb list --ignored` shows what is left out.',
+        '# them, translations), left out of the topic. Delete a rule to make its',
+        '# files subjects again; `kb list --ignored` shows what is left out.',
         '',
         '# style sheets (2 files, such as b.css)',
         '*.css',
