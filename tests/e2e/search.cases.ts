@@ -66,6 +66,19 @@ export function cases(runner: Runner): void {
       expect(r.out).toContain('   > 5: Alle Konfigurationsoptionen der Integration.\n');
     });
 
+    test.parity("--tag reads an Org file's #+filetags:, as org-roam writes them", () => {
+      const root = fixture(
+        {
+          'org/reading.org': ':PROPERTIES:\n:ID:       0e3f18c0\n:END:\n#+title: Reading list\n#+filetags: :books:\n\nBooks to read this year.\n',
+          'org/ear.org': '#+title: Ear Training\n#+filetags: :music:\n\nTrain the ear to hear intervals; read about it in books.\n',
+        },
+        '[kb.topic.org]\nsubjects = "org"\n',
+      );
+      const r = run(runner, root, ['search', '--tag', 'books', 'books']);
+      expect(r.code).toBe(0);
+      expect(slugs(r.out)).toEqual(['org:reading']);
+    });
+
     test.parity('a result of one token says `~1 token`', () => {
       const root = fixture({ 'notes/todo.md': 'tea\n', 'notes/list.md': 'tea: milk, eggs, bread and coffee for the week\n' }, '[kb.topic.notes]\nsubjects = "notes"\n');
       const r = run(runner, root, ['search', 'tea']);

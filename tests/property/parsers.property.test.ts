@@ -214,13 +214,20 @@ linear('headings for search (kb/search/topic.ts headingsOf)', (t: string) => hea
   ['CR-only lines', fill('# a \r')],
 ], 4 * KiB, 1 * MiB);
 
-linear('a subject\'s #tags and tags (content/facets.ts facetsOf)', (t: string) => facetsOf({ tags: t, type: t }, t, true), [
+linear('a subject\'s #tags and tags (content/facets.ts facetsOf)', (t: string) => facetsOf({ tags: t, type: t }, t, 'md'), [
   ['one tag again and again', fill('#a ')],
   ['a line of `#`', fill('#')],
   ['backticks between tags', fill('` #x ')],
   ['fences', fill('```\n#a\n')],
   ['digits after `#`', fill(' #1')],
   ['blanks and commas', fill(' ,')],
+], 4 * KiB, 1 * MiB);
+
+linear("an Org file's tags (content/facets.ts facetsOf)", (t: string) => facetsOf(undefined, t, 'org'), [
+  ['filetags lines', fill('#+filetags: :a:\n')],
+  ['one long filetags line', fill(':a', '#+filetags: ')],
+  ['keyword lines', fill('#+x\n')],
+  ['no line end', fill('#')],
 ], 4 * KiB, 1 * MiB);
 
 linear('snippets (kb/search/snippet.ts snippetOf)', (t: string) => snippetOf(t, new Set(['aa', 'ab'])), [

@@ -11,6 +11,8 @@
 //   of a line or after a blank, then letters, digits, `_`, `-` or `/`, at
 //   least one of them not a digit (`# Heading`, `#123` and `a#b` are not
 //   tags); none inside fenced code or an inline code span.
+// - an Org file's `#+filetags:` (org-roam's `:books:draft:`, or words)
+//   in its preamble, before its first heading: Org's frontmatter tags.
 // - `type` and `status`: a string (or a number, as text).
 //
 // Values are compared without case, blanks trimmed, runs of blanks one
@@ -75,8 +77,9 @@ function tagsOfValue(v: unknown, into: Set<string>): void {
 }
 
 /** A file's facets, from its frontmatter's fields (simple or parsed) and,
- *  for Markdown (`markdown`), the `#tags` of its text. */
-export function facetsOf(front: Readonly<Record<string, unknown>> | undefined, text: string, markdown: boolean): Facets {
+ *  for Markdown (`format` 'md'), the `#tags` of its text, for Org ('org')
+ *  its `#+filetags:`. */
+export function facetsOf(front: Readonly<Record<string, unknown>> | undefined, text: string, format: 'md' | 'org' | undefined): Facets {
   const tags = new Set<string>();
   let type: string | undefined;
   let status: string | undefined;
@@ -88,8 +91,33 @@ export function facetsOf(front: Readonly<Record<string, unknown>> | undefined, t
     const st = scalar(front.status);
     if (st !== undefined && facetValue(st) !== '') status = facetValue(st);
   }
-  if (markdown && tags.size < MAX_TAGS) inlineTags(text, tags);
+  if (format === 'md' && tags.size < MAX_TAGS) inlineTags(text, tags);
+  if (format === 'org' && tags.size < MAX_TAGS) orgFileTags(text, tags);
   return { tags: [...tags], ...(type !== undefined ? { type } : {}), ...(status !== undefined ? { status } : {}) };
+}
+
+/** The most of an Org file's start looked at for its preamble. */
+const ORG_PREAMBLE = 64 * 1024;
+
+/** Adds the tags of an Org file's `#+filetags:` lines (any case) to
+ *  `into` (up to MAX_TAGS): in its preamble, the lines before its first
+ *  heading (`* `), within its first ORG_PREAMBLE characters. Tags are
+ *  separated by `:` or blanks. Each line read once. */
+export function orgFileTags(text: string, into: Set<string>): void {
+  const limit = Math.min(text.length, ORG_PREAMBLE);
+  for (let at = 0; at < limit; ) {
+    const nl = text.indexOf('\n', at);
+    const end = nl < 0 || nl > limit ? limit : nl;
+    if (text.charCodeAt(at) === 0x2a && (text.charCodeAt(at + 1) === 0x20 || text.charCodeAt(at + 1) === 0x2a)) return; // a heading
+    if (text.charCodeAt(at) === 0x23 && text.slice(at, at + 11).toLowerCase() === '#+filetags:') {
+      for (const t of text.slice(at + 11, end).split(/[:\s]+/)) {
+        if (into.size >= MAX_TAGS) return;
+        const v = facetValue(t, true);
+        if (v !== '') into.add(v);
+      }
+    }
+    at = end + 1;
+  }
 }
 
 /** Adds the `#tags` of Markdown `text` to `into` (up to MAX_TAGS): one

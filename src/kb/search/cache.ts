@@ -49,7 +49,8 @@ import { writeCacheFile } from '../../shared/cache-file.ts';
  *  are one more term, as by a hyphen, tokenize.ts isJoiner; a Markdown
  *  heading's `{#id}` right after its text or after MDX's `\{` is no part
  *  of it, content/title.ts withoutAttributes; soft hyphens dropped,
- *  content/searched.ts). */
+ *  content/searched.ts; an Org file's `#+filetags:` are its tags,
+ *  content/facets.ts orgFileTags). */
 export const FORMAT_VERSION = 18;
 const MAGIC = 0x4b425331; // "KBS1"
 

@@ -543,7 +543,7 @@ class FileIndexer {
     // it prints (content/searched.ts).
     const text = searchedText(decoder.decode(bytes), ext);
     // Its tags, type and status, kept for filters (content/facets.ts).
-    const facets = encodeFacets(facetsOf(fields, text, MD_EXTS.has(ext)));
+    const facets = encodeFacets(facetsOf(fields, text, MD_EXTS.has(ext) ? 'md' : ext === 'org' ? 'org' : undefined));
     // The document's own title and man-page summary, by the rules of
     // content/title.ts (the head the listing probes, no other read).
     const head = probeBytes(bytes, c.path);

@@ -12,27 +12,34 @@ const tagsIn = (text: string) => {
 
 describe('facetsOf', () => {
   test('frontmatter tags as a YAML list (Obsidian, Hugo), a string of words (Jekyll), or comma-separated; `tag` too; # dropped, case folded', () => {
-    expect(facetsOf({ tags: ['Release', '#project/alpha', 3] }, '', false).tags).toEqual(['release', 'project/alpha', '3']);
-    expect(facetsOf({ tags: 'howto tips' }, '', false).tags).toEqual(['howto', 'tips']);
-    expect(facetsOf({ tags: 'a, b,c' }, '', false).tags).toEqual(['a', 'b', 'c']);
-    expect(facetsOf({ tag: 'one' }, '', false).tags).toEqual(['one']);
-    expect(facetsOf({ tags: { nested: 'x' } }, '', false).tags).toEqual([]);
+    expect(facetsOf({ tags: ['Release', '#project/alpha', 3] }, '', undefined).tags).toEqual(['release', 'project/alpha', '3']);
+    expect(facetsOf({ tags: 'howto tips' }, '', undefined).tags).toEqual(['howto', 'tips']);
+    expect(facetsOf({ tags: 'a, b,c' }, '', undefined).tags).toEqual(['a', 'b', 'c']);
+    expect(facetsOf({ tag: 'one' }, '', undefined).tags).toEqual(['one']);
+    expect(facetsOf({ tags: { nested: 'x' } }, '', undefined).tags).toEqual([]);
   });
 
   test('type and status: a string or a number, trimmed, blanks one space, any case', () => {
-    expect(facetsOf({ type: ' Meeting  Note ', status: 2 }, '', false)).toEqual({ tags: [], type: 'meeting note', status: '2' });
-    expect(facetsOf({ type: '   ', status: null }, '', false)).toEqual({ tags: [] });
+    expect(facetsOf({ type: ' Meeting  Note ', status: 2 }, '', undefined)).toEqual({ tags: [], type: 'meeting note', status: '2' });
+    expect(facetsOf({ type: '   ', status: null }, '', undefined)).toEqual({ tags: [] });
   });
 
   test('#tags only in Markdown text', () => {
-    expect(facetsOf(undefined, 'see #later', true).tags).toEqual(['later']);
-    expect(facetsOf(undefined, 'see #later', false).tags).toEqual([]);
+    expect(facetsOf(undefined, 'see #later', 'md').tags).toEqual(['later']);
+    expect(facetsOf(undefined, 'see #later', undefined).tags).toEqual([]);
+  });
+
+  test("an Org file's #+filetags: in its preamble, org-roam's `:a:b:` or words; none after its first heading", () => {
+    const note = ':PROPERTIES:\n:ID:       aa022a52\n:END:\n#+title: Ear Training\n#+FILETAGS: :music:Practice:\n#+filetags: draft\n\n* Intervals\n#+filetags: :late:\n';
+    expect(facetsOf(undefined, note, 'org').tags).toEqual(['music', 'practice', 'draft']);
+    expect(facetsOf(undefined, note, 'md').tags).toEqual([]);
+    expect(facetsOf(undefined, '#+filetags: :a:b:', undefined).tags).toEqual([]);
   });
 
   test('bounded: at most MAX_TAGS tags, each value at most MAX_FACET characters', () => {
     const many = Array.from({ length: 500 }, (_, i) => `t${i}`);
-    expect(facetsOf({ tags: many }, many.map((t) => `#x${t}`).join(' '), true).tags).toHaveLength(MAX_TAGS);
-    const long = facetsOf({ tags: ['a'.repeat(5000)], type: 'b'.repeat(5000) }, '', false);
+    expect(facetsOf({ tags: many }, many.map((t) => `#x${t}`).join(' '), 'md').tags).toHaveLength(MAX_TAGS);
+    const long = facetsOf({ tags: ['a'.repeat(5000)], type: 'b'.repeat(5000) }, '', undefined);
     expect(long.tags[0]).toHaveLength(MAX_FACET);
     expect(long.type).toHaveLength(MAX_FACET);
   });
