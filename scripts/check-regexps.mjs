@@ -58,6 +58,14 @@ export const DYNAMIC = [
     call: 'new RegExp(`(?:^|/)(?:${literals([...IGNORE_FILES, LOCK_NAME])})(?:/|$)`)',
     sources: async () => [(await import('../src/kb/fs/walk-cache.ts')).KB_OWN()],
   },
+  {
+    file: 'src/kb/search/snippet.ts',
+    call: "new RegExp(map(long, (t) => [...t].map((c) => c.replace(/[.*+?^${}()|[\\]\\\\/]/g, '\\\\$&')).join('[-_]?')).join('|'), 'g')",
+    sources: async () => {
+      const { joinedFinder } = await import('../src/kb/search/snippet.ts');
+      return [joinedFinder(['single', 'page', 'servernam', 'v3.12', 'a.b.c']), joinedFinder(['abcdefghijklmnopqrstuvwxyz012345'])];
+    },
+  },
   { file: 'src/kb/search/snippet.ts', call: "new RegExp(map(minimal ?? [], (t) => (inLower ? t.replace(/[.*+?^${}()|[\\]\\\\/]/g, '\\\\$&') : anyCase(t))).join('|') || '[^\\\\s\\\\S]', 'g')", bounded: 'literal needles of a query' },
   ...[
     ['src/app/init-draft.ts', "new RegExp(CONTROL.source, 'g')", (C) => new RegExp(C.source, 'g')],

@@ -87,6 +87,16 @@ export function cases(runner: Runner): void {
       for (const t of texts) expect(t).not.toContain(':::');
     });
 
+    test.parity('a word the page writes joined by a hyphen (`single-page`) gives the passage that holds it, as it gives the match', () => {
+      const root = fixture(
+        { 'site/routing.md': ['# Routing', '', 'Pages are files.', '', 'A single-page application routes on the client.', ''].join('\n') },
+        '[kb.topic.site]\nsubjects = "site"\n',
+      );
+      const r = run(runner, root, ['search', 'singlepage']);
+      expect(r.code).toBe(0);
+      expect(r.out).toContain('   > 5: A single-page application routes on the client.\n');
+    });
+
     test.parity("an MDX page's imports and MyST's targets are markup: never a passage", () => {
       const root = fixture(
         {

@@ -6,7 +6,7 @@
 // lines, fences, no match at all, runs of scripts written without spaces.
 import { describe, expect, test } from 'bun:test';
 import fc from 'fast-check';
-import { snippetOf } from '../../src/kb/search/snippet.ts';
+import { joinedFinder, minimalNeedles, snippetOf } from '../../src/kb/search/snippet.ts';
 import { forEachTermOf } from '../../src/kb/search/tokenize.ts';
 import { CONTROL } from '../../src/shared/controls.ts';
 import { frontmatterEnd, isMarkupLine, isTextLine } from '../../src/kb/content/markup-line.ts';
@@ -45,6 +45,12 @@ function clip(line: string, at: number): string {
  *  snippet is defined: a line of markup alone is never one. */
 function reference(text: string, matched: ReadonlySet<string>): string {
   const needles = [...matched];
+  // A line holds a term as written; where none does, its words joined by
+  // a hyphen or an underscore (`single-page` for `singlepag`).
+  const lines = text.slice(frontmatterEnd(text)).split('\n').slice(0, 20_000);
+  const plain = (lower: string) => needles.some((t) => lower.includes(t));
+  const joined = needles.some((t) => t === '' || t.includes('\n')) ? undefined : joinedFinder(minimalNeedles(needles));
+  const holds = lines.some((l) => l.length <= 10_000 && plain(l.toLowerCase())) || joined === undefined ? plain : (lower: string) => new RegExp(joined.source).test(lower);
   let best = '';
   let bestScore = { distinct: 0, all: 0, first: -1 };
   let fallback = '';
@@ -60,7 +66,7 @@ function reference(text: string, matched: ReadonlySet<string>): string {
     }
     if (fallback === '' && isTextLine(line)) fallback = line;
     const lower = line.toLowerCase();
-    if (needles.some((t) => lower.includes(t))) {
+    if (holds(lower)) {
       const s = lineScore(line, matched);
       if (s.distinct > bestScore.distinct || (s.distinct === bestScore.distinct && s.all > bestScore.all)) {
         best = line;

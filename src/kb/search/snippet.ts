@@ -81,6 +81,26 @@ interface Needles {
    *  `fstring`) may be matched only where the words it joins start so
    *  (`joinMayMatch`). */
   starts: ReadonlySet<string>;
+  /** The needles of four characters or more (at most JOINED_NEEDLES), each
+   *  with a hyphen or an underscore allowed between two of its characters,
+   *  in the lower-cased text: where a joined term's words are, for a text
+   *  that holds no needle as written; undefined when there is none. */
+  joined?: RegExp;
+}
+
+/** Needles looked for as joined words, at most (bounded work: each is
+ *  tried at each place of a text with no needle in it). */
+const JOINED_NEEDLES = 8;
+
+/** `needlesFor`'s joined finder (Needles.joined) of `minimal`. */
+export function joinedFinder(minimal: readonly string[] | undefined): RegExp | undefined {
+  const long = (minimal ?? []).filter((t) => t.length >= 4 && !SPACELESS_CHAR.test(t)).slice(0, JOINED_NEEDLES);
+  if (long.length === 0) return undefined;
+  // bounded: each needle's characters with an optional joiner between
+  // them, a joiner never a needle's character (terms are letters, digits
+  // and dots): one way to match at a place, time linear in the text for
+  // a query.
+  return new RegExp(map(long, (t) => [...t].map((c) => c.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')).join('[-_]?')).join('|'), 'g');
 }
 const needlesOf = new WeakMap<ReadonlySet<string>, Needles>();
 
@@ -103,6 +123,8 @@ function needlesFor(matched: ReadonlySet<string>): Needles {
       chars: some(all, (t) => t.length === 1 && isSpaceless(t.charCodeAt(0))),
       starts: new Set(map(all, (t) => t.slice(0, 2))),
     };
+    const joined = joinedFinder(minimal);
+    if (joined !== undefined) n.joined = joined;
     needlesOf.set(matched, n);
   }
   return n;
@@ -242,6 +264,9 @@ function joinMayMatch(l: string, q: number, starts: ReadonlySet<string>): boolea
  *  hyphen or an underscore. */
 function scoreAround(line: string, lower: string, finder: RegExp, yTerm: boolean, starts: ReadonlySet<string>, matched: ReadonlySet<string>): { distinct: number; all: number; first: number } {
   const at = matchesOf(finder, lower);
+  // The joined finder's matches run across words (`single-pag`): each is
+  // where its first word starts (the joiners below give the second).
+  if (finder.source.includes('[-_]?')) for (let k = 1; k < at.length; k += 2) at[k] = at[k - 1] + 1;
   if (yTerm) for (let q = lower.indexOf('ies'); q >= 0; q = lower.indexOf('ies', q + 1)) at.push(q, q + 3);
   for (const joiner of JOINERS) {
     for (let q = lower.indexOf(joiner); q >= 0; q = lower.indexOf(joiner, q + 1)) {
@@ -478,7 +503,14 @@ function hitsOf(text: string, matched: ReadonlySet<string>, skip: number, max: n
   const n = needlesFor(matched);
   if (n.minimal === undefined) return hitByLines(text, matched, skip, hidden);
   const lower = n.inLower ? text.toLowerCase() : undefined;
-  return bestHits(text, lower, candidatesOf(text, lower ?? text, n.finder, skip), n, matched, max, hidden);
+  const found = candidatesOf(text, lower ?? text, n.finder, skip);
+  if (found.starts.length > 0 || n.joined === undefined) return bestHits(text, lower, found, n, matched, max, hidden);
+  // No term is in the text as written: one may be two words joined by a
+  // hyphen or an underscore there (`singlepage` in `single-page`), which
+  // the index joins (tokenize.ts); those words are looked for.
+  const all = lower ?? text.toLowerCase();
+  const joined = { ...n, finder: n.joined };
+  return bestHits(text, all, candidatesOf(text, all, joined.finder, skip), joined, matched, max, hidden);
 }
 
 /** The first line of `text` a snippet may show (content/markup-line.ts
@@ -615,7 +647,23 @@ function fitted(line: string, room: number, before: boolean): string | undefined
  *  text would move offsets). */
 function hitByLines(text: string, matched: ReadonlySet<string>, skip: number, hidden: Hidden): Hit[] {
   const needles = [...matched];
+  const first = bestByLines(text, matched, skip, hidden, (lower) => needles.some((t) => lower.includes(t)));
+  if (first.any) return first.best;
+  // No line holds a term as written: the joined words (hitsOf).
+  const joined = needlesFor(matched).joined;
+  if (joined === undefined) return [];
+  return bestByLines(text, matched, skip, hidden, (lower) => {
+    joined.lastIndex = 0;
+    return joined.test(lower);
+  }).best;
+}
+
+/** `hitByLines`' look at each line: the best of those `holds` (of its
+ *  lower case), and whether any line holds a term (a line of markup or a
+ *  hidden one too, as `candidatesOf` counts them). */
+function bestByLines(text: string, matched: ReadonlySet<string>, skip: number, hidden: Hidden, holds: (lower: string) => boolean): { best: Hit[]; any: boolean } {
   let best: Hit | undefined;
+  let any = false;
   let start = skip;
   for (let n = 0; n < SNIPPET_LINES && start <= text.length; n++) {
     let end = text.indexOf('\n', start);
@@ -623,16 +671,19 @@ function hitByLines(text: string, matched: ReadonlySet<string>, skip: number, hi
     const line = text.slice(start, end);
     const at = start;
     start = end + 1;
-    if (line.length <= 10_000 && !isMarkupLine(line) && !hidden(at)) {
+    if (line.length <= 10_000) {
       const lower = line.toLowerCase();
-      if (needles.some((t) => lower.includes(t))) {
-        const s = lineScore(line, matched);
-        if (s.distinct > (best?.distinct ?? 0) || (best !== undefined && s.distinct === best.distinct && s.all > best.all)) best = { start: at, end, ...s };
+      if (holds(lower)) {
+        any = true;
+        if (!isMarkupLine(line) && !hidden(at)) {
+          const s = lineScore(line, matched);
+          if (s.distinct > (best?.distinct ?? 0) || (best !== undefined && s.distinct === best.distinct && s.all > best.all)) best = { start: at, end, ...s };
+        }
       }
     }
     if (end === text.length) break;
   }
-  return best === undefined ? [] : [best];
+  return { best: best === undefined ? [] : [best], any };
 }
 
 /** White space collapsed, control characters dropped (a line of words

@@ -80,6 +80,14 @@ describe('passages', () => {
     expect(passagesOf(`İ\n${text}`, new Set(['lever', 'gear', 'ratio']))[0].line).toBe(11);
   });
 
+  test('a term the text holds only as two words joined by a hyphen or an underscore: the line that joins them', () => {
+    const text = '# Routing\n\nIntro.\n\nA single-page application routes on the client.\nSet SERVER_NAME first.\n';
+    expect(passagesOf(text, new Set(['singlepag']))).toEqual([{ line: 5, text: 'A single-page application routes on the client.\nSet SERVER_NAME first.' }]);
+    expect(snippetOf(text, new Set(['servernam']))).toBe('Set SERVER_NAME first.');
+    // Read line by line too (a text holding U+0130).
+    expect(snippetOf(`İ\n${text}`, new Set(['singlepag']))).toBe('A single-page application routes on the client.');
+  });
+
   test('line numbers count every line, CRLF ends and lines past a long one included', () => {
     expect(passagesOf('a\r\nb\r\n\r\nthe owner\r\n', new Set(['owner']))).toEqual([{ line: 4, text: 'the owner' }]);
     expect(passagesOf(`${'x'.repeat(20_000)}\n\nthe owner\n`, new Set(['owner']))).toEqual([{ line: 3, text: 'the owner' }]);
