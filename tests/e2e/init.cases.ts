@@ -316,6 +316,20 @@ ${WORG_KBIGNORE.trimEnd()
       expect([...found.matchAll(/^\d+\. docs: (\S+)/gm)].map((m) => m[1])).toEqual(['guides/search', 'reference/config']);
     });
 
+    test.parity("FastAPI's docs: the heading's padded id is no part of the title, the page's style sheet no introduction, a code include no passage", () => {
+      const root = folder({
+        'docs/index.md': '# FastAPI { #fastapi }\n\n<style>\n.md-content .md-typeset h1 { display: none; }\n</style>\n\nFastAPI is a modern, fast (high-performance), web framework for building APIs with Python.\n',
+        'docs/tutorial/first-steps.md': '# First Steps with FastAPI { #first-steps }\n\nThe simplest FastAPI file could look like this:\n\n{* ../../docs_src/first_steps/tutorial001_py39.py *}\n\nRun the live server with the first steps command.\n',
+      });
+      const r = run(runner, root, ['init', 'docs']);
+      expect(r.code).toBe(0);
+      expect(r.out).toContain('title = "FastAPI"\nintroduction = "FastAPI is a modern, fast (high-performance), web framework for building APIs with Python."\n');
+      expect(run(runner, root, ['learn', 'docs']).out).toContain('- tutorial/first-steps: First Steps with FastAPI\n');
+      const found = run(runner, root, ['search', 'docs_src live server command']).out;
+      expect(found).not.toContain('{*');
+      expect(found).toContain('> 7: Run the live server with the first steps command.');
+    });
+
     test.parity('the drafted introduction goes on past a line that opens with a link', () => {
       const root = folder({
         'notes/README.md': '# Braindump\n\nThis braindump is generated via [ox-hugo][ox-hugo] and uses the\n[cortex][cortex] theme.\n\n[ox-hugo]: https://ox-hugo.scripter.co/\n[cortex]: https://github.com/jethrokuan/cortex\n',

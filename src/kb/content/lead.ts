@@ -164,6 +164,10 @@ function skipFrontMatter(lines: readonly string[]): number {
 function blockOpens(t: string, format: Format): string | undefined {
   if (t.startsWith('```') || t.startsWith('~~~')) return t.slice(0, 3);
   if (t.startsWith('<!--') && !t.includes('-->')) return '-->';
+  // A style sheet or a script in the page (a docs site hides its own
+  // heading so): its lines are no prose.
+  const raw = rawBlock(t);
+  if (raw !== undefined) return raw;
   if (format === 'org') {
     const lower = t.toLowerCase();
     if (lower.startsWith('#+begin')) return '#+end';
@@ -174,7 +178,20 @@ function blockOpens(t: string, format: Format): string | undefined {
   return undefined;
 }
 
+/** The end tag of a `<style>` or `<script>` element that `t` opens and
+ *  does not close, else undefined. */
+function rawBlock(t: string): string | undefined {
+  const lower = t.slice(0, 8).toLowerCase();
+  const name = lower.startsWith('<style') ? 'style' : lower.startsWith('<script') ? 'script' : undefined;
+  if (name === undefined) return undefined;
+  const next = t.charCodeAt(name.length + 1);
+  if (!(next === 0x3e || next === 0x20 || next === 0x09 || Number.isNaN(next))) return undefined;
+  const end = `</${name}`;
+  return t.toLowerCase().includes(end) ? undefined : end;
+}
+
 function blockEnds(t: string, end: string): boolean {
+  if (end === '</style' || end === '</script') return t.toLowerCase().includes(end);
   if (end === '-->') return t.includes('-->');
   if (end === '#+end') return t.toLowerCase().startsWith('#+end');
   if (end === ':END:') return t.toUpperCase() === ':END:';

@@ -20,7 +20,8 @@
 //   and citations (`.. [1] ...`) excepted: those are text;
 // - AsciiDoc block macros and attribute lines (`image::x.png[]`,
 //   `include::x.adoc[]`, `ifdef::x[]`, `[source,rust]`, `[[anchor]]`);
-// - include directives of mdBook and its kin (`{{#include ../x.rs}}`);
+// - include directives of mdBook and its kin (`{{#include ../x.rs}}`), and
+//   FastAPI's docs' code includes (`{* ../../docs_src/x.py hl[17:25] *}`);
 // - module imports (`import Tabs from '@theme/Tabs';`, `import { Steps }
 //   from '@astrojs/starlight/components';`, `import './x.css'`): an MDX
 //   page's, which it never shows (a code example's too: never the line
@@ -97,7 +98,7 @@ function markupTrimmed(t: string): boolean {
     case 0x2e: // .
       return rstExplicit(t);
     case 0x7b: // {
-      return t.startsWith('{{#') && t.endsWith('}}');
+      return (t.startsWith('{{#') && t.endsWith('}}')) || (t.startsWith('{*') && t.endsWith('*}'));
     case 0x28: // (
       return mystTarget(t);
     default:

@@ -1271,22 +1271,25 @@ function expressionsOnly(s: string): boolean {
 }
 
 /** A Markdown heading without the attribute block that ends it
- *  (`## Usage {#usage}`, `{#id .class}`, `{.unnumbered}`: Pandoc,
- *  kramdown, Hugo and VitePress give a heading its anchor so): a `{`
- *  after white space, then `#` or `.`, up to the closing `}` at the end,
- *  with no other brace between. */
+ *  (`## Usage {#usage}`, `{#id .class}`, `{.unnumbered}`, `{ #usage }`:
+ *  Pandoc, kramdown, Hugo, VitePress and Python-Markdown give a heading
+ *  its anchor so): a `{` after white space, then (spaces and) `#` or `.`,
+ *  up to the closing `}` at the end, with no other brace between. */
 function withoutAttributes(s: string): string {
   const t = s.trimEnd();
   if (t.charCodeAt(t.length - 1) !== 0x7d /* } */) return s;
   const open = t.lastIndexOf('{');
-  const next = t.charCodeAt(open + 1);
+  // Python-Markdown's attribute lists may pad the block (`{ #first-steps }`).
+  let inner = open + 1;
+  while (t.charCodeAt(inner) === 0x20) inner++;
+  const next = t.charCodeAt(inner);
   if (open <= 0 || (next !== 0x23 /* # */ && next !== 0x2e /* . */) || t.indexOf('}', open) !== t.length - 1) return s;
   const before = t.charCodeAt(open - 1);
   if (before === 0x20 || before === 0x09) return t.slice(0, open);
   // MDX escapes the brace (`Ejecting \{#ejecting}`); Docusaurus reads an
   // id written right after the text too (`provider{#choosing-a-provider}`).
   if (before === 0x5c) return t.slice(0, open - 1); // a backslash
-  if (next === 0x23) {
+  if (next === 0x23 && inner === open + 1) {
     for (let i = open + 2; i < t.length - 1; i++) if (t.charCodeAt(i) === 0x20 || t.charCodeAt(i) === 0x09) return s;
     return t.slice(0, open);
   }

@@ -48,6 +48,12 @@ describe('leadSentence', () => {
     expect(leadSentence(md, 'md')).toBe('A fast and flexible site generator built by bep and friends in Go.');
   });
 
+  test("a page's style sheet and script are no prose (a docs site hiding its own heading)", () => {
+    const page = '# FastAPI { #fastapi }\n\n<style>\n.md-content .md-typeset h1 { display: none; }\n</style>\n\n<script type="module">\nconsole.log("x");\n</script>\n\nFastAPI is a modern, fast web framework for building APIs.\n';
+    expect(leadSentence(page, 'md')).toBe('FastAPI is a modern, fast web framework for building APIs.');
+    expect(leadSentence('<style>p{}</style>\n\nThe text after it.\n', 'md')).toBe('The text after it.');
+  });
+
   test('a line opening with a link goes on the paragraph; link definitions after it end it', () => {
     const readme = '# Braindump\n\nThis braindump is generated via [ox-hugo][ox-hugo] and uses the\n[cortex][cortex] theme.\n[ox-hugo]: https://ox-hugo.scripter.co/\n[cortex]: https://github.com/jethrokuan/cortex\n';
     expect(leadSentence(readme, 'md')).toBe('This braindump is generated via ox-hugo and uses the cortex theme.');

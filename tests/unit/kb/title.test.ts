@@ -143,6 +143,9 @@ describe('Markdown titles', () => {
     expect(titleOf('# Sets {a, b}\n', 'md')).toBe('Sets {a, b}');
     expect(titleOf('# A {#b} c\n', 'md')).toBe('A {#b} c');
     expect(titleOf('# Template{#x y}\n', 'md')).toBe('Template{#x y}');
+    // Python-Markdown's padded block (FastAPI's docs).
+    expect(titleOf('# First Steps { #first-steps }\n', 'md')).toBe('First Steps');
+    expect(titleOf('# Bearer with JWT tokens { .wide #jwt }\n', 'md')).toBe('Bearer with JWT tokens');
     // Docusaurus: an id right after the text, and MDX's escaped brace.
     expect(titleOf('## Choosing a hosting provider{#choosing-a-hosting-provider}\n', 'md')).toBe('Choosing a hosting provider');
     expect(titleOf('### Ejecting \\{#ejecting}\n', 'md')).toBe('Ejecting');
