@@ -330,6 +330,22 @@ ${WORG_KBIGNORE.trimEnd()
       expect(found).toContain('> 7: Run the live server with the first steps command.');
     });
 
+    test.parity("translations beside the pages they translate: FastAPI's `docs/ja/docs/` beside `docs/en/docs/`, tldr's `pages.de/` beside `pages/`", () => {
+      const files: Record<string, string> = {};
+      for (const p of ['index.md', 'tutorial/cors.md', 'tutorial/background-tasks.md', 'advanced/events.md']) {
+        for (const lang of ['en', 'ja', 'de']) files[`docs/${lang}/docs/${p}`] = `# ${p}\n\nEnable CORS and background tasks.\n`;
+        for (const pages of ['pages', 'pages.de', 'pages.zh_TW']) files[`tldr/${pages}/${p}`] = `# ${p}\n\n> Extract a tar archive.\n`;
+      }
+      const root = folder(files);
+      expect(run(runner, root, ['init', 'docs', 'tldr']).code).toBe(0);
+      expect(readFileSync(join(root, 'docs/.kbignore'), 'utf8')).toEndWith('\n# translations of these pages (8 files, such as de/docs/advanced/events.md)\n/de/\n/ja/\n');
+      expect(readFileSync(join(root, 'tldr/.kbignore'), 'utf8')).toEndWith('\n# translations of these pages (8 files, such as pages.de/advanced/events.md)\n/pages.de/\n/pages.zh_TW/\n');
+      const found = run(runner, root, ['search', '-t', 'docs', 'cors']).out;
+      const slugs = [...found.matchAll(/^\d+\. docs: (\S+)/gm)].map((m) => m[1]);
+      expect(slugs[0]).toBe('en/docs/tutorial/cors');
+      expect(slugs.every((x) => x.startsWith('en/'))).toBe(true);
+    });
+
     test.parity('the drafted introduction goes on past a line that opens with a link', () => {
       const root = folder({
         'notes/README.md': '# Braindump\n\nThis braindump is generated via [ox-hugo][ox-hugo] and uses the\n[cortex][cortex] theme.\n\n[ox-hugo]: https://ox-hugo.scripter.co/\n[cortex]: https://github.com/jethrokuan/cortex\n',

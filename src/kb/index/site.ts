@@ -39,8 +39,10 @@
 //   no source (it is the only copy of its text). Each pair shares a slug,
 //   which `kb check` warns of page by page; the source, read first, stays;
 // - translations: a folder named as a language (`de`, `zh-cn`, `pt-BR`)
-//   whose pages are the pages of the folder it is in, by the same paths
-//   (at least three, and half of its files): a docs site's translations,
+//   whose pages are the pages of the folder it is in, or of the language
+//   folder beside it that the others translate (`en`, else the largest),
+//   by the same paths (at least three, and half of its files): a docs
+//   site's translations,
 //   which a search would otherwise answer with the same page in sixteen
 //   languages. They count as documents; they are left out while at least
 //   three pages are not translations.
@@ -214,28 +216,59 @@ const MIRRORED_AT_LEAST = 3;
 const TRANSLATED_BESIDE = 3;
 
 /** Folders named as languages whose files are, by at least half and
- *  MIRRORED_AT_LEAST, the files of the folder they are in by the same
- *  paths (`de/guides/i18n.mdx` for `guides/i18n.mdx`); outermost only.
- *  One lookup a file. */
+ *  MIRRORED_AT_LEAST, the files of another by the same paths: of the
+ *  folder they are in (`de/guides/i18n.mdx` for `guides/i18n.mdx`:
+ *  Starlight), of the folder their name extends (`pages.de/common/tar.md`
+ *  for `pages/common/tar.md`: tldr), or of the language folder beside
+ *  them that the others
+ *  translate, `en` or else the largest (`ja/docs/tutorial/cors.md` for
+ *  `en/docs/tutorial/cors.md`: FastAPI, a Hugo site's `content/`);
+ *  outermost only. One lookup a file. */
 function translationDirs(files: readonly Found[]): Set<string> {
   const paths = new Set(files.map((f) => f.path));
-  const counts = new Map<string, { all: number; mirrored: number }>();
+  const dirs = new Map<string, { parent: string; all: number; mirrored: number; rest: Set<string> }>();
   for (const f of files) {
     const parts = f.path.split('/');
     for (let i = 0; i < parts.length - 1; i++) {
-      if (!LANGUAGE.test(parts[i])) continue;
+      // `de`, or `pages.de` beside `pages` (tldr's pages).
+      const dot = parts[i].lastIndexOf('.');
+      const suffixed = dot > 0 && LANGUAGE.test(parts[i].slice(dot + 1));
+      if (!suffixed && !LANGUAGE.test(parts[i])) continue;
       const dir = parts.slice(0, i + 1).join('/');
       const parent = parts.slice(0, i).join('/');
       const rest = parts.slice(i + 1).join('/');
-      let c = counts.get(dir);
-      if (c === undefined) counts.set(dir, (c = { all: 0, mirrored: 0 }));
-      c.all++;
-      if (paths.has(parent === '' ? rest : `${parent}/${rest}`)) c.mirrored++;
+      const original = suffixed ? `${parent === '' ? '' : `${parent}/`}${parts[i].slice(0, dot)}/${rest}` : parent === '' ? rest : `${parent}/${rest}`;
+      let d = dirs.get(dir);
+      // (A suffixed folder is compared with its own original alone: a
+      // parent key of its own keeps it out of the folders beside it.)
+      if (d === undefined) dirs.set(dir, (d = { parent: suffixed ? `${dir}\u0000` : parent, all: 0, mirrored: 0, rest: new Set() }));
+      d.all++;
+      d.rest.add(rest);
+      if (paths.has(original)) d.mirrored++;
       break;
     }
   }
+  // The language folder each parent's others translate.
+  const source = new Map<string, string>();
+  for (const [dir, d] of dirs) {
+    const name = dir.slice(dir.lastIndexOf('/') + 1).toLowerCase();
+    const best = source.get(d.parent);
+    const b = best === undefined ? undefined : dirs.get(best)!;
+    const english = (x: string) => x === 'en' || x.startsWith('en-') || x.startsWith('en_');
+    if (best === undefined || (english(name) && !english(best.slice(best.lastIndexOf('/') + 1).toLowerCase())) || (!english(best.slice(best.lastIndexOf('/') + 1).toLowerCase()) && d.all > b!.all)) source.set(d.parent, dir);
+  }
   const out = new Set<string>();
-  for (const [dir, c] of counts) if (c.mirrored >= MIRRORED_AT_LEAST && c.mirrored * 2 >= c.all) out.add(dir);
+  for (const [dir, d] of dirs) {
+    let mirrored = d.mirrored;
+    const from = source.get(d.parent);
+    if (from !== undefined && from !== dir) {
+      const original = dirs.get(from)!.rest;
+      let beside = 0;
+      for (const r of d.rest) if (original.has(r)) beside++;
+      mirrored = Math.max(mirrored, beside);
+    }
+    if (mirrored >= MIRRORED_AT_LEAST && mirrored * 2 >= d.all) out.add(dir);
+  }
   return out;
 }
 

@@ -133,6 +133,25 @@ describe('surveySite', () => {
     // In a subfolder too.
     const nested = Object.fromEntries(Object.entries(site).map(([p, c]) => [`docs/${p}`, c]));
     expect(rules(nested)).toEqual([['translations of these pages', ['/docs/de/', '/docs/pt-BR/', '/docs/zh-cn/']]]);
+    // Language folders side by side: those that translate `en` (FastAPI's
+    // `docs/ja/docs/...`), `en` itself staying; without `en`, the largest.
+    const beside: Record<string, string> = {};
+    for (const p of pages) beside[`docs/en/docs/${p}`] = '# Page\n';
+    for (const lang of ['ja', 'zh']) for (const p of pages.slice(0, 4)) beside[`docs/${lang}/docs/${p}`] = '# ページ\n';
+    beside['docs/en/mkdocs.yml'] = 'site_name: x\n';
+    expect(rules(beside)).toEqual([['translations of these pages', ['/docs/ja/', '/docs/zh/']]]);
+    const noEnglish = Object.fromEntries(Object.entries(beside).map(([p, c]) => [p.replace('/en/', '/fr/'), c]));
+    expect(rules(noEnglish)).toEqual([['translations of these pages', ['/docs/ja/', '/docs/zh/']]]);
+    // A folder whose name extends another's with a language (tldr's
+    // `pages.de/` beside `pages/`).
+    const tldr: Record<string, string> = {};
+    for (const p of ['common/tar.md', 'common/ls.md', 'linux/apt.md', 'osx/brew.md']) {
+      tldr[`pages/${p}`] = '# x\n';
+      tldr[`pages.de/${p}`] = '# x\n';
+      tldr[`pages.pt_BR/${p}`] = '# x\n';
+    }
+    tldr['pages.v2/other.md'] = '# x\n';
+    expect(rules(tldr)).toEqual([['translations of these pages', ['/pages.de/', '/pages.pt_BR/']]]);
     // Translations alone (a folder of one language's pages and a few others) stay.
     expect(rules({ 'index.md': 'x', 'a.md': 'x', 'de/index.md': 'x', 'de/a.md': 'x', 'de/b.md': 'x' })).toEqual([]);
   });
