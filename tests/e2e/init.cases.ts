@@ -346,6 +346,26 @@ ${WORG_KBIGNORE.trimEnd()
       expect(slugs.every((x) => x.startsWith('en/'))).toBe(true);
     });
 
+    test.parity("Quarto's pages (.qmd) are Markdown: documents beside the site's style sheets, their slugs their own, their titles read, their image lines no passage", () => {
+      const files: Record<string, string> = {
+        'docs/authoring/markdown-basics.qmd': '---\ntitle: "Markdown Basics"\n---\n\n## Text Formatting\n\n![](images/formatting.png){.border fig-alt="Superscript and subscript formatting"}\n\nUse superscript^2^ and subscript~2~ for formatting.\n',
+        'docs/authoring/markdown-basics.css': '.heading-output { font-size: 1.2em; }\n',
+        'docs/dashboards/gapminder.qmd': '# Gapminder dashboard\n\nLife expectancy by country.\n',
+        'docs/dashboards/gapminder.png': '\u0089PNG\u0000\u0000',
+      };
+      for (let i = 0; i < 3; i++) files[`docs/guide/page-${i}.qmd`] = `# Page ${i} of the guide\n\nText ${i}.\n`;
+      const root = folder(files);
+      expect(run(runner, root, ['init', 'docs']).code).toBe(0);
+      expect(readFileSync(join(root, 'docs/.kbignore'), 'utf8')).toContain('\n*.css\n');
+      const page = run(runner, root, ['learn', 'docs', 'dashboards/gapminder']);
+      expect(page.code).toBe(0);
+      expect(page.out).toContain('Life expectancy by country.');
+      expect(run(runner, root, ['learn', 'docs']).out).toContain('- guide/page-0: Page 0 of the guide\n');
+      const found = run(runner, root, ['search', 'superscript subscript formatting']).out;
+      expect(found).toContain('1. docs: authoring/markdown-basics (');
+      expect(found).not.toContain('![');
+    });
+
     test.parity('the drafted introduction goes on past a line that opens with a link', () => {
       const root = folder({
         'notes/README.md': '# Braindump\n\nThis braindump is generated via [ox-hugo][ox-hugo] and uses the\n[cortex][cortex] theme.\n\n[ox-hugo]: https://ox-hugo.scripter.co/\n[cortex]: https://github.com/jethrokuan/cortex\n',

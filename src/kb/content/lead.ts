@@ -68,6 +68,8 @@ function formatOf(ext: string): Format {
     case 'mkd':
     case 'mkdn':
     case 'mdx':
+    case 'qmd':
+    case 'rmd':
       return 'md';
     case 'org':
       return 'org';

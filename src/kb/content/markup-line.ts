@@ -13,7 +13,8 @@
 //   number="1-1" ...>`, `</Listing>`, `<img ...>`, a tag the line ends
 //   inside), and comments (a line that opens or closes one);
 // - Markdown link reference definitions (`[x]: ch04-02.html#y "t"`) and
-//   image lines (`![alt](src)`, a badge row `[![a](b)](c) ...`);
+//   image lines (`![alt](src)`, Pandoc's and Quarto's `![alt](src){.border
+//   fig-alt="..."}`, a badge row `[![a](b)](c) ...`);
 // - reStructuredText explicit markup: labels (`.. _name:`), directives
 //   (`.. code-block:: rust`, `.. include:: x.rst`), substitution
 //   definitions and comments (a line `..` and what follows it), footnotes
@@ -94,7 +95,7 @@ function markupTrimmed(t: string): boolean {
     case 0x5b: // [
       return t.startsWith('[![') || linkDefinition(t) || (t.charCodeAt(t.length - 1) === 0x5d && (t.indexOf(']') === t.length - 1 || (t.startsWith('[[') && t.indexOf(']]') === t.length - 2)));
     case 0x21: // !
-      return t.startsWith('![') && (t.endsWith(')') || t.endsWith(']'));
+      return t.startsWith('![') && (t.endsWith(')') || t.endsWith(']') || (t.endsWith('}') && t.charCodeAt(t.lastIndexOf('{') - 1) === 0x29));
     case 0x2e: // .
       return rstExplicit(t);
     case 0x7b: // {

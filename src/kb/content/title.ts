@@ -6,7 +6,7 @@
 //    index/describe.ts; `subjectTitle` below combines them).
 // 2. The document's own title, by format (the extension says which), in the
 //    text after the frontmatter:
-//    - Markdown / MDX (md, markdown, mdx, mdown, mkd, mkdn): the first
+//    - Markdown / MDX (md, markdown, mdx, mdown, mkd, mkdn; qmd, rmd): the first
 //      level-1 heading, ATX (`# Title`) or setext (`Title` over a `===`
 //      line), outside fenced code, unless it heads a section of a note
 //      (the next heading is another `#` one, and no word is shared with
@@ -70,6 +70,9 @@ const FORMATS: ReadonlyMap<string, TitleFormat> = new Map([
   ['md', 'md'],
   ['markdown', 'md'],
   ['mdx', 'md'],
+  // Quarto's and R Markdown's: Markdown with YAML frontmatter.
+  ['qmd', 'md'],
+  ['rmd', 'md'],
   ['mdown', 'md'],
   ['mkd', 'md'],
   ['mkdn', 'md'],

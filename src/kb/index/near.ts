@@ -116,7 +116,7 @@ const MAX_DISTANCE_INPUT = 256;
 
 /** Extensions dropped from a pattern even when the subject's file has
  *  another one (a link to `x.md` for a subject stored as `x.txt`). */
-const DOCUMENT_EXTENSIONS = new Set(['md', 'markdown', 'mdx', 'txt', 'text', 'rst', 'adoc', 'org']);
+const DOCUMENT_EXTENSIONS = new Set(['md', 'markdown', 'mdx', 'qmd', 'rmd', 'txt', 'text', 'rst', 'adoc', 'org']);
 
 /**
  * Plans a call's patterns: those that match as written are kept; the

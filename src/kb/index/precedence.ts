@@ -6,7 +6,8 @@
 //
 // 1. a file that is not hidden, before a hidden one (hidden-ness is what
 //    the author chose to keep out of listings);
-// 2. prose, in this order: Markdown (md, markdown, mdown, mkd, mkdn), MDX,
+// 2. prose, in this order: Markdown (md, markdown, mdown, mkd, mkdn), MDX
+//    and Quarto's and R Markdown's (qmd, rmd),
 //    Org, reStructuredText (rst, rest), AsciiDoc (adoc, asciidoc, asc),
 //    plain text (txt, text), HTML (html, htm, xhtml), no extension;
 // 3. data and code (DATA_AND_CODE: json, yaml, toml, csv, svg, css, js,
@@ -18,7 +19,7 @@
 // path of each file, and runs only for the files of a shared slug.
 
 /** Prose formats, best first: each family's extensions. */
-const PROSE = [['md', 'markdown', 'mdown', 'mkd', 'mkdn'], ['mdx'], ['org'], ['rst', 'rest'], ['adoc', 'asciidoc', 'asc'], ['txt', 'text'], ['html', 'htm', 'xhtml'], ['']];
+const PROSE = [['md', 'markdown', 'mdown', 'mkd', 'mkdn'], ['mdx', 'qmd', 'rmd'], ['org'], ['rst', 'rest'], ['adoc', 'asciidoc', 'asc'], ['txt', 'text'], ['html', 'htm', 'xhtml'], ['']];
 
 /** Data and code: text a model reads as it is, after prose. */
 const DATA_AND_CODE = [

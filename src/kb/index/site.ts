@@ -273,7 +273,7 @@ function translationDirs(files: readonly Found[]): Set<string> {
 }
 
 /** Sources an HTML page may be built from, by extension. */
-const SOURCES = new Set(['md', 'markdown', 'mdx', 'txt', 'adoc', 'asciidoc', 'asc', 'rst', 'rest', 'org']);
+const SOURCES = new Set(['md', 'markdown', 'mdx', 'qmd', 'rmd', 'txt', 'adoc', 'asciidoc', 'asc', 'rst', 'rest', 'org']);
 /** Built pages of a folder, at least; and its pages without a source, at
  *  most, and at most one in ten (BUILT's rule). */
 const BUILT_AT_LEAST = 5;

@@ -616,7 +616,7 @@ function headingsExt(path: string, ext: string, text: string): string {
   return sniffable(own) && text.includes('#') ? markupExt(own, text) : ext;
 }
 
-const MD_EXTS = new Set(['md', 'markdown', 'mdx', 'mdown', 'mkd']);
+const MD_EXTS = new Set(['md', 'markdown', 'mdx', 'mdown', 'mkd', 'mkdn', 'qmd', 'rmd']);
 /** Markdown headings, one a line: the headings field. Markdown only, by
  *  measure: the headings of other formats (content/title.ts `headingsIn`,
  *  which recall's sections use) lowered the git Documentation questions'

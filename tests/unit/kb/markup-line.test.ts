@@ -46,6 +46,7 @@ describe('a line of markup alone', () => {
     ['an import for its effect', "import './custom.css';"],
     ['an import of everything', "import * as Icons from 'lucide-react'"],
     ['a MyST target', '(private-attributes)='],
+    ["an image with Pandoc's attributes", '![](images/code-tools-01.png){.border fig-alt="A screen shot of the code tools menu"}'],
     ["FastAPI's docs' code include", '{* ../../docs_src/path_operation_configuration/tutorial004_py310.py hl[17:25] *}'],
   ])('%s', (_what, line) => {
     expect(isMarkupLine(line)).toBe(true);

@@ -22,6 +22,11 @@ describe('precedence of the files that share a slug', () => {
     expect(formatRank('asciidoc')).toBe(formatRank('adoc'));
     expect(formatRank('htm')).toBe(formatRank('html'));
     expect(formatRank('text')).toBe(formatRank('txt'));
+    // Quarto's and R Markdown's pages rank with MDX: before data, code and images.
+    expect(formatRank('qmd')).toBe(formatRank('mdx'));
+    expect(formatRank('rmd')).toBe(formatRank('mdx'));
+    expect(isProse('qmd') && isProse('rmd')).toBe(true);
+    for (const other of ['json', 'css', 'png', 'py', 'r', 'ipynb']) expect(formatRank('qmd')).toBeLessThan(formatRank(other));
     expect(isProse('org')).toBe(true);
     expect(isProse('css')).toBe(false);
   });

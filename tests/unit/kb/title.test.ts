@@ -143,6 +143,9 @@ describe('Markdown titles', () => {
     expect(titleOf('# Sets {a, b}\n', 'md')).toBe('Sets {a, b}');
     expect(titleOf('# A {#b} c\n', 'md')).toBe('A {#b} c');
     expect(titleOf('# Template{#x y}\n', 'md')).toBe('Template{#x y}');
+    // Quarto's and R Markdown's pages are Markdown.
+    expect(titleOf('---\nformat: html\n---\n\n# Markdown Basics\n\n## Text Formatting\n', 'qmd')).toBe('Markdown Basics');
+    expect(titleOf('# Custom notebook formats and Jupytext\n\nText.\n', 'Rmd')).toBe('Custom notebook formats and Jupytext');
     // Python-Markdown's padded block (FastAPI's docs).
     expect(titleOf('# First Steps { #first-steps }\n', 'md')).toBe('First Steps');
     expect(titleOf('# Bearer with JWT tokens { .wide #jwt }\n', 'md')).toBe('Bearer with JWT tokens');
