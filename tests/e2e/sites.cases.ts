@@ -119,6 +119,9 @@ export function cases(runner: Runner): void {
       expect(run(runner, weighted, ['learn', 'docs']).out).toContain('- step10\n- step2\n');
       const plain = fixture({ 'd/step2.md': 'Two.\n', 'd/step10.md': 'Ten.\n' }, '[kb.topic.docs]\nsubjects = "d"\n');
       expect(run(runner, plain, ['learn', 'docs']).out).toContain('- step2\n- step10\n');
+      // Beside weighted pages, the pages without a weight in natural order too.
+      const mixed = fixture({ 'd/_index.md': page('title: Metrics\nweight: 5'), 'd/v3.4.1.md': 'One.\n', 'd/v3.4.10.md': 'Ten.\n', 'd/v3.4.2.md': 'Two.\n' }, '[kb.topic.docs]\nsubjects = "d"\n');
+      expect(run(runner, mixed, ['learn', 'docs']).out).toContain('- v3.4.1\n- v3.4.2\n- v3.4.10\n');
     });
 
     test.parity("a MkDocs site lists its pages in its nav's order, a section where its first page is, from the docs folder or the site's", () => {

@@ -13,7 +13,7 @@
 // place is its index page's (`_index`, `index`, `README`: the page that
 // shows the folder); that page comes first in its folder. In each folder,
 // the entries (subjects and subfolders) with a place come first, by it,
-// then the others; ties keep slug order. A topic where no subject has a
+// then the others; ties in natural order (`v3.4.2` before `v3.4.10`). A topic where no subject has a
 // place keeps slug order, untouched. The subjects of a folder stay next to
 // each other (a folder's listing, summing folders up rely on it).
 //
@@ -21,6 +21,7 @@
 // but the sort of each folder's entries.
 
 import type { ProbeResult } from '../fs/probe.ts';
+import { compareNatural } from '../../shared/text.ts';
 import type { Subject } from './types.ts';
 
 /** The front-matter fields read for a subject's place, in order. */
@@ -138,6 +139,9 @@ interface Entry {
   file: boolean;
   cut: number;
   place: number;
+  /** Its name in the folder (a file's, or the subfolder's with its `/`,
+   *  as slug order and natural order place it). */
+  name: string;
 }
 
 /** Appends the subjects from `from` to `to`, those of a folder whose
@@ -155,7 +159,7 @@ function orderRange(o: Ordering, from: number, to: number, cut: number, out: Sub
     const slug = subjects[i].slug;
     const slash = slug.indexOf('/', cut);
     if (slash < 0) {
-      const entry: Entry = { from: i, to: i + 1, file: true, cut, place: places[i] };
+      const entry: Entry = { from: i, to: i + 1, file: true, cut, place: places[i], name: slug.slice(cut) };
       entries.push(entry);
       const rank = o.folders === 'index' ? indexRankOf(slug, cut) : -1;
       if (rank >= 0 && (index === undefined || rank < index.rank)) index = { entry, rank };
@@ -165,7 +169,7 @@ function orderRange(o: Ordering, from: number, to: number, cut: number, out: Sub
     const prefix = slug.slice(0, slash + 1);
     let j = i + 1;
     while (j < to && subjects[j].slug.startsWith(prefix)) j++;
-    entries.push({ from: i, to: j, file: false, cut: slash + 1, place: o.folders === 'index' ? indexPlace(o, i, j, slash + 1) : leastPlace(places, i, j) });
+    entries.push({ from: i, to: j, file: false, cut: slash + 1, place: o.folders === 'index' ? indexPlace(o, i, j, slash + 1) : leastPlace(places, i, j), name: prefix.slice(cut) });
     i = j;
   }
   entries.sort(byPlace);
@@ -217,7 +221,9 @@ function leastPlace(places: Float64Array, from: number, to: number): number {
 function byPlace(a: Entry, b: Entry): number {
   const pa = a.place;
   const pb = b.place;
-  if (pa === pb || (Number.isNaN(pa) && Number.isNaN(pb))) return a.from - b.from;
+  // Ties (and the entries without a place) in natural order, as a
+  // listing without places is (`v3.4.2` before `v3.4.10`).
+  if (pa === pb || (Number.isNaN(pa) && Number.isNaN(pb))) return compareNatural(a.name, b.name) || a.from - b.from;
   if (Number.isNaN(pa)) return 1;
   if (Number.isNaN(pb)) return -1;
   return pa - pb;

@@ -73,6 +73,11 @@ describe('siteOrder: subjects in their site order, within their folder', () => {
     expect(out).toEqual(['b', 'a', 'a-b', 'a/x', 'a/y']);
   });
 
+  test('the entries without a place, and ties, in natural order: numbers by value', () => {
+    const out = ordered({ 'm/_index': 'weight: 5', 'm/zz': 'weight: 1', 'm/v3.4.1': '', 'm/v3.4.10': '', 'm/v3.4.11': '', 'm/v3.4.2': '', 'm/v2': 'weight: 3', 'm/v10': 'weight: 3' });
+    expect(out).toEqual(['m/_index', 'm/zz', 'm/v2', 'm/v10', 'm/v3.4.1', 'm/v3.4.2', 'm/v3.4.10', 'm/v3.4.11']);
+  });
+
   test('a nav (`first`): folders where their first page is, index pages where the nav puts them, the rest after in slug order', () => {
     const subjects = ['about/index', 'about/license', 'guide/a', 'guide/b', 'index', 'zeta'].map(subject);
     const nav: Record<string, number> = { index: 1, 'guide/b': 2, 'guide/a': 3, 'about/license': 4, 'about/index': 5 };
