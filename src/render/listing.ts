@@ -83,7 +83,9 @@ export function renderListing(
   parts.push(available.length > 0 ? bullets(map(available, (s) => listedLine(s, chars))) : '(none)');
   for (const n of topicNotes) parts.push(renderTopicNote(n, t.id));
   const notes: string[] = [];
-  if (fit.omitted) notes.push(`${fit.omitted} more subject${fit.omitted === 1 ? ' is' : 's are'} not listed`);
+  // The lines kept are the first (in slug order): the rest come after the
+  // last one listed, which a model must not take for the end of the topic.
+  if (fit.omitted) notes.push(`${fit.omitted} more subject${fit.omitted === 1 ? ', after the last one listed, is' : 's, after the last one listed, are'} not listed`);
   if (fit.collapsed) notes.push('folders marked `/` are summed up: list one with the pattern `folder/`');
   if (fit.descriptionChars !== undefined) notes.push(fit.descriptionChars === 0 ? 'descriptions are left out' : `descriptions are cut to ${fit.descriptionChars} characters`);
   if (notes.length > 0) parts.push(`[To stay within the ${fit.budget !== undefined && Number.isFinite(fit.budget) ? countText(fit.budget) : ''}-token budget, ${notes.join('; ')}.${fit.omitted ? ' Use a glob pattern to load or narrow them.' : ''}]`);
