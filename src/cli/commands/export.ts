@@ -39,9 +39,11 @@ const command: Command = {
     const out = new Output();
     let named = 0;
     let unnamed = 0;
-    /** A subject skipped or changed: named, while under the limit. */
-    const say = async (text: string) => {
-      if (named < NAMED || isVerbose()) {
+    /** A subject skipped or changed: named, while under the limit (a
+     *  binary file, expected and counted in the summary, only with
+     *  --verbose). */
+    const say = async (text: string, binary = false) => {
+      if ((named < NAMED && !binary) || isVerbose()) {
         named++;
         await warn(text);
       } else unnamed++;
@@ -57,14 +59,14 @@ const command: Command = {
   },
 };
 
-async function write(out: Output, item: ExportItem, say: (text: string) => Promise<void>, unnamed: number): Promise<void> {
+async function write(out: Output, item: ExportItem, say: (text: string, binary?: boolean) => Promise<void>, unnamed: number): Promise<void> {
   switch (item.kind) {
     case 'subject':
       out.write(exportLine(item.record));
       if (item.replaced) await say(replacedText(item.record));
       return;
     case 'skipped':
-      return say(skippedText(item));
+      return say(skippedText(item), item.why === 'binary');
     case 'problem':
       return warn(formatProblem(item.problem));
     case 'summary':
