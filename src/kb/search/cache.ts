@@ -50,7 +50,8 @@ import { writeCacheFile } from '../../shared/cache-file.ts';
  *  heading's `{#id}` right after its text or after MDX's `\{` is no part
  *  of it, content/title.ts withoutAttributes; soft hyphens dropped,
  *  content/searched.ts; an Org file's `#+filetags:` are its tags,
- *  content/facets.ts orgFileTags). */
+ *  content/facets.ts orgFileTags; Quarto's and R Markdown's pages read as
+ *  Markdown, content/title.ts). */
 export const FORMAT_VERSION = 18;
 const MAGIC = 0x4b425331; // "KBS1"
 
