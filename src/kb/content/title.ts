@@ -500,23 +500,15 @@ const fenceState = { fence: 0, fenced: 0, comment: false, commented: 0 };
 function commentAt(b: Uint8Array, to: number): boolean {
   let at = fenceState.commented;
   while (at < to) {
-    if (fenceState.comment) {
-      const close = indexOfBytes(b, CLOSE_COMMENT, at, to);
-      if (close < 0) {
-        at = to;
-        break;
-      }
-      fenceState.comment = false;
-      at = close + 3;
-    } else {
-      const open = indexOfBytes(b, OPEN_COMMENT, at, to);
-      if (open < 0) {
-        at = to;
-        break;
-      }
-      fenceState.comment = true;
-      at = open + 4;
+    // Inside a comment its close is looked for, else the next opening.
+    const mark = fenceState.comment ? CLOSE_COMMENT : OPEN_COMMENT;
+    const found = indexOfBytes(b, mark, at, to);
+    if (found < 0) {
+      at = to;
+      break;
     }
+    at = found + mark.length;
+    fenceState.comment = !fenceState.comment;
   }
   fenceState.commented = at;
   return fenceState.comment;
