@@ -356,7 +356,7 @@ export async function search(kb: KnowledgeBase, args: SearchArgs, opts: Operatio
     ...(filter !== undefined ? { filters: filter } : {}),
   };
   const frame = costs.frame(args.query, scope, ranked.total, Math.min(ranked.total, args.limit));
-  const read = readResults(ranked, args.limit, problems, kb.html);
+  const read = readResults(ranked, args.limit, problems, kb.html, args.query.includes('_'));
   const outcome = (results: SearchResult[], cut: number): SearchOutcome => ({
     query: args.query,
     ...scope,
@@ -394,7 +394,7 @@ export async function search(kb: KnowledgeBase, args: SearchArgs, opts: Operatio
  *  (changed since they were indexed) taken off with a warning. An HTML
  *  page's snippet comes from its text, and its tokens are those `learn`
  *  gives in view `html` (content/html.ts). */
-function readResults(ranked: Ranked, limit: number, problems: Problem[], html: HtmlView): { results: SearchResult[]; total: number } {
+function readResults(ranked: Ranked, limit: number, problems: Problem[], html: HtmlView, underscores: boolean): { results: SearchResult[]; total: number } {
   const results: SearchResult[] = [];
   let total = ranked.total;
   for (let i = 0; i < ranked.found.length && results.length < limit; i++) {
@@ -430,7 +430,10 @@ function readResults(ranked: Ranked, limit: number, problems: Problem[], html: H
       page && html === 'text'
         ? estimateTokensOfBody(textViewNote(false)) + estimateTokensOfBody(text)
         : (f.tokens ?? (read.utf8 !== undefined ? estimateTokensOfBytes(read.utf8) : estimateTokensOfBody(read.text)));
-    const passages = passagesOf(text, snippetTerms(ranked.matched.get(f.topic) ?? NONE));
+    // Words joined by an underscore count in a passage's place where the
+    // query joins words so (`SERVER_NAME`): elsewhere, looking at every
+    // identifier of a text cost a search 3% (snippet.ts `passagesOf`).
+    const passages = passagesOf(text, snippetTerms(ranked.matched.get(f.topic) ?? NONE), underscores);
     if (lined !== undefined) for (const p of passages) p.line = lined.pageLine(p.line);
     results.push({
       topic: f.topic.id,

@@ -81,11 +81,31 @@ interface Needles {
    *  `fstring`) may be matched only where the words it joins start so
    *  (`joinMayMatch`). */
   starts: ReadonlySet<string>;
+  /** What joins two words into a term the bounds count (JOINERS: an
+   *  underscore only where the query has one, `underscores`), and the
+   *  pattern of a line that may hold more terms than its needles'. */
+  joiners: readonly string[];
+  extra: RegExp;
+  /** `finder` is the joined one: its matches run across words. */
+  acrossWords?: boolean;
   /** The needles of four characters or more (at most JOINED_NEEDLES), each
    *  with a hyphen or an underscore allowed between two of its characters,
    *  in the lower-cased text: where a joined term's words are, for a text
    *  that holds no needle as written; undefined when there is none. */
   joined?: RegExp;
+  /** Whether `joined` was looked for (made on first use: nearly every
+   *  search finds its terms as written). */
+  joinedMade?: boolean;
+}
+
+/** `n.joined`, made on first use. */
+function joinedOf(n: Needles): RegExp | undefined {
+  if (!n.joinedMade) {
+    n.joinedMade = true;
+    const joined = joinedFinder(n.minimal);
+    if (joined !== undefined) n.joined = joined;
+  }
+  return n.joined;
 }
 
 /** Needles looked for as joined words, at most (bounded work: each is
@@ -103,9 +123,11 @@ export function joinedFinder(minimal: readonly string[] | undefined): RegExp | u
   return new RegExp(map(long, (t) => [...t].map((c) => c.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')).join('[-_]?')).join('|'), 'g');
 }
 const needlesOf = new WeakMap<ReadonlySet<string>, Needles>();
+const needlesHyphens = new WeakMap<ReadonlySet<string>, Needles>();
 
-function needlesFor(matched: ReadonlySet<string>): Needles {
-  let n = needlesOf.get(matched);
+function needlesFor(matched: ReadonlySet<string>, underscores = true): Needles {
+  const kept = underscores ? needlesOf : needlesHyphens;
+  let n = kept.get(matched);
   if (n === undefined) {
     const all = [...matched];
     const minimal = some(all, (t) => t === '' || t.includes('\n')) ? undefined : minimalNeedles(all);
@@ -122,10 +144,10 @@ function needlesFor(matched: ReadonlySet<string>): Needles {
       yTerm: some(all, (t) => (t.length === 3 || t.length === 4) && t.endsWith('y')),
       chars: some(all, (t) => t.length === 1 && isSpaceless(t.charCodeAt(0))),
       starts: new Set(map(all, (t) => t.slice(0, 2))),
+      joiners: underscores ? JOINERS : HYPHEN,
+      extra: underscores ? EXTRA : EXTRA_HYPHEN,
     };
-    const joined = joinedFinder(minimal);
-    if (joined !== undefined) n.joined = joined;
-    needlesOf.set(matched, n);
+    kept.set(matched, n);
   }
   return n;
 }
@@ -185,6 +207,8 @@ const CAMEL = /[a-z0-9][A-Z]|[A-Z][A-Z][a-z]/;
  *  or a hyphen or an underscore between two characters that may be word
  *  characters (none is a space, a tab, a hyphen or an underscore). */
 const EXTRA = /[a-z0-9][A-Z]|[A-Z][A-Z][a-z]|[^ \t_-][-_][^ \t_-]/;
+/** EXTRA where an underscore is not counted (`underscores` false). */
+const EXTRA_HYPHEN = /[a-z0-9][A-Z]|[A-Z][A-Z][a-z]|[^ \t-]-[^ \t-]/;
 /** `ies` in any case (no other character lower-cases to these letters). */
 const IES = /[iI][eE][sS]/;
 
@@ -216,31 +240,33 @@ function lowerOf(line: string, lower: string | undefined, start: number): string
  *   pair is otherwise a needle of its own.
  */
 function termsAtMost(line: string, lower: string | undefined, start: number, occurrences: number, n: Needles): number {
-  const count = termsAtMostSpaced(line, lower, start, occurrences, n.yTerm, n.starts);
+  const count = termsAtMostSpaced(line, lower, start, occurrences, n);
   return n.chars && SPACELESS_CHAR.test(line) ? 3 * count : count;
 }
 
-function termsAtMostSpaced(line: string, lower: string | undefined, start: number, occurrences: number, yTerm: boolean, starts: ReadonlySet<string>): number {
+function termsAtMostSpaced(line: string, lower: string | undefined, start: number, occurrences: number, n: Needles): number {
+  const { yTerm, starts } = n;
   let l: string | undefined;
   let ies = 0;
   if (yTerm && IES.test(line)) {
     l = lowerOf(line, lower, start);
     for (let q = l.indexOf('ies'); q >= 0; q = l.indexOf('ies', q + 1)) ies++;
   }
-  if (!EXTRA.test(line)) return occurrences + ies;
-  let n = (CAMEL.test(line) ? 2 : 1) * (occurrences + ies);
-  for (const joiner of JOINERS) {
+  if (!n.extra.test(line)) return occurrences + ies;
+  let count = (CAMEL.test(line) ? 2 : 1) * (occurrences + ies);
+  for (const joiner of n.joiners) {
     for (let q = line.indexOf(joiner); q >= 0; q = line.indexOf(joiner, q + 1)) {
       if (q === 0 || q + 1 === line.length) continue;
       l ??= lowerOf(line, lower, start);
-      if (isWordChar(l.charCodeAt(q - 1)) && isWordChar(l.charCodeAt(q + 1)) && joinMayMatch(l, q, starts)) n++;
+      if (isWordChar(l.charCodeAt(q - 1)) && isWordChar(l.charCodeAt(q + 1)) && joinMayMatch(l, q, starts)) count++;
     }
   }
-  return n;
+  return count;
 }
 
 /** What joins two words into a term of both (tokenize.ts isJoiner). */
 const JOINERS = ['-', '_'];
+const HYPHEN = ['-'];
 
 /** Whether the term of the two words a joiner at `q` of `l` (a lower-cased
  *  line) joins may be a matched term: whether its first two characters
@@ -262,13 +288,14 @@ function joinMayMatch(l: string, q: number, starts: ReadonlySet<string>): boolea
  *  hold a matched term only (see termsAtMost): those holding an occurrence
  *  of a needle (found by `finder`), or an `ies` (`yTerm`), or following a
  *  hyphen or an underscore. */
-function scoreAround(line: string, lower: string, finder: RegExp, yTerm: boolean, starts: ReadonlySet<string>, matched: ReadonlySet<string>): { distinct: number; all: number; first: number } {
+function scoreAround(line: string, lower: string, finder: RegExp, n: Needles, matched: ReadonlySet<string>): { distinct: number; all: number; first: number } {
+  const { yTerm, starts } = n;
   const at = matchesOf(finder, lower);
   // The joined finder's matches run across words (`single-pag`): each is
   // where its first word starts (the joiners below give the second).
-  if (finder.source.includes('[-_]?')) for (let k = 1; k < at.length; k += 2) at[k] = at[k - 1] + 1;
+  if (n.acrossWords) for (let k = 1; k < at.length; k += 2) at[k] = at[k - 1] + 1;
   if (yTerm) for (let q = lower.indexOf('ies'); q >= 0; q = lower.indexOf('ies', q + 1)) at.push(q, q + 3);
-  for (const joiner of JOINERS) {
+  for (const joiner of n.joiners) {
     for (let q = lower.indexOf(joiner); q >= 0; q = lower.indexOf(joiner, q + 1)) {
       if (q > 0 && q + 1 < lower.length && isWordChar(lower.charCodeAt(q - 1)) && isWordChar(lower.charCodeAt(q + 1)) && joinMayMatch(lower, q, starts)) at.push(q + 1, q + 2);
     }
@@ -450,7 +477,7 @@ function bestHits(text: string, lower: string | undefined, c: Candidates, n: Nee
   };
   const scoreLine = (i: number): Hit & { i: number } => {
     const line = text.slice(starts[i], ends[i]);
-    return { i, start: starts[i], end: ends[i], ...scoreAround(line, lowerOf(line, lower, starts[i]), n.finder, n.yTerm, n.starts, matched) };
+    return { i, start: starts[i], end: ends[i], ...scoreAround(line, lowerOf(line, lower, starts[i]), n.finder, n, matched) };
   };
   // A line of markup alone gives no snippet: passed over as if it were not
   // a candidate (the order of the others, and where the loops below stop,
@@ -491,7 +518,7 @@ function bestHits(text: string, lower: string | undefined, c: Candidates, n: Nee
 
 /** The lines of `text` that best answer the query's matched terms (index
  *  terms), best first, at most `max`; [] when no line holds one. */
-function hitsOf(text: string, matched: ReadonlySet<string>, skip: number, max: number, hidden: Hidden): Hit[] {
+function hitsOf(text: string, matched: ReadonlySet<string>, skip: number, max: number, hidden: Hidden, underscores = true): Hit[] {
   // A term is nearly always the start of the words it stands for (suffixes
   // are what stemming strips): a line holding none of them as a substring
   // is not looked at word by word. The lines that hold one are found by
@@ -500,16 +527,16 @@ function hitsOf(text: string, matched: ReadonlySet<string>, skip: number, max: n
   // lower-casing keeps every offset: it does but for U+0130, whose lower
   // case is two code units.
   if (text.includes('\u0130') || text.length >= START_BITS) return hitByLines(text, matched, skip, hidden);
-  const n = needlesFor(matched);
+  const n = needlesFor(matched, underscores);
   if (n.minimal === undefined) return hitByLines(text, matched, skip, hidden);
   const lower = n.inLower ? text.toLowerCase() : undefined;
   const found = candidatesOf(text, lower ?? text, n.finder, skip);
-  if (found.starts.length > 0 || n.joined === undefined) return bestHits(text, lower, found, n, matched, max, hidden);
+  if (found.starts.length > 0 || joinedOf(n) === undefined) return bestHits(text, lower, found, n, matched, max, hidden);
   // No term is in the text as written: one may be two words joined by a
   // hyphen or an underscore there (`singlepage` in `single-page`), which
   // the index joins (tokenize.ts); those words are looked for.
   const all = lower ?? text.toLowerCase();
-  const joined = { ...n, finder: n.joined };
+  const joined = { ...n, finder: n.joined!, acrossWords: true };
   return bestHits(text, all, candidatesOf(text, all, joined.finder, skip), joined, matched, max, hidden);
 }
 
@@ -547,12 +574,15 @@ export function snippetOf(text: string, matched: ReadonlySet<string>): string {
  * best) with the lines next to it in the same block (neither blank nor
  * markup), at most PASSAGE_LINES lines and PASSAGE_CHARS characters. When
  * no line holds a matched term, one window at the first line with words;
- * [] for a text without one.
+ * [] for a text without one. `underscores` false: two words joined by an
+ * underscore are not looked at as one more term when a line's terms are
+ * bounded (a line's place may then count them less than its score does;
+ * the query joined none: `app/search.ts`).
  */
-export function passagesOf(text: string, matched: ReadonlySet<string>): Passage[] {
+export function passagesOf(text: string, matched: ReadonlySet<string>, underscores = true): Passage[] {
   const skip = frontmatterEnd(text);
   const hidden = commentLines(text);
-  const hits = hitsOf(text, matched, skip, PASSAGES, hidden);
+  const hits = hitsOf(text, matched, skip, PASSAGES, hidden, underscores);
   if (hits.length === 0) {
     const first = firstTextLine(text, skip, hidden);
     if (first !== undefined) hits.push(first);
@@ -650,7 +680,7 @@ function hitByLines(text: string, matched: ReadonlySet<string>, skip: number, hi
   const first = bestByLines(text, matched, skip, hidden, (lower) => needles.some((t) => lower.includes(t)));
   if (first.any) return first.best;
   // No line holds a term as written: the joined words (hitsOf).
-  const joined = needlesFor(matched).joined;
+  const joined = joinedOf(needlesFor(matched));
   if (joined === undefined) return [];
   return bestByLines(text, matched, skip, hidden, (lower) => {
     joined.lastIndex = 0;

@@ -88,6 +88,16 @@ describe('passages', () => {
     expect(snippetOf(`İ\n${text}`, new Set(['singlepag']))).toBe('A single-page application routes on the client.');
   });
 
+  test("where the query joins no words by an underscore, a line's identifiers are not bounded as joined terms; hyphens still are", () => {
+    const text = 'Call import_module first.\n\nThe module import system.\n\nA single-page import module.\n';
+    const terms = new Set(['import', 'modul', 'importmodul', 'singlepag']);
+    // Counted: `import_module` holds three terms, as many as the hyphen's
+    // line, and comes first; not counted, its place is bounded by two, and
+    // the line whose three are bounded so wins.
+    expect(passagesOf(text, terms, true)[0]).toEqual({ line: 1, text: 'Call import_module first.' });
+    expect(passagesOf(text, terms, false)[0]).toEqual({ line: 5, text: 'A single-page import module.' });
+  });
+
   test('line numbers count every line, CRLF ends and lines past a long one included', () => {
     expect(passagesOf('a\r\nb\r\n\r\nthe owner\r\n', new Set(['owner']))).toEqual([{ line: 4, text: 'the owner' }]);
     expect(passagesOf(`${'x'.repeat(20_000)}\n\nthe owner\n`, new Set(['owner']))).toEqual([{ line: 3, text: 'the owner' }]);
