@@ -8,6 +8,7 @@ import type { Passage } from '../kb/search/snippet.ts';
 import type { SearchAnswer, ToolForms, Write } from '../answer/tool.ts';
 import { formattedText } from '../kb/content/format.ts';
 import { estimateTokens, tokensAtMost } from '../kb/content/tokens.ts';
+import { isStopWord } from '../kb/search/tokenize.ts';
 import { filter, map } from '../shared/arrays.ts';
 import { escapeControls, jsonDocument, jsonQuoted, quoted } from '../shared/controls.ts';
 import { aboutTokens, countText } from '../shared/text.ts';
@@ -98,9 +99,17 @@ export function renderSearchNotes(n: SearchNotes): string[] {
   const out: string[] = [];
   for (const [q, terms] of n.corrected.slice(0, 5)) out.push(`[No subject has the word ${jsonQuoted(q)}; also searched for ${map(terms.slice(0, 5), (t) => jsonQuoted(t)).join(', ')}.]`);
   if (n.corrected.length > 5) out.push(`[${n.corrected.length - 5} more words were also looked up with typos.]`);
-  if (n.unknown.length > 0) {
-    const shown = map(n.unknown.slice(0, 10), (t) => jsonQuoted(t)).join(', ');
-    out.push(`[No subject has ${n.unknown.length === 1 ? 'the word' : 'the words'} ${shown}${n.unknown.length > 10 ? ` and ${n.unknown.length - 10} more` : ''}.]`);
+  // A query of common words alone (`if`, `which`) is looked up as it is,
+  // and the index holds no such word: it is too common, not missing.
+  const common = n.unknown.filter((t) => isStopWord(t));
+  const unknown = common.length === 0 ? n.unknown : n.unknown.filter((t) => !isStopWord(t));
+  if (common.length > 0) {
+    const shown = map(common.slice(0, 10), (t) => jsonQuoted(t)).join(', ');
+    out.push(`[${shown}${common.length > 10 ? ` and ${common.length - 10} more` : ''} ${common.length === 1 ? 'is a word' : 'are words'} too common to be searched for; a subject named so loads by its name with the \`learn\` tool.]`);
+  }
+  if (unknown.length > 0) {
+    const shown = map(unknown.slice(0, 10), (t) => jsonQuoted(t)).join(', ');
+    out.push(`[No subject has ${unknown.length === 1 ? 'the word' : 'the words'} ${shown}${unknown.length > 10 ? ` and ${unknown.length - 10} more` : ''}.]`);
   }
   if (n.cut !== undefined) {
     out.push(`[${n.cut.results} more result${n.cut.results === 1 ? '' : 's'} left out to stay within the ${n.cut.budget}-token budget; search with fewer words or a smaller limit to see others.]`);

@@ -79,6 +79,16 @@ export function cases(runner: Runner): void {
       expect(slugs(r.out)).toEqual(['org:reading']);
     });
 
+    test.parity('a query of words too common to search for says so, not that no subject has them', () => {
+      const root = fixture({ 'pages/common/if.md': '# if\n\n> Performs conditional processing in shell scripts.\n', 'pages/common/tar.md': '# tar\n\n> Archiving utility.\n' }, '[kb.topic.pages]\nsubjects = "pages"\n');
+      const r = run(runner, root, ['search', 'if']);
+      expect(r.code).toBe(1);
+      expect(r.out).toContain('["if" is a word too common to be searched for; a subject named so loads by its name with the `learn` tool.]');
+      expect(r.out).not.toContain('No subject has the word');
+      expect(run(runner, root, ['learn', 'pages', 'if']).out).toContain('<subject "common/if">');
+      expect(run(runner, root, ['search', 'xylophone']).out).toContain('[No subject has the word "xylophone".]');
+    });
+
     test.parity('a result of one token says `~1 token`', () => {
       const root = fixture({ 'notes/todo.md': 'tea\n', 'notes/list.md': 'tea: milk, eggs, bread and coffee for the week\n' }, '[kb.topic.notes]\nsubjects = "notes"\n');
       const r = run(runner, root, ['search', 'tea']);
