@@ -101,8 +101,8 @@ export function renderSearchNotes(n: SearchNotes): string[] {
   if (n.corrected.length > 5) out.push(`[${n.corrected.length - 5} more words were also looked up with typos.]`);
   // A query of common words alone (`if`, `which`) is looked up as it is,
   // and the index holds no such word: it is too common, not missing.
-  const common = n.unknown.filter((t) => isStopWord(t));
-  const unknown = common.length === 0 ? n.unknown : n.unknown.filter((t) => !isStopWord(t));
+  const common = n.unknown.length === 0 ? n.unknown : filter(n.unknown, isStopWord);
+  const unknown = common.length === 0 ? n.unknown : filter(n.unknown, (t) => !isStopWord(t));
   if (common.length > 0) {
     const shown = map(common.slice(0, 10), (t) => jsonQuoted(t)).join(', ');
     out.push(`[${shown}${common.length > 10 ? ` and ${common.length - 10} more` : ''} ${common.length === 1 ? 'is a word' : 'are words'} too common to be searched for; a subject named so loads by its name with the \`learn\` tool.]`);
