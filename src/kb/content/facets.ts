@@ -103,7 +103,7 @@ const ORG_PREAMBLE = 64 * 1024;
  *  `into` (up to MAX_TAGS): in its preamble, the lines before its first
  *  heading (`* `), within its first ORG_PREAMBLE characters. Tags are
  *  separated by `:` or blanks. Each line read once. */
-export function orgFileTags(text: string, into: Set<string>): void {
+function orgFileTags(text: string, into: Set<string>): void {
   const limit = Math.min(text.length, ORG_PREAMBLE);
   for (let at = 0; at < limit; ) {
     const nl = text.indexOf('\n', at);

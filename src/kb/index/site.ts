@@ -226,7 +226,7 @@ const TRANSLATED_BESIDE = 3;
  *  outermost only. One lookup a file. */
 function translationDirs(files: readonly Found[]): Set<string> {
   const paths = new Set(files.map((f) => f.path));
-  const dirs = new Map<string, { parent: string; all: number; mirrored: number; rest: Set<string> }>();
+  const dirs = new Map<string, { parent: string; english: boolean; all: number; mirrored: number; rest: Set<string> }>();
   for (const f of files) {
     const parts = f.path.split('/');
     for (let i = 0; i < parts.length - 1; i++) {
@@ -241,7 +241,7 @@ function translationDirs(files: readonly Found[]): Set<string> {
       let d = dirs.get(dir);
       // (A suffixed folder is compared with its own original alone: a
       // parent key of its own keeps it out of the folders beside it.)
-      if (d === undefined) dirs.set(dir, (d = { parent: suffixed ? `${dir}\u0000` : parent, all: 0, mirrored: 0, rest: new Set() }));
+      if (d === undefined) dirs.set(dir, (d = { parent: suffixed ? `${dir}\u0000` : parent, english: !suffixed && /^en(?:$|[-_])/i.test(parts[i]), all: 0, mirrored: 0, rest: new Set() }));
       d.all++;
       d.rest.add(rest);
       if (paths.has(original)) d.mirrored++;
@@ -251,11 +251,9 @@ function translationDirs(files: readonly Found[]): Set<string> {
   // The language folder each parent's others translate.
   const source = new Map<string, string>();
   for (const [dir, d] of dirs) {
-    const name = dir.slice(dir.lastIndexOf('/') + 1).toLowerCase();
     const best = source.get(d.parent);
     const b = best === undefined ? undefined : dirs.get(best)!;
-    const english = (x: string) => x === 'en' || x.startsWith('en-') || x.startsWith('en_');
-    if (best === undefined || (english(name) && !english(best.slice(best.lastIndexOf('/') + 1).toLowerCase())) || (!english(best.slice(best.lastIndexOf('/') + 1).toLowerCase()) && d.all > b!.all)) source.set(d.parent, dir);
+    if (b === undefined || (!b.english && (d.english || d.all > b.all))) source.set(d.parent, dir);
   }
   const out = new Set<string>();
   for (const [dir, d] of dirs) {

@@ -344,7 +344,7 @@ export function forEachTermAt(text: string, lower: string, at: readonly number[]
 }
 
 /** A hyphen or an underscore: what joins two words into one more term. */
-export function isJoiner(c: number): boolean {
+function isJoiner(c: number): boolean {
   return c === 0x2d || c === 0x5f;
 }
 
